@@ -1,0 +1,96 @@
+/**
+ * The block commitment: an RFC 6962 (Certificate Transparency) Merkle tree whose leaves are
+ * chunks of CHUNK_UNITS unit records, bound to the game definition and the block's identity.
+ * Exact bytes: game-core/DERIVATION.md.
+ */
+import type { GameDefinition } from './rules'
+import { type Primitives, concatBytes, u16be, u32be, utf8, toHex } from './primitives'
+import { CHUNK_UNITS } from './block'
+
+export function chunkCount(def: GameDefinition): number {
+  return Math.ceil(def.blockSize / CHUNK_UNITS)
+}
+
+export function leafHash(prim: Primitives, chunkRecords: Uint8Array): Uint8Array {
+  const msg = new Uint8Array(chunkRecords.length + 1)
+  msg[0] = 0x00
+  msg.set(chunkRecords, 1)
+  return prim.sha256(msg)
+}
+
+function nodeHash(prim: Primitives, left: Uint8Array, right: Uint8Array): Uint8Array {
+  const msg = new Uint8Array(65)
+  msg[0] = 0x01
+  msg.set(left, 1)
+  msg.set(right, 33)
+  return prim.sha256(msg)
+}
+
+function largestPowerOfTwoBelow(n: number): number {
+  let k = 1
+  while (k * 2 < n) k *= 2
+  return k
+}
+
+const leafAt = (leaves: Uint8Array, i: number) => leaves.subarray(32 * i, 32 * i + 32)
+
+/** MTH over leaf hashes packed 32 bytes each (RFC 6962 §2.1). */
+export function merkleRoot(prim: Primitives, leaves: Uint8Array, from = 0, n = leaves.length / 32): Uint8Array {
+  if (n < 1) throw new Error('a Merkle tree needs at least one leaf')
+  if (n === 1) return leafAt(leaves, from)
+  const k = largestPowerOfTwoBelow(n)
+  return nodeHash(prim, merkleRoot(prim, leaves, from, k), merkleRoot(prim, leaves, from + k, n - k))
+}
+
+/** The audit path of leaf m (RFC 6962 §2.1.1), lowest sibling first. */
+export function inclusionProof(prim: Primitives, leaves: Uint8Array, m: number, from = 0, n = leaves.length / 32): Uint8Array[] {
+  if (n <= 1) return []
+  const k = largestPowerOfTwoBelow(n)
+  if (m < k) return [...inclusionProof(prim, leaves, m, from, k), merkleRoot(prim, leaves, from + k, n - k)]
+  return [...inclusionProof(prim, leaves, m - k, from + k, n - k), merkleRoot(prim, leaves, from, k)]
+}
+
+/** The root that an audit path leads to from a leaf; compare it with the committed root. */
+export function rootFromProof(prim: Primitives, leaf: Uint8Array, m: number, n: number, path: Uint8Array[], end = path.length): Uint8Array {
+  if (n === 1) {
+    if (end !== 0) throw new Error('the audit path is longer than the tree is deep')
+    return leaf
+  }
+  if (end === 0) throw new Error('the audit path is too short')
+  const k = largestPowerOfTwoBelow(n)
+  if (m < k) return nodeHash(prim, rootFromProof(prim, leaf, m, k, path, end - 1), path[end - 1])
+  return nodeHash(prim, path[end - 1], rootFromProof(prim, leaf, m - k, n - k, path, end - 1))
+}
+
+/** JSON with keys sorted at every level and no white space. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined)
+    entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`
+  }
+  return JSON.stringify(value)
+}
+
+export function definitionDigest(prim: Primitives, def: GameDefinition): Uint8Array {
+  return prim.sha256(utf8(canonicalJson(def)))
+}
+
+/** SHA-256 over the block's identity, the definition digest and the Merkle root. */
+export function blockCommitment(
+  prim: Primitives,
+  def: GameDefinition,
+  ref: { emission: number; block: number },
+  root: Uint8Array,
+): string {
+  return toHex(prim.sha256(concatBytes(
+    utf8('CARATS-BLOCK-COMMITMENT-v1'),
+    u16be(ref.emission),
+    u16be(ref.block),
+    u32be(def.blockSize),
+    u32be(CHUNK_UNITS),
+    definitionDigest(prim, def),
+    root,
+  )))
+}

@@ -1,0 +1,163 @@
+/**
+ * Block verification: regenerate every unit, check it against the rules and its own evaluation,
+ * count the tiers against the table, and compute the commitment. The work is split in ranges of
+ * chunks (one per worker thread); `assembleVerification` puts the ranges back together.
+ */
+import type { GameDefinition } from './rules'
+import type { Primitives } from './primitives'
+import { toHex } from './primitives'
+import { BlockDeriver, CHUNK_UNITS, LOSING, type BlockRef } from './block'
+import { blockCommitment, chunkCount, leafHash, merkleRoot } from './commitment'
+
+export interface UnitProblem {
+  unit: number
+  message: string
+}
+
+export interface ChunkRangeResult {
+  firstChunk: number
+  chunkCount: number
+  units: number
+  /** 32 bytes per chunk. */
+  leafHashes: Uint8Array
+  /** Units per tier code: index i for tier i, the last entry for losing units. */
+  tierCounts: number[]
+  problems: UnitProblem[]
+  cancelled: boolean
+}
+
+export interface RangeOptions {
+  /** Called after each batch with the units done so far in this range. */
+  onProgress?: (unitsDone: number) => void
+  shouldStop?: () => boolean
+  /** Stop listing problems after this many (they are still counted as failures). */
+  maxProblems?: number
+}
+
+const CHUNKS_PER_BATCH = 4
+
+export function processChunks(deriver: BlockDeriver, firstChunk: number, count: number, opts: RangeOptions = {}): ChunkRangeResult {
+  const { def, prim } = deriver
+  const total = chunkCount(def)
+  if (firstChunk < 0 || count < 0 || firstChunk + count > total) throw new RangeError(`chunks ${firstChunk}…${firstChunk + count - 1} are outside the block (0–${total - 1})`)
+  const maxProblems = opts.maxProblems ?? 20
+  const T = def.tiers.length
+  const tierCounts = new Array<number>(T + 1).fill(0)
+  const amounts = def.tiers.map((t) => t.amountCents)
+  const leafHashes = new Uint8Array(32 * count)
+  const problems: UnitProblem[] = []
+  const ev = deriver.evaluator
+  const W = def.winningCells
+  const Y = def.yoursCells
+  const rb = deriver.synthesizer.recordBytes
+  const tiers = deriver.tiers
+  let units = 0
+  let failures = 0
+  const note = (unit: number, message: string) => {
+    failures++
+    if (problems.length < maxProblems) problems.push({ unit, message })
+  }
+
+  for (let c = 0; c < count; c += CHUNKS_PER_BATCH) {
+    if (opts.shouldStop?.()) return { firstChunk, chunkCount: c, units, leafHashes: leafHashes.subarray(0, 32 * c), tierCounts, problems, cancelled: true }
+    const chunksHere = Math.min(CHUNKS_PER_BATCH, count - c)
+    const firstUnit = (firstChunk + c) * CHUNK_UNITS
+    const n = Math.min(chunksHere * CHUNK_UNITS, def.blockSize - firstUnit)
+    const records = deriver.records(firstUnit, n)
+    for (let i = 0; i < n; i++) {
+      const o = i * rb
+      const u = firstUnit + i
+      const code = tiers[u]
+      const prize = ev.run(records, o + 8, records, o + 8 + W, records, o + 8 + W + Y, true)
+      if (prize < 0) { note(u, ev.problem); continue }
+      const expected = code === LOSING ? 0 : amounts[code]
+      if (prize !== expected) { note(u, `the unit shows a prize of ${prize} cents but its outcome is ${expected} cents`); continue }
+      if (records[o + 8 + W + 2 * Y + 1] !== ev.matchCount) { note(u, 'the recorded match count differs from the evaluation'); continue }
+      tierCounts[code === LOSING ? T : code]++
+    }
+    for (let k = 0; k < chunksHere; k++) {
+      const from = k * CHUNK_UNITS * rb
+      const to = Math.min(n, (k + 1) * CHUNK_UNITS) * rb
+      leafHashes.set(leafHash(prim, records.subarray(from, to)), 32 * (c + k))
+    }
+    units += n
+    opts.onProgress?.(units)
+  }
+  void failures
+  return { firstChunk, chunkCount: count, units, leafHashes, tierCounts, problems, cancelled: false }
+}
+
+export interface TierCheck {
+  amountCents: number
+  expected: number
+  found: number
+}
+
+export interface BlockVerification {
+  emission: number
+  block: number
+  units: number
+  tiers: TierCheck[]
+  losingUnits: number
+  prizeTotalCents: number
+  merkleRoot: string
+  commitment: string
+  problems: UnitProblem[]
+  /** Every unit follows the rules and its evaluation, and the tiers match the table exactly. */
+  sound: boolean
+}
+
+/** Puts ranges (in any order) back together into the block's verification and commitment. */
+export function assembleVerification(
+  def: GameDefinition,
+  prim: Primitives,
+  ref: Pick<BlockRef, 'emission' | 'block'>,
+  ranges: ChunkRangeResult[],
+): BlockVerification {
+  const sorted = [...ranges].sort((a, b) => a.firstChunk - b.firstChunk)
+  const total = chunkCount(def)
+  let expectedNext = 0
+  for (const r of sorted) {
+    if (r.cancelled) throw new Error('the verification was cancelled')
+    if (r.firstChunk !== expectedNext) throw new Error(`chunks ${expectedNext}…${r.firstChunk - 1} are missing`)
+    expectedNext += r.chunkCount
+  }
+  if (expectedNext !== total) throw new Error(`chunks ${expectedNext}…${total - 1} are missing`)
+
+  const leaves = new Uint8Array(32 * total)
+  const T = def.tiers.length
+  const counts = new Array<number>(T + 1).fill(0)
+  const problems: UnitProblem[] = []
+  let units = 0
+  for (const r of sorted) {
+    leaves.set(r.leafHashes, 32 * r.firstChunk)
+    r.tierCounts.forEach((n, i) => (counts[i] += n))
+    problems.push(...r.problems)
+    units += r.units
+  }
+  const tiers = def.tiers.map((t, i) => ({ amountCents: t.amountCents, expected: t.count, found: counts[i] }))
+  const losingExpected = def.blockSize - def.tiers.reduce((a, t) => a + t.count, 0)
+  for (const t of tiers) {
+    if (t.found !== t.expected) problems.push({ unit: -1, message: `tier ${t.amountCents} cents: ${t.found} units found, the table says ${t.expected}` })
+  }
+  if (counts[T] !== losingExpected && problems.length === 0) problems.push({ unit: -1, message: `${counts[T]} losing units found, expected ${losingExpected}` })
+  const root = merkleRoot(prim, leaves)
+  return {
+    emission: ref.emission,
+    block: ref.block,
+    units,
+    tiers,
+    losingUnits: counts[T],
+    prizeTotalCents: tiers.reduce((a, t) => a + t.amountCents * t.found, 0),
+    merkleRoot: toHex(root),
+    commitment: blockCommitment(prim, def, ref, root),
+    problems,
+    sound: problems.length === 0 && units === def.blockSize,
+  }
+}
+
+/** The whole block in this thread (tests, small definitions); the app uses worker threads. */
+export function verifyBlock(def: GameDefinition, prim: Primitives, ref: BlockRef, opts: RangeOptions = {}): BlockVerification {
+  const deriver = new BlockDeriver(def, prim, ref)
+  return assembleVerification(def, prim, ref, [processChunks(deriver, 0, chunkCount(def), opts)])
+}
