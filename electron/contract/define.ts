@@ -1,0 +1,38 @@
+import type { z } from 'zod'
+
+export const ROLES = ['admin', 'operator', 'support', 'manager', 'auditor'] as const
+export type Role = (typeof ROLES)[number]
+
+/**
+ * Who may call a channel: `public` needs no session (sign-in, first-start set-up),
+ * `signed-in` any user, otherwise the listed roles (admin is not implied).
+ */
+export type Access = 'public' | 'signed-in' | readonly Role[]
+
+export interface Channel<A extends z.ZodType, R> {
+  readonly args: A
+  readonly access: Access
+  /** Phantom: the result type, carried for the typed client. */
+  readonly result?: R
+}
+
+/** `channel<Result>()({ args, access })`: the result type is given, the args type comes from the schema. */
+export const channel =
+  <R>() =>
+  <A extends z.ZodType>(spec: { args: A; access: Access }): Channel<A, R> =>
+    spec
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyChannel = Channel<z.ZodType, any>
+export type ChannelMap = Record<string, AnyChannel>
+
+export type ArgsOf<C extends AnyChannel> = z.input<C['args']>
+export type ParsedArgsOf<C extends AnyChannel> = z.output<C['args']>
+export type ResultOf<C extends AnyChannel> = C extends Channel<z.ZodType, infer R> ? R : never
+
+export function mayCall(access: Access, role: Role | null): boolean {
+  if (access === 'public') return true
+  if (role === null) return false
+  if (access === 'signed-in') return true
+  return access.includes(role)
+}

@@ -1,0 +1,122 @@
+/**
+ * The contract between the renderer and the backend: every channel, its argument schema (checked
+ * at run time before any service runs), who may call it, and its result type. The Electron
+ * handlers, the preload, the browser host and the renderer's api client all derive from it:
+ * adding a channel is one entry here plus its handler.
+ */
+import { z } from 'zod'
+import { channel, ROLES } from './define'
+import type * as T from './types'
+
+export * from './types'
+export * from './errors'
+export { ROLES, type Role } from './define'
+
+const emissionNo = z.number().int().min(1).max(9999)
+const blockNo = z.number().int().min(1).max(999)
+const page = z.number().int().min(1).default(1)
+const pageSize = z.number().int().min(1).max(500).default(50)
+const name = z.string().trim().min(1, 'must not be empty').max(64)
+const password = z.string().min(8, 'must have at least 8 characters').max(256)
+const reason = z.string().trim().min(3, 'give a reason of at least 3 characters').max(500)
+const playerId = z.string().trim().min(1, 'must not be empty').max(64)
+const isoDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD')
+
+const staff = ['admin', 'operator', 'support', 'manager', 'auditor'] as const
+const operators = ['admin', 'operator'] as const
+const readers = ['admin', 'operator', 'manager', 'auditor'] as const
+
+export const contract = {
+  // sign-in and the first-start admin account
+  'auth:status': channel<{ needsSetup: boolean; user: T.UserInfo | null }>()({ args: z.object({}).strict(), access: 'public' }),
+  'auth:setup': channel<T.Session>()({ args: z.object({ name, password }).strict(), access: 'public' }),
+  'auth:login': channel<T.Session>()({ args: z.object({ name, password: z.string().min(1, 'must not be empty') }).strict(), access: 'public' }),
+  'auth:logout': channel<{ ok: true }>()({ args: z.object({}).strict(), access: 'signed-in' }),
+
+  // emissions and blocks
+  'emissions:list': channel<T.EmissionSummary[]>()({ args: z.object({}).strict(), access: 'signed-in' }),
+  'emissions:get': channel<T.EmissionDetail>()({ args: z.object({ emission: emissionNo }).strict(), access: 'signed-in' }),
+  'emissions:create': channel<T.EmissionSummary>()({
+    args: z.object({
+      blocks: z.number().int().min(1).max(999),
+      code: z.string().trim().max(32).optional(),
+      startsOn: isoDay.optional(),
+    }).strict(),
+    access: operators,
+  }),
+  'emissions:generate': channel<T.JobInfo>()({ args: z.object({ emission: emissionNo }).strict(), access: operators }),
+  'emissions:verify': channel<T.JobInfo>()({ args: z.object({ emission: emissionNo }).strict(), access: ['admin', 'operator', 'auditor'] }),
+  'emissions:open': channel<T.EmissionSummary>()({ args: z.object({ emission: emissionNo }).strict(), access: operators }),
+  'emissions:close': channel<T.EmissionSummary>()({ args: z.object({ emission: emissionNo }).strict(), access: operators }),
+  'emissions:withdraw': channel<T.EmissionSummary>()({ args: z.object({ emission: emissionNo, reason }).strict(), access: operators }),
+  'emissions:certificate': channel<T.Certificate>()({ args: z.object({ emission: emissionNo }).strict(), access: 'signed-in' }),
+  /** One click: an emission of one block, generated, verified, opened, with a simulated sales history. */
+  'emissions:demo': channel<T.JobInfo>()({ args: z.object({ sales: z.number().int().min(1).max(8_016_000).default(200_000) }).strict(), access: operators }),
+  'blocks:get': channel<T.BlockDetail>()({ args: z.object({ emission: emissionNo, block: blockNo }).strict(), access: 'signed-in' }),
+
+  // long tasks
+  'jobs:get': channel<T.JobInfo>()({ args: z.object({ jobId: z.string().min(1) }).strict(), access: 'signed-in' }),
+  'jobs:list': channel<T.JobInfo[]>()({ args: z.object({}).strict(), access: 'signed-in' }),
+  'jobs:cancel': channel<T.JobInfo>()({ args: z.object({ jobId: z.string().min(1) }).strict(), access: ['admin', 'operator', 'auditor'] }),
+
+  // sales
+  'sales:simulate': channel<T.JobInfo>()({
+    args: z.object({
+      emission: emissionNo,
+      sales: z.number().int().min(1).max(100_000_000),
+      players: z.number().int().min(1).max(10_000_000).optional(),
+      seed: z.number().int().min(0).optional(),
+    }).strict(),
+    access: operators,
+  }),
+  /** A JSONL sales feed, imported whole or not at all (IMPORT_REJECTED lists every bad line in details). */
+  'sales:import': channel<T.ImportResult>()({ args: z.object({ content: z.string(), fileName: z.string().max(260).optional() }).strict(), access: operators }),
+
+  // tickets and players
+  /** Any unit by serial. An unsold unit's content needs the auditor role and a reason, and is logged. */
+  'tickets:get': channel<T.TicketView>()({ args: z.object({ serial: z.string().max(40), reason: reason.optional() }).strict(), access: staff }),
+  'players:search': channel<T.PlayerSummary[]>()({ args: z.object({ query: z.string().trim().max(64), limit: z.number().int().min(1).max(100).default(20) }).strict(), access: ['admin', 'support', 'manager', 'auditor'] }),
+  'players:last': channel<T.PlayerLast>()({ args: z.object({ player: playerId }).strict(), access: ['admin', 'support', 'auditor'] }),
+  'players:history': channel<T.Page<T.PlayerUnit>>()({ args: z.object({ player: playerId, page, pageSize }).strict(), access: ['admin', 'support', 'auditor'] }),
+
+  // reports
+  'reports:depletion': channel<T.DepletionReport>()({ args: z.object({ emission: emissionNo, block: blockNo.optional() }).strict(), access: readers }),
+  'reports:dashboard': channel<T.Dashboard>()({ args: z.object({}).strict(), access: readers }),
+  'reports:csv': channel<T.CsvFile>()({
+    args: z.discriminatedUnion('report', [
+      z.object({ report: z.literal('depletion'), emission: emissionNo, block: blockNo.optional() }).strict(),
+      z.object({ report: z.literal('dashboard') }).strict(),
+    ]),
+    access: readers,
+  }),
+  'alerts:list': channel<T.Alert[]>()({ args: z.object({}).strict(), access: 'signed-in' }),
+
+  // users and the audit log
+  'users:list': channel<T.UserInfo[]>()({ args: z.object({}).strict(), access: ['admin'] }),
+  'users:create': channel<T.UserInfo>()({ args: z.object({ name, role: z.enum(ROLES), password }).strict(), access: ['admin'] }),
+  'users:update': channel<T.UserInfo>()({
+    args: z.object({ userId: z.number().int().min(1), role: z.enum(ROLES).optional(), active: z.boolean().optional(), password: password.optional() }).strict(),
+    access: ['admin'],
+  }),
+  'audit:list': channel<T.Page<T.AuditEntry>>()({
+    args: z.object({
+      page,
+      pageSize,
+      actor: z.string().max(64).optional(),
+      action: z.string().max(64).optional(),
+      object: z.string().max(64).optional(),
+      from: isoDay.optional(),
+      to: isoDay.optional(),
+    }).strict(),
+    access: ['admin', 'auditor'],
+  }),
+  'audit:verify': channel<T.AuditVerification>()({ args: z.object({}).strict(), access: ['admin', 'auditor'] }),
+  'audit:csv': channel<T.CsvFile>()({
+    args: z.object({ actor: z.string().max(64).optional(), action: z.string().max(64).optional(), object: z.string().max(64).optional(), from: isoDay.optional(), to: isoDay.optional() }).strict(),
+    access: ['admin', 'auditor'],
+  }),
+} as const
+
+export type Contract = typeof contract
+export type ChannelName = keyof Contract
+export const CHANNEL_NAMES = Object.keys(contract) as ChannelName[]

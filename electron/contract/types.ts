@@ -1,0 +1,239 @@
+/**
+ * Transport types: what crosses the boundary. Plain data only: money in euro cents (integers),
+ * times as ISO 8601 strings, serials as strings. No class instances.
+ */
+import type { Role } from './define'
+import type { Play } from '../../game-core/play'
+
+export type { Role } from './define'
+export type { Play, RevealEvent, PlayMode, PlayStatus, Zone, Gesture } from '../../game-core/play'
+
+export interface UserInfo {
+  id: number
+  name: string
+  role: Role
+  active: boolean
+  createdAt: string
+}
+
+export interface Session {
+  token: string
+  user: UserInfo
+}
+
+export type EmissionStatus = 'created' | 'generating' | 'generated' | 'verified' | 'open' | 'closed' | 'withdrawn'
+export type BlockStatus = 'pending' | 'generated' | 'verified' | 'failed'
+
+export interface EmissionSummary {
+  emission: number
+  code: string
+  startsOn: string | null
+  status: EmissionStatus
+  blocks: number
+  blocksGenerated: number
+  blocksVerified: number
+  unitsTotal: number
+  unitsSold: number
+  createdAt: string
+  withdrawnReason: string | null
+  /** The long task running on this emission, if any. */
+  jobId: string | null
+}
+
+export interface BlockSummary {
+  emission: number
+  block: number
+  status: BlockStatus
+  commitment: string | null
+  generatedAt: string | null
+  verifiedAt: string | null
+  unitsSold: number
+  unitsTotal: number
+}
+
+export interface TierState {
+  amountCents: number
+  initial: number
+  sold: number
+  remaining: number
+  /** One remaining prize of this tier in this many remaining units (null when none is left). */
+  remainingOddsOneIn: number | null
+}
+
+export interface EmissionDetail extends EmissionSummary {
+  blockList: BlockSummary[]
+}
+
+export interface BlockDetail extends BlockSummary {
+  tiers: TierState[]
+  losingRemaining: number
+}
+
+export interface Certificate {
+  emission: number
+  code: string
+  gameName: string
+  definitionId: string
+  definitionDigest: string
+  unitPriceCents: number
+  blockSize: number
+  tiers: { amountCents: number; count: number; totalCents: number }[]
+  prizesPerBlock: number
+  prizeTotalCents: number
+  losingUnits: number
+  salesPerBlockCents: number
+  payoutRatio: number
+  oddsOneIn: number
+  blocks: { block: number; status: BlockStatus; commitment: string | null; verifiedAt: string | null }[]
+  issuedAt: string
+}
+
+export type JobKind = 'generate' | 'verify' | 'simulate' | 'demo'
+export type JobState = 'running' | 'done' | 'failed' | 'cancelled'
+
+export interface JobInfo {
+  id: string
+  kind: JobKind
+  emission: number | null
+  state: JobState
+  done: number
+  total: number
+  /** What is being done now, or why it failed. */
+  message: string
+  startedAt: string
+  endedAt: string | null
+}
+
+export interface SaleInfo {
+  saleId: string
+  player: string
+  soldAt: string
+  stakeCents: number
+  prizeCents: number
+}
+
+export interface TicketView {
+  serial: string
+  emission: number
+  block: number
+  unit: number
+  sold: boolean
+  /** Index in the prize table, or null for a losing unit. */
+  tier: number | null
+  prizeCents: number
+  winning: number[]
+  numbers: number[]
+  amountsCents: number[]
+  /** Cells of "your numbers" that match a winning number. */
+  matches: number[]
+  sale: SaleInfo | null
+  play: Play | null
+}
+
+export interface PlayerUnit {
+  serial: string
+  saleId: string
+  soldAt: string
+  stakeCents: number
+  prizeCents: number
+  mode: Play['mode'] | null
+  status: Play['status'] | null
+}
+
+export interface PlayerSummary {
+  player: string
+  units: number
+  stakedCents: number
+  wonCents: number
+  firstSaleAt: string | null
+  lastSaleAt: string | null
+}
+
+export interface PlayerLast extends PlayerSummary {
+  /** The last unit first, then the 9 before it. */
+  lastUnits: PlayerUnit[]
+}
+
+export interface Page<T> {
+  total: number
+  page: number
+  pageSize: number
+  items: T[]
+}
+
+export interface DepletionPoint {
+  unitsSold: number
+  /** Remaining prizes per tier, in table order. */
+  remaining: number[]
+}
+
+export interface DepletionReport {
+  emission: number
+  block: number | null
+  unitsTotal: number
+  unitsSold: number
+  tiers: { amountCents: number; initial: number; sold: number; remaining: number }[]
+  /** Remaining per tier against units sold: a few hundred points at most. */
+  series: DepletionPoint[]
+  /** The expected line is initial × (1 − unitsSold / unitsTotal) for each tier. */
+  asOf: string
+}
+
+export interface Alert {
+  kind: 'top-prizes-sold-out'
+  emission: number
+  block: number | null
+  amountCents: number
+  message: string
+  at: string
+}
+
+export interface Dashboard {
+  asOf: string
+  unitsSold: number
+  salesCents: number
+  prizesWon: number
+  prizesWonCents: number
+  /** prizes won / sales, as a fraction. */
+  realisedPayout: number
+  theoreticalPayout: number
+  /** Prizes still to be won in the units not yet sold of open and closed emissions. */
+  remainingLiabilityCents: number
+  topPrizesRemaining: { amountCents: number; remaining: number; initial: number }[]
+  salesPerDay: { day: string; units: number; salesCents: number; prizesCents: number }[]
+  depletion: { amountCents: number; initial: number; sold: number; remaining: number }[]
+  alerts: Alert[]
+}
+
+export interface ImportResult {
+  lines: number
+  imported: number
+  alreadyImported: number
+}
+
+export interface ImportLineError {
+  line: number
+  reason: string
+}
+
+export interface AuditEntry {
+  seq: number
+  at: string
+  actor: string
+  action: string
+  object: string
+  details: string
+  hash: string
+}
+
+export interface AuditVerification {
+  ok: boolean
+  entries: number
+  /** The first entry whose hash chain breaks, with why. */
+  firstBad: { seq: number; reason: string } | null
+}
+
+export interface CsvFile {
+  fileName: string
+  content: string
+}
