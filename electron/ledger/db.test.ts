@@ -1,0 +1,109 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import Database from 'better-sqlite3'
+import { mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { openLedger } from './db'
+import { LATEST_VERSION, MIGRATIONS, unitKey, splitUnitKey } from './migrations'
+import { AppError } from '../contract/errors'
+
+let dir: string
+beforeEach(() => { dir = mkdtempSync(join(tmpdir(), 'ledger-')) })
+afterEach(() => rmSync(dir, { recursive: true, force: true }))
+
+function expectDatabaseError(fn: () => unknown, pattern: RegExp): void {
+  try {
+    fn()
+  } catch (e) {
+    expect(e).toBeInstanceOf(AppError)
+    expect((e as AppError).code).toBe('DATABASE')
+    expect((e as AppError).message).toMatch(pattern)
+    return
+  }
+  throw new Error('expected a DATABASE error')
+}
+
+describe('openLedger', () => {
+  it('creates the schema with WAL, foreign keys and a busy timeout', () => {
+    const db = openLedger(join(dir, 'a.db'))
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal')
+    expect(db.pragma('foreign_keys', { simple: true })).toBe(1)
+    expect(db.pragma('busy_timeout', { simple: true })).toBe(5000)
+    expect(db.pragma('user_version', { simple: true })).toBe(LATEST_VERSION)
+    const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type='table' ORDER BY name").all() as { name: string }[]).map((r) => r.name)
+    expect(tables).toEqual(expect.arrayContaining(['emissions', 'blocks', 'block_tiers', 'sales', 'players', 'users', 'audit', 'alerts', 'daily_sales', 'import_batches']))
+    db.close()
+  })
+
+  it('reopens an existing ledger without migrating again', () => {
+    const path = join(dir, 'a.db')
+    openLedger(path).close()
+    const db = openLedger(path)
+    expect(db.pragma('user_version', { simple: true })).toBe(LATEST_VERSION)
+    db.close()
+  })
+
+  it('refuses a ledger from a newer version and leaves it untouched', () => {
+    const path = join(dir, 'a.db')
+    const newer = [...MIGRATIONS, { version: LATEST_VERSION + 1, description: 'future', sql: 'CREATE TABLE future (x INTEGER);' }]
+    openLedger(path, { migrations: newer }).close()
+    const before = readFileSync(path)
+    expectDatabaseError(() => openLedger(path), /newer version of the app \(schema 2, this app knows up to 1\)/)
+    expect(readFileSync(path).equals(before)).toBe(true)
+  })
+
+  it('refuses a file that is not SQLite', () => {
+    const path = join(dir, 'notes.db')
+    writeFileSync(path, 'hello, this is not a database at all, just some words\n'.repeat(100))
+    expectDatabaseError(() => openLedger(path), /not an SQLite database/)
+    expect(readFileSync(path, 'utf8')).toMatch(/^hello/)
+  })
+
+  it('refuses a corrupt ledger', () => {
+    const path = join(dir, 'a.db')
+    const db = openLedger(path)
+    db.pragma('journal_mode = DELETE')
+    db.close()
+    const bytes = readFileSync(path)
+    // keep the header, scribble over the schema page and the rest
+    for (let i = 100; i < bytes.length; i++) bytes[i] = (i * 7919) & 255
+    writeFileSync(path, bytes)
+    expectDatabaseError(() => openLedger(path), /damaged|malformed|not a database/)
+  })
+
+  it("refuses another application's SQLite database", () => {
+    const path = join(dir, 'other.db')
+    const other = new Database(path)
+    other.exec('CREATE TABLE contacts (name TEXT)')
+    other.close()
+    expectDatabaseError(() => openLedger(path), /another application/)
+  })
+
+  it('keeps the audit log append-only', () => {
+    const db = openLedger(join(dir, 'a.db'))
+    db.prepare("INSERT INTO audit (at, actor, action, object, details, prev_hash, hash) VALUES ('t','a','x','o','{}','0','1')").run()
+    expect(() => db.prepare("UPDATE audit SET actor = 'mallory'").run()).toThrow(/append-only/)
+    expect(() => db.prepare('DELETE FROM audit').run()).toThrow(/append-only/)
+    db.close()
+  })
+
+  it('never stores a unit twice, and derives emission, block and unit from the key', () => {
+    const db = openLedger(join(dir, 'a.db'))
+    db.prepare("INSERT INTO players (name) VALUES ('p1')").run()
+    const ins = db.prepare("INSERT INTO sales (unit_key, sale_id, player_id, sold_at, stake_cents, prize_cents) VALUES (?, ?, 1, 0, 500, 0)")
+    const key = unitKey(12, 345, 8_015_999)
+    ins.run(key, 's1')
+    expect(() => ins.run(key, 's2')).toThrow(/UNIQUE|PRIMARY KEY/)
+    expect(() => ins.run(key + 1, 's1')).toThrow(/UNIQUE/)
+    expect(db.prepare('SELECT emission, block, unit FROM sales').get()).toEqual({ emission: 12, block: 345, unit: 8_015_999 })
+    expect(splitUnitKey(key)).toEqual({ emission: 12, block: 345, unit: 8_015_999 })
+    db.close()
+  })
+
+  it('refuses a block that has a secret without a commitment', () => {
+    const db = openLedger(join(dir, 'a.db'))
+    db.prepare("INSERT INTO emissions (emission, code, blocks, definition, definition_digest, created_at) VALUES (1, 'E1', 1, '{}', 'x', 't')").run()
+    expect(() => db.prepare("INSERT INTO blocks (emission, block, status, secret) VALUES (1, 1, 'generated', x'00')").run()).toThrow(/CHECK/)
+    db.close()
+  })
+})

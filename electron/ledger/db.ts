@@ -1,0 +1,104 @@
+/**
+ * Opening the ledger: one SQLite file, WAL mode, foreign keys, a busy timeout, and the numbered
+ * migrations. A file that is not a ledger, is corrupt, or comes from a newer version of the app
+ * is refused with AppError('DATABASE') and left untouched.
+ */
+import Database from 'better-sqlite3'
+import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs'
+import { AppError } from '../contract/errors'
+import { APPLICATION_ID, LATEST_VERSION, MIGRATIONS, type Migration } from './migrations'
+
+export type Db = Database.Database
+
+const SQLITE_MAGIC = 'SQLite format 3\0'
+
+function readHeader(path: string): string {
+  const fd = openSync(path, 'r')
+  try {
+    const buf = Buffer.alloc(16)
+    const n = readSync(fd, buf, 0, 16, 0)
+    return buf.subarray(0, n).toString('latin1')
+  } finally {
+    closeSync(fd)
+  }
+}
+
+function notALedger(path: string, why: string): AppError {
+  return new AppError('DATABASE', `${path} is not a usable CARATS ledger: ${why}`)
+}
+
+export interface OpenOptions {
+  /** Migrations to apply (tests pass extra ones to check the refusal of newer files). */
+  migrations?: readonly Migration[]
+}
+
+/** Opens (creating if needed) the ledger at `dbPath` and brings its schema up to date. */
+export function openLedger(dbPath: string, opts: OpenOptions = {}): Db {
+  const migrations = opts.migrations ?? MIGRATIONS
+  const latest = migrations.length ? migrations[migrations.length - 1].version : 0
+  if (existsSync(dbPath)) {
+    const st = statSync(dbPath)
+    if (!st.isFile()) throw notALedger(dbPath, 'it is not a file')
+    // An empty file is what some tools leave behind when they create a database: treat it as new.
+    if (st.size > 0 && readHeader(dbPath) !== SQLITE_MAGIC) throw notALedger(dbPath, 'the file is not an SQLite database')
+  }
+
+  let db: Db
+  try {
+    db = new Database(dbPath)
+  } catch (e) {
+    throw notALedger(dbPath, e instanceof Error ? e.message : String(e))
+  }
+  try {
+    let version: number
+    let appId: number
+    try {
+      version = db.pragma('user_version', { simple: true }) as number
+      appId = db.pragma('application_id', { simple: true }) as number
+    } catch (e) {
+      throw notALedger(dbPath, `the file is damaged (${e instanceof Error ? e.message : String(e)})`)
+    }
+    if (version > latest) {
+      throw new AppError(
+        'DATABASE',
+        `${dbPath} was written by a newer version of the app (schema ${version}, this app knows up to ${latest}): update the app to open it`,
+      )
+    }
+    if (appId !== 0 && appId !== APPLICATION_ID) throw notALedger(dbPath, 'it belongs to another application')
+    if (appId === 0 && version === 0) {
+      const tables = db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'").get() as { n: number }
+      if (tables.n > 0) throw notALedger(dbPath, 'it is an SQLite database of another application')
+    }
+
+    db.pragma('journal_mode = WAL')
+    // With WAL, NORMAL keeps the file consistent after a crash; only the last commits may be lost on power failure.
+    db.pragma('synchronous = NORMAL')
+    db.pragma('foreign_keys = ON')
+    db.pragma('busy_timeout = 5000')
+
+    if (version > 0) {
+      const check = db.pragma('quick_check', { simple: true })
+      if (check !== 'ok') throw notALedger(dbPath, `the file is damaged (${String(check)})`)
+    }
+    migrate(db, migrations, version)
+    return db
+  } catch (e) {
+    db.close()
+    if (e instanceof AppError) throw e
+    throw notALedger(dbPath, e instanceof Error ? e.message : String(e))
+  }
+}
+
+function migrate(db: Db, migrations: readonly Migration[], from: number): void {
+  for (const m of migrations) {
+    if (m.version <= from) continue
+    // Each migration and its version number commit together: a crash leaves the old or the new schema.
+    db.transaction(() => {
+      db.exec(m.sql)
+      db.pragma(`application_id = ${APPLICATION_ID}`)
+      db.pragma(`user_version = ${m.version}`)
+    }).immediate()
+  }
+}
+
+export { LATEST_VERSION }
