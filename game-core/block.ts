@@ -60,7 +60,7 @@ export function recordBytes(def: GameDefinition): number {
 export function unitStreamBlocks(def: GameDefinition): number {
   const maxParts = Math.min(def.winningCells, def.yoursCells)
   const draws = def.winningCells + 2 * def.yoursCells + maxParts + 1
-  return Math.ceil((2 * draws) / 16) + 0
+  return Math.ceil((2 * draws) / 16)
 }
 
 const TWO32 = 4294967296
@@ -100,10 +100,21 @@ export function buildTierTable(def: GameDefinition, prim: Primitives, keys: Bloc
 }
 
 interface CompiledComposition {
-  cumulative: number[]
-  total: number
+  /** option index for each value of a draw in [0, total weight) */
+  table: Uint8Array
   /** parts as indexes into the printable amounts */
   parts: number[][]
+}
+
+/** weights [3, 1] -> [0, 0, 0, 1]: a draw in [0, 4) looked up here picks option 0 three times in four. */
+function weightTable(weights: number[]): Uint8Array {
+  const table = new Uint8Array(weights.reduce((a, w) => a + w, 0))
+  let at = 0
+  weights.forEach((w, i) => {
+    table.fill(i, at, at + w)
+    at += w
+  })
+  return table
 }
 
 /**
@@ -117,9 +128,8 @@ export class UnitSynthesizer {
   private readonly winningCopy: Uint8Array
   private readonly cells: Uint8Array
   private readonly compositions: CompiledComposition[]
-  private readonly decoyCumulative: number[]
-  private readonly decoyIndex: number[]
-  private readonly decoyTotal: number
+  /** printable-amount index for each value of a draw in [0, total decoy weight) */
+  private readonly decoyTable: Uint8Array
   private readonly tierAmounts: number[]
   // draw cursor
   private buf: Uint8Array = new Uint8Array(0)
@@ -140,36 +150,33 @@ export class UnitSynthesizer {
     this.compositions = def.tiers.map((t) => {
       const rule = def.compositions.find((c) => c.amountCents === t.amountCents)
       if (!rule) throw new Error(`no composition for ${t.amountCents} cents`)
-      let acc = 0
       return {
-        cumulative: rule.options.map((o) => (acc += o.weight)),
-        total: acc,
+        table: weightTable(rule.options.map((o) => o.weight)),
         parts: rule.options.map((o) => o.partsCents.map((c) => indexOf.get(c)!)),
       }
     })
-    let acc = 0
     const decoys = def.decoyWeights.filter((d) => d.weight > 0)
-    this.decoyCumulative = decoys.map((d) => (acc += d.weight))
-    this.decoyTotal = acc
-    this.decoyIndex = decoys.map((d) => indexOf.get(d.amountCents)!)
+    const decoyOption = weightTable(decoys.map((d) => d.weight))
+    this.decoyTable = decoyOption.map((i) => indexOf.get(decoys[i].amountCents)!)
   }
 
-  /** A uniform whole number in [0, n), by rejection from 16-bit big-endian words. */
+  /**
+   * A uniform whole number in [0, n) from 16-bit big-endian words, by Lemire's multiply-and-shift
+   * with rejection: m = w·n; the draw is m >> 16 unless (m mod 2^16) < 2^16 mod n, then the next
+   * word is taken. No division on the common path, and no bias.
+   */
   private uniform(n: number): number {
-    const limit = 65536 - (65536 % n)
     for (;;) {
       if (this.p >= this.end) this.refill()
-      const w = (this.buf[this.p] << 8) | this.buf[this.p + 1]
+      const m = ((this.buf[this.p] << 8) | this.buf[this.p + 1]) * n
       this.p += 2
-      if (w < limit) return w % n
+      if ((m & 0xffff) >= n || (m & 0xffff) >= 65536 % n) return m >>> 16
     }
   }
 
-  private weighted(cumulative: number[], total: number): number {
-    const r = this.uniform(total)
-    let i = 0
-    while (r >= cumulative[i]) i++
-    return i
+  /** An index drawn with the given weights: a uniform draw over the total, read through a table. */
+  private weighted(table: Uint8Array): number {
+    return table[this.uniform(table.length)]
   }
 
   // The unit's own words ran out (about once in 10^16 units): continue on the extra key.
@@ -212,7 +219,7 @@ export class UnitSynthesizer {
     let prize = 0
     if (tier !== LOSING) {
       const c = this.compositions[tier]
-      parts = c.parts[c.parts.length > 1 ? this.weighted(c.cumulative, c.total) : 0]
+      parts = c.parts[c.parts.length > 1 ? this.weighted(c.table) : 0]
       prize = this.tierAmounts[tier]
     }
     const k = parts ? parts.length : 0
@@ -243,7 +250,7 @@ export class UnitSynthesizer {
     for (let j = 0; j < decoys; j++) {
       const cell = cells[k + j]
       out[oYours + cell] = pool[W + j]
-      out[oAmt + cell] = this.decoyIndex[this.weighted(this.decoyCumulative, this.decoyTotal)]
+      out[oAmt + cell] = this.weighted(this.decoyTable)
     }
     out[o] = unit >>> 24; out[o + 1] = (unit >>> 16) & 255; out[o + 2] = (unit >>> 8) & 255; out[o + 3] = unit & 255
     out[o + 4] = prize >>> 24; out[o + 5] = (prize >>> 16) & 255; out[o + 6] = (prize >>> 8) & 255; out[o + 7] = prize & 255

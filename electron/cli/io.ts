@@ -1,0 +1,31 @@
+/** What a command gets: its arguments, and where to write. Commands return their exit code. */
+export interface CliIo {
+  out(text: string): void
+  err(text: string): void
+  /** Progress for people, on stderr, only when stderr is a terminal (keeps logs and pipes clean). */
+  progress(text: string): void
+}
+
+export interface CommandContext {
+  args: string[]
+  json: boolean
+  /** --db <file> or CARATS_DB, if given. */
+  db: string | undefined
+  io: CliIo
+}
+
+export type Command = (ctx: CommandContext) => Promise<number>
+
+/** A mistake in how the command was called or in its input: printed as one line, exit 2. */
+export class UsageError extends Error {}
+
+export function stdio(): CliIo {
+  const tty = process.stderr.isTTY === true
+  return {
+    out: (t) => process.stdout.write(t),
+    err: (t) => process.stderr.write(t),
+    progress: (t) => {
+      if (tty) process.stderr.write(`\r\x1b[2K${t}`)
+    },
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * `carats`: the command line over the same game core and services as the app.
+ * Usage: npm run --silent carats -- [--db <file>] [--json] <command> …
+ * `--json` prints one JSON document on stdout; progress goes to stderr; an error exits non-zero
+ * with a one-line message.
+ */
+import { blockCommands } from './block-commands'
+import { stdio, UsageError, type Command } from './io'
+import { AppError } from '../contract/errors'
+
+const commands: Record<string, Command> = { ...blockCommands }
+
+const USAGE = `usage: carats [--db <file>] [--json] <command>
+commands:
+${Object.keys(commands).map((c) => `  ${c}`).join('\n')}`
+
+export async function runCli(argv: string[], io = stdio()): Promise<number> {
+  const rest: string[] = []
+  let json = false
+  let db = process.env.CARATS_DB || undefined
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]
+    if (a === '--json') json = true
+    else if (a === '--db') {
+      db = argv[++i]
+      if (!db) { io.err('carats: --db needs a file name\n'); return 2 }
+    } else if (a.startsWith('--db=')) db = a.slice(5)
+    else rest.push(a)
+  }
+  if (rest.length === 0 || rest[0] === 'help' || rest[0] === '--help') {
+    io.out(USAGE + '\n')
+    return rest.length === 0 ? 2 : 0
+  }
+  const name = [2, 1].map((n) => rest.slice(0, n).join(' ')).find((n) => commands[n])
+  if (!name) {
+    io.err(`carats: unknown command "${rest.slice(0, 2).join(' ')}" (try: carats help)\n`)
+    return 2
+  }
+  try {
+    return await commands[name]({ args: rest.slice(name.split(' ').length), json, db, io })
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e)
+    io.err(`carats ${name}: ${message.split('\n')[0]}\n`)
+    if (e instanceof UsageError || (e instanceof TypeError && 'code' in e && String(e.code).startsWith('ERR_PARSE_ARGS'))) return 2
+    return e instanceof AppError ? 1 : 1
+  }
+}
+
+if (require.main === module) {
+  runCli(process.argv.slice(2)).then((code) => {
+    process.exitCode = code
+  })
+}
