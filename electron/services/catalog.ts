@@ -1,0 +1,97 @@
+/**
+ * Reading emissions and blocks as stored, shared by the services. An emission's game definition
+ * is fixed at its creation, so it is parsed once and kept.
+ */
+import { AppError } from '../contract/errors'
+import type { BlockStatus, EmissionStatus } from '../contract/types'
+import type { GameDefinition } from '../../game-core/rules'
+import { BlockDeriver } from '../../game-core/block'
+import { nodePrimitives } from '../crypto/node-primitives'
+import type { Db } from '../ledger/db'
+import type { KeyStore } from '../ledger/keystore'
+
+export interface EmissionRow {
+  emission: number
+  code: string
+  starts_on: string | null
+  status: EmissionStatus
+  withdrawn_reason: string | null
+  blocks: number
+  definition: string
+  definition_digest: string
+  created_at: string
+  opened_at: string | null
+  closed_at: string | null
+}
+
+export interface BlockRow {
+  emission: number
+  block: number
+  status: BlockStatus
+  secret: Buffer | null
+  commitment: string | null
+  merkle_root: string | null
+  generated_at: string | null
+  verified_at: string | null
+  units_sold: number
+}
+
+export interface Catalog {
+  emission(emission: number): EmissionRow
+  definition(emission: number): GameDefinition
+  block(emission: number, block: number): BlockRow
+  blocks(emission: number): BlockRow[]
+  /** The block's units, from its decrypted secret; a few recently used blocks are kept (8 MB each). */
+  deriver(emission: number, block: number): BlockDeriver
+}
+
+export function createCatalog({ db, keys, cacheSize = 4 }: { db: Db; keys: KeyStore; cacheSize?: number }): Catalog {
+  const emissionStmt = db.prepare('SELECT * FROM emissions WHERE emission = ?')
+  const blockStmt = db.prepare('SELECT * FROM blocks WHERE emission = ? AND block = ?')
+  const blocksStmt = db.prepare('SELECT * FROM blocks WHERE emission = ? ORDER BY block')
+  const definitions = new Map<number, GameDefinition>()
+  const derivers = new Map<string, { deriver: BlockDeriver; commitment: string }>()
+
+  const catalog: Catalog = {
+    emission(emission) {
+      const row = emissionStmt.get(emission) as EmissionRow | undefined
+      if (!row) throw new AppError('NOT_FOUND', `emission ${emission} does not exist`, { field: 'emission' })
+      return row
+    },
+    definition(emission) {
+      let def = definitions.get(emission)
+      if (!def) {
+        def = JSON.parse(catalog.emission(emission).definition) as GameDefinition
+        definitions.set(emission, def)
+      }
+      return def
+    },
+    block(emission, block) {
+      const row = blockStmt.get(emission, block) as BlockRow | undefined
+      if (!row) {
+        const e = catalog.emission(emission)
+        throw new AppError('NOT_FOUND', `emission ${emission} has no block ${block} (it has ${e.blocks})`, { field: 'block' })
+      }
+      return row
+    },
+    blocks: (emission) => blocksStmt.all(emission) as BlockRow[],
+    deriver(emission, block) {
+      const key = `${emission}/${block}`
+      const row = catalog.block(emission, block)
+      if (!row.secret || !row.commitment) throw new AppError('ILLEGAL_STATE', `block ${key} has not been generated yet`)
+      const hit = derivers.get(key)
+      // the commitment identifies the secret: a block is never regenerated, but a test may rebuild a ledger
+      if (hit && hit.commitment === row.commitment) {
+        derivers.delete(key)
+        derivers.set(key, hit)
+        return hit.deriver
+      }
+      const secret = keys.openSecret({ emission, block }, row.secret)
+      const deriver = new BlockDeriver(catalog.definition(emission), nodePrimitives, { emission, block, secret })
+      derivers.set(key, { deriver, commitment: row.commitment })
+      while (derivers.size > cacheSize) derivers.delete(derivers.keys().next().value!)
+      return deriver
+    },
+  }
+  return catalog
+}

@@ -1,0 +1,373 @@
+/**
+ * Emissions and their blocks: creation, generation and verification (worker threads, progress,
+ * cancel), opening, closing and withdrawal. Each state change is one transaction with its audit
+ * entry. A block is made whole or not at all: its sealed secret and commitment are written in one
+ * statement once the whole block has been derived and checked.
+ *
+ *   created → generating → generated → verified → open → closed
+ *   withdrawn (with a reason) from any state but closed; a cancelled or interrupted generation
+ *   goes back to created and resumes with the blocks still pending.
+ */
+import { AppError } from '../contract/errors'
+import type { BlockDetail, BlockSummary, Certificate, EmissionDetail, EmissionStatus, EmissionSummary, JobInfo } from '../contract/types'
+import { CARATS } from '../../game-core/carats'
+import { canonicalJson, definitionDigest } from '../../game-core/commitment'
+import { toHex } from '../../game-core/primitives'
+import { deriveFigures, validateDefinition, type GameDefinition } from '../../game-core/rules'
+import type { BlockVerification } from '../../game-core/verify'
+import { newBlockSecret, nodePrimitives } from '../crypto/node-primitives'
+import type { Db } from '../ledger/db'
+import type { KeyStore } from '../ledger/keystore'
+import type { AuditService } from './audit'
+import type { BlockRow, Catalog, EmissionRow } from './catalog'
+import { type Actor, type Clock, iso } from './common'
+import type { JobRegistry } from './jobs'
+
+export type VerifyBlockFn = (
+  def: GameDefinition,
+  ref: { emission: number; block: number; secret: Uint8Array },
+  opts?: { threads?: number; onProgress?: (unitsDone: number, unitsTotal: number) => void; signal?: AbortSignal },
+) => Promise<BlockVerification>
+
+export interface EmissionsDeps {
+  db: Db
+  clock: Clock
+  keys: KeyStore
+  audit: AuditService
+  jobs: JobRegistry
+  catalog: Catalog
+  /** The worker pool (electron/workers/block-pool.ts). */
+  verifyBlock: VerifyBlockFn
+  threads?: number
+  /** The game of new emissions. */
+  definition?: GameDefinition
+}
+
+export interface EmissionsService {
+  list(): EmissionSummary[]
+  get(emission: number): EmissionDetail
+  summary(emission: number): EmissionSummary
+  block(emission: number, block: number): BlockDetail
+  certificate(emission: number): Certificate
+  create(actor: Actor, input: { blocks: number; code?: string; startsOn?: string }): EmissionSummary
+  generate(actor: Actor, emission: number): JobInfo
+  verify(actor: Actor, emission: number): JobInfo
+  open(actor: Actor, emission: number): EmissionSummary
+  close(actor: Actor, emission: number): EmissionSummary
+  withdraw(actor: Actor, emission: number, reason: string): EmissionSummary
+  /** After a crash: generations that were running in a process that is gone go back to created. */
+  recoverInterrupted(): number[]
+}
+
+const STATUS_WORDS: Record<EmissionStatus, string> = {
+  created: 'created but not generated',
+  generating: 'being generated',
+  generated: 'generated but not verified',
+  verified: 'verified but not open',
+  open: 'open for sale',
+  closed: 'closed',
+  withdrawn: 'withdrawn',
+}
+
+export function describeStatus(status: EmissionStatus): string {
+  return STATUS_WORDS[status]
+}
+
+export function createEmissionsService(deps: EmissionsDeps): EmissionsService {
+  const { db, clock, keys, audit, jobs, catalog, verifyBlock, threads } = deps
+  const newDefinition = deps.definition ?? CARATS
+  const setStatus = db.prepare('UPDATE emissions SET status = ? WHERE emission = ?')
+
+  const summaryStmt = db.prepare(`
+    SELECT e.*, count(b.block) AS n_blocks,
+           coalesce(sum(b.status <> 'pending'), 0) AS n_generated,
+           coalesce(sum(b.status = 'verified'), 0) AS n_verified,
+           coalesce(sum(b.units_sold), 0) AS units_sold
+    FROM emissions e LEFT JOIN blocks b ON b.emission = e.emission
+    WHERE e.emission = ? GROUP BY e.emission`)
+  const listStmt = db.prepare(`
+    SELECT e.*, count(b.block) AS n_blocks,
+           coalesce(sum(b.status <> 'pending'), 0) AS n_generated,
+           coalesce(sum(b.status = 'verified'), 0) AS n_verified,
+           coalesce(sum(b.units_sold), 0) AS units_sold
+    FROM emissions e LEFT JOIN blocks b ON b.emission = e.emission
+    GROUP BY e.emission ORDER BY e.emission DESC`)
+
+  type SummaryRow = EmissionRow & { n_blocks: number; n_generated: number; n_verified: number; units_sold: number }
+
+  function toSummary(r: SummaryRow): EmissionSummary {
+    const def = catalog.definition(r.emission)
+    return {
+      emission: r.emission,
+      code: r.code,
+      startsOn: r.starts_on,
+      status: r.status,
+      blocks: r.blocks,
+      blocksGenerated: r.n_generated,
+      blocksVerified: r.n_verified,
+      unitsTotal: r.blocks * def.blockSize,
+      unitsSold: r.units_sold,
+      createdAt: r.created_at,
+      withdrawnReason: r.withdrawn_reason,
+      jobId: jobs.runningOn(r.emission)?.id ?? null,
+    }
+  }
+
+  function toBlockSummary(b: BlockRow, def: GameDefinition): BlockSummary {
+    return {
+      emission: b.emission,
+      block: b.block,
+      status: b.status,
+      commitment: b.commitment,
+      generatedAt: b.generated_at,
+      verifiedAt: b.verified_at,
+      unitsSold: b.units_sold,
+      unitsTotal: def.blockSize,
+    }
+  }
+
+  function refuseIfBusy(emission: number, what: string): void {
+    const job = jobs.runningOn(emission)
+    if (job) throw new AppError('ILLEGAL_STATE', `emission ${emission} cannot ${what}: a ${job.kind} task is running on it (${job.id}); wait for it or cancel it`)
+  }
+
+  function illegal(e: EmissionRow, what: string, hint = ''): AppError {
+    return new AppError('ILLEGAL_STATE', `emission ${e.emission} cannot ${what}: it is ${describeStatus(e.status)}${hint ? `; ${hint}` : ''}`)
+  }
+
+  /** Runs `step` and the status change in one transaction, with its audit entry. */
+  function transition(actor: Actor, emission: number, action: string, check: (e: EmissionRow) => void, to: EmissionStatus, extra: () => Record<string, unknown> = () => ({})) {
+    db.transaction(() => {
+      const e = catalog.emission(emission)
+      check(e)
+      const details = extra()
+      setStatus.run(to, emission)
+      audit.record(actor.name, action, `emission:${emission}`, { from: e.status, to, ...details })
+    }).immediate()
+    return service.summary(emission)
+  }
+
+  const service: EmissionsService = {
+    list: () => (listStmt.all() as SummaryRow[]).map(toSummary),
+
+    summary(emission) {
+      const r = summaryStmt.get(emission) as SummaryRow | undefined
+      if (!r) throw new AppError('NOT_FOUND', `emission ${emission} does not exist`, { field: 'emission' })
+      return toSummary(r)
+    },
+
+    get(emission) {
+      const s = service.summary(emission)
+      const def = catalog.definition(emission)
+      return { ...s, blockList: catalog.blocks(emission).map((b) => toBlockSummary(b, def)) }
+    },
+
+    block(emission, block) {
+      const def = catalog.definition(emission)
+      const b = catalog.block(emission, block)
+      const sold = new Map((db.prepare('SELECT tier, sold FROM block_tiers WHERE emission = ? AND block = ?').all(emission, block) as { tier: number; sold: number }[]).map((r) => [r.tier, r.sold]))
+      const unitsLeft = def.blockSize - b.units_sold
+      let prizesSold = 0
+      const tiers = def.tiers.map((t, i) => {
+        const s = sold.get(i) ?? 0
+        prizesSold += s
+        const remaining = t.count - s
+        return { amountCents: t.amountCents, initial: t.count, sold: s, remaining, remainingOddsOneIn: remaining > 0 ? unitsLeft / remaining : null }
+      })
+      const figures = deriveFigures(def)
+      return { ...toBlockSummary(b, def), tiers, losingRemaining: figures.losingUnits - (b.units_sold - prizesSold) }
+    },
+
+    certificate(emission) {
+      const e = catalog.emission(emission)
+      const def = catalog.definition(emission)
+      const f = deriveFigures(def)
+      return {
+        emission,
+        code: e.code,
+        gameName: def.name,
+        definitionId: def.id,
+        definitionDigest: e.definition_digest,
+        unitPriceCents: def.unitPriceCents,
+        blockSize: def.blockSize,
+        tiers: def.tiers.map((t) => ({ amountCents: t.amountCents, count: t.count, totalCents: t.amountCents * t.count })),
+        prizesPerBlock: f.prizesPerBlock,
+        prizeTotalCents: f.prizeTotalCents,
+        losingUnits: f.losingUnits,
+        salesPerBlockCents: f.salesPerBlockCents,
+        payoutRatio: f.payoutRatio,
+        oddsOneIn: f.oddsOneIn,
+        blocks: catalog.blocks(emission).map((b) => ({ block: b.block, status: b.status, commitment: b.commitment, verifiedAt: b.verified_at })),
+        issuedAt: iso(clock()),
+      }
+    },
+
+    create(actor, { blocks, code, startsOn }) {
+      const problems = validateDefinition(newDefinition)
+      if (problems.length) throw new AppError('INTERNAL', `the game definition is not sound: ${problems.join('; ')}`)
+      if (!Number.isInteger(blocks) || blocks < 1 || blocks > 999) throw new AppError('BAD_ARGUMENTS', `an emission has 1 to 999 blocks, not ${blocks}`, { field: 'blocks' })
+      if (startsOn !== undefined) {
+        const d = new Date(`${startsOn}T00:00:00Z`)
+        if (Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== startsOn) throw new AppError('BAD_ARGUMENTS', `startsOn: ${startsOn} is not a real date`, { field: 'startsOn' })
+      }
+      const emission = db.transaction(() => {
+        const next = ((db.prepare('SELECT max(emission) FROM emissions').pluck().get() as number | null) ?? 0) + 1
+        if (next > 9999) throw new AppError('ILLEGAL_STATE', 'the ledger already holds emission 9999, the last number a serial can carry')
+        const theCode = code?.trim() || `E${String(next).padStart(4, '0')}`
+        if (db.prepare('SELECT 1 FROM emissions WHERE code = ?').get(theCode)) throw new AppError('CONFLICT', `an emission with code "${theCode}" already exists`, { field: 'code' })
+        db.prepare('INSERT INTO emissions (emission, code, starts_on, status, blocks, definition, definition_digest, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)').run(
+          next, theCode, startsOn ?? null, 'created', blocks, canonicalJson(newDefinition), toHex(definitionDigest(nodePrimitives, newDefinition)), iso(clock()),
+        )
+        const insBlock = db.prepare("INSERT INTO blocks (emission, block, status) VALUES (?, ?, 'pending')")
+        const insTier = db.prepare('INSERT INTO block_tiers (emission, block, tier, sold) VALUES (?, ?, ?, 0)')
+        for (let b = 1; b <= blocks; b++) {
+          insBlock.run(next, b)
+          for (let t = 0; t < newDefinition.tiers.length; t++) insTier.run(next, b, t)
+        }
+        audit.record(actor.name, 'emission.create', `emission:${next}`, { code: theCode, blocks, startsOn: startsOn ?? null, definition: newDefinition.id })
+        return next
+      }).immediate()
+      return service.summary(emission)
+    },
+
+    generate(actor, emission) {
+      refuseIfBusy(emission, 'be generated')
+      const e = catalog.emission(emission)
+      if (e.status !== 'created') {
+        const hint = ['generated', 'verified', 'open', 'closed'].includes(e.status) ? 'its blocks are generated once, never again' : ''
+        throw illegal(e, 'be generated', hint)
+      }
+      const def = catalog.definition(emission)
+      const pending = () => (db.prepare("SELECT block FROM blocks WHERE emission = ? AND status = 'pending' ORDER BY block").pluck().all(emission) as number[])
+      const todo = pending()
+      transition(actor, emission, 'emission.generate-start', () => undefined, 'generating', () => ({ blocks: todo }))
+      const storeBlock = db.prepare(`UPDATE blocks SET status = 'generated', secret = ?, commitment = ?, merkle_root = ?, generated_at = ?
+                                     WHERE emission = ? AND block = ? AND status = 'pending'`)
+      const total = todo.length * def.blockSize
+      return jobs.start('generate', emission, total, `generating ${todo.length} block(s)`, async (ctx) => {
+        try {
+          for (const [i, block] of todo.entries()) {
+            ctx.checkCancelled()
+            const secret = newBlockSecret()
+            const v = await verifyBlock(def, { emission, block, secret }, {
+              threads,
+              signal: ctx.signal,
+              onProgress: (done) => ctx.progress(i * def.blockSize + done, total, `block ${block} (${i + 1} of ${todo.length})`),
+            })
+            if (!v.sound) throw new Error(`block ${emission}/${block} came out unsound: ${v.problems.slice(0, 3).map((p) => p.message).join('; ')}`)
+            db.transaction(() => {
+              const sealed = keys.sealSecret({ emission, block }, secret)
+              if (storeBlock.run(sealed, v.commitment, v.merkleRoot, iso(clock()), emission, block).changes !== 1) {
+                throw new Error(`block ${emission}/${block} was changed by someone else during its generation`)
+              }
+              audit.record(actor.name, 'block.generate', `block:${emission}/${block}`, { commitment: v.commitment })
+            }).immediate()
+          }
+          db.transaction(() => {
+            setStatus.run('generated', emission)
+            audit.record(actor.name, 'emission.generate-done', `emission:${emission}`, { from: 'generating', to: 'generated' })
+          }).immediate()
+          return `${todo.length} block(s) generated`
+        } catch (err) {
+          const cancelled = err instanceof AppError && err.code === 'CANCELLED'
+          db.transaction(() => {
+            setStatus.run('created', emission)
+            audit.record(actor.name, cancelled ? 'emission.generate-cancelled' : 'emission.generate-failed', `emission:${emission}`, {
+              from: 'generating', to: 'created', pending: pending(), ...(cancelled ? {} : { error: err instanceof Error ? err.message : String(err) }),
+            })
+          }).immediate()
+          throw err
+        }
+      })
+    },
+
+    verify(actor, emission) {
+      refuseIfBusy(emission, 'be verified')
+      const e = catalog.emission(emission)
+      if (e.status === 'created' || e.status === 'generating') throw illegal(e, 'be verified', 'generate its blocks first')
+      const def = catalog.definition(emission)
+      const blocks = catalog.blocks(emission)
+      const pending = blocks.filter((b) => !b.secret)
+      if (pending.length) throw illegal(e, 'be verified', `block(s) ${pending.map((b) => b.block).join(', ')} were never generated`)
+      const total = blocks.length * def.blockSize
+      audit.record(actor.name, 'emission.verify-start', `emission:${emission}`, { blocks: blocks.length })
+      const setBlock = db.prepare('UPDATE blocks SET status = ?, verified_at = ? WHERE emission = ? AND block = ?')
+      return jobs.start('verify', emission, total, `verifying ${blocks.length} block(s)`, async (ctx) => {
+        const failed: string[] = []
+        for (const [i, b] of blocks.entries()) {
+          ctx.checkCancelled()
+          const secret = keys.openSecret({ emission, block: b.block }, b.secret!)
+          const v = await verifyBlock(def, { emission, block: b.block, secret }, {
+            threads,
+            signal: ctx.signal,
+            onProgress: (done) => ctx.progress(i * def.blockSize + done, total, `block ${b.block} (${i + 1} of ${blocks.length})`),
+          })
+          const reasons: string[] = []
+          if (v.commitment !== b.commitment) reasons.push(`the commitment differs (stored ${b.commitment}, regenerated ${v.commitment})`)
+          if (!v.sound) reasons.push(...v.problems.slice(0, 3).map((p) => p.message))
+          const ok = reasons.length === 0
+          if (!ok) failed.push(`block ${b.block}: ${reasons.join('; ')}`)
+          db.transaction(() => {
+            setBlock.run(ok ? 'verified' : 'failed', iso(clock()), emission, b.block)
+            audit.record(actor.name, ok ? 'block.verify' : 'block.verify-failed', `block:${emission}/${b.block}`, ok ? { commitment: v.commitment } : { reasons })
+          }).immediate()
+        }
+        db.transaction(() => {
+          const now = catalog.emission(emission)
+          const allVerified = catalog.blocks(emission).every((b) => b.status === 'verified')
+          if (now.status === 'generated' && allVerified) {
+            setStatus.run('verified', emission)
+            audit.record(actor.name, 'emission.verify-done', `emission:${emission}`, { from: 'generated', to: 'verified' })
+          } else {
+            audit.record(actor.name, 'emission.verify-done', `emission:${emission}`, { failed })
+          }
+        }).immediate()
+        if (failed.length) throw new Error(`verification failed: ${failed.join(' | ')}`)
+        return `${blocks.length} block(s) verified: every commitment reproduced`
+      })
+    },
+
+    open(actor, emission) {
+      refuseIfBusy(emission, 'open')
+      return transition(actor, emission, 'emission.open', (e) => {
+        if (e.status !== 'verified') {
+          const hint = e.status === 'generated' || e.status === 'created' || e.status === 'generating' ? 'every block must be verified before the emission opens' : ''
+          throw illegal(e, 'open for sale', hint)
+        }
+        const notVerified = catalog.blocks(emission).filter((b) => b.status !== 'verified')
+        if (notVerified.length) throw illegal(e, 'open for sale', `block(s) ${notVerified.map((b) => b.block).join(', ')} are not verified`)
+        db.prepare('UPDATE emissions SET opened_at = ? WHERE emission = ?').run(iso(clock()), emission)
+      }, 'open')
+    },
+
+    close(actor, emission) {
+      return transition(actor, emission, 'emission.close', (e) => {
+        if (e.status !== 'open') throw illegal(e, 'close', 'only an open emission closes')
+        db.prepare('UPDATE emissions SET closed_at = ? WHERE emission = ?').run(iso(clock()), emission)
+      }, 'closed')
+    },
+
+    withdraw(actor, emission, reason) {
+      refuseIfBusy(emission, 'be withdrawn')
+      const why = reason.trim()
+      if (why.length < 3) throw new AppError('REASON_REQUIRED', 'give a reason of at least 3 characters to withdraw an emission', { field: 'reason' })
+      return transition(actor, emission, 'emission.withdraw', (e) => {
+        if (e.status === 'closed' || e.status === 'withdrawn') throw illegal(e, 'be withdrawn', 'a closed or withdrawn emission is final')
+        db.prepare('UPDATE emissions SET withdrawn_reason = ? WHERE emission = ?').run(why, emission)
+      }, 'withdrawn', () => ({ reason: why }))
+    },
+
+    recoverInterrupted() {
+      return db.transaction(() => {
+        const stuck = db.prepare("SELECT emission FROM emissions WHERE status = 'generating'").pluck().all() as number[]
+        for (const emission of stuck) {
+          if (jobs.runningOn(emission)) continue
+          setStatus.run('created', emission)
+          audit.record('system', 'emission.generate-interrupted', `emission:${emission}`, { from: 'generating', to: 'created', note: 'the generating process ended; pending blocks will be generated on the next run' })
+        }
+        return stuck
+      }).immediate()
+    },
+  }
+  return service
+}
