@@ -131,6 +131,7 @@ export class UnitSynthesizer {
   /** printable-amount index for each value of a draw in [0, total decoy weight) */
   private readonly decoyTable: Uint8Array
   private readonly tierAmounts: number[]
+  private readonly cellOrder: Uint8Array
   // draw cursor
   private buf: Uint8Array = new Uint8Array(0)
   private p = 0
@@ -145,6 +146,7 @@ export class UnitSynthesizer {
     this.pool = new Uint8Array(def.numbers.length)
     this.winningCopy = new Uint8Array(def.winningCells)
     this.cells = new Uint8Array(def.yoursCells)
+    this.cellOrder = Uint8Array.from({ length: def.yoursCells }, (_, i) => i)
     const indexOf = new Map(def.printableAmountsCents.map((a, i) => [a, i]))
     this.tierAmounts = def.tiers.map((t) => t.amountCents)
     this.compositions = def.tiers.map((t) => {
@@ -168,9 +170,12 @@ export class UnitSynthesizer {
   private uniform(n: number): number {
     for (;;) {
       if (this.p >= this.end) this.refill()
-      const m = ((this.buf[this.p] << 8) | this.buf[this.p + 1]) * n
-      this.p += 2
-      if ((m & 0xffff) >= n || (m & 0xffff) >= 65536 % n) return m >>> 16
+      const buf = this.buf
+      const p = this.p
+      const m = ((buf[p] << 8) | buf[p + 1]) * n
+      this.p = p + 2
+      const low = m & 0xffff
+      if (low >= n || low >= 65536 % n) return m >>> 16
     }
   }
 
@@ -232,14 +237,14 @@ export class UnitSynthesizer {
     }
     // 4. which winning numbers are matched
     const wc = this.winningCopy
-    for (let j = 0; j < W; j++) wc[j] = out[oWin + j]
+    for (let j = 0; j < W; j++) wc[j] = pool[j]
     for (let j = 0; j < k; j++) {
       const r = j + this.uniform(W - j)
       const t = wc[j]; wc[j] = wc[r]; wc[r] = t
     }
     // 5. where the matches stand among the Y cells
     const cells = this.cells
-    for (let j = 0; j < Y; j++) cells[j] = j
+    cells.set(this.cellOrder)
     for (let j = 0; j < k; j++) {
       const r = j + this.uniform(Y - j)
       const t = cells[j]; cells[j] = cells[r]; cells[r] = t

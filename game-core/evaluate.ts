@@ -49,37 +49,50 @@ export class Evaluator {
     amounts: ArrayLike<number>, ao: number,
     amountsAreIndexes: boolean,
   ): number {
+    // Locals rather than fields in the loops: this runs 8 million times per block verification.
     const { winningCells, yoursCells } = this.def
+    const allowed = this.allowed
+    const markWinning = this.markWinning
+    const markYours = this.markYours
+    const printable = this.printable
+    const matches = this.matches
     const gen = ++this.generation
-    this.problem = ''
-    this.matchCount = 0
     for (let i = 0; i < winningCells; i++) {
       const n = winning[wo + i]
-      if (!(n >= 0 && n < 256 && this.allowed[n])) { this.problem = `winning number ${n} (diamond ${i + 1}) is not in the list of numbers`; return -1 }
-      if (this.markWinning[n] === gen) { this.problem = `winning number ${n} appears twice`; return -1 }
-      this.markWinning[n] = gen
+      if (allowed[n] !== 1) return this.fail(`winning number ${n} (diamond ${i + 1}) is not in the list of numbers`)
+      if (markWinning[n] === gen) return this.fail(`winning number ${n} appears twice`)
+      markWinning[n] = gen
     }
     let prize = 0
+    let count = 0
     for (let j = 0; j < yoursCells; j++) {
       const n = numbers[no + j]
-      if (!(n >= 0 && n < 256 && this.allowed[n])) { this.problem = `number ${n} (gem ${j + 1}) is not in the list of numbers`; return -1 }
-      if (this.markYours[n] === gen) { this.problem = `number ${n} appears twice in "your numbers"`; return -1 }
-      this.markYours[n] = gen
+      if (allowed[n] !== 1) return this.fail(`number ${n} (gem ${j + 1}) is not in the list of numbers`)
+      if (markYours[n] === gen) return this.fail(`number ${n} appears twice in "your numbers"`)
+      markYours[n] = gen
       let amount: number
       if (amountsAreIndexes) {
         const idx = amounts[ao + j]
-        amount = idx < this.printable.length ? this.printable[idx] : -1
+        amount = idx < printable.length ? printable[idx] : -1
       } else {
         amount = amounts[ao + j]
         if (!this.printableSet.has(amount)) amount = -1
       }
-      if (amount < 0) { this.problem = `the amount under gem ${j + 1} is not a printable amount`; return -1 }
-      if (this.markWinning[n] === gen) {
+      if (amount < 0) return this.fail(`the amount under gem ${j + 1} is not a printable amount`)
+      if (markWinning[n] === gen) {
         prize += amount
-        this.matches[this.matchCount++] = j
+        matches[count++] = j
       }
     }
+    this.matchCount = count
+    this.problem = ''
     return prize
+  }
+
+  private fail(problem: string): number {
+    this.problem = problem
+    this.matchCount = 0
+    return -1
   }
 }
 
