@@ -3,9 +3,10 @@
  * Node); the backend (ledger, services, dispatcher) in ../services/backend.
  */
 import { app, BrowserWindow, dialog, ipcMain, protocol, session, type WebContents } from 'electron'
+import { mkdirSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { resolveStatic } from '../host/static'
 import { INVOKE_CHANNEL } from '../preload/bridge'
 import { openBackend } from '../services/backend'
@@ -55,6 +56,7 @@ function openLedger(): Backend {
     fail('CARATS cannot start', e instanceof Error ? e.message : String(e))
   }
   try {
+    mkdirSync(dirname(dbPath), { recursive: true })
     return openBackend({ dbPath })
   } catch (e) {
     fail('CARATS cannot open its ledger', `${dbPath}: ${e instanceof Error ? e.message : String(e)}`)

@@ -1,0 +1,69 @@
+/**
+ * `npm run serve -- --db <file> [--port N]`: the browser host as a command. Prints exactly one
+ * line on stdout, `listening on http://127.0.0.1:<port>/`; anything else goes to stderr.
+ */
+import { mkdirSync } from 'node:fs'
+import { homedir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { openBackend } from '../services/backend'
+import { resolveDbPath, userDataDir } from '../main/paths'
+import { ensureBuilt, PROJECT_ROOT } from './build'
+import { createHost } from './server'
+
+const USAGE = 'usage: npm run serve -- [--db <file>] [--port N]   (default ledger: CARATS_DB, else the per-user data folder)'
+
+function portArgument(argv: readonly string[]): number {
+  const i = argv.findIndex((a) => a === '--port' || a.startsWith('--port='))
+  if (i < 0) return 0
+  const raw = argv[i].startsWith('--port=') ? argv[i].slice('--port='.length) : argv[i + 1]
+  const port = Number(raw)
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port needs a port number from 0 to 65535, not ${raw ?? 'nothing'}`)
+  return port
+}
+
+async function main(): Promise<void> {
+  const argv = process.argv.slice(2)
+  if (argv.includes('--help') || argv.includes('-h')) {
+    console.error(USAGE)
+    return
+  }
+  const known = new Set(['--db', '--port'])
+  for (let i = 0; i < argv.length; i++) {
+    const name = argv[i].split('=')[0]
+    if (!known.has(name)) throw new Error(`unknown option ${argv[i]}\n${USAGE}`)
+    if (!argv[i].includes('=')) i++
+  }
+  const port = portArgument(argv)
+  const dbPath = resolveDbPath(argv, process.env, userDataDir({ platform: process.platform, env: process.env, home: homedir() }), process.cwd())
+
+  await ensureBuilt({ log: (m) => console.error(m) })
+  mkdirSync(dirname(dbPath), { recursive: true })
+  const backend = openBackend({ dbPath })
+  let host
+  try {
+    host = await createHost({ backend, staticDir: join(PROJECT_ROOT, 'out', 'renderer'), port })
+  } catch (e) {
+    backend.close()
+    throw e
+  }
+  console.log(`listening on ${host.url}`)
+
+  let stopping = false
+  const stop = () => {
+    if (stopping) return
+    stopping = true
+    void host.close().finally(() => {
+      backend.close()
+      process.exit(0)
+    })
+  }
+  process.on('SIGINT', stop)
+  process.on('SIGTERM', stop)
+}
+
+main().catch((e: unknown) => {
+  const err = e as { code?: string; message?: string }
+  if (err.code === 'EADDRINUSE') console.error('that port is already in use: choose another with --port N, or --port 0 for any free port')
+  else console.error(err.message ?? String(e))
+  process.exit(1)
+})
