@@ -79,19 +79,27 @@ export function buildTierTable(def: GameDefinition, prim: Primitives, keys: Bloc
   let nextBlock = BATCH_BYTES / 16
   let p = 0
   for (let i = n - 1; i > 0; i--) {
+    // j uniform in [0, i] from 32-bit words by Lemire's multiply-and-shift with rejection
+    // (as for unit draws, with 32-bit words): m = r·B, j = ⌊m / 2³²⌋, reject when
+    // (m mod 2³²) < 2³² mod B. m needs up to 56 bits, so it is formed from 16-bit halves of r
+    // to stay exact in doubles.
     const bound = i + 1
-    const limit = TWO32 - (TWO32 % bound)
-    let r: number
-    do {
+    let j: number
+    for (;;) {
       if (p === BATCH_BYTES) {
         buf = prim.keystream(keys.tiers, nextBlock, BATCH_BYTES)
         nextBlock += BATCH_BYTES / 16
         p = 0
       }
-      r = ((buf[p] << 24) >>> 0) + (buf[p + 1] << 16) + (buf[p + 2] << 8) + buf[p + 3]
+      const high = ((buf[p] << 8) | buf[p + 1]) * bound
+      const low = ((buf[p + 2] << 8) | buf[p + 3]) * bound
       p += 4
-    } while (r >= limit)
-    const j = r % bound
+      const carry = Math.floor(low / 65536)
+      const s = high + carry
+      j = Math.floor(s / 65536)
+      const low32 = (s - j * 65536) * 65536 + (low - carry * 65536)
+      if (low32 >= bound || low32 >= TWO32 % bound) break
+    }
     const tmp = table[i]
     table[i] = table[j]
     table[j] = tmp
