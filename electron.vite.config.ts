@@ -18,6 +18,9 @@ export default defineConfig({
   },
   preload: {
     build: {
+      // A sandboxed preload can require only 'electron' (and a few Node built-ins): the contract's
+      // dependencies (zod) must be bundled into it, not left as require() calls.
+      externalizeDeps: false,
       outDir: 'out/preload',
       rollupOptions: { input: { index: resolve(__dirname, 'electron/preload/index.ts') } },
     },
