@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest'
+import { canUse } from './access'
+
+describe('canUse', () => {
+  it('follows the contract access lists', () => {
+    expect(canUse('auth:login', null)).toBe(true)
+    expect(canUse('emissions:list', null)).toBe(false)
+    expect(canUse('emissions:list', 'support')).toBe(true)
+    expect(canUse('emissions:create', 'operator')).toBe(true)
+    expect(canUse('emissions:create', 'support')).toBe(false)
+    expect(canUse('emissions:verify', 'auditor')).toBe(true)
+    expect(canUse('players:last', 'support')).toBe(true)
+    expect(canUse('players:last', 'manager')).toBe(false)
+    expect(canUse('reports:dashboard', 'manager')).toBe(true)
+    expect(canUse('reports:dashboard', 'support')).toBe(false)
+    expect(canUse('users:list', 'admin')).toBe(true)
+    expect(canUse('users:list', 'auditor')).toBe(false)
+    expect(canUse('audit:list', 'auditor')).toBe(true)
+  })
+})

@@ -1,0 +1,80 @@
+import { defineStore } from 'pinia'
+import { computed, ref } from 'vue'
+import { api } from '../api'
+import { canUse } from '../access'
+import type { ChannelName, UserInfo } from '../../../electron/contract'
+
+// The token lives for the window's session only: closing the app signs out.
+const TOKEN_KEY = 'carats.token'
+
+function readToken(): string | null {
+  try {
+    return sessionStorage.getItem(TOKEN_KEY)
+  } catch {
+    return null
+  }
+}
+
+function writeToken(token: string | null) {
+  try {
+    if (token) sessionStorage.setItem(TOKEN_KEY, token)
+    else sessionStorage.removeItem(TOKEN_KEY)
+  } catch {
+    /* private mode: the session lasts until reload */
+  }
+}
+
+export const useAuthStore = defineStore('auth', () => {
+  const user = ref<UserInfo | null>(null)
+  const needsSetup = ref(false)
+  const ready = ref(false)
+
+  const role = computed(() => user.value?.role ?? null)
+
+  /** Asks the backend who we are (the remembered token may have expired) and whether set-up is due. */
+  async function init() {
+    api.setToken(readToken())
+    const status = await api.call('auth:status', {})
+    needsSetup.value = status.needsSetup
+    user.value = status.user
+    if (!status.user) forgetSession()
+    ready.value = true
+  }
+
+  function startSession(token: string, u: UserInfo) {
+    api.setToken(token)
+    writeToken(token)
+    user.value = u
+    needsSetup.value = false
+  }
+
+  function forgetSession() {
+    api.setToken(null)
+    writeToken(null)
+    user.value = null
+  }
+
+  async function login(name: string, password: string) {
+    const s = await api.call('auth:login', { name, password })
+    startSession(s.token, s.user)
+  }
+
+  async function setup(name: string, password: string) {
+    const s = await api.call('auth:setup', { name, password })
+    startSession(s.token, s.user)
+  }
+
+  async function logout() {
+    try {
+      if (user.value) await api.call('auth:logout', {})
+    } finally {
+      forgetSession()
+    }
+  }
+
+  function can(channel: ChannelName) {
+    return canUse(channel, role.value)
+  }
+
+  return { user, role, needsSetup, ready, init, login, setup, logout, forgetSession, can }
+})

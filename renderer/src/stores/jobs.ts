@@ -1,0 +1,65 @@
+import { defineStore } from 'pinia'
+import { reactive } from 'vue'
+import { api } from '../api'
+import type { JobInfo } from '../../../electron/contract'
+
+export const JOB_POLL_MS = 300
+
+type Listener = (job: JobInfo) => void
+
+/** Long tasks (generate, verify, simulate, demo): polled until they end, shared by every screen. */
+export const useJobsStore = defineStore('jobs', () => {
+  const jobs = reactive<Record<string, JobInfo>>({})
+  const timers = new Map<string, ReturnType<typeof setTimeout>>()
+  const listeners = new Map<string, Listener[]>()
+
+  function finish(job: JobInfo) {
+    timers.delete(job.id)
+    const ls = listeners.get(job.id) ?? []
+    listeners.delete(job.id)
+    for (const l of ls) l(job)
+  }
+
+  async function poll(id: string) {
+    try {
+      const job = await api.call('jobs:get', { jobId: id })
+      jobs[id] = job
+      if (job.state === 'running') timers.set(id, setTimeout(() => poll(id), JOB_POLL_MS))
+      else finish(job)
+    } catch {
+      // A lost poll is retried more slowly; the job goes on in the backend regardless.
+      timers.set(id, setTimeout(() => poll(id), JOB_POLL_MS * 5))
+    }
+  }
+
+  /** Follows a job; `onEnd` runs once when it is done, failed or cancelled. */
+  function track(job: JobInfo | string, onEnd?: Listener) {
+    const id = typeof job === 'string' ? job : job.id
+    if (typeof job !== 'string') jobs[id] = job
+    if (onEnd) listeners.set(id, [...(listeners.get(id) ?? []), onEnd])
+    if (!timers.has(id)) {
+      if (typeof job !== 'string' && job.state !== 'running') finish(job)
+      else timers.set(id, setTimeout(() => poll(id), typeof job === 'string' ? 0 : JOB_POLL_MS))
+    }
+  }
+
+  async function cancel(id: string) {
+    const job = await api.call('jobs:cancel', { jobId: id })
+    jobs[id] = job
+    return job
+  }
+
+  async function list() {
+    const all = await api.call('jobs:list', {})
+    for (const j of all) if (!timers.has(j.id)) jobs[j.id] = j
+    return all
+  }
+
+  function stopAll() {
+    for (const t of timers.values()) clearTimeout(t)
+    timers.clear()
+    listeners.clear()
+  }
+
+  return { jobs, track, cancel, list, stopAll }
+})

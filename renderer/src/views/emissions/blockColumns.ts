@@ -1,0 +1,45 @@
+import { h } from 'vue'
+import { NProgress, NTag, NTooltip, type DataTableColumns } from 'naive-ui'
+import type { BlockStatus, BlockSummary } from '../../../../electron/contract'
+
+export const BLOCK_STATUS_TYPE: Record<BlockStatus, 'default' | 'info' | 'success' | 'error'> = {
+  pending: 'default',
+  generated: 'info',
+  verified: 'success',
+  failed: 'error',
+}
+
+export interface BlockColumnContext {
+  t: (key: string, params?: Record<string, unknown>) => string
+  int: (n: number) => string
+  pct: (x: number, digits?: number) => string
+  dateTime: (iso: string | null) => string
+  hash: (hex: string | null, keep?: number) => string
+}
+
+export function createBlockColumns(c: BlockColumnContext): DataTableColumns<BlockSummary> {
+  return [
+    { title: c.t('emission.block'), key: 'block', width: 80, render: (b) => h('strong', { class: 'mono' }, String(b.block).padStart(3, '0')) },
+    { title: c.t('emissions.status'), key: 'status', width: 120, render: (b) => h(NTag, { type: BLOCK_STATUS_TYPE[b.status], size: 'small', round: true, bordered: false }, { default: () => c.t(`status.${b.status}`) }) },
+    {
+      title: c.t('emission.commitment'),
+      key: 'commitment',
+      minWidth: 220,
+      render: (b) => (b.commitment ? h(NTooltip, null, { trigger: () => h('span', { class: 'mono' }, c.hash(b.commitment, 12)), default: () => h('span', { class: 'mono break' }, b.commitment) }) : '—'),
+    },
+    { title: c.t('emission.generatedAt'), key: 'generatedAt', width: 190, render: (b) => c.dateTime(b.generatedAt) },
+    { title: c.t('emission.verifiedAt'), key: 'verifiedAt', width: 190, render: (b) => c.dateTime(b.verifiedAt) },
+    {
+      title: c.t('emissions.sold'),
+      key: 'unitsSold',
+      minWidth: 220,
+      render: (b) => {
+        const share = b.unitsTotal > 0 ? b.unitsSold / b.unitsTotal : 0
+        return h('div', { class: 'sold' }, [
+          h(NProgress, { type: 'line', percentage: Math.round(share * 1000) / 10, showIndicator: false, height: 8 }),
+          h('span', { class: 'muted sold-text' }, `${c.int(b.unitsSold)} · ${c.pct(share, 1)}`),
+        ])
+      },
+    },
+  ]
+}

@@ -1,0 +1,108 @@
+import { h } from 'vue'
+import { NButton, NProgress, NSpace, NTag, NTooltip, type DataTableColumns } from 'naive-ui'
+import type { EmissionStatus, EmissionSummary, JobInfo } from '../../../../electron/contract'
+import JobProgress from '../../components/JobProgress.vue'
+
+export type EmissionAction = 'generate' | 'verify' | 'open' | 'close' | 'withdraw' | 'certificate' | 'details'
+
+export const STATUS_TYPE: Record<EmissionStatus, 'default' | 'info' | 'success' | 'warning' | 'error' | 'primary'> = {
+  created: 'default',
+  generating: 'info',
+  generated: 'info',
+  verified: 'primary',
+  open: 'success',
+  closed: 'warning',
+  withdrawn: 'error',
+}
+
+/** The next steps an emission's state allows, in the order an operator takes them. */
+export function nextSteps(e: EmissionSummary): EmissionAction[] {
+  if (e.jobId) return []
+  switch (e.status) {
+    case 'created': return ['generate', 'withdraw']
+    case 'generating': return []
+    case 'generated': return ['verify', 'withdraw']
+    case 'verified': return ['open', 'verify', 'withdraw']
+    case 'open': return ['close', 'verify', 'withdraw']
+    case 'closed': return ['verify', 'withdraw']
+    case 'withdrawn': return []
+  }
+}
+
+export interface ColumnContext {
+  t: (key: string, params?: Record<string, unknown>) => string
+  int: (n: number) => string
+  day: (d: string | null) => string
+  pct: (x: number, digits?: number) => string
+  allowed: (a: EmissionAction) => boolean
+  job: (id: string) => JobInfo | undefined
+  busy: (e: EmissionSummary) => boolean
+  act: (a: EmissionAction, e: EmissionSummary) => void
+}
+
+export function createColumns(c: ColumnContext): DataTableColumns<EmissionSummary> {
+  return [
+    { title: c.t('emissions.emission'), key: 'emission', width: 100, render: (e) => h('strong', { class: 'mono' }, String(e.emission).padStart(4, '0')) },
+    { title: c.t('emissions.code'), key: 'code', ellipsis: { tooltip: true }, render: (e) => e.code || '—' },
+    { title: c.t('emissions.startsOn'), key: 'startsOn', width: 130, render: (e) => c.day(e.startsOn) },
+    {
+      title: c.t('emissions.status'),
+      key: 'status',
+      width: 130,
+      render: (e) => {
+        const tag = h(NTag, { type: STATUS_TYPE[e.status], size: 'small', round: true, bordered: false }, { default: () => c.t(`status.${e.status}`) })
+        return e.status === 'withdrawn' && e.withdrawnReason
+          ? h(NTooltip, null, { trigger: () => tag, default: () => c.t('emissions.withdrawnReason', { reason: e.withdrawnReason }) })
+          : tag
+      },
+    },
+    {
+      title: c.t('emissions.blocks'),
+      key: 'blocks',
+      width: 200,
+      render: (e) => h('span', { class: 'muted' }, c.t('emissions.blocksState', { generated: e.blocksGenerated, verified: e.blocksVerified, total: e.blocks })),
+    },
+    {
+      title: c.t('emissions.sold'),
+      key: 'unitsSold',
+      minWidth: 240,
+      render: (e) => {
+        const job = e.jobId ? c.job(e.jobId) : undefined
+        if (job) return h(JobProgress, { job })
+        const share = e.unitsTotal > 0 ? e.unitsSold / e.unitsTotal : 0
+        return h('div', { class: 'sold' }, [
+          h(NProgress, { type: 'line', percentage: Math.round(share * 1000) / 10, showIndicator: false, height: 8, status: e.status === 'open' ? 'success' : 'default' }),
+          h('span', { class: 'muted sold-text' }, `${c.int(e.unitsSold)} / ${c.int(e.unitsTotal)} · ${c.pct(share, 1)}`),
+        ])
+      },
+    },
+    {
+      title: c.t('emissions.actions'),
+      key: 'actions',
+      width: 360,
+      render: (e) => {
+        const steps = nextSteps(e).filter(c.allowed)
+        const primary = steps[0]
+        const buttons = steps.map((a) =>
+          h(
+            NButton,
+            {
+              size: 'small',
+              type: a === 'withdraw' ? 'error' : a === primary ? 'primary' : 'default',
+              secondary: a !== primary,
+              quaternary: a === 'withdraw',
+              disabled: c.busy(e),
+              'data-test': `${a}-${e.emission}`,
+              onClick: (ev: MouseEvent) => { ev.stopPropagation(); c.act(a, e) },
+            },
+            { default: () => c.t(`emissions.${a}`) },
+          ),
+        )
+        const links = (['details', 'certificate'] as const).filter(c.allowed).map((a) =>
+          h(NButton, { size: 'small', text: true, type: 'primary', 'data-test': `${a}-${e.emission}`, onClick: (ev: MouseEvent) => { ev.stopPropagation(); c.act(a, e) } }, { default: () => c.t(`emissions.${a}`) }),
+        )
+        return h(NSpace, { size: 8, align: 'center', wrap: true }, { default: () => [...buttons, ...links] })
+      },
+    },
+  ]
+}
