@@ -1,0 +1,53 @@
+/**
+ * Debian's Chromium driven by playwright-core, and the page-level checks every end-to-end test
+ * wants: console errors and Content-Security-Policy violations are collected, not ignored.
+ */
+import { existsSync, mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+import { PROJECT_ROOT } from '../../../electron/host/build'
+
+export const CHROMIUM_PATH = process.env.CARATS_CHROMIUM ?? '/usr/bin/chromium'
+export const RESULTS_DIR = join(PROJECT_ROOT, 'test-results')
+
+export async function launchBrowser(): Promise<Browser> {
+  if (!existsSync(CHROMIUM_PATH)) {
+    throw new Error(`Chromium is not installed at ${CHROMIUM_PATH}: apt-get install -y chromium (or set CARATS_CHROMIUM)`)
+  }
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  })
+}
+
+export interface WatchedPage {
+  page: Page
+  context: BrowserContext
+  /** Console errors, page errors and CSP violations seen so far. */
+  problems: string[]
+}
+
+export async function openPage(browser: Browser, url: string, opts: { locale?: string } = {}): Promise<WatchedPage> {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, locale: opts.locale ?? 'fr-FR' })
+  const page = await context.newPage()
+  const problems: string[] = []
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(`console: ${m.text()}`)
+  })
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`))
+  // A string, not a function: this file compiles without the DOM library.
+  await page.addInitScript({
+    content: `document.addEventListener('securitypolicyviolation', (e) =>
+      console.error('CSP violation: ' + e.violatedDirective + ' blocked ' + (e.blockedURI || '(inline)')))`,
+  })
+  await page.goto(url)
+  return { page, context, problems }
+}
+
+/** Saves a full-page screenshot as test-results/<name>.png and returns its path. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(RESULTS_DIR, { recursive: true })
+  const file = join(RESULTS_DIR, `${name.replace(/[^\w.-]+/g, '-')}.png`)
+  await page.screenshot({ path: file, fullPage: true })
+  return file
+}

@@ -1,0 +1,89 @@
+/**
+ * What `electron-vite build` emits for the Electron shell, checked on the files themselves: the
+ * sandboxed preload must be one CommonJS file that requires nothing but 'electron', and must
+ * expose only the contract-checked invoke when run the way a sandboxed renderer runs it.
+ */
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { runInNewContext } from 'node:vm'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { ensureBuilt, PROJECT_ROOT } from '../../electron/host/build'
+
+const out = (p: string) => join(PROJECT_ROOT, 'out', p)
+
+function requires(code: string): string[] {
+  return [...code.matchAll(/\brequire\(\s*["'`]([^"'`]+)["'`]\s*\)/g)].map((m) => m[1])
+}
+
+beforeAll(async () => {
+  await ensureBuilt()
+}, 300_000)
+
+describe('preload build', () => {
+  let code: string
+  beforeAll(() => {
+    code = readFileSync(out('preload/index.js'), 'utf8')
+  })
+
+  it('is CommonJS: require("electron") and no import or export statement', () => {
+    expect(code).toMatch(/require\(["']electron["']\)/)
+    expect(code).not.toMatch(/^\s*import[\s{*]/m)
+    expect(code).not.toMatch(/^\s*export[\s{*]/m)
+    expect(code).not.toMatch(/\bimport\(/)
+  })
+
+  it("requires only 'electron' (a sandboxed preload cannot load packages)", () => {
+    expect(new Set(requires(code))).toEqual(new Set(['electron']))
+  })
+
+  it('run as in a sandbox, exposes only invoke, which forwards contract channels and refuses others', async () => {
+    const exposed = new Map<string, unknown>()
+    const sent: unknown[][] = []
+    const electron = {
+      contextBridge: { exposeInMainWorld: (key: string, api: unknown) => exposed.set(key, api) },
+      ipcRenderer: {
+        invoke: async (...a: unknown[]) => {
+          sent.push(a)
+          return { ok: true, result: 'pong' }
+        },
+      },
+    }
+    const sandboxRequire = (name: string) => {
+      if (name === 'electron') return electron
+      throw new Error(`module not found: ${name}`)
+    }
+    const module = { exports: {} }
+    runInNewContext(code, { require: sandboxRequire, module, exports: module.exports, console })
+
+    expect([...exposed.keys()]).toEqual(['carats'])
+    const api = exposed.get('carats') as { invoke: (c: string, a: unknown, t: string | null) => Promise<unknown> }
+    expect(Object.keys(api)).toEqual(['invoke'])
+    await expect(api.invoke('auth:status', {}, null)).resolves.toEqual({ ok: true, result: 'pong' })
+    expect(sent).toEqual([['carats:invoke', 'auth:status', {}, null]])
+    await expect(api.invoke('shell:openExternal', {}, null)).resolves.toMatchObject({ ok: false, error: { code: 'UNKNOWN_CHANNEL' } })
+    expect(sent).toHaveLength(1)
+  })
+})
+
+describe('main build', () => {
+  it('is CommonJS and loads the backend from the bundle, better-sqlite3 from node_modules', () => {
+    const code = readFileSync(out('main/index.js'), 'utf8')
+    expect(code).toMatch(/require\(["']electron["']\)/)
+    expect(code).not.toMatch(/^\s*import[\s{*]/m)
+    expect(code).not.toMatch(/^\s*export[\s{*]/m)
+    const local = requires(code).filter((r) => r.startsWith('.'))
+    // Only the worker entry may be a separate file; nothing from the source tree.
+    for (const r of local) expect(r).not.toMatch(/electron\/|\.ts$/)
+  })
+})
+
+describe('renderer build', () => {
+  it('has an index.html that loads its scripts from the app itself', () => {
+    const html = readFileSync(out('renderer/index.html'), 'utf8')
+    const scripts = [...html.matchAll(/<script[^>]*src="([^"]+)"/g)].map((m) => m[1])
+    expect(scripts.length).toBeGreaterThan(0)
+    for (const s of scripts) expect(s).toMatch(/^\.?\/assets\//)
+    // No inline script: the CSP (script-src 'self') would block it.
+    expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/)
+  })
+})
