@@ -38,6 +38,10 @@ function installedElectron() {
 function electronRuntime() {
   if (!existsSync(join(electronDir, 'package.json'))) return { ok: false, why: 'the electron package is not installed' }
   let exe = installedElectron()
+  // Without a display there is no point downloading a hundred megabytes.
+  if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) {
+    return { ok: false, why: `no graphical display: DISPLAY and WAYLAND_DISPLAY are unset${exe ? '' : ', and its binary is not installed'}` }
+  }
   if (!exe) {
     // Electron >= 42 downloads its binary on first use rather than at npm install.
     const r = spawnSync(process.execPath, [join(electronDir, 'install.js')], { cwd: root, encoding: 'utf8', timeout: 10 * 60_000 })
@@ -46,9 +50,6 @@ function electronRuntime() {
       const why = r.error ? r.error.message : lastLine(`${r.stdout ?? ''}\n${r.stderr ?? ''}`) || `exit status ${r.status}`
       return { ok: false, why: `its binary is not installed and could not be downloaded: ${why.replace(/^\w*Error: /, '')}` }
     }
-  }
-  if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) {
-    return { ok: false, why: 'no graphical display: DISPLAY and WAYLAND_DISPLAY are unset' }
   }
   return { ok: true, exe }
 }
