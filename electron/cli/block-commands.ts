@@ -112,7 +112,7 @@ const exportUnits: Command = async (ctx) => {
       const t = decodeRecord(def, ref, records, i * rb)
       text += JSON.stringify({ serial: t.serial, index: t.unit, prizeCents: t.prizeCents, winning: t.winning, numbers: t.numbers, amountsCents: t.amountsCents }) + '\n'
     }
-    if (!process.stdout.write(text)) await new Promise((r) => process.stdout.once('drain', r))
+    await ctx.io.out(text)
   }
   return 0
 }

@@ -1,6 +1,7 @@
 /** What a command gets: its arguments, and where to write. Commands return their exit code. */
 export interface CliIo {
-  out(text: string): void
+  /** Writes to stdout; await it when writing a lot (it resolves once the pipe has drained). */
+  out(text: string): void | Promise<void>
   err(text: string): void
   /** Progress for people, on stderr, only when stderr is a terminal (keeps logs and pipes clean). */
   progress(text: string): void
@@ -22,7 +23,9 @@ export class UsageError extends Error {}
 export function stdio(): CliIo {
   const tty = process.stderr.isTTY === true
   return {
-    out: (t) => process.stdout.write(t),
+    out: (t) => {
+      if (!process.stdout.write(t)) return new Promise<void>((resolve) => process.stdout.once('drain', () => resolve()))
+    },
     err: (t) => process.stderr.write(t),
     progress: (t) => {
       if (tty) process.stderr.write(`\r\x1b[2K${t}`)
