@@ -52,6 +52,8 @@ export function inclusionProof(prim: Primitives, leaves: Uint8Array, m: number, 
 
 /** The root that an audit path leads to from a leaf; compare it with the committed root. */
 export function rootFromProof(prim: Primitives, leaf: Uint8Array, m: number, n: number, path: Uint8Array[], end = path.length): Uint8Array {
+  if (!Number.isInteger(n) || n < 1) throw new Error(`a tree has at least one leaf, not ${n}`)
+  if (!Number.isInteger(m) || m < 0 || m >= n) throw new Error(`leaf ${m} is outside a tree of ${n} leaves`)
   if (n === 1) {
     if (end !== 0) throw new Error('the audit path is longer than the tree is deep')
     return leaf

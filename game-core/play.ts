@@ -88,16 +88,19 @@ export function visibleAt(play: Play, zones: Zones, t: number): Visibility {
 
 /** Visibility after the first `n` events (stepping through a replay). */
 export function visibleAfterEvents(play: Play, zones: Zones, n: number): Visibility {
-  const last = n <= 0 ? -1 : play.events[Math.min(n, play.events.length) - 1].t
-  const v = visibleAt({ ...play, events: play.events.slice(0, Math.max(0, n)) }, zones, last)
-  return v
+  const k = Math.min(Math.max(0, n), play.events.length)
+  const last = k === 0 ? -1 : play.events[k - 1].t
+  return visibleAt({ ...play, events: play.events.slice(0, k) }, zones, last)
 }
 
 export function playDuration(play: Play): number {
   return play.events.length === 0 ? 0 : play.events[play.events.length - 1].t
 }
 
-/** Consecutive drag events, as paths to draw over the grid. */
+/**
+ * Consecutive drag events, as paths to draw over the grid. A drag starts with a click and goes
+ * on with drag events ("cliquer une fois puis glisser"), so a click ends the previous path.
+ */
 export function dragPaths(play: Play): RevealEvent[][] {
   const paths: RevealEvent[][] = []
   let current: RevealEvent[] | null = null

@@ -22,7 +22,10 @@ export interface ChunkRangeResult {
   leafHashes: Uint8Array
   /** Units per tier code: index i for tier i, the last entry for losing units. */
   tierCounts: number[]
+  /** The first problems found (up to maxProblems). */
   problems: UnitProblem[]
+  /** Units that failed, listed or not. */
+  failures: number
   cancelled: boolean
 }
 
@@ -59,7 +62,7 @@ export function processChunks(deriver: BlockDeriver, firstChunk: number, count: 
   }
 
   for (let c = 0; c < count; c += CHUNKS_PER_BATCH) {
-    if (opts.shouldStop?.()) return { firstChunk, chunkCount: c, units, leafHashes: leafHashes.subarray(0, 32 * c), tierCounts, problems, cancelled: true }
+    if (opts.shouldStop?.()) return { firstChunk, chunkCount: c, units, leafHashes: leafHashes.subarray(0, 32 * c), tierCounts, problems, failures, cancelled: true }
     const chunksHere = Math.min(CHUNKS_PER_BATCH, count - c)
     const firstUnit = (firstChunk + c) * CHUNK_UNITS
     const n = Math.min(chunksHere * CHUNK_UNITS, def.blockSize - firstUnit)
@@ -68,9 +71,15 @@ export function processChunks(deriver: BlockDeriver, firstChunk: number, count: 
       const o = i * rb
       const u = firstUnit + i
       const code = tiers[u]
+      const expected = code === LOSING ? 0 : amounts[code]
+      // The record's own fields are committed too, and are what exports and tickets show.
+      const storedUnit = ((records[o] << 24) >>> 0) + (records[o + 1] << 16) + (records[o + 2] << 8) + records[o + 3]
+      const storedPrize = ((records[o + 4] << 24) >>> 0) + (records[o + 5] << 16) + (records[o + 6] << 8) + records[o + 7]
+      if (storedUnit !== u) { note(u, `the record carries unit number ${storedUnit}`); continue }
+      if (records[o + 8 + W + 2 * Y] !== code) { note(u, `the record carries tier ${records[o + 8 + W + 2 * Y]}, the tier table says ${code}`); continue }
+      if (storedPrize !== expected) { note(u, `the record carries a prize of ${storedPrize} cents but its outcome is ${expected} cents`); continue }
       const prize = ev.run(records, o + 8, records, o + 8 + W, records, o + 8 + W + Y, true)
       if (prize < 0) { note(u, ev.problem); continue }
-      const expected = code === LOSING ? 0 : amounts[code]
       if (prize !== expected) { note(u, `the unit shows a prize of ${prize} cents but its outcome is ${expected} cents`); continue }
       if (records[o + 8 + W + 2 * Y + 1] !== ev.matchCount) { note(u, 'the recorded match count differs from the evaluation'); continue }
       tierCounts[code === LOSING ? T : code]++
@@ -83,8 +92,7 @@ export function processChunks(deriver: BlockDeriver, firstChunk: number, count: 
     units += n
     opts.onProgress?.(units)
   }
-  void failures
-  return { firstChunk, chunkCount: count, units, leafHashes, tierCounts, problems, cancelled: false }
+  return { firstChunk, chunkCount: count, units, leafHashes, tierCounts, problems, failures, cancelled: false }
 }
 
 export interface TierCheck {
@@ -103,6 +111,8 @@ export interface BlockVerification {
   merkleRoot: string
   commitment: string
   problems: UnitProblem[]
+  /** Units that failed a check (problems lists the first of them). */
+  failedUnits: number
   /** Every unit follows the rules and its evaluation, and the tiers match the table exactly. */
   sound: boolean
 }
@@ -129,7 +139,9 @@ export function assembleVerification(
   const counts = new Array<number>(T + 1).fill(0)
   const problems: UnitProblem[] = []
   let units = 0
+  let failedUnits = 0
   for (const r of sorted) {
+    failedUnits += r.failures
     leaves.set(r.leafHashes, 32 * r.firstChunk)
     r.tierCounts.forEach((n, i) => (counts[i] += n))
     problems.push(...r.problems)
@@ -152,7 +164,8 @@ export function assembleVerification(
     merkleRoot: toHex(root),
     commitment: blockCommitment(prim, def, ref, root),
     problems,
-    sound: problems.length === 0 && units === def.blockSize,
+    failedUnits,
+    sound: problems.length === 0 && failedUnits === 0 && units === def.blockSize,
   }
 }
 
