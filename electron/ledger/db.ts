@@ -75,6 +75,8 @@ export function openLedger(dbPath: string, opts: OpenOptions = {}): Db {
     db.pragma('synchronous = NORMAL')
     db.pragma('foreign_keys = ON')
     db.pragma('busy_timeout = 5000')
+    // the sales indexes take random inserts (player, sale id): keep their pages in memory
+    db.pragma('cache_size = -131072')
 
     if (version > 0) {
       const check = db.pragma('quick_check', { simple: true })

@@ -78,7 +78,8 @@ CREATE TABLE players (
   staked_cents  INTEGER NOT NULL DEFAULT 0,
   won_cents     INTEGER NOT NULL DEFAULT 0,
   first_sale_at INTEGER,
-  last_sale_at  INTEGER
+  last_sale_at  INTEGER,
+  last_key      INTEGER
 );
 
 CREATE TABLE sales (
@@ -86,8 +87,9 @@ CREATE TABLE sales (
   emission    INTEGER GENERATED ALWAYS AS (unit_key / 10000000000) VIRTUAL,
   block       INTEGER GENERATED ALWAYS AS ((unit_key / 10000000) % 1000) VIRTUAL,
   unit        INTEGER GENERATED ALWAYS AS (unit_key % 10000000) VIRTUAL,
-  sale_id     TEXT NOT NULL,
+  sale_id     TEXT,
   player_id   INTEGER NOT NULL REFERENCES players(id),
+  prev_key    INTEGER,
   sold_at     INTEGER NOT NULL,
   stake_cents INTEGER NOT NULL CHECK (stake_cents > 0),
   prize_cents INTEGER NOT NULL CHECK (prize_cents >= 0),
@@ -96,8 +98,8 @@ CREATE TABLE sales (
   events      BLOB,
   CHECK ((play IS NULL) = (events IS NULL))
 );
-CREATE UNIQUE INDEX sales_by_sale_id ON sales(sale_id);
-CREATE INDEX sales_by_player ON sales(player_id, sold_at);
+-- a sale whose id is its own serial stores NULL: the simulator's sales need no index entry
+CREATE UNIQUE INDEX sales_by_sale_id ON sales(sale_id) WHERE sale_id IS NOT NULL;
 
 CREATE TABLE daily_sales (
   day          TEXT NOT NULL,

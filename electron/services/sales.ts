@@ -1,0 +1,429 @@
+/**
+ * Selling units. A sale takes the emission's next unit (units in index order within a block,
+ * blocks in order), and writes in one transaction: the sale with its packed play, the block's
+ * sold count and tier counters, the player's totals, the day's totals, and any top-prize alert.
+ * `sellBatch` does the same for many sales in one transaction, all or none: the simulator and
+ * the sales-feed importer use it.
+ */
+import { AppError } from '../contract/errors'
+import type { Play } from '../../game-core/play'
+import { validatePlay } from '../../game-core/play'
+import { formatSerial, parseSerial, SerialError } from '../../game-core/serial'
+import { LOSING } from '../../game-core/block'
+import type { GameDefinition } from '../../game-core/rules'
+import type { Db } from '../ledger/db'
+import { unitKey } from '../ledger/migrations'
+import { isValidPlayFast, playCode, packEvents } from '../ledger/play-codec'
+import type { AlertsService } from './alerts'
+import type { Catalog, EmissionRow } from './catalog'
+import { type Clock, toMillis } from './common'
+import { describeStatus } from './emissions'
+
+export interface SaleInput {
+  /** Sell the next unit of this emission… */
+  emission?: number
+  /** …or this unit, which must be its emission's next unit (a sales feed names the unit it sold). */
+  serial?: string
+  player: string
+  /** ISO 8601 date-time with a zone, or milliseconds since the epoch; now when left out. */
+  soldAt?: string | number
+  /** Defaults to the serial, which is unique (and is then stored as NULL: no index entry). */
+  saleId?: string
+  /** Defaults to the unit price; any other stake is refused. */
+  stakeCents?: number
+  /** The player's reveal; null when the platform sent none. */
+  play?: Play | null
+}
+
+export interface SaleRecord {
+  saleId: string
+  serial: string
+  emission: number
+  block: number
+  unit: number
+  player: string
+  soldAt: string
+  stakeCents: number
+  prizeCents: number
+  /** Index in the prize table, or null for a losing unit. */
+  tier: number | null
+}
+
+export interface BatchOptions {
+  /** A sale id already in the ledger with the same content is skipped (re-import); with other content it is an error. */
+  idempotent?: boolean
+  /** List every bad sale instead of stopping at the first (the importer). Nothing is written if any is bad. */
+  collectErrors?: boolean
+  /** Return a SaleRecord per sale (default true); the simulator only needs the count. */
+  records?: boolean
+}
+
+export type BatchResult =
+  | { ok: true; count: number; sold: SaleRecord[]; alreadyRecorded: number }
+  | { ok: false; errors: { index: number; code: string; reason: string }[] }
+
+export interface SalesService {
+  sellNext(emission: number, input: Omit<SaleInput, 'emission' | 'serial'>): SaleRecord
+  /** Many sales in one transaction. Without collectErrors the first bad sale throws its AppError. */
+  sellBatch(inputs: readonly SaleInput[], opts?: BatchOptions): BatchResult
+  /** The next unit to sell, or null when the emission is sold out (any status). */
+  nextUnit(emission: number): { block: number; unit: number; serial: string } | null
+}
+
+interface BlockCursor {
+  block: number
+  status: string
+  sold: number
+  startSold: number
+  tiers: Uint8Array | null
+  tierDelta: number[]
+}
+
+interface EmissionState {
+  row: EmissionRow
+  def: GameDefinition
+  startsAtMs: number | null
+  blocks: BlockCursor[]
+  /** index in `blocks` of the block being sold */
+  at: number
+}
+
+interface PendingSale {
+  key: number
+  /** null when the sale id is the serial */
+  saleId: string | null
+  player: string
+  soldAt: number
+  stake: number
+  prize: number
+  tier: number | null
+  play: number | null
+  events: Buffer | null
+  emission: number
+}
+
+interface StoredSale {
+  unit_key: number
+  player: string
+  sold_at: number
+  stake_cents: number
+  play: number | null
+  events: Buffer | null
+}
+
+const MAX_TEXT = 64
+const ROWS_PER_INSERT = 50
+const DAY_MS = 86_400_000
+const SERIAL_SHAPE = /^\d{4}-\d{3}-\d{7}-\d$/
+
+class RolledBack extends Error {
+  constructor(readonly result: BatchResult) {
+    super('the batch was rolled back')
+  }
+}
+
+export function createSalesService({ db, clock, catalog, alerts }: { db: Db; clock: Clock; catalog: Catalog; alerts: AlertsService }): SalesService {
+  const playerByName = db.prepare('SELECT id, last_key FROM players WHERE name = ?')
+  const insertPlayer = db.prepare('INSERT INTO players (name) VALUES (?)')
+  const updatePlayer = db.prepare(`UPDATE players SET units = units + ?, staked_cents = staked_cents + ?, won_cents = won_cents + ?,
+      first_sale_at = min(coalesce(first_sale_at, ?), ?), last_sale_at = max(coalesce(last_sale_at, ?), ?), last_key = ? WHERE id = ?`)
+  const cols = '(unit_key, sale_id, player_id, prev_key, sold_at, stake_cents, prize_cents, tier, play, events)'
+  const one = '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)'
+  const insertOne = db.prepare(`INSERT INTO sales ${cols} VALUES ${one}`)
+  const insertMany = db.prepare(`INSERT INTO sales ${cols} VALUES ${Array(ROWS_PER_INSERT).fill(one).join(', ')}`)
+  const setSold = db.prepare('UPDATE blocks SET units_sold = ? WHERE emission = ? AND block = ? AND units_sold = ?')
+  const addTier = db.prepare('UPDATE block_tiers SET sold = sold + ? WHERE emission = ? AND block = ? AND tier = ?')
+  const addDay = db.prepare(`
+    INSERT INTO daily_sales (day, emission, units, sales_cents, prizes, prizes_cents) VALUES (?, ?, ?, ?, ?, ?)
+    ON CONFLICT(day, emission) DO UPDATE SET units = units + excluded.units, sales_cents = sales_cents + excluded.sales_cents,
+      prizes = prizes + excluded.prizes, prizes_cents = prizes_cents + excluded.prizes_cents`)
+  const saleById = db.prepare(`SELECT s.unit_key, p.name AS player, s.sold_at, s.stake_cents, s.play, s.events
+                               FROM sales s JOIN players p ON p.id = s.player_id WHERE s.sale_id = ?`)
+  const saleByKey = db.prepare(`SELECT s.unit_key, s.sale_id, p.name AS player, s.sold_at, s.stake_cents, s.play, s.events
+                                FROM sales s JOIN players p ON p.id = s.player_id WHERE s.unit_key = ?`)
+
+  function loadEmission(emission: number): EmissionState {
+    const row = catalog.emission(emission)
+    const def = catalog.definition(emission)
+    const blocks = catalog.blocks(emission).map((b) => ({
+      block: b.block, status: b.status, sold: b.units_sold, startSold: b.units_sold, tiers: null, tierDelta: new Array<number>(def.tiers.length).fill(0),
+    }))
+    let at = blocks.findIndex((b) => b.sold < def.blockSize)
+    if (at < 0) at = blocks.length
+    return { row, def, blocks, at, startsAtMs: row.starts_on ? Date.parse(`${row.starts_on}T00:00:00Z`) : null }
+  }
+
+  const serialOf = (st: EmissionState, block: number, unit: number) => formatSerial({ emission: st.row.emission, block, unit }, st.def.blockSize)
+
+  /** The recorded sale with this id: by its serial (stored as NULL) or by the id index. */
+  function findSale(saleId: string): StoredSale | undefined {
+    if (SERIAL_SHAPE.test(saleId)) {
+      try {
+        const u = parseSerial(saleId)
+        const row = saleByKey.get(unitKey(u.emission, u.block, u.unit)) as (StoredSale & { sale_id: string | null }) | undefined
+        return row && row.sale_id === null ? row : undefined
+      } catch {
+        return undefined
+      }
+    }
+    return saleById.get(saleId) as StoredSale | undefined
+  }
+
+  function samePlay(stored: StoredSale, play: Play | null): boolean {
+    if (play === null) return stored.play === null
+    if (stored.play === null || stored.events === null) return false
+    try {
+      return stored.play === playCode(play) && Buffer.compare(stored.events, packEvents(play.events)) === 0
+    } catch {
+      return false
+    }
+  }
+
+  function run(inputs: readonly SaleInput[], opts: BatchOptions): BatchResult {
+    const wantRecords = opts.records !== false
+    const states = new Map<number, EmissionState>()
+    const errors: { index: number; code: string; reason: string }[] = []
+    const pending: PendingSale[] = []
+    const records: SaleRecord[] = []
+    const batchIds = new Map<string, number>()
+    let alreadyRecorded = 0
+
+    for (let index = 0; index < inputs.length; index++) {
+      const input = inputs[index]
+      let problems: AppError[] | null = null
+      const bad = (code: AppError['code'], message: string, field?: string) => (problems ??= []).push(new AppError(code, message, { field }))
+      try {
+        // which emission and, for a feed, which unit
+        let named: { emission: number; block: number; unit: number } | null = null
+        let emission: number
+        if (input.serial !== undefined) {
+          try {
+            named = parseSerial(input.serial)
+          } catch (e) {
+            if (e instanceof SerialError) throw new AppError('INVALID_SERIAL', `serial ${JSON.stringify(input.serial)}: ${e.message}`, { field: 'serial' })
+            throw e
+          }
+          emission = named.emission
+          if (input.emission !== undefined && input.emission !== emission) throw new AppError('BAD_ARGUMENTS', `serial ${input.serial} belongs to emission ${emission}, not ${input.emission}`, { field: 'serial' })
+        } else if (input.emission !== undefined) {
+          emission = input.emission
+        } else {
+          throw new AppError('BAD_ARGUMENTS', 'a sale names its emission or its serial', { field: 'emission' })
+        }
+        let st = states.get(emission)
+        if (!st) states.set(emission, (st = loadEmission(emission)))
+        const def = st.def
+
+        // the same sale recorded before: skip it when it is the same, refuse it when it differs
+        const saleId = input.saleId
+        if (saleId !== undefined) {
+          if (typeof saleId !== 'string' || saleId.trim() !== saleId || saleId === '' || saleId.length > MAX_TEXT) {
+            throw new AppError('BAD_ARGUMENTS', `saleId must be a text of 1 to ${MAX_TEXT} characters without surrounding spaces`, { field: 'saleId' })
+          }
+          const earlier = batchIds.get(saleId)
+          if (earlier !== undefined) throw new AppError('CONFLICT', `sale ${saleId} appears twice in the batch (also at ${earlier + 1})`, { field: 'saleId' })
+          if (opts.idempotent) {
+            const prev = findSale(saleId)
+            if (prev) {
+              const same =
+                named !== null && prev.unit_key === unitKey(named.emission, named.block, named.unit) &&
+                prev.player === input.player && input.soldAt !== undefined && prev.sold_at === toMillis(input.soldAt) &&
+                prev.stake_cents === (input.stakeCents ?? def.unitPriceCents) && samePlay(prev, input.play ?? null)
+              if (!same) throw new AppError('CONFLICT', `sale ${saleId} is already recorded with other content`, { field: 'saleId' })
+              alreadyRecorded++
+              batchIds.set(saleId, index)
+              continue
+            }
+          }
+        }
+
+        // the emission must be open and the unit the next one
+        if (st.row.status !== 'open') throw new AppError('ILLEGAL_STATE', `emission ${emission} is not open for sale: it is ${describeStatus(st.row.status)}`)
+        if (st.at >= st.blocks.length) throw new AppError('SOLD_OUT', `emission ${emission} is sold out: all ${st.blocks.length * def.blockSize} units are sold`)
+        const cur = st.blocks[st.at]
+        const unit = cur.sold
+        if (named && (named.block !== cur.block || named.unit !== unit)) {
+          if (named.block > st.blocks.length) throw new AppError('NOT_FOUND', `serial ${input.serial}: emission ${emission} has no block ${named.block} (it has ${st.blocks.length})`, { field: 'serial' })
+          if (named.unit >= def.blockSize) throw new AppError('INVALID_SERIAL', `serial ${input.serial}: unit ${named.unit} is beyond the block's ${def.blockSize} units`, { field: 'serial' })
+          const key = unitKey(named.emission, named.block, named.unit)
+          const inBatch = pending.find((p) => p.key === key)
+          const stored = inBatch ? null : (saleByKey.get(key) as { sale_id: string | null } | undefined)
+          if (inBatch || stored) {
+            const by = inBatch ? (inBatch.saleId ?? input.serial) : (stored!.sale_id ?? input.serial)
+            throw new AppError('CONFLICT', `unit ${input.serial} is already sold (sale ${by})`, { field: 'serial' })
+          }
+          throw new AppError('ILLEGAL_STATE', `unit ${input.serial} is not the next unit to sell: units sell in order, and the next one is ${serialOf(st, cur.block, unit)}`, { field: 'serial' })
+        }
+        if (cur.status !== 'verified') {
+          throw new AppError('ILLEGAL_STATE', `block ${emission}/${cur.block} cannot sell: ${cur.status === 'failed' ? 'it failed its verification' : `it is ${cur.status}`}`)
+        }
+
+        // the sale itself
+        const stake = input.stakeCents ?? def.unitPriceCents
+        if (stake !== def.unitPriceCents) bad('BAD_ARGUMENTS', `the stake must be the unit price, ${def.unitPriceCents} cents, not ${stake}`, 'stakeCents')
+        const player = input.player
+        if (typeof player !== 'string' || player === '' || player.length > MAX_TEXT || player.trim() !== player) {
+          bad('BAD_ARGUMENTS', `player must be an account id of 1 to ${MAX_TEXT} characters without surrounding spaces`, 'player')
+        }
+        const soldAt = input.soldAt === undefined ? clock().getTime() : toMillis(input.soldAt)
+        if (Number.isNaN(soldAt)) bad('BAD_ARGUMENTS', `soldAt ${JSON.stringify(input.soldAt)} is not an ISO 8601 date-time with a zone`, 'soldAt')
+        else if (st.startsAtMs !== null && soldAt < st.startsAtMs) bad('ILLEGAL_STATE', `emission ${emission} starts selling on ${st.row.starts_on}, after ${new Date(soldAt).toISOString()}`, 'soldAt')
+        let play: number | null = null
+        let events: Buffer | null = null
+        if (input.play) {
+          if (isValidPlayFast(input.play, def.winningCells, def.yoursCells) || validatePlay(input.play, def).length === 0) {
+            play = playCode(input.play)
+            events = packEvents(input.play.events)
+          } else {
+            bad('BAD_ARGUMENTS', `the play breaks the rules: ${validatePlay(input.play, def).join('; ')}`, 'play')
+          }
+        }
+        let storedId: string | null = null
+        if (saleId !== undefined && SERIAL_SHAPE.test(saleId)) {
+          if (saleId !== serialOf(st, cur.block, unit)) bad('BAD_ARGUMENTS', `sale id ${saleId} has the shape of a serial, so it must be the unit's own serial`, 'saleId')
+        } else if (saleId !== undefined) storedId = saleId
+
+        // the unit is taken even when the sale is bad, so the sales after it are judged in order
+        cur.sold++
+        if (cur.sold >= def.blockSize) st.at++
+        if (problems) throw (problems as AppError[])[0]
+        if (saleId !== undefined) batchIds.set(saleId, index)
+
+        if (!cur.tiers) cur.tiers = catalog.deriver(emission, cur.block).tiers
+        const code = cur.tiers[unit]
+        const tier = code === LOSING ? null : code
+        const prize = tier === null ? 0 : def.tiers[tier].amountCents
+        if (tier !== null) cur.tierDelta[tier]++
+        const key = unitKey(emission, cur.block, unit)
+        pending.push({ key, saleId: storedId, player, soldAt, stake, prize, tier, play, events, emission })
+        if (wantRecords) {
+          const serial = serialOf(st, cur.block, unit)
+          records.push({ saleId: storedId ?? serial, serial, emission, block: cur.block, unit, player, soldAt: new Date(soldAt).toISOString(), stakeCents: stake, prizeCents: prize, tier })
+        }
+      } catch (e) {
+        if (!(e instanceof AppError) || !opts.collectErrors) throw e
+        errors.push({ index, code: e.code, reason: e.message })
+        for (const p of (problems as AppError[] | null)?.slice(1) ?? []) errors.push({ index, code: p.code, reason: p.message })
+      }
+    }
+    if (errors.length) return { ok: false, errors }
+    write(pending, states)
+    return { ok: true, count: pending.length, sold: records, alreadyRecorded }
+  }
+
+  function write(pending: PendingSale[], states: Map<number, EmissionState>): void {
+    // each player's sales are chained newest to oldest (prev_key), so a player's last units need no index
+    const players = new Map<string, { id: number; last: number | null; units: number; staked: number; won: number; first: number; lastAt: number }>()
+    const prevKeys = new Array<number | null>(pending.length)
+    for (let i = 0; i < pending.length; i++) {
+      const p = pending[i]
+      let t = players.get(p.player)
+      if (!t) {
+        const row = playerByName.get(p.player) as { id: number; last_key: number | null } | undefined
+        const id = row ? row.id : Number(insertPlayer.run(p.player).lastInsertRowid)
+        t = { id, last: row ? row.last_key : null, units: 0, staked: 0, won: 0, first: p.soldAt, lastAt: p.soldAt }
+        players.set(p.player, t)
+      }
+      prevKeys[i] = t.last
+      t.last = p.key
+      t.units++
+      t.staked += p.stake
+      t.won += p.prize
+      if (p.soldAt < t.first) t.first = p.soldAt
+      if (p.soldAt > t.lastAt) t.lastAt = p.soldAt
+    }
+
+    const row = (i: number, out: unknown[]) => {
+      const p = pending[i]
+      out.push(p.key, p.saleId, players.get(p.player)!.id, prevKeys[i], p.soldAt, p.stake, p.prize, p.tier, p.play, p.events)
+    }
+    const params: unknown[] = []
+    let i = 0
+    try {
+      for (; i + ROWS_PER_INSERT <= pending.length; i += ROWS_PER_INSERT) {
+        params.length = 0
+        for (let k = 0; k < ROWS_PER_INSERT; k++) row(i + k, params)
+        insertMany.run(params)
+      }
+      for (; i < pending.length; i++) {
+        params.length = 0
+        row(i, params)
+        insertOne.run(params)
+      }
+    } catch (e) {
+      const msg = e instanceof Error ? e.message : String(e)
+      if (/UNIQUE constraint failed: sales\.sale_id/.test(msg)) throw new AppError('CONFLICT', 'a sale id of the batch is already recorded for another unit', { field: 'saleId' })
+      if (/UNIQUE constraint failed|PRIMARY KEY/.test(msg)) throw new AppError('CONFLICT', 'a unit of the batch is already sold (another process sold at the same time): try again')
+      throw e
+    }
+    for (const t of players.values()) updatePlayer.run(t.units, t.staked, t.won, t.first, t.first, t.lastAt, t.lastAt, t.last, t.id)
+
+    const days = new Map<string, { units: number; sales: number; prizes: number; prizesCents: number }>()
+    let lastDay = NaN
+    let lastEntry: { units: number; sales: number; prizes: number; prizesCents: number } | null = null
+    for (const p of pending) {
+      const d = Math.floor(p.soldAt / DAY_MS)
+      if (d !== lastDay || lastEntry === null) {
+        const k = `${new Date(d * DAY_MS).toISOString().slice(0, 10)}/${p.emission}`
+        lastEntry = days.get(k) ?? { units: 0, sales: 0, prizes: 0, prizesCents: 0 }
+        days.set(k, lastEntry)
+        lastDay = d
+      }
+      lastEntry.units++
+      lastEntry.sales += p.stake
+      if (p.prize > 0) {
+        lastEntry.prizes++
+        lastEntry.prizesCents += p.prize
+      }
+    }
+    for (const [k, v] of days) {
+      const [day, emission] = k.split('/')
+      addDay.run(day, Number(emission), v.units, v.sales, v.prizes, v.prizesCents)
+    }
+
+    for (const st of states.values()) {
+      const touched: number[] = []
+      for (const b of st.blocks) {
+        if (b.sold === b.startSold) continue
+        touched.push(b.block)
+        // guarded by the count read at the start: a writer in between makes this fail instead of selling twice
+        if (setSold.run(b.sold, st.row.emission, b.block, b.startSold).changes !== 1) {
+          throw new AppError('CONFLICT', `block ${st.row.emission}/${b.block} was sold from elsewhere at the same time: try again`)
+        }
+        b.tierDelta.forEach((n, tier) => {
+          if (n > 0) addTier.run(n, st.row.emission, b.block, tier)
+        })
+      }
+      if (touched.length) alerts.checkSoldOut(st.row.emission, touched)
+    }
+  }
+
+  const batch = db.transaction((inputs: readonly SaleInput[], opts: BatchOptions): BatchResult => {
+    const r = run(inputs, opts)
+    if (!r.ok) throw new RolledBack(r)
+    return r
+  })
+
+  const service: SalesService = {
+    sellNext(emission, input) {
+      const r = service.sellBatch([{ ...input, emission }])
+      return (r as Extract<BatchResult, { ok: true }>).sold[0]
+    },
+    sellBatch(inputs, opts = {}) {
+      try {
+        // IMMEDIATE: the batch reads the sold counts that it then writes
+        return batch.immediate(inputs, opts)
+      } catch (e) {
+        if (e instanceof RolledBack) return e.result
+        throw e
+      }
+    },
+    nextUnit(emission) {
+      const st = loadEmission(emission)
+      if (st.at >= st.blocks.length) return null
+      const b = st.blocks[st.at]
+      return { block: b.block, unit: b.sold, serial: serialOf(st, b.block, b.sold) }
+    },
+  }
+  return service
+}

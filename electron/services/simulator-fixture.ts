@@ -1,0 +1,80 @@
+/**
+ * A ledger with its services wired together, for the simulator's, importer's and reports' tests
+ * and the ledger benchmark: a fresh file in a temporary folder, a fixed or given clock, and an
+ * emission made, generated, verified and opened in one call.
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { nodePrimitives } from '../crypto/node-primitives'
+import { verifyBlock } from '../../game-core/verify'
+import type { GameDefinition } from '../../game-core/rules'
+import { openLedger, type Db } from '../ledger/db'
+import { openKeyStore } from '../ledger/keystore'
+import { verifyBlockInWorkers } from '../workers/block-pool'
+import { createAlertsService } from './alerts'
+import { createAuditService, type AuditService } from './audit'
+import { createCatalog, type Catalog } from './catalog'
+import type { Actor, Clock } from './common'
+import { createEmissionsService, type EmissionsService, type VerifyBlockFn } from './emissions'
+import { createJobRegistry, type JobRegistry } from './jobs'
+import { createSalesService, type SalesService } from './sales'
+import { createSimulator, type Simulator } from './simulator'
+
+export interface LedgerFixture {
+  dir: string
+  path: string
+  db: Db
+  clock: Clock
+  audit: AuditService
+  catalog: Catalog
+  jobs: JobRegistry
+  emissions: EmissionsService
+  sales: SalesService
+  simulator: Simulator
+  /** Creates, generates, verifies and opens an emission; returns its number. */
+  openEmission(opts?: { blocks?: number; startsOn?: string; code?: string }): Promise<number>
+  close(): void
+}
+
+export const TEST_ACTOR: Actor = { name: 'tester', role: 'admin' }
+
+/** Blocks of a small game verify in process; real blocks on all cores. */
+const inProcess: VerifyBlockFn = async (def, ref) => verifyBlock(def, nodePrimitives, ref)
+
+export function openLedgerFixture(opts: { definition?: GameDefinition; clock?: Clock; path?: string; workers?: boolean } = {}): LedgerFixture {
+  const dir = mkdtempSync(join(tmpdir(), 'carats-ledger-'))
+  const path = opts.path ?? join(dir, 'ledger.db')
+  const clock = opts.clock ?? (() => new Date())
+  const db = openLedger(path)
+  const keys = openKeyStore(path)
+  const audit = createAuditService({ db, clock })
+  const catalog = createCatalog({ db, keys })
+  const jobs = createJobRegistry({ clock })
+  const alerts = createAlertsService({ db, clock, audit, catalog })
+  const emissions = createEmissionsService({
+    db, clock, keys, audit, jobs, catalog,
+    verifyBlock: opts.workers ? verifyBlockInWorkers : inProcess,
+    definition: opts.definition,
+  })
+  const sales = createSalesService({ db, clock, catalog, alerts })
+  const simulator = createSimulator({ db, clock, catalog, sales, audit, jobs, emissions })
+
+  async function openEmission(o: { blocks?: number; startsOn?: string; code?: string } = {}): Promise<number> {
+    const e = emissions.create(TEST_ACTOR, { blocks: o.blocks ?? 1, startsOn: o.startsOn, code: o.code })
+    for (const start of [() => emissions.generate(TEST_ACTOR, e.emission), () => emissions.verify(TEST_ACTOR, e.emission)]) {
+      const end = await jobs.wait(start().id)
+      if (end.state !== 'done') throw new Error(`${end.kind} of emission ${e.emission} ended ${end.state}: ${end.message}`)
+    }
+    emissions.open(TEST_ACTOR, e.emission)
+    return e.emission
+  }
+
+  return {
+    dir, path, db, clock, audit, catalog, jobs, emissions, sales, simulator, openEmission,
+    close() {
+      db.close()
+      rmSync(dir, { recursive: true, force: true })
+    },
+  }
+}

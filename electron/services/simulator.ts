@@ -1,0 +1,481 @@
+/**
+ * The sales simulator: realistic demo sales, sold through the sales service's batch path.
+ *
+ * - Players: a few heavy, many occasional. The player of a sale is drawn from a Pareto-like law
+ *   over player ranks (density ∝ rank^-0.7), so the top accounts buy a lot and most buy little.
+ * - Modes: each player has a habit (about 55 % click, 20 % drag, 25 % auto) kept 80 % of the time.
+ *   Clicks come 150–900 ms apart, a drag crosses a cell every 30–90 ms, auto reveals at a fixed
+ *   cadence; the winning numbers are always revealed first, then "your numbers" (validatePlay).
+ * - About 2 % of plays are interrupted after a random number of cells (possibly none).
+ * - Sale times are spread from where the emission's history ends to now, with a daily rhythm
+ *   (quiet nights, lunch and evening peaks, busier weekends), non-decreasing in unit order.
+ *
+ * The draws come from a small seeded PRNG (sfc32): the simulator makes demo sales, never
+ * outcomes, which come from the blocks' secrets. Same seed, same ledger state, same clock: same
+ * sales. The work is cut into transactions of `batchSize` sales with the event loop let through
+ * between them, so the app stays responsive, and a cancel is seen between two batches.
+ */
+import { AppError } from '../contract/errors'
+import type { JobInfo } from '../contract/types'
+import type { Play, RevealEvent } from '../../game-core/play'
+import type { GameDefinition } from '../../game-core/rules'
+import type { Db } from '../ledger/db'
+import { UNIT_KEY_EMISSION } from '../ledger/migrations'
+import type { AuditService } from './audit'
+import type { Catalog } from './catalog'
+import type { Actor, Clock } from './common'
+import type { EmissionsService } from './emissions'
+import type { JobContext, JobRegistry } from './jobs'
+import type { SaleInput, SalesService } from './sales'
+
+// ---------------------------------------------------------------------------------------------
+// Seeded draws
+
+export type Rng = () => number
+
+/** sfc32 seeded through splitmix32: fast, 128-bit state, good enough for demo data (never outcomes). */
+export function seededRng(seed: number): Rng {
+  let s = seed >>> 0
+  const split = () => {
+    s = (s + 0x9e3779b9) | 0
+    let z = s
+    z = Math.imul(z ^ (z >>> 16), 0x85ebca6b)
+    z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35)
+    return (z ^ (z >>> 16)) >>> 0
+  }
+  let a = split()
+  let b = split()
+  let c = split()
+  let d = split()
+  const next = () => {
+    const t = (((a + b) | 0) + d) | 0
+    d = (d + 1) | 0
+    a = b ^ (b >>> 9)
+    b = (c + (c << 3)) | 0
+    c = (c << 21) | (c >>> 11)
+    c = (c + t) | 0
+    return (t >>> 0) / 4294967296
+  }
+  for (let i = 0; i < 12; i++) next()
+  return next
+}
+
+const between = (rng: Rng, lo: number, hi: number) => lo + Math.floor(rng() * (hi - lo + 1))
+
+function hash32(x: number): number {
+  let h = Math.imul(x ^ 0x5bd1e995, 0x27d4eb2d)
+  h ^= h >>> 15
+  h = Math.imul(h, 0x85ebca6b)
+  h ^= h >>> 13
+  return h >>> 0
+}
+
+// ---------------------------------------------------------------------------------------------
+// Players
+
+/** Pareto-like activity: density ∝ rank^-ACTIVITY_EXPONENT over ranks 1…P. */
+export const ACTIVITY_EXPONENT = 0.7
+const PLAYER_ID_SPACE = 10_000_000
+// a bijection of 0…10^7-1 (the multiplier is prime to 10^7), so ranks do not show in the names
+const NAME_MUL = 7_654_321
+const NAME_ADD = 1_234_567
+
+export function playerName(rank: number): string {
+  const n = (rank * NAME_MUL + NAME_ADD) % PLAYER_ID_SPACE
+  return `P${String(n).padStart(7, '0')}`
+}
+
+export type SimMode = 'click' | 'drag' | 'auto'
+
+/** A player's habit, fixed by the account (not by the seed): 55 % click, 20 % drag, 25 % auto. */
+export function habitOf(rank: number): SimMode {
+  const h = hash32(rank) % 100
+  return h < 55 ? 'click' : h < 75 ? 'drag' : 'auto'
+}
+
+// ---------------------------------------------------------------------------------------------
+// Time: a daily rhythm over the window
+
+/** Relative sales per hour of the day, French time (taken as UTC+1 all year). */
+export const HOURLY_WEIGHTS = [
+  0.25, 0.15, 0.08, 0.05, 0.05, 0.08, 0.2, 0.45, 0.7, 0.8, 0.9, 1.1, 1.35, 1.3, 1.0, 0.9, 0.95, 1.1, 1.35, 1.6, 1.7, 1.5, 1.0, 0.55,
+]
+/** Relative sales per day of the week, Sunday first. */
+export const WEEKDAY_WEIGHTS = [1.15, 0.9, 0.9, 0.95, 1.0, 1.2, 1.35]
+const LOCAL_OFFSET_MS = 3_600_000
+const HOUR = 3_600_000
+const DAY = 24 * HOUR
+
+/**
+ * Sorted sale times over [fromMs, toMs): `count` order statistics of the window's density,
+ * drawn one at a time in increasing order (no array of all times is held).
+ */
+class SaleClock {
+  private readonly cum: Float64Array
+  private readonly starts: Float64Array
+  private readonly ends: Float64Array
+  private seg = 0
+  private m = 1
+  private left: number
+
+  constructor(rng: Rng, fromMs: number, toMs: number, count: number) {
+    const firstHour = Math.floor(fromMs / HOUR) * HOUR
+    const n = Math.max(1, Math.ceil((toMs - firstHour) / HOUR))
+    this.cum = new Float64Array(n + 1)
+    this.starts = new Float64Array(n)
+    this.ends = new Float64Array(n)
+    const dayFactor = new Map<number, number>()
+    for (let i = 0; i < n; i++) {
+      const h0 = firstHour + i * HOUR
+      const s = Math.max(h0, fromMs)
+      const e = Math.min(h0 + HOUR, toMs)
+      const local = h0 + LOCAL_OFFSET_MS
+      const dayNo = Math.floor(local / DAY)
+      let f = dayFactor.get(dayNo)
+      if (f === undefined) {
+        f = WEEKDAY_WEIGHTS[new Date(dayNo * DAY).getUTCDay()] * (0.85 + 0.3 * rng())
+        dayFactor.set(dayNo, f)
+      }
+      const w = e > s ? HOURLY_WEIGHTS[Math.floor((local % DAY) / HOUR)] * f * ((e - s) / HOUR) : 0
+      this.starts[i] = s
+      this.ends[i] = Math.max(s, e)
+      this.cum[i + 1] = this.cum[i] + w
+    }
+    this.left = count
+  }
+
+  /** The next time, in ms; `rng` gives the uniform. */
+  next(rng: Rng): number {
+    // ascending order statistics of `left` uniforms: the minimum is 1 − V^(1/left)
+    if (this.left <= 0) throw new RangeError('the sale clock has no time left to give')
+    this.m *= Math.pow(1 - rng(), 1 / this.left)
+    this.left--
+    const u = 1 - this.m
+    const total = this.cum[this.cum.length - 1]
+    const target = u * total
+    const cum = this.cum
+    const last = this.starts.length - 1
+    while (this.seg < last && cum[this.seg + 1] <= target) this.seg++
+    const w = cum[this.seg + 1] - cum[this.seg]
+    const f = w > 0 ? Math.min(1, Math.max(0, (target - cum[this.seg]) / w)) : 0
+    const s = this.starts[this.seg]
+    return Math.floor(s + f * (this.ends[this.seg] - s))
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Plays
+
+type Zones = Pick<GameDefinition, 'winningCells' | 'yoursCells'>
+
+export const INTERRUPTED_SHARE = 0.02
+const KEEP_HABIT = 0.8
+const AUTO_CADENCE_MS = 120
+const AUTO_ZONE_PAUSE_MS = 480
+/** Cells per row in "your numbers" when dragging across them. */
+const DRAG_ROW = 6
+
+function orderOf(rng: Rng, n: number, shuffled: boolean): number[] {
+  const a = Array.from({ length: n }, (_, i) => i)
+  if (shuffled) {
+    for (let i = n - 1; i > 0; i--) {
+      const j = Math.floor(rng() * (i + 1))
+      const t = a[i]
+      a[i] = a[j]
+      a[j] = t
+    }
+  }
+  return a
+}
+
+function clickPlay(rng: Rng, z: Zones): RevealEvent[] {
+  const events: RevealEvent[] = []
+  let t = between(rng, 400, 1500)
+  for (const [zone, n] of [['winning', z.winningCells], ['yours', z.yoursCells]] as const) {
+    const cells = orderOf(rng, n, rng() < 0.3)
+    for (let i = 0; i < n; i++) {
+      events.push({ t, zone, cell: cells[i], gesture: 'click' })
+      t += i === n - 1 ? between(rng, 400, 1500) : between(rng, 150, 900)
+    }
+  }
+  return events
+}
+
+function dragPlay(rng: Rng, z: Zones): RevealEvent[] {
+  const events: RevealEvent[] = []
+  let t = between(rng, 300, 1200)
+  // the winning numbers in one stroke, then "your numbers" row by row, one stroke each, back and forth
+  for (let c = 0; c < z.winningCells; c++) {
+    events.push({ t, zone: 'winning', cell: c, gesture: 'drag' })
+    t += between(rng, 30, 90)
+  }
+  t += between(rng, 300, 1000)
+  const rows = Math.ceil(z.yoursCells / DRAG_ROW)
+  for (let r = 0; r < rows; r++) {
+    const first = r * DRAG_ROW
+    const width = Math.min(DRAG_ROW, z.yoursCells - first)
+    for (let k = 0; k < width; k++) {
+      const cell = first + (r % 2 === 0 ? k : width - 1 - k)
+      events.push({ t, zone: 'yours', cell, gesture: 'drag' })
+      t += between(rng, 30, 90)
+    }
+    t += between(rng, 150, 500)
+  }
+  return events
+}
+
+function autoPlay(z: Zones): RevealEvent[] {
+  const events: RevealEvent[] = []
+  let t = AUTO_CADENCE_MS
+  for (let c = 0; c < z.winningCells; c++, t += AUTO_CADENCE_MS) events.push({ t, zone: 'winning', cell: c, gesture: 'click' })
+  t += AUTO_ZONE_PAUSE_MS - AUTO_CADENCE_MS
+  for (let c = 0; c < z.yoursCells; c++, t += AUTO_CADENCE_MS) events.push({ t, zone: 'yours', cell: c, gesture: 'click' })
+  return events
+}
+
+// ---------------------------------------------------------------------------------------------
+// The generator
+
+export interface SaleDraft {
+  player: string
+  soldAt: number
+  play: Play
+  /** How the play was made (a `play` mode play is by click or by drag). */
+  style: SimMode
+}
+
+export interface GeneratorOptions {
+  seed: number
+  players: number
+  count: number
+  fromMs: number
+  toMs: number
+  zones: Zones
+}
+
+/** `count` sales in time order, deterministic from the options. */
+export function createSalesGenerator(o: GeneratorOptions): { next(): SaleDraft } {
+  if (!Number.isInteger(o.players) || o.players < 1 || o.players > PLAYER_ID_SPACE) throw new AppError('BAD_ARGUMENTS', `players must be from 1 to ${PLAYER_ID_SPACE}, not ${o.players}`, { field: 'players' })
+  if (!(o.toMs > o.fromMs)) throw new AppError('BAD_ARGUMENTS', 'the simulated period must end after it starts')
+  const rng = seededRng(o.seed)
+  const clock = new SaleClock(rng, o.fromMs, o.toMs, o.count)
+  const a1 = 1 - ACTIVITY_EXPONENT
+  const span = Math.pow(o.players + 1, a1) - 1
+  const modes: SimMode[] = ['click', 'drag', 'auto']
+  return {
+    next() {
+      const x = Math.pow(1 + rng() * span, 1 / a1)
+      const rank = Math.min(o.players - 1, Math.max(0, Math.floor(x) - 1))
+      const style = rng() < KEEP_HABIT ? habitOf(rank) : modes[Math.floor(rng() * 3)]
+      let events = style === 'click' ? clickPlay(rng, o.zones) : style === 'drag' ? dragPlay(rng, o.zones) : autoPlay(o.zones)
+      let status: Play['status'] = 'complete'
+      if (rng() < INTERRUPTED_SHARE) {
+        status = 'interrupted'
+        events = events.slice(0, Math.floor(rng() * events.length))
+      }
+      return { player: playerName(rank), soldAt: clock.next(rng), style, play: { mode: style === 'auto' ? 'auto' : 'play', status, events } }
+    },
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The service
+
+export interface SimulationOptions {
+  emission: number
+  sales: number
+  /** Player accounts to draw from; by default one for every 20 sales. */
+  players?: number
+  seed?: number
+  /** Sales per transaction. */
+  batchSize?: number
+}
+
+export interface SimulationResult {
+  emission: number
+  sold: number
+  firstSerial: string | null
+  lastSerial: string | null
+  players: number
+  seed: number
+  from: string
+  to: string
+  cancelled: boolean
+}
+
+export interface SimulationHooks {
+  onProgress?: (sold: number, total: number) => void
+  signal?: AbortSignal
+}
+
+export interface Simulator {
+  /** Sells `sales` units in batches, letting the event loop through between batches. */
+  run(actor: Actor, opts: SimulationOptions, hooks?: SimulationHooks): Promise<SimulationResult>
+  /** The same, as a task with progress and cancel. */
+  start(actor: Actor, opts: SimulationOptions): JobInfo
+  /** One click: an emission of one block, generated, verified, opened, with `sales` simulated sales. */
+  demo(actor: Actor, opts: { sales: number; seed?: number }): { job: JobInfo; emission: number }
+}
+
+export interface SimulatorDeps {
+  db: Db
+  clock: Clock
+  catalog: Catalog
+  sales: SalesService
+  audit: AuditService
+  jobs: JobRegistry
+  emissions: EmissionsService
+}
+
+export const DEFAULT_BATCH = 10_000
+export const DEMO_DAYS = 30
+const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve))
+
+export function defaultPlayers(sales: number): number {
+  return Math.min(PLAYER_ID_SPACE, Math.max(1, Math.ceil(sales / 20)))
+}
+
+export function createSimulator(deps: SimulatorDeps): Simulator {
+  const { db, clock, catalog, sales, audit, jobs, emissions } = deps
+  const lastSaleOf = db.prepare('SELECT unit_key, sold_at FROM sales WHERE unit_key < ? ORDER BY unit_key DESC LIMIT 1')
+
+  /** Where the emission's history ends: its last sale, else its first sale day, else its creation. */
+  function windowOf(emission: number): { fromMs: number; toMs: number } {
+    const e = catalog.emission(emission)
+    const last = lastSaleOf.get((emission + 1) * UNIT_KEY_EMISSION) as { unit_key: number; sold_at: number } | undefined
+    let from = e.starts_on ? Date.parse(`${e.starts_on}T00:00:00Z`) : Date.parse(e.created_at)
+    if (last && last.unit_key >= emission * UNIT_KEY_EMISSION) from = Math.max(from, last.sold_at + 1)
+    let to = clock().getTime()
+    // nothing left of the past to fill (or a sale date still to come): a day from there
+    if (to - from < HOUR) to = from + DAY
+    return { fromMs: from, toMs: to }
+  }
+
+  function check(opts: SimulationOptions): void {
+    if (!Number.isInteger(opts.sales) || opts.sales < 1) throw new AppError('BAD_ARGUMENTS', `sales must be a whole number ≥ 1, not ${opts.sales}`, { field: 'sales' })
+    if (opts.seed !== undefined && (!Number.isInteger(opts.seed) || opts.seed < 0)) throw new AppError('BAD_ARGUMENTS', `seed must be a whole number ≥ 0, not ${opts.seed}`, { field: 'seed' })
+    const e = catalog.emission(opts.emission)
+    if (e.status !== 'open') throw new AppError('ILLEGAL_STATE', `emission ${opts.emission} cannot sell: it is ${e.status}; open it first`)
+    const def = catalog.definition(opts.emission)
+    const unsold = catalog.blocks(opts.emission).reduce((n, b) => n + def.blockSize - b.units_sold, 0)
+    if (unsold === 0) throw new AppError('SOLD_OUT', `emission ${opts.emission} is sold out`)
+    if (opts.sales > unsold) throw new AppError('BAD_ARGUMENTS', `emission ${opts.emission} has ${unsold} units left, fewer than the ${opts.sales} sales asked`, { field: 'sales' })
+  }
+
+  const simulator: Simulator = {
+    async run(actor, opts, hooks = {}) {
+      check(opts)
+      const seed = opts.seed ?? 1
+      const players = opts.players ?? defaultPlayers(opts.sales)
+      const batchSize = opts.batchSize ?? DEFAULT_BATCH
+      const def = catalog.definition(opts.emission)
+      const { fromMs, toMs } = windowOf(opts.emission)
+      const gen = createSalesGenerator({ seed, players, count: opts.sales, fromMs, toMs, zones: def })
+      const base = { emission: opts.emission, players, seed, from: new Date(fromMs).toISOString(), to: new Date(toMs).toISOString() }
+      audit.record(actor.name, 'sales.simulate-start', `emission:${opts.emission}`, { sales: opts.sales, ...base })
+      let sold = 0
+      let firstSerial: string | null = null
+      let lastSerial: string | null = null
+      let cancelled = false
+      const batch: SaleInput[] = new Array(0)
+      try {
+        while (sold < opts.sales) {
+          if (hooks.signal?.aborted) {
+            cancelled = true
+            break
+          }
+          const n = Math.min(batchSize, opts.sales - sold)
+          batch.length = 0
+          for (let i = 0; i < n; i++) {
+            const d = gen.next()
+            batch.push({ emission: opts.emission, player: d.player, soldAt: d.soldAt, play: d.play })
+          }
+          const r = sales.sellBatch(batch)
+          if (!r.ok) throw new AppError('INTERNAL', `a simulated sale was refused: ${r.errors[0]?.reason}`)
+          firstSerial ??= r.sold[0]?.serial ?? null
+          lastSerial = r.sold[r.sold.length - 1]?.serial ?? lastSerial
+          sold += r.sold.length
+          hooks.onProgress?.(sold, opts.sales)
+          await yieldToLoop()
+        }
+      } catch (e) {
+        audit.record(actor.name, 'sales.simulate-failed', `emission:${opts.emission}`, { sold, firstSerial, lastSerial, error: e instanceof Error ? e.message : String(e) })
+        throw e
+      }
+      audit.record(actor.name, cancelled ? 'sales.simulate-cancelled' : 'sales.simulate', `emission:${opts.emission}`, { sold, firstSerial, lastSerial, ...base })
+      return { ...base, sold, firstSerial, lastSerial, cancelled }
+    },
+
+    start(actor, opts) {
+      check(opts)
+      const busy = jobs.runningOn(opts.emission)
+      if (busy) throw new AppError('ILLEGAL_STATE', `emission ${opts.emission} already has a ${busy.kind} task running (${busy.id})`)
+      return jobs.start('simulate', opts.emission, opts.sales, `simulating ${opts.sales} sales`, async (ctx) => {
+        const r = await simulator.run(actor, opts, { signal: ctx.signal, onProgress: (done, total) => ctx.progress(done, total, `${done} of ${total} sales`) })
+        if (r.cancelled) throw new AppError('CANCELLED', `cancelled after ${r.sold} sales`)
+        return `${r.sold} sales simulated (${r.firstSerial} to ${r.lastSerial})`
+      })
+    },
+
+    demo(actor, { sales: count, seed }) {
+      if (!Number.isInteger(count) || count < 1) throw new AppError('BAD_ARGUMENTS', `sales must be a whole number ≥ 1, not ${count}`, { field: 'sales' })
+      const now = clock()
+      const startsOn = new Date(now.getTime() - DEMO_DAYS * DAY).toISOString().slice(0, 10)
+      const next = ((db.prepare('SELECT max(emission) FROM emissions').pluck().get() as number | null) ?? 0) + 1
+      const taken = db.prepare('SELECT 1 FROM emissions WHERE code = ?').get(`DEMO-${next}`)
+      const created = emissions.create(actor, { blocks: 1, code: taken ? undefined : `DEMO-${next}`, startsOn })
+      const emission = created.emission
+      if (count > created.unitsTotal) {
+        const why = `a demo emission has ${created.unitsTotal} units, fewer than the ${count} sales asked`
+        emissions.withdraw(actor, emission, `demo refused: ${why}`)
+        throw new AppError('BAD_ARGUMENTS', why, { field: 'sales' })
+      }
+      // phases weighted by their usual share of the time
+      const weights = { generate: 40, verify: 40, simulate: 20 }
+      // not tied to the emission in the registry: its own generate and verify tasks are, and the
+      // emissions service refuses to start them while another task holds the emission
+      const job = jobs.start('demo', null, 100, `demo emission ${emission} (${created.code}): starting`, async (ctx) => {
+        await followJob(ctx, jobs, () => emissions.generate(actor, emission), 0, weights.generate, 'generating its block')
+        await followJob(ctx, jobs, () => emissions.verify(actor, emission), weights.generate, weights.verify, 'verifying its block')
+        ctx.checkCancelled()
+        emissions.open(actor, emission)
+        const base = weights.generate + weights.verify
+        const r = await simulator.run(actor, { emission, sales: count, seed }, {
+          signal: ctx.signal,
+          onProgress: (done, total) => ctx.progress(base + (weights.simulate * done) / total, 100, `simulating sales: ${done} of ${total}`),
+        })
+        if (r.cancelled) throw new AppError('CANCELLED', `cancelled after ${r.sold} sales`)
+        return `demo emission ${emission} (${created.code}): generated, verified, open, ${r.sold} sales simulated`
+      })
+      return { job, emission }
+    },
+  }
+  return simulator
+}
+
+/** Runs another task as a phase of this one: relays its progress, passes on a cancel, fails with it. */
+async function followJob(ctx: JobContext, jobs: JobRegistry, startInner: () => JobInfo, base: number, weight: number, what: string): Promise<void> {
+  ctx.checkCancelled()
+  const inner = startInner()
+  const onAbort = () => {
+    try {
+      jobs.cancel(inner.id)
+    } catch {
+      // it has ended already
+    }
+  }
+  ctx.signal.addEventListener('abort', onAbort)
+  const timer = setInterval(() => {
+    const j = jobs.get(inner.id)
+    ctx.progress(base + (j.total > 0 ? (weight * j.done) / j.total : 0), 100, `${what}: ${j.total > 0 ? Math.floor((100 * j.done) / j.total) : 0} %`)
+  }, 200)
+  try {
+    const end = await jobs.wait(inner.id)
+    if (end.state === 'cancelled') throw new AppError('CANCELLED', 'the task was cancelled')
+    if (end.state !== 'done') throw new AppError('INTERNAL', `${what} failed: ${end.message}`)
+    ctx.progress(base + weight, 100, `${what}: done`)
+  } finally {
+    clearInterval(timer)
+    ctx.signal.removeEventListener('abort', onAbort)
+  }
+}
