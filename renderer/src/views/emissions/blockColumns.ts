@@ -25,7 +25,7 @@ export function createBlockColumns(c: BlockColumnContext): DataTableColumns<Bloc
       title: c.t('emission.commitment'),
       key: 'commitment',
       minWidth: 220,
-      render: (b) => (b.commitment ? h(NTooltip, null, { trigger: () => h('span', { class: 'mono' }, c.hash(b.commitment, 12)), default: () => h('span', { class: 'mono break' }, b.commitment) }) : '—'),
+      render: (b) => (b.commitment ? h(NTooltip, null, { trigger: () => h('span', { class: 'mono' }, c.hash(b.commitment, 12)), default: () => h('span', { class: 'mono break' }, b.commitment ?? '') }) : '—'),
     },
     { title: c.t('emission.generatedAt'), key: 'generatedAt', width: 190, render: (b) => c.dateTime(b.generatedAt) },
     { title: c.t('emission.verifiedAt'), key: 'verifiedAt', width: 190, render: (b) => c.dateTime(b.verifiedAt) },

@@ -1,0 +1,81 @@
+import type { ChartConfiguration } from 'chart.js'
+import type { DepletionReport } from '../../../electron/contract'
+
+/** One colour per prize tier, largest prize first; readable on light and dark backgrounds. */
+export const TIER_COLORS = ['#d4a017', '#e07b39', '#c2410c', '#7c3aed', '#2563eb', '#0891b2', '#059669', '#65a30d']
+
+export interface DepletionLabels {
+  tier: (amountCents: number) => string
+  expected: string
+  xAxis: string
+  yAxis: string
+  int: (n: number) => string
+  pct: (x: number) => string
+}
+
+/**
+ * Remaining prizes against units sold. With `tier` null every tier is drawn as a share of its
+ * initial count, so all fit one axis and the expected line is the same diagonal for all;
+ * with a tier chosen, its counts are drawn against its own expected line.
+ */
+export function depletionConfig(r: DepletionReport, tier: number | null, l: DepletionLabels): ChartConfiguration<'line'> {
+  const xs = r.series.map((p) => p.unitsSold)
+  const last = xs.length ? xs[xs.length - 1] : 0
+  const ends = [0, Math.max(last, 1)]
+  const expectedAt = (initial: number, sold: number) => initial * (1 - sold / r.unitsTotal)
+
+  const datasets: ChartConfiguration<'line'>['data']['datasets'] = []
+  if (tier === null) {
+    r.tiers.forEach((t, i) => {
+      datasets.push({
+        label: l.tier(t.amountCents),
+        data: r.series.map((p) => ({ x: p.unitsSold, y: t.initial > 0 ? (p.remaining[i] / t.initial) * 100 : 0 })),
+        borderColor: TIER_COLORS[i % TIER_COLORS.length],
+        backgroundColor: TIER_COLORS[i % TIER_COLORS.length],
+        pointRadius: 0,
+        borderWidth: 2,
+        stepped: t.initial < 50,
+      })
+    })
+    datasets.push({ label: l.expected, data: ends.map((x) => ({ x, y: expectedAt(100, x) })), borderColor: '#888', borderDash: [6, 5], pointRadius: 0, borderWidth: 1.5 })
+  } else {
+    const t = r.tiers[tier]
+    const color = TIER_COLORS[tier % TIER_COLORS.length]
+    datasets.push({
+      label: l.tier(t.amountCents),
+      data: r.series.map((p) => ({ x: p.unitsSold, y: p.remaining[tier] })),
+      borderColor: color,
+      backgroundColor: color + '22',
+      fill: 'origin',
+      pointRadius: 0,
+      borderWidth: 2,
+      stepped: t.initial < 50,
+    })
+    datasets.push({ label: l.expected, data: ends.map((x) => ({ x, y: expectedAt(t.initial, x) })), borderColor: '#888', borderDash: [6, 5], pointRadius: 0, borderWidth: 1.5 })
+  }
+
+  return {
+    type: 'line',
+    data: { datasets },
+    options: {
+      responsive: true,
+      maintainAspectRatio: false,
+      animation: false,
+      parsing: false,
+      interaction: { mode: 'nearest', axis: 'x', intersect: false },
+      scales: {
+        x: { type: 'linear', min: 0, title: { display: true, text: l.xAxis }, ticks: { callback: (v) => l.int(Number(v)) } },
+        y: { type: 'linear', min: 0, title: { display: true, text: l.yAxis }, ticks: { callback: (v) => (tier === null ? l.pct(Number(v) / 100) : l.int(Number(v))) } },
+      },
+      plugins: {
+        legend: { position: 'bottom', labels: { boxWidth: 12, boxHeight: 12 } },
+        tooltip: {
+          callbacks: {
+            title: (items) => `${l.xAxis}: ${l.int(Number(items[0]?.parsed.x ?? 0))}`,
+            label: (item) => `${item.dataset.label}: ${tier === null ? l.pct(Number(item.parsed.y) / 100) : l.int(Math.round(Number(item.parsed.y)))}`,
+          },
+        },
+      },
+    },
+  }
+}

@@ -1,0 +1,26 @@
+import { h } from 'vue'
+import { NTooltip, type DataTableColumns } from 'naive-ui'
+import type { AuditEntry } from '../../../../electron/contract'
+
+export interface AuditColumnContext {
+  t: (key: string) => string
+  dateTime: (iso: string) => string
+  hash: (hex: string, keep?: number) => string
+}
+
+export function createAuditColumns(c: AuditColumnContext): DataTableColumns<AuditEntry> {
+  return [
+    { title: c.t('audit.seq'), key: 'seq', width: 80, render: (e) => h('span', { class: 'mono' }, String(e.seq)) },
+    { title: c.t('audit.at'), key: 'at', width: 190, render: (e) => c.dateTime(e.at) },
+    { title: c.t('audit.actor'), key: 'actor', width: 130 },
+    { title: c.t('audit.action'), key: 'action', width: 190, render: (e) => h('span', { class: 'mono' }, e.action) },
+    { title: c.t('audit.object'), key: 'object', width: 190, ellipsis: { tooltip: true } },
+    { title: c.t('audit.details'), key: 'details', minWidth: 260, ellipsis: { tooltip: { contentStyle: { maxWidth: '520px' } } } },
+    {
+      title: c.t('audit.hash'),
+      key: 'hash',
+      width: 150,
+      render: (e) => h(NTooltip, null, { trigger: () => h('span', { class: 'mono muted' }, c.hash(e.hash, 6)), default: () => h('span', { class: 'mono break' }, e.hash) }),
+    },
+  ]
+}

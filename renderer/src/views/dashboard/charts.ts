@@ -1,0 +1,74 @@
+import type { ChartConfiguration } from 'chart.js'
+import type { Dashboard } from '../../../../electron/contract'
+import { TIER_COLORS } from '../../components/depletionChart'
+
+export interface DashboardLabels {
+  sales: string
+  prizes: string
+  wonShare: string
+  soldShare: string
+  day: (d: string) => string
+  money: (cents: number) => string
+  pct: (x: number) => string
+}
+
+export function salesPerDayConfig(d: Dashboard, l: DashboardLabels): ChartConfiguration<'bar' | 'line'> {
+  return {
+    type: 'bar',
+    data: {
+      labels: d.salesPerDay.map((x) => l.day(x.day)),
+      datasets: [
+        { type: 'bar', label: l.sales, data: d.salesPerDay.map((x) => x.salesCents), backgroundColor: 'rgba(31, 87, 195, 0.75)', borderRadius: 3 },
+        { type: 'line', label: l.prizes, data: d.salesPerDay.map((x) => x.prizesCents), borderColor: '#d4a017', backgroundColor: '#d4a017', pointRadius: 2, borderWidth: 2, tension: 0.25 },
+      ],
+    },
+    options: {
+      responsive: true,
+      maintainAspectRatio: false,
+      animation: false,
+      interaction: { mode: 'index', intersect: false },
+      scales: { y: { beginAtZero: true, ticks: { callback: (v) => l.money(Number(v)) } } },
+      plugins: {
+        legend: { position: 'bottom', labels: { boxWidth: 12, boxHeight: 12 } },
+        tooltip: { callbacks: { label: (i) => `${i.dataset.label}: ${l.money(Number(i.parsed.y))}` } },
+      },
+    },
+  }
+}
+
+/** Share of each tier already won, beside the share of units sold that a uniform spread predicts. */
+export function depletionPerTierConfig(d: Dashboard, soldShare: number, l: DashboardLabels): ChartConfiguration<'bar' | 'line'> {
+  return {
+    type: 'bar',
+    data: {
+      labels: d.depletion.map((x) => l.money(x.amountCents)),
+      datasets: [
+        {
+          type: 'bar',
+          label: l.wonShare,
+          data: d.depletion.map((x) => (x.initial ? (x.sold / x.initial) * 100 : 0)),
+          backgroundColor: d.depletion.map((_, i) => TIER_COLORS[i % TIER_COLORS.length]),
+          borderRadius: 3,
+        },
+        { type: 'line', label: l.soldShare, data: d.depletion.map(() => soldShare * 100), borderColor: '#888', borderDash: [6, 5], pointRadius: 0, borderWidth: 1.5 },
+      ],
+    },
+    options: {
+      responsive: true,
+      maintainAspectRatio: false,
+      animation: false,
+      scales: { y: { beginAtZero: true, suggestedMax: Math.min(100, Math.max(10, soldShare * 200)), ticks: { callback: (v) => l.pct(Number(v) / 100) } } },
+      plugins: {
+        legend: { position: 'bottom', labels: { boxWidth: 12, boxHeight: 12 } },
+        tooltip: {
+          callbacks: {
+            label: (i) => {
+              const row = d.depletion[i.dataIndex]
+              return i.datasetIndex === 0 ? `${l.wonShare}: ${l.pct(Number(i.parsed.y) / 100)} (${row.sold} / ${row.initial})` : `${l.soldShare}: ${l.pct(Number(i.parsed.y) / 100)}`
+            },
+          },
+        },
+      },
+    },
+  }
+}

@@ -1,0 +1,61 @@
+import { h } from 'vue'
+import { NButton, NSpace, NTag, type DataTableColumns } from 'naive-ui'
+import type { PlayerSummary, PlayerUnit } from '../../../../electron/contract'
+
+export interface UnitColumnContext {
+  t: (key: string) => string
+  money: (cents: number) => string
+  dateTime: (iso: string) => string
+  replay: (u: PlayerUnit) => void
+  inspect: (u: PlayerUnit) => void
+}
+
+export function prizeCell(c: Pick<UnitColumnContext, 't' | 'money'>, prizeCents: number) {
+  return prizeCents > 0
+    ? h(NTag, { type: 'success', size: 'small', round: true, bordered: false }, { default: () => c.money(prizeCents) })
+    : h('span', { class: 'muted' }, c.t('ticket.losing'))
+}
+
+export function createUnitColumns(c: UnitColumnContext): DataTableColumns<PlayerUnit> {
+  return [
+    { title: c.t('support.soldAt'), key: 'soldAt', width: 190, render: (u) => c.dateTime(u.soldAt) },
+    { title: c.t('support.serial'), key: 'serial', width: 200, render: (u) => h('span', { class: 'mono' }, u.serial) },
+    { title: c.t('support.prize'), key: 'prizeCents', width: 120, render: (u) => prizeCell(c, u.prizeCents) },
+    { title: c.t('support.mode'), key: 'mode', width: 150, render: (u) => (u.mode ? c.t(`ticket.mode.${u.mode}`) : '—') },
+    {
+      title: c.t('support.status'),
+      key: 'status',
+      width: 120,
+      render: (u) => (u.status ? h(NTag, { size: 'small', round: true, bordered: false, type: u.status === 'complete' ? 'default' : 'warning' }, { default: () => c.t(`ticket.playState.${u.status}`) }) : '—'),
+    },
+    {
+      title: '',
+      key: 'actions',
+      width: 190,
+      render: (u) =>
+        h(NSpace, { size: 6 }, {
+          default: () => [
+            h(NButton, { size: 'small', type: 'primary', secondary: true, disabled: !u.mode, onClick: () => c.replay(u) }, { default: () => c.t('support.replay') }),
+            h(NButton, { size: 'small', quaternary: true, onClick: () => c.inspect(u) }, { default: () => c.t('support.inspect') }),
+          ],
+        }),
+    },
+  ]
+}
+
+export interface PlayerColumnContext {
+  t: (key: string) => string
+  int: (n: number) => string
+  money: (cents: number) => string
+  dateTime: (iso: string | null) => string
+}
+
+export function createPlayerColumns(c: PlayerColumnContext): DataTableColumns<PlayerSummary> {
+  return [
+    { title: c.t('support.player'), key: 'player', render: (p) => h('strong', null, p.player) },
+    { title: c.t('support.units'), key: 'units', align: 'right', render: (p) => c.int(p.units) },
+    { title: c.t('support.staked'), key: 'stakedCents', align: 'right', render: (p) => c.money(p.stakedCents) },
+    { title: c.t('support.won'), key: 'wonCents', align: 'right', render: (p) => c.money(p.wonCents) },
+    { title: c.t('support.lastSale'), key: 'lastSaleAt', render: (p) => c.dateTime(p.lastSaleAt) },
+  ]
+}
