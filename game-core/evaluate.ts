@@ -65,23 +65,33 @@ export class Evaluator {
     }
     let prize = 0
     let count = 0
-    for (let j = 0; j < yoursCells; j++) {
-      const n = numbers[no + j]
-      if (allowed[n] !== 1) return this.fail(`number ${n} (gem ${j + 1}) is not in the list of numbers`)
-      if (markYours[n] === gen) return this.fail(`number ${n} appears twice in "your numbers"`)
-      markYours[n] = gen
-      let amount: number
-      if (amountsAreIndexes) {
+    // Two loops rather than a test per cell: amounts as printable indexes (records) or as cents.
+    if (amountsAreIndexes) {
+      const kinds = printable.length
+      for (let j = 0; j < yoursCells; j++) {
+        const n = numbers[no + j]
+        if (allowed[n] !== 1) return this.fail(`number ${n} (gem ${j + 1}) is not in the list of numbers`)
+        if (markYours[n] === gen) return this.fail(`number ${n} appears twice in "your numbers"`)
+        markYours[n] = gen
         const idx = amounts[ao + j]
-        amount = idx < printable.length ? printable[idx] : -1
-      } else {
-        amount = amounts[ao + j]
-        if (!this.printableSet.has(amount)) amount = -1
+        if (!(idx < kinds)) return this.fail(`the amount under gem ${j + 1} is not a printable amount`)
+        if (markWinning[n] === gen) {
+          prize += printable[idx]
+          matches[count++] = j
+        }
       }
-      if (amount < 0) return this.fail(`the amount under gem ${j + 1} is not a printable amount`)
-      if (markWinning[n] === gen) {
-        prize += amount
-        matches[count++] = j
+    } else {
+      for (let j = 0; j < yoursCells; j++) {
+        const n = numbers[no + j]
+        if (allowed[n] !== 1) return this.fail(`number ${n} (gem ${j + 1}) is not in the list of numbers`)
+        if (markYours[n] === gen) return this.fail(`number ${n} appears twice in "your numbers"`)
+        markYours[n] = gen
+        const amount = amounts[ao + j]
+        if (!this.printableSet.has(amount)) return this.fail(`the amount under gem ${j + 1} is not a printable amount`)
+        if (markWinning[n] === gen) {
+          prize += amount
+          matches[count++] = j
+        }
       }
     }
     this.matchCount = count
