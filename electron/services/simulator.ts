@@ -20,12 +20,12 @@ import type { JobInfo } from '../contract/types'
 import type { Play, RevealEvent } from '../../game-core/play'
 import type { GameDefinition } from '../../game-core/rules'
 import type { Db } from '../ledger/db'
-import { UNIT_KEY_EMISSION } from '../ledger/migrations'
+import { splitUnitKey, UNIT_KEY_EMISSION } from '../ledger/migrations'
+import { formatSerial } from '../../game-core/serial'
 import type { AuditService } from './audit'
 import type { Catalog } from './catalog'
 import type { Actor, Clock } from './common'
-import type { EmissionsService } from './emissions'
-import type { JobContext, JobRegistry } from './jobs'
+import type { JobRegistry } from './jobs'
 import type { SaleInput, SalesService } from './sales'
 
 // ---------------------------------------------------------------------------------------------
@@ -300,21 +300,22 @@ export interface SimulationResult {
   seed: number
   from: string
   to: string
-  cancelled: boolean
 }
 
+/** What a running task gives the simulation (the demo task passes its own). */
 export interface SimulationHooks {
-  onProgress?: (sold: number, total: number) => void
+  progress?: (sold: number, total: number, message?: string) => void
   signal?: AbortSignal
 }
 
 export interface Simulator {
-  /** Sells `sales` units in batches, letting the event loop through between batches. */
+  /**
+   * Sells `sales` units in batches, letting the event loop through between batches. A cancel
+   * stops it between two batches with AppError('CANCELLED'); the batches sold stay sold.
+   */
   run(actor: Actor, opts: SimulationOptions, hooks?: SimulationHooks): Promise<SimulationResult>
   /** The same, as a task with progress and cancel. */
   start(actor: Actor, opts: SimulationOptions): JobInfo
-  /** One click: an emission of one block, generated, verified, opened, with `sales` simulated sales. */
-  demo(actor: Actor, opts: { sales: number; seed?: number }): { job: JobInfo; emission: number }
 }
 
 export interface SimulatorDeps {
@@ -324,11 +325,11 @@ export interface SimulatorDeps {
   sales: SalesService
   audit: AuditService
   jobs: JobRegistry
-  emissions: EmissionsService
 }
 
 export const DEFAULT_BATCH = 10_000
-export const DEMO_DAYS = 30
+/** How far back the history of an emission with no sale date and no sale yet goes. */
+export const HISTORY_DAYS = 30
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve))
 
 export function defaultPlayers(sales: number): number {
@@ -336,19 +337,29 @@ export function defaultPlayers(sales: number): number {
 }
 
 export function createSimulator(deps: SimulatorDeps): Simulator {
-  const { db, clock, catalog, sales, audit, jobs, emissions } = deps
+  const { db, clock, catalog, sales, audit, jobs } = deps
   const lastSaleOf = db.prepare('SELECT unit_key, sold_at FROM sales WHERE unit_key < ? ORDER BY unit_key DESC LIMIT 1')
 
-  /** Where the emission's history ends: its last sale, else its first sale day, else its creation. */
+  /**
+   * The period to fill: from the emission's last sale, else from its first sale day, else (no
+   * date set, nothing sold: a demo) the last HISTORY_DAYS days; up to now. When nothing of the
+   * past is left to fill, the sales go into the day that follows.
+   */
   function windowOf(emission: number): { fromMs: number; toMs: number } {
     const e = catalog.emission(emission)
     const last = lastSaleOf.get((emission + 1) * UNIT_KEY_EMISSION) as { unit_key: number; sold_at: number } | undefined
-    let from = e.starts_on ? Date.parse(`${e.starts_on}T00:00:00Z`) : Date.parse(e.created_at)
+    const now = clock().getTime()
+    let from = e.starts_on ? Date.parse(`${e.starts_on}T00:00:00Z`) : now - HISTORY_DAYS * DAY
     if (last && last.unit_key >= emission * UNIT_KEY_EMISSION) from = Math.max(from, last.sold_at + 1)
-    let to = clock().getTime()
-    // nothing left of the past to fill (or a sale date still to come): a day from there
+    let to = now
     if (to - from < HOUR) to = from + DAY
     return { fromMs: from, toMs: to }
+  }
+
+  function lastSerialOf(emission: number): string | null {
+    const last = lastSaleOf.get((emission + 1) * UNIT_KEY_EMISSION) as { unit_key: number } | undefined
+    if (!last || last.unit_key < emission * UNIT_KEY_EMISSION) return null
+    return formatSerial(splitUnitKey(last.unit_key), catalog.definition(emission).blockSize)
   }
 
   function check(opts: SimulationOptions): void {
@@ -374,36 +385,33 @@ export function createSimulator(deps: SimulatorDeps): Simulator {
       const base = { emission: opts.emission, players, seed, from: new Date(fromMs).toISOString(), to: new Date(toMs).toISOString() }
       audit.record(actor.name, 'sales.simulate-start', `emission:${opts.emission}`, { sales: opts.sales, ...base })
       let sold = 0
-      let firstSerial: string | null = null
-      let lastSerial: string | null = null
-      let cancelled = false
-      const batch: SaleInput[] = new Array(0)
+      const firstSerial = sales.nextUnit(opts.emission)?.serial ?? null
+      const batch: SaleInput[] = []
+      const ended = (action: string, extra: Record<string, unknown> = {}) =>
+        audit.record(actor.name, action, `emission:${opts.emission}`, { sold, firstSerial: sold ? firstSerial : null, lastSerial: sold ? lastSerialOf(opts.emission) : null, ...base, ...extra })
       try {
         while (sold < opts.sales) {
-          if (hooks.signal?.aborted) {
-            cancelled = true
-            break
-          }
+          if (hooks.signal?.aborted) throw new AppError('CANCELLED', `the simulation was cancelled after ${sold} sales`)
           const n = Math.min(batchSize, opts.sales - sold)
           batch.length = 0
           for (let i = 0; i < n; i++) {
             const d = gen.next()
             batch.push({ emission: opts.emission, player: d.player, soldAt: d.soldAt, play: d.play })
           }
-          const r = sales.sellBatch(batch)
+          const r = sales.sellBatch(batch, { records: false })
           if (!r.ok) throw new AppError('INTERNAL', `a simulated sale was refused: ${r.errors[0]?.reason}`)
-          firstSerial ??= r.sold[0]?.serial ?? null
-          lastSerial = r.sold[r.sold.length - 1]?.serial ?? lastSerial
-          sold += r.sold.length
-          hooks.onProgress?.(sold, opts.sales)
+          sold += r.count
+          hooks.progress?.(sold, opts.sales, `${sold} of ${opts.sales} sales`)
           await yieldToLoop()
         }
       } catch (e) {
-        audit.record(actor.name, 'sales.simulate-failed', `emission:${opts.emission}`, { sold, firstSerial, lastSerial, error: e instanceof Error ? e.message : String(e) })
+        const cancelled = e instanceof AppError && e.code === 'CANCELLED'
+        ended(cancelled ? 'sales.simulate-cancelled' : 'sales.simulate-failed', cancelled ? {} : { error: e instanceof Error ? e.message : String(e) })
         throw e
       }
-      audit.record(actor.name, cancelled ? 'sales.simulate-cancelled' : 'sales.simulate', `emission:${opts.emission}`, { sold, firstSerial, lastSerial, ...base })
-      return { ...base, sold, firstSerial, lastSerial, cancelled }
+      const lastSerial = lastSerialOf(opts.emission)
+      ended('sales.simulate')
+      return { ...base, sold, firstSerial, lastSerial }
     },
 
     start(actor, opts) {
@@ -411,71 +419,11 @@ export function createSimulator(deps: SimulatorDeps): Simulator {
       const busy = jobs.runningOn(opts.emission)
       if (busy) throw new AppError('ILLEGAL_STATE', `emission ${opts.emission} already has a ${busy.kind} task running (${busy.id})`)
       return jobs.start('simulate', opts.emission, opts.sales, `simulating ${opts.sales} sales`, async (ctx) => {
-        const r = await simulator.run(actor, opts, { signal: ctx.signal, onProgress: (done, total) => ctx.progress(done, total, `${done} of ${total} sales`) })
-        if (r.cancelled) throw new AppError('CANCELLED', `cancelled after ${r.sold} sales`)
+        const r = await simulator.run(actor, opts, { signal: ctx.signal, progress: ctx.progress })
         return `${r.sold} sales simulated (${r.firstSerial} to ${r.lastSerial})`
       })
     },
 
-    demo(actor, { sales: count, seed }) {
-      if (!Number.isInteger(count) || count < 1) throw new AppError('BAD_ARGUMENTS', `sales must be a whole number ≥ 1, not ${count}`, { field: 'sales' })
-      const now = clock()
-      const startsOn = new Date(now.getTime() - DEMO_DAYS * DAY).toISOString().slice(0, 10)
-      const next = ((db.prepare('SELECT max(emission) FROM emissions').pluck().get() as number | null) ?? 0) + 1
-      const taken = db.prepare('SELECT 1 FROM emissions WHERE code = ?').get(`DEMO-${next}`)
-      const created = emissions.create(actor, { blocks: 1, code: taken ? undefined : `DEMO-${next}`, startsOn })
-      const emission = created.emission
-      if (count > created.unitsTotal) {
-        const why = `a demo emission has ${created.unitsTotal} units, fewer than the ${count} sales asked`
-        emissions.withdraw(actor, emission, `demo refused: ${why}`)
-        throw new AppError('BAD_ARGUMENTS', why, { field: 'sales' })
-      }
-      // phases weighted by their usual share of the time
-      const weights = { generate: 40, verify: 40, simulate: 20 }
-      // not tied to the emission in the registry: its own generate and verify tasks are, and the
-      // emissions service refuses to start them while another task holds the emission
-      const job = jobs.start('demo', null, 100, `demo emission ${emission} (${created.code}): starting`, async (ctx) => {
-        await followJob(ctx, jobs, () => emissions.generate(actor, emission), 0, weights.generate, 'generating its block')
-        await followJob(ctx, jobs, () => emissions.verify(actor, emission), weights.generate, weights.verify, 'verifying its block')
-        ctx.checkCancelled()
-        emissions.open(actor, emission)
-        const base = weights.generate + weights.verify
-        const r = await simulator.run(actor, { emission, sales: count, seed }, {
-          signal: ctx.signal,
-          onProgress: (done, total) => ctx.progress(base + (weights.simulate * done) / total, 100, `simulating sales: ${done} of ${total}`),
-        })
-        if (r.cancelled) throw new AppError('CANCELLED', `cancelled after ${r.sold} sales`)
-        return `demo emission ${emission} (${created.code}): generated, verified, open, ${r.sold} sales simulated`
-      })
-      return { job, emission }
-    },
   }
   return simulator
-}
-
-/** Runs another task as a phase of this one: relays its progress, passes on a cancel, fails with it. */
-async function followJob(ctx: JobContext, jobs: JobRegistry, startInner: () => JobInfo, base: number, weight: number, what: string): Promise<void> {
-  ctx.checkCancelled()
-  const inner = startInner()
-  const onAbort = () => {
-    try {
-      jobs.cancel(inner.id)
-    } catch {
-      // it has ended already
-    }
-  }
-  ctx.signal.addEventListener('abort', onAbort)
-  const timer = setInterval(() => {
-    const j = jobs.get(inner.id)
-    ctx.progress(base + (j.total > 0 ? (weight * j.done) / j.total : 0), 100, `${what}: ${j.total > 0 ? Math.floor((100 * j.done) / j.total) : 0} %`)
-  }, 200)
-  try {
-    const end = await jobs.wait(inner.id)
-    if (end.state === 'cancelled') throw new AppError('CANCELLED', 'the task was cancelled')
-    if (end.state !== 'done') throw new AppError('INTERNAL', `${what} failed: ${end.message}`)
-    ctx.progress(base + weight, 100, `${what}: done`)
-  } finally {
-    clearInterval(timer)
-    ctx.signal.removeEventListener('abort', onAbort)
-  }
 }

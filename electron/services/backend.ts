@@ -1,0 +1,126 @@
+/**
+ * The backend as one object: the ledger, every service wired to its dependencies, and the
+ * contract's dispatcher. The Electron main process, the browser host and the CLI all open it;
+ * the CLI calls the services directly, as the operating-system user (`actor`).
+ */
+import { userInfo } from 'node:os'
+import { createDispatcher } from '../contract/dispatch'
+import type { Envelope } from '../contract/errors'
+import { openLedger, type Db } from '../ledger/db'
+import { openKeyStore, type KeyStore } from '../ledger/keystore'
+import { verifyBlockInWorkers } from '../workers/block-pool'
+import { createAlertsService, type AlertsService } from './alerts'
+import { createAuditService, type AuditService } from './audit'
+import { createCatalog, type Catalog } from './catalog'
+import { type Actor, type Clock, systemClock } from './common'
+import { createDemoService, type DemoService } from './demo'
+import { createEmissionsService, type EmissionsService, type VerifyBlockFn } from './emissions'
+import { importerUnavailable, reportsUnavailable, simulatorUnavailable, type ImporterService, type ReportsService, type SimulatorService } from './extensions'
+import { createHandlers } from './handlers'
+import { createJobRegistry, type JobRegistry } from './jobs'
+import { createPlayersService, type PlayersService } from './players'
+import { createSalesService, type SalesService } from './sales'
+import { createTicketsService, type TicketsService } from './tickets'
+import { createUsersService, type UsersService } from './users'
+
+export interface Services {
+  db: Db
+  dbPath: string
+  clock: Clock
+  keys: KeyStore
+  catalog: Catalog
+  audit: AuditService
+  users: UsersService
+  jobs: JobRegistry
+  alerts: AlertsService
+  emissions: EmissionsService
+  sales: SalesService
+  tickets: TicketsService
+  players: PlayersService
+  simulator: SimulatorService
+  importer: ImporterService
+  reports: ReportsService
+  demo: DemoService
+}
+
+export interface BackendOptions {
+  dbPath: string
+  clock?: Clock
+  /** Worker threads for block generation and verification (default: all cores). */
+  threads?: number
+  /** Who CLI actions are audited as (default: the operating-system user). */
+  actorName?: string
+  /** Tests may replace the worker pool. */
+  verifyBlock?: VerifyBlockFn
+}
+
+export interface Backend {
+  dispatch(channel: string, args: unknown, token: string | null): Promise<Envelope<unknown>>
+  services: Services
+  /** The operating-system user, as an administrator: the actor of CLI commands. */
+  actor: Actor
+  /** Cancels running tasks and closes the ledger. */
+  close(): void
+  /** Same, after the running tasks have stopped. */
+  closeGracefully(): Promise<void>
+}
+
+export function createServices(opts: { db: Db; dbPath: string; keys: KeyStore; clock?: Clock; threads?: number; verifyBlock?: VerifyBlockFn }): Services {
+  const { db, dbPath, keys } = opts
+  const clock = opts.clock ?? systemClock
+  const catalog = createCatalog({ db, keys })
+  const audit = createAuditService({ db, clock })
+  const users = createUsersService({ db, clock, audit })
+  const jobs = createJobRegistry({ clock })
+  const alerts = createAlertsService({ db, clock, audit, catalog })
+  const emissions = createEmissionsService({ db, clock, keys, audit, jobs, catalog, threads: opts.threads, verifyBlock: opts.verifyBlock ?? verifyBlockInWorkers })
+  const sales = createSalesService({ db, clock, catalog, alerts })
+  const tickets = createTicketsService({ db, catalog, audit })
+  const players = createPlayersService({ db, catalog })
+  // plugged in from their own modules (simulator*, import*, reports*) as they land
+  const simulator: SimulatorService = simulatorUnavailable
+  const importer: ImporterService = importerUnavailable
+  const reports: ReportsService = reportsUnavailable
+  const demo = createDemoService({ jobs, emissions, simulator })
+  return { db, dbPath, clock, keys, catalog, audit, users, jobs, alerts, emissions, sales, tickets, players, simulator, importer, reports, demo }
+}
+
+export function openBackend(opts: BackendOptions): Backend {
+  const db = openLedger(opts.dbPath)
+  let services: Services
+  try {
+    const keys = openKeyStore(opts.dbPath)
+    services = createServices({ db, dbPath: opts.dbPath, keys, clock: opts.clock, threads: opts.threads, verifyBlock: opts.verifyBlock })
+    services.emissions.recoverInterrupted()
+  } catch (e) {
+    db.close()
+    throw e
+  }
+  const dispatcher = createDispatcher(createHandlers(services), (token) => services.users.resolve(token))
+  let closed = false
+  return {
+    dispatch: (channel, args, token) => dispatcher.dispatch(channel, args, token),
+    services,
+    actor: { name: opts.actorName ?? osUserName(), role: 'admin' },
+    close() {
+      if (closed) return
+      closed = true
+      void services.jobs.shutdown()
+      db.close()
+    },
+    async closeGracefully() {
+      if (closed) return
+      await services.jobs.shutdown()
+      closed = true
+      db.close()
+    },
+  }
+}
+
+function osUserName(): string {
+  try {
+    return `os:${userInfo().username}`
+  } catch {
+    return `os:${process.env.USER ?? process.env.USERNAME ?? 'unknown'}`
+  }
+}

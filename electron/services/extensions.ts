@@ -1,0 +1,52 @@
+/**
+ * The services that plug into the backend from their own modules (simulator, sales-feed importer,
+ * reports): their shape, and a stand-in that says plainly that a service is not available until
+ * its module is wired in backend.ts.
+ */
+import { AppError } from '../contract/errors'
+import type { CsvFile, Dashboard, DepletionReport, ImportResult, JobInfo } from '../contract/types'
+import type { Actor } from './common'
+
+export interface SimulateArgs {
+  emission: number
+  sales: number
+  players?: number
+  seed?: number
+}
+
+export interface SimulatorService {
+  /** A `simulate` job on the emission. */
+  start(actor: Actor, args: SimulateArgs): JobInfo
+  /** The same work inside a job that already runs (the demo): resolves with the units sold. */
+  run(actor: Actor, args: SimulateArgs, ctx: { signal: AbortSignal; progress(done: number, total: number, message?: string): void }): Promise<{ sold: number }>
+}
+
+export interface ImporterService {
+  /** A JSONL sales feed, whole or not at all: AppError('IMPORT_REJECTED') lists every bad line in details. */
+  importContent(actor: Actor, content: string, fileName?: string): ImportResult
+}
+
+export interface ReportsService {
+  depletion(args: { emission: number; block?: number }): DepletionReport
+  dashboard(): Dashboard
+  csv(args: { report: 'depletion'; emission: number; block?: number } | { report: 'dashboard' }): CsvFile
+}
+
+function unavailable(what: string): never {
+  throw new AppError('INTERNAL', `${what} is not yet available in this build`)
+}
+
+export const simulatorUnavailable: SimulatorService = {
+  start: () => unavailable('the sales simulator'),
+  run: () => unavailable('the sales simulator'),
+}
+
+export const importerUnavailable: ImporterService = {
+  importContent: () => unavailable('the sales-feed importer'),
+}
+
+export const reportsUnavailable: ReportsService = {
+  depletion: () => unavailable('the depletion report'),
+  dashboard: () => unavailable('the dashboard'),
+  csv: () => unavailable('the CSV export of reports'),
+}

@@ -1,0 +1,65 @@
+/**
+ * The contract's handlers: thin. The dispatcher has already validated the arguments and checked
+ * the caller's role against the channel's access; each handler names the actor and calls a service.
+ */
+import { AppError } from '../contract/errors'
+import type { HandlerContext, Handlers } from '../contract/dispatch'
+import type { Actor } from './common'
+import type { Services } from './backend'
+
+function actorOf(ctx: HandlerContext): Actor {
+  if (!ctx.caller) throw new AppError('NOT_SIGNED_IN', 'your session has ended: sign in again')
+  return { name: ctx.caller.name, role: ctx.caller.role }
+}
+
+export function createHandlers(s: Services): Handlers {
+  return {
+    'auth:status': (_a, ctx) => ({ needsSetup: s.users.needsSetup(), user: s.users.userOf(ctx.caller?.token ?? null) }),
+    'auth:setup': (a) => s.users.setup(a.name, a.password),
+    'auth:login': (a) => s.users.login(a.name, a.password),
+    'auth:logout': (_a, ctx) => {
+      s.users.logout(ctx.caller!.token)
+      return { ok: true as const }
+    },
+
+    'emissions:list': () => s.emissions.list(),
+    'emissions:get': (a) => s.emissions.get(a.emission),
+    'emissions:create': (a, ctx) => s.emissions.create(actorOf(ctx), a),
+    'emissions:generate': (a, ctx) => s.emissions.generate(actorOf(ctx), a.emission),
+    'emissions:verify': (a, ctx) => s.emissions.verify(actorOf(ctx), a.emission),
+    'emissions:open': (a, ctx) => s.emissions.open(actorOf(ctx), a.emission),
+    'emissions:close': (a, ctx) => s.emissions.close(actorOf(ctx), a.emission),
+    'emissions:withdraw': (a, ctx) => s.emissions.withdraw(actorOf(ctx), a.emission, a.reason),
+    'emissions:certificate': (a) => s.emissions.certificate(a.emission),
+    'emissions:demo': (a, ctx) => s.demo.start(actorOf(ctx), a),
+    'blocks:get': (a) => s.emissions.block(a.emission, a.block),
+
+    'jobs:get': (a) => s.jobs.get(a.jobId),
+    'jobs:list': () => s.jobs.list(),
+    'jobs:cancel': (a, ctx) => {
+      const job = s.jobs.cancel(a.jobId)
+      s.audit.record(actorOf(ctx).name, 'job.cancel', `job:${job.id}`, { kind: job.kind, emission: job.emission })
+      return job
+    },
+
+    'sales:simulate': (a, ctx) => s.simulator.start(actorOf(ctx), a),
+    'sales:import': (a, ctx) => s.importer.importContent(actorOf(ctx), a.content, a.fileName),
+
+    'tickets:get': (a, ctx) => s.tickets.get(actorOf(ctx), a.serial, a.reason),
+    'players:search': (a) => s.players.search(a.query, a.limit),
+    'players:last': (a) => s.players.last(a.player),
+    'players:history': (a) => s.players.history(a.player, a.page, a.pageSize),
+
+    'reports:depletion': (a) => s.reports.depletion(a),
+    'reports:dashboard': () => s.reports.dashboard(),
+    'reports:csv': (a) => s.reports.csv(a),
+    'alerts:list': () => s.alerts.list(),
+
+    'users:list': () => s.users.list(),
+    'users:create': (a, ctx) => s.users.create(actorOf(ctx), a),
+    'users:update': (a, ctx) => s.users.update(actorOf(ctx), a),
+    'audit:list': (a) => s.audit.list(a),
+    'audit:verify': () => s.audit.verify(),
+    'audit:csv': (a) => s.audit.csv(a),
+  }
+}

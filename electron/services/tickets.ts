@@ -1,0 +1,75 @@
+/**
+ * Any unit by serial: its content (both zones), evaluation, sale and play. An unsold unit's
+ * content is secret until sold: only an auditor who gives a reason sees it, and that is audited.
+ */
+import { AppError } from '../contract/errors'
+import type { TicketView } from '../contract/types'
+import { evaluateTicket } from '../../game-core/evaluate'
+import { parseSerial, SerialError, type UnitId } from '../../game-core/serial'
+import type { Db } from '../ledger/db'
+import { unitKey } from '../ledger/migrations'
+import { unpackPlay } from '../ledger/play-codec'
+import type { AuditService } from './audit'
+import type { Catalog } from './catalog'
+import type { Actor } from './common'
+
+export interface TicketsService {
+  get(viewer: Actor, serial: string, reason?: string): TicketView
+}
+
+export function parseSerialOrThrow(serial: string): UnitId {
+  try {
+    return parseSerial(serial)
+  } catch (e) {
+    if (e instanceof SerialError) throw new AppError('INVALID_SERIAL', `${e.message}`, { field: 'serial', details: { code: e.code, ...e.params } })
+    throw e
+  }
+}
+
+export function createTicketsService({ db, catalog, audit }: { db: Db; catalog: Catalog; audit: AuditService }): TicketsService {
+  const saleStmt = db.prepare(`SELECT s.sale_id, p.name AS player, s.sold_at, s.stake_cents, s.prize_cents, s.play, s.events
+                               FROM sales s JOIN players p ON p.id = s.player_id WHERE s.unit_key = ?`)
+  return {
+    get(viewer, serialText, reason) {
+      const id = parseSerialOrThrow(serialText)
+      const def = catalog.definition(id.emission)
+      const block = catalog.block(id.emission, id.block)
+      if (id.unit >= def.blockSize) throw new AppError('INVALID_SERIAL', `unit ${id.unit} is beyond the block's ${def.blockSize} units`, { field: 'serial' })
+      if (block.status === 'pending') throw new AppError('ILLEGAL_STATE', `block ${id.emission}/${id.block} has not been generated yet: its units do not exist`)
+      const sale = saleStmt.get(unitKey(id.emission, id.block, id.unit)) as
+        | { sale_id: string | null; player: string; sold_at: number; stake_cents: number; prize_cents: number; play: number | null; events: Buffer | null }
+        | undefined
+      const deriver = catalog.deriver(id.emission, id.block)
+      const ticket = deriver.ticket(id.unit)
+      if (!sale) {
+        if (viewer.role !== 'auditor') {
+          throw new AppError('FORBIDDEN', `unit ${ticket.serial} is not sold: its content stays secret until it is sold, and only an auditor may inspect it, with a reason`)
+        }
+        const why = reason?.trim() ?? ''
+        if (why.length < 3) throw new AppError('REASON_REQUIRED', `unit ${ticket.serial} is not sold: give a reason (at least 3 characters) to inspect it; it will be logged`, { field: 'reason' })
+        audit.record(viewer.name, 'ticket.inspect-unsold', `unit:${ticket.serial}`, { reason: why })
+      }
+      const evaluation = evaluateTicket(def, ticket)
+      if (evaluation.problems.length || evaluation.prizeCents !== ticket.prizeCents) {
+        throw new AppError('INTERNAL', `unit ${ticket.serial} does not evaluate to its outcome (${evaluation.problems.join('; ') || `${evaluation.prizeCents} ≠ ${ticket.prizeCents} cents`}): verify block ${id.emission}/${id.block}`)
+      }
+      return {
+        serial: ticket.serial,
+        emission: id.emission,
+        block: id.block,
+        unit: id.unit,
+        sold: !!sale,
+        tier: ticket.tier,
+        prizeCents: ticket.prizeCents,
+        winning: ticket.winning,
+        numbers: ticket.numbers,
+        amountsCents: ticket.amountsCents,
+        matches: evaluation.matches,
+        sale: sale
+          ? { saleId: sale.sale_id ?? ticket.serial, player: sale.player, soldAt: new Date(sale.sold_at).toISOString(), stakeCents: sale.stake_cents, prizeCents: sale.prize_cents }
+          : null,
+        play: sale ? unpackPlay(sale.play, sale.events) : null,
+      }
+    },
+  }
+}
