@@ -24,7 +24,7 @@ export function nextSteps(e: EmissionSummary): EmissionAction[] {
     case 'generated': return ['verify', 'withdraw']
     case 'verified': return ['open', 'verify', 'withdraw']
     case 'open': return ['close', 'verify', 'withdraw']
-    case 'closed': return ['verify', 'withdraw']
+    case 'closed': return ['verify']
     case 'withdrawn': return []
   }
 }

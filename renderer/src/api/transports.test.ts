@@ -1,0 +1,31 @@
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { httpTransport, TransportError } from './transports'
+
+afterEach(() => vi.unstubAllGlobals())
+
+describe('httpTransport', () => {
+  it('posts the args to /api/<channel> with the bearer token and returns the envelope', async () => {
+    const fetch = vi.fn(async () => new Response(JSON.stringify({ ok: true, result: [1] }), { status: 200 }))
+    vi.stubGlobal('fetch', fetch)
+    const r = await httpTransport.invoke('emissions:list', {}, 'tok')
+    expect(r).toEqual({ ok: true, result: [1] })
+    expect(fetch).toHaveBeenCalledWith('/api/emissions:list', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer tok' },
+      body: JSON.stringify({ args: {} }),
+    })
+  })
+
+  it('passes error envelopes through, whatever the HTTP status', async () => {
+    const body = { ok: false, error: { code: 'FORBIDDEN', message: 'no' } }
+    vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify(body), { status: 403 })))
+    expect(await httpTransport.invoke('users:list', {}, null)).toEqual(body)
+  })
+
+  it('says the server cannot be reached, or did not answer an envelope', async () => {
+    vi.stubGlobal('fetch', vi.fn(async () => { throw new TypeError('Failed to fetch') }))
+    await expect(httpTransport.invoke('auth:status', {}, null)).rejects.toBeInstanceOf(TransportError)
+    vi.stubGlobal('fetch', vi.fn(async () => new Response('<html>bad gateway</html>', { status: 502 })))
+    await expect(httpTransport.invoke('auth:status', {}, null)).rejects.toThrow(/502/)
+  })
+})
