@@ -176,3 +176,21 @@ describe('block commitment', () => {
     expect(chunkCount({ ...smallDefinition(), blockSize: 129 })).toBe(2)
   })
 })
+
+describe('subtree ranges (threads hash whole subtrees)', () => {
+  it('cover the leaves in order and give the same root as the leaves', async () => {
+    const { subtreeRanges, rootFromSubtrees, merkleRoot } = await import('./commitment')
+    const { nodePrimitives } = await import('../electron/crypto/node-primitives')
+    for (const n of [1, 2, 3, 5, 8, 13, 100, 62625]) {
+      const leaves = new Uint8Array(32 * n).map((_, i) => (i * 131 + n) & 255)
+      for (const parts of [1, 2, 3, 4, 7]) {
+        const ranges = subtreeRanges(n, parts)
+        let next = 0
+        for (const r of ranges) { expect(r.from).toBe(next); next += r.count }
+        expect(next).toBe(n)
+        const roots = new Map(ranges.map((r) => [`${r.from}:${r.count}`, merkleRoot(nodePrimitives, leaves.subarray(32 * r.from, 32 * (r.from + r.count)))]))
+        expect(Buffer.from(rootFromSubtrees(nodePrimitives, roots, 0, n))).toEqual(Buffer.from(merkleRoot(nodePrimitives, leaves)))
+      }
+    }
+  })
+})

@@ -42,6 +42,33 @@ export function merkleRoot(prim: Primitives, leaves: Uint8Array, from = 0, n = l
   return nodeHash(prim, merkleRoot(prim, leaves, from, k), merkleRoot(prim, leaves, from + k, n - k))
 }
 
+/**
+ * Cuts a tree of n leaves into about `parts` ranges that are each a whole subtree of the RFC 6962
+ * tree (splitting the largest first), so that threads can hash their range to a subtree root and
+ * the root is then made from those alone (rootFromSubtrees).
+ */
+export function subtreeRanges(n: number, parts: number): { from: number; count: number }[] {
+  const ranges = [{ from: 0, count: n }]
+  while (ranges.length < parts) {
+    let widest = 0
+    ranges.forEach((r, i) => { if (r.count > ranges[widest].count) widest = i })
+    const r = ranges[widest]
+    if (r.count < 2) break
+    const k = largestPowerOfTwoBelow(r.count)
+    ranges.splice(widest, 1, { from: r.from, count: k }, { from: r.from + k, count: r.count - k })
+  }
+  return ranges
+}
+
+/** MTH of n leaves from the roots of subtrees that cover them (keyed `${from}:${count}`). */
+export function rootFromSubtrees(prim: Primitives, subtrees: Map<string, Uint8Array>, from: number, n: number): Uint8Array {
+  const known = subtrees.get(`${from}:${n}`)
+  if (known) return known
+  if (n <= 1) throw new Error(`leaf ${from} is covered by no subtree`)
+  const k = largestPowerOfTwoBelow(n)
+  return nodeHash(prim, rootFromSubtrees(prim, subtrees, from, k), rootFromSubtrees(prim, subtrees, from + k, n - k))
+}
+
 /** The audit path of leaf m (RFC 6962 §2.1.1), lowest sibling first. */
 export function inclusionProof(prim: Primitives, leaves: Uint8Array, m: number, from = 0, n = leaves.length / 32): Uint8Array[] {
   if (n <= 1) return []

@@ -7,7 +7,7 @@ import type { GameDefinition } from './rules'
 import type { Primitives } from './primitives'
 import { toHex } from './primitives'
 import { BlockDeriver, CHUNK_UNITS, LOSING, type BlockRef } from './block'
-import { blockCommitment, chunkCount, leafHash, merkleRoot } from './commitment'
+import { blockCommitment, chunkCount, leafHash, merkleRoot, rootFromSubtrees } from './commitment'
 
 export interface UnitProblem {
   unit: number
@@ -20,6 +20,8 @@ export interface ChunkRangeResult {
   units: number
   /** 32 bytes per chunk. */
   leafHashes: Uint8Array
+  /** MTH of this range's leaves: a node of the block's tree when the range is one (subtreeRanges). */
+  subtreeRoot: Uint8Array | null
   /** Units per tier code: index i for tier i, the last entry for losing units. */
   tierCounts: number[]
   /** The first problems found (up to maxProblems). */
@@ -62,7 +64,7 @@ export function processChunks(deriver: BlockDeriver, firstChunk: number, count: 
   }
 
   for (let c = 0; c < count; c += CHUNKS_PER_BATCH) {
-    if (opts.shouldStop?.()) return { firstChunk, chunkCount: c, units, leafHashes: leafHashes.subarray(0, 32 * c), tierCounts, problems, failures, cancelled: true }
+    if (opts.shouldStop?.()) return { firstChunk, chunkCount: c, units, leafHashes: leafHashes.subarray(0, 32 * c), subtreeRoot: null, tierCounts, problems, failures, cancelled: true }
     const chunksHere = Math.min(CHUNKS_PER_BATCH, count - c)
     const firstUnit = (firstChunk + c) * CHUNK_UNITS
     const n = Math.min(chunksHere * CHUNK_UNITS, def.blockSize - firstUnit)
@@ -92,7 +94,8 @@ export function processChunks(deriver: BlockDeriver, firstChunk: number, count: 
     units += n
     opts.onProgress?.(units)
   }
-  return { firstChunk, chunkCount: count, units, leafHashes, tierCounts, problems, failures, cancelled: false }
+  const subtreeRoot = count > 0 ? merkleRoot(prim, leafHashes) : null
+  return { firstChunk, chunkCount: count, units, leafHashes, subtreeRoot, tierCounts, problems, failures, cancelled: false }
 }
 
 export interface TierCheck {
@@ -153,7 +156,15 @@ export function assembleVerification(
     if (t.found !== t.expected) problems.push({ unit: -1, message: `tier ${t.amountCents} cents: ${t.found} units found, the table says ${t.expected}` })
   }
   if (counts[T] !== losingExpected && problems.length === 0) problems.push({ unit: -1, message: `${counts[T]} losing units found, expected ${losingExpected}` })
-  const root = merkleRoot(prim, leaves)
+  const subtrees = new Map(sorted.filter((r) => r.subtreeRoot).map((r) => [`${r.firstChunk}:${r.chunkCount}`, r.subtreeRoot!]))
+  // Ranges cut by subtreeRanges are nodes of the tree: their roots suffice. Any other cut falls
+  // back to the leaves.
+  let root: Uint8Array
+  try {
+    root = rootFromSubtrees(prim, subtrees, 0, total)
+  } catch {
+    root = merkleRoot(prim, leaves)
+  }
   return {
     emission: ref.emission,
     block: ref.block,

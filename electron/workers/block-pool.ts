@@ -10,7 +10,7 @@ import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
 import type { GameDefinition } from '../../game-core/rules'
 import { assembleVerification, type BlockVerification, type ChunkRangeResult } from '../../game-core/verify'
-import { chunkCount } from '../../game-core/commitment'
+import { chunkCount, subtreeRanges } from '../../game-core/commitment'
 import { nodePrimitives } from '../crypto/node-primitives'
 import { AppError } from '../contract/errors'
 import type { BlockTask, BlockWorkerMessage } from './messages'
@@ -40,7 +40,9 @@ export async function verifyBlockInWorkers(
   opts: BlockJobOptions = {},
 ): Promise<BlockVerification> {
   const total = chunkCount(def)
-  const threads = Math.max(1, Math.min(opts.threads ?? defaultThreads(), total))
+  // Each thread takes a whole subtree of the Merkle tree, so the root needs no further hashing here.
+  const ranges = subtreeRanges(total, Math.max(1, opts.threads ?? defaultThreads()))
+  const threads = ranges.length
   if (opts.signal?.aborted) throw new AppError('CANCELLED', 'the task was cancelled')
   const stop = new SharedArrayBuffer(4)
   const progress = new SharedArrayBuffer(8 * threads)
@@ -53,11 +55,9 @@ export async function verifyBlockInWorkers(
     ? setInterval(() => opts.onProgress!(progressView.reduce((a, b) => a + b, 0), def.blockSize), opts.progressEveryMs ?? 200)
     : null
   try {
-    const ranges = await Promise.all(
+    const results = await Promise.all(
       Array.from({ length: threads }, (_, i) => {
-        const first = Math.floor((total * i) / threads)
-        const next = Math.floor((total * (i + 1)) / threads)
-        const task: BlockTask = { def, emission: ref.emission, block: ref.block, secret: ref.secret, firstChunk: first, chunkCount: next - first, stop, progress, index: i }
+        const task: BlockTask = { def, emission: ref.emission, block: ref.block, secret: ref.secret, firstChunk: ranges[i].from, chunkCount: ranges[i].count, stop, progress, index: i }
         return new Promise<ChunkRangeResult>((resolve, reject) => {
           const worker = new Worker(entry.file, { workerData: task, argv: entry.argv })
           workers.push(worker)
@@ -67,9 +67,9 @@ export async function verifyBlockInWorkers(
         })
       }),
     )
-    if (opts.signal?.aborted || ranges.some((r) => r.cancelled)) throw new AppError('CANCELLED', 'the task was cancelled')
+    if (opts.signal?.aborted || results.some((r) => r.cancelled)) throw new AppError('CANCELLED', 'the task was cancelled')
     opts.onProgress?.(def.blockSize, def.blockSize)
-    return assembleVerification(def, nodePrimitives, ref, ranges)
+    return assembleVerification(def, nodePrimitives, ref, results)
   } finally {
     if (timer) clearInterval(timer)
     opts.signal?.removeEventListener('abort', onAbort)
