@@ -34,7 +34,13 @@ async function main(): Promise<void> {
     if (!argv[i].includes('=')) i++
   }
   const port = portArgument(argv)
-  const dbPath = resolveDbPath(argv, process.env, userDataDir({ platform: process.platform, env: process.env, home: homedir() }), process.cwd())
+  const dbPath = resolveDbPath(
+    argv,
+    process.env,
+    userDataDir({ platform: process.platform, env: process.env, home: homedir() }),
+    // npm runs scripts from the package folder; INIT_CWD is where the user typed the command.
+    process.env.INIT_CWD || process.cwd(),
+  )
 
   await ensureBuilt({ log: (m) => console.error(m) })
   mkdirSync(dirname(dbPath), { recursive: true })
