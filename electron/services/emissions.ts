@@ -353,7 +353,8 @@ export function createEmissionsService(deps: EmissionsDeps): EmissionsService {
       if (why.length < 3) throw new AppError('REASON_REQUIRED', 'give a reason of at least 3 characters to withdraw an emission', { field: 'reason' })
       return transition(actor, emission, 'emission.withdraw', (e) => {
         if (e.status === 'closed' || e.status === 'withdrawn') throw illegal(e, 'be withdrawn', 'a closed or withdrawn emission is final')
-        db.prepare('UPDATE emissions SET withdrawn_reason = ? WHERE emission = ?').run(why, emission)
+        // status and reason together: the schema checks that one never goes without the other
+        db.prepare("UPDATE emissions SET status = 'withdrawn', withdrawn_reason = ? WHERE emission = ?").run(why, emission)
       }, 'withdrawn', () => ({ reason: why }))
     },
 

@@ -58,7 +58,7 @@ export function openLedgerFixture(opts: { definition?: GameDefinition; clock?: C
     definition: opts.definition,
   })
   const sales = createSalesService({ db, clock, catalog, alerts })
-  const simulator = createSimulator({ db, clock, catalog, sales, audit, jobs, emissions })
+  const simulator = createSimulator({ db, clock, catalog, sales, audit, jobs })
 
   async function openEmission(o: { blocks?: number; startsOn?: string; code?: string } = {}): Promise<number> {
     const e = emissions.create(TEST_ACTOR, { blocks: o.blocks ?? 1, startsOn: o.startsOn, code: o.code })

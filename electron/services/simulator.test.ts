@@ -133,7 +133,7 @@ describe('the simulator', () => {
     const f = fixture()
     const e = await f.openEmission({ startsOn: '2025-03-10' })
     const r = await f.simulator.run(TEST_ACTOR, { emission: e, sales: 4000, players: 300, seed: 9 })
-    expect(r).toMatchObject({ sold: 4000, cancelled: false, players: 300 })
+    expect(r).toMatchObject({ sold: 4000, players: 300 })
     const rows = salesOf(f)
     rows.forEach((s, i) => {
       expect(s.unit_key % 10_000_000).toBe(i)
@@ -167,10 +167,21 @@ describe('the simulator', () => {
     const f = fixture()
     const e = await f.openEmission()
     const ac = new AbortController()
-    const r = await f.simulator.run(TEST_ACTOR, { emission: e, sales: 5000, batchSize: 500 }, { signal: ac.signal, onProgress: (done) => { if (done >= 1000) ac.abort() } })
-    expect(r).toMatchObject({ sold: 1000, cancelled: true })
+    const run = f.simulator.run(TEST_ACTOR, { emission: e, sales: 5000, batchSize: 500 }, { signal: ac.signal, progress: (done) => { if (done >= 1000) ac.abort() } })
+    await expect(run).rejects.toMatchObject({ code: 'CANCELLED', message: expect.stringMatching(/after 1000 sales/) })
     expect(f.catalog.block(e, 1).units_sold).toBe(1000)
     expect(f.db.prepare("SELECT count(*) FROM audit WHERE action = 'sales.simulate-cancelled'").pluck().get()).toBe(1)
+  })
+
+  it('fills the last 30 days for an emission with no sale date and no sale yet', async () => {
+    const f = fixture()
+    const e = await f.openEmission()
+    const r = await f.simulator.run(TEST_ACTOR, { emission: e, sales: 2000, seed: 3 })
+    expect(r).toMatchObject({ from: new Date(NOW - 30 * 86_400_000).toISOString(), to: new Date(NOW).toISOString(), firstSerial: '0001-001-0000000-' + r.firstSerial!.slice(-1) })
+    const times = salesOf(f).map((s) => s.sold_at)
+    expect(Math.min(...times)).toBeGreaterThanOrEqual(NOW - 30 * 86_400_000)
+    expect(Math.max(...times)).toBeLessThanOrEqual(NOW)
+    expect(r.lastSerial).toMatch(/^0001-001-0001999-\d$/)
   })
 
   it('runs as a task with progress, and as a cancelled task', async () => {
@@ -195,19 +206,5 @@ describe('the simulator', () => {
     expect(() => f.simulator.start(TEST_ACTOR, { emission: e, sales: def.blockSize + 1 })).toThrow(/10000 units left/)
     expect(() => f.simulator.start(TEST_ACTOR, { emission: 77, sales: 1 })).toThrow(/does not exist/)
     expect(f.db.prepare('SELECT count(*) FROM sales').pluck().get()).toBe(0)
-  })
-
-  it('makes a demo emission in one task: generated, verified, open, with its history', async () => {
-    const f = fixture()
-    const { job, emission } = f.simulator.demo(TEST_ACTOR, { sales: 3000 })
-    expect(job).toMatchObject({ kind: 'demo', state: 'running' })
-    const end = await f.jobs.wait(job.id)
-    expect(end.message).toMatch(/3000 sales simulated/)
-    expect(end).toMatchObject({ state: 'done', done: 100, total: 100 })
-    const s = f.emissions.summary(emission)
-    expect(s).toMatchObject({ status: 'open', blocks: 1, blocksVerified: 1, unitsSold: 3000, code: `DEMO-${emission}` })
-    const times = salesOf(f).map((r) => r.sold_at)
-    expect(Math.min(...times)).toBeGreaterThanOrEqual(NOW - 31 * 86_400_000)
-    expect(Math.max(...times)).toBeLessThanOrEqual(NOW)
   })
 })

@@ -25,6 +25,7 @@ import { formatSerial } from '../../game-core/serial'
 import type { AuditService } from './audit'
 import type { Catalog } from './catalog'
 import type { Actor, Clock } from './common'
+import { describeStatus } from './emissions'
 import type { JobRegistry } from './jobs'
 import type { SaleInput, SalesService } from './sales'
 
@@ -366,7 +367,7 @@ export function createSimulator(deps: SimulatorDeps): Simulator {
     if (!Number.isInteger(opts.sales) || opts.sales < 1) throw new AppError('BAD_ARGUMENTS', `sales must be a whole number ≥ 1, not ${opts.sales}`, { field: 'sales' })
     if (opts.seed !== undefined && (!Number.isInteger(opts.seed) || opts.seed < 0)) throw new AppError('BAD_ARGUMENTS', `seed must be a whole number ≥ 0, not ${opts.seed}`, { field: 'seed' })
     const e = catalog.emission(opts.emission)
-    if (e.status !== 'open') throw new AppError('ILLEGAL_STATE', `emission ${opts.emission} cannot sell: it is ${e.status}; open it first`)
+    if (e.status !== 'open') throw new AppError('ILLEGAL_STATE', `emission ${opts.emission} cannot sell: it is ${describeStatus(e.status)}; open it first`)
     const def = catalog.definition(opts.emission)
     const unsold = catalog.blocks(opts.emission).reduce((n, b) => n + def.blockSize - b.units_sold, 0)
     if (unsold === 0) throw new AppError('SOLD_OUT', `emission ${opts.emission} is sold out`)

@@ -1,0 +1,83 @@
+/**
+ * Ledgers for the integration tests. Generating and verifying a real CARATS block takes seconds,
+ * so one template ledger (users of every role; emission 1 of one block, generated, verified and
+ * open) is built once per code version and copied into a fresh temp dir for each test.
+ */
+import { createHash } from 'node:crypto'
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { MIGRATIONS } from '../../electron/ledger/migrations'
+import { keyFilePath } from '../../electron/ledger/keystore'
+import { openBackend, type Backend, type BackendOptions } from '../../electron/services/backend'
+import type { Actor } from '../../electron/services/common'
+import type { Role } from '../../electron/contract/define'
+import { CARATS } from '../../game-core/carats'
+
+export const PASSWORD = 'correct horse battery'
+export const USERS: Record<Role, string> = { admin: 'ada', operator: 'otto', support: 'suzy', manager: 'max', auditor: 'aude' }
+export const actor = (role: Role): Actor => ({ name: USERS[role], role })
+export const T0 = Date.parse('2026-03-02T09:00:00Z')
+
+const version = createHash('sha256').update(MIGRATIONS.map((m) => m.sql).join('\n') + CARATS.id).digest('hex').slice(0, 12)
+const cacheDir = join(tmpdir(), 'carats-ledger-templates')
+
+export function tempDir(label = 'ledger'): string {
+  return mkdtempSync(join(tmpdir(), `carats-${label}-`))
+}
+
+/** A fresh ledger in `dir` with no user and no emission. */
+export function emptyBackend(dir: string, opts: Partial<BackendOptions> = {}): Backend {
+  return openBackend({ dbPath: join(dir, 'ledger.db'), threads: 2, ...opts })
+}
+
+async function buildTemplate(path: string): Promise<void> {
+  const b = openBackend({ dbPath: path, threads: 2 })
+  try {
+    const s = b.services
+    s.users.setup(USERS.admin, PASSWORD)
+    for (const role of ['operator', 'support', 'manager', 'auditor'] as const) s.users.create(actor('admin'), { name: USERS[role], role, password: PASSWORD })
+    s.emissions.create(actor('operator'), { blocks: 1, code: 'TEST-1' })
+    const g = await s.jobs.wait(s.emissions.generate(actor('operator'), 1).id)
+    if (g.state !== 'done') throw new Error(`template generation failed: ${g.message}`)
+    const v = await s.jobs.wait(s.emissions.verify(actor('operator'), 1).id)
+    if (v.state !== 'done') throw new Error(`template verification failed: ${v.message}`)
+    s.emissions.open(actor('operator'), 1)
+    s.db.pragma('wal_checkpoint(TRUNCATE)')
+  } finally {
+    await b.closeGracefully()
+  }
+}
+
+/** The template's path, built on first use (by whichever test process gets there first). */
+export async function templatePath(): Promise<string> {
+  const path = join(cacheDir, `open-emission-${version}.db`)
+  if (existsSync(path) && existsSync(keyFilePath(path))) return path
+  mkdirSync(cacheDir, { recursive: true })
+  const work = mkdtempSync(join(cacheDir, 'build-'))
+  const tmp = join(work, 'ledger.db')
+  await buildTemplate(tmp)
+  // the key first: a ledger without its key is useless, a key without its ledger is ignored
+  renameSync(keyFilePath(tmp), keyFilePath(path))
+  renameSync(tmp, path)
+  rmSync(work, { recursive: true, force: true })
+  return path
+}
+
+/** A copy of the template in `dir`: emission 1 open with one verified block, users of every role. */
+export async function openEmissionBackend(dir: string, opts: Partial<BackendOptions> = {}): Promise<Backend> {
+  const src = await templatePath()
+  const dbPath = join(dir, 'ledger.db')
+  copyFileSync(src, dbPath)
+  copyFileSync(keyFilePath(src), keyFilePath(dbPath))
+  return openBackend({ dbPath, threads: 2, ...opts })
+}
+
+/** A valid play: the winning numbers by click, then "your numbers" by click or drag. */
+export function samplePlay(seed = 0, mode: 'play' | 'auto' = 'play'): import('../../game-core/play').Play {
+  const events: import('../../game-core/play').RevealEvent[] = []
+  let t = 0
+  for (let c = 0; c < 6; c++) events.push({ t: (t += 250 + ((seed * 37 + c * 11) % 200)), zone: 'winning', cell: c, gesture: 'click' })
+  for (let c = 0; c < 24; c++) events.push({ t: (t += 30 + ((seed + c) % 40)), zone: 'yours', cell: c, gesture: mode === 'play' && seed % 2 ? 'drag' : 'click' })
+  return { mode, status: 'complete', events }
+}
