@@ -1,0 +1,180 @@
+/** The contract through the backend's dispatcher: sign-in, sessions, and who may call what. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { rmSync } from 'node:fs'
+import type { Backend } from '../../electron/services/backend'
+import { CHANNEL_NAMES, type ChannelName } from '../../electron/contract'
+import type { Role } from '../../electron/contract/define'
+import { emptyBackend, openEmissionBackend, PASSWORD, templatePath, tempDir, USERS } from './ledger-fixture'
+
+describe('sign-in', () => {
+  let dir: string
+  let b: Backend
+  let now = Date.parse('2026-03-02T09:00:00Z')
+  beforeAll(() => {
+    dir = tempDir('auth')
+    b = emptyBackend(dir, { clock: () => new Date(now) })
+  })
+  afterAll(async () => {
+    await b.closeGracefully()
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  it('asks for the admin account first, once, then signs in and out with expiring sessions', async () => {
+    expect(await b.dispatch('auth:status', {}, null)).toEqual({ ok: true, result: { needsSetup: true, user: null } })
+    expect(await b.dispatch('auth:login', { name: 'ada', password: PASSWORD }, null)).toMatchObject({ ok: false, error: { code: 'SETUP_REQUIRED' } })
+    expect(await b.dispatch('auth:setup', { name: 'ada', password: 'short' }, null)).toMatchObject({ ok: false, error: { code: 'BAD_ARGUMENTS', field: 'password' } })
+    const setup = await b.dispatch('auth:setup', { name: 'ada', password: PASSWORD }, null)
+    expect(setup).toMatchObject({ ok: true, result: { user: { name: 'ada', role: 'admin', active: true } } })
+    expect(await b.dispatch('auth:setup', { name: 'eve', password: PASSWORD }, null)).toMatchObject({ ok: false, error: { code: 'CONFLICT' } })
+    expect(await b.dispatch('auth:login', { name: 'ada', password: 'wrong password' }, null)).toMatchObject({ ok: false, error: { code: 'BAD_CREDENTIALS', message: 'wrong name or password' } })
+    expect(await b.dispatch('auth:login', { name: 'nobody', password: PASSWORD }, null)).toMatchObject({ ok: false, error: { code: 'BAD_CREDENTIALS', message: 'wrong name or password' } })
+    const login = (await b.dispatch('auth:login', { name: 'ada', password: PASSWORD }, null)) as { ok: true; result: { token: string } }
+    const token = login.result.token
+    expect(await b.dispatch('auth:status', {}, token)).toMatchObject({ ok: true, result: { needsSetup: false, user: { name: 'ada' } } })
+    // the password is stored as an scrypt hash with a salt, never in the clear
+    const row = b.services.db.prepare('SELECT password_hash, password_salt FROM users').get() as { password_hash: Buffer; password_salt: Buffer }
+    expect(row.password_hash.length).toBe(64)
+    expect(row.password_hash.includes(Buffer.from(PASSWORD))).toBe(false)
+    // sessions end after 8 hours without use
+    now += 7 * 3600_000
+    expect((await b.dispatch('emissions:list', {}, token)).ok).toBe(true)
+    now += 7 * 3600_000
+    expect((await b.dispatch('emissions:list', {}, token)).ok).toBe(true)
+    now += 8 * 3600_000 + 1
+    expect(await b.dispatch('emissions:list', {}, token)).toMatchObject({ ok: false, error: { code: 'NOT_SIGNED_IN' } })
+    // logout ends the session; a deactivated user's sessions end too
+    const t2 = ((await b.dispatch('auth:login', { name: 'ada', password: PASSWORD }, null)) as { ok: true; result: { token: string } }).result.token
+    const created = (await b.dispatch('users:create', { name: 'suzy', role: 'support', password: PASSWORD }, t2)) as { ok: true; result: { id: number } }
+    const t3 = ((await b.dispatch('auth:login', { name: 'suzy', password: PASSWORD }, null)) as { ok: true; result: { token: string } }).result.token
+    expect((await b.dispatch('players:search', { query: '' }, t3)).ok).toBe(true)
+    expect((await b.dispatch('users:update', { userId: created.result.id, active: false }, t2)).ok).toBe(true)
+    expect(await b.dispatch('players:search', { query: '' }, t3)).toMatchObject({ ok: false, error: { code: 'NOT_SIGNED_IN' } })
+    expect(await b.dispatch('auth:login', { name: 'suzy', password: PASSWORD }, null)).toMatchObject({ ok: false, error: { code: 'BAD_CREDENTIALS', message: /deactivated/ } })
+    expect(await b.dispatch('users:update', { userId: 1, role: 'auditor' }, t2)).toMatchObject({ ok: false, error: { code: 'ILLEGAL_STATE', message: /last active administrator/ } })
+    expect(await b.dispatch('auth:logout', {}, t2)).toEqual({ ok: true, result: { ok: true } })
+    expect(await b.dispatch('emissions:list', {}, t2)).toMatchObject({ ok: false, error: { code: 'NOT_SIGNED_IN' } })
+    const actions = b.services.audit.list({ page: 1, pageSize: 50 }).items.map((a) => a.action)
+    expect(actions).toEqual(expect.arrayContaining(['auth.setup', 'auth.login', 'auth.login-failed', 'user.create', 'user.update', 'auth.logout']))
+  })
+})
+
+/**
+ * Who may call what, written out from the issue and the roles' jobs rather than read from the
+ * contract, so a change of access in the contract shows up here. 'x' = allowed.
+ */
+const A = 'admin', O = 'operator', S = 'support', M = 'manager', U = 'auditor'
+const ALL = [A, O, S, M, U] as const
+const MATRIX: Record<Exclude<ChannelName, 'auth:status' | 'auth:setup' | 'auth:login' | 'auth:logout'>, readonly Role[]> = {
+  'emissions:list': ALL,
+  'emissions:get': ALL,
+  'emissions:create': [A, O],
+  'emissions:generate': [A, O],
+  'emissions:verify': [A, O, U],
+  'emissions:open': [A, O],
+  'emissions:close': [A, O],
+  'emissions:withdraw': [A, O],
+  'emissions:certificate': ALL,
+  'emissions:demo': [A, O],
+  'blocks:get': ALL,
+  'jobs:get': ALL,
+  'jobs:list': ALL,
+  'jobs:cancel': [A, O, U],
+  'sales:simulate': [A, O],
+  'sales:import': [A, O],
+  'tickets:get': ALL,
+  'players:search': [A, S, M, U],
+  'players:last': [A, S, U],
+  'players:history': [A, S, U],
+  'reports:depletion': [A, O, M, U],
+  'reports:dashboard': [A, O, M, U],
+  'reports:csv': [A, O, M, U],
+  'alerts:list': ALL,
+  'users:list': [A],
+  'users:create': [A],
+  'users:update': [A],
+  'audit:list': [A, U],
+  'audit:verify': [A, U],
+  'audit:csv': [A, U],
+}
+
+/** Arguments that pass the schema but touch nothing that exists, so an allowed call changes nothing. */
+const HARMLESS: Partial<Record<ChannelName, unknown>> = {
+  'emissions:get': { emission: 9999 },
+  'emissions:create': { blocks: 0 },
+  'emissions:generate': { emission: 9999 },
+  'emissions:verify': { emission: 9999 },
+  'emissions:open': { emission: 9999 },
+  'emissions:close': { emission: 9999 },
+  'emissions:withdraw': { emission: 9999, reason: 'role matrix test' },
+  'emissions:certificate': { emission: 9999 },
+  'emissions:demo': { sales: 0 },
+  'blocks:get': { emission: 9999, block: 1 },
+  'jobs:get': { jobId: 'no-such-job' },
+  'jobs:cancel': { jobId: 'no-such-job' },
+  'sales:simulate': { emission: 9999, sales: 0 },
+  'sales:import': { content: 42 },
+  'tickets:get': { serial: '0001-001-0000000-9' },
+  'players:last': { player: 'nobody' },
+  'players:history': { player: 'nobody' },
+  'players:search': { query: 'nobody' },
+  'reports:depletion': { emission: 9999 },
+  'reports:csv': { report: 'nothing' },
+  'reports:dashboard': { extra: 1 },
+  'users:create': { name: 'x', role: 'king', password: PASSWORD },
+  'users:update': { userId: 9999 },
+}
+
+describe('the role matrix through the dispatcher', () => {
+  let dir: string
+  let b: Backend
+  const tokens = {} as Record<Role, string>
+  beforeAll(async () => {
+    await templatePath()
+    dir = tempDir('roles')
+    b = await openEmissionBackend(dir)
+    for (const role of ALL) tokens[role] = b.services.users.login(USERS[role], PASSWORD).token
+  }, 180_000)
+  afterAll(async () => {
+    await b.closeGracefully()
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  it('covers every channel of the contract', () => {
+    const listed = new Set([...Object.keys(MATRIX), 'auth:status', 'auth:setup', 'auth:login', 'auth:logout'])
+    expect(CHANNEL_NAMES.filter((c) => !listed.has(c))).toEqual([])
+  })
+
+  for (const [channel, allowed] of Object.entries(MATRIX) as [ChannelName, readonly Role[]][]) {
+    it(`${channel}: ${allowed.join(', ')}`, async () => {
+      const before = b.services.db.prepare('SELECT (SELECT count(*) FROM emissions) + (SELECT count(*) FROM sales) + (SELECT count(*) FROM users)').pluck().get()
+      for (const role of ALL) {
+        const r = await b.dispatch(channel, HARMLESS[channel] ?? {}, tokens[role])
+        const forbidden = !r.ok && r.error.code === 'FORBIDDEN'
+        expect({ role, forbidden, error: r.ok ? null : r.error.code }).toMatchObject({ role, forbidden: !allowed.includes(role) })
+        if (forbidden) expect(r.ok ? '' : r.error.message).toBe(`the ${role} role may not use ${channel}`)
+      }
+      // and nobody may call it without a session
+      expect(await b.dispatch(channel, HARMLESS[channel] ?? {}, null)).toMatchObject({ ok: false, error: { code: 'NOT_SIGNED_IN' } })
+      const after = b.services.db.prepare('SELECT (SELECT count(*) FROM emissions) + (SELECT count(*) FROM sales) + (SELECT count(*) FROM users)').pluck().get()
+      expect(after).toBe(before)
+    })
+  }
+
+  it('refuses bad arguments with a message naming the field, before any service runs', async () => {
+    const r = await b.dispatch('emissions:create', { blocks: 1000 }, tokens.operator)
+    expect(r).toMatchObject({ ok: false, error: { code: 'BAD_ARGUMENTS', field: 'blocks' } })
+    expect(b.services.emissions.list()).toHaveLength(1)
+    expect(await b.dispatch('tickets:get', { serial: '0001-001-0000000-0' }, tokens.support)).toMatchObject({ ok: false, error: { code: 'INVALID_SERIAL', field: 'serial' } })
+    expect(await b.dispatch('no:such', {}, tokens.admin)).toMatchObject({ ok: false, error: { code: 'UNKNOWN_CHANNEL' } })
+  })
+
+  it('serves real data to allowed roles', async () => {
+    const r = await b.dispatch('emissions:get', { emission: 1 }, tokens.manager)
+    expect(r).toMatchObject({ ok: true, result: { emission: 1, status: 'open', blockList: [{ block: 1, status: 'verified' }] } })
+    const block = await b.dispatch('blocks:get', { emission: 1, block: 1 }, tokens.support)
+    expect(block.ok).toBe(true)
+    const tiers = (block as { ok: true; result: { tiers: unknown[] } }).result.tiers
+    expect(tiers).toHaveLength(8)
+    expect(tiers[0]).toEqual({ amountCents: 50_000_000, initial: 2, sold: 0, remaining: 2, remainingOddsOneIn: 4_008_000 })
+  })
+})
