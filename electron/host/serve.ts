@@ -56,12 +56,16 @@ async function main(): Promise<void> {
 
   let stopping = false
   const stop = () => {
-    if (stopping) return
-    stopping = true
-    void host.close().finally(() => {
+    if (stopping) {
       backend.close()
       process.exit(0)
-    })
+    }
+    stopping = true
+    // Running tasks stop at their next checkpoint; a second signal does not wait for them.
+    void host
+      .close()
+      .then(() => backend.closeGracefully())
+      .finally(() => process.exit(0))
   }
   process.on('SIGINT', stop)
   process.on('SIGTERM', stop)

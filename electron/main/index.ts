@@ -116,9 +116,16 @@ if (!app.requestSingleInstanceLock()) {
     win.focus()
   })
   app.on('window-all-closed', () => app.quit())
-  app.on('will-quit', () => {
-    backend?.close()
+  app.on('will-quit', (event) => {
+    if (!backend) return
+    // Let running tasks stop at a checkpoint and the ledger close cleanly, then quit for real.
+    const closing = backend
     backend = null
+    event.preventDefault()
+    void closing
+      .closeGracefully()
+      .catch((e: unknown) => console.error('closing the ledger:', e))
+      .finally(() => app.quit())
   })
 
   void app.whenReady().then(() => {

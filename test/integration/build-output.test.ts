@@ -36,7 +36,7 @@ describe('preload build', () => {
     expect(new Set(requires(code))).toEqual(new Set(['electron']))
   })
 
-  it('run as in a sandbox, exposes only invoke, which forwards contract channels and refuses others', async () => {
+  it('run as in a sandbox under the CSP, exposes only invoke, which forwards contract channels and refuses others, and never evals', async () => {
     const exposed = new Map<string, unknown>()
     const sent: unknown[][] = []
     const electron = {
@@ -53,7 +53,19 @@ describe('preload build', () => {
       throw new Error(`module not found: ${name}`)
     }
     const module = { exports: {} }
-    runInNewContext(code, { require: sandboxRequire, module, exports: module.exports, console })
+    // The page's CSP forbids eval: count any attempt at compiling code from a string.
+    let evalAttempts = 0
+    const NoEval = new Proxy(Function, {
+      construct() {
+        evalAttempts++
+        throw new EvalError('Code generation from strings disallowed for this context')
+      },
+      apply() {
+        evalAttempts++
+        throw new EvalError('Code generation from strings disallowed for this context')
+      },
+    })
+    runInNewContext(code, { require: sandboxRequire, module, exports: module.exports, console, Function: NoEval })
 
     expect([...exposed.keys()]).toEqual(['carats'])
     const api = exposed.get('carats') as { invoke: (c: string, a: unknown, t: string | null) => Promise<unknown> }
@@ -62,6 +74,7 @@ describe('preload build', () => {
     expect(sent).toEqual([['carats:invoke', 'auth:status', {}, null]])
     await expect(api.invoke('shell:openExternal', {}, null)).resolves.toMatchObject({ ok: false, error: { code: 'UNKNOWN_CHANNEL' } })
     expect(sent).toHaveLength(1)
+    expect(evalAttempts).toBe(0)
   })
 })
 
