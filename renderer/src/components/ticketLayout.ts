@@ -15,8 +15,8 @@ const WINNING_Y = 92
 const YOURS_Y0 = 240
 const YOURS_PITCH_Y = 88
 
-export const DIAMOND = { rx: 40, ry: 46 }
-export const GEM = { w: 88, h: 76 }
+export const DIAMOND = { rx: 37, ry: 43 }
+export const GEM = { w: 82, h: 72 }
 
 export function cellCenter(zone: Zone, cell: number): { x: number; y: number } {
   if (zone === 'winning') return { x: PITCH_X / 2 + PITCH_X * cell, y: WINNING_Y }

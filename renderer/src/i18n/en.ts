@@ -100,7 +100,7 @@ const en: Messages = {
     startsOn: 'Sales start',
     status: 'Status',
     blocks: 'Blocks',
-    blocksState: '{generated} generated · {verified} verified / {total}',
+    blocksState: '{generated}/{total} generated · {verified}/{total} verified',
     sold: 'Units sold',
     actions: 'Actions',
     generate: 'Generate',

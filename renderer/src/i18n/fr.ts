@@ -98,7 +98,7 @@ const fr = {
     startsOn: 'Début des ventes',
     status: 'État',
     blocks: 'Blocs',
-    blocksState: '{generated} générés · {verified} vérifiés / {total}',
+    blocksState: '{generated}/{total} générés · {verified}/{total} vérifiés',
     sold: 'Unités vendues',
     actions: 'Actions',
     generate: 'Générer',

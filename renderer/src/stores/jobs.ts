@@ -36,7 +36,8 @@ export const useJobsStore = defineStore('jobs', () => {
   function track(job: JobInfo | string, onEnd?: Listener) {
     const id = typeof job === 'string' ? job : job.id
     if (typeof job !== 'string') jobs[id] = job
-    if (onEnd) listeners.set(id, [...(listeners.get(id) ?? []), onEnd])
+    const ls = listeners.get(id) ?? []
+    if (onEnd && !ls.includes(onEnd)) listeners.set(id, [...ls, onEnd])
     if (!timers.has(id)) {
       if (typeof job !== 'string' && job.state !== 'running') finish(job)
       else timers.set(id, setTimeout(() => poll(id), typeof job === 'string' ? 0 : JOB_POLL_MS))

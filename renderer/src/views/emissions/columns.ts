@@ -42,13 +42,17 @@ export interface ColumnContext {
 
 export function createColumns(c: ColumnContext): DataTableColumns<EmissionSummary> {
   return [
-    { title: c.t('emissions.emission'), key: 'emission', width: 100, render: (e) => h('strong', { class: 'mono' }, String(e.emission).padStart(4, '0')) },
-    { title: c.t('emissions.code'), key: 'code', ellipsis: { tooltip: true }, render: (e) => e.code || '—' },
-    { title: c.t('emissions.startsOn'), key: 'startsOn', width: 130, render: (e) => c.day(e.startsOn) },
+    {
+      title: c.t('emissions.emission'),
+      key: 'emission',
+      width: 170,
+      render: (e) => h('div', { class: 'em-cell' }, [h('strong', { class: 'mono' }, String(e.emission).padStart(4, '0')), e.code ? h('span', { class: 'muted em-code' }, e.code) : null]),
+    },
+    { title: c.t('emissions.startsOn'), key: 'startsOn', width: 120, render: (e) => c.day(e.startsOn) },
     {
       title: c.t('emissions.status'),
       key: 'status',
-      width: 130,
+      width: 120,
       render: (e) => {
         const tag = h(NTag, { type: STATUS_TYPE[e.status], size: 'small', round: true, bordered: false }, { default: () => c.t(`status.${e.status}`) })
         return e.status === 'withdrawn' && e.withdrawnReason
@@ -59,13 +63,13 @@ export function createColumns(c: ColumnContext): DataTableColumns<EmissionSummar
     {
       title: c.t('emissions.blocks'),
       key: 'blocks',
-      width: 200,
-      render: (e) => h('span', { class: 'muted' }, c.t('emissions.blocksState', { generated: e.blocksGenerated, verified: e.blocksVerified, total: e.blocks })),
+      width: 150,
+      render: (e) => h('span', { class: 'muted small' }, c.t('emissions.blocksState', { generated: e.blocksGenerated, verified: e.blocksVerified, total: e.blocks })),
     },
     {
       title: c.t('emissions.sold'),
       key: 'unitsSold',
-      minWidth: 240,
+      minWidth: 250,
       render: (e) => {
         const job = e.jobId ? c.job(e.jobId) : undefined
         if (job) return h(JobProgress, { job })
@@ -79,7 +83,8 @@ export function createColumns(c: ColumnContext): DataTableColumns<EmissionSummar
     {
       title: c.t('emissions.actions'),
       key: 'actions',
-      width: 360,
+      width: 330,
+      fixed: 'right',
       render: (e) => {
         const steps = nextSteps(e).filter(c.allowed)
         const primary = steps[0]

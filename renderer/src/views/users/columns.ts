@@ -44,9 +44,9 @@ export function createUserColumns(c: UserColumnContext): DataTableColumns<UserIn
     {
       title: c.t('users.actions'),
       key: 'actions',
-      width: 280,
+      width: 300,
       render: (u) =>
-        h(NSpace, { size: 8 }, {
+        h(NSpace, { size: 8, wrap: false }, {
           default: () => [
             h(NButton, { size: 'small', secondary: true, disabled: c.busy(u), onClick: () => c.resetPassword(u) }, { default: () => c.t('users.resetPassword') }),
             u.id === c.selfId
