@@ -28,6 +28,7 @@ import type { Actor, Clock } from './common'
 import { describeStatus } from './emissions'
 import type { JobRegistry } from './jobs'
 import type { SaleInput, SalesService } from './sales'
+import { packEvents, playCode, unpackEvents } from '../ledger/play-codec'
 
 // ---------------------------------------------------------------------------------------------
 // Seeded draws
@@ -176,66 +177,103 @@ const AUTO_ZONE_PAUSE_MS = 480
 /** Cells per row in "your numbers" when dragging across them. */
 const DRAG_ROW = 6
 
-function orderOf(rng: Rng, n: number, shuffled: boolean): number[] {
-  const a = Array.from({ length: n }, (_, i) => i)
-  if (shuffled) {
-    for (let i = n - 1; i > 0; i--) {
-      const j = Math.floor(rng() * (i + 1))
-      const t = a[i]
-      a[i] = a[j]
-      a[j] = t
+/**
+ * Writes one play's reveal into reused event objects (a sale makes no garbage but its packed
+ * events): `events` is the view of the first `n` of them.
+ */
+class RevealScratch {
+  readonly events: RevealEvent[] = []
+  private readonly pool: RevealEvent[]
+  private readonly order: number[]
+
+  constructor(private readonly z: Zones) {
+    const n = z.winningCells + z.yoursCells
+    this.pool = Array.from({ length: n }, () => ({ t: 0, zone: 'winning', cell: 0, gesture: 'click' }))
+    this.order = Array.from({ length: Math.max(z.winningCells, z.yoursCells) }, (_, i) => i)
+  }
+
+  private add(t: number, zone: RevealEvent['zone'], cell: number, gesture: RevealEvent['gesture']): void {
+    const e = this.pool[this.events.length]
+    e.t = t
+    e.zone = zone
+    e.cell = cell
+    e.gesture = gesture
+    this.events.push(e)
+  }
+
+  /** The cells 0…n-1, in order or shuffled. */
+  private cells(rng: Rng, n: number, shuffled: boolean): number[] {
+    const a = this.order
+    for (let i = 0; i < n; i++) a[i] = i
+    if (shuffled) {
+      for (let i = n - 1; i > 0; i--) {
+        const j = Math.floor(rng() * (i + 1))
+        const t = a[i]
+        a[i] = a[j]
+        a[j] = t
+      }
+    }
+    return a
+  }
+
+  /** Clicks 150–900 ms apart, mostly in reading order; a longer pause between the zones. */
+  click(rng: Rng): void {
+    this.events.length = 0
+    let t = between(rng, 400, 1500)
+    for (let zi = 0; zi < 2; zi++) {
+      const zone = zi === 0 ? 'winning' : 'yours'
+      const n = zi === 0 ? this.z.winningCells : this.z.yoursCells
+      const cells = this.cells(rng, n, rng() < 0.3)
+      for (let i = 0; i < n; i++) {
+        this.add(t, zone, cells[i], 'click')
+        t += i === n - 1 ? between(rng, 400, 1500) : between(rng, 150, 900)
+      }
     }
   }
-  return a
-}
 
-function clickPlay(rng: Rng, z: Zones): RevealEvent[] {
-  const events: RevealEvent[] = []
-  let t = between(rng, 400, 1500)
-  for (const [zone, n] of [['winning', z.winningCells], ['yours', z.yoursCells]] as const) {
-    const cells = orderOf(rng, n, rng() < 0.3)
-    for (let i = 0; i < n; i++) {
-      events.push({ t, zone, cell: cells[i], gesture: 'click' })
-      t += i === n - 1 ? between(rng, 400, 1500) : between(rng, 150, 900)
-    }
-  }
-  return events
-}
-
-function dragPlay(rng: Rng, z: Zones): RevealEvent[] {
-  const events: RevealEvent[] = []
-  let t = between(rng, 300, 1200)
-  // the winning numbers in one stroke, then "your numbers" row by row, one stroke each, back and forth
-  for (let c = 0; c < z.winningCells; c++) {
-    events.push({ t, zone: 'winning', cell: c, gesture: 'drag' })
-    t += between(rng, 30, 90)
-  }
-  t += between(rng, 300, 1000)
-  const rows = Math.ceil(z.yoursCells / DRAG_ROW)
-  for (let r = 0; r < rows; r++) {
-    const first = r * DRAG_ROW
-    const width = Math.min(DRAG_ROW, z.yoursCells - first)
-    for (let k = 0; k < width; k++) {
-      const cell = first + (r % 2 === 0 ? k : width - 1 - k)
-      events.push({ t, zone: 'yours', cell, gesture: 'drag' })
+  /** The winning numbers in one stroke, then "your numbers" row by row, back and forth, 30–90 ms a cell. */
+  drag(rng: Rng): void {
+    this.events.length = 0
+    let t = between(rng, 300, 1200)
+    for (let c = 0; c < this.z.winningCells; c++) {
+      this.add(t, 'winning', c, 'drag')
       t += between(rng, 30, 90)
     }
-    t += between(rng, 150, 500)
+    t += between(rng, 300, 1000)
+    const rows = Math.ceil(this.z.yoursCells / DRAG_ROW)
+    for (let r = 0; r < rows; r++) {
+      const first = r * DRAG_ROW
+      const width = Math.min(DRAG_ROW, this.z.yoursCells - first)
+      for (let k = 0; k < width; k++) {
+        this.add(t, 'yours', first + (r % 2 === 0 ? k : width - 1 - k), 'drag')
+        t += between(rng, 30, 90)
+      }
+      t += between(rng, 150, 500)
+    }
   }
-  return events
-}
 
-function autoPlay(z: Zones): RevealEvent[] {
-  const events: RevealEvent[] = []
-  let t = AUTO_CADENCE_MS
-  for (let c = 0; c < z.winningCells; c++, t += AUTO_CADENCE_MS) events.push({ t, zone: 'winning', cell: c, gesture: 'click' })
-  t += AUTO_ZONE_PAUSE_MS - AUTO_CADENCE_MS
-  for (let c = 0; c < z.yoursCells; c++, t += AUTO_CADENCE_MS) events.push({ t, zone: 'yours', cell: c, gesture: 'click' })
-  return events
+  /** Revealed by the game at a fixed cadence. */
+  auto(): void {
+    this.events.length = 0
+    let t = AUTO_CADENCE_MS
+    for (let c = 0; c < this.z.winningCells; c++, t += AUTO_CADENCE_MS) this.add(t, 'winning', c, 'click')
+    t += AUTO_ZONE_PAUSE_MS - AUTO_CADENCE_MS
+    for (let c = 0; c < this.z.yoursCells; c++, t += AUTO_CADENCE_MS) this.add(t, 'yours', c, 'click')
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
 // The generator
+
+/** A simulated sale with its play packed as the ledger stores it (play-codec.ts). */
+export interface PackedDraft {
+  player: string
+  soldAt: number
+  style: SimMode
+  mode: Play['mode']
+  status: Play['status']
+  events: Buffer
+}
 
 export interface SaleDraft {
   player: string
@@ -254,8 +292,14 @@ export interface GeneratorOptions {
   zones: Zones
 }
 
+export interface SalesGenerator {
+  nextPacked(): PackedDraft
+  /** The same, with the play as events (tests, feeds). */
+  next(): SaleDraft
+}
+
 /** `count` sales in time order, deterministic from the options. */
-export function createSalesGenerator(o: GeneratorOptions): { next(): SaleDraft } {
+export function createSalesGenerator(o: GeneratorOptions): SalesGenerator {
   if (!Number.isInteger(o.players) || o.players < 1 || o.players > PLAYER_ID_SPACE) throw new AppError('BAD_ARGUMENTS', `players must be from 1 to ${PLAYER_ID_SPACE}, not ${o.players}`, { field: 'players' })
   if (!(o.toMs > o.fromMs)) throw new AppError('BAD_ARGUMENTS', 'the simulated period must end after it starts')
   const rng = seededRng(o.seed)
@@ -263,20 +307,36 @@ export function createSalesGenerator(o: GeneratorOptions): { next(): SaleDraft }
   const a1 = 1 - ACTIVITY_EXPONENT
   const span = Math.pow(o.players + 1, a1) - 1
   const modes: SimMode[] = ['click', 'drag', 'auto']
-  return {
-    next() {
+  const scratch = new RevealScratch(o.zones)
+  scratch.auto()
+  const autoComplete = packEvents(scratch.events)
+  const names = new Map<number, string>()
+  const gen: SalesGenerator = {
+    nextPacked() {
       const x = Math.pow(1 + rng() * span, 1 / a1)
       const rank = Math.min(o.players - 1, Math.max(0, Math.floor(x) - 1))
+      let player = names.get(rank)
+      if (player === undefined) names.set(rank, (player = playerName(rank)))
       const style = rng() < KEEP_HABIT ? habitOf(rank) : modes[Math.floor(rng() * 3)]
-      let events = style === 'click' ? clickPlay(rng, o.zones) : style === 'drag' ? dragPlay(rng, o.zones) : autoPlay(o.zones)
-      let status: Play['status'] = 'complete'
-      if (rng() < INTERRUPTED_SHARE) {
-        status = 'interrupted'
-        events = events.slice(0, Math.floor(rng() * events.length))
+      const interrupted = rng() < INTERRUPTED_SHARE
+      let events: Buffer
+      if (style === 'auto' && !interrupted) events = autoComplete
+      else {
+        if (style === 'click') scratch.click(rng)
+        else if (style === 'drag') scratch.drag(rng)
+        else scratch.auto()
+        // an interrupted play stops after a random number of cells, possibly none
+        if (interrupted) scratch.events.length = Math.floor(rng() * scratch.events.length)
+        events = packEvents(scratch.events)
       }
-      return { player: playerName(rank), soldAt: clock.next(rng), style, play: { mode: style === 'auto' ? 'auto' : 'play', status, events } }
+      return { player, soldAt: clock.next(rng), style, mode: style === 'auto' ? 'auto' : 'play', status: interrupted ? 'interrupted' : 'complete', events }
+    },
+    next() {
+      const d = gen.nextPacked()
+      return { player: d.player, soldAt: d.soldAt, style: d.style, play: { mode: d.mode, status: d.status, events: unpackEvents(d.events) } }
     },
   }
+  return gen
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -396,8 +456,8 @@ export function createSimulator(deps: SimulatorDeps): Simulator {
           const n = Math.min(batchSize, opts.sales - sold)
           batch.length = 0
           for (let i = 0; i < n; i++) {
-            const d = gen.next()
-            batch.push({ emission: opts.emission, player: d.player, soldAt: d.soldAt, play: d.play })
+            const d = gen.nextPacked()
+            batch.push({ emission: opts.emission, player: d.player, soldAt: d.soldAt, packedPlay: { code: playCode(d), events: d.events } })
           }
           const r = sales.sellBatch(batch, { records: false })
           if (!r.ok) throw new AppError('INTERNAL', `a simulated sale was refused: ${r.errors[0]?.reason}`)
