@@ -4,6 +4,7 @@
  * handlers, the preload, the browser host and the renderer's api client all derive from it:
  * adding a channel is one entry here plus its handler.
  */
+import './zod-jitless'
 import { z } from 'zod'
 import { channel, ROLES } from './define'
 import type * as T from './types'

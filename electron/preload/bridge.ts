@@ -3,7 +3,6 @@
  * only the contract's channels and always answers with an envelope. The page never sees
  * ipcRenderer, nor any other Electron object.
  */
-import './zod-jitless'
 import { CHANNEL_NAMES } from '../contract'
 import type { Envelope } from '../contract/errors'
 
