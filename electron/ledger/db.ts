@@ -45,7 +45,10 @@ export function openLedger(dbPath: string, opts: OpenOptions = {}): Db {
 
   let db: Db
   try {
-    db = new Database(dbPath)
+    // Inside Electron the main process points CARATS_SQLITE_BINDING at the Electron-ABI build of
+    // the driver (build/native/electron/); plain Node (tests, CLI, browser host) uses the default.
+    const nativeBinding = process.env.CARATS_SQLITE_BINDING
+    db = new Database(dbPath, nativeBinding ? { nativeBinding } : {})
   } catch (e) {
     throw notALedger(dbPath, e instanceof Error ? e.message : String(e))
   }
