@@ -93,3 +93,20 @@ describe('ScratchReplay', () => {
     expect(w.find('[data-test="interrupted"]').text()).toContain('did not see 14 cells')
   })
 })
+
+describe('ScratchReplay keyboard', () => {
+  it('steps with the arrow keys and plays with space', async () => {
+    vi.useFakeTimers({ toFake: ['requestAnimationFrame', 'cancelAnimationFrame', 'performance'] })
+    const w = mountWithApp(ScratchReplay, { props: { ticket, play: handPlay() } })
+    await w.get('.replay').trigger('keydown', { key: 'ArrowRight' })
+    await w.get('.replay').trigger('keydown', { key: 'ArrowRight' })
+    expect(revealed(w)).toBe(2)
+    await w.get('.replay').trigger('keydown', { key: 'ArrowLeft' })
+    expect(revealed(w)).toBe(1)
+    await w.get('.replay').trigger('keydown', { key: ' ' })
+    vi.advanceTimersByTime(10_000)
+    await nextTick()
+    expect(revealed(w)).toBe(30)
+    vi.useRealTimers()
+  })
+})

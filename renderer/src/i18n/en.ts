@@ -89,7 +89,6 @@ const en: Messages = {
     cancelled: 'Task cancelled.',
     failed: 'The task failed: {message}',
     done: '{kind}: done.',
-    progress: '{done} / {total}',
   },
   emissions: {
     title: 'Emissions',

@@ -87,7 +87,6 @@ const fr = {
     cancelled: 'Tâche annulée.',
     failed: 'La tâche a échoué : {message}',
     done: '{kind} : terminé.',
-    progress: '{done} / {total}',
   },
   emissions: {
     title: 'Émissions',
