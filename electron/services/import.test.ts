@@ -1,0 +1,209 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, beforeAll, afterAll, describe, expect, it } from 'vitest'
+import { smallDefinition } from '../../test/support/game-fixtures'
+import { BAD_LINES } from '../../test/fixtures/make-feeds'
+import { AppError } from '../contract/errors'
+import type { ImportLineError } from '../contract/types'
+import { unpackPlay } from '../ledger/play-codec'
+import { createImporter, type Importer } from './import'
+import { openLedgerFixture, TEST_ACTOR, type LedgerFixture } from './simulator-fixture'
+
+const FIXTURES = join(__dirname, '../../test/fixtures')
+const validFeed = readFileSync(join(FIXTURES, 'sales-valid.jsonl'), 'utf8')
+const badFeed = readFileSync(join(FIXTURES, 'sales-bad.jsonl'), 'utf8')
+const NOW = Date.parse('2025-03-20T15:00:00Z')
+
+interface Setup { f: LedgerFixture; importer: Importer }
+
+/** Emission 1 open (sales from 2025-03-01), emission 2 created only: what the fixtures expect. */
+async function setup(): Promise<Setup> {
+  const f = openLedgerFixture({ definition: smallDefinition(), clock: () => new Date(NOW) })
+  await f.openEmission({ startsOn: '2025-03-01' })
+  f.emissions.create(TEST_ACTOR, { blocks: 1 })
+  return { f, importer: createImporter({ db: f.db, clock: f.clock, catalog: f.catalog, sales: f.sales, audit: f.audit }) }
+}
+
+/** Everything an import may write, to show that a rejected one wrote nothing. */
+function snapshot(f: LedgerFixture) {
+  const all = (sql: string) => f.db.prepare(sql).all()
+  return {
+    sales: all('SELECT * FROM sales ORDER BY unit_key'),
+    blocks: all('SELECT emission, block, units_sold FROM blocks ORDER BY emission, block'),
+    tiers: all('SELECT * FROM block_tiers ORDER BY emission, block, tier'),
+    players: all('SELECT * FROM players ORDER BY id'),
+    days: all('SELECT * FROM daily_sales ORDER BY day, emission'),
+    batches: all('SELECT * FROM import_batches ORDER BY id'),
+  }
+}
+
+function rejection(fn: () => unknown): AppError {
+  try {
+    fn()
+  } catch (e) {
+    if (e instanceof AppError) return e
+    throw e
+  }
+  throw new Error('the import was not rejected')
+}
+
+const open: LedgerFixture[] = []
+afterEach(() => {
+  while (open.length) open.pop()!.close()
+})
+async function fresh(): Promise<Setup> {
+  const s = await setup()
+  open.push(s.f)
+  return s
+}
+
+describe('importing a valid feed', () => {
+  it('stores every line once, with its play, batch record and audit entry', async () => {
+    const { f, importer } = await fresh()
+    expect(importer.importContent(TEST_ACTOR, validFeed, 'sales-valid.jsonl')).toEqual({ lines: 20, imported: 20, alreadyImported: 0 })
+    const rows = f.db.prepare('SELECT s.unit_key, s.sale_id, p.name AS player, s.sold_at, s.stake_cents, s.play, s.events FROM sales s JOIN players p ON p.id = s.player_id ORDER BY unit_key').all() as {
+      unit_key: number; sale_id: string; player: string; sold_at: number; stake_cents: number; play: number | null; events: Buffer | null
+    }[]
+    const lines = validFeed.trim().split('\n').map((l) => JSON.parse(l))
+    expect(rows.length).toBe(20)
+    rows.forEach((r, i) => {
+      expect(r.unit_key).toBe(10_010_000_000 + i)
+      expect(r.sale_id).toBe(lines[i].saleId)
+      expect(r.player).toBe(lines[i].player)
+      expect(new Date(r.sold_at).toISOString()).toBe(lines[i].soldAt)
+      expect(unpackPlay(r.play, r.events)).toEqual(lines[i].play)
+    })
+    expect(f.catalog.block(1, 1).units_sold).toBe(20)
+    const batch = f.db.prepare('SELECT * FROM import_batches').get() as Record<string, unknown>
+    expect(batch).toMatchObject({ file_name: 'sales-valid.jsonl', lines: 20, imported: 20, already: 0, actor: 'tester' })
+    expect(batch.file_sha256).toMatch(/^[0-9a-f]{64}$/)
+    const audit = f.db.prepare("SELECT object, details FROM audit WHERE action = 'sales.import'").get() as { object: string; details: string }
+    expect(audit.object).toBe(`import:${batch.id}`)
+    expect(JSON.parse(audit.details)).toMatchObject({ imported: 20, firstSerial: '0001-001-0000000-7' })
+    expect(f.audit.verify().ok).toBe(true)
+  })
+
+  it('is a no-op the second time: every line already imported', async () => {
+    const { f, importer } = await fresh()
+    importer.importContent(TEST_ACTOR, validFeed)
+    const before = snapshot(f)
+    expect(importer.importContent(TEST_ACTOR, validFeed)).toEqual({ lines: 20, imported: 0, alreadyImported: 20 })
+    const after = snapshot(f)
+    expect(after.sales).toEqual(before.sales)
+    expect(after.players).toEqual(before.players)
+    expect(after.tiers).toEqual(before.tiers)
+    expect(after.batches.length).toBe(2)
+  })
+
+  it('imports the new part of a feed that repeats lines already imported', async () => {
+    const { f, importer } = await fresh()
+    const lines = validFeed.trim().split('\n')
+    importer.importContent(TEST_ACTOR, lines.slice(0, 12).join('\n'))
+    expect(importer.importContent(TEST_ACTOR, lines.join('\n'))).toEqual({ lines: 20, imported: 8, alreadyImported: 12 })
+    expect(f.catalog.block(1, 1).units_sold).toBe(20)
+  })
+
+  it('takes the lines in any order, as long as the units form an unbroken run', async () => {
+    const { f, importer } = await fresh()
+    const lines = validFeed.trim().split('\n')
+    const shuffled = [...lines.slice(10), ...lines.slice(0, 10).reverse()]
+    expect(importer.importContent(TEST_ACTOR, `\n${shuffled.join('\n')}\n\n`)).toEqual({ lines: 20, imported: 20, alreadyImported: 0 })
+    const ids = f.db.prepare('SELECT sale_id FROM sales ORDER BY unit_key').pluck().all()
+    expect(ids).toEqual(lines.map((l) => JSON.parse(l).saleId))
+  })
+
+  it('refuses a changed copy of an imported sale: same saleId, other content', async () => {
+    const { f, importer } = await fresh()
+    importer.importContent(TEST_ACTOR, validFeed)
+    const line = JSON.parse(validFeed.split('\n')[4])
+    const changed = JSON.stringify({ ...line, soldAt: '2025-03-19T10:00:00.000Z', play: null })
+    const e = rejection(() => importer.importContent(TEST_ACTOR, changed))
+    expect(e.code).toBe('IMPORT_REJECTED')
+    expect(e.extras.details).toEqual([{ line: 1, reason: `saleId ${line.saleId} is already recorded with other content (soldAt, play differ)` }])
+    expect(f.db.prepare('SELECT count(*) FROM sales').pluck().get()).toBe(20)
+  })
+
+  it('refuses an empty file', async () => {
+    const { importer } = await fresh()
+    expect(() => importer.importContent(TEST_ACTOR, '\n  \n')).toThrow(/holds no sales/)
+  })
+})
+
+describe('a feed with every kind of bad line', () => {
+  let s: Setup
+  let err: AppError
+  let before: ReturnType<typeof snapshot>
+  let details: ImportLineError[]
+
+  beforeAll(async () => {
+    s = await setup()
+    s.importer.importContent(TEST_ACTOR, validFeed)
+    before = snapshot(s.f)
+    err = rejection(() => s.importer.importContent(TEST_ACTOR, badFeed, 'sales-bad.jsonl'))
+    details = err.extras.details as ImportLineError[]
+  })
+  afterAll(() => s.f.close())
+
+  it('is rejected as a whole, listing every bad line and only those', () => {
+    expect(err.code).toBe('IMPORT_REJECTED')
+    const expected = Object.entries(BAD_LINES).filter(([, v]) => v !== null).map(([k]) => Number(k))
+    expect(details.map((d) => d.line)).toEqual(expected)
+    expect(err.message).toMatch(new RegExp(`^${expected.length} bad lines of 30: nothing imported \\(first: line 2: not valid JSON`))
+  })
+
+  it('stores nothing at all', () => {
+    expect(snapshot(s.f)).toEqual(before)
+    const last = s.f.db.prepare('SELECT action, details FROM audit ORDER BY seq DESC LIMIT 1').get() as { action: string; details: string }
+    expect(last.action).toBe('sales.import-rejected')
+    expect(JSON.parse(last.details)).toMatchObject({ fileName: 'sales-bad.jsonl', badLines: details.length })
+  })
+
+  for (const [line, what] of Object.entries(BAD_LINES)) {
+    if (what === null) continue
+    it(`says why line ${line} is bad: ${what.kind}`, () => {
+      const d = details.find((x) => x.line === Number(line))
+      expect(d?.reason).toMatch(what.reason)
+    })
+  }
+
+  it('imports once the bad lines are taken out, and the gap is filled', async () => {
+    const { f, importer } = await fresh()
+    importer.importContent(TEST_ACTOR, validFeed)
+    const lines = badFeed.trim().split('\n')
+    const good = lines.filter((_, i) => BAD_LINES[i + 1] === null)
+    expect(importer.importContent(TEST_ACTOR, good.join('\n'))).toEqual({ lines: 6, imported: 5, alreadyImported: 1 })
+    expect(f.catalog.block(1, 1).units_sold).toBe(25)
+  })
+})
+
+describe('all or nothing', () => {
+  it('stores none of the good lines when one line is bad', async () => {
+    const { f, importer } = await fresh()
+    const lines = validFeed.trim().split('\n')
+    const last = JSON.parse(lines[19])
+    lines[19] = JSON.stringify({ ...last, stakeCents: 1000 })
+    const before = snapshot(f)
+    const e = rejection(() => importer.importContent(TEST_ACTOR, lines.join('\n')))
+    expect(e.extras.details).toEqual([{ line: 20, reason: 'stakeCents must be the unit price, 500, not 1000' }])
+    expect(snapshot(f)).toEqual(before)
+  })
+
+  it('names a gap once, not every line after it', async () => {
+    const { importer } = await fresh()
+    const lines = validFeed.trim().split('\n')
+    lines.splice(5, 1)
+    const e = rejection(() => importer.importContent(TEST_ACTOR, lines.join('\n')))
+    expect(e.extras.details).toEqual([{ line: 6, reason: expect.stringMatching(/0001-001-0000006-\d is out of order.*next unit to sell here is 0001-001-0000005-\d/) }])
+  })
+
+  it('refuses a closed emission, but still recognises a re-import there', async () => {
+    const { f, importer } = await fresh()
+    const lines = validFeed.trim().split('\n')
+    importer.importContent(TEST_ACTOR, lines.slice(0, 10).join('\n'))
+    f.emissions.close(TEST_ACTOR, 1)
+    expect(importer.importContent(TEST_ACTOR, lines.slice(0, 10).join('\n'))).toEqual({ lines: 10, imported: 0, alreadyImported: 10 })
+    const e = rejection(() => importer.importContent(TEST_ACTOR, lines.join('\n')))
+    expect((e.extras.details as ImportLineError[]).length).toBe(10)
+    expect((e.extras.details as ImportLineError[])[0].reason).toMatch(/emission 1 is not open for sale: it is closed/)
+  })
+})

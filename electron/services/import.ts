@@ -1,0 +1,392 @@
+/**
+ * The sales-feed importer. A feed is JSON lines, one sale each:
+ *   {"saleId","serial","player","soldAt","stakeCents","play":{"mode","status","events":[…]}}
+ * (`"play": null` when the platform recorded no reveal). A file is imported whole or not at all:
+ * every line is checked first, and one bad line rejects the file with AppError('IMPORT_REJECTED')
+ * whose details list every bad line by number with all its reasons; nothing is stored. A good
+ * file is stored in one transaction, with its batch record and its audit entry.
+ *
+ * Order (SPEC §4: units sell in index order within a block, blocks in order). The lines of a
+ * file may come in any order, but for each emission the units the file sells must be exactly the
+ * run that starts at the emission's next unsold unit, without a gap; a block's last unit is
+ * followed by the next block's first. A line whose unit leaves a gap is refused and named with
+ * the unit expected there; the lines after a gap are judged from that line on (one gap, one
+ * error, not a cascade).
+ *
+ * Re-import: a line whose saleId is already recorded with the same content (unit, player,
+ * soldAt, stake, play) is skipped and counted as already imported; the same saleId with any
+ * other content is a bad line. A saleId with the shape of a serial must be the line's own serial
+ * (the ledger stores such ids as the unit itself).
+ *
+ * soldAt: an ISO 8601 date-time with a zone, not before the emission's first sale day, and not
+ * more than a minute ahead of this machine's clock (platform clocks drift a little).
+ */
+import { createHash } from 'node:crypto'
+import { z } from 'zod'
+import { AppError } from '../contract/errors'
+import type { ImportLineError, ImportResult } from '../contract/types'
+import { validatePlay, type Play } from '../../game-core/play'
+import type { GameDefinition } from '../../game-core/rules'
+import { formatSerial, parseSerial, SerialError } from '../../game-core/serial'
+import type { Db } from '../ledger/db'
+import { splitUnitKey, unitKey } from '../ledger/migrations'
+import { isValidPlayFast, packEvents, playCode } from '../ledger/play-codec'
+import type { AuditService } from './audit'
+import type { BlockRow, Catalog, EmissionRow } from './catalog'
+import { type Actor, type Clock, iso, toMillis } from './common'
+import { describeStatus } from './emissions'
+import type { SaleInput, SalesService } from './sales'
+
+export const FUTURE_TOLERANCE_MS = 60_000
+/** Bad lines listed in the error's details; the message counts them all. */
+export const MAX_LISTED = 10_000
+const MAX_TEXT = 64
+const SERIAL_SHAPE = /^\d{4}-\d{3}-\d{7}-\d$/
+
+const text = (what: string) =>
+  z.string().min(1, `${what} is empty`).max(MAX_TEXT, `${what} is longer than ${MAX_TEXT} characters`).refine((s) => s.trim() === s, `${what} has spaces around it`)
+
+/** One line's shape. The events are checked by the game's own rules (validatePlay), with their fields. */
+export const feedLineSchema = z
+  .object({
+    saleId: text('saleId'),
+    serial: z.string().max(40, 'serial is too long'),
+    player: text('player'),
+    soldAt: z.string().max(40, 'soldAt is too long'),
+    stakeCents: z.number().int('stakeCents must be a whole number of cents'),
+    play: z
+      .object({
+        mode: z.enum(['play', 'auto']),
+        status: z.enum(['complete', 'interrupted']),
+        events: z.array(z.unknown()).max(64, 'a play has at most 64 events'),
+      })
+      .strict()
+      .nullable(),
+  })
+  .strict()
+
+const EVENT_KEYS = new Set(['t', 'zone', 'cell', 'gesture'])
+
+export interface ImporterDeps {
+  db: Db
+  clock: Clock
+  catalog: Catalog
+  sales: SalesService
+  audit: AuditService
+}
+
+export interface Importer {
+  /** Imports a feed given as text; the same as the contract's sales:import. */
+  importContent(actor: Actor, content: string, fileName?: string): ImportResult
+}
+
+/** A line that passed every check of its own, before the checks across lines. */
+interface GoodLine {
+  line: number
+  saleId: string
+  serial: string
+  emission: number
+  block: number
+  unit: number
+  key: number
+  player: string
+  soldAt: number
+  stake: number
+  play: { code: number; events: Buffer } | null
+}
+
+interface StoredSale {
+  unit_key: number
+  sale_id: string | null
+  player: string
+  sold_at: number
+  stake_cents: number
+  play: number | null
+  events: Buffer | null
+}
+
+function valueAt(root: unknown, path: readonly PropertyKey[]): { present: boolean; value: unknown } {
+  let v: unknown = root
+  for (const k of path) {
+    if (v === null || typeof v !== 'object' || !Object.hasOwn(v, k)) return { present: false, value: undefined }
+    v = (v as Record<PropertyKey, unknown>)[k]
+  }
+  return { present: true, value: v }
+}
+
+function describeZodIssue(issue: z.core.$ZodIssue, root: unknown): string {
+  const path = issue.path.map(String).join('.')
+  if (issue.code === 'unrecognized_keys') {
+    const where = path ? ` in ${path}` : ''
+    return `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}${where}`
+  }
+  if (issue.code === 'invalid_type' && !valueAt(root, issue.path).present) return `missing field "${path}"`
+  if (issue.code === 'invalid_value' && path) return `${path} must be ${issue.values.map((v) => JSON.stringify(v)).join(' or ')}`
+  if (issue.code === 'invalid_type') {
+    const what = issue.expected === 'object' ? 'an object' : issue.expected === 'array' ? 'a list' : `a ${issue.expected}`
+    return `${path || 'the line'} must be ${what}${issue.expected === 'object' && path === 'play' ? ' or null' : ''}, not ${JSON.stringify(valueAt(root, issue.path).value)}`
+  }
+  return path && !issue.message.startsWith(path) ? `${path}: ${issue.message}` : issue.message
+}
+
+/** The events' own fields: validatePlay judges their values, this the keys it does not look at. */
+function eventFieldProblems(events: unknown[]): string[] {
+  const out: string[] = []
+  events.forEach((e, i) => {
+    if (e === null || typeof e !== 'object' || Array.isArray(e)) return
+    const keys = Object.keys(e)
+    const extra = keys.filter((k) => !EVENT_KEYS.has(k))
+    const missing = [...EVENT_KEYS].filter((k) => !(k in e))
+    if (extra.length) out.push(`event ${i + 1}: unknown field${extra.length > 1 ? 's' : ''} ${extra.map((k) => `"${k}"`).join(', ')}`)
+    if (missing.length) out.push(`event ${i + 1}: missing field${missing.length > 1 ? 's' : ''} ${missing.map((k) => `"${k}"`).join(', ')}`)
+  })
+  return out
+}
+
+const fastEventKeys = (events: unknown[]): boolean => {
+  for (const e of events) {
+    if (e === null || typeof e !== 'object') return false
+    let n = 0
+    for (const k in e) {
+      if (!EVENT_KEYS.has(k)) return false
+      n++
+    }
+    if (n !== 4) return false
+  }
+  return true
+}
+
+export function createImporter({ db, clock, catalog, sales, audit }: ImporterDeps): Importer {
+  const byId = db.prepare(`SELECT s.unit_key, s.sale_id, p.name AS player, s.sold_at, s.stake_cents, s.play, s.events
+                           FROM sales s JOIN players p ON p.id = s.player_id WHERE s.sale_id = ?`)
+  const byKey = db.prepare(`SELECT s.unit_key, s.sale_id, p.name AS player, s.sold_at, s.stake_cents, s.play, s.events
+                            FROM sales s JOIN players p ON p.id = s.player_id WHERE s.unit_key = ?`)
+  const insertBatch = db.prepare('INSERT INTO import_batches (file_sha256, file_name, lines, imported, already, actor, at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+
+  function run(actor: Actor, content: string, fileName: string | undefined): ImportResult {
+    const now = clock().getTime()
+    const problems = new Map<number, string[]>()
+    const bad = (line: number, reason: string) => {
+      const list = problems.get(line)
+      if (list) list.push(reason)
+      else problems.set(line, [reason])
+    }
+
+    // emissions and blocks, read once
+    const emissions = new Map<number, { row: EmissionRow; def: GameDefinition; blocks: BlockRow[]; startsAt: number | null } | null>()
+    const emissionOf = (n: number) => {
+      if (!emissions.has(n)) {
+        try {
+          const row = catalog.emission(n)
+          emissions.set(n, { row, def: catalog.definition(n), blocks: catalog.blocks(n), startsAt: row.starts_on ? Date.parse(`${row.starts_on}T00:00:00Z`) : null })
+        } catch (e) {
+          if (!(e instanceof AppError) || e.code !== 'NOT_FOUND') throw e
+          emissions.set(n, null)
+        }
+      }
+      return emissions.get(n)!
+    }
+
+    const fresh: GoodLine[] = []
+    const idsSeen = new Map<string, number>()
+    const unitsSeen = new Map<number, number>()
+    let lines = 0
+    let already = 0
+
+    // 1. every line on its own
+    let lineNo = 0
+    let pos = 0
+    while (pos <= content.length) {
+      let end = content.indexOf('\n', pos)
+      if (end < 0) end = content.length
+      const raw = content.slice(pos, end)
+      pos = end + 1
+      lineNo++
+      if (raw.trim() === '') continue
+      lines++
+      const n = lineNo
+      let value: unknown
+      try {
+        value = JSON.parse(raw)
+      } catch (e) {
+        bad(n, `not valid JSON (${e instanceof Error ? e.message : String(e)})`)
+        continue
+      }
+      const parsed = feedLineSchema.safeParse(value)
+      if (!parsed.success) {
+        for (const issue of parsed.error.issues) bad(n, describeZodIssue(issue, value))
+        continue
+      }
+      const l = parsed.data
+      const before = problems.get(n)?.length ?? 0
+
+      const earlier = idsSeen.get(l.saleId)
+      if (earlier !== undefined) bad(n, `saleId ${l.saleId} appears twice in the file (first at line ${earlier})`)
+      else idsSeen.set(l.saleId, n)
+
+      let id: { emission: number; block: number; unit: number } | null = null
+      try {
+        id = parseSerial(l.serial)
+      } catch (e) {
+        if (!(e instanceof SerialError)) throw e
+        bad(n, `serial ${JSON.stringify(l.serial)}: ${e.message}`)
+      }
+
+      const soldAt = toMillis(l.soldAt)
+      if (Number.isNaN(soldAt)) bad(n, `soldAt ${JSON.stringify(l.soldAt)} is not an ISO 8601 date-time with a zone (e.g. 2025-03-01T12:30:00Z)`)
+      else if (soldAt > now + FUTURE_TOLERANCE_MS) bad(n, `soldAt ${l.soldAt} is in the future (now is ${new Date(now).toISOString()})`)
+
+      let play: GoodLine['play'] = null
+      if (l.play) {
+        const p = l.play as Play
+        let def: Pick<GameDefinition, 'winningCells' | 'yoursCells'> | null = id ? emissionOf(id.emission)?.def ?? null : null
+        if (!def) def = { winningCells: 6, yoursCells: 24 }
+        if (isValidPlayFast(p, def.winningCells, def.yoursCells) && fastEventKeys(l.play.events)) {
+          play = { code: playCode(p), events: packEvents(p.events) }
+        } else {
+          const why = [...eventFieldProblems(l.play.events), ...validatePlay(p, def)]
+          if (why.length) bad(n, `the play breaks the rules: ${why.join('; ')}`)
+          else play = { code: playCode(p), events: packEvents(p.events) }
+        }
+      }
+
+      if (!id) continue
+      const e = emissionOf(id.emission)
+      if (!e) {
+        bad(n, `serial ${l.serial}: emission ${id.emission} does not exist`)
+        continue
+      }
+      const blockSize = e.def.blockSize
+      if (id.unit >= blockSize) {
+        bad(n, `serial ${l.serial}: unit ${id.unit} is beyond the block's ${blockSize} units`)
+        continue
+      }
+      const block = e.blocks[id.block - 1]
+      if (!block) {
+        bad(n, `serial ${l.serial}: emission ${id.emission} has no block ${id.block} (it has ${e.blocks.length})`)
+        continue
+      }
+      if (l.stakeCents !== e.def.unitPriceCents) bad(n, `stakeCents must be the unit price, ${e.def.unitPriceCents}, not ${l.stakeCents}`)
+      if (SERIAL_SHAPE.test(l.saleId) && l.saleId !== formatSerial(id, blockSize)) bad(n, `saleId ${l.saleId} has the shape of a serial, so it must be the line's own serial ${l.serial}`)
+      if (!Number.isNaN(soldAt) && e.startsAt !== null && soldAt < e.startsAt) bad(n, `soldAt ${l.soldAt} is before emission ${id.emission} starts selling (${e.row.starts_on})`)
+      const key = unitKey(id.emission, id.block, id.unit)
+
+      // recorded before: the same sale again, or a conflict
+      const prev = (SERIAL_SHAPE.test(l.saleId) ? null : (byId.get(l.saleId) as StoredSale | undefined)) ?? null
+      const onUnit = id.unit < block.units_sold ? ((byKey.get(key) as StoredSale | undefined) ?? null) : null
+      const serial = formatSerial(id, blockSize)
+      const recordedAs = prev ?? (onUnit && onUnit.sale_id === null && l.saleId === serial ? onUnit : null)
+      if (recordedAs) {
+        const diff: string[] = []
+        if (recordedAs.unit_key !== key) diff.push(`serial (recorded for ${formatSerial(splitUnitKey(recordedAs.unit_key), blockSize)})`)
+        if (recordedAs.player !== l.player) diff.push('player')
+        if (recordedAs.sold_at !== soldAt) diff.push('soldAt')
+        if (recordedAs.stake_cents !== l.stakeCents) diff.push('stakeCents')
+        if (!samePlay(recordedAs, play)) diff.push('play')
+        if (diff.length) bad(n, `saleId ${l.saleId} is already recorded with other content (${diff.join(', ')} differ)`)
+        else if ((problems.get(n)?.length ?? 0) === before) already++
+        continue
+      }
+      if (onUnit) {
+        bad(n, `unit ${l.serial} is already sold by sale ${onUnit.sale_id ?? l.serial}`)
+        continue
+      }
+      const twin = unitsSeen.get(key)
+      if (twin !== undefined) {
+        bad(n, `unit ${l.serial} is also sold at line ${twin}`)
+        continue
+      }
+      unitsSeen.set(key, n)
+      if (e.row.status !== 'open') bad(n, `emission ${id.emission} is not open for sale: it is ${describeStatus(e.row.status)}`)
+      else if (block.status !== 'verified') bad(n, `block ${id.emission}/${id.block} cannot sell: it is ${block.status === 'failed' ? 'failed its verification' : block.status}`)
+      if ((problems.get(n)?.length ?? 0) > before) continue
+      fresh.push({ line: n, saleId: l.saleId, serial, emission: id.emission, block: id.block, unit: id.unit, key, player: l.player, soldAt, stake: l.stakeCents, play })
+    }
+    if (lines === 0) throw new AppError('BAD_ARGUMENTS', 'the file holds no sales (no non-empty line)', { field: 'content' })
+
+    // 2. across lines: for each emission, an unbroken run from its next unsold unit
+    fresh.sort((a, b) => a.key - b.key)
+    const byEmission = new Map<number, GoodLine[]>()
+    for (const g of fresh) {
+      const list = byEmission.get(g.emission)
+      if (list) list.push(g)
+      else byEmission.set(g.emission, [g])
+    }
+    for (const [emission, list] of byEmission) {
+      const e = emissionOf(emission)!
+      const size = e.def.blockSize
+      const firstOpen = e.blocks.find((b) => b.units_sold < size)
+      // the position of the next unit as block × size + unit
+      let expected = firstOpen ? (firstOpen.block - 1) * size + firstOpen.units_sold : e.blocks.length * size
+      for (const g of list) {
+        const at = (g.block - 1) * size + g.unit
+        if (at !== expected) {
+          const want = expected >= e.blocks.length * size ? 'none: the emission is sold out' : formatSerial({ emission, block: Math.floor(expected / size) + 1, unit: expected % size }, size)
+          bad(g.line, `unit ${g.serial} is out of order: units sell in index order within a block, blocks in order, and the next unit to sell here is ${want}, which the file does not carry`)
+        }
+        expected = at + 1
+      }
+    }
+
+    // 3. all or nothing
+    if (problems.size > 0) {
+      const details: ImportLineError[] = [...problems.entries()].sort((a, b) => a[0] - b[0]).slice(0, MAX_LISTED).map(([line, reasons]) => ({ line, reason: reasons.join('; ') }))
+      const first = details[0]
+      const message = `${problems.size} bad line${problems.size > 1 ? 's' : ''} of ${lines}: nothing imported (first: line ${first.line}: ${first.reason})`
+      throw new AppError('IMPORT_REJECTED', message, { details })
+    }
+
+    const inputs: SaleInput[] = fresh.map((g) => ({ serial: g.serial, saleId: g.saleId, player: g.player, soldAt: g.soldAt, stakeCents: g.stake, play: null, packedPlay: g.play ?? undefined }))
+    const r = sales.sellBatch(inputs, { collectErrors: true, records: false })
+    if (!r.ok) {
+      // a change between the checks and the write (another writer): the same answer, by line
+      const details = r.errors.map((x) => ({ line: fresh[x.index].line, reason: x.reason }))
+      throw new AppError('IMPORT_REJECTED', `${details.length} bad line(s) of ${lines}: nothing imported (first: line ${details[0].line}: ${details[0].reason})`, { details })
+    }
+    const sha256 = createHash('sha256').update(content).digest('hex')
+    const at = iso(clock())
+    const batchId = Number(insertBatch.run(sha256, fileName ?? null, lines, r.count, already, actor.name, at).lastInsertRowid)
+    audit.record(actor.name, 'sales.import', `import:${batchId}`, {
+      fileName: fileName ?? null, sha256, lines, imported: r.count, alreadyImported: already,
+      firstSerial: fresh[0]?.serial ?? null, lastSerial: fresh[fresh.length - 1]?.serial ?? null,
+    })
+    return { lines, imported: r.count, alreadyImported: already }
+  }
+
+  // IMMEDIATE: the checks read the sold counts and recorded sales that the write then relies on
+  const importTx = db.transaction(run)
+
+  return {
+    importContent(actor, content, fileName) {
+      if (typeof content !== 'string') throw new AppError('BAD_ARGUMENTS', 'the feed must be text', { field: 'content' })
+      try {
+        return importTx.immediate(actor, content, fileName)
+      } catch (e) {
+        if (e instanceof AppError && e.code === 'IMPORT_REJECTED') {
+          const details = e.extras.details as ImportLineError[]
+          audit.record(actor.name, 'sales.import-rejected', 'import:rejected', { fileName: fileName ?? null, badLines: details.length, first: details[0] })
+        }
+        throw e
+      }
+    },
+  }
+}
+
+function samePlay(stored: StoredSale, play: { code: number; events: Buffer } | null): boolean {
+  if (play === null) return stored.play === null
+  if (stored.play === null || stored.events === null) return false
+  return stored.play === play.code && Buffer.compare(stored.events, play.events) === 0
+}
+
+/** A feed line for a sale, as the platform would send it (fixtures, benchmarks, the simulator's feeds). */
+export function feedLine(sale: { saleId: string; serial: string; player: string; soldAt: number | string; stakeCents: number; play: Play | null }): string {
+  return JSON.stringify({
+    saleId: sale.saleId,
+    serial: sale.serial,
+    player: sale.player,
+    soldAt: typeof sale.soldAt === 'number' ? new Date(sale.soldAt).toISOString() : sale.soldAt,
+    stakeCents: sale.stakeCents,
+    play: sale.play,
+  })
+}
+
