@@ -35,8 +35,9 @@ export interface SaleInput {
   play?: Play | null
   /**
    * Instead of `play`: a play already packed by play-codec's packEvents from events that pass
-   * validatePlay. Only for the simulator, which makes valid plays only (its tests check each);
-   * never for outside input. It saves making and checking 30 event objects per sale.
+   * validatePlay: the simulator's (valid by construction, its tests check each) and the
+   * importer's (it runs validatePlay on every line first). Never straight from outside input.
+   * It saves making and checking 30 event objects per sale.
    */
   packedPlay?: { code: number; events: Buffer }
 }
