@@ -15,11 +15,13 @@ import { createCatalog, type Catalog } from './catalog'
 import { type Actor, type Clock, systemClock } from './common'
 import { createDemoService, type DemoService } from './demo'
 import { createEmissionsService, type EmissionsService, type VerifyBlockFn } from './emissions'
-import { importerUnavailable, reportsUnavailable, simulatorUnavailable, type ImporterService, type ReportsService, type SimulatorService } from './extensions'
+import { reportsUnavailable, type ImporterService, type ReportsService, type SimulatorService } from './extensions'
 import { createHandlers } from './handlers'
+import { createImporter } from './import'
 import { createJobRegistry, type JobRegistry } from './jobs'
 import { createPlayersService, type PlayersService } from './players'
 import { createSalesService, type SalesService } from './sales'
+import { createSimulator } from './simulator'
 import { createTicketsService, type TicketsService } from './tickets'
 import { createUsersService, type UsersService } from './users'
 
@@ -78,8 +80,8 @@ export function createServices(opts: { db: Db; dbPath: string; keys: KeyStore; c
   const tickets = createTicketsService({ db, catalog, audit })
   const players = createPlayersService({ db, catalog })
   // plugged in from their own modules (simulator*, import*, reports*) as they land
-  const simulator: SimulatorService = simulatorUnavailable
-  const importer: ImporterService = importerUnavailable
+  const simulator: SimulatorService = createSimulator({ db, clock, catalog, sales, audit, jobs })
+  const importer: ImporterService = createImporter({ db, clock, catalog, sales, audit })
   const reports: ReportsService = reportsUnavailable
   const demo = createDemoService({ jobs, emissions, simulator })
   return { db, dbPath, clock, keys, catalog, audit, users, jobs, alerts, emissions, sales, tickets, players, simulator, importer, reports, demo }
