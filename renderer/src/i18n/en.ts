@@ -268,7 +268,7 @@ const en: Messages = {
   support: {
     title: 'Support',
     search: 'Find a player',
-    searchPlaceholder: 'Player account',
+    searchPlaceholder: 'Player account (or its start)',
     searchButton: 'Search',
     noPlayer: 'No player matches “{query}”.',
     player: 'Player',

@@ -266,7 +266,7 @@ const fr = {
   support: {
     title: 'Service client',
     search: 'Trouver un joueur',
-    searchPlaceholder: 'Compte joueur',
+    searchPlaceholder: 'Compte joueur (ou son début)',
     searchButton: 'Rechercher',
     noPlayer: 'Aucun joueur ne correspond à « {query} ».',
     player: 'Joueur',
