@@ -15,11 +15,12 @@ import { createCatalog, type Catalog } from './catalog'
 import { type Actor, type Clock, systemClock } from './common'
 import { createDemoService, type DemoService } from './demo'
 import { createEmissionsService, type EmissionsService, type VerifyBlockFn } from './emissions'
-import { reportsUnavailable, type ImporterService, type ReportsService, type SimulatorService } from './extensions'
+import { type ImporterService, type ReportsService, type SimulatorService } from './extensions'
 import { createHandlers } from './handlers'
 import { createImporter } from './import'
 import { createJobRegistry, type JobRegistry } from './jobs'
 import { createPlayersService, type PlayersService } from './players'
+import { createReports } from './reports'
 import { createSalesService, type SalesService } from './sales'
 import { createSimulator } from './simulator'
 import { createTicketsService, type TicketsService } from './tickets'
@@ -82,7 +83,7 @@ export function createServices(opts: { db: Db; dbPath: string; keys: KeyStore; c
   // plugged in from their own modules (simulator*, import*, reports*) as they land
   const simulator: SimulatorService = createSimulator({ db, clock, catalog, sales, audit, jobs })
   const importer: ImporterService = createImporter({ db, clock, catalog, sales, audit })
-  const reports: ReportsService = reportsUnavailable
+  const reports: ReportsService = createReports({ db, clock, catalog, alerts })
   const demo = createDemoService({ jobs, emissions, simulator })
   return { db, dbPath, clock, keys, catalog, audit, users, jobs, alerts, emissions, sales, tickets, players, simulator, importer, reports, demo }
 }
