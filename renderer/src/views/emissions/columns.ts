@@ -3,7 +3,7 @@ import { NButton, NProgress, NSpace, NTag, NTooltip, type DataTableColumns } fro
 import type { EmissionStatus, EmissionSummary, JobInfo } from '../../../../electron/contract'
 import JobProgress from '../../components/JobProgress.vue'
 
-export type EmissionAction = 'generate' | 'verify' | 'open' | 'close' | 'withdraw' | 'certificate' | 'details'
+export type EmissionAction = 'generate' | 'verify' | 'open' | 'close' | 'simulate' | 'withdraw' | 'certificate' | 'details'
 
 export const STATUS_TYPE: Record<EmissionStatus, 'default' | 'info' | 'success' | 'warning' | 'error' | 'primary'> = {
   created: 'default',
@@ -23,7 +23,7 @@ export function nextSteps(e: EmissionSummary): EmissionAction[] {
     case 'generating': return []
     case 'generated': return ['verify', 'withdraw']
     case 'verified': return ['open', 'verify', 'withdraw']
-    case 'open': return ['close', 'verify', 'withdraw']
+    case 'open': return ['close', 'simulate', 'verify', 'withdraw']
     case 'closed': return ['verify']
     case 'withdrawn': return []
   }
@@ -83,7 +83,7 @@ export function createColumns(c: ColumnContext): DataTableColumns<EmissionSummar
     {
       title: c.t('emissions.actions'),
       key: 'actions',
-      width: 330,
+      width: 380,
       fixed: 'right',
       render: (e) => {
         const steps = nextSteps(e).filter(c.allowed)
