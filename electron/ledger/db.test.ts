@@ -48,7 +48,7 @@ describe('openLedger', () => {
     const newer = [...MIGRATIONS, { version: LATEST_VERSION + 1, description: 'future', sql: 'CREATE TABLE future (x INTEGER);' }]
     openLedger(path, { migrations: newer }).close()
     const before = readFileSync(path)
-    expectDatabaseError(() => openLedger(path), /newer version of the app \(schema 2, this app knows up to 1\)/)
+    expectDatabaseError(() => openLedger(path), new RegExp(`newer version of the app \\(schema ${LATEST_VERSION + 1}, this app knows up to ${LATEST_VERSION}\\)`))
     expect(readFileSync(path).equals(before)).toBe(true)
   })
 

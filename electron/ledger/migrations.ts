@@ -161,6 +161,20 @@ CREATE TRIGGER audit_no_delete BEFORE DELETE ON audit
 BEGIN SELECT RAISE(ABORT, 'the audit log is append-only: entries cannot be deleted'); END;
 `
 
-export const MIGRATIONS: readonly Migration[] = [{ version: 1, description: 'the whole ledger', sql: V1 }]
+// Which process is generating an emission, and when it was last seen: a second process opening
+// the ledger (the CLI while the app generates) must not take a live generation for a crashed one.
+const V2 = /* sql */ `
+CREATE TABLE task_leases (
+  emission      INTEGER PRIMARY KEY REFERENCES emissions(emission),
+  pid           INTEGER NOT NULL,
+  host          TEXT NOT NULL,
+  heartbeat_at  INTEGER NOT NULL
+) STRICT;
+`
+
+export const MIGRATIONS: readonly Migration[] = [
+  { version: 1, description: 'the whole ledger', sql: V1 },
+  { version: 2, description: 'leases of long tasks', sql: V2 },
+]
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version

@@ -8,6 +8,7 @@
  *   withdrawn (with a reason) from any state but closed; a cancelled or interrupted generation
  *   goes back to created and resumes with the blocks still pending.
  */
+import { hostname } from 'node:os'
 import { AppError } from '../contract/errors'
 import type { BlockDetail, BlockSummary, Certificate, EmissionDetail, EmissionStatus, EmissionSummary, JobInfo } from '../contract/types'
 import { CARATS } from '../../game-core/carats'
@@ -69,6 +70,26 @@ const STATUS_WORDS: Record<EmissionStatus, string> = {
   withdrawn: 'withdrawn',
 }
 
+const LEASE_HEARTBEAT_MS = 2_000
+/** A generation not heard from for this long is taken as dead, even if its process id lives on. */
+const LEASE_TIMEOUT_MS = 60_000
+
+function processIsAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (e) {
+    // EPERM: the process exists but belongs to someone else
+    return (e as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+export function leaseIsLive(lease: { pid: number; host: string; heartbeatAt: number }, now: number): boolean {
+  if (now - lease.heartbeatAt > LEASE_TIMEOUT_MS) return false
+  if (lease.host !== hostname()) return true
+  return lease.pid !== process.pid && processIsAlive(lease.pid)
+}
+
 export function describeStatus(status: EmissionStatus): string {
   return STATUS_WORDS[status]
 }
@@ -77,6 +98,12 @@ export function createEmissionsService(deps: EmissionsDeps): EmissionsService {
   const { db, clock, keys, audit, jobs, catalog, verifyBlock, threads } = deps
   const newDefinition = deps.definition ?? CARATS
   const setStatus = db.prepare('UPDATE emissions SET status = ? WHERE emission = ?')
+  // A generation holds a lease with its process and a heartbeat, so that another process opening
+  // the ledger can tell a live generation from one whose process died.
+  const takeLease = db.prepare('INSERT OR REPLACE INTO task_leases (emission, pid, host, heartbeat_at) VALUES (?, ?, ?, ?)')
+  const beat = db.prepare('UPDATE task_leases SET heartbeat_at = ? WHERE emission = ? AND pid = ? AND host = ?')
+  const dropLease = db.prepare('DELETE FROM task_leases WHERE emission = ?')
+  const leaseOf = db.prepare('SELECT pid, host, heartbeat_at AS heartbeatAt FROM task_leases WHERE emission = ?')
 
   const summaryStmt = db.prepare(`
     SELECT e.*, count(b.block) AS n_blocks,
@@ -240,7 +267,17 @@ export function createEmissionsService(deps: EmissionsDeps): EmissionsService {
       const def = catalog.definition(emission)
       const pending = () => (db.prepare("SELECT block FROM blocks WHERE emission = ? AND status = 'pending' ORDER BY block").pluck().all(emission) as number[])
       const todo = pending()
-      transition(actor, emission, 'emission.generate-start', () => undefined, 'generating', () => ({ blocks: todo }))
+      transition(actor, emission, 'emission.generate-start', () => undefined, 'generating', () => {
+        takeLease.run(emission, process.pid, hostname(), clock().getTime())
+        return { blocks: todo }
+      })
+      let lastBeat = 0
+      const heartbeat = () => {
+        const now = clock().getTime()
+        if (now - lastBeat < LEASE_HEARTBEAT_MS) return
+        lastBeat = now
+        beat.run(now, emission, process.pid, hostname())
+      }
       const storeBlock = db.prepare(`UPDATE blocks SET status = 'generated', secret = ?, commitment = ?, merkle_root = ?, generated_at = ?
                                      WHERE emission = ? AND block = ? AND status = 'pending'`)
       const total = todo.length * def.blockSize
@@ -252,7 +289,10 @@ export function createEmissionsService(deps: EmissionsDeps): EmissionsService {
             const v = await verifyBlock(def, { emission, block, secret }, {
               threads,
               signal: ctx.signal,
-              onProgress: (done) => ctx.progress(i * def.blockSize + done, total, `block ${block} (${i + 1} of ${todo.length})`),
+              onProgress: (done) => {
+                heartbeat()
+                ctx.progress(i * def.blockSize + done, total, `block ${block} (${i + 1} of ${todo.length})`)
+              },
             })
             if (!v.sound) throw new Error(`block ${emission}/${block} came out unsound: ${v.problems.slice(0, 3).map((p) => p.message).join('; ')}`)
             db.transaction(() => {
@@ -264,6 +304,7 @@ export function createEmissionsService(deps: EmissionsDeps): EmissionsService {
             }).immediate()
           }
           db.transaction(() => {
+            dropLease.run(emission)
             setStatus.run('generated', emission)
             audit.record(actor.name, 'emission.generate-done', `emission:${emission}`, { from: 'generating', to: 'generated' })
           }).immediate()
@@ -271,6 +312,7 @@ export function createEmissionsService(deps: EmissionsDeps): EmissionsService {
         } catch (err) {
           const cancelled = err instanceof AppError && err.code === 'CANCELLED'
           db.transaction(() => {
+            dropLease.run(emission)
             setStatus.run('created', emission)
             audit.record(actor.name, cancelled ? 'emission.generate-cancelled' : 'emission.generate-failed', `emission:${emission}`, {
               from: 'generating', to: 'created', pending: pending(), ...(cancelled ? {} : { error: err instanceof Error ? err.message : String(err) }),
@@ -361,12 +403,17 @@ export function createEmissionsService(deps: EmissionsDeps): EmissionsService {
     recoverInterrupted() {
       return db.transaction(() => {
         const stuck = db.prepare("SELECT emission FROM emissions WHERE status = 'generating'").pluck().all() as number[]
+        const recovered: number[] = []
         for (const emission of stuck) {
           if (jobs.runningOn(emission)) continue
+          const lease = leaseOf.get(emission) as { pid: number; host: string; heartbeatAt: number } | undefined
+          if (lease && leaseIsLive(lease, clock().getTime())) continue
+          recovered.push(emission)
+          dropLease.run(emission)
           setStatus.run('created', emission)
           audit.record('system', 'emission.generate-interrupted', `emission:${emission}`, { from: 'generating', to: 'created', note: 'the generating process ended; pending blocks will be generated on the next run' })
         }
-        return stuck
+        return recovered
       }).immediate()
     },
   }

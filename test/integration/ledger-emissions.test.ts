@@ -121,4 +121,25 @@ describe('the life of an emission', () => {
     expectAppError(() => s.emissions.get(3), 'NOT_FOUND', /emission 3 does not exist/)
     expectAppError(() => s.emissions.block(1, 2), 'NOT_FOUND', /no block 2 \(it has 1\)/)
   })
+
+  it('leaves alone a generation that another live process is running (the CLI opened while the app generates)', async () => {
+    const s = b.services
+    s.emissions.create(op, { blocks: 1 })
+    s.emissions.create(op, { blocks: 1 })
+    s.emissions.create(op, { blocks: 1 })
+    const { spawnSync } = await import('node:child_process')
+    const { hostname } = await import('node:os')
+    const deadPid = spawnSync(process.execPath, ['-e', '0']).pid!
+    const now = Date.now()
+    const lease = s.db.prepare('INSERT INTO task_leases (emission, pid, host, heartbeat_at) VALUES (?, ?, ?, ?)')
+    s.db.prepare("UPDATE emissions SET status = 'generating'").run()
+    lease.run(1, process.ppid, hostname(), now) // alive, another process, heard from just now
+    lease.run(2, deadPid, hostname(), now) // its process is gone
+    lease.run(3, process.ppid, hostname(), now - 120_000) // alive, but silent for two minutes
+    expect(s.emissions.recoverInterrupted()).toEqual([2, 3])
+    expect(s.emissions.summary(1).status).toBe('generating')
+    expect(s.emissions.summary(2).status).toBe('created')
+    expect(s.emissions.summary(3).status).toBe('created')
+    expect(s.db.prepare('SELECT emission FROM task_leases').pluck().all()).toEqual([1])
+  })
 })
