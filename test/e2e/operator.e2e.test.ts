@@ -1,0 +1,134 @@
+/**
+ * The operator's journey on a brand-new ledger: the first-start admin account, then an emission
+ * of one real block (8,016,000 units) created, generated and verified with progress bars, and
+ * opened for sale; the list says so, and still says so after a reload.
+ */
+import type { Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
+import { screenshot } from './support'
+import { norm, useJourneyApp } from './fixtures/app'
+import { PASSWORD } from './fixtures/ledger'
+
+/** Follows a job's progress bar until the row leaves `untilStatus`: returns the percentages seen. */
+async function followProgress(page: Page, row: ReturnType<Page['getByRole']>, doneStatus: string, shot: string): Promise<number[]> {
+  const bar = row.locator('[data-test="job"]').getByRole('progressbar')
+  await bar.waitFor({ state: 'visible', timeout: 15_000 })
+  const seen: number[] = []
+  let shotTaken = false
+  const deadline = Date.now() + 180_000
+  while (Date.now() < deadline) {
+    const text = norm(await row.innerText().catch(() => ''))
+    if (text.includes(doneStatus)) break
+    const v = await bar.getAttribute('aria-valuenow', { timeout: 1_000 }).catch(() => null)
+    if (v !== null) {
+      seen.push(Number(v))
+      if (!shotTaken && Number(v) > 0) {
+        await screenshot(page, shot)
+        shotTaken = true
+      }
+    }
+    await page.waitForTimeout(150)
+  }
+  return seen
+}
+
+describe('operator: first start, then an emission created, generated, verified and opened', () => {
+  const app = useJourneyApp(null)
+
+  it('takes a new ledger to an emission on sale', async () => {
+    const { page, problems } = await app.open()
+
+    // an empty ledger asks for its first admin account
+    await page.getByRole('heading', { name: 'Premier démarrage : compte administrateur' }).first().waitFor({ timeout: 15_000 })
+    expect(page.url()).toMatch(/#\/setup$/)
+    expect(await page.locator('input[name="name"]').inputValue()).toBe('admin')
+    await page.locator('input[name="password"]').fill(PASSWORD)
+    await page.locator('input[name="again"]').fill(`${PASSWORD}-typo`)
+    await page.getByRole('button', { name: 'Créer le compte administrateur' }).click()
+    // two different passwords are refused on the spot
+    await page.getByText('Les deux mots de passe diffèrent').waitFor()
+    expect(await app.call('auth:status')).toMatchObject({ ok: true, result: { needsSetup: true } })
+    await page.locator('input[name="again"]').fill(PASSWORD)
+    await screenshot(page, 'operator-1-first-start')
+    await page.getByRole('button', { name: 'Créer le compte administrateur' }).click()
+
+    // signed in as the admin, on the emissions, which greet an empty ledger
+    await page.getByRole('heading', { name: 'Émissions', level: 1 }).waitFor({ timeout: 15_000 })
+    expect(norm(await page.locator('.n-layout-header').innerText())).toContain('Administrateur')
+    await page.getByText('Aucune émission pour l’instant').waitFor()
+    await screenshot(page, 'operator-2-empty-ledger')
+
+    // create an emission of one block
+    await page.getByRole('button', { name: 'Créer une émission' }).click()
+    const dialog = page.getByRole('dialog')
+    await dialog.waitFor()
+    expect(norm(await dialog.innerText())).toContain('8 016 000 unités, 40 080 000 € de ventes')
+    await dialog.locator('[data-test="create-code"] input').fill('E2E-OP-1')
+    await dialog.getByRole('button', { name: 'Créer', exact: true }).click()
+    await page.getByText('Émission 1 créée : générez maintenant ses blocs.').waitFor()
+    const row = page.getByRole('row').filter({ hasText: 'E2E-OP-1' })
+    await row.waitFor()
+    let text = norm(await row.innerText())
+    expect(text).toContain('0001')
+    expect(text).toContain('Créée')
+    expect(text).toContain('0/1 générés · 0/1 vérifiés')
+    expect(text).toContain('0 / 8 016 000')
+    // a created emission can be generated (or withdrawn), not yet opened
+    expect(await row.getByRole('button', { name: 'Ouvrir à la vente' }).count()).toBe(0)
+
+    // generate: a progress bar follows the work
+    await row.getByRole('button', { name: 'Générer' }).click()
+    const generating = await followProgress(page, row, 'Générée', 'operator-3-generating')
+    expect(generating.length).toBeGreaterThan(0)
+    expect([...generating].sort((a, b) => a - b)).toEqual(generating) // never goes backwards
+    await expect.poll(async () => norm(await row.innerText()), { timeout: 30_000 }).toContain('1/1 générés · 0/1 vérifiés')
+    expect(norm(await row.innerText())).toContain('Générée')
+
+    // verify: regenerates the block against its commitment, with a progress bar too
+    await row.getByRole('button', { name: 'Vérifier' }).click()
+    const verifying = await followProgress(page, row, 'Vérifiée', 'operator-4-verifying')
+    expect(verifying.length).toBeGreaterThan(0)
+    await expect.poll(async () => norm(await row.innerText()), { timeout: 30_000 }).toContain('1/1 générés · 1/1 vérifiés')
+    expect(norm(await row.innerText())).toContain('Vérifiée')
+    expect(generating.concat(verifying).some((v) => v > 0 && v < 100)).toBe(true) // progress was shown along the way, not only at the end
+
+    // open for sale, after a confirmation
+    await row.getByRole('button', { name: 'Ouvrir à la vente' }).click()
+    const confirm = page.getByRole('dialog').filter({ hasText: 'Ouvrir l’émission 1 à la vente ?' })
+    await confirm.waitFor()
+    await confirm.getByRole('button', { name: 'Ouvrir à la vente' }).click()
+    await page.getByText('L’émission 1 est en vente.').waitFor()
+    await expect.poll(async () => norm(await row.innerText())).toContain('En vente')
+    await screenshot(page, 'operator-5-open')
+
+    // the list still shows it open after a reload (it is the ledger's state, not the screen's)
+    await page.reload()
+    const after = page.getByRole('row').filter({ hasText: 'E2E-OP-1' })
+    await after.waitFor({ timeout: 15_000 })
+    text = norm(await after.innerText())
+    expect(text).toContain('En vente')
+    expect(text).toContain('1/1 générés · 1/1 vérifiés')
+    // an open emission offers closing, no longer opening or generating
+    expect(await after.getByRole('button', { name: 'Clore les ventes' }).count()).toBe(1)
+    expect(await after.getByRole('button', { name: 'Générer' }).count()).toBe(0)
+
+    // its block shows the commitment the ledger recorded
+    const token = await app.call<{ token: string }>('auth:login', { name: 'admin', password: PASSWORD })
+    if (!token.ok) throw new Error(token.error.message)
+    const detail = await app.call<{ status: string; blockList: { commitment: string | null; status: string }[] }>('emissions:get', { emission: 1 }, token.result.token)
+    if (!detail.ok) throw new Error(detail.error.message)
+    expect(detail.result.status).toBe('open')
+    expect(detail.result.blockList[0].status).toBe('verified')
+    const commitment = detail.result.blockList[0].commitment!
+    expect(commitment).toMatch(/^[0-9a-f]{64}$/)
+    await after.getByRole('button', { name: 'Blocs' }).click()
+    await page.getByRole('heading', { name: /Émission 0*1/, level: 1 }).waitFor()
+    const blockRow = page.getByRole('row').filter({ hasText: commitment.slice(0, 12) })
+    await blockRow.waitFor()
+    expect(norm(await blockRow.innerText())).toContain(commitment.slice(-12))
+    expect(norm(await blockRow.innerText())).toContain('Vérifiée')
+    await screenshot(page, 'operator-6-emission-blocks')
+
+    expect(problems).toEqual([])
+  }, 300_000)
+})
