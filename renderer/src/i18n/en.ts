@@ -108,7 +108,6 @@ const en: Messages = {
     close: 'Close sales',
     withdraw: 'Withdraw',
     certificate: 'Certificate',
-    details: 'Blocks',
     confirmOpen: 'Open emission {n} for sale? Units will be sold in block order.',
     confirmClose: 'Close sales of emission {n}? No unit can be sold after this.',
     opened: 'Emission {n} is on sale.',
@@ -137,6 +136,7 @@ const en: Messages = {
       startsOn: 'Sales start (optional)',
     },
     simulate: 'Simulate sales',
+    simulateShort: 'Simulate',
     importSales: 'Import sales',
     simulateModal: {
       title: 'Simulate sales on emission {n}',

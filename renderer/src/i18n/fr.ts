@@ -106,7 +106,6 @@ const fr = {
     close: 'Clore les ventes',
     withdraw: 'Retirer',
     certificate: 'Certificat',
-    details: 'Blocs',
     confirmOpen: 'Ouvrir l’émission {n} à la vente ? Les unités seront vendues dans l’ordre des blocs.',
     confirmClose: 'Clore les ventes de l’émission {n} ? Plus aucune unité ne pourra être vendue.',
     opened: 'L’émission {n} est en vente.',
@@ -135,6 +134,7 @@ const fr = {
       startsOn: 'Début des ventes (facultatif)',
     },
     simulate: 'Simuler des ventes',
+    simulateShort: 'Simuler',
     importSales: 'Importer des ventes',
     simulateModal: {
       title: 'Simuler des ventes sur l’émission {n}',

@@ -3,7 +3,7 @@ import { NButton, NProgress, NSpace, NTag, NTooltip, type DataTableColumns } fro
 import type { EmissionStatus, EmissionSummary, JobInfo } from '../../../../electron/contract'
 import JobProgress from '../../components/JobProgress.vue'
 
-export type EmissionAction = 'generate' | 'verify' | 'open' | 'close' | 'simulate' | 'withdraw' | 'certificate' | 'details'
+export type EmissionAction = 'generate' | 'verify' | 'open' | 'close' | 'simulate' | 'withdraw' | 'certificate'
 
 export const STATUS_TYPE: Record<EmissionStatus, 'default' | 'info' | 'success' | 'warning' | 'error' | 'primary'> = {
   created: 'default',
@@ -45,7 +45,7 @@ export function createColumns(c: ColumnContext): DataTableColumns<EmissionSummar
     {
       title: c.t('emissions.emission'),
       key: 'emission',
-      width: 170,
+      width: 140,
       render: (e) => h('div', { class: 'em-cell' }, [h('strong', { class: 'mono' }, String(e.emission).padStart(4, '0')), e.code ? h('span', { class: 'muted em-code' }, e.code) : null]),
     },
     { title: c.t('emissions.startsOn'), key: 'startsOn', width: 120, render: (e) => c.day(e.startsOn) },
@@ -63,13 +63,13 @@ export function createColumns(c: ColumnContext): DataTableColumns<EmissionSummar
     {
       title: c.t('emissions.blocks'),
       key: 'blocks',
-      width: 150,
+      width: 140,
       render: (e) => h('span', { class: 'muted small' }, c.t('emissions.blocksState', { generated: e.blocksGenerated, verified: e.blocksVerified, total: e.blocks })),
     },
     {
       title: c.t('emissions.sold'),
       key: 'unitsSold',
-      minWidth: 250,
+      minWidth: 210,
       render: (e) => {
         const job = e.jobId ? c.job(e.jobId) : undefined
         if (job) return h(JobProgress, { job })
@@ -83,7 +83,7 @@ export function createColumns(c: ColumnContext): DataTableColumns<EmissionSummar
     {
       title: c.t('emissions.actions'),
       key: 'actions',
-      width: 380,
+      width: 340,
       fixed: 'right',
       render: (e) => {
         const steps = nextSteps(e).filter(c.allowed)
@@ -100,10 +100,11 @@ export function createColumns(c: ColumnContext): DataTableColumns<EmissionSummar
               'data-test': `${a}-${e.emission}`,
               onClick: (ev: MouseEvent) => { ev.stopPropagation(); c.act(a, e) },
             },
-            { default: () => c.t(`emissions.${a}`) },
+            { default: () => c.t(a === 'simulate' ? 'emissions.simulateShort' : `emissions.${a}`) },
           ),
         )
-        const links = (['details', 'certificate'] as const).filter(c.allowed).map((a) =>
+        // The row itself opens the blocks; the certificate gets its own link.
+        const links = (['certificate'] as const).filter(c.allowed).map((a) =>
           h(NButton, { size: 'small', text: true, type: 'primary', 'data-test': `${a}-${e.emission}`, onClick: (ev: MouseEvent) => { ev.stopPropagation(); c.act(a, e) } }, { default: () => c.t(`emissions.${a}`) }),
         )
         return h(NSpace, { size: 8, align: 'center', wrap: true }, { default: () => [...buttons, ...links] })
