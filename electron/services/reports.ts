@@ -4,11 +4,12 @@
  * block are exactly 0 … units_sold − 1, and the counters (blocks.units_sold, block_tiers.sold,
  * daily_sales) say the rest.
  *
- * Depletion series: the prize counts of a block at 1,000 checkpoints (units 0, size/1000, …, size)
- * are counted once from the block's tier table (BlockDeriver.tiers, via the catalog's cache) and
- * kept (about 32 KB a block); a series is read off them, up to the units sold, never beyond, so a
- * series reveals nothing of the unsold units. The expected line is initial × (1 − x / total) per
- * tier, left to the client.
+ * Depletion series: up to 301 points spread evenly over the units sold, never beyond, so a series
+ * reveals nothing of the unsold units. The prize counts of a block at 1,000 checkpoints (units 0,
+ * size/1000, …) are counted once from the block's tier table (BlockDeriver.tiers, via the
+ * catalog's cache) and kept (about 32 KB a block); a point is its checkpoint's counts plus the few
+ * thousand units after it. The last point comes from the counters. The expected line is
+ * initial × (1 − x / total) per tier, left to the client.
  *
  * Dashboard scopes: units, sales and prizes won count every sale ever made; the depletion table
  * counts the emissions that sold (open, closed, or withdrawn after selling); the remaining prize
@@ -89,10 +90,26 @@ export function createReports({ db, clock, catalog, alerts }: ReportsDeps): Repo
     return counts
   }
 
-  /** Remaining per tier after `sold` units of the block, at a checkpoint. */
-  function remainingAt(def: GameDefinition, counts: Uint32Array, k: number, initial: readonly number[], base: readonly number[]): number[] {
+  /** Prizes per tier among units 0 … x − 1 of a block: its checkpoint before x, then the few units after it. */
+  function prefix(b: BlockRow, def: GameDefinition, x: number): number[] {
     const n = def.tiers.length
-    return initial.map((init, t) => init - base[t] - counts[k * n + t])
+    const size = def.blockSize
+    if (x <= 0) return new Array<number>(n).fill(0)
+    if (x >= size) return def.tiers.map((t) => t.count)
+    const counts = checkpoints(b, def)
+    let k = Math.floor((x * CHECKPOINTS) / size)
+    while (k < CHECKPOINTS && checkpointAt(k + 1, size) <= x) k++
+    while (k > 0 && checkpointAt(k, size) > x) k--
+    const out = Array.from(counts.subarray(k * n, k * n + n))
+    const from = checkpointAt(k, size)
+    if (from < x) {
+      const tiers = catalog.deriver(b.emission, b.block).tiers
+      for (let u = from; u < x; u++) {
+        const t = tiers[u]
+        if (t !== LOSING) out[t]++
+      }
+    }
+    return out
   }
 
   function soldCounts(rows: { tier: number; sold: number }[], n: number): number[] {
@@ -114,30 +131,18 @@ export function createReports({ db, clock, catalog, alerts }: ReportsDeps): Repo
       const unitsSold = blocks.reduce((a, b) => a + b.units_sold, 0)
       const unitsTotal = blocks.length * size
 
-      // checkpoints of the blocks, in selling order; `stride` keeps the series under MAX_POINTS
-      const total = blocks.length * CHECKPOINTS
-      let stride = Math.ceil(total / MAX_POINTS)
-      // past one point a block, points fall on block boundaries: no tier table needed
-      if (stride > CHECKPOINTS) stride = Math.ceil(stride / CHECKPOINTS) * CHECKPOINTS
-      const series: DepletionPoint[] = []
-      const before = new Array<number>(n).fill(0)
-      let doneBlocks = 0
-      for (let g = 0; g <= total; g += stride) {
-        const bi = Math.floor(g / CHECKPOINTS)
-        const k = g % CHECKPOINTS
-        // the emission's prizes of the blocks before this one: they are sold out when it sells
-        while (doneBlocks < bi) {
-          for (let t = 0; t < n; t++) before[t] += def.tiers[t].count
-          doneBlocks++
-        }
-        const x = bi * size + checkpointAt(k, size)
-        if (x > unitsSold) break
-        if (k === 0) series.push({ unitsSold: x, remaining: initial.map((init, t) => init - before[t]) })
-        else series.push({ unitsSold: x, remaining: remainingAt(def, checkpoints(blocks[bi], def), k, initial, before) })
+      // MAX_POINTS + 1 points evenly spread over the units sold; the last one from the counters
+      const points = Math.min(MAX_POINTS, unitsSold)
+      const series: DepletionPoint[] = [{ unitsSold: 0, remaining: [...initial] }]
+      for (let j = 1; j < points; j++) {
+        const x = Math.round((j * unitsSold) / points)
+        if (x === series[series.length - 1].unitsSold) continue
+        const bi = Math.floor(x / size)
+        const soldBefore = prefix(blocks[bi], def, x - bi * size)
+        // the blocks before this one are sold out: all their prizes are gone
+        series.push({ unitsSold: x, remaining: initial.map((init, t) => init - bi * def.tiers[t].count - soldBefore[t]) })
       }
-      if (series.length === 0 || series[series.length - 1].unitsSold !== unitsSold) {
-        series.push({ unitsSold, remaining: initial.map((init, t) => init - sold[t]) })
-      }
+      if (unitsSold > 0) series.push({ unitsSold, remaining: initial.map((init, t) => init - sold[t]) })
       return {
         emission,
         block: block ?? null,
