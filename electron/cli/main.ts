@@ -5,10 +5,11 @@
  * with a one-line message.
  */
 import { blockCommands } from './block-commands'
+import { ledgerCommands } from './ledger-commands'
 import { stdio, UsageError, type Command } from './io'
 import { AppError } from '../contract/errors'
 
-const commands: Record<string, Command> = { ...blockCommands }
+const commands: Record<string, Command> = { ...blockCommands, ...ledgerCommands }
 
 const USAGE = `usage: carats [--db <file>] [--json] <command>
 commands:

@@ -1,0 +1,336 @@
+/**
+ * The ledger's commands: emissions, simulated and imported sales, tickets, players, reports, the
+ * audit log and users, over the same services as the app (openBackend).
+ *
+ * Who acts: the operating-system user, audited as "os:<username>". Whoever runs the CLI can read
+ * the ledger file and its key file anyway, so roles cannot protect anything from them; the CLI
+ * trusts the OS user as an operator and an auditor, and every change it makes is in the audit log
+ * under that name. The one rule kept is the auditor's: an unsold unit is shown only with
+ * `--reason`, and the inspection is audited with that reason.
+ *
+ * The ledger: --db <file>, else CARATS_DB, else carats.db in the app's data folder.
+ */
+import { mkdirSync, readFileSync } from 'node:fs'
+import { homedir } from 'node:os'
+import { basename, dirname } from 'node:path'
+import { parseArgs } from 'node:util'
+import { AppError } from '../contract/errors'
+import type { DepletionReport, ImportLineError, JobInfo, TicketView } from '../contract/types'
+import { ROLES, type Role } from '../contract/define'
+import { DB_FILE_NAME, userDataDir } from '../main/paths'
+import { openBackend, type Backend } from '../services/backend'
+import type { Simulator } from '../services/simulator'
+import { UsageError, type Command, type CommandContext } from './io'
+
+const eur = (cents: number) => `${(cents / 100).toLocaleString('fr-FR', { maximumFractionDigits: 2 }).replace(/\u202f|\u00a0/g, ' ')} €`
+const int = (n: number) => n.toLocaleString('en-US')
+const pct = (x: number) => `${(x * 100).toFixed(3)} %`
+
+export function ledgerPath(db: string | undefined): string {
+  if (db) return db
+  const dir = userDataDir({ platform: process.platform, env: process.env, home: homedir() })
+  mkdirSync(dir, { recursive: true })
+  return `${dir}/${DB_FILE_NAME}`
+}
+
+async function withBackend<T>(ctx: CommandContext, fn: (b: Backend) => Promise<T> | T): Promise<T> {
+  const path = ledgerPath(ctx.db)
+  if (ctx.db) mkdirSync(dirname(path), { recursive: true })
+  const backend = openBackend({ dbPath: path })
+  try {
+    return await fn(backend)
+  } finally {
+    await backend.closeGracefully()
+  }
+}
+
+function options<O extends Record<string, { type: 'string' | 'boolean' }>>(ctx: CommandContext, opts: O, positionals = 0) {
+  const { values, positionals: pos } = parseArgs({ args: ctx.args, options: opts, strict: true, allowPositionals: positionals > 0 })
+  if (pos.length > positionals) throw new UsageError(`unexpected argument ${JSON.stringify(pos[positionals])}`)
+  return { values: values as { [K in keyof O]?: O[K]['type'] extends 'boolean' ? boolean : string }, pos }
+}
+
+function whole(flag: string, text: string | undefined, min: number, max: number): number {
+  if (text === undefined) throw new UsageError(`${flag} is required`)
+  if (!/^\d+$/.test(text)) throw new UsageError(`${flag} must be a whole number, got ${JSON.stringify(text)}`)
+  const n = Number(text)
+  if (n < min || n > max) throw new UsageError(`${flag} must be from ${min} to ${max}, got ${n}`)
+  return n
+}
+
+const emissionArg = (ctx: CommandContext) => {
+  const { pos } = options(ctx, {}, 1)
+  return whole('the emission number', pos[0], 1, 9999)
+}
+
+function print(ctx: CommandContext, value: unknown, human: () => string): void {
+  ctx.io.out(ctx.json ? JSON.stringify(value) + '\n' : human().replace(/\n?$/, '\n'))
+}
+
+/** Waits for a task, with its progress on stderr; Ctrl-C cancels it. */
+async function follow(ctx: CommandContext, b: Backend, job: JobInfo): Promise<JobInfo> {
+  const onInt = () => {
+    try {
+      b.services.jobs.cancel(job.id)
+    } catch {
+      // already ended
+    }
+  }
+  process.once('SIGINT', onInt)
+  const timer = setInterval(() => {
+    const j = b.services.jobs.get(job.id)
+    ctx.io.progress(`${j.message}: ${j.total > 0 ? ((100 * j.done) / j.total).toFixed(0) : 0} %`)
+  }, 250)
+  try {
+    const end = await b.services.jobs.wait(job.id)
+    ctx.io.progress('')
+    if (end.state !== 'done') throw new AppError(end.state === 'cancelled' ? 'CANCELLED' : 'INTERNAL', `${end.kind} ${end.state}: ${end.message}`)
+    return end
+  } finally {
+    clearInterval(timer)
+    process.removeListener('SIGINT', onInt)
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// emissions
+
+const emissionCreate: Command = (ctx) =>
+  withBackend(ctx, (b) => {
+    const { values } = options(ctx, { blocks: { type: 'string' }, code: { type: 'string' }, starts: { type: 'string' } })
+    const blocks = whole('--blocks', values.blocks, 1, 999)
+    if (values.starts !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(values.starts)) throw new UsageError(`--starts must be a date YYYY-MM-DD, got ${JSON.stringify(values.starts)}`)
+    const e = b.services.emissions.create(b.actor, { blocks, code: values.code, startsOn: values.starts })
+    print(ctx, e, () => `emission ${e.emission} (${e.code}) created: ${e.blocks} block(s) of ${int(e.unitsTotal / e.blocks)} units${e.startsOn ? `, on sale from ${e.startsOn}` : ''}; next: emission generate ${e.emission}`)
+    return 0
+  })
+
+const jobCommand = (what: 'generate' | 'verify'): Command => (ctx) =>
+  withBackend(ctx, async (b) => {
+    const emission = emissionArg(ctx)
+    const job = what === 'generate' ? b.services.emissions.generate(b.actor, emission) : b.services.emissions.verify(b.actor, emission)
+    const end = await follow(ctx, b, job)
+    const s = b.services.emissions.get(emission)
+    print(ctx, { job: end, emission: s }, () => `emission ${emission}: ${end.message}\n${s.blockList.map((x) => `  block ${x.block}: ${x.status}, commitment ${x.commitment}`).join('\n')}`)
+    return 0
+  })
+
+const stateCommand = (what: 'open' | 'close'): Command => (ctx) =>
+  withBackend(ctx, (b) => {
+    const emission = emissionArg(ctx)
+    const s = what === 'open' ? b.services.emissions.open(b.actor, emission) : b.services.emissions.close(b.actor, emission)
+    print(ctx, s, () => `emission ${emission} (${s.code}) is ${s.status}`)
+    return 0
+  })
+
+const emissionWithdraw: Command = (ctx) =>
+  withBackend(ctx, (b) => {
+    const { values, pos } = options(ctx, { reason: { type: 'string' } }, 1)
+    const emission = whole('the emission number', pos[0], 1, 9999)
+    if (!values.reason) throw new UsageError('--reason is required to withdraw an emission')
+    const s = b.services.emissions.withdraw(b.actor, emission, values.reason)
+    print(ctx, s, () => `emission ${emission} (${s.code}) is withdrawn: ${s.withdrawnReason}`)
+    return 0
+  })
+
+const emissionList: Command = (ctx) =>
+  withBackend(ctx, (b) => {
+    options(ctx, {})
+    const list = b.services.emissions.list()
+    print(ctx, list, () =>
+      list.length === 0
+        ? 'no emission yet (carats emission create --blocks N)'
+        : list.map((e) => `${String(e.emission).padStart(4)}  ${e.code.padEnd(14)} ${e.status.padEnd(10)} ${e.blocks} block(s), ${int(e.unitsSold)} / ${int(e.unitsTotal)} units sold${e.startsOn ? `, from ${e.startsOn}` : ''}`).join('\n'),
+    )
+    return 0
+  })
+
+// ---------------------------------------------------------------------------------------------
+// sales
+
+const simulate: Command = (ctx) =>
+  withBackend(ctx, async (b) => {
+    const { values } = options(ctx, { emission: { type: 'string' }, sales: { type: 'string' }, players: { type: 'string' }, seed: { type: 'string' } })
+    const emission = whole('--emission', values.emission, 1, 9999)
+    const sales = whole('--sales', values.sales, 1, 100_000_000)
+    const players = values.players === undefined ? undefined : whole('--players', values.players, 1, 10_000_000)
+    const seed = values.seed === undefined ? undefined : whole('--seed', values.seed, 0, 2 ** 32 - 1)
+    const ac = new AbortController()
+    const onInt = () => ac.abort()
+    process.once('SIGINT', onInt)
+    const started = performance.now()
+    try {
+      // the backend's simulator is this module's (createSimulator), with its fuller result
+      const r = await (b.services.simulator as Simulator).run(b.actor, { emission, sales, players, seed }, {
+        signal: ac.signal,
+        progress: (done, total) => ctx.io.progress(`simulating: ${int(done)} / ${int(total)} sales`),
+      })
+      ctx.io.progress('')
+      const seconds = (performance.now() - started) / 1000
+      const out = { ...r, seconds: Number(seconds.toFixed(3)), salesPerSecond: Math.round(r.sold / seconds) }
+      print(ctx, out, () => `${int(r.sold)} sales simulated on emission ${emission} (${r.firstSerial} … ${r.lastSerial}), ${int(r.players)} players, seed ${r.seed}, sold from ${r.from} to ${r.to}; ${int(out.salesPerSecond)} sales/s`)
+      return 0
+    } finally {
+      process.removeListener('SIGINT', onInt)
+    }
+  })
+
+const salesImport: Command = (ctx) =>
+  withBackend(ctx, (b) => {
+    const { pos } = options(ctx, {}, 1)
+    const file = pos[0]
+    if (!file) throw new UsageError('name the JSONL file to import: carats sales import <file.jsonl>')
+    let content: string
+    try {
+      content = readFileSync(file, 'utf8')
+    } catch (e) {
+      throw new UsageError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`)
+    }
+    try {
+      const r = b.services.importer.importContent(b.actor, content, basename(file))
+      print(ctx, r, () => `${basename(file)}: ${int(r.lines)} lines, ${int(r.imported)} sales imported, ${int(r.alreadyImported)} already imported`)
+      return 0
+    } catch (e) {
+      if (e instanceof AppError && e.code === 'IMPORT_REJECTED') {
+        // every bad line, for whoever fixes the file: in the JSON document, or after the one-line error
+        const details = e.extras.details as ImportLineError[]
+        if (ctx.json) ctx.io.out(JSON.stringify({ ok: false, code: e.code, message: e.message, details }) + '\n')
+        throw new AppError('IMPORT_REJECTED', ctx.json ? e.message : `${e.message} (--json lists all ${details.length})`)
+      }
+      throw e
+    }
+  })
+
+// ---------------------------------------------------------------------------------------------
+// tickets and players
+
+function ticketText(t: TicketView): string {
+  const matched = new Set(t.matches)
+  const cells = t.numbers.map((n, i) => `${matched.has(i) ? '*' : ' '}${String(n).padStart(2)} ${eur(t.amountsCents[i]).padStart(11)}`)
+  const rows: string[] = []
+  for (let i = 0; i < cells.length; i += 4) rows.push('  ' + cells.slice(i, i + 4).join('  '))
+  const sale = t.sale ? `sold to ${t.sale.player} on ${t.sale.soldAt} (sale ${t.sale.saleId})` : 'not sold'
+  const play = t.play ? `play: ${t.play.mode}, ${t.play.status}, ${t.play.events.length} reveals over ${t.play.events.at(-1)?.t ?? 0} ms` : 'play: none recorded'
+  return [
+    `${t.serial}  ${t.prizeCents > 0 ? `wins ${eur(t.prizeCents)}` : 'loses'}  ${sale}`,
+    `winning numbers: ${t.winning.join(' ')}`,
+    'your numbers (* = match):',
+    ...rows,
+    play,
+  ].join('\n')
+}
+
+const ticketShow: Command = (ctx) =>
+  withBackend(ctx, (b) => {
+    const { values, pos } = options(ctx, { reason: { type: 'string' } }, 1)
+    if (!pos[0]) throw new UsageError('name the serial: carats ticket show EEEE-BBB-UUUUUUU-K')
+    // as an auditor: a sold unit is shown, an unsold one only with --reason (audited)
+    const t = b.services.tickets.get({ name: b.actor.name, role: 'auditor' }, pos[0], values.reason)
+    print(ctx, t, () => ticketText(t))
+    return 0
+  })
+
+const playerLast: Command = (ctx) =>
+  withBackend(ctx, (b) => {
+    const { pos } = options(ctx, {}, 1)
+    if (!pos[0]) throw new UsageError('name the player account: carats player last <player>')
+    const p = b.services.players.last(pos[0])
+    const out = {
+      player: p.player,
+      units: p.lastUnits,
+      totals: { units: p.units, stakedCents: p.stakedCents, wonCents: p.wonCents, firstSaleAt: p.firstSaleAt, lastSaleAt: p.lastSaleAt },
+    }
+    print(ctx, out, () =>
+      [
+        `${p.player}: ${int(p.units)} units, staked ${eur(p.stakedCents)}, won ${eur(p.wonCents)}; last ${p.lastUnits.length}, newest first:`,
+        ...p.lastUnits.map((u) => `  ${u.serial}  ${u.soldAt}  ${(u.prizeCents > 0 ? eur(u.prizeCents) : '-').padStart(12)}  ${u.mode ?? 'no play'}${u.status === 'interrupted' ? ' (interrupted)' : ''}`),
+      ].join('\n'),
+    )
+    return 0
+  })
+
+// ---------------------------------------------------------------------------------------------
+// reports, audit, users
+
+function depletionText(r: DepletionReport): string {
+  const head = `emission ${r.emission}${r.block === null ? '' : `, block ${r.block}`}: ${int(r.unitsSold)} of ${int(r.unitsTotal)} units sold (${pct(r.unitsSold / r.unitsTotal)}), as of ${r.asOf}`
+  const rows = r.tiers.map((t) => {
+    const expected = Math.round(t.initial * (1 - r.unitsSold / r.unitsTotal))
+    return `  ${eur(t.amountCents).padStart(11)}  ${int(t.initial).padStart(10)}  ${int(t.sold).padStart(10)}  ${int(t.remaining).padStart(10)}  ${int(expected).padStart(10)}`
+  })
+  return [head, `  ${'prize'.padStart(11)}  ${'initial'.padStart(10)}  ${'sold'.padStart(10)}  ${'remaining'.padStart(10)}  ${'expected'.padStart(10)}`, ...rows, `  (${r.series.length} points in the series: --json)`].join('\n')
+}
+
+const reportDepletion: Command = (ctx) =>
+  withBackend(ctx, (b) => {
+    const { values } = options(ctx, { emission: { type: 'string' }, block: { type: 'string' } })
+    const emission = whole('--emission', values.emission, 1, 9999)
+    const block = values.block === undefined ? undefined : whole('--block', values.block, 1, 999)
+    const r = b.services.reports.depletion({ emission, block })
+    print(ctx, r, () => depletionText(r))
+    return 0
+  })
+
+const reportDashboard: Command = (ctx) =>
+  withBackend(ctx, (b) => {
+    options(ctx, {})
+    const d = b.services.reports.dashboard()
+    print(ctx, d, () =>
+      [
+        `as of ${d.asOf}`,
+        `units sold ${int(d.unitsSold)}, sales ${eur(d.salesCents)}, prizes won ${int(d.prizesWon)} (${eur(d.prizesWonCents)})`,
+        `payout realised ${pct(d.realisedPayout)}, theoretical ${pct(d.theoreticalPayout)}; remaining prize liability ${eur(d.remainingLiabilityCents)}`,
+        `top prizes remaining: ${d.topPrizesRemaining.map((t) => `${eur(t.amountCents)}: ${t.remaining} of ${t.initial}`).join(', ') || 'none on sale'}`,
+        `last days: ${d.salesPerDay.slice(-7).map((s) => `${s.day} ${int(s.units)}`).join(', ') || 'no sales'}`,
+        ...d.alerts.slice(0, 5).map((a) => `alert: ${a.message} (${a.at})`),
+      ].join('\n'),
+    )
+    return 0
+  })
+
+const auditVerify: Command = (ctx) =>
+  withBackend(ctx, (b) => {
+    options(ctx, {})
+    const v = b.services.audit.verify()
+    print(ctx, v, () => (v.ok ? `audit log intact: ${int(v.entries)} entries, hash chain verified` : `audit log BROKEN at entry ${v.firstBad?.seq}: ${v.firstBad?.reason}`))
+    return v.ok ? 0 : 1
+  })
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = []
+  for await (const c of process.stdin) chunks.push(c as Buffer)
+  return Buffer.concat(chunks).toString('utf8')
+}
+
+const userAdd: Command = (ctx) =>
+  withBackend(ctx, async (b) => {
+    const { values } = options(ctx, { name: { type: 'string' }, role: { type: 'string' }, 'password-stdin': { type: 'boolean' } })
+    if (!values.name) throw new UsageError('--name is required')
+    if (!values.role || !(ROLES as readonly string[]).includes(values.role)) throw new UsageError(`--role must be one of ${ROLES.join(', ')}`)
+    if (!values['password-stdin']) throw new UsageError('give the password on standard input with --password-stdin (never on the command line)')
+    const password = (await readStdin()).replace(/\r?\n$/, '')
+    if (password.length < 8) throw new UsageError('the password must have at least 8 characters')
+    const role = values.role as Role
+    if (b.services.users.needsSetup() && role !== 'admin') throw new AppError('SETUP_REQUIRED', 'the first account must be an administrator (--role admin)')
+    const u = b.services.users.create(b.actor, { name: values.name, role, password })
+    print(ctx, u, () => `user ${u.name} (${u.role}) created`)
+    return 0
+  })
+
+export const ledgerCommands: Record<string, Command> = {
+  'emission create': emissionCreate,
+  'emission generate': jobCommand('generate'),
+  'emission verify': jobCommand('verify'),
+  'emission open': stateCommand('open'),
+  'emission close': stateCommand('close'),
+  'emission withdraw': emissionWithdraw,
+  'emission list': emissionList,
+  simulate,
+  'sales import': salesImport,
+  'ticket show': ticketShow,
+  'player last': playerLast,
+  'report depletion': reportDepletion,
+  'report dashboard': reportDashboard,
+  'audit verify': auditVerify,
+  'user add': userAdd,
+}
