@@ -108,6 +108,7 @@ const en: Messages = {
     close: 'Close sales',
     withdraw: 'Withdraw',
     certificate: 'Certificate',
+    details: 'Blocks',
     confirmOpen: 'Open emission {n} for sale? Units will be sold in block order.',
     confirmClose: 'Close sales of emission {n}? No unit can be sold after this.',
     opened: 'Emission {n} is on sale.',

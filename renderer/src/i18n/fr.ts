@@ -106,6 +106,7 @@ const fr = {
     close: 'Clore les ventes',
     withdraw: 'Retirer',
     certificate: 'Certificat',
+    details: 'Blocs',
     confirmOpen: 'Ouvrir l’émission {n} à la vente ? Les unités seront vendues dans l’ordre des blocs.',
     confirmClose: 'Clore les ventes de l’émission {n} ? Plus aucune unité ne pourra être vendue.',
     opened: 'L’émission {n} est en vente.',

@@ -3,7 +3,7 @@ import { NButton, NProgress, NSpace, NTag, NTooltip, type DataTableColumns } fro
 import type { EmissionStatus, EmissionSummary, JobInfo } from '../../../../electron/contract'
 import JobProgress from '../../components/JobProgress.vue'
 
-export type EmissionAction = 'generate' | 'verify' | 'open' | 'close' | 'simulate' | 'withdraw' | 'certificate'
+export type EmissionAction = 'generate' | 'verify' | 'open' | 'close' | 'simulate' | 'withdraw' | 'certificate' | 'details'
 
 export const STATUS_TYPE: Record<EmissionStatus, 'default' | 'info' | 'success' | 'warning' | 'error' | 'primary'> = {
   created: 'default',
@@ -103,8 +103,7 @@ export function createColumns(c: ColumnContext): DataTableColumns<EmissionSummar
             { default: () => c.t(a === 'simulate' ? 'emissions.simulateShort' : `emissions.${a}`) },
           ),
         )
-        // The row itself opens the blocks; the certificate gets its own link.
-        const links = (['certificate'] as const).filter(c.allowed).map((a) =>
+        const links = (['details', 'certificate'] as const).filter(c.allowed).map((a) =>
           h(NButton, { size: 'small', text: true, type: 'primary', 'data-test': `${a}-${e.emission}`, onClick: (ev: MouseEvent) => { ev.stopPropagation(); c.act(a, e) } }, { default: () => c.t(`emissions.${a}`) }),
         )
         return h(NSpace, { size: 8, align: 'center', wrap: true }, { default: () => [...buttons, ...links] })
