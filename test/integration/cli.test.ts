@@ -1,0 +1,137 @@
+/**
+ * The `carats` ledger commands as a user runs them: one journey on a temporary ledger, each step
+ * a real process (tsx electron/cli/main.ts), checked through its exit code and its JSON output.
+ */
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir, userInfo } from 'node:os'
+import { join } from 'node:path'
+import Database from 'better-sqlite3'
+import { afterAll, describe, expect, it } from 'vitest'
+import { validatePlay } from '../../game-core/play'
+import { CARATS } from '../../game-core/carats'
+import { parseSerial } from '../../game-core/serial'
+
+const root = join(__dirname, '../..')
+const dir = mkdtempSync(join(tmpdir(), 'carats-cli-'))
+const db = join(dir, 'ledger.db')
+const tsx = join(root, 'node_modules/.bin/tsx')
+const feed = join(root, 'test/fixtures/sales-valid.jsonl')
+
+function carats(args: string[], input?: string) {
+  const r = spawnSync(tsx, ['electron/cli/main.ts', '--db', db, ...args], { cwd: root, encoding: 'utf8', input, env: { ...process.env, CARATS_DB: '' }, timeout: 170_000 })
+  return { code: r.status, out: r.stdout, err: r.stderr }
+}
+function json(args: string[]) {
+  const r = carats(['--json', ...args])
+  if (r.code !== 0) throw new Error(`carats ${args.join(' ')} exited ${r.code}: ${r.err}`)
+  return JSON.parse(r.out)
+}
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+describe.sequential('carats ledger commands, one journey', () => {
+  const T = 180_000
+  let soldSerial = ''
+
+  it('creates, generates, verifies and opens an emission', () => {
+    expect(json(['emission', 'create', '--blocks', '1', '--starts', '2025-03-01', '--code', 'CLI-1'])).toMatchObject({ emission: 1, code: 'CLI-1', status: 'created', startsOn: '2025-03-01' })
+    expect(json(['emission', 'generate', '1']).emission).toMatchObject({ status: 'generated', blocksGenerated: 1 })
+    expect(json(['emission', 'verify', '1']).emission).toMatchObject({ status: 'verified', blocksVerified: 1 })
+    expect(json(['emission', 'open', '1'])).toMatchObject({ status: 'open' })
+    const list = carats(['emission', 'list'])
+    expect(list.code).toBe(0)
+    expect(list.out).toMatch(/CLI-1\s+open\s+1 block\(s\), 0 \/ 8,016,000 units sold/)
+  }, T)
+
+  it('imports a sales feed, then the same feed again as a no-op', () => {
+    expect(json(['sales', 'import', feed])).toEqual({ lines: 20, imported: 20, alreadyImported: 0 })
+    const again = carats(['sales', 'import', feed])
+    expect(again.code).toBe(0)
+    expect(again.out).toBe('sales-valid.jsonl: 20 lines, 0 sales imported, 20 already imported\n')
+  }, T)
+
+  it('simulates a small sales history', () => {
+    const r = json(['simulate', '--emission', '1', '--sales', '2000', '--players', '50', '--seed', '7'])
+    expect(r).toMatchObject({ emission: 1, sold: 2000, players: 50, seed: 7, firstSerial: expect.stringMatching(/^0001-001-0000020-\d$/) })
+    expect(r.lastSerial).toMatch(/^0001-001-0002019-\d$/)
+  }, T)
+
+  it("shows a player's last units, newest first", () => {
+    const r = json(['player', 'last', 'P1234567'])
+    expect(r.player).toBe('P1234567')
+    expect(r.units.length).toBe(10)
+    for (const u of r.units) expect(u).toMatchObject({ serial: expect.any(String), soldAt: expect.any(String), prizeCents: expect.any(Number) })
+    const times = r.units.map((u: { soldAt: string }) => Date.parse(u.soldAt))
+    expect([...times].sort((a, b) => b - a)).toEqual(times)
+    soldSerial = r.units[0].serial
+  }, T)
+
+  it('shows a sold ticket with its sale and play', () => {
+    const t = json(['ticket', 'show', soldSerial])
+    expect(t).toMatchObject({ serial: soldSerial, sale: { player: 'P1234567', saleId: expect.any(String), soldAt: expect.any(String) } })
+    expect(t.winning).toHaveLength(6)
+    expect(t.numbers).toHaveLength(24)
+    expect(t.amountsCents).toHaveLength(24)
+    expect(typeof t.prizeCents).toBe('number')
+    expect(validatePlay(t.play, CARATS)).toEqual([])
+    const human = carats(['ticket', 'show', soldSerial])
+    expect(human.out).toMatch(/winning numbers: (\d+ ){5}\d+/)
+  }, T)
+
+  it('keeps an unsold ticket secret without a reason, and logs the inspection with one', () => {
+    const unsold = '0001-001-0100000-1'
+    expect(() => parseSerial(unsold)).not.toThrow()
+    const refused = carats(['ticket', 'show', unsold])
+    expect(refused.code).toBe(1)
+    expect(refused.err).toMatch(/^carats ticket show: unit 0001-001-0100000-1 is not sold: give a reason/)
+    const shown = json(['ticket', 'show', unsold, '--reason', 'complaint 42 check'])
+    expect(shown).toMatchObject({ serial: unsold, sale: null, play: null })
+  }, T)
+
+  it('reports the depletion of the block against the counters', () => {
+    const r = json(['report', 'depletion', '--emission', '1', '--block', '1'])
+    expect(r).toMatchObject({ unitsTotal: 8_016_000, unitsSold: 2020, asOf: expect.any(String) })
+    expect(r.tiers.map((t: { amountCents: number; initial: number }) => [t.amountCents, t.initial])).toEqual(CARATS.tiers.map((t) => [t.amountCents, t.count]))
+    for (const t of r.tiers) expect(t.initial - t.sold).toBe(t.remaining)
+    expect(r.series.length).toBe(301)
+    expect(r.series.at(-1).unitsSold).toBe(2020)
+    const dash = json(['report', 'dashboard'])
+    expect(dash).toMatchObject({ unitsSold: 2020, salesCents: 2020 * 500 })
+  }, T)
+
+  it('verifies the audit log, where the CLI acts as the OS user', () => {
+    expect(json(['audit', 'verify'])).toMatchObject({ ok: true, firstBad: null })
+    const human = carats(['audit', 'verify'])
+    expect(human.out).toMatch(/^audit log intact: \d+ entries/)
+    const ledger = new Database(db, { readonly: true })
+    try {
+      const actors = ledger.prepare("SELECT DISTINCT actor FROM audit WHERE action IN ('emission.create', 'emission.open', 'sales.import', 'sales.simulate', 'ticket.inspect-unsold')").pluck().all()
+      expect(actors).toEqual([`os:${userInfo().username}`])
+      const inspected = ledger.prepare("SELECT details FROM audit WHERE action = 'ticket.inspect-unsold'").pluck().get() as string
+      expect(JSON.parse(inspected)).toEqual({ reason: 'complaint 42 check' })
+    } finally {
+      ledger.close()
+    }
+  }, T)
+
+  it('adds a user with the password on standard input', () => {
+    const r = carats(['--json', 'user', 'add', '--name', 'bob', '--role', 'admin', '--password-stdin'], 'correct horse battery\n')
+    expect(r.code).toBe(0)
+    expect(JSON.parse(r.out)).toMatchObject({ name: 'bob', role: 'admin', active: true })
+    const short = carats(['user', 'add', '--name', 'carol', '--role', 'support', '--password-stdin'], 'short\n')
+    expect(short.code).toBe(2)
+    expect(short.err).toBe('carats user add: the password must have at least 8 characters\n')
+  }, T)
+
+  it('refuses a mistyped serial with one line and a non-zero exit', () => {
+    const bad = soldSerial.slice(0, -1) + String((Number(soldSerial.at(-1)) + 1) % 10)
+    const r = carats(['ticket', 'show', bad])
+    expect(r.code).toBe(1)
+    expect(r.out).toBe('')
+    expect(r.err).toBe('carats ticket show: the check digit does not match: a digit was mistyped or two digits were swapped\n')
+    const usage = carats(['report', 'depletion'])
+    expect(usage.code).toBe(2)
+    expect(usage.err).toBe('carats report depletion: --emission is required\n')
+  }, T)
+})
