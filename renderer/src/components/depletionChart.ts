@@ -64,8 +64,9 @@ export function depletionConfig(r: DepletionReport, tier: number | null, l: Depl
       parsing: false,
       interaction: { mode: 'nearest', axis: 'x', intersect: false },
       scales: {
-        x: { type: 'linear', min: 0, title: { display: true, text: l.xAxis }, ticks: { callback: (v) => l.int(Number(v)) } },
-        y: { type: 'linear', min: 0, title: { display: true, text: l.yAxis }, ticks: { callback: (v) => (tier === null ? l.pct(Number(v) / 100) : l.int(Number(v))) } },
+        x: { type: 'linear', min: 0, max: ends[1], title: { display: true, text: l.xAxis }, ticks: { callback: (v) => l.int(Number(v)) } },
+        // Fitted to the data, not from zero: early in a block the gaps to the expected line are a few percent.
+        y: { type: 'linear', grace: '2%', title: { display: true, text: l.yAxis }, ticks: { callback: (v) => (tier === null ? l.pct(Number(v) / 100) : l.int(Number(v))) } },
       },
       plugins: {
         legend: { position: 'bottom', labels: { boxWidth: 12, boxHeight: 12 } },

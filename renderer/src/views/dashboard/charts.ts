@@ -3,6 +3,7 @@ import type { Dashboard } from '../../../../electron/contract'
 import { TIER_COLORS } from '../../components/depletionChart'
 
 export interface DashboardLabels {
+  dark: boolean
   sales: string
   prizes: string
   wonShare: string
@@ -18,7 +19,7 @@ export function salesPerDayConfig(d: Dashboard, l: DashboardLabels): ChartConfig
     data: {
       labels: d.salesPerDay.map((x) => l.day(x.day)),
       datasets: [
-        { type: 'bar', label: l.sales, data: d.salesPerDay.map((x) => x.salesCents), backgroundColor: 'rgba(31, 87, 195, 0.75)', borderRadius: 3 },
+        { type: 'bar', label: l.sales, data: d.salesPerDay.map((x) => x.salesCents), backgroundColor: l.dark ? 'rgba(111, 156, 245, 0.8)' : 'rgba(31, 87, 195, 0.75)', borderRadius: 3 },
         { type: 'line', label: l.prizes, data: d.salesPerDay.map((x) => x.prizesCents), borderColor: '#d4a017', backgroundColor: '#d4a017', pointRadius: 2, borderWidth: 2, tension: 0.25 },
       ],
     },
