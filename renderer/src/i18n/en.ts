@@ -364,15 +364,14 @@ const en: Messages = {
     from: 'From',
     to: 'To',
     filter: 'Filter',
+    actionHint: 'Action (start, e.g. emission.)',
+    objectHint: 'Object (start, e.g. emission:1)',
     reset: 'Clear',
     export: 'Export CSV',
     exported: 'File {file} saved.',
     verify: 'Verify the chain',
     chainOk: 'The chain is intact: {n} entries checked.',
     chainBroken: 'The chain is broken at entry {seq}: {reason}. Tell the administrator and keep this workstation as it is.',
-  },
-  table: {
-    empty: 'Nothing to show',
   },
 }
 

@@ -362,15 +362,14 @@ const fr = {
     from: 'Du',
     to: 'Au',
     filter: 'Filtrer',
+    actionHint: 'Action (début, ex. emission.)',
+    objectHint: 'Objet (début, ex. emission:1)',
     reset: 'Effacer',
     export: 'Exporter en CSV',
     exported: 'Fichier {file} enregistré.',
     verify: 'Vérifier la chaîne',
     chainOk: 'La chaîne est intacte : {n} entrées vérifiées.',
     chainBroken: 'La chaîne est rompue à l’entrée {seq} : {reason}. Prévenez l’administrateur et laissez ce poste en l’état.',
-  },
-  table: {
-    empty: 'Rien à afficher',
   },
 }
 
