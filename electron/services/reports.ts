@@ -91,7 +91,7 @@ export function createReports({ db, clock, catalog, alerts }: ReportsDeps): Repo
   }
 
   /** Prizes per tier among units 0 … x − 1 of a block: its checkpoint before x, then the few units after it. */
-  function prefix(b: BlockRow, def: GameDefinition, x: number): number[] {
+  function prefix(b: BlockRow, def: GameDefinition, x: number, tiersOf: (b: BlockRow) => Uint8Array): number[] {
     const n = def.tiers.length
     const size = def.blockSize
     if (x <= 0) return new Array<number>(n).fill(0)
@@ -103,7 +103,7 @@ export function createReports({ db, clock, catalog, alerts }: ReportsDeps): Repo
     const out = Array.from(counts.subarray(k * n, k * n + n))
     const from = checkpointAt(k, size)
     if (from < x) {
-      const tiers = catalog.deriver(b.emission, b.block).tiers
+      const tiers = tiersOf(b)
       for (let u = from; u < x; u++) {
         const t = tiers[u]
         if (t !== LOSING) out[t]++
@@ -134,11 +134,17 @@ export function createReports({ db, clock, catalog, alerts }: ReportsDeps): Repo
       // MAX_POINTS + 1 points evenly spread over the units sold; the last one from the counters
       const points = Math.min(MAX_POINTS, unitsSold)
       const series: DepletionPoint[] = [{ unitsSold: 0, remaining: [...initial] }]
+      const tables = new Map<BlockRow, Uint8Array>()
+      const tiersOf = (b: BlockRow) => {
+        let t = tables.get(b)
+        if (!t) tables.set(b, (t = catalog.deriver(b.emission, b.block).tiers))
+        return t
+      }
       for (let j = 1; j < points; j++) {
         const x = Math.round((j * unitsSold) / points)
         if (x === series[series.length - 1].unitsSold) continue
         const bi = Math.floor(x / size)
-        const soldBefore = prefix(blocks[bi], def, x - bi * size)
+        const soldBefore = prefix(blocks[bi], def, x - bi * size, tiersOf)
         // the blocks before this one are sold out: all their prizes are gone
         series.push({ unitsSold: x, remaining: initial.map((init, t) => init - bi * def.tiers[t].count - soldBefore[t]) })
       }
