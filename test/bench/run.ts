@@ -5,9 +5,13 @@
  */
 import { cpus, totalmem } from 'node:os'
 import { benchCore } from './core'
+import { benchUi } from './ui'
+import { benchLedger } from './ledger'
 
 const sections: Record<string, () => Promise<unknown>> = {
   core: () => benchCore({ runs: 5 }),
+  ui: () => benchUi({ runs: 5 }),
+  ledger: () => benchLedger({ importLines: 200_000 }),
 }
 
 async function main() {
