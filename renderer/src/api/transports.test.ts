@@ -29,3 +29,17 @@ describe('httpTransport', () => {
     await expect(httpTransport.invoke('auth:status', {}, null)).rejects.toThrow(/502/)
   })
 })
+
+describe('ipcTransport', () => {
+  it('hands the bridge a plain copy of reactive arguments', async () => {
+    const { reactive } = await import('vue')
+    const { ipcTransport } = await import('./transports')
+    const invoke = vi.fn(async () => ({ ok: true as const, result: null }))
+    vi.stubGlobal('window', { carats: { invoke } })
+    const args = reactive({ actor: 'alice', page: 2 })
+    await ipcTransport.invoke('audit:list', args, 't')
+    const passed = (invoke.mock.calls[0] as unknown[])[1]
+    expect(passed).toEqual({ actor: 'alice', page: 2 })
+    expect(structuredClone(passed)).toEqual({ actor: 'alice', page: 2 })
+  })
+})

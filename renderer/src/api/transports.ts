@@ -12,7 +12,9 @@ export class TransportError extends Error {
 export const ipcTransport: Transport = {
   invoke(channel, args, token) {
     if (!window.carats) throw new TransportError('the Electron bridge is missing')
-    return window.carats.invoke(channel, args, token)
+    // The bridge copies its arguments with structured clone, which refuses Vue's reactive
+    // proxies; the contract's arguments are JSON data, so a JSON copy loses nothing.
+    return window.carats.invoke(channel, JSON.parse(JSON.stringify(args ?? {})), token)
   },
 }
 
