@@ -42,10 +42,18 @@ export function gemPoints(cx: number, cy: number): string {
   ].map(([x, y]) => `${x},${y}`).join(' ')
 }
 
-/** SVG path through the centres of the cells a drag went over. */
+/** How far below a cell's centre a drag is drawn: in the gap between the number and the amount. */
+export const DRAG_DY = 11
+
+export function dragPoint(zone: Zone, cell: number): { x: number; y: number } {
+  const p = cellCenter(zone, cell)
+  return { x: p.x, y: p.y + DRAG_DY }
+}
+
+/** SVG path through the cells a drag went over. */
 export function dragPathD(cells: { zone: Zone; cell: number }[]): string {
   return cells.map((e, i) => {
-    const p = cellCenter(e.zone, e.cell)
+    const p = dragPoint(e.zone, e.cell)
     return `${i === 0 ? 'M' : 'L'}${p.x} ${p.y}`
   }).join(' ')
 }
