@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest'
+import fr from './fr'
+import en from './en'
+
+type Tree = { [key: string]: string | Tree }
+
+/** Every message as 'a.b.c' → text. */
+function flatten(tree: Tree, prefix = ''): Map<string, string> {
+  const out = new Map<string, string>()
+  for (const [k, v] of Object.entries(tree)) {
+    const key = prefix ? `${prefix}.${k}` : k
+    if (typeof v === 'string') out.set(key, v)
+    else for (const [kk, vv] of flatten(v, key)) out.set(kk, vv)
+  }
+  return out
+}
+
+const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort()
+
+const messages = { fr: flatten(fr), en: flatten(en) }
+
+// The renderer's sources, to check the message keys they name literally.
+const sources = import.meta.glob(['../**/*.ts', '../**/*.vue', '!../**/*.test.ts', '!./*.ts'], { query: '?raw', import: 'default', eager: true }) as Record<string, string>
+
+describe('messages', () => {
+  it('have the same keys in French and English', () => {
+    const missingInEn = [...messages.fr.keys()].filter((k) => !messages.en.has(k))
+    const missingInFr = [...messages.en.keys()].filter((k) => !messages.fr.has(k))
+    expect({ missingInEn, missingInFr }).toEqual({ missingInEn: [], missingInFr: [] })
+  })
+
+  it('use the same placeholders in both languages, and none is empty', () => {
+    const differ = [...messages.fr].filter(([k, v]) => messages.en.has(k) && placeholders(v).join() !== placeholders(messages.en.get(k)!).join()).map(([k]) => k)
+    const empty = [...messages.fr, ...messages.en].filter(([, v]) => !v.trim()).map(([k]) => k)
+    expect({ differ, empty }).toEqual({ differ: [], empty: [] })
+  })
+
+  it('hold every key the screens name', () => {
+    expect(Object.keys(sources).length).toBeGreaterThan(20)
+    const unknown = new Set<string>()
+    for (const [file, text] of Object.entries(sources)) {
+      for (const m of text.matchAll(/\bt\(\s*'([\w.]+)'/g)) if (m[1].includes('.') && !messages.fr.has(m[1])) unknown.add(`${m[1]} (${file})`)
+    }
+    expect([...unknown]).toEqual([])
+  })
+})
