@@ -23,11 +23,24 @@ export interface BlockJobOptions {
   progressEveryMs?: number
 }
 
-/** The bundled worker next to the built main process, or the TypeScript source run through tsx. */
-function workerEntry(): { file: string; argv?: string[] } {
+let sourceBundle: string | null = null
+
+/**
+ * The bundled worker next to the built main process (the app); otherwise (CLI, tests, bench run
+ * from TypeScript) the worker's source bundled once per process with esbuild and run from memory:
+ * registering a TypeScript loader in every worker cost about a second per job.
+ */
+function workerEntry(): { file: string; eval: boolean } {
   const built = join(__dirname, 'block-worker.js')
-  if (existsSync(built)) return { file: built }
-  return { file: join(__dirname, 'ts-worker-bootstrap.mjs'), argv: [join(__dirname, 'block-worker.ts')] }
+  if (existsSync(built)) return { file: built, eval: false }
+  if (!sourceBundle) {
+    // esbuild is a development dependency: only this path, never the built app, loads it.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const esbuild = require('esbuild') as typeof import('esbuild')
+    const out = esbuild.buildSync({ entryPoints: [join(__dirname, 'block-worker.ts')], bundle: true, platform: 'node', format: 'cjs', target: 'node20', write: false })
+    sourceBundle = out.outputFiles[0].text
+  }
+  return { file: sourceBundle, eval: true }
 }
 
 export function defaultThreads(): number {
@@ -59,7 +72,7 @@ export async function verifyBlockInWorkers(
       Array.from({ length: threads }, (_, i) => {
         const task: BlockTask = { def, emission: ref.emission, block: ref.block, secret: ref.secret, firstChunk: ranges[i].from, chunkCount: ranges[i].count, stop, progress, index: i }
         return new Promise<ChunkRangeResult>((resolve, reject) => {
-          const worker = new Worker(entry.file, { workerData: task, argv: entry.argv })
+          const worker = new Worker(entry.file, { workerData: task, eval: entry.eval })
           workers.push(worker)
           worker.once('message', (m: BlockWorkerMessage) => (m.type === 'done' ? resolve(m.result) : reject(new Error(m.message))))
           worker.once('error', reject)
