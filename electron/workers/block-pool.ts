@@ -35,7 +35,6 @@ function workerEntry(): { file: string; eval: boolean } {
   if (existsSync(built)) return { file: built, eval: false }
   if (!sourceBundle) {
     // esbuild is a development dependency: only this path, never the built app, loads it.
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
     const esbuild = require('esbuild') as typeof import('esbuild')
     const out = esbuild.buildSync({ entryPoints: [join(__dirname, 'block-worker.ts')], bundle: true, platform: 'node', format: 'cjs', target: 'node20', write: false })
     sourceBundle = out.outputFiles[0].text
