@@ -9,6 +9,8 @@ export default defineConfig({
     build: {
       outDir: 'out/main',
       rollupOptions: {
+        // only loaded when the workers run from TypeScript (CLI, tests), never in the built app
+        external: ['esbuild'],
         input: {
           index: resolve(__dirname, 'electron/main/index.ts'),
           'block-worker': resolve(__dirname, 'electron/workers/block-worker.ts'),
