@@ -283,6 +283,7 @@ const en: Messages = {
     showUnseen: 'Show unseen cells',
     noEvents: 'This play has no reveal recorded.',
     drag: 'Drag',
+    timeline: 'Timeline',
   },
   support: {
     title: 'Support',

@@ -281,6 +281,7 @@ const fr = {
     showUnseen: 'Montrer les cases non vues',
     noEvents: 'Cette partie ne comporte aucune découverte enregistrée.',
     drag: 'Glissé',
+    timeline: 'Chronologie',
   },
   support: {
     title: 'Service client',
