@@ -85,32 +85,45 @@ describe('support: a player’s last unit and its replay', () => {
     expect(total).toBe(30) // a complete hand play reveals the 6 diamonds and the 24 gems
     await screenshot(page, 'support-4-replay-playing')
 
-    // pause: the count holds still
-    await page.getByRole('button', { name: 'Pause' }).click()
-    await page.getByRole('button', { name: 'Lecture' }).waitFor()
-    const paused = (await reveals()).shown
-    await page.waitForTimeout(1200)
-    expect((await reveals()).shown).toBe(paused)
-    expect(await page.locator('[data-test="outcome"]').count()).toBe(0)
+    const toggle = page.locator('[data-test="toggle"]')
+    const hidden = () => page.locator('svg.ticket [aria-label="?"]').count()
+    const outcome = page.locator('[data-test="outcome"]')
+
+    // back to the start: paused, every cell under its coating, and it holds still
+    await page.getByRole('button', { name: 'Depuis le début' }).click()
+    await expect.poll(async () => (await reveals()).shown).toBe(0)
+    expect(await toggle.getAttribute('aria-label')).toBe('Lecture')
+    await page.waitForTimeout(1000)
+    expect((await reveals()).shown).toBe(0)
+    expect(await hidden()).toBe(total)
+    expect(await outcome.count()).toBe(0)
 
     // step forward and back one reveal at a time
-    if (paused < total) {
+    for (let i = 1; i <= 3; i++) {
       await page.getByRole('button', { name: 'Découverte suivante' }).click()
-      await expect.poll(async () => (await reveals()).shown).toBe(paused + 1)
+      await expect.poll(async () => (await reveals()).shown).toBe(i)
     }
-    const before = (await reveals()).shown
+    expect(await hidden()).toBe(total - 3)
     await page.getByRole('button', { name: 'Découverte précédente' }).click()
-    await expect.poll(async () => (await reveals()).shown).toBe(before - 1)
-    // hidden cells show their coating until revealed
-    expect(await page.locator('svg.ticket [aria-label="?"]').count()).toBe(total - (before - 1))
+    await expect.poll(async () => (await reveals()).shown).toBe(2)
+    expect(await hidden()).toBe(total - 2)
+    expect(await outcome.count()).toBe(0) // no outcome before the end
+
+    // play from there, then pause: the count moves, then holds still
+    await toggle.click()
+    await expect.poll(async () => (await reveals()).shown, { timeout: 15_000 }).toBeGreaterThan(2)
+    if ((await toggle.getAttribute('aria-label')) === 'Pause') await toggle.click()
+    await expect.poll(() => toggle.getAttribute('aria-label')).toBe('Lecture')
+    const paused = (await reveals()).shown
+    await page.waitForTimeout(800)
+    expect((await reveals()).shown).toBe(paused)
 
     // step to the end: every cell revealed, and the outcome is shown
-    for (let shown = before - 1; shown < total; shown++) await page.getByRole('button', { name: 'Découverte suivante' }).click()
+    for (let shown = paused; shown < total; shown++) await page.getByRole('button', { name: 'Découverte suivante' }).click()
     await expect.poll(async () => (await reveals()).shown).toBe(total)
-    const outcome = page.locator('[data-test="outcome"]')
     await outcome.waitFor({ timeout: 10_000 })
     expect(norm(await outcome.innerText())).toContain(`Gagnant : ${eur(last.prizeCents)}`)
-    expect(await page.locator('svg.ticket [aria-label="?"]').count()).toBe(0)
+    expect(await hidden()).toBe(0)
     // the matching gems are highlighted, and their amounts add up to the prize
     const matched = await page.locator('svg.ticket g.gem.match').evaluateAll((gs) => gs.map((g) => g.getAttribute('aria-label') ?? ''))
     expect(matched.length).toBeGreaterThan(0)
@@ -120,5 +133,5 @@ describe('support: a player’s last unit and its replay', () => {
     await screenshot(page, 'support-5-replay-outcome')
 
     expect(problems).toEqual([])
-  })
+  }, 120_000)
 })
