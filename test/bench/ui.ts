@@ -65,16 +65,19 @@ async function firstScreen(browser: Browser, dbPath: string | undefined, runs: n
     const { page, context } = await openPage(browser, 'about:blank')
     const t0 = performance.now()
     const host = await startHost(dbPath ? { dbPath } : {})
-    const t1 = performance.now()
-    await page.goto(host.url, { waitUntil: 'commit' })
-    await page.locator('input[name="password"]').waitFor({ state: 'visible' })
-    // sign-in, or on a new ledger the first-start admin account
-    await page.getByRole('button', { name: /^(Se connecter|Créer le compte administrateur)$/ }).waitFor({ state: 'visible' })
-    const t2 = performance.now()
-    listening.push(t1 - t0)
-    total.push(t2 - t0)
-    await context.close()
-    await host.stop()
+    try {
+      const t1 = performance.now()
+      await page.goto(host.url, { waitUntil: 'commit' })
+      await page.locator('input[name="password"]').waitFor({ state: 'visible' })
+      // sign-in, or on a new ledger the first-start admin account
+      await page.getByRole('button', { name: /^(Se connecter|Créer le compte administrateur)$/ }).waitFor({ state: 'visible' })
+      const t2 = performance.now()
+      listening.push(t1 - t0)
+      total.push(t2 - t0)
+    } finally {
+      await context.close()
+      await host.stop()
+    }
   }
   return { total: summarize(total), listening: summarize(listening) }
 }
