@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { formatClock, formatDay, formatInteger, formatMoney, formatOdds, formatPercent, shortHash } from './format'
+import { blockNo, emissionNo, formatClock, formatDay, formatInteger, formatMoney, formatOdds, formatPercent, shortHash } from './format'
 
 // Intl puts narrow no-break spaces in French numbers: compare with plain spaces.
 const plain = (s: string) => s.replace(/[\u00a0\u202f]/g, ' ')
@@ -33,5 +33,9 @@ describe('format', () => {
     expect(formatClock(61_250)).toBe('1:01.3')
     expect(shortHash('a'.repeat(64), 4)).toBe('aaaa…aaaa')
     expect(shortHash(null)).toBe('—')
+  })
+  it('prints emission and block numbers as serials do', () => {
+    expect(emissionNo(7)).toBe('0007')
+    expect(blockNo(12)).toBe('012')
   })
 })

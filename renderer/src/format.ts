@@ -64,6 +64,12 @@ export function formatDay(day: string | null | undefined, locale: AppLocale = 'f
   return new Intl.DateTimeFormat(INTL[locale], { dateStyle: 'medium', timeZone: 'UTC' }).format(d)
 }
 
+/** An emission's number as its serial prints it: "0007". */
+export const emissionNo = (n: number): string => String(n).padStart(4, '0')
+
+/** A block's number as its serial prints it: "012". */
+export const blockNo = (n: number): string => String(n).padStart(3, '0')
+
 /** Milliseconds of a replay as "m:ss.s". */
 export function formatClock(ms: number): string {
   const t = Math.max(0, ms) / 1000

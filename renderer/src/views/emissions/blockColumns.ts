@@ -1,6 +1,7 @@
 import { h } from 'vue'
 import { NProgress, NTag, NTooltip, type DataTableColumns } from 'naive-ui'
 import type { BlockStatus, BlockSummary } from '../../../../electron/contract'
+import { blockNo } from '../../format'
 
 export const BLOCK_STATUS_TYPE: Record<BlockStatus, 'default' | 'info' | 'success' | 'error'> = {
   pending: 'default',
@@ -19,7 +20,7 @@ export interface BlockColumnContext {
 
 export function createBlockColumns(c: BlockColumnContext): DataTableColumns<BlockSummary> {
   return [
-    { title: c.t('emission.block'), key: 'block', width: 80, render: (b) => h('strong', { class: 'mono' }, String(b.block).padStart(3, '0')) },
+    { title: c.t('emission.block'), key: 'block', width: 80, render: (b) => h('strong', { class: 'mono' }, blockNo(b.block)) },
     { title: c.t('emissions.status'), key: 'status', width: 120, render: (b) => h(NTag, { type: BLOCK_STATUS_TYPE[b.status], size: 'small', round: true, bordered: false }, { default: () => c.t(`status.${b.status}`) }) },
     {
       title: c.t('emission.commitment'),

@@ -2,6 +2,7 @@ import { h } from 'vue'
 import { NButton, NProgress, NSpace, NTag, NTooltip, type DataTableColumns } from 'naive-ui'
 import type { EmissionStatus, EmissionSummary, JobInfo } from '../../../../electron/contract'
 import JobProgress from '../../components/JobProgress.vue'
+import { emissionNo } from '../../format'
 
 export type EmissionAction = 'generate' | 'verify' | 'open' | 'close' | 'simulate' | 'withdraw' | 'certificate' | 'details'
 
@@ -46,7 +47,7 @@ export function createColumns(c: ColumnContext): DataTableColumns<EmissionSummar
       title: c.t('emissions.emission'),
       key: 'emission',
       width: 140,
-      render: (e) => h('div', { class: 'em-cell' }, [h('strong', { class: 'mono' }, String(e.emission).padStart(4, '0')), e.code ? h('span', { class: 'muted em-code' }, e.code) : null]),
+      render: (e) => h('div', { class: 'em-cell' }, [h('strong', { class: 'mono' }, emissionNo(e.emission)), e.code ? h('span', { class: 'muted em-code' }, e.code) : null]),
     },
     { title: c.t('emissions.startsOn'), key: 'startsOn', width: 120, render: (e) => c.day(e.startsOn) },
     {
