@@ -42,5 +42,5 @@ export function useErrors() {
     }
   }
 
-  return { report, attempt, describe: (e: unknown) => describeError(e, t) }
+  return { report, attempt }
 }

@@ -3,8 +3,6 @@ import fr, { type Messages } from './fr'
 import en from './en'
 import type { AppLocale } from '../format'
 
-export const LOCALES: AppLocale[] = ['fr', 'en']
-
 export function createAppI18n(locale: AppLocale = 'fr') {
   return createI18n<[Messages], AppLocale, false>({
     legacy: false,

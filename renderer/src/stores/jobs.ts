@@ -56,11 +56,5 @@ export const useJobsStore = defineStore('jobs', () => {
     return all
   }
 
-  function stopAll() {
-    for (const t of timers.values()) clearTimeout(t)
-    timers.clear()
-    listeners.clear()
-  }
-
-  return { jobs, track, cancel, list, stopAll }
+  return { jobs, track, cancel, list }
 })
