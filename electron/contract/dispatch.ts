@@ -72,6 +72,10 @@ export function createDispatcher(
       } catch (e) {
         if (e instanceof AppError) return { ok: false, error: e.toData() }
         onUnexpected(String(channelName), e)
+        const sqliteCode = (e as { code?: unknown })?.code
+        if (typeof sqliteCode === 'string' && /^SQLITE_(CORRUPT|NOTADB|IOERR)/.test(sqliteCode)) {
+          return { ok: false, error: { code: 'DATABASE', message: `the ledger file cannot be read (${(e as Error).message}): nothing was changed; restore it from a backup` } }
+        }
         return { ok: false, error: { code: 'INTERNAL', message: `unexpected error: ${e instanceof Error ? e.message : String(e)}` } }
       }
     },
