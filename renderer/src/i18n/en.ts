@@ -83,6 +83,7 @@ const en: Messages = {
     cancelled: 'Task cancelled.',
     failed: 'The task failed: {message}',
     done: '{kind}: done.',
+    progress: '{done} of {total} units',
   },
   emissions: {
     title: 'Emissions',

@@ -80,7 +80,8 @@ const fr = {
     cancel: 'Annuler',
     cancelled: 'Tâche annulée.',
     failed: 'La tâche a échoué : {message}',
-    done: '{kind} : terminé.',
+    done: '{kind} : terminée.',
+    progress: '{done} sur {total} unités',
   },
   emissions: {
     title: 'Émissions',
