@@ -4,6 +4,14 @@ import type { DepletionReport } from '../../../electron/contract'
 /** One colour per prize tier, largest prize first; readable on light and dark backgrounds. */
 export const TIER_COLORS = ['#d4a017', '#e07b39', '#c2410c', '#7c3aed', '#2563eb', '#0891b2', '#059669', '#65a30d']
 
+/** Options every chart here shares: drawn at once (no animation), filling its box. */
+export const chartFrame = () => ({ responsive: true, maintainAspectRatio: false, animation: false as const })
+
+export const legendBelow = () => ({ position: 'bottom' as const, labels: { boxWidth: 12, boxHeight: 12 } })
+
+/** The dashed grey line of what a uniform spread of prizes predicts. */
+export const expectedLine = () => ({ borderColor: '#888', borderDash: [6, 5], pointRadius: 0, borderWidth: 1.5 })
+
 export interface DepletionLabels {
   tier: (amountCents: number) => string
   expected: string
@@ -37,7 +45,7 @@ export function depletionConfig(r: DepletionReport, tier: number | null, l: Depl
         stepped: t.initial < 50,
       })
     })
-    datasets.push({ label: l.expected, data: ends.map((x) => ({ x, y: expectedAt(100, x) })), borderColor: '#888', borderDash: [6, 5], pointRadius: 0, borderWidth: 1.5 })
+    datasets.push({ label: l.expected, data: ends.map((x) => ({ x, y: expectedAt(100, x) })), ...expectedLine() })
   } else {
     const t = r.tiers[tier]
     const color = TIER_COLORS[tier % TIER_COLORS.length]
@@ -51,16 +59,14 @@ export function depletionConfig(r: DepletionReport, tier: number | null, l: Depl
       borderWidth: 2,
       stepped: t.initial < 50,
     })
-    datasets.push({ label: l.expected, data: ends.map((x) => ({ x, y: expectedAt(t.initial, x) })), borderColor: '#888', borderDash: [6, 5], pointRadius: 0, borderWidth: 1.5 })
+    datasets.push({ label: l.expected, data: ends.map((x) => ({ x, y: expectedAt(t.initial, x) })), ...expectedLine() })
   }
 
   return {
     type: 'line',
     data: { datasets },
     options: {
-      responsive: true,
-      maintainAspectRatio: false,
-      animation: false,
+      ...chartFrame(),
       parsing: false,
       interaction: { mode: 'nearest', axis: 'x', intersect: false },
       scales: {
@@ -69,7 +75,7 @@ export function depletionConfig(r: DepletionReport, tier: number | null, l: Depl
         y: { type: 'linear', grace: '2%', title: { display: true, text: l.yAxis }, ticks: { callback: (v) => (tier === null ? l.pct(Number(v) / 100) : l.int(Number(v))) } },
       },
       plugins: {
-        legend: { position: 'bottom', labels: { boxWidth: 12, boxHeight: 12 } },
+        legend: legendBelow(),
         tooltip: {
           callbacks: {
             title: (items) => `${l.xAxis}: ${l.int(Number(items[0]?.parsed.x ?? 0))}`,

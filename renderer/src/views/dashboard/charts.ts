@@ -1,6 +1,6 @@
 import type { ChartConfiguration } from 'chart.js'
 import type { Dashboard } from '../../../../electron/contract'
-import { TIER_COLORS } from '../../components/depletionChart'
+import { TIER_COLORS, chartFrame, expectedLine, legendBelow } from '../../components/depletionChart'
 
 export interface DashboardLabels {
   dark: boolean
@@ -24,13 +24,11 @@ export function salesPerDayConfig(d: Dashboard, l: DashboardLabels): ChartConfig
       ],
     },
     options: {
-      responsive: true,
-      maintainAspectRatio: false,
-      animation: false,
+      ...chartFrame(),
       interaction: { mode: 'index', intersect: false },
       scales: { y: { beginAtZero: true, ticks: { callback: (v) => l.money(Number(v)) } } },
       plugins: {
-        legend: { position: 'bottom', labels: { boxWidth: 12, boxHeight: 12 } },
+        legend: legendBelow(),
         tooltip: { callbacks: { label: (i) => `${i.dataset.label}: ${l.money(Number(i.parsed.y))}` } },
       },
     },
@@ -51,16 +49,14 @@ export function depletionPerTierConfig(d: Dashboard, soldShare: number, l: Dashb
           backgroundColor: d.depletion.map((_, i) => TIER_COLORS[i % TIER_COLORS.length]),
           borderRadius: 3,
         },
-        { type: 'line', label: l.soldShare, data: d.depletion.map(() => soldShare * 100), borderColor: '#888', borderDash: [6, 5], pointRadius: 0, borderWidth: 1.5 },
+        { type: 'line', label: l.soldShare, data: d.depletion.map(() => soldShare * 100), ...expectedLine() },
       ],
     },
     options: {
-      responsive: true,
-      maintainAspectRatio: false,
-      animation: false,
+      ...chartFrame(),
       scales: { y: { beginAtZero: true, suggestedMax: Math.min(100, Math.max(10, soldShare * 200)), ticks: { callback: (v) => l.pct(Number(v) / 100) } } },
       plugins: {
-        legend: { position: 'bottom', labels: { boxWidth: 12, boxHeight: 12 } },
+        legend: legendBelow(),
         tooltip: {
           callbacks: {
             label: (i) => {
