@@ -1,6 +1,7 @@
 import { defineStore } from 'pinia'
 import { ref } from 'vue'
 import { api } from '../api'
+import { upsert } from './upsert'
 import type { EmissionSummary } from '../../../electron/contract'
 
 export const useEmissionsStore = defineStore('emissions', () => {
@@ -18,11 +19,7 @@ export const useEmissionsStore = defineStore('emissions', () => {
     }
   }
 
-  function replace(e: EmissionSummary) {
-    const i = list.value.findIndex((x) => x.emission === e.emission)
-    if (i >= 0) list.value.splice(i, 1, e)
-    else list.value.push(e)
-  }
+  const replace = (e: EmissionSummary) => upsert(list.value, e, (a, b) => a.emission === b.emission)
 
   async function create(args: { blocks: number; code?: string; startsOn?: string }) {
     const e = await api.call('emissions:create', args)

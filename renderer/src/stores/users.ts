@@ -1,6 +1,7 @@
 import { defineStore } from 'pinia'
 import { ref } from 'vue'
 import { api } from '../api'
+import { upsert } from './upsert'
 import type { Role, UserInfo } from '../../../electron/contract'
 
 export const useUsersStore = defineStore('users', () => {
@@ -16,12 +17,7 @@ export const useUsersStore = defineStore('users', () => {
     }
   }
 
-  function replace(u: UserInfo) {
-    const i = list.value.findIndex((x) => x.id === u.id)
-    if (i >= 0) list.value.splice(i, 1, u)
-    else list.value.push(u)
-    return u
-  }
+  const replace = (u: UserInfo) => upsert(list.value, u, (a, b) => a.id === b.id)
 
   const create = async (name: string, role: Role, password: string) => replace(await api.call('users:create', { name, role, password }))
   const update = async (userId: number, change: { role?: Role; active?: boolean; password?: string }) => replace(await api.call('users:update', { userId, ...change }))
