@@ -35,6 +35,7 @@ import type { AuditService } from './audit'
 import type { BlockRow, Catalog, EmissionRow } from './catalog'
 import { type Actor, type Clock, iso, toMillis } from './common'
 import { describeStatus } from './emissions'
+import { packFastPlay, readFeedLineFast } from './feed-line'
 import type { SaleInput, SalesService } from './sales'
 
 export const FUTURE_TOLERANCE_MS = 60_000
@@ -64,6 +65,25 @@ export const feedLineSchema = z
       .nullable(),
   })
   .strict()
+
+type FeedLineData = z.infer<typeof feedLineSchema>
+/** Sale ids looked up in one query. */
+const ID_CHUNK = 5000
+/** Characters of the feed hashed at a time: the UTF-8 of the whole text at once is slow (a copy as large as the file). */
+const HASH_CHUNK = 1 << 16
+
+/** SHA-256 of the text's UTF-8 bytes, fed in pieces cut between whole characters (never inside a surrogate pair). */
+export function sha256OfText(content: string): string {
+  const h = createHash('sha256')
+  for (let i = 0; i < content.length; ) {
+    let end = Math.min(content.length, i + HASH_CHUNK)
+    const c = content.charCodeAt(end - 1)
+    if (end < content.length && c >= 0xd800 && c <= 0xdbff) end++
+    h.update(content.slice(i, end), 'utf8')
+    i = end
+  }
+  return h.digest('hex')
+}
 
 const EVENT_KEYS = new Set(['t', 'zone', 'cell', 'gesture'])
 
@@ -157,8 +177,8 @@ const fastEventKeys = (events: unknown[]): boolean => {
 }
 
 export function createImporter({ db, clock, catalog, sales, audit }: ImporterDeps): Importer {
-  const byId = db.prepare(`SELECT s.unit_key, s.sale_id, p.name AS player, s.sold_at, s.stake_cents, s.play, s.events
-                           FROM sales s JOIN players p ON p.id = s.player_id WHERE s.sale_id = ?`)
+  const byIds = db.prepare(`SELECT s.unit_key, s.sale_id, p.name AS player, s.sold_at, s.stake_cents, s.play, s.events
+                            FROM sales s JOIN players p ON p.id = s.player_id WHERE s.sale_id IN (SELECT value FROM json_each(?))`)
   const byKey = db.prepare(`SELECT s.unit_key, s.sale_id, p.name AS player, s.sold_at, s.stake_cents, s.play, s.events
                             FROM sales s JOIN players p ON p.id = s.player_id WHERE s.unit_key = ?`)
   const insertBatch = db.prepare('INSERT INTO import_batches (file_sha256, file_name, lines, imported, already, actor, at) VALUES (?, ?, ?, ?, ?, ?, ?)')
@@ -192,8 +212,19 @@ export function createImporter({ db, clock, catalog, sales, audit }: ImporterDep
     const unitsSeen = new Map<number, number>()
     let lines = 0
     let already = 0
+    /** The zones of the serial's emission, or of CARATS when the serial names none (the full path's choice). */
+    const zonesOf = (serial: string): Pick<GameDefinition, 'winningCells' | 'yoursCells'> => {
+      let emission: number
+      try {
+        emission = parseSerial(serial).emission
+      } catch {
+        return { winningCells: 6, yoursCells: 24 }
+      }
+      return emissionOf(emission)?.def ?? { winningCells: 6, yoursCells: 24 }
+    }
 
-    // 1. every line on its own
+    // 1. every line read: the usual lines by the fast reader (their plays packed), the others by JSON.parse and the schema
+    const read: { n: number; l: FeedLineData; packed: GoodLine['play'] | undefined }[] = []
     let lineNo = 0
     let pos = 0
     while (pos <= content.length) {
@@ -205,6 +236,19 @@ export function createImporter({ db, clock, catalog, sales, audit }: ImporterDep
       if (raw.trim() === '') continue
       lines++
       const n = lineNo
+      const fast = readFeedLineFast(raw)
+      if (fast) {
+        if (fast.play === null) {
+          read.push({ n, l: { ...fast, play: null }, packed: null })
+          continue
+        }
+        const def = zonesOf(fast.serial)
+        const packed = packFastPlay(fast.play, def.winningCells, def.yoursCells)
+        if (packed) {
+          read.push({ n, l: { ...fast, play: null }, packed })
+          continue
+        }
+      }
       let value: unknown
       try {
         value = JSON.parse(raw)
@@ -217,7 +261,19 @@ export function createImporter({ db, clock, catalog, sales, audit }: ImporterDep
         for (const issue of parsed.error.issues) bad(n, describeZodIssue(issue, value))
         continue
       }
-      const l = parsed.data
+      read.push({ n, l: parsed.data, packed: undefined })
+    }
+
+    // the sales already recorded under the file's sale ids, in one query per chunk
+    const recorded = new Map<string, StoredSale>()
+    const ids: string[] = []
+    for (const { l } of read) if (!SERIAL_SHAPE.test(l.saleId)) ids.push(l.saleId)
+    for (let i = 0; i < ids.length; i += ID_CHUNK) {
+      for (const row of byIds.all(JSON.stringify(ids.slice(i, i + ID_CHUNK))) as StoredSale[]) recorded.set(row.sale_id!, row)
+    }
+
+    // 2. every line on its own
+    for (const { n, l, packed } of read) {
       const before = problems.get(n)?.length ?? 0
 
       const earlier = idsSeen.get(l.saleId)
@@ -237,7 +293,8 @@ export function createImporter({ db, clock, catalog, sales, audit }: ImporterDep
       else if (soldAt > now + FUTURE_TOLERANCE_MS) bad(n, `soldAt ${l.soldAt} is in the future (now is ${new Date(now).toISOString()})`)
 
       let play: GoodLine['play'] = null
-      if (l.play) {
+      if (packed !== undefined) play = packed
+      else if (l.play) {
         const p = l.play as Play
         let def: Pick<GameDefinition, 'winningCells' | 'yoursCells'> | null = id ? emissionOf(id.emission)?.def ?? null : null
         if (!def) def = { winningCells: 6, yoursCells: 24 }
@@ -272,7 +329,7 @@ export function createImporter({ db, clock, catalog, sales, audit }: ImporterDep
       const key = unitKey(id.emission, id.block, id.unit)
 
       // recorded before: the same sale again, or a conflict
-      const prev = (SERIAL_SHAPE.test(l.saleId) ? null : (byId.get(l.saleId) as StoredSale | undefined)) ?? null
+      const prev = (SERIAL_SHAPE.test(l.saleId) ? null : recorded.get(l.saleId)) ?? null
       const onUnit = id.unit < block.units_sold ? ((byKey.get(key) as StoredSale | undefined) ?? null) : null
       const serial = formatSerial(id, blockSize)
       const recordedAs = prev ?? (onUnit && onUnit.sale_id === null && l.saleId === serial ? onUnit : null)
@@ -304,7 +361,7 @@ export function createImporter({ db, clock, catalog, sales, audit }: ImporterDep
     }
     if (lines === 0) throw new AppError('BAD_ARGUMENTS', 'the file holds no sales (no non-empty line)', { field: 'content' })
 
-    // 2. across lines: for each emission, an unbroken run from its next unsold unit
+    // 3. across lines: for each emission, an unbroken run from its next unsold unit
     fresh.sort((a, b) => a.key - b.key)
     const byEmission = new Map<number, GoodLine[]>()
     for (const g of fresh) {
@@ -328,7 +385,7 @@ export function createImporter({ db, clock, catalog, sales, audit }: ImporterDep
       }
     }
 
-    // 3. all or nothing
+    // 4. all or nothing
     if (problems.size > 0) {
       const details: ImportLineError[] = [...problems.entries()].sort((a, b) => a[0] - b[0]).slice(0, MAX_LISTED).map(([line, reasons]) => ({ line, reason: reasons.join('; ') }))
       const first = details[0]
@@ -343,7 +400,7 @@ export function createImporter({ db, clock, catalog, sales, audit }: ImporterDep
       const details = r.errors.map((x) => ({ line: fresh[x.index].line, reason: x.reason }))
       throw new AppError('IMPORT_REJECTED', `${details.length} bad line(s) of ${lines}: nothing imported (first: line ${details[0].line}: ${details[0].reason})`, { details })
     }
-    const sha256 = createHash('sha256').update(content).digest('hex')
+    const sha256 = sha256OfText(content)
     const at = iso(clock())
     const batchId = Number(insertBatch.run(sha256, fileName ?? null, lines, r.count, already, actor.name, at).lastInsertRowid)
     audit.record(actor.name, 'sales.import', `import:${batchId}`, {

@@ -119,9 +119,48 @@ interface StoredSale {
 }
 
 const MAX_TEXT = 64
-const ROWS_PER_INSERT = 50
+const ROWS_PER_INSERT = 100
+const SALE_COLUMNS = 10
+/** Names looked up in one query (json_each), for the players the cache does not hold. */
+const LOOKUP_CHUNK = 5000
+/** Past this many players the cache starts over (about 100 bytes each). */
+const MAX_CACHED_PLAYERS = 1_000_000
 const DAY_MS = 86_400_000
 const SERIAL_SHAPE = /^\d{4}-\d{3}-\d{7}-\d$/
+
+/**
+ * What the ledger says of each player that a batch of this connection sold to: the id and the
+ * last sale (the head of the player's chain), so that a batch reads no player it already knows.
+ * It holds only committed state: a batch's changes are merged in after its own COMMIT, never
+ * before (a rolled-back batch leaves it as it was). It is trusted only while nothing else wrote:
+ * it is dropped when `PRAGMA data_version` says another connection committed, or when this
+ * connection's `total_changes()` moved since the last merge (any other write on it, or a batch
+ * that rolled back). A batch run inside an outer transaction (the importer's) does not use it and
+ * drops it, since that transaction may still roll back. One cache per connection, shared by every
+ * sales service on it.
+ */
+interface CachedPlayer {
+  id: number
+  last: number | null
+}
+interface PlayerCache {
+  players: Map<string, CachedPlayer>
+  dataVersion: number
+  changes: number
+}
+const playerCaches = new WeakMap<Db, PlayerCache>()
+
+/** A player's part of a batch: totals to add, and the chain's head before and after. */
+interface BatchPlayer {
+  name: string
+  id: number
+  last: number | null
+  units: number
+  staked: number
+  won: number
+  first: number
+  lastAt: number
+}
 
 class RolledBack extends Error {
   constructor(readonly result: BatchResult) {
@@ -130,7 +169,16 @@ class RolledBack extends Error {
 }
 
 export function createSalesService({ db, clock, catalog, alerts }: { db: Db; clock: Clock; catalog: Catalog; alerts: AlertsService }): SalesService {
-  const playerByName = db.prepare('SELECT id, last_key FROM players WHERE name = ?')
+  const playersByName = db.prepare('SELECT id, name, last_key FROM players WHERE name IN (SELECT value FROM json_each(?))').raw()
+  const dataVersion = db.prepare('PRAGMA data_version').pluck()
+  const totalChanges = db.prepare('SELECT total_changes()').pluck()
+  let cache = playerCaches.get(db)
+  if (!cache) playerCaches.set(db, (cache = { players: new Map(), dataVersion: -1, changes: -1 }))
+  const playerCache = cache
+  /** Set by sellBatch: whether this batch runs inside an outer transaction (then the cache is not used). */
+  let nested = false
+  /** The players of the batch just written, merged into the cache once it has committed. */
+  let batchPlayers: BatchPlayer[] = []
   const insertPlayer = db.prepare('INSERT INTO players (name) VALUES (?)')
   const updatePlayer = db.prepare(`UPDATE players SET units = units + ?, staked_cents = staked_cents + ?, won_cents = won_cents + ?,
       first_sale_at = min(coalesce(first_sale_at, ?), ?), last_sale_at = max(coalesce(last_sale_at, ?), ?), last_key = ? WHERE id = ?`)
@@ -321,20 +369,58 @@ export function createSalesService({ db, clock, catalog, alerts }: { db: Db; clo
     return { ok: true, count: pending.length, sold: records, alreadyRecorded }
   }
 
+  /** The batch's players, by name: from the cache, else read in one query per chunk, else created (in order of first sale). */
+  function batchPlayersOf(pending: PendingSale[]): Map<string, BatchPlayer> {
+    const byName = new Map<string, BatchPlayer>()
+    const useCache = !nested
+    if (useCache) {
+      const v = dataVersion.get() as number
+      const c = totalChanges.get() as number
+      if (v !== playerCache.dataVersion || c !== playerCache.changes || playerCache.players.size > MAX_CACHED_PLAYERS) {
+        playerCache.players.clear()
+        playerCache.dataVersion = v
+        playerCache.changes = c
+      }
+    }
+    const missing: BatchPlayer[] = []
+    for (let i = 0; i < pending.length; i++) {
+      const name = pending[i].player
+      if (byName.has(name)) continue
+      const known = useCache ? playerCache.players.get(name) : undefined
+      const bp: BatchPlayer = { name, id: known ? known.id : 0, last: known ? known.last : null, units: 0, staked: 0, won: 0, first: Infinity, lastAt: -Infinity }
+      byName.set(name, bp)
+      if (!known) missing.push(bp)
+    }
+    for (let i = 0; i < missing.length; i += LOOKUP_CHUNK) {
+      const chunk = missing.slice(i, i + LOOKUP_CHUNK)
+      const rows = playersByName.all(JSON.stringify(chunk.map((bp) => bp.name))) as [number, string, number | null][]
+      for (const [id, name, last] of rows) {
+        const bp = byName.get(name)!
+        bp.id = id
+        bp.last = last
+      }
+    }
+    for (const bp of missing) if (bp.id === 0) bp.id = Number(insertPlayer.run(bp.name).lastInsertRowid)
+    return byName
+  }
+
   function write(pending: PendingSale[], states: Map<number, EmissionState>): void {
     // each player's sales are chained newest to oldest (prev_key), so a player's last units need no index
-    const players = new Map<string, { id: number; last: number | null; units: number; staked: number; won: number; first: number; lastAt: number }>()
-    const prevKeys = new Array<number | null>(pending.length)
-    for (let i = 0; i < pending.length; i++) {
-      const p = pending[i]
-      let t = players.get(p.player)
-      if (!t) {
-        const row = playerByName.get(p.player) as { id: number; last_key: number | null } | undefined
-        const id = row ? row.id : Number(insertPlayer.run(p.player).lastInsertRowid)
-        t = { id, last: row ? row.last_key : null, units: 0, staked: 0, won: 0, first: p.soldAt, lastAt: p.soldAt }
-        players.set(p.player, t)
-      }
-      prevKeys[i] = t.last
+    const players = batchPlayersOf(pending)
+    const params: unknown[] = new Array(ROWS_PER_INSERT * SALE_COLUMNS)
+    let o = 0
+    const put = (p: PendingSale) => {
+      const t = players.get(p.player)!
+      params[o++] = p.key
+      params[o++] = p.saleId
+      params[o++] = t.id
+      params[o++] = t.last
+      params[o++] = p.soldAt
+      params[o++] = p.stake
+      params[o++] = p.prize
+      params[o++] = p.tier
+      params[o++] = p.play
+      params[o++] = p.events
       t.last = p.key
       t.units++
       t.staked += p.stake
@@ -342,23 +428,19 @@ export function createSalesService({ db, clock, catalog, alerts }: { db: Db; clo
       if (p.soldAt < t.first) t.first = p.soldAt
       if (p.soldAt > t.lastAt) t.lastAt = p.soldAt
     }
-
-    const row = (i: number, out: unknown[]) => {
-      const p = pending[i]
-      out.push(p.key, p.saleId, players.get(p.player)!.id, prevKeys[i], p.soldAt, p.stake, p.prize, p.tier, p.play, p.events)
-    }
-    const params: unknown[] = []
     let i = 0
     try {
       for (; i + ROWS_PER_INSERT <= pending.length; i += ROWS_PER_INSERT) {
-        params.length = 0
-        for (let k = 0; k < ROWS_PER_INSERT; k++) row(i + k, params)
+        o = 0
+        for (let k = 0; k < ROWS_PER_INSERT; k++) put(pending[i + k])
         insertMany.run(params)
       }
+      const one = new Array(SALE_COLUMNS)
       for (; i < pending.length; i++) {
-        params.length = 0
-        row(i, params)
-        insertOne.run(params)
+        o = 0
+        put(pending[i])
+        for (let k = 0; k < SALE_COLUMNS; k++) one[k] = params[k]
+        insertOne.run(one)
       }
     } catch (e) {
       const msg = e instanceof Error ? e.message : String(e)
@@ -366,7 +448,11 @@ export function createSalesService({ db, clock, catalog, alerts }: { db: Db; clo
       if (/UNIQUE constraint failed|PRIMARY KEY/.test(msg)) throw new AppError('CONFLICT', 'a unit of the batch is already sold (another process sold at the same time): try again')
       throw e
     }
-    for (const t of players.values()) updatePlayer.run(t.units, t.staked, t.won, t.first, t.first, t.lastAt, t.lastAt, t.last, t.id)
+    batchPlayers = []
+    for (const t of players.values()) {
+      updatePlayer.run(t.units, t.staked, t.won, t.first, t.first, t.lastAt, t.lastAt, t.last, t.id)
+      batchPlayers.push(t)
+    }
 
     const days = new Map<string, { units: number; sales: number; prizes: number; prizesCents: number }>()
     let lastDay = NaN
@@ -420,13 +506,33 @@ export function createSalesService({ db, clock, catalog, alerts }: { db: Db; clo
       return (r as Extract<BatchResult, { ok: true }>).sold[0]
     },
     sellBatch(inputs, opts = {}) {
+      nested = db.inTransaction
+      batchPlayers = []
+      let r: BatchResult
       try {
         // IMMEDIATE: the batch reads the sold counts that it then writes
-        return batch.immediate(inputs, opts)
+        r = batch.immediate(inputs, opts)
       } catch (e) {
         if (e instanceof RolledBack) return e.result
         throw e
+      } finally {
+        // inside an outer transaction that may yet roll back, what the batch wrote is not known to last
+        if (nested) {
+          playerCache.players.clear()
+          playerCache.changes = -1
+        }
       }
+      if (!nested && batchPlayers.length) {
+        // committed: the cache learns the players' new chain heads
+        for (const t of batchPlayers) {
+          const known = playerCache.players.get(t.name)
+          if (known) known.last = t.last
+          else playerCache.players.set(t.name, { id: t.id, last: t.last })
+        }
+        playerCache.changes = totalChanges.get() as number
+      }
+      batchPlayers = []
+      return r
     },
     nextUnit(emission) {
       const st = loadEmission(emission)

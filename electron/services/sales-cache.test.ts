@@ -1,0 +1,84 @@
+/**
+ * The sales service keeps each player's id and chain head between batches: it must never let a
+ * rolled-back batch, another connection's sales or an outer transaction's rollback show in a chain.
+ */
+import { afterEach, describe, expect, it } from 'vitest'
+import { createHash } from 'node:crypto'
+import { smallDefinition } from '../../test/support/game-fixtures'
+import { openLedger } from '../ledger/db'
+import { openKeyStore } from '../ledger/keystore'
+import { createAlertsService } from './alerts'
+import { createAuditService } from './audit'
+import { createCatalog } from './catalog'
+import { sha256OfText } from './import'
+import { createSalesService } from './sales'
+import { openLedgerFixture, type LedgerFixture } from './simulator-fixture'
+
+const T0 = Date.parse('2025-03-02T10:00:00Z')
+const open: LedgerFixture[] = []
+afterEach(() => {
+  while (open.length) open.pop()!.close()
+})
+
+/** Each player's chain, newest first, and the totals, as the ledger holds them. */
+function chains(f: LedgerFixture) {
+  const players = f.db.prepare('SELECT name, units, last_key FROM players ORDER BY name').all() as { name: string; units: number; last_key: number | null }[]
+  const prev = f.db.prepare('SELECT prev_key FROM sales WHERE unit_key = ?').pluck()
+  const owner = f.db.prepare('SELECT p.name FROM sales s JOIN players p ON p.id = s.player_id WHERE s.unit_key = ?').pluck()
+  return players.map((p) => {
+    const keys: number[] = []
+    for (let k = p.last_key; k !== null; k = prev.get(k) as number | null) {
+      expect(owner.get(k)).toBe(p.name)
+      keys.push(k)
+    }
+    expect(keys.length).toBe(p.units)
+    return { name: p.name, keys }
+  })
+}
+
+describe('the players known between batches', () => {
+  it('stay right after a rolled-back batch, another connection selling, and an outer transaction rolled back', async () => {
+    const f = openLedgerFixture({ definition: smallDefinition(), clock: () => new Date(T0 + 86_400_000) })
+    open.push(f)
+    const e = await f.openEmission({ startsOn: '2025-03-01' })
+    let t = T0
+    const sale = (player: string) => ({ emission: e, player, soldAt: t++ })
+    f.sales.sellBatch([sale('alice'), sale('bob'), sale('alice')])
+    // a batch that fails after taking units: rolled back whole
+    expect(() => f.sales.sellBatch([sale('alice'), sale('carol'), { ...sale('bob'), stakeCents: 1 }])).toThrow(/stake/)
+    f.sales.sellBatch([sale('alice'), sale('carol')])
+    // another connection sells to the same players
+    const db2 = openLedger(f.path)
+    const catalog2 = createCatalog({ db: db2, keys: openKeyStore(f.path) })
+    const audit2 = createAuditService({ db: db2, clock: f.clock })
+    const sales2 = createSalesService({ db: db2, clock: f.clock, catalog: catalog2, alerts: createAlertsService({ db: db2, clock: f.clock, audit: audit2, catalog: catalog2 }) })
+    sales2.sellBatch([sale('alice'), sale('bob'), sale('dave')])
+    db2.close()
+    f.sales.sellBatch([sale('alice'), sale('bob'), sale('dave')])
+    // inside an outer transaction that rolls back
+    expect(() =>
+      f.db.transaction(() => {
+        f.sales.sellBatch([sale('alice'), sale('erin')])
+        throw new Error('the outer work failed')
+      })(),
+    ).toThrow(/outer work failed/)
+    f.sales.sellBatch([sale('alice'), sale('erin'), sale('bob')])
+    // a write on this connection to the players (nothing does it today): the cache must not survive it
+    f.db.prepare("UPDATE players SET last_key = NULL, units = 0 WHERE name = 'nobody'").run()
+    f.sales.sellBatch([sale('alice')])
+
+    const c = chains(f)
+    expect(c.map((p) => [p.name, p.keys.length])).toEqual([['alice', 7], ['bob', 4], ['carol', 1], ['dave', 2], ['erin', 1]])
+    // every sale is in exactly one chain
+    const all = c.flatMap((p) => p.keys).sort((a, b) => a - b)
+    expect(all).toEqual(f.db.prepare('SELECT unit_key FROM sales ORDER BY unit_key').pluck().all())
+  })
+})
+
+describe('the feed file digest', () => {
+  it('is the SHA-256 of the whole text, also when a piece would end inside a surrogate pair', () => {
+    for (const text of ['', 'abc\n', 'é'.repeat(70_000), 'x'.repeat(65_535) + '😀' + 'y'.repeat(100_000) + '😀'.repeat(40_000)]) {
+      expect(sha256OfText(text)).toBe(createHash('sha256').update(text).digest('hex'))
+    }
+  })
+})
