@@ -41,14 +41,14 @@ describe('operator: first start, then an emission created, generated, verified a
     // an empty ledger asks for its first admin account
     await page.getByRole('heading', { name: 'Premier démarrage : compte administrateur' }).first().waitFor({ timeout: 15_000 })
     expect(page.url()).toMatch(/#\/setup$/)
-    expect(await page.locator('input[name="name"]').inputValue()).toBe('admin')
-    await page.locator('input[name="password"]').fill(PASSWORD)
-    await page.locator('input[name="again"]').fill(`${PASSWORD}-typo`)
+    expect(await page.getByLabel(/^Identifiant/).inputValue()).toBe('admin')
+    await page.getByLabel(/^Mot de passe\W*$/).fill(PASSWORD)
+    await page.getByLabel(/^Mot de passe \(confirmation\)/).fill(`${PASSWORD}-typo`)
     await page.getByRole('button', { name: 'Créer le compte administrateur' }).click()
     // two different passwords are refused on the spot
     await page.getByText('Les deux mots de passe diffèrent').waitFor()
     expect(await app.call('auth:status')).toMatchObject({ ok: true, result: { needsSetup: true } })
-    await page.locator('input[name="again"]').fill(PASSWORD)
+    await page.getByLabel(/^Mot de passe \(confirmation\)/).fill(PASSWORD)
     await screenshot(page, 'operator-1-first-start')
     await page.getByRole('button', { name: 'Créer le compte administrateur' }).click()
 

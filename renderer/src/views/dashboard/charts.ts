@@ -54,7 +54,7 @@ export function depletionPerTierConfig(d: Dashboard, soldShare: number, l: Dashb
     },
     options: {
       ...chartFrame(),
-      scales: { y: { beginAtZero: true, suggestedMax: Math.min(100, Math.max(10, soldShare * 200)), ticks: { callback: (v) => l.pct(Number(v) / 100) } } },
+      scales: { y: { beginAtZero: true, suggestedMax: Math.min(100, Math.max(1, soldShare * 200)), ticks: { callback: (v) => l.pct(Number(v) / 100) } } },
       plugins: {
         legend: legendBelow(),
         tooltip: {
