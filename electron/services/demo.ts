@@ -6,7 +6,7 @@ import { AppError } from '../contract/errors'
 import type { JobInfo } from '../contract/types'
 import type { Actor } from './common'
 import type { EmissionsService } from './emissions'
-import { simulatorUnavailable, type SimulatorService } from './extensions'
+import type { SimulatorService } from './extensions'
 import type { JobContext, JobRegistry } from './jobs'
 
 export interface DemoService {
@@ -38,8 +38,6 @@ export function createDemoService({ jobs, emissions, simulator }: { jobs: JobReg
 
   return {
     start(actor, { sales }) {
-      // refuse before creating anything that would be left half-made
-      if (simulator === simulatorUnavailable) simulator.start(actor, { emission: 1, sales })
       return jobs.start('demo', null, 100, 'creating the demo emission', async (ctx) => {
         const e = emissions.create(actor, { blocks: 1 })
         await follow(ctx, emissions.generate(actor, e.emission), 0, 35, `emission ${e.emission}: generating`)

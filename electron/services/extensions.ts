@@ -1,9 +1,7 @@
 /**
- * The services that plug into the backend from their own modules (simulator, sales-feed importer,
- * reports): their shape, and a stand-in that says plainly that a service is not available until
- * its module is wired in backend.ts.
+ * The shapes of the services that live in their own modules (simulator, sales-feed importer,
+ * reports), so that the backend, the demo and the handlers depend on the shape only.
  */
-import { AppError } from '../contract/errors'
 import type { CsvFile, Dashboard, DepletionReport, ImportResult, JobInfo } from '../contract/types'
 import type { Actor } from './common'
 
@@ -30,23 +28,4 @@ export interface ReportsService {
   depletion(args: { emission: number; block?: number }): DepletionReport
   dashboard(): Dashboard
   csv(args: { report: 'depletion'; emission: number; block?: number } | { report: 'dashboard' }): CsvFile
-}
-
-function unavailable(what: string): never {
-  throw new AppError('INTERNAL', `${what} is not yet available in this build`)
-}
-
-export const simulatorUnavailable: SimulatorService = {
-  start: () => unavailable('the sales simulator'),
-  run: () => unavailable('the sales simulator'),
-}
-
-export const importerUnavailable: ImporterService = {
-  importContent: () => unavailable('the sales-feed importer'),
-}
-
-export const reportsUnavailable: ReportsService = {
-  depletion: () => unavailable('the depletion report'),
-  dashboard: () => unavailable('the dashboard'),
-  csv: () => unavailable('the CSV export of reports'),
 }
