@@ -75,3 +75,16 @@ async function stopChild(child: ChildProcess): Promise<void> {
   await exited
   clearTimeout(timer)
 }
+
+/** Calls the api as the renderer's http transport does: POST /api/<channel>, {args}, bearer token. */
+export async function callApi<T = unknown>(
+  baseUrl: string,
+  channel: string,
+  args: unknown = {},
+  token: string | null = null,
+): Promise<{ ok: true; result: T } | { ok: false; error: { code: string; message: string } }> {
+  const headers: Record<string, string> = { 'content-type': 'application/json' }
+  if (token) headers.authorization = `Bearer ${token}`
+  const res = await fetch(new URL(`api/${channel}`, baseUrl), { method: 'POST', headers, body: JSON.stringify({ args }) })
+  return res.json() as never
+}

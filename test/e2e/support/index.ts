@@ -7,11 +7,11 @@
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll } from 'vitest'
 import { launchBrowser, openPage, type WatchedPage } from './browser'
-import { startHost, type RunningHost, type StartHostOptions } from './host'
+import { callApi, startHost, type RunningHost, type StartHostOptions } from './host'
 
 export { ensureBuilt } from '../../../electron/host/build'
 export { CHROMIUM_PATH, launchBrowser, openPage, RESULTS_DIR, screenshot, type WatchedPage } from './browser'
-export { startHost, type RunningHost, type StartHostOptions } from './host'
+export { callApi, startHost, type RunningHost, type StartHostOptions } from './host'
 
 export interface AppHandle {
   readonly host: RunningHost
@@ -53,11 +53,8 @@ export function useApp(opts: StartHostOptions = {}): AppHandle {
       contexts.push(watched)
       return watched
     },
-    async call(channel, args = {}, token = null) {
-      const headers: Record<string, string> = { 'content-type': 'application/json' }
-      if (token) headers.authorization = `Bearer ${token}`
-      const res = await fetch(new URL(`api/${channel}`, this.host.url), { method: 'POST', headers, body: JSON.stringify({ args }) })
-      return res.json() as never
+    call(channel, args = {}, token = null) {
+      return callApi(this.host.url, channel, args, token)
     },
   }
 }
