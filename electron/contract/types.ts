@@ -197,7 +197,7 @@ export interface Dashboard {
   /** prizes won / sales, as a fraction. */
   realisedPayout: number
   theoreticalPayout: number
-  /** Prizes still to be won in the units not yet sold of open and closed emissions. */
+  /** Prizes still to be won in the units not yet sold of open emissions (a closed one never sells again). */
   remainingLiabilityCents: number
   topPrizesRemaining: { amountCents: number; remaining: number; initial: number }[]
   salesPerDay: { day: string; units: number; salesCents: number; prizesCents: number }[]
