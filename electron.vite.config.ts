@@ -1,11 +1,50 @@
+import { readdirSync } from 'node:fs'
 import { resolve } from 'node:path'
+import { build as esbuild } from 'esbuild'
 import { defineConfig } from 'electron-vite'
+import type { Plugin } from 'vite'
 import vue from '@vitejs/plugin-vue'
+
+/** Every worker thread's entry (electron/workers/<name>-worker.ts), emitted as out/main/<name>-worker.js. */
+const workerInputs = Object.fromEntries(
+  readdirSync(resolve(__dirname, 'electron/workers'))
+    .filter((f) => /-worker\.ts$/.test(f) && !f.endsWith('.test.ts'))
+    .map((f) => [f.slice(0, -'.ts'.length), resolve(__dirname, 'electron/workers', f)]),
+)
+
+/**
+ * The browser host (electron/host/serve.ts) as one CommonJS file, out/main/host.js, so that it
+ * starts without compiling TypeScript (electron/host/serve.mjs runs it). It sits beside the worker
+ * entries it starts (found from its own folder) and is self-contained: as a third input of the
+ * main build, the backend would move into a shared chunk under out/main/chunks/, where the
+ * workers are not. Only the native database driver, and esbuild (which only the workers' run-from-
+ * source path loads), stay in node_modules; the ledger picks the driver's binary as before
+ * (CARATS_SQLITE_BINDING, else better-sqlite3's own build for Node).
+ */
+function hostBundle(): Plugin {
+  return {
+    name: 'carats-host-bundle',
+    apply: 'build',
+    async closeBundle() {
+      await esbuild({
+        entryPoints: [resolve(__dirname, 'electron/host/serve.ts')],
+        outfile: resolve(__dirname, 'out/main/host.js'),
+        bundle: true,
+        platform: 'node',
+        format: 'cjs',
+        target: 'node20',
+        external: ['better-sqlite3', 'esbuild', 'electron'],
+        logLevel: 'warning',
+      })
+    },
+  }
+}
 
 // Main and preload are emitted as CommonJS (the package has no "type": "module"):
 // a sandboxed window can only load a CommonJS preload.
 export default defineConfig({
   main: {
+    plugins: [hostBundle()],
     build: {
       outDir: 'out/main',
       rollupOptions: {
@@ -13,7 +52,7 @@ export default defineConfig({
         external: ['esbuild'],
         input: {
           index: resolve(__dirname, 'electron/main/index.ts'),
-          'block-worker': resolve(__dirname, 'electron/workers/block-worker.ts'),
+          ...workerInputs,
         },
       },
     },

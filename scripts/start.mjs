@@ -71,8 +71,8 @@ function runChild(cmd, args, env = process.env) {
 
 function serveForBrowser(args, why) {
   if (why) console.log(`Electron runtime not available on this machine (${why}); serving the app for a browser instead.`)
-  // The host builds out/ first if it is missing or stale, and prints `listening on <url>`.
-  runChild(process.execPath, ['--import', 'tsx', join(root, 'electron', 'host', 'serve.ts'), ...args])
+  // As `npm run serve`: builds out/ first if it is missing or stale, and prints `listening on <url>`.
+  runChild(process.execPath, [join(root, 'electron', 'host', 'serve.mjs'), ...args])
 }
 
 /** npm runs scripts from the package folder: a relative --db means the folder npm was started in. */

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { buildStatus } from './build'
+import { buildStatus, OUTPUTS } from './build'
 
 const roots: string[] = []
 
@@ -25,19 +25,24 @@ afterEach(() => {
 })
 
 describe('build freshness', () => {
-  it('is stale when an output is missing', () => {
+  it('is stale when an output is missing, the browser host bundle included', () => {
     const root = project()
     write(root, 'renderer/src/main.ts', 100)
     write(root, 'out/main/index.js', 10)
+    write(root, 'out/main/host.js', 10)
     write(root, 'out/preload/index.js', 10)
     expect(buildStatus(root)).toEqual({ fresh: false, why: 'out/renderer/index.html is missing' })
+    write(root, 'out/renderer/index.html', 10)
+    expect(buildStatus(root)).toEqual({ fresh: true })
+    rmSync(join(root, 'out/main/host.js'))
+    expect(buildStatus(root)).toEqual({ fresh: false, why: 'out/main/host.js is missing' })
   })
 
   it('is fresh when every output is newer than every source, and stale after a source changes', () => {
     const root = project()
     write(root, 'renderer/src/views/a.vue', 100)
     write(root, 'electron/contract/index.ts', 100)
-    for (const o of ['out/main/index.js', 'out/preload/index.js', 'out/renderer/index.html']) write(root, o, 10)
+    for (const o of OUTPUTS) write(root, o, 10)
     expect(buildStatus(root)).toEqual({ fresh: true })
     write(root, 'electron/contract/index.ts', 1)
     expect(buildStatus(root)).toMatchObject({ fresh: false })
@@ -46,7 +51,7 @@ describe('build freshness', () => {
   it('ignores tests and node_modules', () => {
     const root = project()
     write(root, 'renderer/src/a.ts', 100)
-    for (const o of ['out/main/index.js', 'out/preload/index.js', 'out/renderer/index.html']) write(root, o, 10)
+    for (const o of OUTPUTS) write(root, o, 10)
     write(root, 'renderer/src/a.test.ts', 1)
     write(root, 'electron/node_modules/x/index.js', 1)
     expect(buildStatus(root)).toEqual({ fresh: true })

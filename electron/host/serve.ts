@@ -1,14 +1,20 @@
 /**
  * `npm run serve -- --db <file> [--port N]`: the browser host as a command. Prints exactly one
  * line on stdout, `listening on http://127.0.0.1:<port>/`; anything else goes to stderr.
+ *
+ * This file is bundled into out/main/host.js (electron.vite.config.ts), which the launcher
+ * serve.mjs runs after building out/ if it is missing or stale: no TypeScript is compiled when
+ * the host starts. It serves out/renderer, found from its own folder (out/main, or electron/host
+ * when run from source with tsx).
  */
 import { mkdirSync } from 'node:fs'
 import { homedir } from 'node:os'
-import { dirname, join } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import { openBackend } from '../services/backend'
 import { resolveDbPath, userDataDir } from '../main/paths'
-import { ensureBuilt, PROJECT_ROOT } from './build'
 import { createHost } from './server'
+
+const PROJECT_ROOT = resolve(__dirname, '..', '..')
 
 const USAGE = 'usage: npm run serve -- [--db <file>] [--port N]   (default ledger: CARATS_DB, else the per-user data folder)'
 
@@ -42,7 +48,6 @@ async function main(): Promise<void> {
     process.env.INIT_CWD || process.cwd(),
   )
 
-  await ensureBuilt({ log: (m) => console.error(m) })
   mkdirSync(dirname(dbPath), { recursive: true })
   const backend = openBackend({ dbPath })
   let host

@@ -1,8 +1,9 @@
 /**
  * The screens in Chromium against the browser host, on a ledger with a whole block sold
  * (8,016,000 units; prepared once by the simulator and cached, see test/e2e/fixtures/ledger.ts):
- * - first screen: from starting the host (`tsx electron/host/serve.ts`, as `npm run serve` does)
- *   to the sign-in screen usable in an already running Chromium;
+ * - first screen: from starting the host (`node electron/host/serve.mjs`, as `npm run serve` and
+ *   the `npm start` fallback do) to the sign-in screen usable in an already running Chromium. The
+ *   app is built beforehand, as on any start after the first (the first-ever start builds it);
  * - in a signed-in window: from following a link (a hash change, as the menu and the tables do)
  *   to the ticket inspector showing a sold unit, to a replay drawn and playing, and to the
  *   dashboard with its figures and both charts painted. Timed inside the page, one animation

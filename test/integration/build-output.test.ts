@@ -1,9 +1,11 @@
 /**
  * What `electron-vite build` emits for the Electron shell, checked on the files themselves: the
  * sandboxed preload must be one CommonJS file that requires nothing but 'electron', and must
- * expose only the contract-checked invoke when run the way a sandboxed renderer runs it.
+ * expose only the contract-checked invoke when run the way a sandboxed renderer runs it; and for
+ * the browser host, which must start from out/main/host.js beside the worker entries.
  */
-import { readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { builtinModules } from 'node:module'
 import { join } from 'node:path'
 import { runInNewContext } from 'node:vm'
 import { beforeAll, describe, expect, it } from 'vitest'
@@ -87,6 +89,25 @@ describe('main build', () => {
     const local = requires(code).filter((r) => r.startsWith('.'))
     // Only the worker entry may be a separate file; nothing from the source tree.
     for (const r of local) expect(r).not.toMatch(/electron\/|\.ts$/)
+  })
+})
+
+describe('browser host build', () => {
+  it('is one CommonJS file that loads only Node built-ins, the native database driver and (workers run from source) esbuild', () => {
+    const code = readFileSync(out('main/host.js'), 'utf8')
+    expect(code).not.toMatch(/^\s*import[\s{*]/m)
+    expect(code).not.toMatch(/^\s*export[\s{*]/m)
+    const packages = new Set(requires(code).filter((r) => !r.startsWith('node:') && !builtinModules.includes(r)))
+    // Nothing relative: a shared chunk under out/main/chunks/ would look for the workers in its own folder.
+    expect(packages).toEqual(new Set(['better-sqlite3', 'esbuild']))
+  })
+
+  it('has every worker entry it may start beside it, and the launcher serve.mjs runs it', () => {
+    const workers = readdirSync(join(PROJECT_ROOT, 'electron', 'workers')).filter((f) => /-worker\.ts$/.test(f))
+    expect(workers.length).toBeGreaterThan(0)
+    for (const w of workers) expect(existsSync(out(`main/${w.replace(/\.ts$/, '.js')}`))).toBe(true)
+    const launcher = readFileSync(join(PROJECT_ROOT, 'electron', 'host', 'serve.mjs'), 'utf8')
+    expect(launcher).toMatch(/'out', 'main', 'host\.js'/)
   })
 })
 

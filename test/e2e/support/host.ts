@@ -1,6 +1,7 @@
 /**
- * The browser host as the end-to-end tests run it: a child process (`tsx electron/host/serve.ts`)
- * on a fresh SQLite file in a temp folder and a free port, ready once it printed `listening on`.
+ * The browser host as the end-to-end tests run it: a child process started as `npm run serve`
+ * starts it (`node electron/host/serve.mjs`, which runs the bundled out/main/host.js), on a fresh
+ * SQLite file in a temp folder and a free port, ready once it printed `listening on`.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -30,7 +31,7 @@ export async function startHost(opts: StartHostOptions = {}): Promise<RunningHos
   const dbPath = opts.dbPath ?? join(dir!, 'carats.db')
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', join(PROJECT_ROOT, 'electron', 'host', 'serve.ts'), '--db', dbPath, '--port', String(opts.port ?? 0)],
+    [join(PROJECT_ROOT, 'electron', 'host', 'serve.mjs'), '--db', dbPath, '--port', String(opts.port ?? 0)],
     { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, INIT_CWD: PROJECT_ROOT } },
   )
   let stdout = ''

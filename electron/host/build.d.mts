@@ -1,0 +1,14 @@
+/** Types of build.mjs (plain JavaScript, so that the host's launcher needs no TypeScript loader). */
+
+/** The repository's root folder. */
+export declare const PROJECT_ROOT: string
+/** The files `electron-vite build` must produce, relative to the root. */
+export declare const OUTPUTS: readonly string[]
+
+export declare function buildStatus(root?: string): { fresh: true } | { fresh: false; why: string }
+
+/** Runs `electron-vite build`; its output goes to stderr so that stdout stays the caller's. */
+export declare function runBuild(root?: string): void
+
+/** Builds out/ if it is missing or stale; concurrent callers wait for one build. Returns whether it built. */
+export declare function ensureBuilt(opts?: { root?: string; log?: (message: string) => void }): Promise<boolean>

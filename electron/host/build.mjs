@@ -1,0 +1,88 @@
+/**
+ * Whether out/ (main, preload, renderer and the browser host's bundle) is older than its sources,
+ * and building it once even when several processes (parallel test files, a host starting) ask at
+ * the same time.
+ *
+ * Plain JavaScript on purpose: the browser host's launcher (serve.mjs) runs this before anything
+ * is built, without a TypeScript loader. TypeScript code imports it through build.ts.
+ */
+import { spawnSync } from 'node:child_process'
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+export const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url)).replace(/[\\/]$/, '')
+
+/** What the build reads. Tests are excluded: editing one must not force a rebuild. */
+const INPUTS = ['renderer', 'game-core', 'electron', 'resources', 'electron.vite.config.ts', 'package.json', 'package-lock.json', 'tsconfig.web.json']
+/** What it must produce: out/main/host.js is the browser host (electron.vite.config.ts). */
+export const OUTPUTS = ['out/main/index.js', 'out/main/host.js', 'out/preload/index.js', 'out/renderer/index.html']
+
+function newest(path) {
+  let st
+  try {
+    st = statSync(path)
+  } catch {
+    return 0
+  }
+  if (!st.isDirectory()) return /\.test\.ts$/.test(path) ? 0 : st.mtimeMs
+  let max = 0
+  for (const entry of readdirSync(path)) {
+    if (entry === 'node_modules' || entry.startsWith('.')) continue
+    max = Math.max(max, newest(join(path, entry)))
+  }
+  return max
+}
+
+export function buildStatus(root = PROJECT_ROOT) {
+  let oldestOutput = Infinity
+  for (const out of OUTPUTS) {
+    const p = join(root, out)
+    if (!existsSync(p)) return { fresh: false, why: `${out} is missing` }
+    oldestOutput = Math.min(oldestOutput, statSync(p).mtimeMs)
+  }
+  const newestInput = Math.max(...INPUTS.map((i) => newest(join(root, i))))
+  return newestInput > oldestOutput ? { fresh: false, why: 'sources changed since the last build' } : { fresh: true }
+}
+
+/** Runs `electron-vite build`; its output goes to stderr so that stdout stays the caller's. */
+export function runBuild(root = PROJECT_ROOT) {
+  const bin = join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js')
+  const r = spawnSync(process.execPath, [bin, 'build'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' })
+  if (r.status !== 0) {
+    const output = `${r.stdout ?? ''}${r.stderr ?? ''}`.trim().split('\n').slice(-25).join('\n')
+    throw new Error(`the build failed (npx electron-vite build):\n${output}`)
+  }
+}
+
+const LOCK_STALE_MS = 10 * 60_000
+
+/** Builds out/ if it is missing or stale; concurrent callers wait for one build. Returns whether it built. */
+export async function ensureBuilt(opts = {}) {
+  const root = opts.root ?? PROJECT_ROOT
+  if (buildStatus(root).fresh) return false
+  mkdirSync(join(root, 'out'), { recursive: true })
+  const lock = join(root, 'out', '.build-lock')
+  for (;;) {
+    try {
+      mkdirSync(lock)
+      break
+    } catch {
+      try {
+        if (Date.now() - statSync(lock).mtimeMs > LOCK_STALE_MS) rmSync(lock, { recursive: true, force: true })
+      } catch {
+        /* released meanwhile */
+      }
+      await new Promise((r) => setTimeout(r, 250))
+    }
+  }
+  try {
+    const status = buildStatus(root)
+    if (status.fresh) return false
+    opts.log?.(`Building the app (${status.why})...`)
+    runBuild(root)
+    return true
+  } finally {
+    rmSync(lock, { recursive: true, force: true })
+  }
+}
