@@ -65,24 +65,42 @@ export function unitStreamBlocks(def: GameDefinition): number {
 
 const TWO32 = 4294967296
 const BATCH_BYTES = 65536
+/** Keystream bytes per call when making units: a chunk's worth for 500 000 CARATS (smaller calls cost less per byte in node:crypto). */
+const UNIT_BATCH_BYTES = 16384
+
+export interface TierTableOptions {
+  /** Build into this array (blockSize bytes, e.g. over shared memory) rather than a new one. */
+  into?: Uint8Array
+  /**
+   * Called now and then with `from`: the tiers of units from … blockSize-1 are final (the shuffle
+   * runs from the top, and step i fixes T[i] for good), and with 0 once the table is done.
+   */
+  onProgress?: (from: number) => void
+}
+
+const PROGRESS_STEPS = 65536
 
 /** The tier code (table index, or LOSING) of every unit of the block. */
-export function buildTierTable(def: GameDefinition, prim: Primitives, keys: BlockKeys): Uint8Array {
+export function buildTierTable(def: GameDefinition, prim: Primitives, keys: BlockKeys, opts: TierTableOptions = {}): Uint8Array {
   const n = def.blockSize
-  const table = new Uint8Array(n).fill(LOSING)
+  if (opts.into && opts.into.length !== n) throw new RangeError(`a tier table has ${n} entries, not ${opts.into.length}`)
+  const table = opts.into ?? new Uint8Array(n)
+  table.fill(LOSING)
   let at = 0
   def.tiers.forEach((t, idx) => {
     table.fill(idx, at, at + t.count)
     at += t.count
   })
+  const onProgress = opts.onProgress
   let buf = prim.keystream(keys.tiers, 0, BATCH_BYTES)
   let nextBlock = BATCH_BYTES / 16
   let p = 0
   for (let i = n - 1; i > 0; i--) {
-    // j uniform in [0, i] from 32-bit words by Lemire's multiply-and-shift with rejection
+    // j uniform in [0, i] from 32-bit words r by Lemire's multiply-and-shift with rejection
     // (as for unit draws, with 32-bit words): m = r·B, j = ⌊m / 2³²⌋, reject when
-    // (m mod 2³²) < 2³² mod B. m needs up to 56 bits, so it is formed from 16-bit halves of r
-    // to stay exact in doubles.
+    // (m mod 2³²) < 2³² mod B. m mod 2³² is exact from Math.imul. m itself needs up to 56 bits:
+    // as a double it is off by at most 2 (B < 2²³), which cannot change ⌊m / 2³²⌋ unless
+    // m mod 2³² is within 4 of a multiple of 2³²; then m is formed exactly from 16-bit halves of r.
     const bound = i + 1
     let j: number
     for (;;) {
@@ -91,19 +109,25 @@ export function buildTierTable(def: GameDefinition, prim: Primitives, keys: Bloc
         nextBlock += BATCH_BYTES / 16
         p = 0
       }
-      const high = ((buf[p] << 8) | buf[p + 1]) * bound
-      const low = ((buf[p + 2] << 8) | buf[p + 3]) * bound
+      const r = ((buf[p] << 24) | (buf[p + 1] << 16) | (buf[p + 2] << 8) | buf[p + 3]) >>> 0
       p += 4
-      const carry = Math.floor(low / 65536)
-      const s = high + carry
-      j = Math.floor(s / 65536)
-      const low32 = (s - j * 65536) * 65536 + (low - carry * 65536)
-      if (low32 >= bound || low32 >= TWO32 % bound) break
+      const low32 = Math.imul(r, bound) >>> 0
+      if (low32 >= 4 && low32 <= 4294967291 && bound < 8388608) {
+        j = Math.floor(r * bound * 2.3283064365386963e-10) // × 2⁻³², exact
+        if (low32 >= bound) break // 2³² mod B < B: accepted without the division
+      } else {
+        const high = (r >>> 16) * bound
+        const carry = Math.floor(((r & 0xffff) * bound) / 65536)
+        j = Math.floor((high + carry) / 65536)
+      }
+      if (low32 >= TWO32 % bound) break
     }
     const tmp = table[i]
     table[i] = table[j]
     table[j] = tmp
+    if (onProgress && (i & (PROGRESS_STEPS - 1)) === 0) onProgress(i)
   }
+  onProgress?.(0)
   return table
 }
 
@@ -127,11 +151,21 @@ function weightTable(weights: number[]): Uint8Array {
 
 /**
  * Writes unit records. One instance per thread: it keeps scratch arrays between units.
+ *
+ * `writeUnits` is the hot loop of block verification (8 million units): every draw of
+ * DERIVATION.md §4 is written out in place on local variables (the stream, its cursor, the pool),
+ * and a losing unit (no matches, so the cells stay in order) writes its numbers and amounts as
+ * they are drawn. The draws and their order are exactly those of §4.
  */
 export class UnitSynthesizer {
   readonly recordBytes: number
   readonly streamBytes: number
-  private readonly numbers: Uint8Array
+  private readonly W: number
+  private readonly Y: number
+  private readonly M: number
+  /** The list of numbers, and the pool it is copied into for each unit, as 32-bit words (padded). */
+  private readonly numbers32: Uint32Array
+  private readonly pool32: Uint32Array
   private readonly pool: Uint8Array
   private readonly winningCopy: Uint8Array
   private readonly cells: Uint8Array
@@ -139,22 +173,21 @@ export class UnitSynthesizer {
   /** printable-amount index for each value of a draw in [0, total decoy weight) */
   private readonly decoyTable: Uint8Array
   private readonly tierAmounts: number[]
-  private readonly cellOrder: Uint8Array
-  // draw cursor
-  private buf: Uint8Array = new Uint8Array(0)
-  private p = 0
-  private end = 0
-  private unit = 0
-  private refills = 0
 
-  constructor(private readonly def: GameDefinition, private readonly prim: Primitives, private readonly keys: BlockKeys) {
+  constructor(def: GameDefinition, private readonly prim: Primitives, private readonly keys: BlockKeys) {
     this.recordBytes = recordBytes(def)
     this.streamBytes = unitStreamBlocks(def) * 16
-    this.numbers = Uint8Array.from(def.numbers)
-    this.pool = new Uint8Array(def.numbers.length)
+    this.W = def.winningCells
+    this.Y = def.yoursCells
+    this.M = def.numbers.length
+    const words = Math.ceil(this.M / 4)
+    const numbers = new Uint8Array(4 * words)
+    numbers.set(def.numbers)
+    this.numbers32 = new Uint32Array(numbers.buffer)
+    this.pool32 = new Uint32Array(words)
+    this.pool = new Uint8Array(this.pool32.buffer)
     this.winningCopy = new Uint8Array(def.winningCells)
     this.cells = new Uint8Array(def.yoursCells)
-    this.cellOrder = Uint8Array.from({ length: def.yoursCells }, (_, i) => i)
     const indexOf = new Map(def.printableAmountsCents.map((a, i) => [a, i]))
     this.tierAmounts = def.tiers.map((t) => t.amountCents)
     this.compositions = def.tiers.map((t) => {
@@ -170,105 +203,167 @@ export class UnitSynthesizer {
     this.decoyTable = decoyOption.map((i) => indexOf.get(decoys[i].amountCents)!)
   }
 
-  /**
-   * A uniform whole number in [0, n) from 16-bit big-endian words, by Lemire's multiply-and-shift
-   * with rejection: m = w·n; the draw is m >> 16 unless (m mod 2^16) < 2^16 mod n, then the next
-   * word is taken. No division on the common path, and no bias.
-   */
-  private uniform(n: number): number {
-    for (;;) {
-      if (this.p >= this.end) this.refill()
-      const buf = this.buf
-      const p = this.p
-      const m = ((buf[p] << 8) | buf[p + 1]) * n
-      this.p = p + 2
-      const low = m & 0xffff
-      if (low >= n || low >= 65536 % n) return m >>> 16
-    }
-  }
-
-  /** An index drawn with the given weights: a uniform draw over the total, read through a table. */
-  private weighted(table: Uint8Array): number {
-    return table[this.uniform(table.length)]
-  }
-
-  // The unit's own words ran out (about once in 10^16 units): continue on the extra key.
-  private refill(): void {
-    const blocks = this.streamBytes / 16
-    this.buf = this.prim.keystream(this.keys.extra, this.unit * 65536 + this.refills * blocks, this.streamBytes)
-    this.refills++
-    this.p = 0
-    this.end = this.buf.length
+  // The unit's own words ran out (about once in 10^16 units): its r-th extra slice, on the extra key.
+  private extraStream(unit: number, r: number): Uint8Array {
+    return this.prim.keystream(this.keys.extra, unit * 65536 + r * (this.streamBytes / 16), this.streamBytes)
   }
 
   /**
-   * Writes the record of `unit` (tier code `tier`) at out[o…], drawing from stream[so…so+streamBytes).
+   * Writes the records of units first … first+count-1 at out[o…], unit i drawing from its slice
+   * stream[so + i·streamBytes …], with the tier codes read from tiers[unit].
+   *
+   * Each draw is uniform(n) of §4, inlined: take the next 16-bit big-endian word w (switching to
+   * the extra key when the slice runs out); m = w·n; reject when (m mod 2¹⁶) < n and
+   * (m mod 2¹⁶) < 2¹⁶ mod n (the second test is the rule, the first only spares a division: a
+   * low part ≥ n is always ≥ 2¹⁶ mod n); the draw is ⌊m / 2¹⁶⌋.
    */
-  write(unit: number, tier: number, stream: Uint8Array, so: number, out: Uint8Array, o: number): void {
-    const def = this.def
-    const W = def.winningCells
-    const Y = def.yoursCells
-    const M = this.numbers.length
-    this.buf = stream
-    this.p = so
-    this.end = so + this.streamBytes
-    this.unit = unit
-    this.refills = 0
-
+  writeUnits(first: number, count: number, tiers: Uint8Array, stream: Uint8Array, so: number, out: Uint8Array, o: number): void {
+    const W = this.W
+    const Y = this.Y
+    const M = this.M
+    const sb = this.streamBytes
+    const rb = this.recordBytes
+    const numbers32 = this.numbers32
+    const pool32 = this.pool32
+    const words = pool32.length
     const pool = this.pool
-    pool.set(this.numbers)
-    const oWin = o + 8
-    const oYours = oWin + W
-    const oAmt = oYours + Y
-
-    // 1. winning numbers: the first W steps of a Fisher–Yates shuffle of the number list
-    for (let j = 0; j < W; j++) {
-      const r = j + this.uniform(M - j)
-      const t = pool[j]; pool[j] = pool[r]; pool[r] = t
-      out[oWin + j] = pool[j]
-    }
-    // 2. the composition of the prize (k matching numbers)
-    let parts: number[] | null = null
-    let prize = 0
-    if (tier !== LOSING) {
-      const c = this.compositions[tier]
-      parts = c.parts[c.parts.length > 1 ? this.weighted(c.table) : 0]
-      prize = this.tierAmounts[tier]
-    }
-    const k = parts ? parts.length : 0
-    const decoys = Y - k
-    // 3. decoy numbers: the next Y-k steps of the same shuffle, so never a winning number
-    for (let j = 0; j < decoys; j++) {
-      const a = W + j
-      const r = a + this.uniform(M - a)
-      const t = pool[a]; pool[a] = pool[r]; pool[r] = t
-    }
-    // 4. which winning numbers are matched
     const wc = this.winningCopy
-    for (let j = 0; j < W; j++) wc[j] = pool[j]
-    for (let j = 0; j < k; j++) {
-      const r = j + this.uniform(W - j)
-      const t = wc[j]; wc[j] = wc[r]; wc[r] = t
-    }
-    // 5. where the matches stand among the Y cells
     const cells = this.cells
-    cells.set(this.cellOrder)
-    for (let j = 0; j < k; j++) {
-      const r = j + this.uniform(Y - j)
-      const t = cells[j]; cells[j] = cells[r]; cells[r] = t
-      out[oYours + cells[j]] = wc[j]
-      out[oAmt + cells[j]] = parts![j]
+    const decoyTable = this.decoyTable
+    const decoyTotal = decoyTable.length
+    const compositions = this.compositions
+    const tierAmounts = this.tierAmounts
+
+    for (let i = 0; i < count; i++) {
+      const unit = first + i
+      const tier = tiers[unit]
+      let s = stream
+      let p = so + i * sb
+      let end = p + sb
+      let refills = 0
+      let m = 0
+      let n = 0
+      for (let q = 0; q < words; q++) pool32[q] = numbers32[q]
+      const oWin = o + 8
+      const oYours = oWin + W
+      const oAmt = oYours + Y
+
+      // 1. winning numbers: the first W steps of a Fisher–Yates shuffle of the number list
+      for (let j = 0; j < W; j++) {
+        n = M - j
+        do {
+          if (p >= end) { s = this.extraStream(unit, refills++); p = 0; end = s.length }
+          m = ((s[p] << 8) | s[p + 1]) * n
+          p += 2
+        } while ((m & 0xffff) < n && (m & 0xffff) < 65536 % n)
+        const r = j + (m >>> 16)
+        const t = pool[r]; pool[r] = pool[j]; pool[j] = t
+        out[oWin + j] = t
+      }
+
+      if (tier === LOSING) {
+        // 3. decoy numbers: the next Y steps of the same shuffle, so never a winning number.
+        // With no match the cells keep their order (steps 4 and 5 draw nothing), so gem j shows
+        // pool[W + j], final once drawn.
+        for (let j = 0; j < Y; j++) {
+          const a = W + j
+          n = M - a
+          do {
+            if (p >= end) { s = this.extraStream(unit, refills++); p = 0; end = s.length }
+            m = ((s[p] << 8) | s[p + 1]) * n
+            p += 2
+          } while ((m & 0xffff) < n && (m & 0xffff) < 65536 % n)
+          const r = a + (m >>> 16)
+          const t = pool[r]; pool[r] = pool[a]; pool[a] = t
+          out[oYours + j] = t
+        }
+        // 6. a decoy amount for each gem, in gem order
+        n = decoyTotal
+        for (let j = 0; j < Y; j++) {
+          do {
+            if (p >= end) { s = this.extraStream(unit, refills++); p = 0; end = s.length }
+            m = ((s[p] << 8) | s[p + 1]) * n
+            p += 2
+          } while ((m & 0xffff) < n && (m & 0xffff) < 65536 % n)
+          out[oAmt + j] = decoyTable[m >>> 16]
+        }
+        out[oAmt + Y] = LOSING
+        out[oAmt + Y + 1] = 0
+        out[o + 4] = 0; out[o + 5] = 0; out[o + 6] = 0; out[o + 7] = 0
+      } else {
+        // 2. the composition of the prize (k matching numbers)
+        const c = compositions[tier]
+        let choice = 0
+        if (c.parts.length > 1) {
+          n = c.table.length
+          do {
+            if (p >= end) { s = this.extraStream(unit, refills++); p = 0; end = s.length }
+            m = ((s[p] << 8) | s[p + 1]) * n
+            p += 2
+          } while ((m & 0xffff) < n && (m & 0xffff) < 65536 % n)
+          choice = c.table[m >>> 16]
+        }
+        const parts = c.parts[choice]
+        const prize = tierAmounts[tier]
+        const k = parts.length
+        const decoys = Y - k
+        // 3. decoy numbers: the next Y-k steps of the same shuffle, so never a winning number
+        for (let j = 0; j < decoys; j++) {
+          const a = W + j
+          n = M - a
+          do {
+            if (p >= end) { s = this.extraStream(unit, refills++); p = 0; end = s.length }
+            m = ((s[p] << 8) | s[p + 1]) * n
+            p += 2
+          } while ((m & 0xffff) < n && (m & 0xffff) < 65536 % n)
+          const r = a + (m >>> 16)
+          const t = pool[r]; pool[r] = pool[a]; pool[a] = t
+        }
+        // 4. which winning numbers are matched
+        for (let j = 0; j < W; j++) wc[j] = pool[j]
+        for (let j = 0; j < k; j++) {
+          n = W - j
+          do {
+            if (p >= end) { s = this.extraStream(unit, refills++); p = 0; end = s.length }
+            m = ((s[p] << 8) | s[p + 1]) * n
+            p += 2
+          } while ((m & 0xffff) < n && (m & 0xffff) < 65536 % n)
+          const r = j + (m >>> 16)
+          const t = wc[j]; wc[j] = wc[r]; wc[r] = t
+        }
+        // 5. where the matches stand among the Y cells
+        for (let j = 0; j < Y; j++) cells[j] = j
+        for (let j = 0; j < k; j++) {
+          n = Y - j
+          do {
+            if (p >= end) { s = this.extraStream(unit, refills++); p = 0; end = s.length }
+            m = ((s[p] << 8) | s[p + 1]) * n
+            p += 2
+          } while ((m & 0xffff) < n && (m & 0xffff) < 65536 % n)
+          const r = j + (m >>> 16)
+          const cell = cells[r]; cells[r] = cells[j]; cells[j] = cell
+          out[oYours + cell] = wc[j]
+          out[oAmt + cell] = parts[j]
+        }
+        // 6. the other cells, in the order drawn, get the decoys and a decoy amount each
+        n = decoyTotal
+        for (let j = 0; j < decoys; j++) {
+          const cell = cells[k + j]
+          out[oYours + cell] = pool[W + j]
+          do {
+            if (p >= end) { s = this.extraStream(unit, refills++); p = 0; end = s.length }
+            m = ((s[p] << 8) | s[p + 1]) * n
+            p += 2
+          } while ((m & 0xffff) < n && (m & 0xffff) < 65536 % n)
+          out[oAmt + cell] = decoyTable[m >>> 16]
+        }
+        out[oAmt + Y] = tier
+        out[oAmt + Y + 1] = k
+        out[o + 4] = prize >>> 24; out[o + 5] = (prize >>> 16) & 255; out[o + 6] = (prize >>> 8) & 255; out[o + 7] = prize & 255
+      }
+      out[o] = unit >>> 24; out[o + 1] = (unit >>> 16) & 255; out[o + 2] = (unit >>> 8) & 255; out[o + 3] = unit & 255
+      o += rb
     }
-    // 6. the other cells, in the order drawn, get the decoys and a decoy amount each
-    for (let j = 0; j < decoys; j++) {
-      const cell = cells[k + j]
-      out[oYours + cell] = pool[W + j]
-      out[oAmt + cell] = this.weighted(this.decoyTable)
-    }
-    out[o] = unit >>> 24; out[o + 1] = (unit >>> 16) & 255; out[o + 2] = (unit >>> 8) & 255; out[o + 3] = unit & 255
-    out[o + 4] = prize >>> 24; out[o + 5] = (prize >>> 16) & 255; out[o + 6] = (prize >>> 8) & 255; out[o + 7] = prize & 255
-    out[oAmt + Y] = tier
-    out[oAmt + Y + 1] = k
   }
 }
 
@@ -293,6 +388,15 @@ export class BlockDeriver {
     return this.tierTable
   }
 
+  /**
+   * Uses a tier table built elsewhere by buildTierTable for this block (the block workers share
+   * one in shared memory) instead of building one.
+   */
+  adoptTierTable(table: Uint8Array): void {
+    if (table.length !== this.def.blockSize) throw new RangeError(`a tier table has ${this.def.blockSize} entries, not ${table.length}`)
+    this.tierTable = table
+  }
+
   private checkUnit(unit: number): void {
     if (!Number.isInteger(unit) || unit < 0 || unit >= this.def.blockSize) {
       throw new RangeError(`unit ${unit} is out of range (0–${this.def.blockSize - 1})`)
@@ -311,23 +415,24 @@ export class BlockDeriver {
     return t === null ? 0 : this.def.tiers[t].amountCents
   }
 
-  /** Records of `count` units from `first`, written into one buffer. */
-  records(first: number, count: number): Uint8Array {
+  /**
+   * Records of `count` units from `first`, written into one buffer: `into` when given (it must
+   * hold count × recordBytes bytes; the records go at its start), else a new one.
+   */
+  records(first: number, count: number, into?: Uint8Array): Uint8Array {
     if (count <= 0) return new Uint8Array(0)
     this.checkUnit(first)
     this.checkUnit(first + count - 1)
     const rb = this.synthesizer.recordBytes
     const sb = this.synthesizer.streamBytes
-    const out = new Uint8Array(count * rb)
+    if (into && into.length < count * rb) throw new RangeError(`${count} records need ${count * rb} bytes, not ${into.length}`)
+    const out = into ?? new Uint8Array(count * rb)
     const tiers = this.tiers
-    const perBatch = Math.max(1, Math.floor(BATCH_BYTES / sb))
+    const perBatch = Math.max(1, Math.floor(UNIT_BATCH_BYTES / sb))
     for (let b = 0; b < count; b += perBatch) {
       const n = Math.min(perBatch, count - b)
       const stream = this.prim.keystream(this.keys.units, (first + b) * (sb / 16), n * sb)
-      for (let i = 0; i < n; i++) {
-        const u = first + b + i
-        this.synthesizer.write(u, tiers[u], stream, i * sb, out, (b + i) * rb)
-      }
+      this.synthesizer.writeUnits(first + b, n, tiers, stream, 0, out, b * rb)
     }
     return out
   }

@@ -29,12 +29,18 @@ export class Evaluator {
   private readonly markYours = new Int32Array(256)
   private readonly printable: readonly number[]
   private readonly printableSet: Set<number>
+  private readonly printableCents: Float64Array
+  private readonly winningCells: number
+  private readonly yoursCells: number
   private generation = 0
 
   constructor(private readonly def: GameDefinition) {
     for (const n of def.numbers) this.allowed[n] = 1
     this.printable = def.printableAmountsCents
     this.printableSet = new Set(def.printableAmountsCents)
+    this.printableCents = Float64Array.from(def.printableAmountsCents)
+    this.winningCells = def.winningCells
+    this.yoursCells = def.yoursCells
     this.matches = new Int32Array(def.yoursCells)
   }
 
@@ -56,7 +62,7 @@ export class Evaluator {
     const markYours = this.markYours
     const printable = this.printable
     const matches = this.matches
-    const gen = ++this.generation
+    const gen = this.nextGeneration()
     for (let i = 0; i < winningCells; i++) {
       const n = winning[wo + i]
       if (allowed[n] !== 1) return this.fail(`winning number ${n} (diamond ${i + 1}) is not in the list of numbers`)
@@ -97,6 +103,60 @@ export class Evaluator {
     this.matchCount = count
     this.problem = ''
     return prize
+  }
+
+  /**
+   * `run` on one unit record (DERIVATION.md §5): winning numbers at rec[o+8…], "your numbers"
+   * after them, then the amounts as indexes into the printable amounts. The same checks and the
+   * same result as `run(rec, o + 8, rec, o + 8 + W, rec, o + 8 + W + Y, true)`, on one byte array:
+   * the block verifier calls it for every unit.
+   */
+  runRecord(rec: Uint8Array, o: number): number {
+    const W = this.winningCells
+    const Y = this.yoursCells
+    const allowed = this.allowed
+    const markWinning = this.markWinning
+    const markYours = this.markYours
+    const printable = this.printableCents
+    const kinds = printable.length
+    const matches = this.matches
+    const gen = this.nextGeneration()
+    const wo = o + 8
+    const no = wo + W
+    const ao = no + Y
+    for (let i = 0; i < W; i++) {
+      const n = rec[wo + i]
+      if (allowed[n] !== 1) return this.fail(`winning number ${n} (diamond ${i + 1}) is not in the list of numbers`)
+      if (markWinning[n] === gen) return this.fail(`winning number ${n} appears twice`)
+      markWinning[n] = gen
+    }
+    let prize = 0
+    let count = 0
+    for (let j = 0; j < Y; j++) {
+      const n = rec[no + j]
+      if (allowed[n] !== 1) return this.fail(`number ${n} (gem ${j + 1}) is not in the list of numbers`)
+      if (markYours[n] === gen) return this.fail(`number ${n} appears twice in "your numbers"`)
+      markYours[n] = gen
+      const idx = rec[ao + j]
+      if (idx >= kinds) return this.fail(`the amount under gem ${j + 1} is not a printable amount`)
+      if (markWinning[n] === gen) {
+        prize += printable[idx]
+        matches[count++] = j
+      }
+    }
+    this.matchCount = count
+    this.problem = ''
+    return prize
+  }
+
+  /** A fresh mark for this evaluation (the marks are cleared before the counter could wrap). */
+  private nextGeneration(): number {
+    if (this.generation >= 0x3fffffff) {
+      this.markWinning.fill(0)
+      this.markYours.fill(0)
+      this.generation = 0
+    }
+    return ++this.generation
   }
 
   private fail(problem: string): number {
