@@ -96,6 +96,8 @@ interface EmissionState {
 }
 
 interface PendingSale {
+  /** the player's entry, set when the batch is written */
+  who: PlayerEntry | null
   key: number
   /** null when the sale id is the serial */
   saleId: string | null
@@ -131,36 +133,38 @@ const SERIAL_SHAPE = /^\d{4}-\d{3}-\d{7}-\d$/
 /**
  * What the ledger says of each player that a batch of this connection sold to: the id and the
  * last sale (the head of the player's chain), so that a batch reads no player it already knows.
- * It holds only committed state: a batch's changes are merged in after its own COMMIT, never
- * before (a rolled-back batch leaves it as it was). It is trusted only while nothing else wrote:
- * it is dropped when `PRAGMA data_version` says another connection committed, or when this
- * connection's `total_changes()` moved since the last merge (any other write on it, or a batch
- * that rolled back). A batch run inside an outer transaction (the importer's) does not use it and
- * drops it, since that transaction may still roll back. One cache per connection, shared by every
- * sales service on it.
+ * `id` and `last` hold only committed state: a batch keeps its changes in the entry's batch
+ * fields and copies the new chain head into `last` after its own COMMIT, never before (a
+ * rolled-back batch leaves them as they were). The cache is trusted only while nothing else
+ * wrote: it is dropped when `PRAGMA data_version` says another connection committed, or when
+ * this connection's `total_changes()` moved since the last merge (any other write on it, or a
+ * batch that rolled back after creating players). A batch run inside an outer transaction (the
+ * importer's) does not use it and drops it, since that transaction may still roll back. One
+ * cache per connection, shared by every sales service on it. One entry per player serves both
+ * the cache and the batch, so a batch makes no object for a player the cache knows.
  */
-interface CachedPlayer {
-  id: number
-  last: number | null
-}
-interface PlayerCache {
-  players: Map<string, CachedPlayer>
-  dataVersion: number
-  changes: number
-}
-const playerCaches = new WeakMap<Db, PlayerCache>()
-
-/** A player's part of a batch: totals to add, and the chain's head before and after. */
-interface BatchPlayer {
+interface PlayerEntry {
   name: string
+  /** 0 until known */
   id: number
   last: number | null
+  /** the batch that the fields below belong to */
+  stamp: number
+  /** the chain's head as the batch writes */
+  head: number | null
   units: number
   staked: number
   won: number
   first: number
   lastAt: number
 }
+interface PlayerCache {
+  players: Map<string, PlayerEntry>
+  dataVersion: number
+  changes: number
+}
+const playerCaches = new WeakMap<Db, PlayerCache>()
+let batchStamp = 0
 
 class RolledBack extends Error {
   constructor(readonly result: BatchResult) {
@@ -178,7 +182,7 @@ export function createSalesService({ db, clock, catalog, alerts }: { db: Db; clo
   /** Set by sellBatch: whether this batch runs inside an outer transaction (then the cache is not used). */
   let nested = false
   /** The players of the batch just written, merged into the cache once it has committed. */
-  let batchPlayers: BatchPlayer[] = []
+  let batchPlayers: PlayerEntry[] = []
   const insertPlayer = db.prepare('INSERT INTO players (name) VALUES (?)')
   const updatePlayer = db.prepare(`UPDATE players SET units = units + ?, staked_cents = staked_cents + ?, won_cents = won_cents + ?,
       first_sale_at = min(coalesce(first_sale_at, ?), ?), last_sale_at = max(coalesce(last_sale_at, ?), ?), last_key = ? WHERE id = ?`)
@@ -353,7 +357,7 @@ export function createSalesService({ db, clock, catalog, alerts }: { db: Db; clo
         const prize = tier === null ? 0 : def.tiers[tier].amountCents
         if (tier !== null) cur.tierDelta[tier]++
         const key = unitKey(emission, cur.block, unit)
-        pending.push({ key, saleId: storedId, player, soldAt, stake, prize, tier, play, events, emission })
+        pending.push({ who: null, key, saleId: storedId, player, soldAt, stake, prize, tier, play, events, emission })
         if (wantRecords) {
           const serial = serialOf(st, cur.block, unit)
           records.push({ saleId: storedId ?? serial, serial, emission, block: cur.block, unit, player, soldAt: new Date(soldAt).toISOString(), stakeCents: stake, prizeCents: prize, tier })
@@ -369,9 +373,12 @@ export function createSalesService({ db, clock, catalog, alerts }: { db: Db; clo
     return { ok: true, count: pending.length, sold: records, alreadyRecorded }
   }
 
-  /** The batch's players, by name: from the cache, else read in one query per chunk, else created (in order of first sale). */
-  function batchPlayersOf(pending: PendingSale[]): Map<string, BatchPlayer> {
-    const byName = new Map<string, BatchPlayer>()
+  /**
+   * The batch's players, each sale's `who` set: from the cache, else read in one query per
+   * chunk, else created (in order of first sale). In order of id, so that their updates walk
+   * the table's pages in order.
+   */
+  function batchPlayersOf(pending: PendingSale[]): PlayerEntry[] {
     const useCache = !nested
     if (useCache) {
       const v = dataVersion.get() as number
@@ -382,26 +389,41 @@ export function createSalesService({ db, clock, catalog, alerts }: { db: Db; clo
         playerCache.changes = c
       }
     }
-    const missing: BatchPlayer[] = []
+    const entries = useCache ? playerCache.players : new Map<string, PlayerEntry>()
+    const stamp = ++batchStamp
+    const list: PlayerEntry[] = []
+    const missing: PlayerEntry[] = []
     for (let i = 0; i < pending.length; i++) {
       const name = pending[i].player
-      if (byName.has(name)) continue
-      const known = useCache ? playerCache.players.get(name) : undefined
-      const bp: BatchPlayer = { name, id: known ? known.id : 0, last: known ? known.last : null, units: 0, staked: 0, won: 0, first: Infinity, lastAt: -Infinity }
-      byName.set(name, bp)
-      if (!known) missing.push(bp)
+      let e = entries.get(name)
+      if (e === undefined) {
+        e = { name, id: 0, last: null, stamp: 0, head: null, units: 0, staked: 0, won: 0, first: Infinity, lastAt: -Infinity }
+        entries.set(name, e)
+      }
+      if (e.stamp !== stamp) {
+        e.stamp = stamp
+        e.head = e.last
+        e.units = e.staked = e.won = 0
+        e.first = Infinity
+        e.lastAt = -Infinity
+        list.push(e)
+        if (e.id === 0) missing.push(e)
+      }
+      pending[i].who = e
     }
+    const byName = new Map<string, PlayerEntry>()
+    for (const e of missing) byName.set(e.name, e)
     for (let i = 0; i < missing.length; i += LOOKUP_CHUNK) {
       const chunk = missing.slice(i, i + LOOKUP_CHUNK)
-      const rows = playersByName.all(JSON.stringify(chunk.map((bp) => bp.name))) as [number, string, number | null][]
+      const rows = playersByName.all(JSON.stringify(chunk.map((e) => e.name))) as [number, string, number | null][]
       for (const [id, name, last] of rows) {
-        const bp = byName.get(name)!
-        bp.id = id
-        bp.last = last
+        const e = byName.get(name)!
+        e.id = id
+        e.last = e.head = last
       }
     }
-    for (const bp of missing) if (bp.id === 0) bp.id = Number(insertPlayer.run(bp.name).lastInsertRowid)
-    return byName
+    for (const e of missing) if (e.id === 0) e.id = Number(insertPlayer.run(e.name).lastInsertRowid)
+    return list.sort((a, b) => a.id - b.id)
   }
 
   function write(pending: PendingSale[], states: Map<number, EmissionState>): void {
@@ -410,18 +432,18 @@ export function createSalesService({ db, clock, catalog, alerts }: { db: Db; clo
     const params: unknown[] = new Array(ROWS_PER_INSERT * SALE_COLUMNS)
     let o = 0
     const put = (p: PendingSale) => {
-      const t = players.get(p.player)!
+      const t = p.who!
       params[o++] = p.key
       params[o++] = p.saleId
       params[o++] = t.id
-      params[o++] = t.last
+      params[o++] = t.head
       params[o++] = p.soldAt
       params[o++] = p.stake
       params[o++] = p.prize
       params[o++] = p.tier
       params[o++] = p.play
       params[o++] = p.events
-      t.last = p.key
+      t.head = p.key
       t.units++
       t.staked += p.stake
       t.won += p.prize
@@ -448,11 +470,8 @@ export function createSalesService({ db, clock, catalog, alerts }: { db: Db; clo
       if (/UNIQUE constraint failed|PRIMARY KEY/.test(msg)) throw new AppError('CONFLICT', 'a unit of the batch is already sold (another process sold at the same time): try again')
       throw e
     }
-    batchPlayers = []
-    for (const t of players.values()) {
-      updatePlayer.run(t.units, t.staked, t.won, t.first, t.first, t.lastAt, t.lastAt, t.last, t.id)
-      batchPlayers.push(t)
-    }
+    for (const t of players) updatePlayer.run(t.units, t.staked, t.won, t.first, t.first, t.lastAt, t.lastAt, t.head, t.id)
+    batchPlayers = players
 
     const days = new Map<string, { units: number; sales: number; prizes: number; prizesCents: number }>()
     let lastDay = NaN
@@ -524,11 +543,7 @@ export function createSalesService({ db, clock, catalog, alerts }: { db: Db; clo
       }
       if (!nested && batchPlayers.length) {
         // committed: the cache learns the players' new chain heads
-        for (const t of batchPlayers) {
-          const known = playerCache.players.get(t.name)
-          if (known) known.last = t.last
-          else playerCache.players.set(t.name, { id: t.id, last: t.last })
-        }
+        for (const t of batchPlayers) t.last = t.head
         playerCache.changes = totalChanges.get() as number
       }
       batchPlayers = []

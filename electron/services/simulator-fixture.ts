@@ -12,6 +12,7 @@ import type { GameDefinition } from '../../game-core/rules'
 import { openLedger, type Db } from '../ledger/db'
 import { openKeyStore } from '../ledger/keystore'
 import { verifyBlockInWorkers } from '../workers/block-pool'
+import { workerDrafts } from '../workers/sales-drafts'
 import { createAlertsService } from './alerts'
 import { createAuditService, type AuditService } from './audit'
 import { createCatalog, type Catalog } from './catalog'
@@ -58,7 +59,7 @@ export function openLedgerFixture(opts: { definition?: GameDefinition; clock?: C
     definition: opts.definition,
   })
   const sales = createSalesService({ db, clock, catalog, alerts })
-  const simulator = createSimulator({ db, clock, catalog, sales, audit, jobs })
+  const simulator = createSimulator({ db, clock, catalog, sales, audit, jobs, drafts: opts.workers ? workerDrafts : undefined })
 
   async function openEmission(o: { blocks?: number; startsOn?: string; code?: string } = {}): Promise<number> {
     const e = emissions.create(TEST_ACTOR, { blocks: o.blocks ?? 1, startsOn: o.startsOn, code: o.code })

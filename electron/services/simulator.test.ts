@@ -3,15 +3,16 @@ import { validatePlay } from '../../game-core/play'
 import { smallDefinition } from '../../test/support/game-fixtures'
 import { unpackPlay } from '../ledger/play-codec'
 import { openLedgerFixture, TEST_ACTOR, type LedgerFixture } from './simulator-fixture'
-import { createSalesGenerator, HOURLY_WEIGHTS, playerName, seededRng } from './simulator'
+import { createSalesGenerator, HOURLY_WEIGHTS, inProcessDrafts, playerName, seededRng, type DraftBatch } from './simulator'
+import { workerDrafts } from '../workers/sales-drafts'
 
 const NOW = Date.parse('2025-03-20T15:00:00Z')
 const fixedClock = () => new Date(NOW)
 const def = smallDefinition()
 
 const open: LedgerFixture[] = []
-function fixture(): LedgerFixture {
-  const f = openLedgerFixture({ definition: def, clock: fixedClock })
+function fixture(opts: { workers?: boolean } = {}): LedgerFixture {
+  const f = openLedgerFixture({ definition: def, clock: fixedClock, ...opts })
   open.push(f)
   return f
 }
@@ -39,6 +40,35 @@ describe('seeded draws', () => {
     const names = new Set(Array.from({ length: 100_000 }, (_, i) => playerName(i)))
     expect(names.size).toBe(100_000)
     expect(playerName(3)).toMatch(/^P\d{7}$/)
+  })
+})
+
+describe('drafts made on a worker thread', () => {
+  const opts = { seed: 5, players: 300, count: 5000, fromMs: Date.parse('2025-03-01T00:00:00Z'), toMs: Date.parse('2025-03-15T00:00:00Z'), zones: { winningCells: def.winningCells, yoursCells: def.yoursCells } }
+  const plain = (b: DraftBatch) => ({ ...b, ranks: [...b.ranks], soldAt: [...b.soldAt], codes: [...b.codes], ends: [...b.ends], events: [...b.events] })
+
+  it('are the drafts of this thread, batch for batch, in the order asked', async () => {
+    const here = inProcessDrafts(opts)
+    const there = workerDrafts(opts)
+    try {
+      // asked ahead, as the simulator does
+      const asked = [there.request(1000), there.request(2500), there.request(1500)]
+      const got = await Promise.all(asked)
+      const want = [await here.request(1000), await here.request(2500), await here.request(1500)]
+      expect(got.map((b) => b.count)).toEqual([1000, 2500, 1500])
+      expect(got.map(plain)).toEqual(want.map(plain))
+    } finally {
+      there.close()
+      here.close()
+    }
+  })
+
+  it('fail what is still asked when closed', async () => {
+    const there = workerDrafts(opts)
+    const pending = there.request(5000)
+    there.close()
+    await expect(pending).rejects.toMatchObject({ code: 'CANCELLED' })
+    await expect(there.request(10)).rejects.toMatchObject({ code: 'INTERNAL' })
   })
 })
 
@@ -118,8 +148,9 @@ describe('the sales generator', () => {
 describe('the simulator', () => {
   it('is deterministic from its seed on the same ledger state', async () => {
     const runs: SaleRow[][] = []
-    for (const seed of [5, 5, 6]) {
-      const f = fixture()
+    // the second run makes its drafts on a worker thread, as the app does
+    for (const [seed, workers] of [[5, false], [5, true], [6, false]] as const) {
+      const f = fixture({ workers })
       const e = await f.openEmission({ startsOn: '2025-03-01' })
       await f.simulator.run(TEST_ACTOR, { emission: e, sales: 3000, seed, batchSize: 700 })
       runs.push(salesOf(f))

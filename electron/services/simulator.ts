@@ -267,6 +267,8 @@ class RevealScratch {
 
 /** A simulated sale with its play packed as the ledger stores it (play-codec.ts). */
 export interface PackedDraft {
+  /** The player's rank in the activity law (0 = the most active); `player` is its account name. */
+  rank: number
   player: string
   soldAt: number
   style: SimMode
@@ -329,7 +331,7 @@ export function createSalesGenerator(o: GeneratorOptions): SalesGenerator {
         if (interrupted) scratch.events.length = Math.floor(rng() * scratch.events.length)
         events = packEvents(scratch.events)
       }
-      return { player, soldAt: clock.next(rng), style, mode: style === 'auto' ? 'auto' : 'play', status: interrupted ? 'interrupted' : 'complete', events }
+      return { rank, player, soldAt: clock.next(rng), style, mode: style === 'auto' ? 'auto' : 'play', status: interrupted ? 'interrupted' : 'complete', events }
     },
     next() {
       const d = gen.nextPacked()
@@ -337,6 +339,60 @@ export function createSalesGenerator(o: GeneratorOptions): SalesGenerator {
     },
   }
   return gen
+}
+
+/**
+ * `count` drafts in flat typed arrays, so that a batch crosses from a worker thread with its
+ * buffers transferred, not copied: sale i's packed events are `events[ends[i-1] … ends[i])`.
+ */
+export interface DraftBatch {
+  count: number
+  ranks: Int32Array
+  soldAt: Float64Array
+  codes: Uint8Array
+  ends: Uint32Array
+  events: Uint8Array
+}
+
+export function packDrafts(gen: SalesGenerator, count: number): DraftBatch {
+  const ranks = new Int32Array(count)
+  const soldAt = new Float64Array(count)
+  const codes = new Uint8Array(count)
+  const ends = new Uint32Array(count)
+  let events = new Uint8Array(count * 64)
+  let o = 0
+  for (let i = 0; i < count; i++) {
+    const d = gen.nextPacked()
+    ranks[i] = d.rank
+    soldAt[i] = d.soldAt
+    codes[i] = playCode(d)
+    if (o + d.events.length > events.length) {
+      const bigger = new Uint8Array(Math.max(events.length * 2, o + d.events.length))
+      bigger.set(events.subarray(0, o))
+      events = bigger
+    }
+    events.set(d.events, o)
+    o += d.events.length
+    ends[i] = o
+  }
+  return { count, ranks, soldAt, codes, ends, events: events.slice(0, o) }
+}
+
+/**
+ * Where the simulator's drafts come from. `request(n)` asks for the next n drafts; answers come
+ * in the order asked, so the simulator can ask for the next batch before it sells this one (a
+ * worker thread then makes it meanwhile, on another core). `close()` drops what is still asked.
+ */
+export interface DraftSource {
+  request(count: number): Promise<DraftBatch>
+  close(): void
+}
+export type DraftSourceFactory = (o: GeneratorOptions) => DraftSource
+
+/** Drafts made on this thread, when asked. */
+export const inProcessDrafts: DraftSourceFactory = (o) => {
+  const gen = createSalesGenerator(o)
+  return { request: async (count) => packDrafts(gen, count), close: () => {} }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -386,6 +442,8 @@ export interface SimulatorDeps {
   sales: SalesService
   audit: AuditService
   jobs: JobRegistry
+  /** Where drafts are made: a worker thread in the app (sales-worker.ts); this thread by default. */
+  drafts?: DraftSourceFactory
 }
 
 export const DEFAULT_BATCH = 10_000
@@ -442,22 +500,35 @@ export function createSimulator(deps: SimulatorDeps): Simulator {
       const batchSize = opts.batchSize ?? DEFAULT_BATCH
       const def = catalog.definition(opts.emission)
       const { fromMs, toMs } = windowOf(opts.emission)
-      const gen = createSalesGenerator({ seed, players, count: opts.sales, fromMs, toMs, zones: def })
+      const genOpts: GeneratorOptions = { seed, players, count: opts.sales, fromMs, toMs, zones: { winningCells: def.winningCells, yoursCells: def.yoursCells } }
+      createSalesGenerator(genOpts) // checks the options here, before anything is recorded
       const base = { emission: opts.emission, players, seed, from: new Date(fromMs).toISOString(), to: new Date(toMs).toISOString() }
       audit.record(actor.name, 'sales.simulate-start', `emission:${opts.emission}`, { sales: opts.sales, ...base })
       let sold = 0
       const firstSerial = sales.nextUnit(opts.emission)?.serial ?? null
       const batch: SaleInput[] = []
+      const names = new Map<number, string>()
       const ended = (action: string, extra: Record<string, unknown> = {}) =>
         audit.record(actor.name, action, `emission:${opts.emission}`, { sold, firstSerial: sold ? firstSerial : null, lastSerial: sold ? lastSerialOf(opts.emission) : null, ...base, ...extra })
+      const source = (deps.drafts ?? inProcessDrafts)(genOpts)
+      const sizeAfter = (done: number) => Math.min(batchSize, opts.sales - done)
+      let next: Promise<DraftBatch> | null = source.request(sizeAfter(0))
       try {
         while (sold < opts.sales) {
           if (hooks.signal?.aborted) throw new AppError('CANCELLED', `the simulation was cancelled after ${sold} sales`)
-          const n = Math.min(batchSize, opts.sales - sold)
+          const d: DraftBatch = await next!
+          // the next batch is made while this one sells
+          next = sold + d.count < opts.sales ? source.request(sizeAfter(sold + d.count)) : null
           batch.length = 0
-          for (let i = 0; i < n; i++) {
-            const d = gen.nextPacked()
-            batch.push({ emission: opts.emission, player: d.player, soldAt: d.soldAt, packedPlay: { code: playCode(d), events: d.events } })
+          const buf = Buffer.from(d.events.buffer, d.events.byteOffset, d.events.byteLength)
+          let from = 0
+          for (let i = 0; i < d.count; i++) {
+            const rank = d.ranks[i]
+            let player = names.get(rank)
+            if (player === undefined) names.set(rank, (player = playerName(rank)))
+            const to = d.ends[i]
+            batch.push({ emission: opts.emission, player, soldAt: d.soldAt[i], packedPlay: { code: d.codes[i], events: buf.subarray(from, to) } })
+            from = to
           }
           const r = sales.sellBatch(batch, { records: false })
           if (!r.ok) throw new AppError('INTERNAL', `a simulated sale was refused: ${r.errors[0]?.reason}`)
@@ -466,9 +537,12 @@ export function createSimulator(deps: SimulatorDeps): Simulator {
           await yieldToLoop()
         }
       } catch (e) {
+        next?.catch(() => {})
         const cancelled = e instanceof AppError && e.code === 'CANCELLED'
         ended(cancelled ? 'sales.simulate-cancelled' : 'sales.simulate-failed', cancelled ? {} : { error: e instanceof Error ? e.message : String(e) })
         throw e
+      } finally {
+        source.close()
       }
       const lastSerial = lastSerialOf(opts.emission)
       ended('sales.simulate')
