@@ -203,6 +203,11 @@ export class UnitSynthesizer {
     this.decoyTable = decoyOption.map((i) => indexOf.get(decoys[i].amountCents)!)
   }
 
+  private extraView(unit: number, r: number): DataView {
+    const b = this.extraStream(unit, r)
+    return new DataView(b.buffer, b.byteOffset, b.byteLength)
+  }
+
   // The unit's own words ran out (about once in 10^16 units): its r-th extra slice, on the extra key.
   private extraStream(unit: number, r: number): Uint8Array {
     return this.prim.keystream(this.keys.extra, unit * 65536 + r * (this.streamBytes / 16), this.streamBytes)
@@ -233,11 +238,12 @@ export class UnitSynthesizer {
     const decoyTotal = decoyTable.length
     const compositions = this.compositions
     const tierAmounts = this.tierAmounts
+    const view = new DataView(stream.buffer, stream.byteOffset, stream.byteLength)
 
     for (let i = 0; i < count; i++) {
       const unit = first + i
       const tier = tiers[unit]
-      let s = stream
+      let s = view
       let p = so + i * sb
       let end = p + sb
       let refills = 0
@@ -252,8 +258,8 @@ export class UnitSynthesizer {
       for (let j = 0; j < W; j++) {
         n = M - j
         do {
-          if (p >= end) { s = this.extraStream(unit, refills++); p = 0; end = s.length }
-          m = ((s[p] << 8) | s[p + 1]) * n
+          if (p >= end) { s = this.extraView(unit, refills++); p = 0; end = s.byteLength }
+          m = s.getUint16(p) * n
           p += 2
         } while ((m & 0xffff) < n && (m & 0xffff) < 65536 % n)
         const r = j + (m >>> 16)
@@ -269,8 +275,8 @@ export class UnitSynthesizer {
           const a = W + j
           n = M - a
           do {
-            if (p >= end) { s = this.extraStream(unit, refills++); p = 0; end = s.length }
-            m = ((s[p] << 8) | s[p + 1]) * n
+            if (p >= end) { s = this.extraView(unit, refills++); p = 0; end = s.byteLength }
+            m = s.getUint16(p) * n
             p += 2
           } while ((m & 0xffff) < n && (m & 0xffff) < 65536 % n)
           const r = a + (m >>> 16)
@@ -281,8 +287,8 @@ export class UnitSynthesizer {
         n = decoyTotal
         for (let j = 0; j < Y; j++) {
           do {
-            if (p >= end) { s = this.extraStream(unit, refills++); p = 0; end = s.length }
-            m = ((s[p] << 8) | s[p + 1]) * n
+            if (p >= end) { s = this.extraView(unit, refills++); p = 0; end = s.byteLength }
+            m = s.getUint16(p) * n
             p += 2
           } while ((m & 0xffff) < n && (m & 0xffff) < 65536 % n)
           out[oAmt + j] = decoyTable[m >>> 16]
@@ -297,8 +303,8 @@ export class UnitSynthesizer {
         if (c.parts.length > 1) {
           n = c.table.length
           do {
-            if (p >= end) { s = this.extraStream(unit, refills++); p = 0; end = s.length }
-            m = ((s[p] << 8) | s[p + 1]) * n
+            if (p >= end) { s = this.extraView(unit, refills++); p = 0; end = s.byteLength }
+            m = s.getUint16(p) * n
             p += 2
           } while ((m & 0xffff) < n && (m & 0xffff) < 65536 % n)
           choice = c.table[m >>> 16]
@@ -312,8 +318,8 @@ export class UnitSynthesizer {
           const a = W + j
           n = M - a
           do {
-            if (p >= end) { s = this.extraStream(unit, refills++); p = 0; end = s.length }
-            m = ((s[p] << 8) | s[p + 1]) * n
+            if (p >= end) { s = this.extraView(unit, refills++); p = 0; end = s.byteLength }
+            m = s.getUint16(p) * n
             p += 2
           } while ((m & 0xffff) < n && (m & 0xffff) < 65536 % n)
           const r = a + (m >>> 16)
@@ -324,8 +330,8 @@ export class UnitSynthesizer {
         for (let j = 0; j < k; j++) {
           n = W - j
           do {
-            if (p >= end) { s = this.extraStream(unit, refills++); p = 0; end = s.length }
-            m = ((s[p] << 8) | s[p + 1]) * n
+            if (p >= end) { s = this.extraView(unit, refills++); p = 0; end = s.byteLength }
+            m = s.getUint16(p) * n
             p += 2
           } while ((m & 0xffff) < n && (m & 0xffff) < 65536 % n)
           const r = j + (m >>> 16)
@@ -336,8 +342,8 @@ export class UnitSynthesizer {
         for (let j = 0; j < k; j++) {
           n = Y - j
           do {
-            if (p >= end) { s = this.extraStream(unit, refills++); p = 0; end = s.length }
-            m = ((s[p] << 8) | s[p + 1]) * n
+            if (p >= end) { s = this.extraView(unit, refills++); p = 0; end = s.byteLength }
+            m = s.getUint16(p) * n
             p += 2
           } while ((m & 0xffff) < n && (m & 0xffff) < 65536 % n)
           const r = j + (m >>> 16)
@@ -351,8 +357,8 @@ export class UnitSynthesizer {
           const cell = cells[k + j]
           out[oYours + cell] = pool[W + j]
           do {
-            if (p >= end) { s = this.extraStream(unit, refills++); p = 0; end = s.length }
-            m = ((s[p] << 8) | s[p + 1]) * n
+            if (p >= end) { s = this.extraView(unit, refills++); p = 0; end = s.byteLength }
+            m = s.getUint16(p) * n
             p += 2
           } while ((m & 0xffff) < n && (m & 0xffff) < 65536 % n)
           out[oAmt + cell] = decoyTable[m >>> 16]

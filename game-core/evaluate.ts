@@ -27,6 +27,8 @@ export class Evaluator {
   private readonly allowed = new Uint8Array(256)
   private readonly markWinning = new Int32Array(256)
   private readonly markYours = new Int32Array(256)
+  private readonly seenWinning = new Int32Array(256)
+  private readonly seenYours = new Int32Array(256)
   private readonly printable: readonly number[]
   private readonly printableSet: Set<number>
   private readonly printableCents: Float64Array
@@ -41,6 +43,7 @@ export class Evaluator {
     this.printableCents = Float64Array.from(def.printableAmountsCents)
     this.winningCells = def.winningCells
     this.yoursCells = def.yoursCells
+    this.resetSeen()
     this.matches = new Int32Array(def.yoursCells)
   }
 
@@ -114,9 +117,9 @@ export class Evaluator {
   runRecord(rec: Uint8Array, o: number): number {
     const W = this.winningCells
     const Y = this.yoursCells
-    const allowed = this.allowed
-    const markWinning = this.markWinning
-    const markYours = this.markYours
+    // -1 for a number outside the list, else the last evaluation that saw it: one load tells both.
+    const seenWinning = this.seenWinning
+    const seenYours = this.seenYours
     const printable = this.printableCents
     const kinds = printable.length
     const matches = this.matches
@@ -126,20 +129,22 @@ export class Evaluator {
     const ao = no + Y
     for (let i = 0; i < W; i++) {
       const n = rec[wo + i]
-      if (allowed[n] !== 1) return this.fail(`winning number ${n} (diamond ${i + 1}) is not in the list of numbers`)
-      if (markWinning[n] === gen) return this.fail(`winning number ${n} appears twice`)
-      markWinning[n] = gen
+      const seen = seenWinning[n]
+      if (seen < 0) return this.fail(`winning number ${n} (diamond ${i + 1}) is not in the list of numbers`)
+      if (seen === gen) return this.fail(`winning number ${n} appears twice`)
+      seenWinning[n] = gen
     }
     let prize = 0
     let count = 0
     for (let j = 0; j < Y; j++) {
       const n = rec[no + j]
-      if (allowed[n] !== 1) return this.fail(`number ${n} (gem ${j + 1}) is not in the list of numbers`)
-      if (markYours[n] === gen) return this.fail(`number ${n} appears twice in "your numbers"`)
-      markYours[n] = gen
+      const seen = seenYours[n]
+      if (seen < 0) return this.fail(`number ${n} (gem ${j + 1}) is not in the list of numbers`)
+      if (seen === gen) return this.fail(`number ${n} appears twice in "your numbers"`)
+      seenYours[n] = gen
       const idx = rec[ao + j]
       if (idx >= kinds) return this.fail(`the amount under gem ${j + 1} is not a printable amount`)
-      if (markWinning[n] === gen) {
+      if (seenWinning[n] === gen) {
         prize += printable[idx]
         matches[count++] = j
       }
@@ -154,9 +159,18 @@ export class Evaluator {
     if (this.generation >= 0x3fffffff) {
       this.markWinning.fill(0)
       this.markYours.fill(0)
+      this.resetSeen()
       this.generation = 0
     }
     return ++this.generation
+  }
+
+  private resetSeen(): void {
+    for (let n = 0; n < 256; n++) {
+      const v = this.allowed[n] === 1 ? 0 : -1
+      this.seenWinning[n] = v
+      this.seenYours[n] = v
+    }
   }
 
   private fail(problem: string): number {
