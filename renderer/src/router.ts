@@ -2,6 +2,10 @@ import { createRouter, createWebHashHistory, type RouteLocationRaw, type RouteRe
 import type { ChannelName, Role } from '../../electron/contract'
 import { useAuthStore } from './stores/auth'
 import type { IconName } from './icons'
+// A new window opens on one of these two: part of the first load (preloaded with the entry)
+// rather than fetched after the session check. The signed-in screens load on demand.
+import LoginView from './views/login/LoginView.vue'
+import SetupView from './views/login/SetupView.vue'
 
 declare module 'vue-router' {
   interface RouteMeta {
@@ -15,8 +19,8 @@ declare module 'vue-router' {
 }
 
 const routes: RouteRecordRaw[] = [
-  { path: '/login', name: 'login', component: () => import('./views/login/LoginView.vue'), meta: { public: true } },
-  { path: '/setup', name: 'setup', component: () => import('./views/login/SetupView.vue'), meta: { public: true } },
+  { path: '/login', name: 'login', component: LoginView, meta: { public: true } },
+  { path: '/setup', name: 'setup', component: SetupView, meta: { public: true } },
   {
     path: '/',
     component: () => import('./layout/AppLayout.vue'),
