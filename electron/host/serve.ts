@@ -1,6 +1,8 @@
 /**
  * `npm run serve -- --db <file> [--port N]`: the browser host as a command. Prints exactly one
- * line on stdout, `listening on http://127.0.0.1:<port>/`; anything else goes to stderr.
+ * line on stdout, `listening on http://127.0.0.1:<port>/`; anything else goes to stderr. The
+ * ledger is opened just after that line, while the browser loads the app; if it cannot be opened,
+ * the host says why on stderr and exits with status 1.
  *
  * This file is bundled into out/main/host.js (electron.vite.config.ts), which the launcher
  * serve.mjs runs after building out/ if it is missing or stale: no TypeScript is compiled when
@@ -10,8 +12,8 @@
 import { mkdirSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
-import { openBackend } from '../services/backend'
 import { resolveDbPath, userDataDir } from '../main/paths'
+import { lazyBackend } from './lazy-backend'
 import { createHost } from './server'
 
 const PROJECT_ROOT = resolve(__dirname, '..', '..')
@@ -49,15 +51,18 @@ async function main(): Promise<void> {
   )
 
   mkdirSync(dirname(dbPath), { recursive: true })
-  const backend = openBackend({ dbPath })
-  let host
-  try {
-    host = await createHost({ backend, staticDir: join(PROJECT_ROOT, 'out', 'renderer'), port })
-  } catch (e) {
-    backend.close()
-    throw e
-  }
+  // The ledger is opened once the host listens, while the browser loads the app (lazy-backend.ts);
+  // the services' code is loaded then too. A ledger that cannot be opened stops the host.
+  const backend = lazyBackend(
+    async () => (await import('../services/backend')).openBackend({ dbPath }),
+    (e) => {
+      console.error(e instanceof Error ? e.message : String(e))
+      process.exit(1)
+    },
+  )
+  const host = await createHost({ backend, staticDir: join(PROJECT_ROOT, 'out', 'renderer'), port })
   console.log(`listening on ${host.url}`)
+  backend.openWhenIdle(host.server)
 
   let stopping = false
   const stop = () => {
