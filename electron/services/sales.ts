@@ -246,11 +246,13 @@ export function createSalesService({ db, clock, catalog, alerts }: { db: Db; clo
     const records: SaleRecord[] = []
     const batchIds = new Map<string, number>()
     let alreadyRecorded = 0
+    /** The current sale's faults (one function for the batch: none is made per sale). */
+    let problems: AppError[] | null = null
+    const bad = (code: AppError['code'], message: string, field?: string) => (problems ??= []).push(new AppError(code, message, { field }))
 
     for (let index = 0; index < inputs.length; index++) {
       const input = inputs[index]
-      let problems: AppError[] | null = null
-      const bad = (code: AppError['code'], message: string, field?: string) => (problems ??= []).push(new AppError(code, message, { field }))
+      problems = null
       try {
         // which emission and, for a feed, which unit
         let named: { emission: number; block: number; unit: number } | null = null
