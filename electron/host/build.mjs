@@ -6,8 +6,8 @@
  * Plain JavaScript on purpose: the browser host's launcher (serve.mjs) runs this before anything
  * is built, without a TypeScript loader. TypeScript code imports it through build.ts.
  */
-import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -48,6 +48,8 @@ export function buildStatus(root = PROJECT_ROOT) {
 /** Runs `electron-vite build`; its output goes to stderr so that stdout stays the caller's. */
 export function runBuild(root = PROJECT_ROOT) {
   const bin = join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js')
+  // loaded here, not at start: a host starting on a fresh build never needs it
+  const { spawnSync } = createRequire(import.meta.url)('node:child_process')
   const r = spawnSync(process.execPath, [bin, 'build'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' })
   if (r.status !== 0) {
     const output = `${r.stdout ?? ''}${r.stderr ?? ''}`.trim().split('\n').slice(-25).join('\n')

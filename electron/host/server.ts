@@ -13,7 +13,6 @@
 import { createReadStream } from 'node:fs'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { CHANNEL_NAMES } from '../contract'
 import type { ApiErrorData, Envelope, ErrorCode } from '../contract/errors'
 import { securityHeaders } from '../main/security'
 import { resolveStatic } from './static'
@@ -46,7 +45,16 @@ export interface Host {
 export const DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024
 
 const API_PREFIX = '/api/'
-const channelNames = new Set<string>(CHANNEL_NAMES)
+
+let channelNames: Promise<Set<string>> | undefined
+/**
+ * The contract's channel names, loaded at the first api call: building the contract's argument
+ * schemas is work the host need not do before it listens (the backend builds them anyway).
+ */
+function knownChannels(): Promise<Set<string>> {
+  channelNames ??= import('../contract').then((c) => new Set<string>(c.CHANNEL_NAMES))
+  return channelNames
+}
 
 class HttpFailure extends Error {
   constructor(
@@ -160,7 +168,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     } catch {
       throw new HttpFailure(400, 'UNKNOWN_CHANNEL', 'the channel name in the address is not valid')
     }
-    if (!channelNames.has(channel)) {
+    if (!(await knownChannels()).has(channel)) {
       throw new HttpFailure(404, 'UNKNOWN_CHANNEL', `unknown channel ${JSON.stringify(channel)}`)
     }
     const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase()
