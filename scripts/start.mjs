@@ -97,12 +97,12 @@ async function main() {
   const native = ensureElectronBinding()
   if (!native.ok) return serveForBrowser(args, `no Electron build of the database driver: ${native.why}`)
 
-  const build = spawnSync(process.execPath, [join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build'], {
-    cwd: root,
-    stdio: ['ignore', 'inherit', 'inherit'],
-  })
-  if (build.status !== 0) {
-    console.error('the build failed: see above (npm run build)')
+  // Built once, then again only when the sources change (as the browser host does).
+  const { ensureBuilt } = await import('../electron/host/build.mjs')
+  try {
+    await ensureBuilt({ log: (m) => console.error(m) })
+  } catch (e) {
+    console.error(e instanceof Error ? e.message : String(e))
     process.exit(1)
   }
   // Inherited from some tool, this would make Electron run as plain Node.
