@@ -26,26 +26,52 @@ describe('the browser host backend, opened after listening', () => {
     expect(load).toHaveBeenCalledTimes(1)
   })
 
-  it('opens once the server has had no request in flight for a while, not during one', async () => {
+  it('opens once the page’s files are served and the server is idle, not between the page and its files', async () => {
     vi.useFakeTimers()
     try {
       const load = vi.fn(() => asBackend(fakeBackend()))
       const lazy = lazyBackend(load, () => {})
-      // the server and a response, as far as the watch needs them: their events
+      // the server and its responses, as far as the watch needs them: their events
       const server = new EventEmitter()
-      lazy.openWhenIdle(server as unknown as Server, 50)
+      const request = (url: string) => {
+        const res = new EventEmitter()
+        server.emit('request', { url }, res)
+        return res
+      }
+      lazy.openWhenIdle(server as unknown as Server, { idleMs: 50, quietMs: 1000 })
       await vi.advanceTimersByTimeAsync(30)
-      const res = new EventEmitter()
-      server.emit('request', {}, res)
+      request('/').emit('close')
+      // the browser reads the page before asking for its scripts: no opening meanwhile
+      await vi.advanceTimersByTimeAsync(300)
+      expect(load).not.toHaveBeenCalled()
+      const script = request('/assets/index.js')
+      const style = request('/assets/index.css')
+      await vi.advanceTimersByTimeAsync(500)
+      script.emit('close')
       await vi.advanceTimersByTimeAsync(500)
       expect(load).not.toHaveBeenCalled()
-      res.emit('close')
+      style.emit('close')
       await vi.advanceTimersByTimeAsync(49)
       expect(load).not.toHaveBeenCalled()
       await vi.advanceTimersByTimeAsync(1)
       expect(load).toHaveBeenCalledTimes(1)
       // opened: the server is no longer watched
       expect(server.listenerCount('request')).toBe(0)
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
+  it('opens after a quiet while when no page is loaded', async () => {
+    vi.useFakeTimers()
+    try {
+      const load = vi.fn(() => asBackend(fakeBackend()))
+      const lazy = lazyBackend(load, () => {})
+      lazy.openWhenIdle(new EventEmitter() as unknown as Server, { idleMs: 50, quietMs: 1000 })
+      await vi.advanceTimersByTimeAsync(999)
+      expect(load).not.toHaveBeenCalled()
+      await vi.advanceTimersByTimeAsync(1)
+      expect(load).toHaveBeenCalledTimes(1)
     } finally {
       vi.useRealTimers()
     }
@@ -65,7 +91,7 @@ describe('the browser host backend, opened after listening', () => {
     const load = vi.fn(() => asBackend(fakeBackend()))
     const stopped = lazyBackend(load, () => {})
     const server = new EventEmitter()
-    stopped.openWhenIdle(server as unknown as Server, 10)
+    stopped.openWhenIdle(server as unknown as Server, { idleMs: 10, quietMs: 10 })
     await stopped.closeGracefully()
     expect(server.listenerCount('request')).toBe(0)
     await expect(stopped.open()).rejects.toThrow(/stopping/)

@@ -1,9 +1,11 @@
 /**
  * The backend of the browser host, opened just after the host listens rather than before: the
  * page and its scripts need no ledger, so opening it (loading the services, checking the ledger,
- * preparing the sign-in) overlaps with the browser loading the app instead of delaying the first
- * byte. It is opened at the first api call, or as soon as the server has had no request in flight
- * for a moment (a browser loading the app is then busy running its scripts); api calls wait for it.
+ * preparing the sign-in) overlaps with the browser running the app's scripts instead of delaying
+ * the first byte. It is opened at the first api call; or once the page's files have been served
+ * and no request has been in flight for a moment (the browser is then busy running the scripts;
+ * not between the page and its scripts, which would hold the scripts back); or after a quiet
+ * while with no page loaded at all. Api calls wait for it.
  */
 import type { Server } from 'node:http'
 import type { Backend } from '../services/backend'
@@ -12,8 +14,12 @@ import type { HostBackend } from './server'
 export interface LazyBackend extends HostBackend {
   /** Opens the backend if that has not started; the same promise every time. */
   open(): Promise<Backend>
-  /** Opens it once `server` has been idle (no request in flight) for `idleMs`. */
-  openWhenIdle(server: Server, idleMs?: number): void
+  /**
+   * Opens it once `server` has served a file other than the page itself and then had no request
+   * in flight for `idleMs` (default 50 ms); or, before any such file, after `quietMs` (default
+   * 1 s) with no request in flight.
+   */
+  openWhenIdle(server: Server, opts?: { idleMs?: number; quietMs?: number }): void
   /** Cancels running tasks and closes the ledger, if it is open; it will not be opened any more. */
   close(): void
   /** Same, after the running tasks have stopped (and after an opening under way). */
@@ -53,19 +59,23 @@ export function lazyBackend(load: () => Backend | Promise<Backend>, onFailure: (
     async dispatch(channel, args, token) {
       return (await open()).dispatch(channel, args, token)
     },
-    openWhenIdle(server, idleMs = 50) {
+    openWhenIdle(server, { idleMs = 50, quietMs = 1000 } = {}) {
       if (opening || closed) return
       let inFlight = 0
+      let servedFiles = false
       let timer: NodeJS.Timeout | undefined
       const arm = () => {
         clearTimeout(timer)
-        if (inFlight === 0) timer = setTimeout(() => void open().catch(() => {}), idleMs)
+        if (inFlight === 0) timer = setTimeout(() => void open().catch(() => {}), servedFiles ? idleMs : quietMs)
       }
-      const onRequest = (_req: unknown, res: { once(event: 'close', listener: () => void): unknown }) => {
+      const onRequest = (req: { url?: string }, res: { once(event: 'close', listener: () => void): unknown }) => {
         inFlight++
         clearTimeout(timer)
+        const path = (req.url ?? '/').split(/[?#]/, 1)[0]
+        const isPage = path === '/' || path === '/index.html'
         res.once('close', () => {
           inFlight--
+          if (!isPage) servedFiles = true
           if (!opening) arm()
         })
       }
