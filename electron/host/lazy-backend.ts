@@ -16,7 +16,7 @@ export interface LazyBackend extends HostBackend {
   open(): Promise<Backend>
   /**
    * Opens it once `server` has served a file other than the page itself and then had no request
-   * in flight for `idleMs` (default 50 ms); or, before any such file, after `quietMs` (default
+   * in flight for `idleMs` (default 20 ms); or, before any such file, after `quietMs` (default
    * 1 s) with no request in flight.
    */
   openWhenIdle(server: Server, opts?: { idleMs?: number; quietMs?: number }): void
@@ -59,7 +59,7 @@ export function lazyBackend(load: () => Backend | Promise<Backend>, onFailure: (
     async dispatch(channel, args, token) {
       return (await open()).dispatch(channel, args, token)
     },
-    openWhenIdle(server, { idleMs = 50, quietMs = 1000 } = {}) {
+    openWhenIdle(server, { idleMs = 20, quietMs = 1000 } = {}) {
       if (opening || closed) return
       let inFlight = 0
       let servedFiles = false
