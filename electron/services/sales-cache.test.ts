@@ -75,6 +75,22 @@ describe('the players known between batches', () => {
   })
 })
 
+describe("the sales' foreign key", () => {
+  it('is checked by the batch itself and is on again after every batch, sold or refused', async () => {
+    const f = openLedgerFixture({ definition: smallDefinition(), clock: () => new Date(T0 + 86_400_000) })
+    open.push(f)
+    const e = await f.openEmission({ startsOn: '2025-03-01' })
+    const fkOn = () => f.db.pragma('foreign_keys', { simple: true })
+    f.sales.sellBatch([{ emission: e, player: 'alice', soldAt: T0 }])
+    expect(fkOn()).toBe(1)
+    expect(() => f.sales.sellBatch([{ emission: e, player: 'bob', soldAt: T0, stakeCents: 1 }])).toThrow(/stake/)
+    expect(fkOn()).toBe(1)
+    // so a sale naming no player is still refused by SQLite outside the service
+    const key = f.db.prepare('SELECT max(unit_key) + 1 FROM sales').pluck().get() as number
+    expect(() => f.db.prepare('INSERT INTO sales (unit_key, player_id, sold_at, stake_cents, prize_cents) VALUES (?, 999999, 0, 300, 0)').run(key)).toThrow(/FOREIGN KEY/)
+  })
+})
+
 describe('the feed file digest', () => {
   it('is the SHA-256 of the whole text, also when a piece would end inside a surrogate pair', () => {
     for (const text of ['', 'abc\n', 'é'.repeat(70_000), 'x'.repeat(65_535) + '😀' + 'y'.repeat(100_000) + '😀'.repeat(40_000)]) {

@@ -472,7 +472,13 @@ export function createSalesService({ db, clock, catalog, alerts }: { db: Db; clo
       if (/UNIQUE constraint failed|PRIMARY KEY/.test(msg)) throw new AppError('CONFLICT', 'a unit of the batch is already sold (another process sold at the same time): try again')
       throw e
     }
-    for (const t of players) updatePlayer.run(t.units, t.staked, t.won, t.first, t.first, t.lastAt, t.lastAt, t.head, t.id)
+    // Each of the batch's players must exist: this is the check that the sales' foreign key makes
+    // when it is on, made once per player instead of once per sale (see sellBatch).
+    for (const t of players) {
+      if (updatePlayer.run(t.units, t.staked, t.won, t.first, t.first, t.lastAt, t.lastAt, t.head, t.id).changes !== 1) {
+        throw new AppError('INTERNAL', `player ${t.name} (id ${t.id}) is not in the ledger: nothing of the batch is written`)
+      }
+    }
     batchPlayers = players
 
     const days = new Map<string, { units: number; sales: number; prizes: number; prizesCents: number }>()
@@ -530,6 +536,13 @@ export function createSalesService({ db, clock, catalog, alerts }: { db: Db; clo
       nested = db.inTransaction
       batchPlayers = []
       let r: BatchResult
+      // The sales' foreign key (player_id → players) is checked by the batch itself, once per
+      // player: every sale's player id is one of the batch's players, and write() refuses the
+      // batch unless each of them updates exactly one players row. Checked by SQLite, it cost
+      // about 1.4 µs per sale, a sixth of a simulated sale. The pragma can change only outside a
+      // transaction; inside the importer's, the key stays checked.
+      const ownChecks = !nested
+      if (ownChecks) db.pragma('foreign_keys = OFF')
       try {
         // IMMEDIATE: the batch reads the sold counts that it then writes
         r = batch.immediate(inputs, opts)
@@ -537,6 +550,7 @@ export function createSalesService({ db, clock, catalog, alerts }: { db: Db; clo
         if (e instanceof RolledBack) return e.result
         throw e
       } finally {
+        if (ownChecks) db.pragma('foreign_keys = ON')
         // inside an outer transaction that may yet roll back, what the batch wrote is not known to last
         if (nested) {
           playerCache.players.clear()
