@@ -52,8 +52,10 @@ export function createUsersService({ db, clock, audit, idleMs = SESSION_IDLE_MS 
   const insert = db.prepare('INSERT INTO users (name, role, password_hash, password_salt, active, created_at) VALUES (?, ?, ?, ?, 1, ?)')
   const activeAdmins = db.prepare("SELECT count(*) AS n FROM users WHERE role = 'admin' AND active = 1")
   // A login for an unknown name still pays for one scrypt, so timing does not reveal which names exist.
+  // Made at the first login, not when the backend opens (one scrypt, about 0.1 s).
   const dummySalt = randomBytes(16)
-  const dummyHash = hashPassword('not a password', dummySalt)
+  let dummy: Buffer | null = null
+  const dummyHash = () => (dummy ??= hashPassword('not a password', dummySalt))
 
   function newSession(user: UserRow): Session {
     const token = randomBytes(32).toString('base64url')
@@ -87,8 +89,10 @@ export function createUsersService({ db, clock, audit, idleMs = SESSION_IDLE_MS 
 
     login(name, password) {
       if (service.needsSetup()) throw new AppError('SETUP_REQUIRED', 'no account exists yet: create the administrator account first')
+      // made before looking at the name, so the first login costs the same whoever asks
+      const dummyExpected = dummyHash()
       const row = byName.get(name) as UserRow | undefined
-      const expected = row ? row.password_hash : dummyHash
+      const expected = row ? row.password_hash : dummyExpected
       const given = hashPassword(password, row ? row.password_salt : dummySalt)
       const ok = timingSafeEqual(expected, given) && row !== undefined
       if (!ok || row.active !== 1) {
