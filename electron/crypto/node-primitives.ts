@@ -1,7 +1,8 @@
 import { createCipheriv, createHmac, hash, randomBytes, type Cipher } from 'node:crypto'
 import type { Primitives } from '../../game-core/primitives'
 
-const ZEROS = new Uint8Array(1 << 16)
+/** What the keystream encrypts: zeros, never written, grown to the longest call (a whole batch's stream). */
+let zeros = new Uint8Array(1 << 16)
 
 /**
  * The cipher of the last keystream call, kept to continue it: whole-block work asks for one
@@ -30,7 +31,8 @@ export const nodePrimitives: Primitives = {
       iv.writeUInt32BE(firstBlock >>> 0, 12)
       state = { key: Buffer.from(key), nextBlock: firstBlock, cipher: createCipheriv('aes-256-ctr', key, iv) }
     }
-    const out = state.cipher.update(length <= ZEROS.length ? ZEROS.subarray(0, length) : new Uint8Array(length))
+    if (length > zeros.length) zeros = new Uint8Array(length)
+    const out = state.cipher.update(zeros.subarray(0, length))
     // CTR continues mid-block after a length that is not whole blocks: such a cipher is not kept.
     if (length % 16 === 0) {
       state.nextBlock = firstBlock + length / 16
