@@ -3,7 +3,7 @@
  * a real process (tsx electron/cli/main.ts), checked through its exit code and its JSON output.
  */
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir, userInfo } from 'node:os'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
@@ -49,6 +49,16 @@ describe.sequential('carats ledger commands, one journey', () => {
     const again = carats(['sales', 'import', feed])
     expect(again.code).toBe(0)
     expect(again.out).toBe('sales-valid.jsonl: 20 lines, 0 sales imported, 20 already imported\n')
+  }, T)
+
+  it('refuses a feed that is not UTF-8, naming the file, and imports nothing', () => {
+    const bad = join(dir, 'latin1.jsonl')
+    // a player id in Latin-1 (é as the single byte 0xE9)
+    writeFileSync(bad, Buffer.concat([readFileSync(feed).subarray(0, 40), Buffer.from([0xe9]), Buffer.from('"}\n')]))
+    const r = carats(['sales', 'import', bad])
+    expect(r.code).toBe(2)
+    expect(r.err).toMatch(/latin1\.jsonl is not UTF-8 text/)
+    expect(json(['emission', 'list'])[0]).toMatchObject({ unitsSold: 20 })
   }, T)
 
   it('simulates a small sales history', () => {
