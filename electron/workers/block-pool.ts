@@ -11,14 +11,13 @@
  * next job skips their start-up and finds their code already optimised.
  */
 import { Worker } from 'node:worker_threads'
-import { existsSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
-import { join } from 'node:path'
 import type { GameDefinition } from '../../game-core/rules'
 import { assembleVerification, type BlockVerification, type ChunkRangeResult, type UnitProblem } from '../../game-core/verify'
 import { chunkCount } from '../../game-core/commitment'
 import { nodePrimitives } from '../crypto/node-primitives'
 import { AppError } from '../contract/errors'
+import { workerEntry } from './entry'
 import { CONTROL, CONTROL_WORDS, type BlockTask, type BlockWorkerMessage, type BlockWorkerResult } from './messages'
 
 export interface BlockJobOptions {
@@ -35,25 +34,6 @@ const MAX_PROBLEMS = 20
 /** How long an idle worker is kept for the next job. */
 const IDLE_MS = 30_000
 
-let sourceBundle: string | null = null
-
-/**
- * The bundled worker next to the built main process (the app); otherwise (CLI, tests, bench run
- * from TypeScript) the worker's source bundled once per process with esbuild and run from memory:
- * registering a TypeScript loader in every worker cost about a second per job.
- */
-function workerEntry(): { file: string; eval: boolean } {
-  const built = join(__dirname, 'block-worker.js')
-  if (existsSync(built)) return { file: built, eval: false }
-  if (!sourceBundle) {
-    // esbuild is a development dependency: only this path, never the built app, loads it.
-    const esbuild = require('esbuild') as typeof import('esbuild')
-    const out = esbuild.buildSync({ entryPoints: [join(__dirname, 'block-worker.ts')], bundle: true, platform: 'node', format: 'cjs', target: 'node20', write: false })
-    sourceBundle = out.outputFiles[0].text
-  }
-  return { file: sourceBundle, eval: true }
-}
-
 export function defaultThreads(): number {
   return Math.max(1, availableParallelism())
 }
@@ -68,7 +48,7 @@ function acquireWorker(): Worker {
     worker.ref()
     return worker
   }
-  const entry = workerEntry()
+  const entry = workerEntry('block-worker')
   const worker = new Worker(entry.file, { eval: entry.eval })
   // A worker that ends while idle leaves the pool.
   worker.on('exit', () => {
