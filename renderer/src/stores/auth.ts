@@ -1,8 +1,16 @@
 import { defineStore } from 'pinia'
 import { computed, ref } from 'vue'
 import { api } from '../api'
-import { canUse } from '../access'
 import type { ChannelName, UserInfo } from '../../../electron/contract'
+
+/**
+ * Who may call what comes from the contract's access lists, which come with its argument schemas
+ * (zod): about 90 kB that the sign-in screen does not need. They are loaded once someone is
+ * signed in, before the screens that ask `can()` are shown.
+ */
+type Access = typeof import('../access')
+let access: Access | null = null
+const loadAccess = async (): Promise<Access> => (access ??= await import('../access'))
 
 // The token lives for the window's session only: closing the app signs out.
 const TOKEN_KEY = 'carats.token'
@@ -35,6 +43,7 @@ export const useAuthStore = defineStore('auth', () => {
   async function init() {
     api.setToken(readToken())
     const status = await api.call('auth:status', {})
+    if (status.user) await loadAccess()
     needsSetup.value = status.needsSetup
     user.value = status.user
     if (!status.user) forgetSession()
@@ -56,11 +65,13 @@ export const useAuthStore = defineStore('auth', () => {
 
   async function login(name: string, password: string) {
     const s = await api.call('auth:login', { name, password })
+    await loadAccess()
     startSession(s.token, s.user)
   }
 
   async function setup(name: string, password: string) {
     const s = await api.call('auth:setup', { name, password })
+    await loadAccess()
     startSession(s.token, s.user)
   }
 
@@ -73,7 +84,7 @@ export const useAuthStore = defineStore('auth', () => {
   }
 
   function can(channel: ChannelName) {
-    return canUse(channel, role.value)
+    return access !== null && access.canUse(channel, role.value)
   }
 
   return { user, role, needsSetup, ready, init, login, setup, logout, forgetSession, can }

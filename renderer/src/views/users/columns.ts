@@ -1,6 +1,7 @@
 import { h } from 'vue'
 import { NButton, NSelect, NSpace, NTag, type DataTableColumns } from 'naive-ui'
-import { ROLES, type Role, type UserInfo } from '../../../../electron/contract'
+import { ROLES, type Role } from '../../../../electron/contract/define'
+import type { UserInfo } from '../../../../electron/contract'
 
 export interface UserColumnContext {
   t: (key: string, params?: Record<string, unknown>) => string
