@@ -12,3 +12,6 @@ export declare function runBuild(root?: string): void
 
 /** Builds out/ if it is missing or stale; concurrent callers wait for one build. Returns whether it built. */
 export declare function ensureBuilt(opts?: { root?: string; log?: (message: string) => void }): Promise<boolean>
+
+/** Runs `fn` holding the lock folder `lock`; a lock older than `staleMs` is taken over. */
+export declare function withDirLock<T>(lock: string, staleMs: number, pollMs: number, fn: () => T | Promise<T>): Promise<T>

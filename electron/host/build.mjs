@@ -64,26 +64,35 @@ export async function ensureBuilt(opts = {}) {
   const root = opts.root ?? PROJECT_ROOT
   if (buildStatus(root).fresh) return false
   mkdirSync(join(root, 'out'), { recursive: true })
-  const lock = join(root, 'out', '.build-lock')
+  return withDirLock(join(root, 'out', '.build-lock'), LOCK_STALE_MS, 250, () => {
+    const status = buildStatus(root)
+    if (status.fresh) return false
+    opts.log?.(`Building the app (${status.why})...`)
+    runBuild(root)
+    return true
+  })
+}
+
+/**
+ * Runs `fn` holding the lock folder `lock` (creating a folder is atomic), waiting `pollMs` between
+ * tries; a lock older than `staleMs` was left by a process that died and is taken over.
+ */
+export async function withDirLock(lock, staleMs, pollMs, fn) {
   for (;;) {
     try {
       mkdirSync(lock)
       break
     } catch {
       try {
-        if (Date.now() - statSync(lock).mtimeMs > LOCK_STALE_MS) rmSync(lock, { recursive: true, force: true })
+        if (Date.now() - statSync(lock).mtimeMs > staleMs) rmSync(lock, { recursive: true, force: true })
       } catch {
         /* released meanwhile */
       }
-      await new Promise((r) => setTimeout(r, 250))
+      await new Promise((r) => setTimeout(r, pollMs))
     }
   }
   try {
-    const status = buildStatus(root)
-    if (status.fresh) return false
-    opts.log?.(`Building the app (${status.why})...`)
-    runBuild(root)
-    return true
+    return await fn()
   } finally {
     rmSync(lock, { recursive: true, force: true })
   }
