@@ -301,9 +301,14 @@ export interface SalesGenerator {
 }
 
 /** `count` sales in time order, deterministic from the options. */
-export function createSalesGenerator(o: GeneratorOptions): SalesGenerator {
+/** Refuses options that no generator can follow (before a simulation records anything). */
+export function checkGeneratorOptions(o: GeneratorOptions): void {
   if (!Number.isInteger(o.players) || o.players < 1 || o.players > PLAYER_ID_SPACE) throw new AppError('BAD_ARGUMENTS', `players must be from 1 to ${PLAYER_ID_SPACE}, not ${o.players}`, { field: 'players' })
   if (!(o.toMs > o.fromMs)) throw new AppError('BAD_ARGUMENTS', 'the simulated period must end after it starts')
+}
+
+export function createSalesGenerator(o: GeneratorOptions): SalesGenerator {
+  checkGeneratorOptions(o)
   const rng = seededRng(o.seed)
   const clock = new SaleClock(rng, o.fromMs, o.toMs, o.count)
   const a1 = 1 - ACTIVITY_EXPONENT
@@ -506,7 +511,7 @@ export function createSimulator(deps: SimulatorDeps): Simulator {
       const def = catalog.definition(opts.emission)
       const { fromMs, toMs } = windowOf(opts.emission)
       const genOpts: GeneratorOptions = { seed, players, count: opts.sales, fromMs, toMs, zones: { winningCells: def.winningCells, yoursCells: def.yoursCells } }
-      createSalesGenerator(genOpts) // checks the options here, before anything is recorded
+      checkGeneratorOptions(genOpts)
       const base = { emission: opts.emission, players, seed, from: new Date(fromMs).toISOString(), to: new Date(toMs).toISOString() }
       audit.record(actor.name, 'sales.simulate-start', `emission:${opts.emission}`, { sales: opts.sales, ...base })
       let sold = 0
