@@ -35,6 +35,11 @@ export interface OpenOptions {
   migrations?: readonly Migration[]
   /** Files up to this size are checked whole on every open (default 256 MiB). */
   fullCheckMaxBytes?: number
+  /**
+   * A further connection of a process that has opened the ledger already (the simulation's
+   * worker thread): the file is not checked again, and its schema must already be this app's.
+   */
+  secondary?: boolean
 }
 
 /** Opens (creating if needed) the ledger at `dbPath` and brings its schema up to date. */
@@ -97,6 +102,10 @@ export function openLedger(dbPath: string, opts: OpenOptions = {}): Db {
     // of many batches be copied once; the simulator's main thread spent about a quarter less.
     db.pragma('wal_autocheckpoint = 20000')
 
+    if (opts.secondary) {
+      if (version !== latest) throw notALedger(dbPath, `its schema is ${version}, not ${latest}: open it in the app first`)
+      return db
+    }
     if (version > 0) {
       // The whole-file check reads every page (about 4 s for a ledger with a whole block sold):
       // always on the tables that describe emissions, blocks, users and the audit log, and on

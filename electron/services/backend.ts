@@ -9,7 +9,7 @@ import type { Envelope } from '../contract/errors'
 import { openLedger, type Db } from '../ledger/db'
 import { openKeyStore, type KeyStore } from '../ledger/keystore'
 import { verifyBlockInWorkers } from '../workers/block-pool'
-import { workerDrafts } from '../workers/sales-drafts'
+import { workerSeller } from '../workers/simulate-seller'
 import { createAlertsService, type AlertsService } from './alerts'
 import { createAuditService, type AuditService } from './audit'
 import { createCatalog, type Catalog } from './catalog'
@@ -82,7 +82,7 @@ export function createServices(opts: { db: Db; dbPath: string; keys: KeyStore; c
   const tickets = createTicketsService({ db, catalog, audit })
   const players = createPlayersService({ db, catalog })
   // plugged in from their own modules (simulator*, import*, reports*) as they land
-  const simulator: SimulatorService = createSimulator({ db, clock, catalog, sales, audit, jobs, drafts: workerDrafts })
+  const simulator: SimulatorService = createSimulator({ db, clock, catalog, sales, audit, jobs, seller: workerSeller(dbPath) })
   const importer: ImporterService = createImporter({ db, clock, catalog, sales, audit })
   const reports: ReportsService = createReports({ db, clock, catalog, alerts })
   const demo = createDemoService({ jobs, emissions, simulator })

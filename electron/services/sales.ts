@@ -69,10 +69,28 @@ export type BatchResult =
   | { ok: true; count: number; sold: SaleRecord[]; alreadyRecorded: number }
   | { ok: false; errors: { index: number; code: string; reason: string }[] }
 
+export interface DraftColumns {
+  count: number
+  players: readonly string[]
+  soldAt: Float64Array
+  codes: Uint8Array
+  ends: Uint32Array
+  events: Uint8Array
+}
+
 export interface SalesService {
   sellNext(emission: number, input: Omit<SaleInput, 'emission' | 'serial'>): SaleRecord
   /** Many sales in one transaction. Without collectErrors the first bad sale throws its AppError. */
   sellBatch(inputs: readonly SaleInput[], opts?: BatchOptions): BatchResult
+  /**
+   * The simulator's batch: the emission's next `count` units sold to `players[i]` at `soldAt[i]`,
+   * with sale i's play packed (play-codec) in `events[ends[i-1] … ends[i])` under `codes[i]`. The
+   * same writes as sellBatch in one transaction, without an object per sale; the checks that
+   * sellBatch makes per sale on outside input are left to the simulator, whose drafts are valid
+   * by construction (its tests check them), except the unit's: the emission open, the block
+   * verified, a sale time not before the emission's first day. Returns the number sold.
+   */
+  sellDrafts(emission: number, drafts: DraftColumns): number
   /** The next unit to sell, or null when the emission is sold out (any status). */
   nextUnit(emission: number): { block: number; unit: number; serial: string } | null
 }
@@ -107,7 +125,7 @@ interface PendingSale {
   prize: number
   tier: number | null
   play: number | null
-  events: Buffer | null
+  events: Uint8Array | null
   emission: number
 }
 
@@ -375,6 +393,34 @@ export function createSalesService({ db, clock, catalog, alerts }: { db: Db; clo
     return { ok: true, count: pending.length, sold: records, alreadyRecorded }
   }
 
+  function runDrafts(emission: number, d: DraftColumns): number {
+    const st = loadEmission(emission)
+    const def = st.def
+    if (st.row.status !== 'open') throw new AppError('ILLEGAL_STATE', `emission ${emission} is not open for sale: it is ${describeStatus(st.row.status)}`)
+    const pending: PendingSale[] = new Array(d.count)
+    const stake = def.unitPriceCents
+    let from = 0
+    for (let i = 0; i < d.count; i++) {
+      if (st.at >= st.blocks.length) throw new AppError('SOLD_OUT', `emission ${emission} is sold out: all ${st.blocks.length * def.blockSize} units are sold`)
+      const cur = st.blocks[st.at]
+      if (cur.status !== 'verified') throw new AppError('ILLEGAL_STATE', `block ${emission}/${cur.block} cannot sell: ${cur.status === 'failed' ? 'it failed its verification' : `it is ${cur.status}`}`)
+      const soldAt = d.soldAt[i]
+      if (st.startsAtMs !== null && soldAt < st.startsAtMs) throw new AppError('ILLEGAL_STATE', `emission ${emission} starts selling on ${st.row.starts_on}, after ${new Date(soldAt).toISOString()}`)
+      if (!cur.tiers) cur.tiers = catalog.deriver(emission, cur.block).tiers
+      const unit = cur.sold
+      const code = cur.tiers[unit]
+      const tier = code === LOSING ? null : code
+      const prize = tier === null ? 0 : def.tiers[tier].amountCents
+      if (tier !== null) cur.tierDelta[tier]++
+      const to = d.ends[i]
+      pending[i] = { who: null, key: unitKey(emission, cur.block, unit), saleId: null, player: d.players[i], soldAt, stake, prize, tier, play: d.codes[i], events: d.events.subarray(from, to), emission }
+      from = to
+      if (++cur.sold >= def.blockSize) st.at++
+    }
+    write(pending, new Map([[emission, st]]))
+    return d.count
+  }
+
   /**
    * The batch's players, each sale's `who` set: from the cache, else read in one query per
    * chunk, else created (in order of first sale). In order of id, so that their updates walk
@@ -473,7 +519,7 @@ export function createSalesService({ db, clock, catalog, alerts }: { db: Db; clo
       throw e
     }
     // Each of the batch's players must exist: this is the check that the sales' foreign key makes
-    // when it is on, made once per player instead of once per sale (see sellBatch).
+    // when it is on, made once per player instead of once per sale (see transact).
     for (const t of players) {
       if (updatePlayer.run(t.units, t.staked, t.won, t.first, t.first, t.lastAt, t.lastAt, t.head, t.id).changes !== 1) {
         throw new AppError('INTERNAL', `player ${t.name} (id ${t.id}) is not in the ledger: nothing of the batch is written`)
@@ -521,11 +567,40 @@ export function createSalesService({ db, clock, catalog, alerts }: { db: Db; clo
     }
   }
 
-  const batch = db.transaction((inputs: readonly SaleInput[], opts: BatchOptions): BatchResult => {
-    const r = run(inputs, opts)
-    if (!r.ok) throw new RolledBack(r)
+  const inTransaction = db.transaction((work: () => unknown) => work())
+
+  /**
+   * A batch's writes in one IMMEDIATE transaction (the batch reads the sold counts that it then
+   * writes). The sales' foreign key (player_id → players) is checked by the batch itself, once
+   * per player: every sale's player id is one of the batch's players, and write() refuses the
+   * batch unless each of them updates exactly one players row. Checked by SQLite, it cost about
+   * 1.4 µs per sale, a sixth of a simulated sale. The pragma can change only outside a
+   * transaction; inside the importer's, the key stays checked.
+   */
+  function transact<T>(work: () => T): T {
+    nested = db.inTransaction
+    batchPlayers = []
+    const ownChecks = !nested
+    if (ownChecks) db.pragma('foreign_keys = OFF')
+    let r: T
+    try {
+      r = inTransaction.immediate(work) as T
+    } finally {
+      if (ownChecks) db.pragma('foreign_keys = ON')
+      // inside an outer transaction that may yet roll back, what the batch wrote is not known to last
+      if (nested) {
+        playerCache.players.clear()
+        playerCache.changes = -1
+      }
+    }
+    if (!nested && batchPlayers.length) {
+      // committed: the cache learns the players' new chain heads
+      for (const t of batchPlayers) t.last = t.head
+      playerCache.changes = totalChanges.get() as number
+    }
+    batchPlayers = []
     return r
-  })
+  }
 
   const service: SalesService = {
     sellNext(emission, input) {
@@ -533,37 +608,19 @@ export function createSalesService({ db, clock, catalog, alerts }: { db: Db; clo
       return (r as Extract<BatchResult, { ok: true }>).sold[0]
     },
     sellBatch(inputs, opts = {}) {
-      nested = db.inTransaction
-      batchPlayers = []
-      let r: BatchResult
-      // The sales' foreign key (player_id → players) is checked by the batch itself, once per
-      // player: every sale's player id is one of the batch's players, and write() refuses the
-      // batch unless each of them updates exactly one players row. Checked by SQLite, it cost
-      // about 1.4 µs per sale, a sixth of a simulated sale. The pragma can change only outside a
-      // transaction; inside the importer's, the key stays checked.
-      const ownChecks = !nested
-      if (ownChecks) db.pragma('foreign_keys = OFF')
       try {
-        // IMMEDIATE: the batch reads the sold counts that it then writes
-        r = batch.immediate(inputs, opts)
+        return transact(() => {
+          const r = run(inputs, opts)
+          if (!r.ok) throw new RolledBack(r)
+          return r
+        })
       } catch (e) {
         if (e instanceof RolledBack) return e.result
         throw e
-      } finally {
-        if (ownChecks) db.pragma('foreign_keys = ON')
-        // inside an outer transaction that may yet roll back, what the batch wrote is not known to last
-        if (nested) {
-          playerCache.players.clear()
-          playerCache.changes = -1
-        }
       }
-      if (!nested && batchPlayers.length) {
-        // committed: the cache learns the players' new chain heads
-        for (const t of batchPlayers) t.last = t.head
-        playerCache.changes = totalChanges.get() as number
-      }
-      batchPlayers = []
-      return r
+    },
+    sellDrafts(emission, drafts) {
+      return transact(() => runDrafts(emission, drafts))
     },
     nextUnit(emission) {
       const st = loadEmission(emission)

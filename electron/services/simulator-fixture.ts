@@ -12,7 +12,7 @@ import type { GameDefinition } from '../../game-core/rules'
 import { openLedger, type Db } from '../ledger/db'
 import { openKeyStore } from '../ledger/keystore'
 import { verifyBlockInWorkers } from '../workers/block-pool'
-import { workerDrafts } from '../workers/sales-drafts'
+import { workerSeller } from '../workers/simulate-seller'
 import { createAlertsService } from './alerts'
 import { createAuditService, type AuditService } from './audit'
 import { createCatalog, type Catalog } from './catalog'
@@ -59,7 +59,8 @@ export function openLedgerFixture(opts: { definition?: GameDefinition; clock?: C
     definition: opts.definition,
   })
   const sales = createSalesService({ db, clock, catalog, alerts })
-  const simulator = createSimulator({ db, clock, catalog, sales, audit, jobs, drafts: opts.workers ? workerDrafts : undefined })
+  // with workers, as in the app: the sales are written on a worker thread (which also makes its drafts on another)
+  const simulator = createSimulator({ db, clock, catalog, sales, audit, jobs, seller: opts.workers ? workerSeller(path) : undefined })
 
   async function openEmission(o: { blocks?: number; startsOn?: string; code?: string } = {}): Promise<number> {
     const e = emissions.create(TEST_ACTOR, { blocks: o.blocks ?? 1, startsOn: o.startsOn, code: o.code })

@@ -5,6 +5,9 @@ import { unpackPlay } from '../ledger/play-codec'
 import { openLedgerFixture, TEST_ACTOR, type LedgerFixture } from './simulator-fixture'
 import { createSalesGenerator, HOURLY_WEIGHTS, inProcessDrafts, playerName, seededRng, type DraftBatch } from './simulator'
 import { workerDrafts } from '../workers/sales-drafts'
+import { formatSerial } from '../../game-core/serial'
+import { splitUnitKey } from '../ledger/migrations'
+import { createPlayersService } from './players'
 
 const NOW = Date.parse('2025-03-20T15:00:00Z')
 const fixedClock = () => new Date(NOW)
@@ -202,6 +205,39 @@ describe('the simulator', () => {
     await expect(run).rejects.toMatchObject({ code: 'CANCELLED', message: expect.stringMatching(/after 1000 sales/) })
     expect(f.catalog.block(e, 1).units_sold).toBe(1000)
     expect(f.db.prepare("SELECT count(*) FROM audit WHERE action = 'sales.simulate-cancelled'").pluck().get()).toBe(1)
+  })
+
+  it('on a worker thread, as the app does, also stops between two batches on cancel, and says how many it sold', async () => {
+    const f = fixture({ workers: true })
+    const e = await f.openEmission()
+    const ac = new AbortController()
+    const run = f.simulator.run(TEST_ACTOR, { emission: e, sales: 8000, batchSize: 500 }, { signal: ac.signal, progress: (done) => { if (done >= 1000) ac.abort() } })
+    await expect(run).rejects.toMatchObject({ code: 'CANCELLED', message: expect.stringMatching(/after \d+ sales/) })
+    // the cancel reaches the worker while it may already sell the next batch
+    const sold = f.catalog.block(e, 1).units_sold
+    expect(sold % 500).toBe(0)
+    expect(sold).toBeGreaterThanOrEqual(1000)
+    expect(sold).toBeLessThan(8000)
+    expect(f.db.prepare('SELECT count(*) FROM sales').pluck().get()).toBe(sold)
+    const end = f.db.prepare("SELECT details FROM audit WHERE action = 'sales.simulate-cancelled'").pluck().get() as string
+    expect(JSON.parse(end)).toMatchObject({ sold })
+  })
+
+  it("on a worker thread, leaves the app's connection in step: a player's chain and totals run across both", async () => {
+    const f = fixture({ workers: true })
+    const e = await f.openEmission({ startsOn: '2025-03-01' })
+    const players = createPlayersService({ db: f.db, catalog: f.catalog })
+    const heavy = playerName(0)
+    // this connection sells first (and caches the player), the worker next, this connection again
+    f.sales.sellNext(e, { player: heavy, soldAt: '2025-03-01T08:00:00Z' })
+    await f.simulator.run(TEST_ACTOR, { emission: e, sales: 3000, players: 50, seed: 4 })
+    f.sales.sellNext(e, { player: heavy, soldAt: '2025-03-20T15:00:00Z' })
+    const mine = f.db.prepare('SELECT unit_key, prev_key, prize_cents FROM sales WHERE player_id = (SELECT id FROM players WHERE name = ?) ORDER BY unit_key').all(heavy) as { unit_key: number; prev_key: number | null; prize_cents: number }[]
+    expect(mine.length).toBeGreaterThan(10)
+    mine.forEach((s, i) => expect(s.prev_key).toBe(i === 0 ? null : mine[i - 1].unit_key))
+    const last = players.last(heavy)
+    expect(last.lastUnits.map((u) => u.serial)).toEqual(mine.slice(-10).reverse().map((s) => formatSerial(splitUnitKey(s.unit_key), def.blockSize)))
+    expect(last).toMatchObject({ units: mine.length, wonCents: mine.reduce((n, s) => n + s.prize_cents, 0), lastSaleAt: '2025-03-20T15:00:00.000Z' })
   })
 
   it('fills the last 30 days for an emission with no sale date and no sale yet', async () => {

@@ -12,8 +12,9 @@
  *
  * The draws come from a small seeded PRNG (sfc32): the simulator makes demo sales, never
  * outcomes, which come from the blocks' secrets. Same seed, same ledger state, same clock: same
- * sales. The work is cut into transactions of `batchSize` sales with the event loop let through
- * between them, so the app stays responsive, and a cancel is seen between two batches.
+ * sales. The work is cut into transactions of `batchSize` sales, and a cancel is seen between two
+ * batches. Where the sales are written is the Seller's choice: on this thread with the event loop
+ * let through between batches, or (the app) on a worker thread with its own connection.
  */
 import { AppError } from '../contract/errors'
 import type { JobInfo } from '../contract/types'
@@ -27,7 +28,7 @@ import type { Catalog } from './catalog'
 import type { Actor, Clock } from './common'
 import { describeStatus } from './emissions'
 import type { JobRegistry } from './jobs'
-import type { SaleInput, SalesService } from './sales'
+import type { SalesService } from './sales'
 import { packEvents, playCode, unpackEvents } from '../ledger/play-codec'
 
 // ---------------------------------------------------------------------------------------------
@@ -400,6 +401,74 @@ export const inProcessDrafts: DraftSourceFactory = (o) => {
   return { request: async (count) => packDrafts(gen, count), close: () => {} }
 }
 
+/**
+ * Sales per transaction on this thread: each batch rewrites the pages of most of its players, so
+ * fewer, bigger batches cost less per sale, but one batch holds the event loop (about 0.15 s for
+ * 20,000 with many players). The app's seller works on a worker thread, in bigger batches
+ * (workers/simulate-seller.ts).
+ */
+export const DEFAULT_BATCH = 20_000
+/** How far back the history of an emission with no sale date and no sale yet goes. */
+export const HISTORY_DAYS = 30
+const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve))
+
+/** A simulation's selling, as handed to a Seller. */
+export interface SellJob {
+  emission: number
+  sales: number
+  /** Sales per transaction; the seller's own size when left out. */
+  batchSize?: number
+  gen: GeneratorOptions
+}
+
+export interface SellHooks {
+  /** Checked between two batches: the batches sold before stay sold. */
+  signal?: AbortSignal
+  /** The sales sold so far, after each batch has committed. */
+  progress?: (sold: number) => void
+}
+
+/**
+ * Where a simulation's sales are written. By default on this thread, through the app's sales
+ * service, in transactions of DEFAULT_BATCH with the event loop let through between them. The
+ * app sells on a worker thread with a connection of its own (workers/sales-writer.ts), in bigger
+ * transactions, which cost less per sale and leave this thread free. Resolves when all are
+ * sold; rejects with an AppError (CANCELLED on cancel).
+ */
+export type Seller = (job: SellJob, hooks: SellHooks) => Promise<void>
+
+/** Sells the drafts of `source` through `sales`, one transaction per batch; the next batch is drafted while this one sells. */
+export async function sellDrafts(sales: SalesService, source: DraftSource, job: SellJob, hooks: SellHooks): Promise<void> {
+  const batchSize = job.batchSize ?? DEFAULT_BATCH
+  const names = new Map<number, string>()
+  const players: string[] = []
+  const sizeAfter = (done: number) => Math.min(batchSize, job.sales - done)
+  let sold = 0
+  let next: Promise<DraftBatch> | null = source.request(sizeAfter(0))
+  try {
+    while (sold < job.sales) {
+      if (hooks.signal?.aborted) throw new AppError('CANCELLED', `the simulation was cancelled after ${sold} sales`)
+      const d: DraftBatch = await next!
+      next = sold + d.count < job.sales ? source.request(sizeAfter(sold + d.count)) : null
+      players.length = d.count
+      for (let i = 0; i < d.count; i++) {
+        const rank = d.ranks[i]
+        let player = names.get(rank)
+        if (player === undefined) names.set(rank, (player = playerName(rank)))
+        players[i] = player
+      }
+      sold += sales.sellDrafts(job.emission, { ...d, players })
+      hooks.progress?.(sold)
+      await yieldToLoop()
+    }
+  } catch (e) {
+    next?.catch(() => {})
+    throw e
+  } finally {
+    source.close()
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // The service
 
@@ -447,19 +516,12 @@ export interface SimulatorDeps {
   sales: SalesService
   audit: AuditService
   jobs: JobRegistry
-  /** Where drafts are made: a worker thread in the app (sales-worker.ts); this thread by default. */
+  /** Where drafts are made (by the default seller): a worker thread (sales-worker.ts), or this thread by default. */
   drafts?: DraftSourceFactory
+  /** Where the sales are written: this thread by default (see Seller). */
+  seller?: Seller
 }
 
-/**
- * Sales per transaction: each batch rewrites the pages of most of its players, so fewer, bigger
- * batches cost less per sale; at about 150,000 sales a second one batch holds the event loop for
- * about 0.15 s.
- */
-export const DEFAULT_BATCH = 20_000
-/** How far back the history of an emission with no sale date and no sale yet goes. */
-export const HISTORY_DAYS = 30
-const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve))
 
 export function defaultPlayers(sales: number): number {
   return Math.min(PLAYER_ID_SPACE, Math.max(1, Math.ceil(sales / 20)))
@@ -502,57 +564,35 @@ export function createSimulator(deps: SimulatorDeps): Simulator {
     if (opts.sales > unsold) throw new AppError('BAD_ARGUMENTS', `emission ${opts.emission} has ${unsold} units left, fewer than the ${opts.sales} sales asked`, { field: 'sales' })
   }
 
+  const seller: Seller = deps.seller ?? ((job, hooks) => sellDrafts(sales, (deps.drafts ?? inProcessDrafts)(job.gen), job, hooks))
+
   const simulator: Simulator = {
     async run(actor, opts, hooks = {}) {
       check(opts)
       const seed = opts.seed ?? 1
       const players = opts.players ?? defaultPlayers(opts.sales)
-      const batchSize = opts.batchSize ?? DEFAULT_BATCH
       const def = catalog.definition(opts.emission)
       const { fromMs, toMs } = windowOf(opts.emission)
-      const genOpts: GeneratorOptions = { seed, players, count: opts.sales, fromMs, toMs, zones: { winningCells: def.winningCells, yoursCells: def.yoursCells } }
-      checkGeneratorOptions(genOpts)
+      const gen: GeneratorOptions = { seed, players, count: opts.sales, fromMs, toMs, zones: { winningCells: def.winningCells, yoursCells: def.yoursCells } }
+      checkGeneratorOptions(gen)
       const base = { emission: opts.emission, players, seed, from: new Date(fromMs).toISOString(), to: new Date(toMs).toISOString() }
       audit.record(actor.name, 'sales.simulate-start', `emission:${opts.emission}`, { sales: opts.sales, ...base })
       let sold = 0
       const firstSerial = sales.nextUnit(opts.emission)?.serial ?? null
-      const batch: SaleInput[] = []
-      const names = new Map<number, string>()
       const ended = (action: string, extra: Record<string, unknown> = {}) =>
         audit.record(actor.name, action, `emission:${opts.emission}`, { sold, firstSerial: sold ? firstSerial : null, lastSerial: sold ? lastSerialOf(opts.emission) : null, ...base, ...extra })
-      const source = (deps.drafts ?? inProcessDrafts)(genOpts)
-      const sizeAfter = (done: number) => Math.min(batchSize, opts.sales - done)
-      let next: Promise<DraftBatch> | null = source.request(sizeAfter(0))
       try {
-        while (sold < opts.sales) {
-          if (hooks.signal?.aborted) throw new AppError('CANCELLED', `the simulation was cancelled after ${sold} sales`)
-          const d: DraftBatch = await next!
-          // the next batch is made while this one sells
-          next = sold + d.count < opts.sales ? source.request(sizeAfter(sold + d.count)) : null
-          batch.length = 0
-          const buf = Buffer.from(d.events.buffer, d.events.byteOffset, d.events.byteLength)
-          let from = 0
-          for (let i = 0; i < d.count; i++) {
-            const rank = d.ranks[i]
-            let player = names.get(rank)
-            if (player === undefined) names.set(rank, (player = playerName(rank)))
-            const to = d.ends[i]
-            batch.push({ emission: opts.emission, player, soldAt: d.soldAt[i], packedPlay: { code: d.codes[i], events: buf.subarray(from, to) } })
-            from = to
-          }
-          const r = sales.sellBatch(batch, { records: false })
-          if (!r.ok) throw new AppError('INTERNAL', `a simulated sale was refused: ${r.errors[0]?.reason}`)
-          sold += r.count
-          hooks.progress?.(sold, opts.sales, `${sold} of ${opts.sales} sales`)
-          await yieldToLoop()
-        }
+        await seller({ emission: opts.emission, sales: opts.sales, batchSize: opts.batchSize, gen }, {
+          signal: hooks.signal,
+          progress: (done) => {
+            sold = done
+            hooks.progress?.(sold, opts.sales, `${sold} of ${opts.sales} sales`)
+          },
+        })
       } catch (e) {
-        next?.catch(() => {})
         const cancelled = e instanceof AppError && e.code === 'CANCELLED'
         ended(cancelled ? 'sales.simulate-cancelled' : 'sales.simulate-failed', cancelled ? {} : { error: e instanceof Error ? e.message : String(e) })
         throw e
-      } finally {
-        source.close()
       }
       const lastSerial = lastSerialOf(opts.emission)
       ended('sales.simulate')

@@ -4,7 +4,7 @@
  */
 import { Worker } from 'node:worker_threads'
 import { AppError } from '../contract/errors'
-import type { DraftBatch, DraftSource, DraftSourceFactory, GeneratorOptions } from '../services/simulator'
+import type { DraftBatch, DraftSource, GeneratorOptions } from '../services/simulator'
 import { workerEntry } from './entry'
 
 export type SalesWorkerMessage = { type: 'batch'; batch: DraftBatch } | { type: 'error'; message: string }
@@ -14,8 +14,8 @@ interface Waiting {
   reject: (e: Error) => void
 }
 
-export const workerDrafts: DraftSourceFactory = (o: GeneratorOptions): DraftSource => {
-  const entry = workerEntry('sales-worker')
+/** `entry`: how to start sales-worker.ts, for a caller that is itself a worker (see workerEntry). */
+export const workerDrafts = (o: GeneratorOptions, entry = workerEntry('sales-worker')): DraftSource => {
   const worker = new Worker(entry.file, { workerData: o, eval: entry.eval })
   const waiting: Waiting[] = []
   let closed = false

@@ -1,0 +1,52 @@
+/**
+ * The app's Seller (simulator.ts): a simulation sold on a worker thread (simulate-worker.ts)
+ * with its own connection to the ledger, in transactions of WORKER_BATCH sales.
+ *
+ * Bigger transactions cost less per sale: each one rewrites the pages of most of the players it
+ * sells to, whatever its size. On the app's thread a transaction that big would hold the event
+ * loop for more than a second; on its own thread it holds only the ledger's write lock, so a
+ * write made meanwhile by the app (another task, a sign-in audited) waits for the batch to
+ * commit, at most that second or so; reads never wait (WAL).
+ */
+import { Worker } from 'node:worker_threads'
+import { AppError, type ErrorCode } from '../contract/errors'
+import type { Seller, SellJob } from '../services/simulator'
+import { workerEntry } from './entry'
+
+/** Sales per transaction on the worker thread. */
+export const WORKER_BATCH = 200_000
+
+export interface SimulateWorkerData {
+  dbPath: string
+  job: SellJob
+  draftsEntry: { file: string; eval: boolean }
+}
+
+export type SimulateWorkerMessage = { type: 'progress'; sold: number } | { type: 'done' } | { type: 'error'; code: ErrorCode; message: string }
+
+export function workerSeller(dbPath: string): Seller {
+  return (job, hooks) =>
+    new Promise<void>((resolve, reject) => {
+      const entry = workerEntry('simulate-worker')
+      const data: SimulateWorkerData = { dbPath, job: { ...job, batchSize: job.batchSize ?? WORKER_BATCH }, draftsEntry: workerEntry('sales-worker') }
+      const worker = new Worker(entry.file, { eval: entry.eval, workerData: data })
+      let settled = false
+      const onAbort = () => worker.postMessage('cancel')
+      const settle = (e: Error | null) => {
+        if (settled) return
+        settled = true
+        hooks.signal?.removeEventListener('abort', onAbort)
+        if (e) reject(e)
+        else resolve()
+      }
+      if (hooks.signal?.aborted) onAbort()
+      else hooks.signal?.addEventListener('abort', onAbort, { once: true })
+      worker.on('message', (m: SimulateWorkerMessage) => {
+        if (m.type === 'progress') hooks.progress?.(m.sold)
+        else if (m.type === 'done') settle(null)
+        else settle(new AppError(m.code, m.message))
+      })
+      worker.on('error', (e) => settle(new AppError('INTERNAL', `the simulation's worker failed: ${e.message}`)))
+      worker.on('exit', (code) => settle(new AppError('INTERNAL', `the simulation's worker stopped (exit code ${code})`)))
+    })
+}

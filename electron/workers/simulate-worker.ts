@@ -1,0 +1,49 @@
+/**
+ * Worker thread: sells a simulation (simulator.ts sellDrafts) through a connection of its own to
+ * the ledger, so that the app's thread stays free and each transaction can be big. Its drafts are
+ * made meanwhile by a further worker (sales-worker.ts). See simulate-seller.ts.
+ */
+import { parentPort, workerData } from 'node:worker_threads'
+import { AppError } from '../contract/errors'
+import { openLedger, type Db } from '../ledger/db'
+import { openKeyStore } from '../ledger/keystore'
+import { createAlertsService } from '../services/alerts'
+import { createAuditService } from '../services/audit'
+import { createCatalog } from '../services/catalog'
+import { createSalesService } from '../services/sales'
+import { sellDrafts } from '../services/simulator'
+import { workerDrafts } from './sales-drafts'
+import type { SimulateWorkerData, SimulateWorkerMessage } from './simulate-seller'
+
+const data = workerData as SimulateWorkerData
+const post = (m: SimulateWorkerMessage) => parentPort!.postMessage(m)
+const cancel = new AbortController()
+parentPort!.on('message', (m: unknown) => {
+  if (m === 'cancel') cancel.abort()
+})
+
+async function main(): Promise<void> {
+  let db: Db | null = null
+  try {
+    db = openLedger(data.dbPath, { secondary: true })
+    const keys = openKeyStore(data.dbPath)
+    const clock = () => new Date()
+    const audit = createAuditService({ db, clock })
+    const catalog = createCatalog({ db, keys })
+    const alerts = createAlertsService({ db, clock, audit, catalog })
+    const sales = createSalesService({ db, clock, catalog, alerts })
+    await sellDrafts(sales, workerDrafts(data.job.gen, data.draftsEntry), data.job, {
+      signal: cancel.signal,
+      progress: (sold) => post({ type: 'progress', sold }),
+    })
+    post({ type: 'done' })
+  } catch (e) {
+    const err = e instanceof AppError ? e : new AppError('INTERNAL', e instanceof Error ? e.message : String(e))
+    post({ type: 'error', code: err.code, message: err.message })
+  } finally {
+    db?.close()
+    parentPort!.close()
+  }
+}
+
+void main()
