@@ -184,6 +184,17 @@ interface PlayerCache {
 const playerCaches = new WeakMap<Db, PlayerCache>()
 let batchStamp = 0
 
+/** The entries in order of id: numbers sorted natively (id × 2^21 + place, exact below 2^53) instead of a comparator called a million times a batch. */
+function byId(list: PlayerEntry[]): PlayerEntry[] {
+  if (list.length >= 2 ** 21) return list.sort((a, b) => a.id - b.id)
+  const keys = new Float64Array(list.length)
+  for (let i = 0; i < list.length; i++) keys[i] = list[i].id * 2 ** 21 + i
+  keys.sort()
+  const out: PlayerEntry[] = new Array(list.length)
+  for (let i = 0; i < keys.length; i++) out[i] = list[keys[i] % 2 ** 21]
+  return out
+}
+
 class RolledBack extends Error {
   constructor(readonly result: BatchResult) {
     super('the batch was rolled back')
@@ -471,7 +482,7 @@ export function createSalesService({ db, clock, catalog, alerts }: { db: Db; clo
       }
     }
     for (const e of missing) if (e.id === 0) e.id = Number(insertPlayer.run(e.name).lastInsertRowid)
-    return list.sort((a, b) => a.id - b.id)
+    return byId(list)
   }
 
   function write(pending: PendingSale[], states: Map<number, EmissionState>): void {

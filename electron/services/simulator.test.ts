@@ -3,7 +3,7 @@ import { validatePlay } from '../../game-core/play'
 import { smallDefinition } from '../../test/support/game-fixtures'
 import { unpackPlay } from '../ledger/play-codec'
 import { openLedgerFixture, TEST_ACTOR, type LedgerFixture } from './simulator-fixture'
-import { createSalesGenerator, HOURLY_WEIGHTS, inProcessDrafts, playerName, seededRng, type DraftBatch } from './simulator'
+import { createSalesGenerator, HOURLY_WEIGHTS, inProcessDrafts, playerName, seededRng, sellDrafts, type DraftBatch } from './simulator'
 import { workerDrafts } from '../workers/sales-drafts'
 import { formatSerial } from '../../game-core/serial'
 import { splitUnitKey } from '../ledger/migrations'
@@ -238,6 +238,23 @@ describe('the simulator', () => {
     const last = players.last(heavy)
     expect(last.lastUnits.map((u) => u.serial)).toEqual(mine.slice(-10).reverse().map((s) => formatSerial(splitUnitKey(s.unit_key), def.blockSize)))
     expect(last).toMatchObject({ units: mine.length, wonCents: mine.reduce((n, s) => n + s.prize_cents, 0), lastSaleAt: '2025-03-20T15:00:00.000Z' })
+  })
+
+  it('sizes its batches by time when asked: a tenth of the most at first, then between 1,000 and the most', async () => {
+    const f = fixture()
+    const e = await f.openEmission({ startsOn: '2025-03-01' })
+    const gen = { seed: 2, players: 200, count: 9000, fromMs: Date.parse('2025-03-01T00:00:00Z'), toMs: NOW, zones: def }
+    const sizes: number[] = []
+    let before = 0
+    await sellDrafts(f.sales, inProcessDrafts(gen), { emission: e, sales: 9000, batchSize: 4000, batchMs: 1, gen }, { progress: (sold) => { sizes.push(sold - before); before = sold } })
+    // the second batch is asked for while the first sells, so it is a tenth too
+    expect(sizes.slice(0, 2)).toEqual([400, 400])
+    expect(sizes.reduce((a, b) => a + b, 0)).toBe(9000)
+    for (const n of sizes.slice(2, -1)) {
+      expect(n).toBeGreaterThanOrEqual(1000)
+      expect(n).toBeLessThanOrEqual(4000)
+    }
+    expect(f.catalog.block(e, 1).units_sold).toBe(9000)
   })
 
   it('fills the last 30 days for an emission with no sale date and no sale yet', async () => {

@@ -416,8 +416,15 @@ const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve))
 export interface SellJob {
   emission: number
   sales: number
-  /** Sales per transaction; the seller's own size when left out. */
+  /** Sales per transaction (the most, with batchMs); the seller's own size when left out. */
   batchSize?: number
+  /**
+   * When set, the batches start at a tenth of batchSize and are then sized from the speed of the
+   * batches before so that a transaction lasts about this long, up to batchSize: on a slower
+   * machine a big transaction would otherwise hold the ledger's write lock for longer than
+   * others wait for it.
+   */
+  batchMs?: number
   gen: GeneratorOptions
 }
 
@@ -442,7 +449,9 @@ export async function sellDrafts(sales: SalesService, source: DraftSource, job: 
   const batchSize = job.batchSize ?? DEFAULT_BATCH
   const names = new Map<number, string>()
   const players: string[] = []
-  const sizeAfter = (done: number) => Math.min(batchSize, job.sales - done)
+  let size = job.batchMs ? Math.max(1, Math.round(batchSize / 10)) : batchSize
+  let rate = 0
+  const sizeAfter = (done: number) => Math.min(size, job.sales - done)
   let sold = 0
   let next: Promise<DraftBatch> | null = source.request(sizeAfter(0))
   try {
@@ -457,7 +466,14 @@ export async function sellDrafts(sales: SalesService, source: DraftSource, job: 
         if (player === undefined) names.set(rank, (player = playerName(rank)))
         players[i] = player
       }
+      const t = performance.now()
       sold += sales.sellDrafts(job.emission, { ...d, players })
+      if (job.batchMs) {
+        // sales per ms, smoothed: a checkpoint now and then makes one batch slower than the others
+        const r = d.count / Math.max(1, performance.now() - t)
+        rate = rate === 0 ? r : (rate + r) / 2
+        size = Math.max(1000, Math.min(batchSize, Math.round(rate * job.batchMs)))
+      }
       hooks.progress?.(sold)
       await yieldToLoop()
     }
