@@ -24,6 +24,23 @@ function expectDatabaseError(fn: () => unknown, pattern: RegExp): void {
 }
 
 describe('openLedger', () => {
+  it("opens a further connection (the simulation worker's) on a ledger at the latest schema, and refuses one that is not", () => {
+    const path = join(dir, 'a.db')
+    const db = openLedger(path)
+    db.prepare("INSERT INTO players (name) VALUES ('P1')").run()
+    const more = openLedger(path, { secondary: true })
+    expect(more.prepare('SELECT count(*) FROM players').pluck().get()).toBe(1)
+    expect(more.pragma('foreign_keys', { simple: true })).toBe(1)
+    more.close()
+    db.close()
+    const old = join(dir, 'old.db')
+    const raw = new Database(old)
+    raw.exec('CREATE TABLE t (x)')
+    raw.pragma('user_version = 1')
+    raw.close()
+    expectDatabaseError(() => openLedger(old, { secondary: true }), new RegExp(`schema is 1, not ${LATEST_VERSION}`))
+  })
+
   it('creates the schema with WAL, foreign keys and a busy timeout', () => {
     const db = openLedger(join(dir, 'a.db'))
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal')
