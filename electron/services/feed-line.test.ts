@@ -93,4 +93,17 @@ describe('the fast feed-line reader', () => {
     }
     expect(accepted).toBeGreaterThan(0)
   })
+  it('reads a line in place within the feed, and never past its end into the next line', () => {
+    const feed = lines.slice(0, 3).join('\n')
+    const [a, b] = [lines[0].length, lines[0].length + 1 + lines[1].length]
+    expect(readFeedLineFast(feed, a + 1, b)).toEqual(readFeedLineFast(lines[1]))
+    const rng = seededRng(5)
+    for (let k = 0; k < 2000; k++) {
+      // the first line cut short anywhere, the second right after it
+      const cut = 1 + Math.floor(rng() * (lines[0].length - 1))
+      const text = lines[0].slice(0, cut) + '\n' + lines[1]
+      expect(readFeedLineFast(text, 0, cut)).toBeNull()
+      expect(readFeedLineFast(text, cut + 1, text.length)).toEqual(readFeedLineFast(lines[1]))
+    }
+  })
 })

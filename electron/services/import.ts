@@ -27,7 +27,7 @@ import { AppError } from '../contract/errors'
 import type { ImportLineError, ImportResult } from '../contract/types'
 import { validatePlay, type Play } from '../../game-core/play'
 import type { GameDefinition } from '../../game-core/rules'
-import { formatSerial, parseSerial, SerialError } from '../../game-core/serial'
+import { formatSerial, parseSerial, SerialError, type UnitId } from '../../game-core/serial'
 import type { Db } from '../ledger/db'
 import { splitUnitKey, unitKey } from '../ledger/migrations'
 import { isValidPlayFast, packEvents, playCode } from '../ledger/play-codec'
@@ -36,7 +36,7 @@ import type { BlockRow, Catalog, EmissionRow } from './catalog'
 import { type Actor, type Clock, iso, toMillis } from './common'
 import { describeStatus } from './emissions'
 import { packFastPlay, readFeedLineFast } from './feed-line'
-import type { SaleInput, SalesService } from './sales'
+import { NO_PLAY, type SalesService } from './sales'
 
 export const FUTURE_TOLERANCE_MS = 60_000
 /** Bad lines listed in the error's details; the message counts them all. */
@@ -213,45 +213,50 @@ export function createImporter({ db, clock, catalog, sales, audit }: ImporterDep
     let lines = 0
     let already = 0
     /** The zones of the serial's emission, or of CARATS when the serial names none (the full path's choice). */
-    const zonesOf = (serial: string): Pick<GameDefinition, 'winningCells' | 'yoursCells'> => {
-      let emission: number
+    /** The serial read once per line: its unit, or why it is not a serial. */
+    const unitOf = (serial: string): UnitId | SerialError => {
       try {
-        emission = parseSerial(serial).emission
-      } catch {
-        return { winningCells: 6, yoursCells: 24 }
+        return parseSerial(serial)
+      } catch (e) {
+        if (e instanceof SerialError) return e
+        throw e
       }
-      return emissionOf(emission)?.def ?? { winningCells: 6, yoursCells: 24 }
     }
+    /** The zones of the serial's emission, or of CARATS when the serial names none (the full path's choice). */
+    const zonesOf = (id: UnitId | SerialError): Pick<GameDefinition, 'winningCells' | 'yoursCells'> =>
+      (id instanceof SerialError ? null : emissionOf(id.emission)?.def) ?? { winningCells: 6, yoursCells: 24 }
 
     // 1. every line read: the usual lines by the fast reader (their plays packed), the others by JSON.parse and the schema
-    const read: { n: number; l: FeedLineData; packed: GoodLine['play'] | undefined }[] = []
+    const read: { n: number; l: FeedLineData; packed: GoodLine['play'] | undefined; unit?: UnitId | SerialError }[] = []
     let lineNo = 0
     let pos = 0
     while (pos <= content.length) {
       let end = content.indexOf('\n', pos)
       if (end < 0) end = content.length
-      const raw = content.slice(pos, end)
+      const start = pos
       pos = end + 1
       lineNo++
-      if (raw.trim() === '') continue
+      // the usual line starts with its brace; any other is sliced (blank, or for the full path)
+      const fast = content.charCodeAt(start) === 0x7b ? readFeedLineFast(content, start, end) : null
+      if (fast === null && content.slice(start, end).trim() === '') continue
       lines++
       const n = lineNo
-      const fast = readFeedLineFast(raw)
       if (fast) {
         if (fast.play === null) {
           read.push({ n, l: { ...fast, play: null }, packed: null })
           continue
         }
-        const def = zonesOf(fast.serial)
+        const unit = unitOf(fast.serial)
+        const def = zonesOf(unit)
         const packed = packFastPlay(fast.play, def.winningCells, def.yoursCells)
         if (packed) {
-          read.push({ n, l: { ...fast, play: null }, packed })
+          read.push({ n, l: { ...fast, play: null }, packed, unit })
           continue
         }
       }
       let value: unknown
       try {
-        value = JSON.parse(raw)
+        value = JSON.parse(content.slice(start, end))
       } catch (e) {
         bad(n, `not valid JSON (${e instanceof Error ? e.message : String(e)})`)
         continue
@@ -273,20 +278,16 @@ export function createImporter({ db, clock, catalog, sales, audit }: ImporterDep
     }
 
     // 2. every line on its own
-    for (const { n, l, packed } of read) {
+    for (const { n, l, packed, unit } of read) {
       const before = problems.get(n)?.length ?? 0
 
       const earlier = idsSeen.get(l.saleId)
       if (earlier !== undefined) bad(n, `saleId ${l.saleId} appears twice in the file (first at line ${earlier})`)
       else idsSeen.set(l.saleId, n)
 
-      let id: { emission: number; block: number; unit: number } | null = null
-      try {
-        id = parseSerial(l.serial)
-      } catch (e) {
-        if (!(e instanceof SerialError)) throw e
-        bad(n, `serial ${JSON.stringify(l.serial)}: ${e.message}`)
-      }
+      const parsed = unit ?? unitOf(l.serial)
+      const id = parsed instanceof SerialError ? null : parsed
+      if (parsed instanceof SerialError) bad(n, `serial ${JSON.stringify(l.serial)}: ${parsed.message}`)
 
       const soldAt = toMillis(l.soldAt)
       if (Number.isNaN(soldAt)) bad(n, `soldAt ${JSON.stringify(l.soldAt)} is not an ISO 8601 date-time with a zone (e.g. 2025-03-01T12:30:00Z)`)
@@ -324,14 +325,16 @@ export function createImporter({ db, clock, catalog, sales, audit }: ImporterDep
         continue
       }
       if (l.stakeCents !== e.def.unitPriceCents) bad(n, `stakeCents must be the unit price, ${e.def.unitPriceCents}, not ${l.stakeCents}`)
-      if (SERIAL_SHAPE.test(l.saleId) && l.saleId !== formatSerial(id, blockSize)) bad(n, `saleId ${l.saleId} has the shape of a serial, so it must be the line's own serial ${l.serial}`)
+      // the canonical serial: the line's own when written so (it passed parseSerial, check digit included)
+      const serial = SERIAL_SHAPE.test(l.serial) ? l.serial : formatSerial(id, blockSize)
+      const idIsSerial = SERIAL_SHAPE.test(l.saleId)
+      if (idIsSerial && l.saleId !== serial) bad(n, `saleId ${l.saleId} has the shape of a serial, so it must be the line's own serial ${l.serial}`)
       if (!Number.isNaN(soldAt) && e.startsAt !== null && soldAt < e.startsAt) bad(n, `soldAt ${l.soldAt} is before emission ${id.emission} starts selling (${e.row.starts_on})`)
       const key = unitKey(id.emission, id.block, id.unit)
 
       // recorded before: the same sale again, or a conflict
-      const prev = (SERIAL_SHAPE.test(l.saleId) ? null : recorded.get(l.saleId)) ?? null
+      const prev = (idIsSerial ? null : recorded.get(l.saleId)) ?? null
       const onUnit = id.unit < block.units_sold ? ((byKey.get(key) as StoredSale | undefined) ?? null) : null
-      const serial = formatSerial(id, blockSize)
       const recordedAs = prev ?? (onUnit && onUnit.sale_id === null && l.saleId === serial ? onUnit : null)
       if (recordedAs) {
         const diff: string[] = []
@@ -393,21 +396,42 @@ export function createImporter({ db, clock, catalog, sales, audit }: ImporterDep
       throw new AppError('IMPORT_REJECTED', message, { details })
     }
 
-    const inputs: SaleInput[] = fresh.map((g) => ({ serial: g.serial, saleId: g.saleId, player: g.player, soldAt: g.soldAt, stakeCents: g.stake, play: null, packedPlay: g.play ?? undefined }))
-    const r = sales.sellBatch(inputs, { collectErrors: true, records: false })
-    if (!r.ok) {
-      // a change between the checks and the write (another writer): the same answer, by line
-      const details = r.errors.map((x) => ({ line: fresh[x.index].line, reason: x.reason }))
-      throw new AppError('IMPORT_REJECTED', `${details.length} bad line(s) of ${lines}: nothing imported (first: line ${details[0].line}: ${details[0].reason})`, { details })
+    // every line checked, in this transaction: written per emission in unit order, as columns
+    let imported = 0
+    for (const [emission, list] of byEmission) {
+      const count = list.length
+      const players: string[] = new Array(count)
+      const soldAt = new Float64Array(count)
+      const codes = new Uint8Array(count)
+      const ends = new Uint32Array(count)
+      const saleIds: (string | null)[] = new Array(count)
+      let size = 0
+      for (const g of list) if (g.play) size += g.play.events.length
+      const events = new Uint8Array(size)
+      let o = 0
+      for (let i = 0; i < count; i++) {
+        const g = list[i]
+        players[i] = g.player
+        soldAt[i] = g.soldAt
+        // a sale id shaped like a serial is the line's own serial (checked above): stored as the unit's
+        saleIds[i] = SERIAL_SHAPE.test(g.saleId) ? null : g.saleId
+        if (g.play) {
+          codes[i] = g.play.code
+          events.set(g.play.events, o)
+          o += g.play.events.length
+        } else codes[i] = NO_PLAY
+        ends[i] = o
+      }
+      imported += sales.sellChecked(emission, { count, players, soldAt, codes, ends, events, saleIds })
     }
     const sha256 = sha256OfText(content)
     const at = iso(clock())
-    const batchId = Number(insertBatch.run(sha256, fileName ?? null, lines, r.count, already, actor.name, at).lastInsertRowid)
+    const batchId = Number(insertBatch.run(sha256, fileName ?? null, lines, imported, already, actor.name, at).lastInsertRowid)
     audit.record(actor.name, 'sales.import', `import:${batchId}`, {
-      fileName: fileName ?? null, sha256, lines, imported: r.count, alreadyImported: already,
+      fileName: fileName ?? null, sha256, lines, imported, alreadyImported: already,
       firstSerial: fresh[0]?.serial ?? null, lastSerial: fresh[fresh.length - 1]?.serial ?? null,
     })
-    return { lines, imported: r.count, alreadyImported: already }
+    return { lines, imported, alreadyImported: already }
   }
 
   // IMMEDIATE: the checks read the sold counts and recorded sales that the write then relies on

@@ -69,28 +69,36 @@ export type BatchResult =
   | { ok: true; count: number; sold: SaleRecord[]; alreadyRecorded: number }
   | { ok: false; errors: { index: number; code: string; reason: string }[] }
 
-export interface DraftColumns {
+/** Sales already checked by their maker, as columns: see sellChecked. */
+export interface CheckedSales {
   count: number
   players: readonly string[]
   soldAt: Float64Array
+  /** play-codec's playCode, or NO_PLAY */
   codes: Uint8Array
   ends: Uint32Array
   events: Uint8Array
+  /** Sale i's id, null for its serial; all the serials when left out. */
+  saleIds?: readonly (string | null)[]
 }
+
+/** In CheckedSales.codes: a sale that came without a play. */
+export const NO_PLAY = 255
 
 export interface SalesService {
   sellNext(emission: number, input: Omit<SaleInput, 'emission' | 'serial'>): SaleRecord
   /** Many sales in one transaction. Without collectErrors the first bad sale throws its AppError. */
   sellBatch(inputs: readonly SaleInput[], opts?: BatchOptions): BatchResult
   /**
-   * The simulator's batch: the emission's next `count` units sold to `players[i]` at `soldAt[i]`,
-   * with sale i's play packed (play-codec) in `events[ends[i-1] … ends[i])` under `codes[i]`. The
-   * same writes as sellBatch in one transaction, without an object per sale; the checks that
-   * sellBatch makes per sale on outside input are left to the simulator, whose drafts are valid
-   * by construction (its tests check them), except the unit's: the emission open, the block
-   * verified, a sale time not before the emission's first day. Returns the number sold.
+   * The emission's next `count` units sold to `players[i]` at `soldAt[i]`, with sale i's play
+   * packed (play-codec) in `events[ends[i-1] … ends[i])` under `codes[i]`, at the unit price:
+   * the same writes as sellBatch in one transaction, without an object per sale. The checks that
+   * sellBatch makes per sale on outside input are the caller's: the simulator's drafts are valid
+   * by construction (its tests check them), the importer checks each line. Checked here: the
+   * emission open, each block verified, no sale time before the emission's first day, no sale id
+   * shaped like a serial (a sale whose id is its serial passes null). Returns the number sold.
    */
-  sellDrafts(emission: number, drafts: DraftColumns): number
+  sellChecked(emission: number, sales: CheckedSales): number
   /** The next unit to sell, or null when the emission is sold out (any status). */
   nextUnit(emission: number): { block: number; unit: number; serial: string } | null
 }
@@ -404,7 +412,7 @@ export function createSalesService({ db, clock, catalog, alerts }: { db: Db; clo
     return { ok: true, count: pending.length, sold: records, alreadyRecorded }
   }
 
-  function runDrafts(emission: number, d: DraftColumns): number {
+  function runChecked(emission: number, d: CheckedSales): number {
     const st = loadEmission(emission)
     const def = st.def
     if (st.row.status !== 'open') throw new AppError('ILLEGAL_STATE', `emission ${emission} is not open for sale: it is ${describeStatus(st.row.status)}`)
@@ -419,12 +427,15 @@ export function createSalesService({ db, clock, catalog, alerts }: { db: Db; clo
       if (st.startsAtMs !== null && soldAt < st.startsAtMs) throw new AppError('ILLEGAL_STATE', `emission ${emission} starts selling on ${st.row.starts_on}, after ${new Date(soldAt).toISOString()}`)
       if (!cur.tiers) cur.tiers = catalog.deriver(emission, cur.block).tiers
       const unit = cur.sold
-      const code = cur.tiers[unit]
-      const tier = code === LOSING ? null : code
+      const outcome = cur.tiers[unit]
+      const tier = outcome === LOSING ? null : outcome
       const prize = tier === null ? 0 : def.tiers[tier].amountCents
       if (tier !== null) cur.tierDelta[tier]++
+      const saleId = d.saleIds ? d.saleIds[i] : null
+      if (saleId !== null && SERIAL_SHAPE.test(saleId)) throw new AppError('BAD_ARGUMENTS', `sale id ${saleId} has the shape of a serial, so it must be stored as the unit's own`, { field: 'saleId' })
       const to = d.ends[i]
-      pending[i] = { who: null, key: unitKey(emission, cur.block, unit), saleId: null, player: d.players[i], soldAt, stake, prize, tier, play: d.codes[i], events: d.events.subarray(from, to), emission }
+      const code = d.codes[i]
+      pending[i] = { who: null, key: unitKey(emission, cur.block, unit), saleId, player: d.players[i], soldAt, stake, prize, tier, play: code === NO_PLAY ? null : code, events: code === NO_PLAY ? null : d.events.subarray(from, to), emission }
       from = to
       if (++cur.sold >= def.blockSize) st.at++
     }
@@ -630,8 +641,8 @@ export function createSalesService({ db, clock, catalog, alerts }: { db: Db; clo
         throw e
       }
     },
-    sellDrafts(emission, drafts) {
-      return transact(() => runDrafts(emission, drafts))
+    sellChecked(emission, sales) {
+      return transact(() => runChecked(emission, sales))
     },
     nextUnit(emission) {
       const st = loadEmission(emission)

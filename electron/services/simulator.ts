@@ -467,7 +467,7 @@ export async function sellDrafts(sales: SalesService, source: DraftSource, job: 
         players[i] = player
       }
       const t = performance.now()
-      sold += sales.sellDrafts(job.emission, { ...d, players })
+      sold += sales.sellChecked(job.emission, { ...d, players })
       if (job.batchMs) {
         // sales per ms, smoothed: a checkpoint now and then makes one batch slower than the others
         const r = d.count / Math.max(1, performance.now() - t)
