@@ -438,7 +438,7 @@ export interface SellHooks {
 /**
  * Where a simulation's sales are written. By default on this thread, through the app's sales
  * service, in transactions of DEFAULT_BATCH with the event loop let through between them. The
- * app sells on a worker thread with a connection of its own (workers/sales-writer.ts), in bigger
+ * app sells on a worker thread with a connection of its own (workers/simulate-seller.ts), in bigger
  * transactions, which cost less per sale and leave this thread free. Resolves when all are
  * sold; rejects with an AppError (CANCELLED on cancel).
  */
@@ -532,12 +532,9 @@ export interface SimulatorDeps {
   sales: SalesService
   audit: AuditService
   jobs: JobRegistry
-  /** Where drafts are made (by the default seller): a worker thread (sales-worker.ts), or this thread by default. */
-  drafts?: DraftSourceFactory
-  /** Where the sales are written: this thread by default (see Seller). */
+  /** Where the sales are written: this thread by default, drafts included (see Seller). */
   seller?: Seller
 }
-
 
 export function defaultPlayers(sales: number): number {
   return Math.min(PLAYER_ID_SPACE, Math.max(1, Math.ceil(sales / 20)))
@@ -580,7 +577,7 @@ export function createSimulator(deps: SimulatorDeps): Simulator {
     if (opts.sales > unsold) throw new AppError('BAD_ARGUMENTS', `emission ${opts.emission} has ${unsold} units left, fewer than the ${opts.sales} sales asked`, { field: 'sales' })
   }
 
-  const seller: Seller = deps.seller ?? ((job, hooks) => sellDrafts(sales, (deps.drafts ?? inProcessDrafts)(job.gen), job, hooks))
+  const seller: Seller = deps.seller ?? ((job, hooks) => sellDrafts(sales, inProcessDrafts(job.gen), job, hooks))
 
   const simulator: Simulator = {
     async run(actor, opts, hooks = {}) {

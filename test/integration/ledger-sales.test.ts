@@ -2,7 +2,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { rmSync } from 'node:fs'
 import { AppError } from '../../electron/contract/errors'
 import type { Backend } from '../../electron/services/backend'
-import type { SaleInput } from '../../electron/services/sales'
+import { NO_PLAY, type SaleInput } from '../../electron/services/sales'
 import { formatSerial } from '../../game-core/serial'
 import { CARATS } from '../../game-core/carats'
 import { actor, openEmissionBackend, samplePlay, T0, templatePath, tempDir } from './ledger-fixture'
@@ -76,6 +76,27 @@ describe('sales', () => {
     // a direct insert of the same unit is refused by the ledger itself
     expect(() => s.db.prepare('INSERT INTO sales (unit_key, player_id, sold_at, stake_cents, prize_cents) VALUES (10010000000, 1, 0, 500, 0)').run()).toThrow(/UNIQUE|PRIMARY/)
     expect(counts(s.db).salesRows).toBe(1)
+  })
+
+  it('sells checked columns (the simulator\'s and the importer\'s path) like a batch, and refuses what it still checks, writing nothing', () => {
+    const s = b.services
+    const cols = (n: number, saleIds?: (string | null)[]) => ({
+      count: n, players: Array.from({ length: n }, (_, i) => `p${i % 3}`), soldAt: new Float64Array(n).fill(T0),
+      codes: new Uint8Array(n).fill(NO_PLAY), ends: new Uint32Array(n), events: new Uint8Array(0), saleIds,
+    })
+    expect(s.sales.sellChecked(1, cols(5, [null, 'A-1', null, 'A-3', null]))).toBe(5)
+    const rows = s.db.prepare('SELECT sale_id, prev_key, play, events FROM sales ORDER BY unit_key').all() as { sale_id: string | null; prev_key: number | null; play: number | null }[]
+    expect(rows.map((r) => r.sale_id)).toEqual([null, 'A-1', null, 'A-3', null])
+    expect(rows.every((r) => r.play === null)).toBe(true)
+    expect(s.players.last('p0').lastUnits.map((u) => u.serial)).toEqual([serial(3), serial(0)])
+    const before = counts(s.db)
+    expectAppError(() => s.sales.sellChecked(1, cols(2, [null, serial(6)])), 'BAD_ARGUMENTS', /shape of a serial/)
+    expectAppError(() => s.sales.sellChecked(1, cols(CARATS.blockSize)), 'SOLD_OUT')
+    expect(counts(s.db)).toEqual(before)
+    s.emissions.close(actor('operator'), 1)
+    expectAppError(() => s.sales.sellChecked(1, cols(1)), 'ILLEGAL_STATE', /not open/)
+    expect(counts(s.db)).toEqual(before)
+    expect(s.db.pragma('foreign_keys', { simple: true })).toBe(1)
   })
 
   it('writes a batch whole or not at all', () => {
