@@ -1,7 +1,7 @@
 /**
  * The operator's journey on a brand-new ledger: the first-start admin account, then an emission
- * of one real block (8,016,000 units) created, generated and verified with progress bars, and
- * opened for sale; the list says so, and still says so after a reload.
+ * of one real block (8,016,000 units) created, generated and verified with progress bars, opened
+ * for sale, and 300,000 sales simulated; the list says so, and still says so after a reload.
  */
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
@@ -101,12 +101,25 @@ describe('operator: first start, then an emission created, generated, verified a
     await expect.poll(async () => norm(await row.innerText())).toContain('En vente')
     await screenshot(page, 'operator-5-open')
 
+    // simulate sales from the screen: the built host sells them on its worker threads, with a progress bar
+    await row.getByRole('button', { name: 'Simuler', exact: true }).click()
+    const simulate = page.getByRole('dialog').filter({ hasText: 'Simuler des ventes sur l’émission 1' })
+    await simulate.waitFor()
+    const count = simulate.locator('[data-test="simulate-sales"] input')
+    await count.fill('300000')
+    await count.blur()
+    await simulate.locator('[data-test="simulate-submit"]').click()
+    await row.locator('[data-test="job"]').getByRole('progressbar').waitFor({ timeout: 15_000 })
+    await screenshot(page, 'operator-6-simulating')
+    await expect.poll(async () => norm(await row.innerText()), { timeout: 120_000 }).toContain('300 000 / 8 016 000')
+
     // the list still shows it open after a reload (it is the ledger's state, not the screen's)
     await page.reload()
     const after = page.getByRole('row').filter({ hasText: 'E2E-OP-1' })
     await after.waitFor({ timeout: 15_000 })
     text = norm(await after.innerText())
     expect(text).toContain('En vente')
+    expect(text).toContain('300 000 / 8 016 000')
     expect(text).toContain('1/1 générés · 1/1 vérifiés')
     // an open emission offers closing, no longer opening or generating
     expect(await after.getByRole('button', { name: 'Clore les ventes' }).count()).toBe(1)
@@ -127,7 +140,7 @@ describe('operator: first start, then an emission created, generated, verified a
     await blockRow.waitFor()
     expect(norm(await blockRow.innerText())).toContain(commitment.slice(-12))
     expect(norm(await blockRow.innerText())).toContain('Vérifiée')
-    await screenshot(page, 'operator-6-emission-blocks')
+    await screenshot(page, 'operator-7-emission-blocks')
 
     expect(problems).toEqual([])
   }, 300_000)
