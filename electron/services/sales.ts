@@ -203,6 +203,13 @@ function byId(list: PlayerEntry[]): PlayerEntry[] {
   return out
 }
 
+// the refusals that both the general batch and the checked columns make
+const notOpen = (st: EmissionState) => new AppError('ILLEGAL_STATE', `emission ${st.row.emission} is not open for sale: it is ${describeStatus(st.row.status)}`)
+const soldOut = (st: EmissionState) => new AppError('SOLD_OUT', `emission ${st.row.emission} is sold out: all ${st.blocks.length * st.def.blockSize} units are sold`)
+const cannotSell = (st: EmissionState, cur: BlockCursor) =>
+  new AppError('ILLEGAL_STATE', `block ${st.row.emission}/${cur.block} cannot sell: ${cur.status === 'failed' ? 'it failed its verification' : `it is ${cur.status}`}`)
+const tooEarly = (st: EmissionState, soldAt: number) => `emission ${st.row.emission} starts selling on ${st.row.starts_on}, after ${new Date(soldAt).toISOString()}`
+
 class RolledBack extends Error {
   constructor(readonly result: BatchResult) {
     super('the batch was rolled back')
@@ -336,8 +343,8 @@ export function createSalesService({ db, clock, catalog, alerts }: { db: Db; clo
         }
 
         // the emission must be open and the unit the next one
-        if (st.row.status !== 'open') throw new AppError('ILLEGAL_STATE', `emission ${emission} is not open for sale: it is ${describeStatus(st.row.status)}`)
-        if (st.at >= st.blocks.length) throw new AppError('SOLD_OUT', `emission ${emission} is sold out: all ${st.blocks.length * def.blockSize} units are sold`)
+        if (st.row.status !== 'open') throw notOpen(st)
+        if (st.at >= st.blocks.length) throw soldOut(st)
         const cur = st.blocks[st.at]
         const unit = cur.sold
         if (named && (named.block !== cur.block || named.unit !== unit)) {
@@ -353,7 +360,7 @@ export function createSalesService({ db, clock, catalog, alerts }: { db: Db; clo
           throw new AppError('ILLEGAL_STATE', `unit ${input.serial} is not the next unit to sell: units sell in order, and the next one is ${serialOf(st, cur.block, unit)}`, { field: 'serial' })
         }
         if (cur.status !== 'verified') {
-          throw new AppError('ILLEGAL_STATE', `block ${emission}/${cur.block} cannot sell: ${cur.status === 'failed' ? 'it failed its verification' : `it is ${cur.status}`}`)
+          throw cannotSell(st, cur)
         }
 
         // the sale itself
@@ -365,7 +372,7 @@ export function createSalesService({ db, clock, catalog, alerts }: { db: Db; clo
         }
         const soldAt = input.soldAt === undefined ? clock().getTime() : toMillis(input.soldAt)
         if (Number.isNaN(soldAt)) bad('BAD_ARGUMENTS', `soldAt ${JSON.stringify(input.soldAt)} is not an ISO 8601 date-time with a zone`, 'soldAt')
-        else if (st.startsAtMs !== null && soldAt < st.startsAtMs) bad('ILLEGAL_STATE', `emission ${emission} starts selling on ${st.row.starts_on}, after ${new Date(soldAt).toISOString()}`, 'soldAt')
+        else if (st.startsAtMs !== null && soldAt < st.startsAtMs) bad('ILLEGAL_STATE', tooEarly(st, soldAt), 'soldAt')
         let play: number | null = null
         let events: Buffer | null = null
         if (input.packedPlay) {
@@ -415,16 +422,16 @@ export function createSalesService({ db, clock, catalog, alerts }: { db: Db; clo
   function runChecked(emission: number, d: CheckedSales): number {
     const st = loadEmission(emission)
     const def = st.def
-    if (st.row.status !== 'open') throw new AppError('ILLEGAL_STATE', `emission ${emission} is not open for sale: it is ${describeStatus(st.row.status)}`)
+    if (st.row.status !== 'open') throw notOpen(st)
     const pending: PendingSale[] = new Array(d.count)
     const stake = def.unitPriceCents
     let from = 0
     for (let i = 0; i < d.count; i++) {
-      if (st.at >= st.blocks.length) throw new AppError('SOLD_OUT', `emission ${emission} is sold out: all ${st.blocks.length * def.blockSize} units are sold`)
+      if (st.at >= st.blocks.length) throw soldOut(st)
       const cur = st.blocks[st.at]
-      if (cur.status !== 'verified') throw new AppError('ILLEGAL_STATE', `block ${emission}/${cur.block} cannot sell: ${cur.status === 'failed' ? 'it failed its verification' : `it is ${cur.status}`}`)
+      if (cur.status !== 'verified') throw cannotSell(st, cur)
       const soldAt = d.soldAt[i]
-      if (st.startsAtMs !== null && soldAt < st.startsAtMs) throw new AppError('ILLEGAL_STATE', `emission ${emission} starts selling on ${st.row.starts_on}, after ${new Date(soldAt).toISOString()}`)
+      if (st.startsAtMs !== null && soldAt < st.startsAtMs) throw new AppError('ILLEGAL_STATE', tooEarly(st, soldAt))
       if (!cur.tiers) cur.tiers = catalog.deriver(emission, cur.block).tiers
       const unit = cur.sold
       const outcome = cur.tiers[unit]
