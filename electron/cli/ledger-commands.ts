@@ -10,6 +10,7 @@
  *
  * The ledger: --db <file>, else CARATS_DB, else carats.db in the app's data folder.
  */
+import { isUtf8 } from 'node:buffer'
 import { mkdirSync, readFileSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { basename, dirname } from 'node:path'
@@ -186,16 +187,11 @@ const salesImport: Command = (ctx) =>
     } catch (e) {
       throw new UsageError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`)
     }
-    // fatal: a file that is not UTF-8 is refused rather than read with replacement characters
-    // (also about twice as fast as readFileSync(file, 'utf8') on a large feed with Node 20)
-    let content: string
+    // the file's bytes, not decoded: the importer reads them in place and records the SHA-256 of
+    // the file itself; a file that is not UTF-8 is refused rather than read with replacement characters
+    if (!isUtf8(bytes)) throw new UsageError(`${file} is not UTF-8 text: a sales feed is JSON lines in UTF-8`)
     try {
-      content = new TextDecoder('utf-8', { fatal: true }).decode(bytes)
-    } catch {
-      throw new UsageError(`${file} is not UTF-8 text: a sales feed is JSON lines in UTF-8`)
-    }
-    try {
-      const r = b.services.importer.importContent(b.actor, content, basename(file))
+      const r = b.services.importer.importContent(b.actor, bytes, basename(file))
       print(ctx, r, () => `${basename(file)}: ${int(r.lines)} lines, ${int(r.imported)} sales imported, ${int(r.alreadyImported)} already imported`)
       return 0
     } catch (e) {

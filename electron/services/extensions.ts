@@ -20,8 +20,11 @@ export interface SimulatorService {
 }
 
 export interface ImporterService {
-  /** A JSONL sales feed, whole or not at all: AppError('IMPORT_REJECTED') lists every bad line in details. */
-  importContent(actor: Actor, content: string, fileName?: string): ImportResult
+  /**
+   * A JSONL sales feed, whole or not at all: AppError('IMPORT_REJECTED') lists every bad line in
+   * details. As text (the contract's sales:import) or as the file's UTF-8 bytes (the command line).
+   */
+  importContent(actor: Actor, content: string | Uint8Array, fileName?: string): ImportResult
 }
 
 export interface ReportsService {

@@ -31,8 +31,15 @@ function full(line: string) {
   return { saleId: l.saleId, serial: l.serial, player: l.player, soldAt: l.soldAt, stakeCents: l.stakeCents, play }
 }
 
+/** The line read within a feed (a line after it) and alone at a feed's end: both must agree. */
 function fast(line: string) {
-  const f = readFeedLineFast(line)
+  const inFeed = read(Buffer.from(`${line}\n${lines[0]}\n`), 0, Buffer.byteLength(line))
+  expect(read(Buffer.from(line), 0, Buffer.byteLength(line))).toEqual(inFeed)
+  return inFeed
+}
+
+function read(feed: Buffer, start: number, end: number) {
+  const f = readFeedLineFast(feed, start, end)
   if (!f) return null
   const play = f.play === null ? null : packFastPlay(f.play, W, Y)
   if (f.play !== null && play === null) return null
@@ -58,6 +65,15 @@ describe('the fast feed-line reader', () => {
     const o = JSON.parse(lines[0])
     const reordered = JSON.stringify({ play: o.play, stakeCents: o.stakeCents, soldAt: o.soldAt, player: o.player, serial: o.serial, saleId: o.saleId })
     expect(fast(reordered)).toEqual(full(reordered))
+    // events with their keys in another order, some or all of them
+    type Ev = { t: number; zone: string; cell: number; gesture: string }
+    const back = (e: Ev) => ({ gesture: e.gesture, cell: e.cell, zone: e.zone, t: e.t })
+    for (const pick of [(i: number) => i % 2 === 0, () => true]) {
+      const l = { ...o, play: { ...o.play, events: o.play.events.map((e: Ev, i: number) => (pick(i) ? back(e) : e)) } }
+      const text = JSON.stringify(l)
+      expect(fast(text)).not.toBeNull()
+      expect(fast(text)).toEqual(full(text))
+    }
     for (const odd of [
       JSON.stringify(o, null, 1),
       lines[0].replace('"F-0"', '"F\\u002d0"'),
@@ -94,16 +110,19 @@ describe('the fast feed-line reader', () => {
     expect(accepted).toBeGreaterThan(0)
   })
   it('reads a line in place within the feed, and never past its end into the next line', () => {
-    const feed = lines.slice(0, 3).join('\n')
+    const bytes = (s: string) => Buffer.from(s)
+    const second = readFeedLineFast(bytes(lines[1]))
+    expect(second).not.toBeNull()
+    const feed = bytes(lines.slice(0, 3).join('\n'))
     const [a, b] = [lines[0].length, lines[0].length + 1 + lines[1].length]
-    expect(readFeedLineFast(feed, a + 1, b)).toEqual(readFeedLineFast(lines[1]))
+    expect(readFeedLineFast(feed, a + 1, b)).toEqual(second)
     const rng = seededRng(5)
     for (let k = 0; k < 2000; k++) {
       // the first line cut short anywhere, the second right after it
       const cut = 1 + Math.floor(rng() * (lines[0].length - 1))
-      const text = lines[0].slice(0, cut) + '\n' + lines[1]
+      const text = bytes(lines[0].slice(0, cut) + '\n' + lines[1] + '\n' + lines[2])
       expect(readFeedLineFast(text, 0, cut)).toBeNull()
-      expect(readFeedLineFast(text, cut + 1, text.length)).toEqual(readFeedLineFast(lines[1]))
+      expect(readFeedLineFast(text, cut + 1, cut + 1 + lines[1].length)).toEqual(second)
     }
   })
 })

@@ -1,8 +1,10 @@
 /**
- * A fast reader for the sales feed's usual lines. JSON.parse of a 1,775-byte line with its 30
- * event objects costs more than everything else the importer does for it; this reader walks the
- * text once, takes the events straight into their packed form (play-codec.ts) and makes no
- * object per event.
+ * A fast reader for the sales feed's usual lines, on the feed's bytes. JSON.parse of a
+ * 1,775-byte line with its 30 event objects costs more than everything else the importer does for
+ * it; this reader walks the bytes once, takes the events straight into their packed form
+ * (play-codec.ts) and makes no object per event. An event written in the usual order
+ * (`{"t":…,"zone":…,"cell":…,"gesture":…}`) is matched four bytes at a time; any other order is
+ * read key by key.
  *
  * It reads only a strict subset of JSON: the six fields of a line, each once, in any order, no
  * whitespace; strings without escapes or control characters; whole numbers written in plain
@@ -11,7 +13,8 @@
  * every line that is wrong) makes it answer null, and the importer then reads the line with
  * JSON.parse and the zod schema, which give the reasons. So a line it reads would have been read
  * the same by JSON.parse, passed the schema and the events' field check: it never decides that a
- * line is bad, and never accepts one that the full path refuses.
+ * line is bad, and never accepts one that the full path refuses. The bytes must be UTF-8 (the
+ * importer checks the whole feed first).
  */
 
 export interface FastFeedLine {
@@ -50,229 +53,310 @@ const RBRACE = 0x7d
 const LBRACK = 0x5b
 const RBRACK = 0x5d
 
-class Reader {
-  s = ''
-  i = 0
+const bytes = (s: string) => new Uint8Array(Buffer.from(s, 'latin1'))
+const word = (s: string) => Buffer.from(s, 'latin1').readUInt32LE(0)
+// keys and values, quotes (and a key's colon) included
+const K = {
+  saleId: bytes('"saleId":'), serial: bytes('"serial":'), player: bytes('"player":'), soldAt: bytes('"soldAt":'), stakeCents: bytes('"stakeCents":'), play: bytes('"play":'),
+  mode: bytes('"mode":'), status: bytes('"status":'), events: bytes('"events":'),
+  t: bytes('"t":'), zone: bytes('"zone":'), cell: bytes('"cell":'), gesture: bytes('"gesture":'),
+}
+const V = {
+  null: bytes('null'), play: bytes('"play"'), auto: bytes('"auto"'), complete: bytes('"complete"'), interrupted: bytes('"interrupted"'),
+  winning: bytes('"winning"'), yours: bytes('"yours"'), click: bytes('"click"'), drag: bytes('"drag"'),
+}
+// the usual event, `{"t":N,"zone":"winning"|"yours","cell":N,"gesture":"click"|"drag"}`, in words of four bytes
+const W_T = word('{"t"')
+const W_ZONE = [word(',"zo'), word('ne":')]
+const W_WINNING = [word('"win'), word('ning')]
+const W_YOURS = word('"you')
+const W_CELL = [word(',"ce'), word('ll":')]
+const W_GESTURE = [word(',"ge'), word('stur'), word('e":"')]
+const W_CLICK = word('clic')
+const W_DRAG = word('drag')
 
-  /** A string without escapes; null when there is anything else. */
-  str(): string | null {
-    const s = this.s
-    if (s.charCodeAt(this.i) !== Q) return null
-    const start = ++this.i
-    for (;;) {
-      const c = s.charCodeAt(this.i)
-      if (c === Q) break
-      // NaN past the end, control characters and escapes: not for this reader
-      if (!(c >= 0x20) || c === BS) return null
-      this.i++
-    }
-    return s.slice(start, this.i++)
-  }
+// the feed being read, and a view on it for the four-byte words
+let b: Buffer = Buffer.alloc(0)
+let dv = new DataView(b.buffer)
+/** Where the last uint() or str() stopped. */
+let at = 0
 
-  /** A whole number ≥ 0 in plain digits (no sign, fraction, exponent or leading zero), up to 15 digits; -1 otherwise. */
-  uint(): number {
-    const s = this.s
-    const start = this.i
-    let n = 0
-    for (;;) {
-      const c = s.charCodeAt(this.i)
-      if (c >= 0x30 && c <= 0x39) {
-        n = n * 10 + (c - 0x30)
-        this.i++
-      } else break
-    }
-    const len = this.i - start
-    if (len === 0 || len > 15 || (len > 1 && s.charCodeAt(start) === 0x30)) return -1
-    return n
-  }
-
-  /** The key `"name":`, returning the name, or null. */
-  key(): string | null {
-    const k = this.str()
-    if (k === null || this.s.charCodeAt(this.i) !== COLON) return null
-    this.i++
-    return k
-  }
-
-  lit(text: string): boolean {
-    if (!this.s.startsWith(text, this.i)) return false
-    this.i += text.length
-    return true
-  }
+let src: Uint8Array | null = null
+function use(feed: Uint8Array) {
+  src = feed
+  b = Buffer.isBuffer(feed) ? feed : Buffer.from(feed.buffer, feed.byteOffset, feed.byteLength)
+  dv = new DataView(feed.buffer, feed.byteOffset, feed.byteLength)
 }
 
-const r = new Reader()
+/** The bytes of `lit` at i. */
+function is(i: number, lit: Uint8Array): boolean {
+  const n = lit.length
+  for (let k = 0; k < n; k++) if (b[i + k] !== lit[k]) return false
+  return true
+}
+
+/** A whole number ≥ 0 in plain digits (no sign, fraction, exponent or leading zero), up to 15 digits, from i; -1 otherwise. */
+function uint(i: number): number {
+  const start = i
+  let n = 0
+  for (;;) {
+    const c = b[i]
+    if (c >= 0x30 && c <= 0x39) {
+      n = n * 10 + (c - 0x30)
+      i++
+    } else break
+  }
+  at = i
+  const len = i - start
+  if (len === 0 || len > 15 || (len > 1 && b[start] === 0x30)) return -1
+  return n
+}
+
+/** A string without escapes or control characters from i (its opening quote), up to `end`; null otherwise. */
+function str(i: number, end: number): string | null {
+  if (b[i] !== Q) return null
+  const start = ++i
+  for (;;) {
+    if (i >= end) return null
+    const c = b[i]
+    if (c === Q) break
+    if (c < 0x20 || c === BS) return null
+    i++
+  }
+  at = i + 1
+  return b.toString('utf8', start, i)
+}
+
+/** The usual event at i, into slot n: the position after it, or -1 when it is written otherwise. */
+function usualEvent(i: number, n: number): number {
+  if (dv.getUint32(i, true) !== W_T || b[i + 4] !== COLON) return -1
+  const t = uint(i + 5)
+  let j = at
+  if (t < 0 || dv.getUint32(j, true) !== W_ZONE[0] || dv.getUint32(j + 4, true) !== W_ZONE[1]) return -1
+  j += 8
+  let yours: number
+  if (dv.getUint32(j, true) === W_WINNING[0] && dv.getUint32(j + 4, true) === W_WINNING[1] && b[j + 8] === Q) {
+    yours = 0
+    j += 9
+  } else if (dv.getUint32(j, true) === W_YOURS && b[j + 4] === 0x72 && b[j + 5] === 0x73 && b[j + 6] === Q) {
+    yours = 1
+    j += 7
+  } else return -1
+  if (dv.getUint32(j, true) !== W_CELL[0] || dv.getUint32(j + 4, true) !== W_CELL[1]) return -1
+  const c = uint(j + 8)
+  j = at
+  if (c < 0 || c > 63) return -1
+  if (dv.getUint32(j, true) !== W_GESTURE[0] || dv.getUint32(j + 4, true) !== W_GESTURE[1] || dv.getUint32(j + 8, true) !== W_GESTURE[2]) return -1
+  j += 12
+  let drag: number
+  if (dv.getUint32(j, true) === W_CLICK && b[j + 4] === 0x6b && b[j + 5] === Q && b[j + 6] === RBRACE) {
+    drag = 0
+    j += 7
+  } else if (dv.getUint32(j, true) === W_DRAG && b[j + 4] === Q && b[j + 5] === RBRACE) {
+    drag = 1
+    j += 6
+  } else return -1
+  T[n] = t
+  ZONE_YOURS[n] = yours
+  CELL[n] = c
+  DRAG[n] = drag
+  return j
+}
+
+/** An event with its keys in any order at i, into slot n: the position after it, or -1. */
+function anyEvent(i: number, n: number): number {
+  if (b[i] !== LBRACE) return -1
+  i++
+  let seen = 0
+  for (;;) {
+    if (is(i, K.t)) {
+      if (seen & 1) return -1
+      seen |= 1
+      const t = uint(i + K.t.length)
+      if (t < 0) return -1
+      T[n] = t
+      i = at
+    } else if (is(i, K.zone)) {
+      if (seen & 2) return -1
+      seen |= 2
+      i += K.zone.length
+      if (is(i, V.winning)) {
+        ZONE_YOURS[n] = 0
+        i += V.winning.length
+      } else if (is(i, V.yours)) {
+        ZONE_YOURS[n] = 1
+        i += V.yours.length
+      } else return -1
+    } else if (is(i, K.cell)) {
+      if (seen & 4) return -1
+      seen |= 4
+      const c = uint(i + K.cell.length)
+      if (c < 0 || c > 63) return -1
+      CELL[n] = c
+      i = at
+    } else if (is(i, K.gesture)) {
+      if (seen & 8) return -1
+      seen |= 8
+      i += K.gesture.length
+      if (is(i, V.click)) {
+        DRAG[n] = 0
+        i += V.click.length
+      } else if (is(i, V.drag)) {
+        DRAG[n] = 1
+        i += V.drag.length
+      } else return -1
+    } else return -1
+    const c = b[i++]
+    if (c === RBRACE) break
+    if (c !== COMMA) return -1
+  }
+  return seen === 15 ? i : -1
+}
+
+/** The events' list at i into the scratch arrays: the position after it, or -1. */
+function readEvents(i: number, play: FastPlay): number {
+  if (b[i] !== LBRACK) return -1
+  i++
+  let n = 0
+  if (b[i] === RBRACK) {
+    play.count = 0
+    return i + 1
+  }
+  for (;;) {
+    if (n >= MAX_EVENTS) return -1
+    let j = usualEvent(i, n)
+    if (j < 0) j = anyEvent(i, n)
+    if (j < 0) return -1
+    n++
+    i = j
+    const c = b[i++]
+    if (c === RBRACK) break
+    if (c !== COMMA) return -1
+  }
+  play.count = n
+  return i
+}
+
+/** The play object at i: the position after it, with the play in `play`; -1 when it is not one. */
+function readPlay(i: number, play: FastPlay): number {
+  if (b[i] !== LBRACE) return -1
+  i++
+  let seen = 0
+  for (;;) {
+    if (is(i, K.mode)) {
+      if (seen & 1) return -1
+      seen |= 1
+      i += K.mode.length
+      if (is(i, V.auto)) {
+        play.auto = true
+        i += V.auto.length
+      } else if (is(i, V.play)) i += V.play.length
+      else return -1
+    } else if (is(i, K.status)) {
+      if (seen & 2) return -1
+      seen |= 2
+      i += K.status.length
+      if (is(i, V.complete)) {
+        play.complete = true
+        i += V.complete.length
+      } else if (is(i, V.interrupted)) i += V.interrupted.length
+      else return -1
+    } else if (is(i, K.events)) {
+      if (seen & 4) return -1
+      seen |= 4
+      i = readEvents(i + K.events.length, play)
+      if (i < 0) return -1
+    } else return -1
+    const c = b[i++]
+    if (c === RBRACE) break
+    if (c !== COMMA) return -1
+  }
+  return seen === 7 ? i : -1
+}
 
 function text(v: string | null, max: number): v is string {
   return v !== null && v.length >= 1 && v.length <= max && v.trim() === v
 }
 
-/** `"name":` at the reader's position, without making a string: true and past it, or false. */
-function keyIs(name: string): boolean {
-  const s = r.s
-  const i = r.i
-  const n = name.length
-  if (s.charCodeAt(i) !== Q || s.charCodeAt(i + n + 1) !== Q || s.charCodeAt(i + n + 2) !== COLON) return false
-  for (let k = 0; k < n; k++) if (s.charCodeAt(i + 1 + k) !== name.charCodeAt(k)) return false
-  r.i = i + n + 3
-  return true
-}
-
-/** `"value"` at the reader's position, without making a string. */
-function valueIs(value: string): boolean {
-  const s = r.s
-  const i = r.i
-  const n = value.length
-  if (s.charCodeAt(i) !== Q || s.charCodeAt(i + n + 1) !== Q) return false
-  for (let k = 0; k < n; k++) if (s.charCodeAt(i + 1 + k) !== value.charCodeAt(k)) return false
-  r.i = i + n + 2
-  return true
-}
-
-function readEvents(play: FastPlay): boolean {
-  const s = r.s
-  if (s.charCodeAt(r.i) !== LBRACK) return false
-  r.i++
-  let n = 0
-  if (s.charCodeAt(r.i) === RBRACK) {
-    r.i++
-    play.count = 0
-    return true
-  }
-  for (;;) {
-    if (n >= MAX_EVENTS || s.charCodeAt(r.i) !== LBRACE) return false
-    r.i++
-    let seen = 0
-    for (;;) {
-      if (keyIs('t')) {
-        if (seen & 1) return false
-        seen |= 1
-        const t = r.uint()
-        if (t < 0) return false
-        T[n] = t
-      } else if (keyIs('zone')) {
-        if (seen & 2) return false
-        seen |= 2
-        if (valueIs('winning')) ZONE_YOURS[n] = 0
-        else if (valueIs('yours')) ZONE_YOURS[n] = 1
-        else return false
-      } else if (keyIs('cell')) {
-        if (seen & 4) return false
-        seen |= 4
-        const c = r.uint()
-        if (c < 0 || c > 63) return false
-        CELL[n] = c
-      } else if (keyIs('gesture')) {
-        if (seen & 8) return false
-        seen |= 8
-        if (valueIs('click')) DRAG[n] = 0
-        else if (valueIs('drag')) DRAG[n] = 1
-        else return false
-      } else return false
-      const c = s.charCodeAt(r.i++)
-      if (c === RBRACE) break
-      if (c !== COMMA) return false
-    }
-    if (seen !== 15) return false
-    n++
-    const c = s.charCodeAt(r.i++)
-    if (c === RBRACK) break
-    if (c !== COMMA) return false
-  }
-  play.count = n
-  return true
-}
-
-function readPlay(): FastPlay | null | false {
-  const s = r.s
-  if (r.lit('null')) return null
-  if (s.charCodeAt(r.i) !== LBRACE) return false
-  r.i++
-  const play: FastPlay = { auto: false, complete: false, count: 0 }
-  let seen = 0
-  for (;;) {
-    if (keyIs('mode')) {
-      if (seen & 1) return false
-      seen |= 1
-      if (valueIs('auto')) play.auto = true
-      else if (!valueIs('play')) return false
-    } else if (keyIs('status')) {
-      if (seen & 2) return false
-      seen |= 2
-      if (valueIs('complete')) play.complete = true
-      else if (!valueIs('interrupted')) return false
-    } else if (keyIs('events')) {
-      if (seen & 4) return false
-      seen |= 4
-      if (!readEvents(play)) return false
-    } else return false
-    const c = s.charCodeAt(r.i++)
-    if (c === RBRACE) break
-    if (c !== COMMA) return false
-  }
-  return seen === 7 ? play : false
-}
-
 /**
  * The line read by the fast path, or null when it is not one of the usual lines (then read it
- * with JSON.parse and the schema). The line is `feed` from `start` to `end`: a feed is read in
- * place, since charCodeAt on a slice of a long text is slower than on the text itself. Nothing
- * past a line's end can be read as part of it: a line break is a control character, which none
- * of the reader's rules accepts. The play's events stay in scratch arrays until the next call:
- * pack them with `packFastPlay` before reading another line.
+ * with JSON.parse and the schema). The line is `feed` from `start` to `end` (UTF-8 bytes): a
+ * feed is read in place. Nothing past a line's end is read as part of it. The play's events stay
+ * in scratch arrays until the next call: pack them with `packFastPlay` before reading another line.
  */
-export function readFeedLineFast(feed: string, start = 0, end = feed.length): FastFeedLine | null {
-  const line = feed
-  r.s = feed
-  if (feed.charCodeAt(start) !== LBRACE) return null
-  r.i = start + 1
+export function readFeedLineFast(feed: Uint8Array, start = 0, end = feed.length): FastFeedLine | null {
+  if (feed !== src) use(feed)
+  // the four-byte words may look up to 12 bytes ahead: near the feed's end, the careful reader
+  if (end + 16 > feed.length) return readTail(feed, start, end)
+  if (b[start] !== LBRACE) return null
+  let i = start + 1
   let saleId: string | null = null
   let serial: string | null = null
   let player: string | null = null
   let soldAt: string | null = null
   let stakeCents = -1
-  let play: FastPlay | null | false = false
+  let play: FastPlay | null = null
   let seen = 0
   for (;;) {
-    const k = r.key()
-    if (k === null) return null
-    if (k === 'saleId') {
+    if (is(i, K.saleId)) {
       if (seen & 1) return null
       seen |= 1
-      saleId = r.str()
+      saleId = str(i + K.saleId.length, end)
       if (!text(saleId, MAX_TEXT)) return null
-    } else if (k === 'serial') {
+      i = at
+    } else if (is(i, K.serial)) {
       if (seen & 2) return null
       seen |= 2
-      serial = r.str()
+      serial = str(i + K.serial.length, end)
       if (serial === null || serial.length > 40) return null
-    } else if (k === 'player') {
+      i = at
+    } else if (is(i, K.player)) {
       if (seen & 4) return null
       seen |= 4
-      player = r.str()
+      player = str(i + K.player.length, end)
       if (!text(player, MAX_TEXT)) return null
-    } else if (k === 'soldAt') {
+      i = at
+    } else if (is(i, K.soldAt)) {
       if (seen & 8) return null
       seen |= 8
-      soldAt = r.str()
+      soldAt = str(i + K.soldAt.length, end)
       if (soldAt === null || soldAt.length > 40) return null
-    } else if (k === 'stakeCents') {
+      i = at
+    } else if (is(i, K.stakeCents)) {
       if (seen & 16) return null
       seen |= 16
-      stakeCents = r.uint()
+      stakeCents = uint(i + K.stakeCents.length)
       if (stakeCents < 0) return null
-    } else if (k === 'play') {
+      i = at
+    } else if (is(i, K.play)) {
       if (seen & 32) return null
       seen |= 32
-      play = readPlay()
-      if (play === false) return null
+      i += K.play.length
+      if (is(i, V.null)) i += V.null.length
+      else {
+        play = { auto: false, complete: false, count: 0 }
+        i = readPlay(i, play)
+        if (i < 0) return null
+      }
     } else return null
-    const c = line.charCodeAt(r.i++)
+    if (i >= end) return null
+    const c = b[i++]
     if (c === RBRACE) break
     if (c !== COMMA) return null
   }
-  if (seen !== 63 || r.i !== end || play === false) return null
+  if (seen !== 63 || i !== end) return null
   return { saleId: saleId!, serial: serial!, player: player!, soldAt: soldAt!, stakeCents, play }
+}
+
+/** A line near the feed's end, read from a copy with room after it (the words read ahead never leave a buffer). */
+function readTail(feed: Uint8Array, start: number, end: number): FastFeedLine | null {
+  const copy = new Uint8Array(end - start + 16)
+  copy.set(feed.subarray(start, end))
+  // a line break after the copy's line, as in a feed: never part of a line
+  copy[end - start] = 0x0a
+  const r = readFeedLineFast(copy, 0, end - start)
+  use(feed)
+  return r
 }
 
 /**

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeAll, afterAll, describe, expect, it } from 'vitest'
@@ -76,7 +77,8 @@ describe('importing a valid feed', () => {
     expect(f.catalog.block(1, 1).units_sold).toBe(20)
     const batch = f.db.prepare('SELECT * FROM import_batches').get() as Record<string, unknown>
     expect(batch).toMatchObject({ file_name: 'sales-valid.jsonl', lines: 20, imported: 20, already: 0, actor: 'tester' })
-    expect(batch.file_sha256).toMatch(/^[0-9a-f]{64}$/)
+    // the file's own digest, as sha256sum gives it
+    expect(batch.file_sha256).toBe(createHash('sha256').update(readFileSync(join(FIXTURES, 'sales-valid.jsonl'))).digest('hex'))
     const audit = f.db.prepare("SELECT object, details FROM audit WHERE action = 'sales.import'").get() as { object: string; details: string }
     expect(audit.object).toBe(`import:${batch.id}`)
     expect(JSON.parse(audit.details)).toMatchObject({ imported: 20, firstSerial: '0001-001-0000000-7' })
@@ -126,6 +128,21 @@ describe('importing a valid feed', () => {
   it('refuses an empty file', async () => {
     const { importer } = await fresh()
     expect(() => importer.importContent(TEST_ACTOR, '\n  \n')).toThrow(/holds no sales/)
+  })
+
+  it("reads a file's bytes as its text would be read: a byte order mark and CRLF line ends are fine", async () => {
+    const { f, importer } = await fresh()
+    const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(validFeed.trim().split('\n').join('\r\n') + '\r\n')])
+    expect(importer.importContent(TEST_ACTOR, new Uint8Array(bytes), 'crlf.jsonl')).toEqual({ lines: 20, imported: 20, alreadyImported: 0 })
+    expect(f.catalog.block(1, 1).units_sold).toBe(20)
+  })
+
+  it('refuses bytes that are not UTF-8, naming the file, and stores nothing', async () => {
+    const { f, importer } = await fresh()
+    const before = snapshot(f)
+    const latin1 = Buffer.from(validFeed.replace(/"player":"[^"]*"/, '"player":"Zo\u00e9"'), 'latin1')
+    expect(() => importer.importContent(TEST_ACTOR, latin1, 'latin1.jsonl')).toThrow(/latin1\.jsonl is not UTF-8 text/)
+    expect(snapshot(f)).toEqual(before)
   })
 })
 

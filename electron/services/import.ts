@@ -21,6 +21,7 @@
  * soldAt: an ISO 8601 date-time with a zone, not before the emission's first sale day, and not
  * more than a minute ahead of this machine's clock (platform clocks drift a little).
  */
+import { isUtf8 } from 'node:buffer'
 import { createHash } from 'node:crypto'
 import { z } from 'zod'
 import { AppError } from '../contract/errors'
@@ -69,22 +70,6 @@ export const feedLineSchema = z
 type FeedLineData = z.infer<typeof feedLineSchema>
 /** Sale ids looked up in one query. */
 const ID_CHUNK = 5000
-/** Characters of the feed hashed at a time: the UTF-8 of the whole text at once is slow (a copy as large as the file). */
-const HASH_CHUNK = 1 << 16
-
-/** SHA-256 of the text's UTF-8 bytes, fed in pieces cut between whole characters (never inside a surrogate pair). */
-export function sha256OfText(content: string): string {
-  const h = createHash('sha256')
-  for (let i = 0; i < content.length; ) {
-    let end = Math.min(content.length, i + HASH_CHUNK)
-    const c = content.charCodeAt(end - 1)
-    if (end < content.length && c >= 0xd800 && c <= 0xdbff) end++
-    h.update(content.slice(i, end), 'utf8')
-    i = end
-  }
-  return h.digest('hex')
-}
-
 const EVENT_KEYS = new Set(['t', 'zone', 'cell', 'gesture'])
 
 export interface ImporterDeps {
@@ -96,8 +81,11 @@ export interface ImporterDeps {
 }
 
 export interface Importer {
-  /** Imports a feed given as text; the same as the contract's sales:import. */
-  importContent(actor: Actor, content: string, fileName?: string): ImportResult
+  /**
+   * Imports a feed given as text (the contract's sales:import) or as the bytes of its file (the
+   * command line: no decoding of the whole file, and the hash is the file's own).
+   */
+  importContent(actor: Actor, content: string | Uint8Array, fileName?: string): ImportResult
 }
 
 /** A line that passed every check of its own, before the checks across lines. */
@@ -183,7 +171,7 @@ export function createImporter({ db, clock, catalog, sales, audit }: ImporterDep
                             FROM sales s JOIN players p ON p.id = s.player_id WHERE s.unit_key = ?`)
   const insertBatch = db.prepare('INSERT INTO import_batches (file_sha256, file_name, lines, imported, already, actor, at) VALUES (?, ?, ?, ?, ?, ?, ?)')
 
-  function run(actor: Actor, content: string, fileName: string | undefined): ImportResult {
+  function run(actor: Actor, content: Buffer, fileName: string | undefined): ImportResult {
     const now = clock().getTime()
     const problems = new Map<number, string[]>()
     const bad = (line: number, reason: string) => {
@@ -229,16 +217,17 @@ export function createImporter({ db, clock, catalog, sales, audit }: ImporterDep
     // 1. every line read: the usual lines by the fast reader (their plays packed), the others by JSON.parse and the schema
     const read: { n: number; l: FeedLineData; packed: GoodLine['play'] | undefined; unit?: UnitId | SerialError }[] = []
     let lineNo = 0
-    let pos = 0
+    // a byte order mark, which a decoder would drop
+    let pos = content[0] === 0xef && content[1] === 0xbb && content[2] === 0xbf ? 3 : 0
     while (pos <= content.length) {
-      let end = content.indexOf('\n', pos)
+      let end = content.indexOf(0x0a, pos)
       if (end < 0) end = content.length
       const start = pos
       pos = end + 1
       lineNo++
-      // the usual line starts with its brace; any other is sliced (blank, or for the full path)
-      const fast = content.charCodeAt(start) === 0x7b ? readFeedLineFast(content, start, end) : null
-      if (fast === null && content.slice(start, end).trim() === '') continue
+      // the usual line starts with its brace; any other is decoded (blank, or for the full path)
+      const fast = content[start] === 0x7b ? readFeedLineFast(content, start, end) : null
+      if (fast === null && content.toString('utf8', start, end).trim() === '') continue
       lines++
       const n = lineNo
       if (fast) {
@@ -256,7 +245,7 @@ export function createImporter({ db, clock, catalog, sales, audit }: ImporterDep
       }
       let value: unknown
       try {
-        value = JSON.parse(content.slice(start, end))
+        value = JSON.parse(content.toString('utf8', start, end))
       } catch (e) {
         bad(n, `not valid JSON (${e instanceof Error ? e.message : String(e)})`)
         continue
@@ -424,7 +413,7 @@ export function createImporter({ db, clock, catalog, sales, audit }: ImporterDep
       }
       imported += sales.sellChecked(emission, { count, players, soldAt, codes, ends, events, saleIds })
     }
-    const sha256 = sha256OfText(content)
+    const sha256 = createHash('sha256').update(content).digest('hex')
     const at = iso(clock())
     const batchId = Number(insertBatch.run(sha256, fileName ?? null, lines, imported, already, actor.name, at).lastInsertRowid)
     audit.record(actor.name, 'sales.import', `import:${batchId}`, {
@@ -439,9 +428,15 @@ export function createImporter({ db, clock, catalog, sales, audit }: ImporterDep
 
   return {
     importContent(actor, content, fileName) {
-      if (typeof content !== 'string') throw new AppError('BAD_ARGUMENTS', 'the feed must be text', { field: 'content' })
+      let bytes: Buffer
+      if (typeof content === 'string') bytes = Buffer.from(content, 'utf8')
+      else if (content instanceof Uint8Array) {
+        // fatal, as a decoder would be: a file that is not UTF-8 is refused rather than read with replacement characters
+        if (!isUtf8(content)) throw new AppError('BAD_ARGUMENTS', `${fileName ?? 'the file'} is not UTF-8 text: a sales feed is JSON lines in UTF-8`, { field: 'content' })
+        bytes = Buffer.isBuffer(content) ? content : Buffer.from(content.buffer, content.byteOffset, content.byteLength)
+      } else throw new AppError('BAD_ARGUMENTS', 'the feed must be text', { field: 'content' })
       try {
-        return importTx.immediate(actor, content, fileName)
+        return importTx.immediate(actor, bytes, fileName)
       } catch (e) {
         if (e instanceof AppError && e.code === 'IMPORT_REJECTED') {
           const details = e.extras.details as ImportLineError[]

@@ -3,14 +3,12 @@
  * rolled-back batch, another connection's sales or an outer transaction's rollback show in a chain.
  */
 import { afterEach, describe, expect, it } from 'vitest'
-import { createHash } from 'node:crypto'
 import { smallDefinition } from '../../test/support/game-fixtures'
 import { openLedger } from '../ledger/db'
 import { openKeyStore } from '../ledger/keystore'
 import { createAlertsService } from './alerts'
 import { createAuditService } from './audit'
 import { createCatalog } from './catalog'
-import { sha256OfText } from './import'
 import { createSalesService } from './sales'
 import { openLedgerFixture, type LedgerFixture } from './simulator-fixture'
 
@@ -88,13 +86,5 @@ describe("the sales' foreign key", () => {
     // so a sale naming no player is still refused by SQLite outside the service
     const key = f.db.prepare('SELECT max(unit_key) + 1 FROM sales').pluck().get() as number
     expect(() => f.db.prepare('INSERT INTO sales (unit_key, player_id, sold_at, stake_cents, prize_cents) VALUES (?, 999999, 0, 300, 0)').run(key)).toThrow(/FOREIGN KEY/)
-  })
-})
-
-describe('the feed file digest', () => {
-  it('is the SHA-256 of the whole text, also when a piece would end inside a surrogate pair', () => {
-    for (const text of ['', 'abc\n', 'é'.repeat(70_000), 'x'.repeat(65_535) + '😀' + 'y'.repeat(100_000) + '😀'.repeat(40_000)]) {
-      expect(sha256OfText(text)).toBe(createHash('sha256').update(text).digest('hex'))
-    }
   })
 })
