@@ -296,3 +296,24 @@ describe('checkSerial', () => {
     }
   })
 })
+
+describe('a serial written as formatSerial writes it (the quick path) reads as the same serial typed otherwise', () => {
+  const outcome = (s: string) => {
+    try {
+      return { id: parseSerial(s) }
+    } catch (e) {
+      return { code: (e as SerialError).code }
+    }
+  }
+  it('gives the same unit or the same error, for good serials and every one-character change', () => {
+    const chars = '0123456789- x'
+    for (let k = 0; k < 300; k++) {
+      const s = formatSerial({ emission: 1 + ((k * 37) % MAX_EMISSION), block: 1 + ((k * 11) % MAX_BLOCK), unit: (k * 26_717) % 8_016_000 })
+      // the same digits without dashes, or spaced, take the long way
+      expect(outcome(s)).toEqual(outcome(s.replace(/-/g, '')))
+      const at = k % 18
+      const changed = s.slice(0, at) + chars[k % chars.length] + s.slice(at + 1)
+      expect(outcome(changed)).toEqual(outcome(` ${changed} `))
+    }
+  })
+})

@@ -37,7 +37,7 @@ import type { BlockRow, Catalog, EmissionRow } from './catalog'
 import { type Actor, type Clock, iso, toMillis } from './common'
 import { describeStatus } from './emissions'
 import { packFastPlay, readFeedLineFast } from './feed-line'
-import { NO_PLAY, type SalesService } from './sales'
+import { NO_PLAY, type CheckedSales, type SalesService } from './sales'
 
 export const FUTURE_TOLERANCE_MS = 60_000
 /** Bad lines listed in the error's details; the message counts them all. */
@@ -88,19 +88,127 @@ export interface Importer {
   importContent(actor: Actor, content: string | Uint8Array, fileName?: string): ImportResult
 }
 
-/** A line that passed every check of its own, before the checks across lines. */
-interface GoodLine {
-  line: number
-  saleId: string
-  serial: string
-  emission: number
-  block: number
-  unit: number
-  key: number
-  player: string
-  soldAt: number
-  stake: number
-  play: { code: number; events: Buffer } | null
+type PackedPlay = { code: number; events: Uint8Array }
+/** A line read by the fast reader, its play packed apart. */
+type FastLine = Omit<FeedLineData, 'play'> & { play: null }
+/** A line read, before its checks: `packed` is undefined when the full path read it (its play still to check). */
+interface ReadLine {
+  n: number
+  l: FeedLineData | FastLine
+  packed: PackedPlay | null | undefined
+  unit?: UnitId | SerialError
+}
+
+/**
+ * The lines that claim a unit, as columns in the file's order (no object per line): those that
+ * passed every check of their own (`ok`), and those refused only for their unit's state
+ * (`refusal`, said unless a line before claimed the same unit).
+ */
+class GoodLines {
+  count = 0
+  readonly line: Int32Array
+  readonly saleId: string[]
+  readonly serial: string[]
+  readonly emission: Int32Array
+  readonly block: Int32Array
+  readonly unit: Int32Array
+  readonly key: Float64Array
+  readonly player: string[]
+  readonly soldAt: Float64Array
+  /** play-codec's playCode, or NO_PLAY */
+  readonly code: Uint8Array
+  /** line i's packed events are events[evEnd[i-1] … evEnd[i]) */
+  readonly evEnd: Float64Array
+  readonly ok: Uint8Array
+  readonly refusal: (string | null)[]
+  private events = Buffer.allocUnsafe(1 << 16)
+  private evLen = 0
+
+  /** Room for `most` lines. */
+  constructor(most: number) {
+    this.line = new Int32Array(most)
+    this.saleId = new Array(most)
+    this.serial = new Array(most)
+    this.emission = new Int32Array(most)
+    this.block = new Int32Array(most)
+    this.unit = new Int32Array(most)
+    this.key = new Float64Array(most)
+    this.player = new Array(most)
+    this.soldAt = new Float64Array(most)
+    this.code = new Uint8Array(most)
+    this.evEnd = new Float64Array(most)
+    this.ok = new Uint8Array(most)
+    this.refusal = new Array(most)
+  }
+
+  add(n: number, saleId: string, serial: string, id: UnitId, key: number, player: string, soldAt: number, play: PackedPlay | null, ok: boolean, refusal: string | null) {
+    const i = this.count++
+    this.line[i] = n
+    this.saleId[i] = saleId
+    this.serial[i] = serial
+    this.emission[i] = id.emission
+    this.block[i] = id.block
+    this.unit[i] = id.unit
+    this.key[i] = key
+    this.player[i] = player
+    this.soldAt[i] = soldAt
+    this.code[i] = play ? play.code : NO_PLAY
+    if (play) {
+      const ev = play.events
+      const n = ev.length
+      if (this.evLen + n > this.events.length) {
+        const more = Buffer.allocUnsafe(Math.max(this.events.length * 2, this.evLen + n))
+        this.events.copy(more, 0, 0, this.evLen)
+        this.events = more
+      }
+      // a few dozen bytes: a loop costs less than a call to set()
+      const to = this.events
+      const at = this.evLen
+      for (let k = 0; k < n; k++) to[at + k] = ev[k]
+      this.evLen += n
+    }
+    this.evEnd[i] = this.evLen
+    this.ok[i] = ok ? 1 : 0
+    this.refusal[i] = refusal
+  }
+
+  /** The lines' places in unit order, a unit's lines in the file's order (a feed usually is in unit order already). */
+  byKey(): number[] {
+    const key = this.key
+    const order = Array.from({ length: this.count }, (_, i) => i)
+    for (let i = 1; i < this.count; i++) if (key[i] <= key[i - 1]) return order.sort((a, b) => key[a] - key[b] || a - b)
+    return order
+  }
+
+  /** The lines at places[from … to) as sales.sellChecked takes them. */
+  columns(places: readonly number[], from: number, to: number): CheckedSales {
+    const count = to - from
+    const players: string[] = new Array(count)
+    const soldAt = new Float64Array(count)
+    const codes = new Uint8Array(count)
+    const ends = new Uint32Array(count)
+    const saleIds: (string | null)[] = new Array(count)
+    let size = 0
+    for (let k = from; k < to; k++) {
+      const g = places[k]
+      size += this.evEnd[g] - (g > 0 ? this.evEnd[g - 1] : 0)
+    }
+    const events = new Uint8Array(size)
+    let o = 0
+    for (let i = 0; i < count; i++) {
+      const g = places[from + i]
+      players[i] = this.player[g]
+      soldAt[i] = this.soldAt[g]
+      codes[i] = this.code[g]
+      // a sale id shaped like a serial is the line's own serial (checked): stored as the unit's
+      saleIds[i] = SERIAL_SHAPE.test(this.saleId[g]) ? null : this.saleId[g]
+      const start = g > 0 ? this.evEnd[g - 1] : 0
+      events.set(this.events.subarray(start, this.evEnd[g]), o)
+      o += this.evEnd[g] - start
+      ends[i] = o
+    }
+    return { count, players, soldAt, codes, ends, events, saleIds }
+  }
 }
 
 interface StoredSale {
@@ -195,12 +303,13 @@ export function createImporter({ db, clock, catalog, sales, audit }: ImporterDep
       return emissions.get(n)!
     }
 
-    const fresh: GoodLine[] = []
+    // room for as many lines as the file has line breaks, and one
+    let breaks = 0
+    for (let at = content.indexOf(0x0a); at >= 0; at = content.indexOf(0x0a, at + 1)) breaks++
+    const good = new GoodLines(breaks + 1)
     const idsSeen = new Map<string, number>()
-    const unitsSeen = new Map<number, number>()
     let lines = 0
     let already = 0
-    /** The zones of the serial's emission, or of CARATS when the serial names none (the full path's choice). */
     /** The serial read once per line: its unit, or why it is not a serial. */
     const unitOf = (serial: string): UnitId | SerialError => {
       try {
@@ -214,8 +323,96 @@ export function createImporter({ db, clock, catalog, sales, audit }: ImporterDep
     const zonesOf = (id: UnitId | SerialError): Pick<GameDefinition, 'winningCells' | 'yoursCells'> =>
       (id instanceof SerialError ? null : emissionOf(id.emission)?.def) ?? { winningCells: 6, yoursCells: 24 }
 
+    /** Every line on its own, a chunk of lines at a time (the sales already recorded under their ids read in one query). */
+    const checkLines = (chunk: ReadLine[]) => {
+      const recorded = new Map<string, StoredSale>()
+      const ids: string[] = []
+      for (const { l } of chunk) if (!SERIAL_SHAPE.test(l.saleId)) ids.push(l.saleId)
+      if (ids.length) for (const row of byIds.all(JSON.stringify(ids)) as StoredSale[]) recorded.set(row.sale_id!, row)
+
+      for (const { n, l, packed, unit } of chunk) {
+        const before = problems.get(n)?.length ?? 0
+
+        const earlier = idsSeen.get(l.saleId)
+        if (earlier !== undefined) bad(n, `saleId ${l.saleId} appears twice in the file (first at line ${earlier})`)
+        else idsSeen.set(l.saleId, n)
+
+        const parsed = unit ?? unitOf(l.serial)
+        const id = parsed instanceof SerialError ? null : parsed
+        if (parsed instanceof SerialError) bad(n, `serial ${JSON.stringify(l.serial)}: ${parsed.message}`)
+
+        const soldAt = toMillis(l.soldAt)
+        if (Number.isNaN(soldAt)) bad(n, `soldAt ${JSON.stringify(l.soldAt)} is not an ISO 8601 date-time with a zone (e.g. 2025-03-01T12:30:00Z)`)
+        else if (soldAt > now + FUTURE_TOLERANCE_MS) bad(n, `soldAt ${l.soldAt} is in the future (now is ${new Date(now).toISOString()})`)
+
+        let play: PackedPlay | null = null
+        if (packed !== undefined) play = packed
+        else if (l.play) {
+          const p = l.play as Play
+          let def: Pick<GameDefinition, 'winningCells' | 'yoursCells'> | null = id ? emissionOf(id.emission)?.def ?? null : null
+          if (!def) def = { winningCells: 6, yoursCells: 24 }
+          if (isValidPlayFast(p, def.winningCells, def.yoursCells) && fastEventKeys(l.play.events)) {
+            play = { code: playCode(p), events: packEvents(p.events) }
+          } else {
+            const why = [...eventFieldProblems(l.play.events), ...validatePlay(p, def)]
+            if (why.length) bad(n, `the play breaks the rules: ${why.join('; ')}`)
+            else play = { code: playCode(p), events: packEvents(p.events) }
+          }
+        }
+
+        if (!id) continue
+        const e = emissionOf(id.emission)
+        if (!e) {
+          bad(n, `serial ${l.serial}: emission ${id.emission} does not exist`)
+          continue
+        }
+        const blockSize = e.def.blockSize
+        if (id.unit >= blockSize) {
+          bad(n, `serial ${l.serial}: unit ${id.unit} is beyond the block's ${blockSize} units`)
+          continue
+        }
+        const block = e.blocks[id.block - 1]
+        if (!block) {
+          bad(n, `serial ${l.serial}: emission ${id.emission} has no block ${id.block} (it has ${e.blocks.length})`)
+          continue
+        }
+        if (l.stakeCents !== e.def.unitPriceCents) bad(n, `stakeCents must be the unit price, ${e.def.unitPriceCents}, not ${l.stakeCents}`)
+        // the canonical serial: the line's own when written so (it passed parseSerial, check digit included)
+        const serial = SERIAL_SHAPE.test(l.serial) ? l.serial : formatSerial(id, blockSize)
+        const idIsSerial = SERIAL_SHAPE.test(l.saleId)
+        if (idIsSerial && l.saleId !== serial) bad(n, `saleId ${l.saleId} has the shape of a serial, so it must be the line's own serial ${l.serial}`)
+        if (!Number.isNaN(soldAt) && e.startsAt !== null && soldAt < e.startsAt) bad(n, `soldAt ${l.soldAt} is before emission ${id.emission} starts selling (${e.row.starts_on})`)
+        const key = unitKey(id.emission, id.block, id.unit)
+
+        // recorded before: the same sale again, or a conflict
+        const prev = (idIsSerial ? null : recorded.get(l.saleId)) ?? null
+        const onUnit = id.unit < block.units_sold ? ((byKey.get(key) as StoredSale | undefined) ?? null) : null
+        const recordedAs = prev ?? (onUnit && onUnit.sale_id === null && l.saleId === serial ? onUnit : null)
+        if (recordedAs) {
+          const diff: string[] = []
+          if (recordedAs.unit_key !== key) diff.push(`serial (recorded for ${formatSerial(splitUnitKey(recordedAs.unit_key), blockSize)})`)
+          if (recordedAs.player !== l.player) diff.push('player')
+          if (recordedAs.sold_at !== soldAt) diff.push('soldAt')
+          if (recordedAs.stake_cents !== l.stakeCents) diff.push('stakeCents')
+          if (!samePlay(recordedAs, play)) diff.push('play')
+          if (diff.length) bad(n, `saleId ${l.saleId} is already recorded with other content (${diff.join(', ')} differ)`)
+          else if ((problems.get(n)?.length ?? 0) === before) already++
+          continue
+        }
+        if (onUnit) {
+          bad(n, `unit ${l.serial} is already sold by sale ${onUnit.sale_id ?? l.serial}`)
+          continue
+        }
+        // the line claims its unit; a second line on the same unit is found once all are read
+        let refusal: string | null = null
+        if (e.row.status !== 'open') refusal = `emission ${id.emission} is not open for sale: it is ${describeStatus(e.row.status)}`
+        else if (block.status !== 'verified') refusal = `block ${id.emission}/${id.block} cannot sell: it is ${block.status === 'failed' ? 'failed its verification' : block.status}`
+        good.add(n, l.saleId, serial, id, key, l.player, soldAt, play, (problems.get(n)?.length ?? 0) === before && refusal === null, refusal)
+      }
+    }
+
     // 1. every line read: the usual lines by the fast reader (their plays packed), the others by JSON.parse and the schema
-    const read: { n: number; l: FeedLineData; packed: GoodLine['play'] | undefined; unit?: UnitId | SerialError }[] = []
+    let chunk: ReadLine[] = []
     let lineNo = 0
     // a byte order mark, which a decoder would drop
     let pos = content[0] === 0xef && content[1] === 0xbb && content[2] === 0xbf ? 3 : 0
@@ -225,6 +422,10 @@ export function createImporter({ db, clock, catalog, sales, audit }: ImporterDep
       const start = pos
       pos = end + 1
       lineNo++
+      if (chunk.length >= ID_CHUNK) {
+        checkLines(chunk)
+        chunk = []
+      }
       // the usual line starts with its brace; any other is decoded (blank, or for the full path)
       const fast = content[start] === 0x7b ? readFeedLineFast(content, start, end) : null
       if (fast === null && content.toString('utf8', start, end).trim() === '') continue
@@ -232,14 +433,15 @@ export function createImporter({ db, clock, catalog, sales, audit }: ImporterDep
       const n = lineNo
       if (fast) {
         if (fast.play === null) {
-          read.push({ n, l: { ...fast, play: null }, packed: null })
+          chunk.push({ n, l: fast as FastLine, packed: null })
           continue
         }
         const unit = unitOf(fast.serial)
         const def = zonesOf(unit)
         const packed = packFastPlay(fast.play, def.winningCells, def.yoursCells)
         if (packed) {
-          read.push({ n, l: { ...fast, play: null }, packed, unit })
+          fast.play = null
+          chunk.push({ n, l: fast as FastLine, packed, unit })
           continue
         }
       }
@@ -255,123 +457,46 @@ export function createImporter({ db, clock, catalog, sales, audit }: ImporterDep
         for (const issue of parsed.error.issues) bad(n, describeZodIssue(issue, value))
         continue
       }
-      read.push({ n, l: parsed.data, packed: undefined })
+      chunk.push({ n, l: parsed.data, packed: undefined })
     }
-
-    // the sales already recorded under the file's sale ids, in one query per chunk
-    const recorded = new Map<string, StoredSale>()
-    const ids: string[] = []
-    for (const { l } of read) if (!SERIAL_SHAPE.test(l.saleId)) ids.push(l.saleId)
-    for (let i = 0; i < ids.length; i += ID_CHUNK) {
-      for (const row of byIds.all(JSON.stringify(ids.slice(i, i + ID_CHUNK))) as StoredSale[]) recorded.set(row.sale_id!, row)
-    }
-
-    // 2. every line on its own
-    for (const { n, l, packed, unit } of read) {
-      const before = problems.get(n)?.length ?? 0
-
-      const earlier = idsSeen.get(l.saleId)
-      if (earlier !== undefined) bad(n, `saleId ${l.saleId} appears twice in the file (first at line ${earlier})`)
-      else idsSeen.set(l.saleId, n)
-
-      const parsed = unit ?? unitOf(l.serial)
-      const id = parsed instanceof SerialError ? null : parsed
-      if (parsed instanceof SerialError) bad(n, `serial ${JSON.stringify(l.serial)}: ${parsed.message}`)
-
-      const soldAt = toMillis(l.soldAt)
-      if (Number.isNaN(soldAt)) bad(n, `soldAt ${JSON.stringify(l.soldAt)} is not an ISO 8601 date-time with a zone (e.g. 2025-03-01T12:30:00Z)`)
-      else if (soldAt > now + FUTURE_TOLERANCE_MS) bad(n, `soldAt ${l.soldAt} is in the future (now is ${new Date(now).toISOString()})`)
-
-      let play: GoodLine['play'] = null
-      if (packed !== undefined) play = packed
-      else if (l.play) {
-        const p = l.play as Play
-        let def: Pick<GameDefinition, 'winningCells' | 'yoursCells'> | null = id ? emissionOf(id.emission)?.def ?? null : null
-        if (!def) def = { winningCells: 6, yoursCells: 24 }
-        if (isValidPlayFast(p, def.winningCells, def.yoursCells) && fastEventKeys(l.play.events)) {
-          play = { code: playCode(p), events: packEvents(p.events) }
-        } else {
-          const why = [...eventFieldProblems(l.play.events), ...validatePlay(p, def)]
-          if (why.length) bad(n, `the play breaks the rules: ${why.join('; ')}`)
-          else play = { code: playCode(p), events: packEvents(p.events) }
-        }
-      }
-
-      if (!id) continue
-      const e = emissionOf(id.emission)
-      if (!e) {
-        bad(n, `serial ${l.serial}: emission ${id.emission} does not exist`)
-        continue
-      }
-      const blockSize = e.def.blockSize
-      if (id.unit >= blockSize) {
-        bad(n, `serial ${l.serial}: unit ${id.unit} is beyond the block's ${blockSize} units`)
-        continue
-      }
-      const block = e.blocks[id.block - 1]
-      if (!block) {
-        bad(n, `serial ${l.serial}: emission ${id.emission} has no block ${id.block} (it has ${e.blocks.length})`)
-        continue
-      }
-      if (l.stakeCents !== e.def.unitPriceCents) bad(n, `stakeCents must be the unit price, ${e.def.unitPriceCents}, not ${l.stakeCents}`)
-      // the canonical serial: the line's own when written so (it passed parseSerial, check digit included)
-      const serial = SERIAL_SHAPE.test(l.serial) ? l.serial : formatSerial(id, blockSize)
-      const idIsSerial = SERIAL_SHAPE.test(l.saleId)
-      if (idIsSerial && l.saleId !== serial) bad(n, `saleId ${l.saleId} has the shape of a serial, so it must be the line's own serial ${l.serial}`)
-      if (!Number.isNaN(soldAt) && e.startsAt !== null && soldAt < e.startsAt) bad(n, `soldAt ${l.soldAt} is before emission ${id.emission} starts selling (${e.row.starts_on})`)
-      const key = unitKey(id.emission, id.block, id.unit)
-
-      // recorded before: the same sale again, or a conflict
-      const prev = (idIsSerial ? null : recorded.get(l.saleId)) ?? null
-      const onUnit = id.unit < block.units_sold ? ((byKey.get(key) as StoredSale | undefined) ?? null) : null
-      const recordedAs = prev ?? (onUnit && onUnit.sale_id === null && l.saleId === serial ? onUnit : null)
-      if (recordedAs) {
-        const diff: string[] = []
-        if (recordedAs.unit_key !== key) diff.push(`serial (recorded for ${formatSerial(splitUnitKey(recordedAs.unit_key), blockSize)})`)
-        if (recordedAs.player !== l.player) diff.push('player')
-        if (recordedAs.sold_at !== soldAt) diff.push('soldAt')
-        if (recordedAs.stake_cents !== l.stakeCents) diff.push('stakeCents')
-        if (!samePlay(recordedAs, play)) diff.push('play')
-        if (diff.length) bad(n, `saleId ${l.saleId} is already recorded with other content (${diff.join(', ')} differ)`)
-        else if ((problems.get(n)?.length ?? 0) === before) already++
-        continue
-      }
-      if (onUnit) {
-        bad(n, `unit ${l.serial} is already sold by sale ${onUnit.sale_id ?? l.serial}`)
-        continue
-      }
-      const twin = unitsSeen.get(key)
-      if (twin !== undefined) {
-        bad(n, `unit ${l.serial} is also sold at line ${twin}`)
-        continue
-      }
-      unitsSeen.set(key, n)
-      if (e.row.status !== 'open') bad(n, `emission ${id.emission} is not open for sale: it is ${describeStatus(e.row.status)}`)
-      else if (block.status !== 'verified') bad(n, `block ${id.emission}/${id.block} cannot sell: it is ${block.status === 'failed' ? 'failed its verification' : block.status}`)
-      if ((problems.get(n)?.length ?? 0) > before) continue
-      fresh.push({ line: n, saleId: l.saleId, serial, emission: id.emission, block: id.block, unit: id.unit, key, player: l.player, soldAt, stake: l.stakeCents, play })
-    }
+    checkLines(chunk)
     if (lines === 0) throw new AppError('BAD_ARGUMENTS', 'the file holds no sales (no non-empty line)', { field: 'content' })
 
-    // 3. across lines: for each emission, an unbroken run from its next unsold unit
-    fresh.sort((a, b) => a.key - b.key)
-    const byEmission = new Map<number, GoodLine[]>()
-    for (const g of fresh) {
-      const list = byEmission.get(g.emission)
-      if (list) list.push(g)
-      else byEmission.set(g.emission, [g])
+    // 3. across lines, in unit order: one line per unit, and for each emission an unbroken run from its next unsold unit
+    const order = good.byKey()
+    const runs: { emission: number; from: number; to: number }[] = []
+    const kept: number[] = []
+    let lastKey = -1
+    let claimedBy = 0
+    for (const g of order) {
+      const n = good.line[g]
+      if (good.key[g] === lastKey) {
+        bad(n, `unit ${good.serial[g]} is also sold at line ${claimedBy}`)
+        continue
+      }
+      lastKey = good.key[g]
+      claimedBy = n
+      const refusal = good.refusal[g]
+      if (refusal !== null) bad(n, refusal)
+      if (good.ok[g] === 0) continue
+      const emission = good.emission[g]
+      const run = runs[runs.length - 1]
+      if (run && run.emission === emission) run.to++
+      else runs.push({ emission, from: kept.length, to: kept.length + 1 })
+      kept.push(g)
     }
-    for (const [emission, list] of byEmission) {
+    for (const { emission, from, to } of runs) {
       const e = emissionOf(emission)!
       const size = e.def.blockSize
       const firstOpen = e.blocks.find((b) => b.units_sold < size)
       // the position of the next unit as block × size + unit
       let expected = firstOpen ? (firstOpen.block - 1) * size + firstOpen.units_sold : e.blocks.length * size
-      for (const g of list) {
-        const at = (g.block - 1) * size + g.unit
+      for (let k = from; k < to; k++) {
+        const g = kept[k]
+        const at = (good.block[g] - 1) * size + good.unit[g]
         if (at !== expected) {
           const want = expected >= e.blocks.length * size ? 'none: the emission is sold out' : formatSerial({ emission, block: Math.floor(expected / size) + 1, unit: expected % size }, size)
-          bad(g.line, `unit ${g.serial} is out of order: units sell in index order within a block, blocks in order, and the next unit to sell here is ${want}, which the file does not carry`)
+          bad(good.line[g], `unit ${good.serial[g]} is out of order: units sell in index order within a block, blocks in order, and the next unit to sell here is ${want}, which the file does not carry`)
         }
         expected = at + 1
       }
@@ -387,38 +512,13 @@ export function createImporter({ db, clock, catalog, sales, audit }: ImporterDep
 
     // every line checked, in this transaction: written per emission in unit order, as columns
     let imported = 0
-    for (const [emission, list] of byEmission) {
-      const count = list.length
-      const players: string[] = new Array(count)
-      const soldAt = new Float64Array(count)
-      const codes = new Uint8Array(count)
-      const ends = new Uint32Array(count)
-      const saleIds: (string | null)[] = new Array(count)
-      let size = 0
-      for (const g of list) if (g.play) size += g.play.events.length
-      const events = new Uint8Array(size)
-      let o = 0
-      for (let i = 0; i < count; i++) {
-        const g = list[i]
-        players[i] = g.player
-        soldAt[i] = g.soldAt
-        // a sale id shaped like a serial is the line's own serial (checked above): stored as the unit's
-        saleIds[i] = SERIAL_SHAPE.test(g.saleId) ? null : g.saleId
-        if (g.play) {
-          codes[i] = g.play.code
-          events.set(g.play.events, o)
-          o += g.play.events.length
-        } else codes[i] = NO_PLAY
-        ends[i] = o
-      }
-      imported += sales.sellChecked(emission, { count, players, soldAt, codes, ends, events, saleIds })
-    }
+    for (const { emission, from, to } of runs) imported += sales.sellChecked(emission, good.columns(kept, from, to))
     const sha256 = createHash('sha256').update(content).digest('hex')
     const at = iso(clock())
     const batchId = Number(insertBatch.run(sha256, fileName ?? null, lines, imported, already, actor.name, at).lastInsertRowid)
     audit.record(actor.name, 'sales.import', `import:${batchId}`, {
       fileName: fileName ?? null, sha256, lines, imported, alreadyImported: already,
-      firstSerial: fresh[0]?.serial ?? null, lastSerial: fresh[fresh.length - 1]?.serial ?? null,
+      firstSerial: kept.length ? good.serial[kept[0]] : null, lastSerial: kept.length ? good.serial[kept[kept.length - 1]] : null,
     })
     return { lines, imported, alreadyImported: already }
   }
@@ -448,7 +548,7 @@ export function createImporter({ db, clock, catalog, sales, audit }: ImporterDep
   }
 }
 
-function samePlay(stored: StoredSale, play: { code: number; events: Buffer } | null): boolean {
+function samePlay(stored: StoredSale, play: PackedPlay | null): boolean {
   if (play === null) return stored.play === null
   if (stored.play === null || stored.events === null) return false
   return stored.play === play.code && Buffer.compare(stored.events, play.events) === 0
