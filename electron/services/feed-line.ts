@@ -365,7 +365,25 @@ function readTail(feed: Uint8Array, start: number, end: number): FastFeedLine | 
  * 30 cells (then the full path judges it and says why).
  */
 export function packFastPlay(play: FastPlay, W: number, Y: number): { code: number; events: Buffer } | null {
-  if (W > 30 || Y > 30) return null
+  const o = packInScratch(play, W, Y)
+  return o < 0 ? null : { code: fastPlayCode(play), events: Buffer.from(OUT.subarray(0, o)) }
+}
+
+/**
+ * The same, with the packed events copied into `into` at `at` (which must have room for 6 bytes
+ * an event) instead of a buffer of their own: their length, or -1 when the play breaks a rule.
+ */
+export function packFastPlayInto(play: FastPlay, W: number, Y: number, into: Buffer, at: number): number {
+  const o = packInScratch(play, W, Y)
+  if (o >= 0) OUT.copy(into, at, 0, o)
+  return o
+}
+
+/** The play's code, as playCode gives it. */
+export const fastPlayCode = (play: FastPlay): number => (play.auto ? 2 : 0) + (play.complete ? 0 : 1)
+
+function packInScratch(play: FastPlay, W: number, Y: number): number {
+  if (W > 30 || Y > 30) return -1
   const allW = (1 << W) - 1
   const allY = (1 << Y) - 1
   let seenW = 0
@@ -374,19 +392,19 @@ export function packFastPlay(play: FastPlay, W: number, Y: number): { code: numb
   let o = 0
   for (let i = 0; i < play.count; i++) {
     const t = T[i]
-    if (t < last) return null
+    if (t < last) return -1
     const d = t - last
-    if (d > 0xffffffff) return null
+    if (d > 0xffffffff) return -1
     last = t
     const drag = DRAG[i] === 1
-    if (drag && play.auto) return null
+    if (drag && play.auto) return -1
     const c = CELL[i]
     const yours = ZONE_YOURS[i] === 1
     if (!yours) {
-      if (c >= W || seenW & (1 << c)) return null
+      if (c >= W || seenW & (1 << c)) return -1
       seenW |= 1 << c
     } else {
-      if (c >= Y || seenY & (1 << c) || seenW !== allW) return null
+      if (c >= Y || seenY & (1 << c) || seenW !== allW) return -1
       seenY |= 1 << c
     }
     OUT[o++] = (drag ? 0x80 : 0) | (yours ? 0x40 : 0) | c
@@ -398,6 +416,6 @@ export function packFastPlay(play: FastPlay, W: number, Y: number): { code: numb
     OUT[o++] = v
   }
   const all = seenW === allW && seenY === allY
-  if (play.complete !== all) return null
-  return { code: (play.auto ? 2 : 0) + (play.complete ? 0 : 1), events: Buffer.from(OUT.subarray(0, o)) }
+  if (play.complete !== all) return -1
+  return o
 }

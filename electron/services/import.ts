@@ -36,7 +36,7 @@ import type { AuditService } from './audit'
 import type { BlockRow, Catalog, EmissionRow } from './catalog'
 import { type Actor, type Clock, iso, toMillis } from './common'
 import { describeStatus } from './emissions'
-import { packFastPlay, readFeedLineFast } from './feed-line'
+import { fastPlayCode, packFastPlayInto, readFeedLineFast } from './feed-line'
 import { NO_PLAY, type CheckedSales, type SalesService } from './sales'
 
 export const FUTURE_TOLERANCE_MS = 60_000
@@ -88,7 +88,7 @@ export interface Importer {
   importContent(actor: Actor, content: string | Uint8Array, fileName?: string): ImportResult
 }
 
-type PackedPlay = { code: number; events: Uint8Array }
+type PackedPlay = { code: number; events: Buffer }
 /** A line read by the fast reader, its play packed apart. */
 type FastLine = Omit<FeedLineData, 'play'> & { play: null }
 /** A line read, before its checks: `packed` is undefined when the full path read it (its play still to check). */
@@ -161,10 +161,7 @@ class GoodLines {
         this.events.copy(more, 0, 0, this.evLen)
         this.events = more
       }
-      // a few dozen bytes: a loop costs less than a call to set()
-      const to = this.events
-      const at = this.evLen
-      for (let k = 0; k < n; k++) to[at + k] = ev[k]
+      ev.copy(this.events, this.evLen)
       this.evLen += n
     }
     this.evEnd[i] = this.evLen
@@ -413,6 +410,9 @@ export function createImporter({ db, clock, catalog, sales, audit }: ImporterDep
 
     // 1. every line read: the usual lines by the fast reader (their plays packed), the others by JSON.parse and the schema
     let chunk: ReadLine[] = []
+    // the packed plays of the chunk's lines, end to end (at most 64 events of 6 bytes a line)
+    const packedPlays = Buffer.allocUnsafe(ID_CHUNK * 64 * 6)
+    let packedLength = 0
     let lineNo = 0
     // a byte order mark, which a decoder would drop
     let pos = content[0] === 0xef && content[1] === 0xbb && content[2] === 0xbf ? 3 : 0
@@ -425,6 +425,7 @@ export function createImporter({ db, clock, catalog, sales, audit }: ImporterDep
       if (chunk.length >= ID_CHUNK) {
         checkLines(chunk)
         chunk = []
+        packedLength = 0
       }
       // the usual line starts with its brace; any other is decoded (blank, or for the full path)
       const fast = content[start] === 0x7b ? readFeedLineFast(content, start, end) : null
@@ -438,8 +439,10 @@ export function createImporter({ db, clock, catalog, sales, audit }: ImporterDep
         }
         const unit = unitOf(fast.serial)
         const def = zonesOf(unit)
-        const packed = packFastPlay(fast.play, def.winningCells, def.yoursCells)
-        if (packed) {
+        const length = packFastPlayInto(fast.play, def.winningCells, def.yoursCells, packedPlays, packedLength)
+        if (length >= 0) {
+          const packed = { code: fastPlayCode(fast.play), events: packedPlays.subarray(packedLength, packedLength + length) }
+          packedLength += length
           fast.play = null
           chunk.push({ n, l: fast as FastLine, packed, unit })
           continue
