@@ -365,31 +365,26 @@ function readTail(feed: Uint8Array, start: number, end: number): FastFeedLine | 
  * 30 cells (then the full path judges it and says why).
  */
 export function packFastPlay(play: FastPlay, W: number, Y: number): { code: number; events: Buffer } | null {
-  const o = packInScratch(play, W, Y)
+  const o = packFastPlayInto(play, W, Y, OUT, 0)
   return o < 0 ? null : { code: fastPlayCode(play), events: Buffer.from(OUT.subarray(0, o)) }
-}
-
-/**
- * The same, with the packed events copied into `into` at `at` (which must have room for 6 bytes
- * an event) instead of a buffer of their own: their length, or -1 when the play breaks a rule.
- */
-export function packFastPlayInto(play: FastPlay, W: number, Y: number, into: Buffer, at: number): number {
-  const o = packInScratch(play, W, Y)
-  if (o >= 0) OUT.copy(into, at, 0, o)
-  return o
 }
 
 /** The play's code, as playCode gives it. */
 export const fastPlayCode = (play: FastPlay): number => (play.auto ? 2 : 0) + (play.complete ? 0 : 1)
 
-function packInScratch(play: FastPlay, W: number, Y: number): number {
+/**
+ * The same, with the packed events written into `out` from `at` (room for 6 bytes an event
+ * needed) instead of a buffer of their own: their length, or -1 when the play breaks a rule
+ * (then the bytes written there mean nothing).
+ */
+export function packFastPlayInto(play: FastPlay, W: number, Y: number, out: Uint8Array, at: number): number {
   if (W > 30 || Y > 30) return -1
   const allW = (1 << W) - 1
   const allY = (1 << Y) - 1
   let seenW = 0
   let seenY = 0
   let last = 0
-  let o = 0
+  let o = at
   for (let i = 0; i < play.count; i++) {
     const t = T[i]
     if (t < last) return -1
@@ -407,15 +402,15 @@ function packInScratch(play: FastPlay, W: number, Y: number): number {
       if (c >= Y || seenY & (1 << c) || seenW !== allW) return -1
       seenY |= 1 << c
     }
-    OUT[o++] = (drag ? 0x80 : 0) | (yours ? 0x40 : 0) | c
+    out[o++] = (drag ? 0x80 : 0) | (yours ? 0x40 : 0) | c
     let v = d
     while (v >= 0x80) {
-      OUT[o++] = (v & 0x7f) | 0x80
+      out[o++] = (v & 0x7f) | 0x80
       v = Math.floor(v / 128)
     }
-    OUT[o++] = v
+    out[o++] = v
   }
   const all = seenW === allW && seenY === allY
   if (play.complete !== all) return -1
-  return o
+  return o - at
 }

@@ -112,6 +112,9 @@ describe('importing a valid feed', () => {
     expect(importer.importContent(TEST_ACTOR, `\n${shuffled.join('\n')}\n\n`)).toEqual({ lines: 20, imported: 20, alreadyImported: 0 })
     const ids = f.db.prepare('SELECT sale_id FROM sales ORDER BY unit_key').pluck().all()
     expect(ids).toEqual(lines.map((l) => JSON.parse(l).saleId))
+    // each play stored with its own sale, though the file held them in another order
+    const rows = f.db.prepare('SELECT play, events FROM sales ORDER BY unit_key').all() as { play: number | null; events: Buffer | null }[]
+    expect(rows.map((r) => unpackPlay(r.play, r.events))).toEqual(lines.map((l) => JSON.parse(l).play))
   })
 
   it('refuses a changed copy of an imported sale: same saleId, other content', async () => {

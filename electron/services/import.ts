@@ -88,7 +88,31 @@ export interface Importer {
   importContent(actor: Actor, content: string | Uint8Array, fileName?: string): ImportResult
 }
 
-type PackedPlay = { code: number; events: Buffer }
+/** A play packed as the ledger stores it (play-codec): its code, and its events at PlayBytes[from … to). */
+type PackedPlay = { code: number; from: number; to: number }
+
+/** The packed plays of a feed, end to end in one buffer that grows (no buffer per line). */
+class PlayBytes {
+  buf = Buffer.allocUnsafe(1 << 20)
+  length = 0
+
+  /** Room for n more bytes after `length`. */
+  room(n: number): Buffer {
+    if (this.length + n > this.buf.length) {
+      const more = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.length + n))
+      this.buf.copy(more, 0, 0, this.length)
+      this.buf = more
+    }
+    return this.buf
+  }
+
+  append(code: number, bytes: Uint8Array): PackedPlay {
+    this.room(bytes.length).set(bytes, this.length)
+    const from = this.length
+    this.length += bytes.length
+    return { code, from, to: this.length }
+  }
+}
 /** A line read by the fast reader, its play packed apart. */
 type FastLine = Omit<FeedLineData, 'play'> & { play: null }
 /** A line read, before its checks: `packed` is undefined when the full path read it (its play still to check). */
@@ -117,15 +141,14 @@ class GoodLines {
   readonly soldAt: Float64Array
   /** play-codec's playCode, or NO_PLAY */
   readonly code: Uint8Array
-  /** line i's packed events are events[evEnd[i-1] … evEnd[i]) */
+  /** line i's packed events are plays[evStart[i] … evEnd[i]) */
+  readonly evStart: Float64Array
   readonly evEnd: Float64Array
   readonly ok: Uint8Array
   readonly refusal: (string | null)[]
-  private events = Buffer.allocUnsafe(1 << 16)
-  private evLen = 0
 
   /** Room for `most` lines. */
-  constructor(most: number) {
+  constructor(most: number, private readonly plays: PlayBytes) {
     this.line = new Int32Array(most)
     this.saleId = new Array(most)
     this.serial = new Array(most)
@@ -136,6 +159,7 @@ class GoodLines {
     this.player = new Array(most)
     this.soldAt = new Float64Array(most)
     this.code = new Uint8Array(most)
+    this.evStart = new Float64Array(most)
     this.evEnd = new Float64Array(most)
     this.ok = new Uint8Array(most)
     this.refusal = new Array(most)
@@ -153,18 +177,10 @@ class GoodLines {
     this.player[i] = player
     this.soldAt[i] = soldAt
     this.code[i] = play ? play.code : NO_PLAY
-    if (play) {
-      const ev = play.events
-      const n = ev.length
-      if (this.evLen + n > this.events.length) {
-        const more = Buffer.allocUnsafe(Math.max(this.events.length * 2, this.evLen + n))
-        this.events.copy(more, 0, 0, this.evLen)
-        this.events = more
-      }
-      ev.copy(this.events, this.evLen)
-      this.evLen += n
-    }
-    this.evEnd[i] = this.evLen
+    // no play: an empty range right after the line before, so that the lines stay end to end
+    const after = i > 0 ? this.evEnd[i - 1] : 0
+    this.evStart[i] = play ? play.from : after
+    this.evEnd[i] = play ? play.to : after
     this.ok[i] = ok ? 1 : 0
     this.refusal[i] = refusal
   }
@@ -185,12 +201,16 @@ class GoodLines {
     const codes = new Uint8Array(count)
     const ends = new Uint32Array(count)
     const saleIds: (string | null)[] = new Array(count)
+    // the plays as they lie when the lines' plays follow one another (a feed in unit order), else copied
+    let contiguous = true
     let size = 0
     for (let k = from; k < to; k++) {
       const g = places[k]
-      size += this.evEnd[g] - (g > 0 ? this.evEnd[g - 1] : 0)
+      if (k > from && this.evStart[g] !== this.evEnd[places[k - 1]]) contiguous = false
+      size += this.evEnd[g] - this.evStart[g]
     }
-    const events = new Uint8Array(size)
+    const base = count ? this.evStart[places[from]] : 0
+    const events = contiguous ? this.plays.buf.subarray(base, base + size) : new Uint8Array(size)
     let o = 0
     for (let i = 0; i < count; i++) {
       const g = places[from + i]
@@ -199,9 +219,9 @@ class GoodLines {
       codes[i] = this.code[g]
       // a sale id shaped like a serial is the line's own serial (checked): stored as the unit's
       saleIds[i] = SERIAL_SHAPE.test(this.saleId[g]) ? null : this.saleId[g]
-      const start = g > 0 ? this.evEnd[g - 1] : 0
-      events.set(this.events.subarray(start, this.evEnd[g]), o)
-      o += this.evEnd[g] - start
+      const n = this.evEnd[g] - this.evStart[g]
+      if (!contiguous) events.set(this.plays.buf.subarray(this.evStart[g], this.evEnd[g]), o)
+      o += n
       ends[i] = o
     }
     return { count, players, soldAt, codes, ends, events, saleIds }
@@ -303,7 +323,8 @@ export function createImporter({ db, clock, catalog, sales, audit }: ImporterDep
     // room for as many lines as the file has line breaks, and one
     let breaks = 0
     for (let at = content.indexOf(0x0a); at >= 0; at = content.indexOf(0x0a, at + 1)) breaks++
-    const good = new GoodLines(breaks + 1)
+    const plays = new PlayBytes()
+    const good = new GoodLines(breaks + 1, plays)
     const idsSeen = new Map<string, number>()
     let lines = 0
     let already = 0
@@ -349,11 +370,11 @@ export function createImporter({ db, clock, catalog, sales, audit }: ImporterDep
           let def: Pick<GameDefinition, 'winningCells' | 'yoursCells'> | null = id ? emissionOf(id.emission)?.def ?? null : null
           if (!def) def = { winningCells: 6, yoursCells: 24 }
           if (isValidPlayFast(p, def.winningCells, def.yoursCells) && fastEventKeys(l.play.events)) {
-            play = { code: playCode(p), events: packEvents(p.events) }
+            play = plays.append(playCode(p), packEvents(p.events))
           } else {
             const why = [...eventFieldProblems(l.play.events), ...validatePlay(p, def)]
             if (why.length) bad(n, `the play breaks the rules: ${why.join('; ')}`)
-            else play = { code: playCode(p), events: packEvents(p.events) }
+            else play = plays.append(playCode(p), packEvents(p.events))
           }
         }
 
@@ -391,7 +412,7 @@ export function createImporter({ db, clock, catalog, sales, audit }: ImporterDep
           if (recordedAs.player !== l.player) diff.push('player')
           if (recordedAs.sold_at !== soldAt) diff.push('soldAt')
           if (recordedAs.stake_cents !== l.stakeCents) diff.push('stakeCents')
-          if (!samePlay(recordedAs, play)) diff.push('play')
+          if (!samePlay(recordedAs, play, plays)) diff.push('play')
           if (diff.length) bad(n, `saleId ${l.saleId} is already recorded with other content (${diff.join(', ')} differ)`)
           else if ((problems.get(n)?.length ?? 0) === before) already++
           continue
@@ -410,9 +431,6 @@ export function createImporter({ db, clock, catalog, sales, audit }: ImporterDep
 
     // 1. every line read: the usual lines by the fast reader (their plays packed), the others by JSON.parse and the schema
     let chunk: ReadLine[] = []
-    // the packed plays of the chunk's lines, end to end (at most 64 events of 6 bytes a line)
-    const packedPlays = Buffer.allocUnsafe(ID_CHUNK * 64 * 6)
-    let packedLength = 0
     let lineNo = 0
     // a byte order mark, which a decoder would drop
     let pos = content[0] === 0xef && content[1] === 0xbb && content[2] === 0xbf ? 3 : 0
@@ -425,7 +443,6 @@ export function createImporter({ db, clock, catalog, sales, audit }: ImporterDep
       if (chunk.length >= ID_CHUNK) {
         checkLines(chunk)
         chunk = []
-        packedLength = 0
       }
       // the usual line starts with its brace; any other is decoded (blank, or for the full path)
       const fast = content[start] === 0x7b ? readFeedLineFast(content, start, end) : null
@@ -439,10 +456,11 @@ export function createImporter({ db, clock, catalog, sales, audit }: ImporterDep
         }
         const unit = unitOf(fast.serial)
         const def = zonesOf(unit)
-        const length = packFastPlayInto(fast.play, def.winningCells, def.yoursCells, packedPlays, packedLength)
+        // at most 64 events of 6 bytes
+        const length = packFastPlayInto(fast.play, def.winningCells, def.yoursCells, plays.room(64 * 6), plays.length)
         if (length >= 0) {
-          const packed = { code: fastPlayCode(fast.play), events: packedPlays.subarray(packedLength, packedLength + length) }
-          packedLength += length
+          const packed = { code: fastPlayCode(fast.play), from: plays.length, to: plays.length + length }
+          plays.length += length
           fast.play = null
           chunk.push({ n, l: fast as FastLine, packed, unit })
           continue
@@ -551,10 +569,10 @@ export function createImporter({ db, clock, catalog, sales, audit }: ImporterDep
   }
 }
 
-function samePlay(stored: StoredSale, play: PackedPlay | null): boolean {
+function samePlay(stored: StoredSale, play: PackedPlay | null, plays: PlayBytes): boolean {
   if (play === null) return stored.play === null
   if (stored.play === null || stored.events === null) return false
-  return stored.play === play.code && Buffer.compare(stored.events, play.events) === 0
+  return stored.play === play.code && Buffer.compare(stored.events, plays.buf.subarray(play.from, play.to)) === 0
 }
 
 /** A feed line for a sale, as the platform would send it (fixtures, benchmarks, the simulator's feeds). */
