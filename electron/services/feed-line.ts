@@ -95,6 +95,19 @@ function is(i: number, lit: Uint8Array): boolean {
   return true
 }
 
+/** One of two values at i: 0 for `first`, 1 for `second` (`at` set past it), -1 for neither. */
+function either(i: number, first: Uint8Array, second: Uint8Array): number {
+  if (is(i, first)) {
+    at = i + first.length
+    return 0
+  }
+  if (is(i, second)) {
+    at = i + second.length
+    return 1
+  }
+  return -1
+}
+
 /** A whole number ≥ 0 in plain digits (no sign, fraction, exponent or leading zero), up to 15 digits, from i; -1 otherwise. */
 function uint(i: number): number {
   const start = i
@@ -179,14 +192,10 @@ function anyEvent(i: number, n: number): number {
     } else if (is(i, K.zone)) {
       if (seen & 2) return -1
       seen |= 2
-      i += K.zone.length
-      if (is(i, V.winning)) {
-        ZONE_YOURS[n] = 0
-        i += V.winning.length
-      } else if (is(i, V.yours)) {
-        ZONE_YOURS[n] = 1
-        i += V.yours.length
-      } else return -1
+      const yours = either(i + K.zone.length, V.winning, V.yours)
+      if (yours < 0) return -1
+      ZONE_YOURS[n] = yours
+      i = at
     } else if (is(i, K.cell)) {
       if (seen & 4) return -1
       seen |= 4
@@ -197,14 +206,10 @@ function anyEvent(i: number, n: number): number {
     } else if (is(i, K.gesture)) {
       if (seen & 8) return -1
       seen |= 8
-      i += K.gesture.length
-      if (is(i, V.click)) {
-        DRAG[n] = 0
-        i += V.click.length
-      } else if (is(i, V.drag)) {
-        DRAG[n] = 1
-        i += V.drag.length
-      } else return -1
+      const drag = either(i + K.gesture.length, V.click, V.drag)
+      if (drag < 0) return -1
+      DRAG[n] = drag
+      i = at
     } else return -1
     const c = b[i++]
     if (c === RBRACE) break
@@ -246,21 +251,17 @@ function readPlay(i: number, play: FastPlay): number {
     if (is(i, K.mode)) {
       if (seen & 1) return -1
       seen |= 1
-      i += K.mode.length
-      if (is(i, V.auto)) {
-        play.auto = true
-        i += V.auto.length
-      } else if (is(i, V.play)) i += V.play.length
-      else return -1
+      const auto = either(i + K.mode.length, V.play, V.auto)
+      if (auto < 0) return -1
+      play.auto = auto === 1
+      i = at
     } else if (is(i, K.status)) {
       if (seen & 2) return -1
       seen |= 2
-      i += K.status.length
-      if (is(i, V.complete)) {
-        play.complete = true
-        i += V.complete.length
-      } else if (is(i, V.interrupted)) i += V.interrupted.length
-      else return -1
+      const complete = either(i + K.status.length, V.interrupted, V.complete)
+      if (complete < 0) return -1
+      play.complete = complete === 1
+      i = at
     } else if (is(i, K.events)) {
       if (seen & 4) return -1
       seen |= 4
