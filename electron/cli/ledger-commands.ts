@@ -191,7 +191,7 @@ const salesImport: Command = (ctx) =>
     // the file itself; a file that is not UTF-8 is refused rather than read with replacement characters
     if (!isUtf8(bytes)) throw new UsageError(`${file} is not UTF-8 text: a sales feed is JSON lines in UTF-8`)
     try {
-      const r = b.services.importer.importContent(b.actor, bytes, basename(file))
+      const r = b.services.importer.importHere(b.actor, bytes, basename(file))
       print(ctx, r, () => `${basename(file)}: ${int(r.lines)} lines, ${int(r.imported)} sales imported, ${int(r.alreadyImported)} already imported`)
       return 0
     } catch (e) {

@@ -9,6 +9,7 @@ import type { Envelope } from '../contract/errors'
 import { openLedger, type Db } from '../ledger/db'
 import { openKeyStore, type KeyStore } from '../ledger/keystore'
 import { verifyBlockInWorkers } from '../workers/block-pool'
+import { workerImport } from '../workers/import-runner'
 import { workerSeller } from '../workers/simulate-seller'
 import { createAlertsService, type AlertsService } from './alerts'
 import { createAuditService, type AuditService } from './audit'
@@ -83,7 +84,7 @@ export function createServices(opts: { db: Db; dbPath: string; keys: KeyStore; c
   const players = createPlayersService({ db, catalog })
   // plugged in from their own modules (simulator*, import*, reports*) as they land
   const simulator: SimulatorService = createSimulator({ db, clock, catalog, sales, audit, jobs, seller: workerSeller(dbPath) })
-  const importer: ImporterService = createImporter({ db, clock, catalog, sales, audit })
+  const importer: ImporterService = { importContent: workerImport(dbPath, clock), importHere: createImporter({ db, clock, catalog, sales, audit }).importContent }
   const reports: ReportsService = createReports({ db, clock, catalog, alerts })
   const demo = createDemoService({ jobs, emissions, simulator })
   return { db, dbPath, clock, keys, catalog, audit, users, jobs, alerts, emissions, sales, tickets, players, simulator, importer, reports, demo }

@@ -22,9 +22,12 @@ export interface SimulatorService {
 export interface ImporterService {
   /**
    * A JSONL sales feed, whole or not at all: AppError('IMPORT_REJECTED') lists every bad line in
-   * details. As text (the contract's sales:import) or as the file's UTF-8 bytes (the command line).
+   * details. On a worker thread with a connection of its own, so that the app's thread stays free
+   * (the contract's sales:import). As text, or as the file's UTF-8 bytes.
    */
-  importContent(actor: Actor, content: string | Uint8Array, fileName?: string): ImportResult
+  importContent(actor: Actor, content: string | Uint8Array, fileName?: string): Promise<ImportResult>
+  /** The same on this thread, the bytes read in place: the command line (no copy of a large file, no thread to start). */
+  importHere(actor: Actor, content: string | Uint8Array, fileName?: string): ImportResult
 }
 
 export interface ReportsService {

@@ -4,7 +4,9 @@ import { rmSync } from 'node:fs'
 import type { Backend } from '../../electron/services/backend'
 import { CHANNEL_NAMES, type ChannelName } from '../../electron/contract'
 import type { Role } from '../../electron/contract/define'
-import { emptyBackend, openEmissionBackend, PASSWORD, templatePath, tempDir, USERS } from './ledger-fixture'
+import { feedLine } from '../../electron/services/import'
+import { formatSerial } from '../../game-core/serial'
+import { emptyBackend, openEmissionBackend, PASSWORD, samplePlay, templatePath, tempDir, USERS } from './ledger-fixture'
 
 describe('sign-in', () => {
   let dir: string
@@ -177,4 +179,46 @@ describe('the role matrix through the dispatcher', () => {
     expect(tiers).toHaveLength(8)
     expect(tiers[0]).toEqual({ amountCents: 50_000_000, initial: 2, sold: 0, remaining: 2, remainingOddsOneIn: 4_008_000 })
   })
+})
+
+describe('a sales feed through the contract', () => {
+  let dir: string
+  let b: Backend
+  beforeAll(async () => {
+    await templatePath()
+    dir = tempDir('feed')
+    b = await openEmissionBackend(dir)
+  }, 180_000)
+  afterAll(async () => {
+    await b.closeGracefully()
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  const feed = (count: number, from = 0) =>
+    Array.from({ length: count }, (_, i) => feedLine({ saleId: `W-${from + i}`, serial: formatSerial({ emission: 1, block: 1, unit: from + i }), player: `p${(from + i) % 37}`, soldAt: Date.now() - 86_400_000 + i, stakeCents: 500, play: samplePlay(i) }))
+
+  it("is imported on a worker thread while the app's thread goes on answering, and every bad line comes back listed", async () => {
+    const token = b.services.users.login(USERS.operator, PASSWORD).token
+    const order: string[] = []
+    const importing = b.dispatch('sales:import', { content: feed(2000).join('\n'), fileName: 'day.jsonl' }, token).then((r) => (order.push('import'), r))
+    const reading = b.dispatch('emissions:list', {}, token).then((r) => (order.push('read'), r))
+    const [imported, read] = await Promise.all([importing, reading])
+    expect(read.ok).toBe(true)
+    expect(order).toEqual(['read', 'import'])
+    expect(imported).toEqual({ ok: true, result: { lines: 2000, imported: 2000, alreadyImported: 0 } })
+    // written by the worker's connection, seen by the app's
+    expect(b.services.catalog.block(1, 1).units_sold).toBe(2000)
+    expect(b.services.players.last('p5').lastUnits[0].serial).toBe(formatSerial({ emission: 1, block: 1, unit: 1999 - ((1999 - 5) % 37) }))
+    expect(b.services.audit.list({ page: 1, pageSize: 5 }).items[0]).toMatchObject({ actor: USERS.operator, action: 'sales.import' })
+    expect(b.services.audit.verify().ok).toBe(true)
+
+    // a file with two bad lines: refused whole, both named, nothing stored
+    const lines = feed(5, 2000)
+    lines[3] = lines[3].replace('"stakeCents":500', '"stakeCents":400')
+    lines[4] = lines[4].slice(0, 40)
+    const refused = await b.dispatch('sales:import', { content: lines.join('\n') }, token)
+    expect(refused).toMatchObject({ ok: false, error: { code: 'IMPORT_REJECTED', details: [{ line: 4, reason: expect.stringMatching(/stakeCents must be the unit price/) }, { line: 5, reason: expect.stringMatching(/not valid JSON/) }] } })
+    expect((refused as { ok: false; error: { details: unknown[] } }).error.details).toHaveLength(2)
+    expect(b.services.catalog.block(1, 1).units_sold).toBe(2000)
+  }, 60_000)
 })
