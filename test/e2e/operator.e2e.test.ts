@@ -1,10 +1,28 @@
 /**
  * The operator's journey on a brand-new ledger: the first-start admin account, then an emission
  * of one real block (8,016,000 units) created, generated and verified with progress bars, opened
- * for sale, and 300,000 sales simulated; the list says so, and still says so after a reload.
+ * for sale, 300,000 sales simulated, then a day's feed from the sales platform imported through
+ * the import screen (and a broken one refused, its bad lines named); the list says so, and still
+ * says so after a reload.
  */
+
+/** A feed from the sales platform: `count` sales of emission 1 from unit `from`, sold yesterday. */
+function feed(from: number, count: number): string[] {
+  const gen = createSalesGenerator({ seed: 5, players: 20, count, fromMs: Date.now() - 2 * 86_400_000, toMs: Date.now() - 86_400_000, zones: CARATS })
+  return Array.from({ length: count }, (_, i) => {
+    const d = gen.next()
+    return feedLine({ saleId: `PF-${from + i}`, serial: formatSerial({ emission: 1, block: 1, unit: from + i }), player: d.player, soldAt: d.soldAt, stakeCents: 500, play: d.play })
+  })
+}
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
+import { CARATS } from '../../game-core/carats'
+import { formatSerial } from '../../game-core/serial'
+import { feedLine } from '../../electron/services/import'
+import { createSalesGenerator } from '../../electron/services/simulator'
 import { screenshot } from './support'
 import { norm, useJourneyApp } from './fixtures/app'
 import { PASSWORD } from './fixtures/ledger'
@@ -113,13 +131,54 @@ describe('operator: first start, then an emission created, generated, verified a
     await screenshot(page, 'operator-6-simulating')
     await expect.poll(async () => norm(await row.innerText()), { timeout: 120_000 }).toContain('300 000 / 8 016 000')
 
+    // import the platform's feed of the 40 units after the simulated ones, from a file
+    const feeds = mkdtempSync(join(tmpdir(), 'carats-e2e-feeds-'))
+    try {
+      writeFileSync(join(feeds, 'ventes-jour.jsonl'), feed(300_000, 40).join('\n') + '\n')
+      const broken = feed(300_040, 3)
+      broken[1] = broken[1].replace('"stakeCents":500', '"stakeCents":250')
+      broken[2] = broken[2].slice(0, 60)
+      writeFileSync(join(feeds, 'ventes-abimees.jsonl'), broken.join('\n') + '\n')
+
+      await page.locator('[data-test="import-sales"]').click()
+      const importing = page.getByRole('dialog').filter({ hasText: 'Importer un flux de ventes' })
+      await importing.waitFor()
+      await importing.locator('[data-test="import-file"]').setInputFiles(join(feeds, 'ventes-jour.jsonl'))
+      await importing.getByText('ventes-jour.jsonl · 40 lignes').waitFor()
+      await importing.locator('[data-test="import-submit"]').click()
+      await page.getByText('40 ventes importées sur 40 lignes (0 déjà importées).').waitFor({ timeout: 30_000 })
+      await expect.poll(async () => norm(await row.innerText())).toContain('300 040 / 8 016 000')
+
+      // a damaged file is refused whole, each bad line named, and nothing of it is stored
+      await page.locator('[data-test="import-sales"]').click()
+      await importing.waitFor()
+      await importing.locator('[data-test="import-file"]').setInputFiles(join(feeds, 'ventes-abimees.jsonl'))
+      await importing.getByText('ventes-abimees.jsonl · 3 lignes').waitFor()
+      await importing.locator('[data-test="import-submit"]').click()
+      const refused = importing.locator('[data-test="import-rejected"]')
+      await refused.waitFor({ timeout: 30_000 })
+      const why = norm(await refused.innerText())
+      expect(why).toContain('Fichier refusé : 2 lignes à corriger')
+      expect(why).toContain('Ligne 2 : stakeCents must be the unit price, 500, not 250')
+      expect(why).toMatch(/Ligne 3 : not valid JSON/)
+      // the file can be chosen again once corrected: the button is ready again
+      await expect.poll(async () => (await importing.locator('[data-test="import-submit"]').getAttribute('class')) ?? '').not.toContain('loading')
+      await importing.locator('[data-test="import-submit"] .n-button__icon').waitFor({ state: 'detached' })
+      await screenshot(page, 'operator-7-import-refused')
+      await importing.getByRole('button', { name: 'Annuler' }).click()
+      await importing.waitFor({ state: 'hidden' })
+      expect(norm(await row.innerText())).toContain('300 040 / 8 016 000')
+    } finally {
+      rmSync(feeds, { recursive: true, force: true })
+    }
+
     // the list still shows it open after a reload (it is the ledger's state, not the screen's)
     await page.reload()
     const after = page.getByRole('row').filter({ hasText: 'E2E-OP-1' })
     await after.waitFor({ timeout: 15_000 })
     text = norm(await after.innerText())
     expect(text).toContain('En vente')
-    expect(text).toContain('300 000 / 8 016 000')
+    expect(text).toContain('300 040 / 8 016 000')
     expect(text).toContain('1/1 générés · 1/1 vérifiés')
     // an open emission offers closing, no longer opening or generating
     expect(await after.getByRole('button', { name: 'Clore les ventes' }).count()).toBe(1)
@@ -140,7 +199,7 @@ describe('operator: first start, then an emission created, generated, verified a
     await blockRow.waitFor()
     expect(norm(await blockRow.innerText())).toContain(commitment.slice(-12))
     expect(norm(await blockRow.innerText())).toContain('Vérifiée')
-    await screenshot(page, 'operator-7-emission-blocks')
+    await screenshot(page, 'operator-8-emission-blocks')
 
     expect(problems).toEqual([])
   }, 300_000)
