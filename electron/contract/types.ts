@@ -211,9 +211,26 @@ export interface ImportResult {
   alreadyImported: number
 }
 
+/** Why a line of a sales feed is refused: a stable code, and the values its sentence names. */
+export const IMPORT_PROBLEM_CODES = [
+  'JSON', 'FIELD_MISSING', 'FIELD_UNKNOWN', 'SHAPE', 'PLAY_RULES',
+  'SALE_ID_TWICE', 'SALE_ID_SERIAL', 'RECORDED_OTHER',
+  'SERIAL', 'EMISSION_UNKNOWN', 'BLOCK_UNKNOWN', 'UNIT_BEYOND', 'UNIT_SOLD', 'UNIT_TWICE', 'OUT_OF_ORDER', 'OUT_OF_ORDER_SOLD_OUT',
+  'SOLD_AT_FORMAT', 'SOLD_AT_FUTURE', 'SOLD_AT_EARLY', 'STAKE', 'NOT_OPEN', 'BLOCK_NOT_SELLING',
+] as const
+export type ImportProblemCode = (typeof IMPORT_PROBLEM_CODES)[number]
+
+export interface ImportProblem {
+  code: ImportProblemCode
+  params: Record<string, string | number>
+}
+
 export interface ImportLineError {
   line: number
+  /** Every problem of the line in English, joined by "; " (the command line's and the log's) */
   reason: string
+  /** The same problems, for the screens to say in the user's language */
+  problems: ImportProblem[]
 }
 
 export interface AuditEntry {

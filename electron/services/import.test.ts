@@ -124,7 +124,7 @@ describe('importing a valid feed', () => {
     const changed = JSON.stringify({ ...line, soldAt: '2025-03-19T10:00:00.000Z', play: null })
     const e = rejection(() => importer.importContent(TEST_ACTOR, changed))
     expect(e.code).toBe('IMPORT_REJECTED')
-    expect(e.extras.details).toEqual([{ line: 1, reason: `saleId ${line.saleId} is already recorded with other content (soldAt, play differ)` }])
+    expect(e.extras.details).toEqual([{ line: 1, reason: `saleId ${line.saleId} is already recorded with other content (soldAt, play differ)`, problems: [{ code: 'RECORDED_OTHER', params: { saleId: line.saleId, fields: 'soldAt, play' } }] }])
     expect(f.db.prepare('SELECT count(*) FROM sales').pluck().get()).toBe(20)
   })
 
@@ -186,6 +186,16 @@ describe('a feed with every kind of bad line', () => {
     })
   }
 
+  it('gives each reason a stable code with its values, for the screens to say in French or English', () => {
+    for (const d of details) {
+      expect(d.problems.length).toBeGreaterThan(0)
+      for (const p of d.problems) expect(p.code).toMatch(/^[A-Z_]+$/)
+    }
+    const codes = new Set(details.flatMap((d) => d.problems.map((p) => p.code)))
+    for (const code of ['JSON', 'FIELD_MISSING', 'FIELD_UNKNOWN', 'SERIAL', 'EMISSION_UNKNOWN', 'STAKE', 'PLAY_RULES', 'NOT_OPEN', 'OUT_OF_ORDER']) expect(codes).toContain(code)
+    expect(details.find((d) => d.problems.some((p) => p.code === 'STAKE'))!.problems.find((p) => p.code === 'STAKE')!.params).toEqual({ expectedCents: 500, gotCents: expect.any(Number) })
+  })
+
   it('imports once the bad lines are taken out, and the gap is filled', async () => {
     const { f, importer } = await fresh()
     importer.importContent(TEST_ACTOR, validFeed)
@@ -204,7 +214,7 @@ describe('all or nothing', () => {
     lines[19] = JSON.stringify({ ...last, stakeCents: 1000 })
     const before = snapshot(f)
     const e = rejection(() => importer.importContent(TEST_ACTOR, lines.join('\n')))
-    expect(e.extras.details).toEqual([{ line: 20, reason: 'stakeCents must be the unit price, 500, not 1000' }])
+    expect(e.extras.details).toEqual([{ line: 20, reason: 'stakeCents must be the unit price, 500, not 1000', problems: [{ code: 'STAKE', params: { expectedCents: 500, gotCents: 1000 } }] }])
     expect(snapshot(f)).toEqual(before)
   })
 
@@ -213,7 +223,7 @@ describe('all or nothing', () => {
     const lines = validFeed.trim().split('\n')
     lines.splice(5, 1)
     const e = rejection(() => importer.importContent(TEST_ACTOR, lines.join('\n')))
-    expect(e.extras.details).toEqual([{ line: 6, reason: expect.stringMatching(/0001-001-0000006-\d is out of order.*next unit to sell here is 0001-001-0000005-\d/) }])
+    expect(e.extras.details).toEqual([{ line: 6, reason: expect.stringMatching(/0001-001-0000006-\d is out of order.*next unit to sell here is 0001-001-0000005-\d/), problems: [{ code: 'OUT_OF_ORDER', params: { serial: expect.stringMatching(/^0001-001-0000006-\d$/), next: expect.stringMatching(/^0001-001-0000005-\d$/) } }] }])
   })
 
   it('refuses a closed emission, but still recognises a re-import there', async () => {

@@ -25,7 +25,7 @@ import { isUtf8 } from 'node:buffer'
 import { createHash } from 'node:crypto'
 import { z } from 'zod'
 import { AppError } from '../contract/errors'
-import type { ImportLineError, ImportResult } from '../contract/types'
+import type { ImportLineError, ImportProblem, ImportProblemCode, ImportResult } from '../contract/types'
 import { validatePlay, type Play } from '../../game-core/play'
 import type { GameDefinition } from '../../game-core/rules'
 import { formatSerial, parseSerial, SerialError, type UnitId } from '../../game-core/serial'
@@ -68,6 +68,10 @@ export const feedLineSchema = z
   .strict()
 
 type FeedLineData = z.infer<typeof feedLineSchema>
+
+/** One reason to refuse a line: its code and values (for the screens), and its English sentence. */
+type Problem = ImportProblem & { text: string }
+const problem = (code: ImportProblemCode, params: ImportProblem['params'], text: string): Problem => ({ code, params, text })
 /** Sale ids looked up in one query. */
 const ID_CHUNK = 5000
 const EVENT_KEYS = new Set(['t', 'zone', 'cell', 'gesture'])
@@ -145,7 +149,7 @@ class GoodLines {
   readonly evStart: Float64Array
   readonly evEnd: Float64Array
   readonly ok: Uint8Array
-  readonly refusal: (string | null)[]
+  readonly refusal: (Problem | null)[]
 
   /** Room for `most` lines. */
   constructor(most: number, private readonly plays: PlayBytes) {
@@ -165,7 +169,7 @@ class GoodLines {
     this.refusal = new Array(most)
   }
 
-  add(n: number, saleId: string, serial: string, id: UnitId, key: number, player: string, soldAt: number, play: PackedPlay | null, ok: boolean, refusal: string | null) {
+  add(n: number, saleId: string, serial: string, id: UnitId, key: number, player: string, soldAt: number, play: PackedPlay | null, ok: boolean, refusal: Problem | null) {
     const i = this.count++
     this.line[i] = n
     this.saleId[i] = saleId
@@ -247,19 +251,21 @@ function valueAt(root: unknown, path: readonly PropertyKey[]): { present: boolea
   return { present: true, value: v }
 }
 
-function describeZodIssue(issue: z.core.$ZodIssue, root: unknown): string {
+function describeZodIssue(issue: z.core.$ZodIssue, root: unknown): Problem {
   const path = issue.path.map(String).join('.')
   if (issue.code === 'unrecognized_keys') {
     const where = path ? ` in ${path}` : ''
-    return `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}${where}`
+    const fields = issue.keys.map((k) => `"${k}"`).join(', ')
+    return problem('FIELD_UNKNOWN', { fields, where: path }, `unknown field${issue.keys.length > 1 ? 's' : ''} ${fields}${where}`)
   }
-  if (issue.code === 'invalid_type' && !valueAt(root, issue.path).present) return `missing field "${path}"`
-  if (issue.code === 'invalid_value' && path) return `${path} must be ${issue.values.map((v) => JSON.stringify(v)).join(' or ')}`
+  if (issue.code === 'invalid_type' && !valueAt(root, issue.path).present) return problem('FIELD_MISSING', { field: path }, `missing field "${path}"`)
+  const shape = (text: string) => problem('SHAPE', { detail: text }, text)
+  if (issue.code === 'invalid_value' && path) return shape(`${path} must be ${issue.values.map((v) => JSON.stringify(v)).join(' or ')}`)
   if (issue.code === 'invalid_type') {
     const what = issue.expected === 'object' ? 'an object' : issue.expected === 'array' ? 'a list' : `a ${issue.expected}`
-    return `${path || 'the line'} must be ${what}${issue.expected === 'object' && path === 'play' ? ' or null' : ''}, not ${JSON.stringify(valueAt(root, issue.path).value)}`
+    return shape(`${path || 'the line'} must be ${what}${issue.expected === 'object' && path === 'play' ? ' or null' : ''}, not ${JSON.stringify(valueAt(root, issue.path).value)}`)
   }
-  return path && !issue.message.startsWith(path) ? `${path}: ${issue.message}` : issue.message
+  return shape(path && !issue.message.startsWith(path) ? `${path}: ${issue.message}` : issue.message)
 }
 
 /** The events' own fields: validatePlay judges their values, this the keys it does not look at. */
@@ -298,11 +304,11 @@ export function createImporter({ db, clock, catalog, sales, audit }: ImporterDep
 
   function run(actor: Actor, content: Buffer, fileName: string | undefined): ImportResult {
     const now = clock().getTime()
-    const problems = new Map<number, string[]>()
-    const bad = (line: number, reason: string) => {
+    const problems = new Map<number, Problem[]>()
+    const bad = (line: number, p: Problem) => {
       const list = problems.get(line)
-      if (list) list.push(reason)
-      else problems.set(line, [reason])
+      if (list) list.push(p)
+      else problems.set(line, [p])
     }
 
     // emissions and blocks, read once
@@ -352,16 +358,16 @@ export function createImporter({ db, clock, catalog, sales, audit }: ImporterDep
         const before = problems.get(n)?.length ?? 0
 
         const earlier = idsSeen.get(l.saleId)
-        if (earlier !== undefined) bad(n, `saleId ${l.saleId} appears twice in the file (first at line ${earlier})`)
+        if (earlier !== undefined) bad(n, problem('SALE_ID_TWICE', { saleId: l.saleId, first: earlier }, `saleId ${l.saleId} appears twice in the file (first at line ${earlier})`))
         else idsSeen.set(l.saleId, n)
 
         const parsed = unit ?? unitOf(l.serial)
         const id = parsed instanceof SerialError ? null : parsed
-        if (parsed instanceof SerialError) bad(n, `serial ${JSON.stringify(l.serial)}: ${parsed.message}`)
+        if (parsed instanceof SerialError) bad(n, problem('SERIAL', { serial: l.serial }, `serial ${JSON.stringify(l.serial)}: ${parsed.message}`))
 
         const soldAt = toMillis(l.soldAt)
-        if (Number.isNaN(soldAt)) bad(n, `soldAt ${JSON.stringify(l.soldAt)} is not an ISO 8601 date-time with a zone (e.g. 2025-03-01T12:30:00Z)`)
-        else if (soldAt > now + FUTURE_TOLERANCE_MS) bad(n, `soldAt ${l.soldAt} is in the future (now is ${new Date(now).toISOString()})`)
+        if (Number.isNaN(soldAt)) bad(n, problem('SOLD_AT_FORMAT', { soldAt: l.soldAt }, `soldAt ${JSON.stringify(l.soldAt)} is not an ISO 8601 date-time with a zone (e.g. 2025-03-01T12:30:00Z)`))
+        else if (soldAt > now + FUTURE_TOLERANCE_MS) bad(n, problem('SOLD_AT_FUTURE', { soldAt: l.soldAt, now: new Date(now).toISOString() }, `soldAt ${l.soldAt} is in the future (now is ${new Date(now).toISOString()})`))
 
         let play: PackedPlay | null = null
         if (packed !== undefined) play = packed
@@ -373,7 +379,7 @@ export function createImporter({ db, clock, catalog, sales, audit }: ImporterDep
             play = plays.append(playCode(p), packEvents(p.events))
           } else {
             const why = [...eventFieldProblems(l.play.events), ...validatePlay(p, def)]
-            if (why.length) bad(n, `the play breaks the rules: ${why.join('; ')}`)
+            if (why.length) bad(n, problem('PLAY_RULES', { detail: why.join('; ') }, `the play breaks the rules: ${why.join('; ')}`))
             else play = plays.append(playCode(p), packEvents(p.events))
           }
         }
@@ -381,25 +387,25 @@ export function createImporter({ db, clock, catalog, sales, audit }: ImporterDep
         if (!id) continue
         const e = emissionOf(id.emission)
         if (!e) {
-          bad(n, `serial ${l.serial}: emission ${id.emission} does not exist`)
+          bad(n, problem('EMISSION_UNKNOWN', { serial: l.serial, emission: id.emission }, `serial ${l.serial}: emission ${id.emission} does not exist`))
           continue
         }
         const blockSize = e.def.blockSize
         if (id.unit >= blockSize) {
-          bad(n, `serial ${l.serial}: unit ${id.unit} is beyond the block's ${blockSize} units`)
+          bad(n, problem('UNIT_BEYOND', { serial: l.serial, unit: id.unit, size: blockSize }, `serial ${l.serial}: unit ${id.unit} is beyond the block's ${blockSize} units`))
           continue
         }
         const block = e.blocks[id.block - 1]
         if (!block) {
-          bad(n, `serial ${l.serial}: emission ${id.emission} has no block ${id.block} (it has ${e.blocks.length})`)
+          bad(n, problem('BLOCK_UNKNOWN', { serial: l.serial, emission: id.emission, block: id.block, blocks: e.blocks.length }, `serial ${l.serial}: emission ${id.emission} has no block ${id.block} (it has ${e.blocks.length})`))
           continue
         }
-        if (l.stakeCents !== e.def.unitPriceCents) bad(n, `stakeCents must be the unit price, ${e.def.unitPriceCents}, not ${l.stakeCents}`)
+        if (l.stakeCents !== e.def.unitPriceCents) bad(n, problem('STAKE', { expectedCents: e.def.unitPriceCents, gotCents: l.stakeCents }, `stakeCents must be the unit price, ${e.def.unitPriceCents}, not ${l.stakeCents}`))
         // the canonical serial: the line's own when written so (it passed parseSerial, check digit included)
         const serial = SERIAL_SHAPE.test(l.serial) ? l.serial : formatSerial(id, blockSize)
         const idIsSerial = SERIAL_SHAPE.test(l.saleId)
-        if (idIsSerial && l.saleId !== serial) bad(n, `saleId ${l.saleId} has the shape of a serial, so it must be the line's own serial ${l.serial}`)
-        if (!Number.isNaN(soldAt) && e.startsAt !== null && soldAt < e.startsAt) bad(n, `soldAt ${l.soldAt} is before emission ${id.emission} starts selling (${e.row.starts_on})`)
+        if (idIsSerial && l.saleId !== serial) bad(n, problem('SALE_ID_SERIAL', { saleId: l.saleId, serial: l.serial }, `saleId ${l.saleId} has the shape of a serial, so it must be the line's own serial ${l.serial}`))
+        if (!Number.isNaN(soldAt) && e.startsAt !== null && soldAt < e.startsAt) bad(n, problem('SOLD_AT_EARLY', { soldAt: l.soldAt, emission: id.emission, startsOn: e.row.starts_on ?? '' }, `soldAt ${l.soldAt} is before emission ${id.emission} starts selling (${e.row.starts_on})`))
         const key = unitKey(id.emission, id.block, id.unit)
 
         // recorded before: the same sale again, or a conflict
@@ -413,18 +419,18 @@ export function createImporter({ db, clock, catalog, sales, audit }: ImporterDep
           if (recordedAs.sold_at !== soldAt) diff.push('soldAt')
           if (recordedAs.stake_cents !== l.stakeCents) diff.push('stakeCents')
           if (!samePlay(recordedAs, play, plays)) diff.push('play')
-          if (diff.length) bad(n, `saleId ${l.saleId} is already recorded with other content (${diff.join(', ')} differ)`)
+          if (diff.length) bad(n, problem('RECORDED_OTHER', { saleId: l.saleId, fields: diff.join(', ') }, `saleId ${l.saleId} is already recorded with other content (${diff.join(', ')} differ)`))
           else if ((problems.get(n)?.length ?? 0) === before) already++
           continue
         }
         if (onUnit) {
-          bad(n, `unit ${l.serial} is already sold by sale ${onUnit.sale_id ?? l.serial}`)
+          bad(n, problem('UNIT_SOLD', { serial: l.serial, sale: onUnit.sale_id ?? l.serial }, `unit ${l.serial} is already sold by sale ${onUnit.sale_id ?? l.serial}`))
           continue
         }
         // the line claims its unit; a second line on the same unit is found once all are read
-        let refusal: string | null = null
-        if (e.row.status !== 'open') refusal = `emission ${id.emission} is not open for sale: it is ${describeStatus(e.row.status)}`
-        else if (block.status !== 'verified') refusal = `block ${id.emission}/${id.block} cannot sell: it is ${block.status === 'failed' ? 'failed its verification' : block.status}`
+        let refusal: Problem | null = null
+        if (e.row.status !== 'open') refusal = problem('NOT_OPEN', { emission: id.emission, status: e.row.status }, `emission ${id.emission} is not open for sale: it is ${describeStatus(e.row.status)}`)
+        else if (block.status !== 'verified') refusal = problem('BLOCK_NOT_SELLING', { emission: id.emission, block: id.block, status: block.status }, `block ${id.emission}/${id.block} cannot sell: it is ${block.status === 'failed' ? 'failed its verification' : block.status}`)
         good.add(n, l.saleId, serial, id, key, l.player, soldAt, play, (problems.get(n)?.length ?? 0) === before && refusal === null, refusal)
       }
     }
@@ -470,7 +476,7 @@ export function createImporter({ db, clock, catalog, sales, audit }: ImporterDep
       try {
         value = JSON.parse(content.toString('utf8', start, end))
       } catch (e) {
-        bad(n, `not valid JSON (${e instanceof Error ? e.message : String(e)})`)
+        bad(n, problem('JSON', { detail: e instanceof Error ? e.message : String(e) }, `not valid JSON (${e instanceof Error ? e.message : String(e)})`))
         continue
       }
       const parsed = feedLineSchema.safeParse(value)
@@ -492,7 +498,7 @@ export function createImporter({ db, clock, catalog, sales, audit }: ImporterDep
     for (const g of order) {
       const n = good.line[g]
       if (good.key[g] === lastKey) {
-        bad(n, `unit ${good.serial[g]} is also sold at line ${claimedBy}`)
+        bad(n, problem('UNIT_TWICE', { serial: good.serial[g], first: claimedBy }, `unit ${good.serial[g]} is also sold at line ${claimedBy}`))
         continue
       }
       lastKey = good.key[g]
@@ -516,8 +522,10 @@ export function createImporter({ db, clock, catalog, sales, audit }: ImporterDep
         const g = kept[k]
         const at = (good.block[g] - 1) * size + good.unit[g]
         if (at !== expected) {
-          const want = expected >= e.blocks.length * size ? 'none: the emission is sold out' : formatSerial({ emission, block: Math.floor(expected / size) + 1, unit: expected % size }, size)
-          bad(good.line[g], `unit ${good.serial[g]} is out of order: units sell in index order within a block, blocks in order, and the next unit to sell here is ${want}, which the file does not carry`)
+          const soldOut = expected >= e.blocks.length * size
+          const next = soldOut ? '' : formatSerial({ emission, block: Math.floor(expected / size) + 1, unit: expected % size }, size)
+          const text = `unit ${good.serial[g]} is out of order: units sell in index order within a block, blocks in order, and the next unit to sell here is ${soldOut ? 'none: the emission is sold out' : next}, which the file does not carry`
+          bad(good.line[g], soldOut ? problem('OUT_OF_ORDER_SOLD_OUT', { serial: good.serial[g] }, text) : problem('OUT_OF_ORDER', { serial: good.serial[g], next }, text))
         }
         expected = at + 1
       }
@@ -525,7 +533,10 @@ export function createImporter({ db, clock, catalog, sales, audit }: ImporterDep
 
     // 4. all or nothing
     if (problems.size > 0) {
-      const details: ImportLineError[] = [...problems.entries()].sort((a, b) => a[0] - b[0]).slice(0, MAX_LISTED).map(([line, reasons]) => ({ line, reason: reasons.join('; ') }))
+      const details: ImportLineError[] = [...problems.entries()]
+        .sort((a, b) => a[0] - b[0])
+        .slice(0, MAX_LISTED)
+        .map(([line, list]) => ({ line, reason: list.map((p) => p.text).join('; '), problems: list.map(({ code, params }) => ({ code, params })) }))
       const first = details[0]
       const message = `${problems.size} bad line${problems.size > 1 ? 's' : ''} of ${lines}: nothing imported (first: line ${first.line}: ${first.reason})`
       throw new AppError('IMPORT_REJECTED', message, { details })

@@ -159,8 +159,9 @@ describe('operator: first start, then an emission created, generated, verified a
       await refused.waitFor({ timeout: 30_000 })
       const why = norm(await refused.innerText())
       expect(why).toContain('Fichier refusé : 2 lignes à corriger')
-      expect(why).toContain('Ligne 2 : stakeCents must be the unit price, 500, not 250')
-      expect(why).toMatch(/Ligne 3 : not valid JSON/)
+      // in the interface's language, the money as money
+      expect(why).toContain('Ligne 2 : la mise doit être le prix de l’unité, 5 €, et non 2,50 €')
+      expect(why).toMatch(/Ligne 3 : JSON invalide \(/)
       // the file can be chosen again once corrected: the button is ready again
       await expect.poll(async () => (await importing.locator('[data-test="import-submit"]').getAttribute('class')) ?? '').not.toContain('loading')
       await importing.locator('[data-test="import-submit"] .n-button__icon').waitFor({ state: 'detached' })

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import fr from './fr'
 import en from './en'
+import { IMPORT_PROBLEM_CODES } from '../../../electron/contract/types'
 
 type Tree = { [key: string]: string | Tree }
 
@@ -42,5 +43,10 @@ describe('messages', () => {
       for (const m of text.matchAll(/\bt\(\s*'([\w.]+)'/g)) if (m[1].includes('.') && !messages.fr.has(m[1])) unknown.add(`${m[1]} (${file})`)
     }
     expect([...unknown]).toEqual([])
+  })
+
+  it('say every reason the importer gives for a bad line', () => {
+    const missing = IMPORT_PROBLEM_CODES.map((c) => `emissions.importModal.problems.${c}`).filter((k) => !messages.fr.has(k) || !messages.en.has(k))
+    expect(missing).toEqual([])
   })
 })
