@@ -1,9 +1,14 @@
 /**
- * The process that test/integration/ledger-crash.test.ts kills: it sells in batches, or generates
- * blocks, on the ledger given, forever or until it is killed. It prints one line per step done.
+ * The process that test/integration/ledger-crash.test.ts kills: it sells in batches, generates
+ * blocks, simulates sales or imports a sales feed (the last two on the app's worker threads) on
+ * the ledger given, forever or until it is killed. It prints one line per step done.
  */
+import { CARATS } from '../../game-core/carats'
+import { formatSerial } from '../../game-core/serial'
 import { openBackend } from '../../electron/services/backend'
+import { feedLine } from '../../electron/services/import'
 import type { SaleInput } from '../../electron/services/sales'
+import { createSalesGenerator } from '../../electron/services/simulator'
 
 async function main(): Promise<void> {
   const [mode, dbPath, seedText] = process.argv.slice(2)
@@ -24,6 +29,25 @@ async function main(): Promise<void> {
       s.sales.sellBatch(batch, { records: false })
       process.stdout.write('sold\n')
     }
+  }
+  if (mode === 'simulate') {
+    await s.simulator.run(actor, { emission: 1, sales: 4_000_000, seed: Number(seedText) }, { signal: new AbortController().signal, progress: (done) => process.stdout.write(`simulated ${done}\n`) })
+    process.stdout.write('done\n')
+    setInterval(() => {}, 1000)
+  }
+  if (mode === 'import') {
+    // a feed of the next 30,000 units, imported as the app imports (on a worker thread); then wait to be killed
+    const next = s.sales.nextUnit(1)!
+    const gen = createSalesGenerator({ seed: Number(seedText), players: 500, count: 30_000, fromMs: Date.parse('2026-03-03T00:00:00Z'), toMs: Date.parse('2026-03-04T00:00:00Z'), zones: CARATS })
+    const lines: string[] = []
+    for (let i = 0; i < 30_000; i++) {
+      const d = gen.next()
+      lines.push(feedLine({ saleId: `I-${seedText}-${i}`, serial: formatSerial({ emission: 1, block: next.block, unit: next.unit + i }), player: d.player, soldAt: d.soldAt, stakeCents: 500, play: d.play }))
+    }
+    process.stdout.write('importing\n')
+    const r = await s.importer.importContent(actor, lines.join('\n'), `crash-${seedText}.jsonl`)
+    process.stdout.write(`imported ${r.imported}\n`)
+    setInterval(() => {}, 1000)
   }
   if (mode === 'generate') {
     if (s.emissions.list().every((e) => e.emission !== 2)) s.emissions.create(actor, { blocks: 2 })
