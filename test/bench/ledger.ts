@@ -17,6 +17,7 @@ import { createReports } from '../../electron/services/reports'
 import { createSalesGenerator } from '../../electron/services/simulator'
 import { openLedgerFixture, TEST_ACTOR } from '../../electron/services/simulator-fixture'
 import { createTicketsService } from '../../electron/services/tickets'
+import { workerImport } from '../../electron/workers/import-runner'
 import { fmt, printTable, summarize, type BenchLine } from './stats'
 
 const cpuSeconds = () => {
@@ -94,16 +95,17 @@ export async function benchLedger(opts: { importLines: number }): Promise<BenchL
 
     // import: a feed of valid lines into the second emission
     log(`importing a feed of ${opts.importLines.toLocaleString('en-US')} lines…`)
-    const gen = createSalesGenerator({ seed: 9, players: Math.ceil(opts.importLines / 20), count: opts.importLines, fromMs: Date.parse('2025-01-02T00:00:00Z'), toMs: Date.parse('2025-02-01T00:00:00Z'), zones: CARATS })
-    const feed: string[] = []
-    for (let u = 0; u < opts.importLines; u++) {
-      const d = gen.next()
-      const serial = formatSerial({ emission: b, block: 1, unit: u })
-      feed.push(feedLine({ saleId: `F-${u}`, serial, player: d.player, soldAt: d.soldAt, stakeCents: 500, play: d.play }))
+    /** A feed of emission b's units from `from`, as the sales platform would send it. */
+    const makeFeed = (from: number, seed: number): string[] => {
+      const gen = createSalesGenerator({ seed, players: Math.ceil(opts.importLines / 20), count: opts.importLines, fromMs: Date.parse('2025-01-02T00:00:00Z'), toMs: Date.parse('2025-02-01T00:00:00Z'), zones: CARATS })
+      return Array.from({ length: opts.importLines }, (_, i) => {
+        const d = gen.next()
+        return feedLine({ saleId: `F-${from + i}`, serial: formatSerial({ emission: b, block: 1, unit: from + i }), player: d.player, soldAt: d.soldAt, stakeCents: 500, play: d.play })
+      })
     }
+    const feed = makeFeed(0, 9)
     // read from a file, as `carats sales import` does: the importer is timed from the file's
-    // bytes, as it gets them from the command line (the app and the browser host give it text,
-    // which it first encodes: about 1.2 s more for this file)
+    // bytes, as it gets them from the command line (the app's way is timed below)
     const feedPath = join(f.dir, 'bench.jsonl')
     writeFileSync(feedPath, feed.join('\n') + '\n')
     feed.length = 0
@@ -143,6 +145,12 @@ export async function benchLedger(opts: { importLines: number }): Promise<BenchL
     t = performance.now()
     importer.importContent(TEST_ACTOR, content, 'bench.jsonl')
     lines.push({ name: '  re-import (all already imported), lines per second', value: fmt(opts.importLines / ((performance.now() - t) / 1000), 0) })
+    // the app's way: the next units' feed as text (as the screen sends it), imported on a worker thread with its own connection
+    const text = makeFeed(opts.importLines, 10).join('\n') + '\n'
+    t = performance.now()
+    const viaApp = await workerImport(f.path, f.clock)(TEST_ACTOR, text, 'bench-app.jsonl')
+    if (viaApp.imported !== opts.importLines) throw new Error(`the app's import took ${viaApp.imported} of ${opts.importLines} lines`)
+    lines.push({ name: "  the same from the app (text, on a worker thread), lines per second", value: fmt(opts.importLines / ((performance.now() - t) / 1000), 0) })
   } finally {
     f.close()
   }
