@@ -91,6 +91,19 @@ describe('the fast feed-line reader', () => {
     ]) expect(fast(odd)).toBeNull()
   })
 
+  it('reads names written in any script the same as the full path (UTF-8 of one to four bytes a character)', () => {
+    const o = JSON.parse(lines[1])
+    for (const player of ['Zoé', 'Łukasz Żółć', 'Ξένια', '李小龍', 'Ana 😀', 'é'.repeat(64), '😀'.repeat(32)]) {
+      const text = JSON.stringify({ ...o, player })
+      expect(fast(text)?.player).toBe(player)
+      expect(fast(text)).toEqual(full(text))
+    }
+    // past 64 UTF-16 units the fast reader steps aside, and the schema (which counts characters) decides
+    const long = JSON.stringify({ ...o, player: '😀'.repeat(33) })
+    expect(fast(long)).toBeNull()
+    expect(full(long)?.player).toBe('😀'.repeat(33))
+  })
+
   it('never accepts a line that the full path refuses, nor reads one differently (random damage)', () => {
     const rng = seededRng(11)
     const alphabet = '{}[]":,0123456789-.eE tzonecllgsurkiwyfapd\\'
