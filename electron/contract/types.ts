@@ -3,7 +3,7 @@
  * times as ISO 8601 strings, serials as strings. No class instances.
  */
 import type { Role } from './define'
-import type { Play } from '../../game-core/play'
+import { PLAY_PROBLEM_CODES, type Play } from '../../game-core/play'
 
 export type { Role } from './define'
 export type { Play, RevealEvent, PlayMode, PlayStatus, Zone, Gesture } from '../../game-core/play'
@@ -213,10 +213,12 @@ export interface ImportResult {
 
 /** Why a line of a sales feed is refused: a stable code, and the values its sentence names. */
 export const IMPORT_PROBLEM_CODES = [
-  'JSON', 'FIELD_MISSING', 'FIELD_UNKNOWN', 'SHAPE', 'PLAY_RULES',
+  'JSON', 'FIELD_MISSING', 'FIELD_UNKNOWN', 'SHAPE', 'EVENT_FIELDS_UNKNOWN', 'EVENT_FIELDS_MISSING',
   'SALE_ID_TWICE', 'SALE_ID_SERIAL', 'RECORDED_OTHER',
   'SERIAL', 'EMISSION_UNKNOWN', 'BLOCK_UNKNOWN', 'UNIT_BEYOND', 'UNIT_SOLD', 'UNIT_TWICE', 'OUT_OF_ORDER', 'OUT_OF_ORDER_SOLD_OUT',
   'SOLD_AT_FORMAT', 'SOLD_AT_FUTURE', 'SOLD_AT_EARLY', 'STAKE', 'NOT_OPEN', 'BLOCK_NOT_SELLING',
+  // the play's own rules (game-core/play.ts)
+  ...PLAY_PROBLEM_CODES,
 ] as const
 export type ImportProblemCode = (typeof IMPORT_PROBLEM_CODES)[number]
 

@@ -192,7 +192,7 @@ describe('a feed with every kind of bad line', () => {
       for (const p of d.problems) expect(p.code).toMatch(/^[A-Z_]+$/)
     }
     const codes = new Set(details.flatMap((d) => d.problems.map((p) => p.code)))
-    for (const code of ['JSON', 'FIELD_MISSING', 'FIELD_UNKNOWN', 'SERIAL', 'EMISSION_UNKNOWN', 'STAKE', 'PLAY_RULES', 'NOT_OPEN', 'OUT_OF_ORDER']) expect(codes).toContain(code)
+    for (const code of ['JSON', 'FIELD_MISSING', 'FIELD_UNKNOWN', 'SERIAL', 'EMISSION_UNKNOWN', 'STAKE', 'EVENT_YOURS_FIRST', 'PLAY_INCOMPLETE', 'EVENT_AUTO_DRAG', 'PLAY_NOT_INTERRUPTED', 'NOT_OPEN', 'OUT_OF_ORDER']) expect(codes).toContain(code)
     expect(details.find((d) => d.problems.some((p) => p.code === 'STAKE'))!.problems.find((p) => p.code === 'STAKE')!.params).toEqual({ expectedCents: 500, gotCents: expect.any(Number) })
   })
 

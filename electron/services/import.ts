@@ -26,7 +26,7 @@ import { createHash } from 'node:crypto'
 import { z } from 'zod'
 import { AppError } from '../contract/errors'
 import type { ImportLineError, ImportProblem, ImportProblemCode, ImportResult } from '../contract/types'
-import { validatePlay, type Play } from '../../game-core/play'
+import { playProblems, type Play } from '../../game-core/play'
 import type { GameDefinition } from '../../game-core/rules'
 import { formatSerial, parseSerial, SerialError, type UnitId } from '../../game-core/serial'
 import type { Db } from '../ledger/db'
@@ -269,15 +269,16 @@ function describeZodIssue(issue: z.core.$ZodIssue, root: unknown): Problem {
 }
 
 /** The events' own fields: validatePlay judges their values, this the keys it does not look at. */
-function eventFieldProblems(events: unknown[]): string[] {
-  const out: string[] = []
+function eventFieldProblems(events: unknown[]): Problem[] {
+  const out: Problem[] = []
   events.forEach((e, i) => {
     if (e === null || typeof e !== 'object' || Array.isArray(e)) return
     const keys = Object.keys(e)
     const extra = keys.filter((k) => !EVENT_KEYS.has(k))
     const missing = [...EVENT_KEYS].filter((k) => !(k in e))
-    if (extra.length) out.push(`event ${i + 1}: unknown field${extra.length > 1 ? 's' : ''} ${extra.map((k) => `"${k}"`).join(', ')}`)
-    if (missing.length) out.push(`event ${i + 1}: missing field${missing.length > 1 ? 's' : ''} ${missing.map((k) => `"${k}"`).join(', ')}`)
+    const list = (ks: string[]) => ks.map((k) => `"${k}"`).join(', ')
+    if (extra.length) out.push(problem('EVENT_FIELDS_UNKNOWN', { event: i + 1, fields: list(extra) }, `event ${i + 1}: unknown field${extra.length > 1 ? 's' : ''} ${list(extra)}`))
+    if (missing.length) out.push(problem('EVENT_FIELDS_MISSING', { event: i + 1, fields: list(missing) }, `event ${i + 1}: missing field${missing.length > 1 ? 's' : ''} ${list(missing)}`))
   })
   return out
 }
@@ -378,9 +379,10 @@ export function createImporter({ db, clock, catalog, sales, audit }: ImporterDep
           if (isValidPlayFast(p, def.winningCells, def.yoursCells) && fastEventKeys(l.play.events)) {
             play = plays.append(playCode(p), packEvents(p.events))
           } else {
-            const why = [...eventFieldProblems(l.play.events), ...validatePlay(p, def)]
-            if (why.length) bad(n, problem('PLAY_RULES', { detail: why.join('; ') }, `the play breaks the rules: ${why.join('; ')}`))
-            else play = plays.append(playCode(p), packEvents(p.events))
+            const why: Problem[] = [...eventFieldProblems(l.play.events), ...playProblems(p, def)]
+            // one sentence in English: "the play breaks the rules: a; b"
+            why.forEach((w, i) => bad(n, i === 0 ? { ...w, text: `the play breaks the rules: ${w.text}` } : w))
+            if (why.length === 0) play = plays.append(playCode(p), packEvents(p.events))
           }
         }
 

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest'
+import { createAppI18n } from '../../i18n'
+import { formatMoney } from '../../format'
+import { formatSerial } from '../../../../game-core/serial'
+import type { ImportLineError } from '../../../../electron/contract'
+import { describeLine } from './importProblems'
+
+const serial = formatSerial({ emission: 1, block: 1, unit: 5 })
+const typo = serial.slice(0, -1) + String((Number(serial.slice(-1)) + 1) % 10)
+const line: ImportLineError = {
+  line: 7,
+  reason: '(the English sentences)',
+  problems: [
+    { code: 'STAKE', params: { expectedCents: 500, gotCents: 250 } },
+    { code: 'NOT_OPEN', params: { emission: 1, status: 'closed' } },
+    { code: 'SERIAL', params: { serial: typo } },
+    { code: 'EVENT_YOURS_FIRST', params: { event: 3, shown: 2, of: 6 } },
+  ],
+}
+
+function say(locale: 'fr' | 'en', l: ImportLineError) {
+  const i18n = createAppI18n(locale)
+  // the no-break spaces of money as plain spaces, to compare
+  return describeLine(l, (k, p) => i18n.global.t(k, p ?? {}), (c) => formatMoney(c, locale)).replace(/[\u00a0\u202f]/g, ' ')
+}
+
+describe("a refused feed line's reasons on screen", () => {
+  it('are said in French, money as money, the state in words, a mistyped serial explained as in the inspector', () => {
+    expect(say('fr', line)).toBe(
+      'la mise doit être le prix de l’unité, 5 €, et non 2,50 € ; l’émission 1 n’est pas en vente (état : close) ; ' +
+        `numéro de série « ${typo} » : La clé de contrôle ne correspond pas : un chiffre a été mal saisi ou deux chiffres ont été inversés. Comparez avec le ticket. ; ` +
+        'partie, événement 3 : « vos numéros » grattés avant les numéros gagnants (2 sur 6 découverts)',
+    )
+  })
+
+  it('are said in English too, and a line without codes keeps its own sentence', () => {
+    expect(say('en', line)).toMatch(/^the stake must be the unit price, €5(\.00)?, not €2\.50; emission 1 is not on sale \(status: closed\); serial ".*": .*; play, event 3: "your numbers" revealed before the winning numbers \(2 of 6 shown\)$/)
+    expect(say('fr', { line: 2, reason: 'not valid JSON', problems: [] })).toBe('not valid JSON')
+  })
+})
