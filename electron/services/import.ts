@@ -374,8 +374,7 @@ export function createImporter({ db, clock, catalog, sales, audit }: ImporterDep
         if (packed !== undefined) play = packed
         else if (l.play) {
           const p = l.play as Play
-          let def: Pick<GameDefinition, 'winningCells' | 'yoursCells'> | null = id ? emissionOf(id.emission)?.def ?? null : null
-          if (!def) def = { winningCells: 6, yoursCells: 24 }
+          const def = zonesOf(parsed)
           if (isValidPlayFast(p, def.winningCells, def.yoursCells) && fastEventKeys(l.play.events)) {
             play = plays.append(playCode(p), packEvents(p.events))
           } else {

@@ -5,29 +5,20 @@
  */
 import { parentPort, workerData } from 'node:worker_threads'
 import { AppError } from '../contract/errors'
-import { openLedger, type Db } from '../ledger/db'
-import { openKeyStore } from '../ledger/keystore'
-import { createAlertsService } from '../services/alerts'
-import { createAuditService } from '../services/audit'
-import { createCatalog } from '../services/catalog'
+import type { Db } from '../ledger/db'
 import { createImporter } from '../services/import'
-import { createSalesService } from '../services/sales'
 import type { ImportWorkerData, ImportWorkerMessage } from './import-runner'
+import { openWorkerLedger } from './worker-ledger'
 
 const data = workerData as ImportWorkerData
 const post = (m: ImportWorkerMessage) => parentPort!.postMessage(m)
 
 let db: Db | null = null
 try {
-  db = openLedger(data.dbPath, { secondary: true })
-  const keys = openKeyStore(data.dbPath)
   // the app's clock, as it read when the import was asked for
-  const clock = () => new Date(data.now)
-  const audit = createAuditService({ db, clock })
-  const catalog = createCatalog({ db, keys })
-  const alerts = createAlertsService({ db, clock, audit, catalog })
-  const sales = createSalesService({ db, clock, catalog, alerts })
-  const importer = createImporter({ db, clock, catalog, sales, audit })
+  const ledger = openWorkerLedger(data.dbPath, () => new Date(data.now))
+  db = ledger.db
+  const importer = createImporter(ledger)
   post({ type: 'done', result: importer.importContent(data.actor, data.content, data.fileName) })
 } catch (e) {
   const err = e instanceof AppError ? e : new AppError('INTERNAL', e instanceof Error ? e.message : String(e))

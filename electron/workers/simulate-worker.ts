@@ -5,15 +5,11 @@
  */
 import { parentPort, workerData } from 'node:worker_threads'
 import { AppError } from '../contract/errors'
-import { openLedger, type Db } from '../ledger/db'
-import { openKeyStore } from '../ledger/keystore'
-import { createAlertsService } from '../services/alerts'
-import { createAuditService } from '../services/audit'
-import { createCatalog } from '../services/catalog'
-import { createSalesService } from '../services/sales'
+import type { Db } from '../ledger/db'
 import { sellDrafts } from '../services/simulator'
 import { workerDrafts } from './sales-drafts'
 import type { SimulateWorkerData, SimulateWorkerMessage } from './simulate-seller'
+import { openWorkerLedger } from './worker-ledger'
 
 const data = workerData as SimulateWorkerData
 const post = (m: SimulateWorkerMessage) => parentPort!.postMessage(m)
@@ -25,14 +21,9 @@ parentPort!.on('message', (m: unknown) => {
 async function main(): Promise<void> {
   let db: Db | null = null
   try {
-    db = openLedger(data.dbPath, { secondary: true })
-    const keys = openKeyStore(data.dbPath)
-    const clock = () => new Date()
-    const audit = createAuditService({ db, clock })
-    const catalog = createCatalog({ db, keys })
-    const alerts = createAlertsService({ db, clock, audit, catalog })
-    const sales = createSalesService({ db, clock, catalog, alerts })
-    await sellDrafts(sales, workerDrafts(data.job.gen, data.draftsEntry), data.job, {
+    const ledger = openWorkerLedger(data.dbPath, () => new Date())
+    db = ledger.db
+    await sellDrafts(ledger.sales, workerDrafts(data.job.gen, data.draftsEntry), data.job, {
       signal: cancel.signal,
       progress: (sold) => post({ type: 'progress', sold }),
     })

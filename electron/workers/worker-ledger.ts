@@ -1,0 +1,36 @@
+/**
+ * The services a worker thread writes through: a connection of its own to the ledger (opened as
+ * a second connection: no second integrity check, the schema already the latest) and the sales
+ * service over it, as simulate-worker.ts and import-worker.ts both need them.
+ */
+import { openLedger, type Db } from '../ledger/db'
+import { openKeyStore } from '../ledger/keystore'
+import { createAlertsService } from '../services/alerts'
+import { createAuditService, type AuditService } from '../services/audit'
+import { createCatalog, type Catalog } from '../services/catalog'
+import type { Clock } from '../services/common'
+import { createSalesService, type SalesService } from '../services/sales'
+
+export interface WorkerLedger {
+  db: Db
+  clock: Clock
+  audit: AuditService
+  catalog: Catalog
+  sales: SalesService
+}
+
+/** Opens the ledger at dbPath for a worker; the caller closes `db`. */
+export function openWorkerLedger(dbPath: string, clock: Clock): WorkerLedger {
+  const db = openLedger(dbPath, { secondary: true })
+  try {
+    const keys = openKeyStore(dbPath)
+    const audit = createAuditService({ db, clock })
+    const catalog = createCatalog({ db, keys })
+    const alerts = createAlertsService({ db, clock, audit, catalog })
+    const sales = createSalesService({ db, clock, catalog, alerts })
+    return { db, clock, audit, catalog, sales }
+  } catch (e) {
+    db.close()
+    throw e
+  }
+}
