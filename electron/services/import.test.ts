@@ -218,6 +218,17 @@ describe('all or nothing', () => {
     expect(snapshot(f)).toEqual(before)
   })
 
+  it("leaves SQLite's foreign-key checks on after a good file and after a refused one (the import's own batch checks its players)", async () => {
+    const { f, importer } = await fresh()
+    const lines = validFeed.trim().split('\n')
+    const fkOn = () => f.db.pragma('foreign_keys', { simple: true })
+    importer.importContent(TEST_ACTOR, lines.slice(0, 5).join('\n'))
+    expect(fkOn()).toBe(1)
+    rejection(() => importer.importContent(TEST_ACTOR, ['not json', ...lines.slice(5)].join('\n')))
+    expect(fkOn()).toBe(1)
+    expect(f.db.pragma('foreign_key_check')).toEqual([])
+  })
+
   it('names a gap once, not every line after it', async () => {
     const { importer } = await fresh()
     const lines = validFeed.trim().split('\n')

@@ -210,6 +210,20 @@ const cannotSell = (st: EmissionState, cur: BlockCursor) =>
   new AppError('ILLEGAL_STATE', `block ${st.row.emission}/${cur.block} cannot sell: ${cur.status === 'failed' ? 'it failed its verification' : `it is ${cur.status}`}`)
 const tooEarly = (st: EmissionState, soldAt: number) => `emission ${st.row.emission} starts selling on ${st.row.starts_on}, after ${new Date(soldAt).toISOString()}`
 
+/**
+ * `work` without SQLite's check of the sales' foreign key (player_id → players), for work whose
+ * sales are all written by a sales service's batch, which checks each of its players once
+ * (see transact). Called outside any transaction: inside one, the pragma does nothing.
+ */
+export function withoutKeyChecks<T>(db: Db, work: () => T): T {
+  db.pragma('foreign_keys = OFF')
+  try {
+    return work()
+  } finally {
+    db.pragma('foreign_keys = ON')
+  }
+}
+
 class RolledBack extends Error {
   constructor(readonly result: BatchResult) {
     super('the batch was rolled back')
@@ -604,18 +618,15 @@ export function createSalesService({ db, clock, catalog, alerts }: { db: Db; clo
    * per player: every sale's player id is one of the batch's players, and write() refuses the
    * batch unless each of them updates exactly one players row. Checked by SQLite, it cost about
    * 1.4 µs per sale, a sixth of a simulated sale. The pragma can change only outside a
-   * transaction; inside the importer's, the key stays checked.
+   * transaction: the importer, whose transaction holds the batch, turns it off around it.
    */
   function transact<T>(work: () => T): T {
     nested = db.inTransaction
     batchPlayers = []
-    const ownChecks = !nested
-    if (ownChecks) db.pragma('foreign_keys = OFF')
     let r: T
     try {
-      r = inTransaction.immediate(work) as T
+      r = nested ? (inTransaction.immediate(work) as T) : withoutKeyChecks(db, () => inTransaction.immediate(work) as T)
     } finally {
-      if (ownChecks) db.pragma('foreign_keys = ON')
       // inside an outer transaction that may yet roll back, what the batch wrote is not known to last
       if (nested) {
         playerCache.players.clear()
