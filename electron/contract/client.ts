@@ -2,7 +2,7 @@
  * The one typed api client. It knows nothing of how messages travel: a transport (the preload
  * bridge in Electron, HTTP to the browser host) moves an envelope, the client types it.
  */
-import type { ApiErrorData, Envelope, ErrorCode } from './errors'
+import type { ApiErrorData, Envelope, ErrorCode, ErrorReason } from './errors'
 import type { ArgsOf, ResultOf } from './define'
 import type { Contract, ChannelName } from './index'
 
@@ -14,12 +14,14 @@ export class ApiError extends Error {
   readonly code: ErrorCode
   readonly field?: string
   readonly details?: unknown
+  readonly reason?: ErrorReason
   constructor(data: ApiErrorData) {
     super(data.message)
     this.name = 'ApiError'
     this.code = data.code
     this.field = data.field
     this.details = data.details
+    this.reason = data.reason
   }
 }
 

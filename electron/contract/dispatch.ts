@@ -4,7 +4,7 @@
  * and turn every failure into an envelope with a stable code. No service runs on bad input.
  */
 import type { z } from 'zod'
-import { AppError, type Envelope } from './errors'
+import { AppError, because, type Envelope } from './errors'
 import { mayCall, type ParsedArgsOf, type ResultOf, type Role } from './define'
 import { contract, type Contract, type ChannelName } from './index'
 
@@ -57,9 +57,9 @@ export function createDispatcher(
         const name = channelName as ChannelName
         const spec = contract[name]
         const caller = resolveSession(token)
-        if (spec.access !== 'public' && !caller) throw new AppError('NOT_SIGNED_IN', 'your session has ended: sign in again')
+        if (spec.access !== 'public' && !caller) throw new AppError('NOT_SIGNED_IN', 'your session has ended: sign in again', because('SESSION_ENDED'))
         if (!mayCall(spec.access, caller?.role ?? null)) {
-          throw new AppError('FORBIDDEN', `the ${caller!.role} role may not use ${name}`)
+          throw new AppError('FORBIDDEN', `the ${caller!.role} role may not use ${name}`, because('ROLE_FORBIDDEN', { role: caller!.role, channel: name }))
         }
         const parsed = spec.args.safeParse(rawArgs === undefined ? {} : rawArgs)
         if (!parsed.success) {

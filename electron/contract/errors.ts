@@ -21,6 +21,60 @@ export const ERROR_CODES = [
 
 export type ErrorCode = (typeof ERROR_CODES)[number]
 
+/**
+ * Why a step was refused, as a stable key and its values, for the screens to say in the user's
+ * language; the error's message says the same in English (command line, logs). Values named
+ * `status` are an emission's or block's status, `action` one of ERROR_ACTIONS, `kind` a task's
+ * kind, `hint` one of ERROR_HINTS.
+ */
+export const ERROR_REASON_KEYS = [
+  'SESSION_ENDED', // {}
+  'ROLE_FORBIDDEN', // {role, channel}
+  'EMISSION_NOT_FOUND', // {emission}
+  'BLOCK_NOT_FOUND', // {emission, block, blocks}
+  'BLOCK_NOT_GENERATED', // {emission, block}
+  'EMISSION_BUSY', // {emission, action, kind}
+  'EMISSION_STEP', // {emission, action, status, hint?, blocks?}
+  'BLOCKS_RANGE', // {blocks}
+  'DATE_INVALID', // {date}
+  'EMISSIONS_FULL', // {}
+  'EMISSION_CODE_TAKEN', // {code}
+  'WITHDRAW_REASON', // {}
+  'USER_NAME_TAKEN', // {name}
+  'ADMIN_EXISTS', // {}
+  'SETUP_FIRST', // {}
+  'ACCOUNT_DEACTIVATED', // {}
+  'WRONG_CREDENTIALS', // {}
+  'USER_NOT_FOUND', // {userId}
+  'LAST_ADMIN', // {name}
+  'UNIT_BEYOND', // {unit, size}
+  'UNSOLD_SECRET', // {serial}
+  'UNSOLD_REASON', // {serial}
+  'TASK_NOT_FOUND', // {}
+  'TASK_ENDED', // {state}
+  'TASK_CANCELLED', // {}
+  'SIM_PLAYERS_RANGE', // {max}
+  'SIM_SALES_MIN', // {}
+  'SIM_SEED', // {}
+  'SIM_NOT_OPEN', // {emission, status}
+  'SIM_SOLD_OUT', // {emission}
+  'SIM_TOO_MANY', // {emission, unsold, sales}
+  'PLAYER_NOT_FOUND', // {player}
+  'VERIFY_FAILED', // {blocks}: the blocks whose verification failed
+] as const
+export type ErrorReasonKey = (typeof ERROR_REASON_KEYS)[number]
+/** The steps named by EMISSION_BUSY and EMISSION_STEP. */
+export const ERROR_ACTIONS = ['generate', 'verify', 'open', 'close', 'withdraw', 'simulate'] as const
+export type ErrorAction = (typeof ERROR_ACTIONS)[number]
+/** What to do, added to EMISSION_STEP. */
+export const ERROR_HINTS = ['generatedOnce', 'generateFirst', 'blocksNotGenerated', 'verifyFirst', 'blocksNotVerified', 'onlyOpenCloses', 'final'] as const
+export type ErrorHint = (typeof ERROR_HINTS)[number]
+
+export interface ErrorReason {
+  key: ErrorReasonKey
+  params: Record<string, string | number>
+}
+
 export interface ApiErrorData {
   code: ErrorCode
   message: string
@@ -28,13 +82,18 @@ export interface ApiErrorData {
   field?: string
   /** Structured detail, e.g. every bad line of a rejected import. */
   details?: unknown
+  /** Why, for the screens to say in the user's language. */
+  reason?: ErrorReason
 }
+
+/** An error's reason, as AppError's extras take it. */
+export const because = (key: ErrorReasonKey, params: ErrorReason['params'] = {}): { reason: ErrorReason } => ({ reason: { key, params } })
 
 export class AppError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
-    readonly extras: { field?: string; details?: unknown } = {},
+    readonly extras: { field?: string; details?: unknown; reason?: ErrorReason } = {},
   ) {
     super(message)
     this.name = 'AppError'

@@ -3,6 +3,7 @@
  * times as ISO 8601 strings, serials as strings. No class instances.
  */
 import type { Role } from './define'
+import type { ErrorReason } from './errors'
 import { PLAY_PROBLEM_CODES, type Play } from '../../game-core/play'
 
 export type { Role } from './define'
@@ -98,8 +99,10 @@ export interface JobInfo {
   state: JobState
   done: number
   total: number
-  /** What is being done now, or why it failed. */
+  /** What is being done now, or why it failed (in English). */
   message: string
+  /** Why it failed, for the screens to say in the user's language. */
+  reason?: ErrorReason
   startedAt: string
   endedAt: string | null
 }

@@ -2,7 +2,7 @@
  * Reading emissions and blocks as stored, shared by the services. An emission's game definition
  * is fixed at its creation, so it is parsed once and kept.
  */
-import { AppError } from '../contract/errors'
+import { AppError, because } from '../contract/errors'
 import type { BlockStatus, EmissionStatus } from '../contract/types'
 import type { GameDefinition } from '../../game-core/rules'
 import { BlockDeriver } from '../../game-core/block'
@@ -55,7 +55,7 @@ export function createCatalog({ db, keys, cacheSize = 4 }: { db: Db; keys: KeySt
   const catalog: Catalog = {
     emission(emission) {
       const row = emissionStmt.get(emission) as EmissionRow | undefined
-      if (!row) throw new AppError('NOT_FOUND', `emission ${emission} does not exist`, { field: 'emission' })
+      if (!row) throw new AppError('NOT_FOUND', `emission ${emission} does not exist`, { field: 'emission', ...because('EMISSION_NOT_FOUND', { emission }) })
       return row
     },
     definition(emission) {
@@ -70,7 +70,7 @@ export function createCatalog({ db, keys, cacheSize = 4 }: { db: Db; keys: KeySt
       const row = blockStmt.get(emission, block) as BlockRow | undefined
       if (!row) {
         const e = catalog.emission(emission)
-        throw new AppError('NOT_FOUND', `emission ${emission} has no block ${block} (it has ${e.blocks})`, { field: 'block' })
+        throw new AppError('NOT_FOUND', `emission ${emission} has no block ${block} (it has ${e.blocks})`, { field: 'block', ...because('BLOCK_NOT_FOUND', { emission, block, blocks: e.blocks }) })
       }
       return row
     },

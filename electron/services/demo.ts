@@ -2,7 +2,7 @@
  * The one-click demo: an emission of one block, generated, verified and opened, then a simulated
  * sales history, as one `demo` task whose steps are the generate and verify tasks and the simulation.
  */
-import { AppError } from '../contract/errors'
+import { AppError, because } from '../contract/errors'
 import type { JobInfo } from '../contract/types'
 import type { Actor } from './common'
 import type { EmissionsService } from './emissions'
@@ -28,7 +28,7 @@ export function createDemoService({ jobs, emissions, simulator }: { jobs: JobReg
     ctx.signal.addEventListener('abort', onAbort)
     try {
       const end = await jobs.wait(sub.id)
-      if (end.state === 'cancelled') throw new AppError('CANCELLED', 'the demo was cancelled')
+      if (end.state === 'cancelled') throw new AppError('CANCELLED', 'the demo was cancelled', because('TASK_CANCELLED'))
       if (end.state !== 'done') throw new Error(`${label} failed: ${end.message}`)
     } finally {
       clearInterval(timer)

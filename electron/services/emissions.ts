@@ -9,7 +9,7 @@
  *   goes back to created and resumes with the blocks still pending.
  */
 import { hostname } from 'node:os'
-import { AppError } from '../contract/errors'
+import { AppError, because, type ErrorAction, type ErrorHint } from '../contract/errors'
 import type { BlockDetail, BlockSummary, Certificate, EmissionDetail, EmissionStatus, EmissionSummary, JobInfo } from '../contract/types'
 import { CARATS } from '../../game-core/carats'
 import { canonicalJson, definitionDigest } from '../../game-core/commitment'
@@ -153,13 +153,33 @@ export function createEmissionsService(deps: EmissionsDeps): EmissionsService {
     }
   }
 
-  function refuseIfBusy(emission: number, what: string): void {
+  /** The step as the English message says it. */
+  const STEP_WORDS: Record<Exclude<ErrorAction, 'simulate'>, string> = { generate: 'be generated', verify: 'be verified', open: 'open for sale', close: 'close', withdraw: 'be withdrawn' }
+
+  function refuseIfBusy(emission: number, action: keyof typeof STEP_WORDS): void {
     const job = jobs.runningOn(emission)
-    if (job) throw new AppError('ILLEGAL_STATE', `emission ${emission} cannot ${what}: a ${job.kind} task is running on it (${job.id}); wait for it or cancel it`)
+    if (job) {
+      throw new AppError('ILLEGAL_STATE', `emission ${emission} cannot ${STEP_WORDS[action]}: a ${job.kind} task is running on it (${job.id}); wait for it or cancel it`, because('EMISSION_BUSY', { emission, action, kind: job.kind }))
+    }
   }
 
-  function illegal(e: EmissionRow, what: string, hint = ''): AppError {
-    return new AppError('ILLEGAL_STATE', `emission ${e.emission} cannot ${what}: it is ${describeStatus(e.status)}${hint ? `; ${hint}` : ''}`)
+  /** What to do instead, said after the refusal (blocks: the blocks it names). */
+  const HINT_WORDS: Record<ErrorHint, (blocks: string) => string> = {
+    generatedOnce: () => 'its blocks are generated once, never again',
+    generateFirst: () => 'generate its blocks first',
+    blocksNotGenerated: (b) => `block(s) ${b} were never generated`,
+    verifyFirst: () => 'every block must be verified before the emission opens',
+    blocksNotVerified: (b) => `block(s) ${b} are not verified`,
+    onlyOpenCloses: () => 'only an open emission closes',
+    final: () => 'a closed or withdrawn emission is final',
+  }
+
+  function illegal(e: EmissionRow, action: keyof typeof STEP_WORDS, hint: ErrorHint | null = null, blocks: number[] = []): AppError {
+    const list = blocks.join(', ')
+    const params: Record<string, string | number> = { emission: e.emission, action, status: e.status }
+    if (hint) params.hint = hint
+    if (blocks.length) params.blocks = list
+    return new AppError('ILLEGAL_STATE', `emission ${e.emission} cannot ${STEP_WORDS[action]}: it is ${describeStatus(e.status)}${hint ? `; ${HINT_WORDS[hint](list)}` : ''}`, because('EMISSION_STEP', params))
   }
 
   /** Runs `step` and the status change in one transaction, with its audit entry. */
@@ -179,7 +199,7 @@ export function createEmissionsService(deps: EmissionsDeps): EmissionsService {
 
     summary(emission) {
       const r = summaryStmt.get(emission) as SummaryRow | undefined
-      if (!r) throw new AppError('NOT_FOUND', `emission ${emission} does not exist`, { field: 'emission' })
+      if (!r) throw new AppError('NOT_FOUND', `emission ${emission} does not exist`, { field: 'emission', ...because('EMISSION_NOT_FOUND', { emission }) })
       return toSummary(r)
     },
 
@@ -232,16 +252,16 @@ export function createEmissionsService(deps: EmissionsDeps): EmissionsService {
     create(actor, { blocks, code, startsOn }) {
       const problems = validateDefinition(newDefinition)
       if (problems.length) throw new AppError('INTERNAL', `the game definition is not sound: ${problems.join('; ')}`)
-      if (!Number.isInteger(blocks) || blocks < 1 || blocks > 999) throw new AppError('BAD_ARGUMENTS', `an emission has 1 to 999 blocks, not ${blocks}`, { field: 'blocks' })
+      if (!Number.isInteger(blocks) || blocks < 1 || blocks > 999) throw new AppError('BAD_ARGUMENTS', `an emission has 1 to 999 blocks, not ${blocks}`, { field: 'blocks', ...because('BLOCKS_RANGE', { blocks }) })
       if (startsOn !== undefined) {
         const d = new Date(`${startsOn}T00:00:00Z`)
-        if (Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== startsOn) throw new AppError('BAD_ARGUMENTS', `startsOn: ${startsOn} is not a real date`, { field: 'startsOn' })
+        if (Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== startsOn) throw new AppError('BAD_ARGUMENTS', `startsOn: ${startsOn} is not a real date`, { field: 'startsOn', ...because('DATE_INVALID', { date: startsOn }) })
       }
       const emission = db.transaction(() => {
         const next = ((db.prepare('SELECT max(emission) FROM emissions').pluck().get() as number | null) ?? 0) + 1
-        if (next > 9999) throw new AppError('ILLEGAL_STATE', 'the ledger already holds emission 9999, the last number a serial can carry')
+        if (next > 9999) throw new AppError('ILLEGAL_STATE', 'the ledger already holds emission 9999, the last number a serial can carry', because('EMISSIONS_FULL'))
         const theCode = code?.trim() || `E${String(next).padStart(4, '0')}`
-        if (db.prepare('SELECT 1 FROM emissions WHERE code = ?').get(theCode)) throw new AppError('CONFLICT', `an emission with code "${theCode}" already exists`, { field: 'code' })
+        if (db.prepare('SELECT 1 FROM emissions WHERE code = ?').get(theCode)) throw new AppError('CONFLICT', `an emission with code "${theCode}" already exists`, { field: 'code', ...because('EMISSION_CODE_TAKEN', { code: theCode }) })
         db.prepare('INSERT INTO emissions (emission, code, starts_on, status, blocks, definition, definition_digest, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)').run(
           next, theCode, startsOn ?? null, 'created', blocks, canonicalJson(newDefinition), toHex(definitionDigest(nodePrimitives, newDefinition)), iso(clock()),
         )
@@ -258,12 +278,9 @@ export function createEmissionsService(deps: EmissionsDeps): EmissionsService {
     },
 
     generate(actor, emission) {
-      refuseIfBusy(emission, 'be generated')
+      refuseIfBusy(emission, 'generate')
       const e = catalog.emission(emission)
-      if (e.status !== 'created') {
-        const hint = ['generated', 'verified', 'open', 'closed'].includes(e.status) ? 'its blocks are generated once, never again' : ''
-        throw illegal(e, 'be generated', hint)
-      }
+      if (e.status !== 'created') throw illegal(e, 'generate', ['generated', 'verified', 'open', 'closed'].includes(e.status) ? 'generatedOnce' : null)
       const def = catalog.definition(emission)
       const pending = () => (db.prepare("SELECT block FROM blocks WHERE emission = ? AND status = 'pending' ORDER BY block").pluck().all(emission) as number[])
       const todo = pending()
@@ -324,18 +341,19 @@ export function createEmissionsService(deps: EmissionsDeps): EmissionsService {
     },
 
     verify(actor, emission) {
-      refuseIfBusy(emission, 'be verified')
+      refuseIfBusy(emission, 'verify')
       const e = catalog.emission(emission)
-      if (e.status === 'created' || e.status === 'generating') throw illegal(e, 'be verified', 'generate its blocks first')
+      if (e.status === 'created' || e.status === 'generating') throw illegal(e, 'verify', 'generateFirst')
       const def = catalog.definition(emission)
       const blocks = catalog.blocks(emission)
       const pending = blocks.filter((b) => !b.secret)
-      if (pending.length) throw illegal(e, 'be verified', `block(s) ${pending.map((b) => b.block).join(', ')} were never generated`)
+      if (pending.length) throw illegal(e, 'verify', 'blocksNotGenerated', pending.map((b) => b.block))
       const total = blocks.length * def.blockSize
       audit.record(actor.name, 'emission.verify-start', `emission:${emission}`, { blocks: blocks.length })
       const setBlock = db.prepare('UPDATE blocks SET status = ?, verified_at = ? WHERE emission = ? AND block = ?')
       return jobs.start('verify', emission, total, `verifying ${blocks.length} block(s)`, async (ctx) => {
         const failed: string[] = []
+        const failedBlocks: number[] = []
         for (const [i, b] of blocks.entries()) {
           ctx.checkCancelled()
           const secret = keys.openSecret({ emission, block: b.block }, b.secret!)
@@ -348,7 +366,10 @@ export function createEmissionsService(deps: EmissionsDeps): EmissionsService {
           if (v.commitment !== b.commitment) reasons.push(`the commitment differs (stored ${b.commitment}, regenerated ${v.commitment})`)
           if (!v.sound) reasons.push(...v.problems.slice(0, 3).map((p) => p.message))
           const ok = reasons.length === 0
-          if (!ok) failed.push(`block ${b.block}: ${reasons.join('; ')}`)
+          if (!ok) {
+            failed.push(`block ${b.block}: ${reasons.join('; ')}`)
+            failedBlocks.push(b.block)
+          }
           db.transaction(() => {
             setBlock.run(ok ? 'verified' : 'failed', iso(clock()), emission, b.block)
             audit.record(actor.name, ok ? 'block.verify' : 'block.verify-failed', `block:${emission}/${b.block}`, ok ? { commitment: v.commitment } : { reasons })
@@ -364,7 +385,7 @@ export function createEmissionsService(deps: EmissionsDeps): EmissionsService {
             audit.record(actor.name, 'emission.verify-done', `emission:${emission}`, { failed })
           }
         }).immediate()
-        if (failed.length) throw new Error(`verification failed: ${failed.join(' | ')}`)
+        if (failed.length) throw new AppError('INTERNAL', `verification failed: ${failed.join(' | ')}`, because('VERIFY_FAILED', { blocks: failedBlocks.join(', ') }))
         return `${blocks.length} block(s) verified: every commitment reproduced`
       })
     },
@@ -372,29 +393,26 @@ export function createEmissionsService(deps: EmissionsDeps): EmissionsService {
     open(actor, emission) {
       refuseIfBusy(emission, 'open')
       return transition(actor, emission, 'emission.open', (e) => {
-        if (e.status !== 'verified') {
-          const hint = e.status === 'generated' || e.status === 'created' || e.status === 'generating' ? 'every block must be verified before the emission opens' : ''
-          throw illegal(e, 'open for sale', hint)
-        }
+        if (e.status !== 'verified') throw illegal(e, 'open', e.status === 'generated' || e.status === 'created' || e.status === 'generating' ? 'verifyFirst' : null)
         const notVerified = catalog.blocks(emission).filter((b) => b.status !== 'verified')
-        if (notVerified.length) throw illegal(e, 'open for sale', `block(s) ${notVerified.map((b) => b.block).join(', ')} are not verified`)
+        if (notVerified.length) throw illegal(e, 'open', 'blocksNotVerified', notVerified.map((b) => b.block))
         db.prepare('UPDATE emissions SET opened_at = ? WHERE emission = ?').run(iso(clock()), emission)
       }, 'open')
     },
 
     close(actor, emission) {
       return transition(actor, emission, 'emission.close', (e) => {
-        if (e.status !== 'open') throw illegal(e, 'close', 'only an open emission closes')
+        if (e.status !== 'open') throw illegal(e, 'close', 'onlyOpenCloses')
         db.prepare('UPDATE emissions SET closed_at = ? WHERE emission = ?').run(iso(clock()), emission)
       }, 'closed')
     },
 
     withdraw(actor, emission, reason) {
-      refuseIfBusy(emission, 'be withdrawn')
+      refuseIfBusy(emission, 'withdraw')
       const why = reason.trim()
-      if (why.length < 3) throw new AppError('REASON_REQUIRED', 'give a reason of at least 3 characters to withdraw an emission', { field: 'reason' })
+      if (why.length < 3) throw new AppError('REASON_REQUIRED', 'give a reason of at least 3 characters to withdraw an emission', { field: 'reason', ...because('WITHDRAW_REASON') })
       return transition(actor, emission, 'emission.withdraw', (e) => {
-        if (e.status === 'closed' || e.status === 'withdrawn') throw illegal(e, 'be withdrawn', 'a closed or withdrawn emission is final')
+        if (e.status === 'closed' || e.status === 'withdrawn') throw illegal(e, 'withdraw', 'final')
         // status and reason together: the schema checks that one never goes without the other
         db.prepare("UPDATE emissions SET status = 'withdrawn', withdrawn_reason = ? WHERE emission = ?").run(why, emission)
       }, 'withdrawn', () => ({ reason: why }))

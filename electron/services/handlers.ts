@@ -2,13 +2,13 @@
  * The contract's handlers: thin. The dispatcher has already validated the arguments and checked
  * the caller's role against the channel's access; each handler names the actor and calls a service.
  */
-import { AppError } from '../contract/errors'
+import { AppError, because } from '../contract/errors'
 import type { HandlerContext, Handlers } from '../contract/dispatch'
 import type { Actor } from './common'
 import type { Services } from './backend'
 
 function actorOf(ctx: HandlerContext): Actor {
-  if (!ctx.caller) throw new AppError('NOT_SIGNED_IN', 'your session has ended: sign in again')
+  if (!ctx.caller) throw new AppError('NOT_SIGNED_IN', 'your session has ended: sign in again', because('SESSION_ENDED'))
   return { name: ctx.caller.name, role: ctx.caller.role }
 }
 

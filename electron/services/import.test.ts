@@ -128,6 +128,20 @@ describe('importing a valid feed', () => {
     expect(f.db.prepare('SELECT count(*) FROM sales').pluck().get()).toBe(20)
   })
 
+  it('says where a line stops being JSON, as a column, and when it stops short', async () => {
+    const { importer } = await fresh()
+    const lines = validFeed.trim().split('\n').slice(0, 2)
+    lines[0] = lines[0].slice(0, 30)
+    const colon = lines[1].indexOf('"player":')
+    lines[1] = lines[1].replace('"player":', '"player" ')
+    const details = rejection(() => importer.importContent(TEST_ACTOR, lines.join('\n'))).extras.details as ImportLineError[]
+    expect(details.map((d) => d.problems)).toEqual([
+      [{ code: 'JSON', params: { detail: expect.any(String), column: 31, end: 1 } }],
+      // the value's opening quote, where a colon should be before it
+      [{ code: 'JSON', params: { detail: expect.any(String), column: colon + 10 } }],
+    ])
+  })
+
   it('refuses an empty file', async () => {
     const { importer } = await fresh()
     expect(() => importer.importContent(TEST_ACTOR, '\n  \n')).toThrow(/holds no sales/)

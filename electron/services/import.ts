@@ -266,6 +266,21 @@ function describeZodIssue(issue: z.core.$ZodIssue, root: unknown): Problem {
   return shape(path && !issue.message.startsWith(path) ? `${path}: ${issue.message}` : issue.message)
 }
 
+/**
+ * A line that JSON.parse refused: its sentence, and where it gave up as a column of the line
+ * when its message says (`column`; `end` when the line stops before its JSON does), so that the
+ * screens can say it in the user's language.
+ */
+function jsonProblem(e: unknown, line: string): Problem {
+  const detail = e instanceof Error ? e.message : String(e)
+  const params: ImportProblem['params'] = { detail }
+  const at = /at position (\d+)/.exec(detail)
+  const position = at ? Number(at[1]) : /end of JSON input/.test(detail) ? line.length : -1
+  if (position >= 0) params.column = Math.min(position, line.length) + 1
+  if (position >= line.length) params.end = 1
+  return problem('JSON', params, `not valid JSON (${detail})`)
+}
+
 /** The events' own fields: validatePlay judges their values, this the keys it does not look at. */
 function eventFieldProblems(events: unknown[]): Problem[] {
   const out: Problem[] = []
@@ -473,10 +488,11 @@ export function createImporter({ db, clock, catalog, sales, audit }: ImporterDep
         }
       }
       let value: unknown
+      const lineText = content.toString('utf8', start, end)
       try {
-        value = JSON.parse(content.toString('utf8', start, end))
+        value = JSON.parse(lineText)
       } catch (e) {
-        bad(n, problem('JSON', { detail: e instanceof Error ? e.message : String(e) }, `not valid JSON (${e instanceof Error ? e.message : String(e)})`))
+        bad(n, jsonProblem(e, lineText))
         continue
       }
       const parsed = feedLineSchema.safeParse(value)

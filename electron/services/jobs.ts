@@ -4,7 +4,7 @@
  * memory: a task does not survive its process, and the ledger never depends on one finishing.
  */
 import { randomUUID } from 'node:crypto'
-import { AppError } from '../contract/errors'
+import { AppError, because } from '../contract/errors'
 import type { JobInfo, JobKind } from '../contract/types'
 import { type Clock, iso } from './common'
 
@@ -36,7 +36,7 @@ export function createJobRegistry({ clock }: { clock: Clock }): JobRegistry {
 
   function find(jobId: string) {
     const j = jobs.get(jobId)
-    if (!j) throw new AppError('NOT_FOUND', `no task with id ${jobId}`, { field: 'jobId' })
+    if (!j) throw new AppError('NOT_FOUND', `no task with id ${jobId}`, { field: 'jobId', ...because('TASK_NOT_FOUND') })
     return j
   }
 
@@ -57,7 +57,7 @@ export function createJobRegistry({ clock }: { clock: Clock }): JobRegistry {
           if (m !== undefined) info.message = m
         },
         checkCancelled() {
-          if (controller.signal.aborted) throw new AppError('CANCELLED', 'the task was cancelled')
+          if (controller.signal.aborted) throw new AppError('CANCELLED', 'the task was cancelled', because('TASK_CANCELLED'))
         },
       }
       const finished = (async () => {
@@ -71,6 +71,7 @@ export function createJobRegistry({ clock }: { clock: Clock }): JobRegistry {
           const cancelled = controller.signal.aborted || (e instanceof AppError && e.code === 'CANCELLED')
           info.state = cancelled ? 'cancelled' : 'failed'
           info.message = cancelled ? 'cancelled' : e instanceof Error ? e.message : String(e)
+          if (!cancelled && e instanceof AppError && e.extras.reason) info.reason = e.extras.reason
         } finally {
           info.endedAt = iso(clock())
         }
@@ -84,7 +85,7 @@ export function createJobRegistry({ clock }: { clock: Clock }): JobRegistry {
     list: () => [...jobs.values()].map((j) => ({ ...j.info })).reverse(),
     cancel(jobId) {
       const j = find(jobId)
-      if (j.info.state !== 'running') throw new AppError('ILLEGAL_STATE', `the task ${jobId} has already ended (${j.info.state})`)
+      if (j.info.state !== 'running') throw new AppError('ILLEGAL_STATE', `the task ${jobId} has already ended (${j.info.state})`, because('TASK_ENDED', { state: j.info.state }))
       j.controller.abort()
       j.info.message = 'cancelling…'
       return { ...j.info }

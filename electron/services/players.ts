@@ -3,7 +3,7 @@
  * full history paged, and a search by the start of the account id. A player's sales are chained
  * newest to oldest (players.last_key → sales.prev_key), so these reads follow the chain.
  */
-import { AppError } from '../contract/errors'
+import { AppError, because } from '../contract/errors'
 import type { Page, PlayerLast, PlayerSummary, PlayerUnit } from '../contract/types'
 import { formatSerial } from '../../game-core/serial'
 import type { Db } from '../ledger/db'
@@ -57,7 +57,7 @@ export function createPlayersService({ db, catalog }: { db: Db; catalog: Catalog
 
   function find(player: string): PlayerRow {
     const r = byName.get(player) as PlayerRow | undefined
-    if (!r) throw new AppError('NOT_FOUND', `no player "${player}" has bought a unit`, { field: 'player' })
+    if (!r) throw new AppError('NOT_FOUND', `no player "${player}" has bought a unit`, { field: 'player', ...because('PLAYER_NOT_FOUND', { player }) })
     return r
   }
 

@@ -16,7 +16,7 @@
  * batches. Where the sales are written is the Seller's choice: on this thread with the event loop
  * let through between batches, or (the app) on a worker thread with its own connection.
  */
-import { AppError } from '../contract/errors'
+import { AppError, because } from '../contract/errors'
 import type { JobInfo } from '../contract/types'
 import type { Play, RevealEvent } from '../../game-core/play'
 import type { GameDefinition } from '../../game-core/rules'
@@ -304,7 +304,7 @@ export interface SalesGenerator {
 /** `count` sales in time order, deterministic from the options. */
 /** Refuses options that no generator can follow (before a simulation records anything). */
 export function checkGeneratorOptions(o: GeneratorOptions): void {
-  if (!Number.isInteger(o.players) || o.players < 1 || o.players > PLAYER_ID_SPACE) throw new AppError('BAD_ARGUMENTS', `players must be from 1 to ${PLAYER_ID_SPACE}, not ${o.players}`, { field: 'players' })
+  if (!Number.isInteger(o.players) || o.players < 1 || o.players > PLAYER_ID_SPACE) throw new AppError('BAD_ARGUMENTS', `players must be from 1 to ${PLAYER_ID_SPACE}, not ${o.players}`, { field: 'players', ...because('SIM_PLAYERS_RANGE', { max: PLAYER_ID_SPACE }) })
   if (!(o.toMs > o.fromMs)) throw new AppError('BAD_ARGUMENTS', 'the simulated period must end after it starts')
 }
 
@@ -456,7 +456,7 @@ export async function sellDrafts(sales: SalesService, source: DraftSource, job: 
   let next: Promise<DraftBatch> | null = source.request(sizeAfter(0))
   try {
     while (sold < job.sales) {
-      if (hooks.signal?.aborted) throw new AppError('CANCELLED', `the simulation was cancelled after ${sold} sales`)
+      if (hooks.signal?.aborted) throw new AppError('CANCELLED', `the simulation was cancelled after ${sold} sales`, because('TASK_CANCELLED'))
       const d: DraftBatch = await next!
       next = sold + d.count < job.sales ? source.request(sizeAfter(sold + d.count)) : null
       players.length = d.count
@@ -567,14 +567,14 @@ export function createSimulator(deps: SimulatorDeps): Simulator {
   }
 
   function check(opts: SimulationOptions): void {
-    if (!Number.isInteger(opts.sales) || opts.sales < 1) throw new AppError('BAD_ARGUMENTS', `sales must be a whole number ≥ 1, not ${opts.sales}`, { field: 'sales' })
-    if (opts.seed !== undefined && (!Number.isInteger(opts.seed) || opts.seed < 0)) throw new AppError('BAD_ARGUMENTS', `seed must be a whole number ≥ 0, not ${opts.seed}`, { field: 'seed' })
+    if (!Number.isInteger(opts.sales) || opts.sales < 1) throw new AppError('BAD_ARGUMENTS', `sales must be a whole number ≥ 1, not ${opts.sales}`, { field: 'sales', ...because('SIM_SALES_MIN') })
+    if (opts.seed !== undefined && (!Number.isInteger(opts.seed) || opts.seed < 0)) throw new AppError('BAD_ARGUMENTS', `seed must be a whole number ≥ 0, not ${opts.seed}`, { field: 'seed', ...because('SIM_SEED') })
     const e = catalog.emission(opts.emission)
-    if (e.status !== 'open') throw new AppError('ILLEGAL_STATE', `emission ${opts.emission} cannot sell: it is ${describeStatus(e.status)}; open it first`)
+    if (e.status !== 'open') throw new AppError('ILLEGAL_STATE', `emission ${opts.emission} cannot sell: it is ${describeStatus(e.status)}; open it first`, because('SIM_NOT_OPEN', { emission: opts.emission, status: e.status }))
     const def = catalog.definition(opts.emission)
     const unsold = catalog.blocks(opts.emission).reduce((n, b) => n + def.blockSize - b.units_sold, 0)
-    if (unsold === 0) throw new AppError('SOLD_OUT', `emission ${opts.emission} is sold out`)
-    if (opts.sales > unsold) throw new AppError('BAD_ARGUMENTS', `emission ${opts.emission} has ${unsold} units left, fewer than the ${opts.sales} sales asked`, { field: 'sales' })
+    if (unsold === 0) throw new AppError('SOLD_OUT', `emission ${opts.emission} is sold out`, because('SIM_SOLD_OUT', { emission: opts.emission }))
+    if (opts.sales > unsold) throw new AppError('BAD_ARGUMENTS', `emission ${opts.emission} has ${unsold} units left, fewer than the ${opts.sales} sales asked`, { field: 'sales', ...because('SIM_TOO_MANY', { emission: opts.emission, unsold, sales: opts.sales }) })
   }
 
   const seller: Seller = deps.seller ?? ((job, hooks) => sellDrafts(sales, inProcessDrafts(job.gen), job, hooks))
@@ -615,7 +615,7 @@ export function createSimulator(deps: SimulatorDeps): Simulator {
     start(actor, opts) {
       check(opts)
       const busy = jobs.runningOn(opts.emission)
-      if (busy) throw new AppError('ILLEGAL_STATE', `emission ${opts.emission} already has a ${busy.kind} task running (${busy.id})`)
+      if (busy) throw new AppError('ILLEGAL_STATE', `emission ${opts.emission} already has a ${busy.kind} task running (${busy.id})`, because('EMISSION_BUSY', { emission: opts.emission, action: 'simulate', kind: busy.kind }))
       return jobs.start('simulate', opts.emission, opts.sales, `simulating ${opts.sales} sales`, async (ctx) => {
         const r = await simulator.run(actor, opts, { signal: ctx.signal, progress: ctx.progress })
         return `${r.sold} sales simulated (${r.firstSerial} to ${r.lastSerial})`

@@ -2,7 +2,7 @@
  * Any unit by serial: its content (both zones), evaluation, sale and play. An unsold unit's
  * content is secret until sold: only an auditor who gives a reason sees it, and that is audited.
  */
-import { AppError } from '../contract/errors'
+import { AppError, because } from '../contract/errors'
 import type { TicketView } from '../contract/types'
 import { evaluateTicket } from '../../game-core/evaluate'
 import { parseSerial, SerialError, type UnitId } from '../../game-core/serial'
@@ -34,8 +34,8 @@ export function createTicketsService({ db, catalog, audit }: { db: Db; catalog: 
       const id = parseSerialOrThrow(serialText)
       const def = catalog.definition(id.emission)
       const block = catalog.block(id.emission, id.block)
-      if (id.unit >= def.blockSize) throw new AppError('INVALID_SERIAL', `unit ${id.unit} is beyond the block's ${def.blockSize} units`, { field: 'serial' })
-      if (block.status === 'pending') throw new AppError('ILLEGAL_STATE', `block ${id.emission}/${id.block} has not been generated yet: its units do not exist`)
+      if (id.unit >= def.blockSize) throw new AppError('INVALID_SERIAL', `unit ${id.unit} is beyond the block's ${def.blockSize} units`, { field: 'serial', ...because('UNIT_BEYOND', { unit: id.unit, size: def.blockSize }) })
+      if (block.status === 'pending') throw new AppError('ILLEGAL_STATE', `block ${id.emission}/${id.block} has not been generated yet: its units do not exist`, because('BLOCK_NOT_GENERATED', { emission: id.emission, block: id.block }))
       const sale = saleStmt.get(unitKey(id.emission, id.block, id.unit)) as
         | { sale_id: string | null; player: string; sold_at: number; stake_cents: number; prize_cents: number; play: number | null; events: Buffer | null }
         | undefined
@@ -43,10 +43,10 @@ export function createTicketsService({ db, catalog, audit }: { db: Db; catalog: 
       const ticket = deriver.ticket(id.unit)
       if (!sale) {
         if (viewer.role !== 'auditor') {
-          throw new AppError('FORBIDDEN', `unit ${ticket.serial} is not sold: its content stays secret until it is sold, and only an auditor may inspect it, with a reason`)
+          throw new AppError('FORBIDDEN', `unit ${ticket.serial} is not sold: its content stays secret until it is sold, and only an auditor may inspect it, with a reason`, because('UNSOLD_SECRET', { serial: ticket.serial }))
         }
         const why = reason?.trim() ?? ''
-        if (why.length < 3) throw new AppError('REASON_REQUIRED', `unit ${ticket.serial} is not sold: give a reason (at least 3 characters) to inspect it; it will be logged`, { field: 'reason' })
+        if (why.length < 3) throw new AppError('REASON_REQUIRED', `unit ${ticket.serial} is not sold: give a reason (at least 3 characters) to inspect it; it will be logged`, { field: 'reason', ...because('UNSOLD_REASON', { serial: ticket.serial }) })
         audit.record(viewer.name, 'ticket.inspect-unsold', `unit:${ticket.serial}`, { reason: why })
       }
       const evaluation = evaluateTicket(def, ticket)

@@ -3,7 +3,7 @@
  * returns a random token; sessions live in memory and expire after a period without use.
  */
 import { randomBytes, scryptSync, timingSafeEqual } from 'node:crypto'
-import { AppError } from '../contract/errors'
+import { AppError, because } from '../contract/errors'
 import type { Role } from '../contract/define'
 import type { Caller } from '../contract/dispatch'
 import type { Session, UserInfo } from '../contract/types'
@@ -64,7 +64,7 @@ export function createUsersService({ db, clock, audit, idleMs = SESSION_IDLE_MS 
   }
 
   function insertUser(name: string, role: Role, password: string): UserRow {
-    if (byName.get(name)) throw new AppError('CONFLICT', `a user named "${name}" already exists`, { field: 'name' })
+    if (byName.get(name)) throw new AppError('CONFLICT', `a user named "${name}" already exists`, { field: 'name', ...because('USER_NAME_TAKEN', { name }) })
     const salt = randomBytes(16)
     const id = Number(insert.run(name, role, hashPassword(password, salt), salt, iso(clock())).lastInsertRowid)
     return byId.get(id) as UserRow
@@ -79,7 +79,7 @@ export function createUsersService({ db, clock, audit, idleMs = SESSION_IDLE_MS 
 
     setup(name, password) {
       const user = db.transaction(() => {
-        if (!service.needsSetup()) throw new AppError('CONFLICT', 'the administrator account already exists: sign in instead')
+        if (!service.needsSetup()) throw new AppError('CONFLICT', 'the administrator account already exists: sign in instead', because('ADMIN_EXISTS'))
         const u = insertUser(name, 'admin', password)
         audit.record(name, 'auth.setup', `user:${u.id}`, { name, role: 'admin' })
         return u
@@ -88,7 +88,7 @@ export function createUsersService({ db, clock, audit, idleMs = SESSION_IDLE_MS 
     },
 
     login(name, password) {
-      if (service.needsSetup()) throw new AppError('SETUP_REQUIRED', 'no account exists yet: create the administrator account first')
+      if (service.needsSetup()) throw new AppError('SETUP_REQUIRED', 'no account exists yet: create the administrator account first', because('SETUP_FIRST'))
       // made before looking at the name, so the first login costs the same whoever asks
       const dummyExpected = dummyHash()
       const row = byName.get(name) as UserRow | undefined
@@ -97,8 +97,8 @@ export function createUsersService({ db, clock, audit, idleMs = SESSION_IDLE_MS 
       const ok = timingSafeEqual(expected, given) && row !== undefined
       if (!ok || row.active !== 1) {
         audit.record(name, 'auth.login-failed', row ? `user:${row.id}` : 'user:unknown', { reason: !ok ? 'wrong name or password' : 'account deactivated' })
-        if (ok) throw new AppError('BAD_CREDENTIALS', 'this account is deactivated: ask an administrator')
-        throw new AppError('BAD_CREDENTIALS', 'wrong name or password')
+        if (ok) throw new AppError('BAD_CREDENTIALS', 'this account is deactivated: ask an administrator', because('ACCOUNT_DEACTIVATED'))
+        throw new AppError('BAD_CREDENTIALS', 'wrong name or password', because('WRONG_CREDENTIALS'))
       }
       audit.record(row.name, 'auth.login', `user:${row.id}`)
       return newSession(row)
@@ -148,10 +148,10 @@ export function createUsersService({ db, clock, audit, idleMs = SESSION_IDLE_MS 
     update(actor, { userId, role, active, password }) {
       const updated = db.transaction(() => {
         const row = byId.get(userId) as UserRow | undefined
-        if (!row) throw new AppError('NOT_FOUND', `no user with id ${userId}`, { field: 'userId' })
+        if (!row) throw new AppError('NOT_FOUND', `no user with id ${userId}`, { field: 'userId', ...because('USER_NOT_FOUND', { userId }) })
         const losesAdmin = row.role === 'admin' && row.active === 1 && ((role !== undefined && role !== 'admin') || active === false)
         if (losesAdmin && (activeAdmins.get() as { n: number }).n <= 1) {
-          throw new AppError('ILLEGAL_STATE', `${row.name} is the last active administrator: make another user an administrator first`)
+          throw new AppError('ILLEGAL_STATE', `${row.name} is the last active administrator: make another user an administrator first`, because('LAST_ADMIN', { name: row.name }))
         }
         const changes: Record<string, unknown> = {}
         if (role !== undefined && role !== row.role) {

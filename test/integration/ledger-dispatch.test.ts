@@ -52,7 +52,11 @@ describe('sign-in', () => {
     expect((await b.dispatch('users:update', { userId: created.result.id, active: false }, t2)).ok).toBe(true)
     expect(await b.dispatch('players:search', { query: '' }, t3)).toMatchObject({ ok: false, error: { code: 'NOT_SIGNED_IN' } })
     expect(await b.dispatch('auth:login', { name: 'suzy', password: PASSWORD }, null)).toMatchObject({ ok: false, error: { code: 'BAD_CREDENTIALS', message: /deactivated/ } })
-    expect(await b.dispatch('users:update', { userId: 1, role: 'auditor' }, t2)).toMatchObject({ ok: false, error: { code: 'ILLEGAL_STATE', message: /last active administrator/ } })
+    expect(await b.dispatch('users:update', { userId: 1, role: 'auditor' }, t2)).toMatchObject({
+      ok: false,
+      // with its reason, which crosses the contract for the screens to say in the user's language
+      error: { code: 'ILLEGAL_STATE', message: /last active administrator/, reason: { key: 'LAST_ADMIN', params: { name: expect.any(String) } } },
+    })
     expect(await b.dispatch('auth:logout', {}, t2)).toEqual({ ok: true, result: { ok: true } })
     expect(await b.dispatch('emissions:list', {}, t2)).toMatchObject({ ok: false, error: { code: 'NOT_SIGNED_IN' } })
     const actions = b.services.audit.list({ page: 1, pageSize: 50 }).items.map((a) => a.action)

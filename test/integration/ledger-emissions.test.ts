@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { rmSync } from 'node:fs'
-import { AppError } from '../../electron/contract/errors'
+import { AppError, type ErrorReason } from '../../electron/contract/errors'
 import type { Backend } from '../../electron/services/backend'
 import { actor, emptyBackend, tempDir } from './ledger-fixture'
 
@@ -15,13 +15,15 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true })
 })
 
-function expectAppError(fn: () => unknown, code: string, pattern?: RegExp): void {
+function expectAppError(fn: () => unknown, code: string, pattern?: RegExp, reason?: ErrorReason): void {
   try {
     fn()
   } catch (e) {
     expect(e).toBeInstanceOf(AppError)
     expect((e as AppError).code).toBe(code)
     if (pattern) expect((e as AppError).message).toMatch(pattern)
+    // the reason that the screens say in the user's language
+    if (reason) expect((e as AppError).extras.reason).toEqual(reason)
     return
   }
   throw new Error(`expected ${code}`)
@@ -34,15 +36,17 @@ describe('the life of an emission', () => {
     const s = b.services
     const e = s.emissions.create(op, { blocks: 1, code: 'SPRING', startsOn: '2026-04-01' })
     expect(e).toMatchObject({ emission: 1, code: 'SPRING', startsOn: '2026-04-01', status: 'created', blocks: 1, unitsTotal: 8_016_000, unitsSold: 0, blocksGenerated: 0 })
-    expectAppError(() => s.emissions.create(op, { blocks: 1, code: 'SPRING' }), 'CONFLICT', /code "SPRING" already exists/)
-    expectAppError(() => s.emissions.open(op, 1), 'ILLEGAL_STATE', /cannot open for sale: it is created but not generated; every block must be verified/)
-    expectAppError(() => s.emissions.verify(op, 1), 'ILLEGAL_STATE', /generate its blocks first/)
-    expectAppError(() => s.emissions.close(op, 1), 'ILLEGAL_STATE', /only an open emission closes/)
+    expectAppError(() => s.emissions.create(op, { blocks: 1, code: 'SPRING' }), 'CONFLICT', /code "SPRING" already exists/, { key: 'EMISSION_CODE_TAKEN', params: { code: 'SPRING' } })
+    expectAppError(() => s.emissions.open(op, 1), 'ILLEGAL_STATE', /cannot open for sale: it is created but not generated; every block must be verified/, {
+      key: 'EMISSION_STEP', params: { emission: 1, action: 'open', status: 'created', hint: 'verifyFirst' },
+    })
+    expectAppError(() => s.emissions.verify(op, 1), 'ILLEGAL_STATE', /generate its blocks first/, { key: 'EMISSION_STEP', params: { emission: 1, action: 'verify', status: 'created', hint: 'generateFirst' } })
+    expectAppError(() => s.emissions.close(op, 1), 'ILLEGAL_STATE', /only an open emission closes/, { key: 'EMISSION_STEP', params: { emission: 1, action: 'close', status: 'created', hint: 'onlyOpenCloses' } })
 
     const job = s.emissions.generate(op, 1)
     expect(job).toMatchObject({ kind: 'generate', emission: 1, state: 'running', total: 8_016_000 })
     expect(s.emissions.summary(1)).toMatchObject({ status: 'generating', jobId: job.id })
-    expectAppError(() => s.emissions.generate(op, 1), 'ILLEGAL_STATE', /a generate task is running on it/)
+    expectAppError(() => s.emissions.generate(op, 1), 'ILLEGAL_STATE', /a generate task is running on it/, { key: 'EMISSION_BUSY', params: { emission: 1, action: 'generate', kind: 'generate' } })
     expectAppError(() => s.emissions.withdraw(op, 1, 'changed our mind'), 'ILLEGAL_STATE', /cancel it/)
     const done = await s.jobs.wait(job.id)
     expect(done).toMatchObject({ state: 'done', done: 8_016_000, message: '1 block(s) generated' })

@@ -15,6 +15,28 @@ describe('describeError', () => {
     )
     expect(describeError(new ApiError({ code: 'NOT_SIGNED_IN', message: 'x' }), tr)).toMatch(/sign in again/)
   })
+  it("says the server's reason in the user's language: states, steps, hints and counts in words", () => {
+    const { t: fr } = createAppI18n('fr').global
+    const trFr = (k: string, p?: Record<string, unknown>) => fr(k, p ?? {})
+    const open = new ApiError({ code: 'ILLEGAL_STATE', message: 'emission 3 cannot open for sale: …', reason: { key: 'EMISSION_STEP', params: { emission: 3, action: 'open', status: 'generated', hint: 'verifyFirst' } } })
+    expect(describeError(open, trFr)).toBe(
+      'Impossible dans l’état actuel : l’émission 3 est générée, on ne peut pas l’ouvrir à la vente ; chaque bloc doit être vérifié avant l’ouverture. Actualisez et suivez les étapes dans l’ordre.',
+    )
+    expect(describeError(open, tr)).toBe(
+      'Not possible in the current state: emission 3 is generated, so you cannot open it for sale; every block must be verified before the emission opens. Refresh and follow the steps in order.',
+    )
+    const blocks = new ApiError({ code: 'ILLEGAL_STATE', message: '…', reason: { key: 'EMISSION_STEP', params: { emission: 2, action: 'verify', status: 'generating', hint: 'blocksNotGenerated', blocks: '2, 3' } } })
+    expect(describeError(blocks, trFr)).toContain('l’émission 2 est en génération, on ne peut pas la vérifier ; bloc(s) 2, 3 jamais générés')
+    const tooMany = new ApiError({ code: 'BAD_ARGUMENTS', field: 'sales', message: '…', reason: { key: 'SIM_TOO_MANY', params: { emission: 1, unsold: 8_016_000, sales: 9_000_000 } } })
+    expect(describeError(tooMany, trFr, (n) => n.toLocaleString('fr-FR'))).toBe(
+      'Vérifiez le champ « sales » : il reste 8\u202f016\u202f000 unités à l’émission 1, moins que les 9\u202f000\u202f000 ventes demandées',
+    )
+    // a deactivated account is not told that its password is wrong
+    expect(describeError(new ApiError({ code: 'BAD_CREDENTIALS', message: '…', reason: { key: 'ACCOUNT_DEACTIVATED', params: {} } }), trFr)).toBe('Ce compte est désactivé : adressez-vous à un administrateur.')
+    // without a reason (an older server, or an error that has none), its English sentence
+    expect(describeError(new ApiError({ code: 'NOT_FOUND', message: 'no such thing' }), trFr)).toBe('Introuvable : no such thing. Vérifiez le numéro et réessayez.')
+  })
+
   it('tells an unreachable server from a bug', () => {
     expect(describeError(new TransportError('down'), tr)).toMatch(/cannot be reached/)
     expect(describeError(new Error('boom'), tr)).toMatch(/Unexpected error: boom/)

@@ -2,14 +2,38 @@ import { useMessage } from 'naive-ui'
 import { useI18n } from 'vue-i18n'
 import { useRouter } from 'vue-router'
 import { ApiError, TransportError } from '../api'
+import type { ErrorReason } from '../../../electron/contract'
 import { useAuthStore } from '../stores/auth'
+import { useFormat } from './useFormat'
 
 type Translate = (key: string, params?: Record<string, unknown>) => string
 
+/** Counts that a reason names, written as numbers in the user's language. */
+const COUNTS = ['unit', 'size', 'unsold', 'sales', 'max']
+
+/** Why the server refused (or a task failed), in the user's language: its reason when it gave one, else its English sentence. */
+export function describeReason(e: { reason?: ErrorReason; message: string }, t: Translate, int: (n: number) => string = String): string {
+  const r = e.reason
+  if (!r) return e.message.replace(/\.$/, '')
+  const p: Record<string, unknown> = { ...r.params }
+  for (const k of COUNTS) if (typeof p[k] === 'number') p[k] = int(p[k] as number)
+  if (typeof p.status === 'string') p.status = t(`status.${p.status}`).toLowerCase()
+  if (typeof p.action === 'string') p.action = t(`reasons.actions.${p.action}`)
+  if (typeof p.kind === 'string') p.kind = t(`jobs.${p.kind}`)
+  if (typeof p.role === 'string') p.role = t(`roles.${p.role}`)
+  if (typeof p.state === 'string') p.state = t(`reasons.taskStates.${p.state}`)
+  p.hint = typeof p.hint === 'string' ? t('reasons.hintSeparator') + t(`reasons.hints.${p.hint}`, { blocks: p.blocks ?? '' }) : ''
+  return t(`reasons.${r.key}`, p)
+}
+
+/** Reasons that say more than their code's general sentence, which names no detail: said on their own. */
+const SAYS_MORE = new Set(['ACCOUNT_DEACTIVATED', 'UNSOLD_SECRET', 'UNSOLD_REASON', 'WITHDRAW_REASON'])
+
 /** An error as a sentence that says what to do, in the user's language. */
-export function describeError(e: unknown, t: Translate): string {
+export function describeError(e: unknown, t: Translate, int?: (n: number) => string): string {
   if (e instanceof ApiError) {
-    const detail = e.message.replace(/\.$/, '')
+    const detail = describeReason(e, t, int)
+    if (e.reason && SAYS_MORE.has(e.reason.key)) return `${detail.charAt(0).toUpperCase()}${detail.slice(1)}.`
     if (e.code === 'BAD_ARGUMENTS' && e.field) return t('errors.BAD_ARGUMENTS_FIELD', { field: e.field, detail })
     return t(`errors.${e.code}`, { detail })
   }
@@ -23,9 +47,10 @@ export function useErrors() {
   const { t } = useI18n()
   const router = useRouter()
   const auth = useAuthStore()
+  const fmt = useFormat()
 
   function report(e: unknown) {
-    message.error(describeError(e, t), { duration: 8000, closable: true })
+    message.error(describeError(e, t, fmt.int), { duration: 8000, closable: true })
     if (e instanceof ApiError && e.code === 'NOT_SIGNED_IN') {
       auth.forgetSession()
       void router.push({ name: 'login' })

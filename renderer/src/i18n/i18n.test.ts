@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import fr from './fr'
 import en from './en'
 import { IMPORT_PROBLEM_CODES } from '../../../electron/contract/types'
+import { ERROR_ACTIONS, ERROR_HINTS, ERROR_REASON_KEYS } from '../../../electron/contract/errors'
 
 type Tree = { [key: string]: string | Tree }
 
@@ -43,6 +44,11 @@ describe('messages', () => {
       for (const m of text.matchAll(/\bt\(\s*'([\w.]+)'/g)) if (m[1].includes('.') && !messages.fr.has(m[1])) unknown.add(`${m[1]} (${file})`)
     }
     expect([...unknown]).toEqual([])
+  })
+
+  it('say every reason a service gives for a refusal, with its steps and hints', () => {
+    const keys = [...ERROR_REASON_KEYS.map((k) => `reasons.${k}`), ...ERROR_ACTIONS.map((a) => `reasons.actions.${a}`), ...ERROR_HINTS.map((h) => `reasons.hints.${h}`)]
+    expect(keys.filter((k) => !messages.fr.has(k) || !messages.en.has(k))).toEqual([])
   })
 
   it('say every reason the importer gives for a bad line', () => {

@@ -37,4 +37,13 @@ describe("a refused feed line's reasons on screen", () => {
     expect(say('en', line)).toMatch(/^the stake must be the unit price, €5(\.00)?, not €2\.50; emission 1 is not on sale \(status: closed\); serial ".*": .*; play, event 3: "your numbers" revealed before the winning numbers \(2 of 6 shown\)$/)
     expect(say('fr', { line: 2, reason: 'not valid JSON', problems: [] })).toBe('not valid JSON')
   })
+
+  it("say where a line stops being JSON instead of JavaScript's English message, when the importer knows the column", () => {
+    const json = (params: Record<string, string | number>): ImportLineError => ({ line: 3, reason: 'not valid JSON (…)', problems: [{ code: 'JSON', params }] })
+    expect(say('fr', json({ detail: 'Unexpected end of JSON input', column: 61, end: 1 }))).toBe('JSON incomplet : la ligne s’arrête à la colonne 61, avant la fin de l’objet')
+    expect(say('fr', json({ detail: 'Unexpected string in JSON at position 25', column: 26 }))).toBe('JSON invalide à la colonne 26')
+    expect(say('en', json({ detail: 'Unexpected string in JSON at position 25', column: 26 }))).toBe('not valid JSON at column 26')
+    // without a column, its message as it came
+    expect(say('fr', json({ detail: 'Unexpected token \'o\', "not json" is not valid JSON' }))).toBe('JSON invalide (Unexpected token \'o\', "not json" is not valid JSON)')
+  })
 })

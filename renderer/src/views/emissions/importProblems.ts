@@ -13,6 +13,8 @@ export function describeProblem(p: ImportProblem, t: Translate, money: (cents: n
     const f = serialFeedback(String(params.serial))
     params.detail = t(f.key, f.params)
   }
+  // where JSON.parse gave up, when it said: the column, rather than its English sentence
+  if (p.code === 'JSON' && typeof params.column === 'number') return t(`emissions.importModal.problems.${params.end ? 'JSON_END' : 'JSON_AT'}`, params)
   return t(`emissions.importModal.problems.${p.code}`, params)
 }
 
