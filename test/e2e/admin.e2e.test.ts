@@ -39,7 +39,7 @@ describe('admin: staff accounts', () => {
     await taken.waitFor({ timeout: 15_000 })
     expect(norm(await taken.innerText())).toBe('Déjà fait ou déjà existant : un utilisateur nommé « sophie » existe déjà. Actualisez pour voir l’état actuel.')
     // the screenshot once the message has faded in
-    await expect.poll(() => taken.evaluate((el) => getComputedStyle(el.closest('.n-message-wrapper') ?? el).opacity)).toBe('1')
+    await expect.poll(() => taken.evaluate('(el) => getComputedStyle(el.closest(".n-message-wrapper") ?? el).opacity')).toBe('1')
     await screenshot(page, 'admin-1-name-taken')
     await modal.getByRole('button', { name: 'Annuler' }).click()
     await modal.waitFor({ state: 'hidden' })
