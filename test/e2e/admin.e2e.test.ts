@@ -39,7 +39,13 @@ describe('admin: staff accounts', () => {
     await taken.waitFor({ timeout: 15_000 })
     expect(norm(await taken.innerText())).toBe('Déjà fait ou déjà existant : un utilisateur nommé « sophie » existe déjà. Actualisez pour voir l’état actuel.')
     // the screenshot once the message has faded in
-    await expect.poll(() => taken.evaluate('(el) => getComputedStyle(el.closest(".n-message-wrapper") ?? el).opacity')).toBe('1')
+    const opacity = () =>
+      taken.evaluate((el) => {
+        // in the page (the tests' TypeScript has no DOM types)
+        const page = globalThis as unknown as { getComputedStyle(e: unknown): { opacity: string } }
+        return page.getComputedStyle((el as unknown as { closest(s: string): unknown }).closest('.n-message-wrapper') ?? el).opacity
+      })
+    await expect.poll(opacity).toBe('1')
     await screenshot(page, 'admin-1-name-taken')
     await modal.getByRole('button', { name: 'Annuler' }).click()
     await modal.waitFor({ state: 'hidden' })
