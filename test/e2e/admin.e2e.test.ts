@@ -56,7 +56,9 @@ describe('admin: staff accounts', () => {
     const row = rowOf(page, 'nadia')
     await row.waitFor()
     await row.locator('[data-test="toggle-nadia"]').click()
-    await page.getByRole('dialog').filter({ hasText: 'Désactiver nadia ?' }).getByRole('button', { name: 'Désactiver' }).click()
+    const confirm = page.getByRole('dialog').filter({ hasText: 'Désactiver nadia ?' })
+    await confirm.getByRole('button', { name: 'Désactiver' }).click()
+    await confirm.waitFor({ state: 'detached' })
     await page.locator('.n-message').filter({ hasText: 'nadia est désactivé.' }).waitFor({ timeout: 15_000 })
     // the row now offers to reactivate the account
     await expect.poll(async () => norm(await row.innerText())).toContain('Réactiver')
