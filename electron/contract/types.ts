@@ -238,10 +238,23 @@ export interface ImportLineError {
   problems: ImportProblem[]
 }
 
+/** Every action the services record in the audit log, for the screens to name in the user's language. */
+export const AUDIT_ACTIONS = [
+  'auth.setup', 'auth.login', 'auth.login-failed', 'auth.logout',
+  'user.create', 'user.update',
+  'emission.create', 'emission.generate-start', 'emission.generate-done', 'emission.generate-cancelled', 'emission.generate-failed', 'emission.generate-interrupted',
+  'block.generate', 'emission.verify-start', 'block.verify', 'block.verify-failed', 'emission.verify-done',
+  'emission.open', 'emission.close', 'emission.withdraw',
+  'sales.simulate-start', 'sales.simulate', 'sales.simulate-cancelled', 'sales.simulate-failed', 'sales.import', 'sales.import-rejected',
+  'ticket.inspect-unsold', 'alert.top-prizes-sold-out', 'job.cancel',
+] as const
+export type AuditAction = (typeof AUDIT_ACTIONS)[number]
+
 export interface AuditEntry {
   seq: number
   at: string
   actor: string
+  /** an AuditAction (a ledger written by a later version may hold others) */
   action: string
   object: string
   details: string

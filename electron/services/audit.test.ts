@@ -18,7 +18,8 @@ beforeEach(() => {
   path = join(dir, 'a.db')
   db = openLedger(path)
   audit = createAuditService({ db, clock })
-  for (let i = 1; i <= 6; i++) audit.record(i % 2 ? 'ada' : 'otto', `emission.step${i}`, `emission:${i}`, { i })
+  const actions = ['emission.create', 'emission.generate-start', 'emission.generate-done', 'emission.verify-start', 'emission.verify-done', 'emission.open'] as const
+  for (let i = 1; i <= 6; i++) audit.record(i % 2 ? 'ada' : 'otto', actions[i - 1], `emission:${i}`, { i })
 })
 afterEach(() => {
   db.close()
@@ -43,7 +44,7 @@ describe('audit log', () => {
     expect(page.total).toBe(6)
     expect(page.items.map((e) => e.seq)).toEqual([6, 5, 4, 3])
     expect(audit.list({ page: 1, pageSize: 10, actor: 'otto' }).items.map((e) => e.seq)).toEqual([6, 4, 2])
-    expect(audit.list({ page: 1, pageSize: 10, action: 'emission.step1' }).total).toBe(1)
+    expect(audit.list({ page: 1, pageSize: 10, action: 'emission.create' }).total).toBe(1)
     expect(audit.list({ page: 1, pageSize: 10, from: '2026-03-03' }).total).toBe(0)
     expect(audit.list({ page: 1, pageSize: 10, from: '2026-03-02', to: '2026-03-02' }).total).toBe(6)
   })
@@ -83,7 +84,7 @@ describe('audit log', () => {
   })
 
   it('exports CSV with quoting', () => {
-    audit.record('ada', 'note', 'x', { text: 'a, "quoted" value' })
+    audit.record('ada', 'user.update', 'x', { text: 'a, "quoted" value' })
     const csv = audit.csv({ actor: 'ada' })
     const lines = csv.content.trim().split('\n')
     expect(lines[0]).toBe('seq,at,actor,action,object,details,hash')

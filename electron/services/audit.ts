@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto'
 import { canonicalJson } from '../../game-core/commitment'
-import type { AuditEntry, AuditVerification, CsvFile, Page } from '../contract/types'
+import type { AuditAction, AuditEntry, AuditVerification, CsvFile, Page } from '../contract/types'
 import type { Db } from '../ledger/db'
 import { type Clock, iso } from './common'
 
@@ -39,7 +39,7 @@ export function entryHash(prevHash: string, e: Pick<AuditRow, 'seq' | 'at' | 'ac
 
 export interface AuditService {
   /** Appends an entry; call it inside the transaction of the change it records, so both commit or neither. */
-  record(actor: string, action: string, object: string, details?: Record<string, unknown>): AuditEntry
+  record(actor: string, action: AuditAction, object: string, details?: Record<string, unknown>): AuditEntry
   list(filter: AuditFilter & { page: number; pageSize: number }): Page<AuditEntry>
   verify(): AuditVerification
   csv(filter: AuditFilter): CsvFile

@@ -10,7 +10,7 @@
  */
 import { hostname } from 'node:os'
 import { AppError, because, type ErrorAction, type ErrorHint } from '../contract/errors'
-import type { BlockDetail, BlockSummary, Certificate, EmissionDetail, EmissionStatus, EmissionSummary, JobInfo } from '../contract/types'
+import type { AuditAction, BlockDetail, BlockSummary, Certificate, EmissionDetail, EmissionStatus, EmissionSummary, JobInfo } from '../contract/types'
 import { CARATS } from '../../game-core/carats'
 import { canonicalJson, definitionDigest } from '../../game-core/commitment'
 import { toHex } from '../../game-core/primitives'
@@ -183,7 +183,7 @@ export function createEmissionsService(deps: EmissionsDeps): EmissionsService {
   }
 
   /** Runs `step` and the status change in one transaction, with its audit entry. */
-  function transition(actor: Actor, emission: number, action: string, check: (e: EmissionRow) => void, to: EmissionStatus, extra: () => Record<string, unknown> = () => ({})) {
+  function transition(actor: Actor, emission: number, action: AuditAction, check: (e: EmissionRow) => void, to: EmissionStatus, extra: () => Record<string, unknown> = () => ({})) {
     db.transaction(() => {
       const e = catalog.emission(emission)
       check(e)

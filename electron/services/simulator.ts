@@ -17,7 +17,7 @@
  * let through between batches, or (the app) on a worker thread with its own connection.
  */
 import { AppError, because } from '../contract/errors'
-import type { JobInfo } from '../contract/types'
+import type { AuditAction, JobInfo } from '../contract/types'
 import type { Play, RevealEvent } from '../../game-core/play'
 import type { GameDefinition } from '../../game-core/rules'
 import type { Db } from '../ledger/db'
@@ -592,7 +592,7 @@ export function createSimulator(deps: SimulatorDeps): Simulator {
       audit.record(actor.name, 'sales.simulate-start', `emission:${opts.emission}`, { sales: opts.sales, ...base })
       let sold = 0
       const firstSerial = sales.nextUnit(opts.emission)?.serial ?? null
-      const ended = (action: string, extra: Record<string, unknown> = {}) =>
+      const ended = (action: AuditAction, extra: Record<string, unknown> = {}) =>
         audit.record(actor.name, action, `emission:${opts.emission}`, { sold, firstSerial: sold ? firstSerial : null, lastSerial: sold ? lastSerialOf(opts.emission) : null, ...base, ...extra })
       try {
         await seller({ emission: opts.emission, sales: opts.sales, batchSize: opts.batchSize, gen }, {

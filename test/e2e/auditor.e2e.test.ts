@@ -105,6 +105,8 @@ describe('auditor: an unsold unit, inspected with a reason, is in the audit log'
     await expect.poll(async () => norm(await rows.first().innerText()), { timeout: 15_000 }).toContain('ticket.inspect-unsold')
     expect(await rows.count()).toBe(1)
     const row = norm(await rows.first().innerText())
+    // the action named in French, above its code
+    expect(row).toContain('Unité invendue inspectée')
     expect(row).toContain(STAFF.auditor)
     expect(row).toContain(`unit:${serial}`)
     expect(row).toContain(REASON)

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import fr from './fr'
+import { createAppI18n } from '.'
 import en from './en'
-import { IMPORT_PROBLEM_CODES } from '../../../electron/contract/types'
+import { AUDIT_ACTIONS, IMPORT_PROBLEM_CODES } from '../../../electron/contract/types'
 import { ERROR_ACTIONS, ERROR_HINTS, ERROR_REASON_KEYS } from '../../../electron/contract/errors'
 
 type Tree = { [key: string]: string | Tree }
@@ -49,6 +50,14 @@ describe('messages', () => {
   it('say every reason a service gives for a refusal, with its steps and hints', () => {
     const keys = [...ERROR_REASON_KEYS.map((k) => `reasons.${k}`), ...ERROR_ACTIONS.map((a) => `reasons.actions.${a}`), ...ERROR_HINTS.map((h) => `reasons.hints.${h}`)]
     expect(keys.filter((k) => !messages.fr.has(k) || !messages.en.has(k))).toEqual([])
+  })
+
+  it('name every action of the audit log', () => {
+    const keys = AUDIT_ACTIONS.map((a) => `audit.actions.${a}`)
+    expect(keys.filter((k) => !messages.fr.has(k) || !messages.en.has(k))).toEqual([])
+    // and vue-i18n finds them by that path (the codes have hyphens)
+    const { t } = createAppI18n('fr').global
+    expect(t('audit.actions.ticket.inspect-unsold')).toBe('Unité invendue inspectée')
   })
 
   it('say every reason the importer gives for a bad line', () => {

@@ -4,6 +4,8 @@ import type { AuditEntry } from '../../../../electron/contract'
 
 export interface AuditColumnContext {
   t: (key: string) => string
+  /** Whether a message exists (an action recorded by a later version may have none). */
+  te: (key: string) => boolean
   dateTime: (iso: string) => string
   hash: (hex: string, keep?: number) => string
 }
@@ -13,7 +15,16 @@ export function createAuditColumns(c: AuditColumnContext): DataTableColumns<Audi
     { title: c.t('audit.seq'), key: 'seq', width: 80, render: (e) => h('span', { class: 'mono' }, String(e.seq)) },
     { title: c.t('audit.at'), key: 'at', width: 190, render: (e) => c.dateTime(e.at) },
     { title: c.t('audit.actor'), key: 'actor', width: 130 },
-    { title: c.t('audit.action'), key: 'action', width: 190, render: (e) => h('span', { class: 'mono' }, e.action) },
+    {
+      title: c.t('audit.action'),
+      key: 'action',
+      width: 230,
+      // its name in the user's language, above the code that the filter takes
+      render: (e) =>
+        c.te(`audit.actions.${e.action}`)
+          ? h('div', null, [h('div', null, c.t(`audit.actions.${e.action}`)), h('div', { class: 'mono muted', style: { fontSize: '12px' } }, e.action)])
+          : h('span', { class: 'mono' }, e.action),
+    },
     { title: c.t('audit.object'), key: 'object', width: 190, ellipsis: { tooltip: true } },
     { title: c.t('audit.details'), key: 'details', minWidth: 260, ellipsis: { tooltip: { contentStyle: { maxWidth: '520px' } } } },
     {
