@@ -47,6 +47,7 @@ export const ERROR_REASON_KEYS = [
   'WRONG_CREDENTIALS', // {}
   'USER_NOT_FOUND', // {userId}
   'LAST_ADMIN', // {name}
+  'SERIAL', // {serial}: not a serial (the screens say why from the serial itself)
   'UNIT_BEYOND', // {unit, size}
   'UNSOLD_SECRET', // {serial}
   'UNSOLD_REASON', // {serial}

@@ -21,7 +21,7 @@ export function parseSerialOrThrow(serial: string): UnitId {
   try {
     return parseSerial(serial)
   } catch (e) {
-    if (e instanceof SerialError) throw new AppError('INVALID_SERIAL', `${e.message}`, { field: 'serial', details: { code: e.code, ...e.params } })
+    if (e instanceof SerialError) throw new AppError('INVALID_SERIAL', `${e.message}`, { field: 'serial', details: { code: e.code, ...e.params }, ...because('SERIAL', { serial }) })
     throw e
   }
 }

@@ -131,7 +131,18 @@ describe('support: a player’s last unit and its replay', () => {
     expect(sum).toBe(last.prizeCents)
     await outcome.scrollIntoViewIfNeeded()
     await screenshot(page, 'support-5-replay-outcome')
-
     expect(problems).toEqual([])
+
+    // a serial mistyped in a link (a player's e-mail, a note): the refusal says why in French,
+    // as the inspector says it while a serial is typed
+    const typo = last.serial.slice(0, -1) + String((Number(last.serial.slice(-1)) + 1) % 10)
+    await page.goto(new URL(`#/tickets/${typo}`, app.host.url).toString())
+    const refused = page.locator('.n-message').filter({ hasText: typo })
+    await refused.waitFor({ timeout: 15_000 })
+    expect(norm(await refused.innerText())).toBe(
+      `Numéro de série « ${typo} » : La clé de contrôle ne correspond pas : un chiffre a été mal saisi ou deux chiffres ont été inversés. Comparez avec le ticket.`,
+    )
+    // the refused call is the only thing the page complains about
+    expect(problems.filter((p) => !/status of 400/.test(p))).toEqual([])
   }, 120_000)
 })

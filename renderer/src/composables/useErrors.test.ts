@@ -33,6 +33,9 @@ describe('describeError', () => {
     )
     // a deactivated account is not told that its password is wrong
     expect(describeError(new ApiError({ code: 'BAD_CREDENTIALS', message: '…', reason: { key: 'ACCOUNT_DEACTIVATED', params: {} } }), trFr)).toBe('Ce compte est désactivé : adressez-vous à un administrateur.')
+    // a mistyped serial, explained from the serial itself, as the inspector does while it is typed
+    const typo = new ApiError({ code: 'INVALID_SERIAL', message: 'the check digit does not match', reason: { key: 'SERIAL', params: { serial: '0001-001-0000005-0' } } })
+    expect(describeError(typo, trFr)).toBe('Numéro de série « 0001-001-0000005-0 » : La clé de contrôle ne correspond pas : un chiffre a été mal saisi ou deux chiffres ont été inversés. Comparez avec le ticket.')
     // without a reason (an older server, or an error that has none), its English sentence
     expect(describeError(new ApiError({ code: 'NOT_FOUND', message: 'no such thing' }), trFr)).toBe('Introuvable : no such thing. Vérifiez le numéro et réessayez.')
   })

@@ -5,6 +5,7 @@ import { ApiError, TransportError } from '../api'
 import type { ErrorReason } from '../../../electron/contract'
 import { useAuthStore } from '../stores/auth'
 import { useFormat } from './useFormat'
+import { serialFeedback } from '../components/serialFeedback'
 
 type Translate = (key: string, params?: Record<string, unknown>) => string
 
@@ -22,18 +23,23 @@ export function describeReason(e: { reason?: ErrorReason; message: string }, t: 
   if (typeof p.kind === 'string') p.kind = t(`jobs.${p.kind}`)
   if (typeof p.role === 'string') p.role = t(`roles.${p.role}`)
   if (typeof p.state === 'string') p.state = t(`reasons.taskStates.${p.state}`)
+  // a mistyped serial, explained as the ticket inspector explains it while it is typed
+  if (r.key === 'SERIAL') {
+    const f = serialFeedback(String(p.serial))
+    p.detail = t(f.key, f.params)
+  }
   p.hint = typeof p.hint === 'string' ? t('reasons.hintSeparator') + t(`reasons.hints.${p.hint}`, { blocks: p.blocks ?? '' }) : ''
   return t(`reasons.${r.key}`, p)
 }
 
 /** Reasons that say more than their code's general sentence, which names no detail: said on their own. */
-const SAYS_MORE = new Set(['ACCOUNT_DEACTIVATED', 'UNSOLD_SECRET', 'UNSOLD_REASON', 'WITHDRAW_REASON'])
+const SAYS_MORE = new Set(['ACCOUNT_DEACTIVATED', 'UNSOLD_SECRET', 'UNSOLD_REASON', 'WITHDRAW_REASON', 'SERIAL'])
 
 /** An error as a sentence that says what to do, in the user's language. */
 export function describeError(e: unknown, t: Translate, int?: (n: number) => string): string {
   if (e instanceof ApiError) {
     const detail = describeReason(e, t, int)
-    if (e.reason && SAYS_MORE.has(e.reason.key)) return `${detail.charAt(0).toUpperCase()}${detail.slice(1)}.`
+    if (e.reason && SAYS_MORE.has(e.reason.key)) return `${detail.charAt(0).toUpperCase()}${detail.slice(1)}${detail.endsWith('.') ? '' : '.'}`
     if (e.code === 'BAD_ARGUMENTS' && e.field) return t('errors.BAD_ARGUMENTS_FIELD', { field: e.field, detail })
     return t(`errors.${e.code}`, { detail })
   }

@@ -83,6 +83,7 @@ const en: Messages = {
     WRONG_CREDENTIALS: 'wrong name or password',
     USER_NOT_FOUND: 'this user does not exist',
     LAST_ADMIN: '{name} is the last active administrator: make another user an administrator first',
+    SERIAL: 'serial “{serial}”: {detail}',
     UNIT_BEYOND: 'unit {unit} is beyond the block’s {size} units',
     UNSOLD_SECRET: 'unit {serial} is not sold: its content stays secret until it is sold, and only an auditor may inspect it, giving a reason',
     UNSOLD_REASON: 'unit {serial} is not sold: give a reason (at least 3 characters) to inspect it; it will be logged',

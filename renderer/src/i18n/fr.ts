@@ -81,6 +81,7 @@ const fr = {
     WRONG_CREDENTIALS: 'identifiant ou mot de passe incorrect',
     USER_NOT_FOUND: 'cet utilisateur n’existe pas',
     LAST_ADMIN: '{name} est le dernier administrateur actif : nommez d’abord un autre administrateur',
+    SERIAL: 'numéro de série « {serial} » : {detail}',
     UNIT_BEYOND: 'l’unité {unit} dépasse les {size} unités du bloc',
     UNSOLD_SECRET: 'l’unité {serial} n’est pas vendue : son contenu reste secret jusqu’à sa vente, et seul un auditeur peut l’inspecter, motif à l’appui',
     UNSOLD_REASON: 'l’unité {serial} n’est pas vendue : donnez un motif (3 caractères au moins) pour l’inspecter ; il sera journalisé',
