@@ -125,19 +125,40 @@ function uint(i: number): number {
   return n
 }
 
-/** A string without escapes or control characters from i (its opening quote), up to `end`; null otherwise. */
-function str(i: number, end: number): string | null {
-  if (b[i] !== Q) return null
-  const start = ++i
+/** Whether the last str() met a byte beyond ASCII. */
+let wide = false
+
+/**
+ * A string without escapes or control characters from i (its opening quote), up to `end`: the
+ * position of its closing quote (`at` set past it, its text from i + 1), or -1 otherwise.
+ */
+function str(i: number, end: number): number {
+  if (b[i] !== Q) return -1
+  i++
+  let w = false
   for (;;) {
-    if (i >= end) return null
+    if (i >= end) return -1
     const c = b[i]
     if (c === Q) break
-    if (c < 0x20 || c === BS) return null
+    if (c < 0x20 || c === BS) return -1
+    if (c >= 0x80) w = true
     i++
   }
+  wide = w
   at = i + 1
-  return b.toString('utf8', start, i)
+  return i
+}
+
+/**
+ * The string str() just read, from `from` to its closing quote `to`, as text(): 1 to `max`
+ * characters (UTF-16 units, as JavaScript counts them) without spaces around it; `trimmed`
+ * false for a serial or date, which only have a most length. ASCII is judged on its bytes;
+ * anything wider is decoded.
+ */
+function fits(from: number, to: number, max: number, trimmed: boolean): boolean {
+  if (!wide) return to - from <= max && (!trimmed || (to > from && b[from] !== 0x20 && b[to - 1] !== 0x20))
+  const v = b.toString('utf8', from, to)
+  return v.length <= max && (!trimmed || (v.length >= 1 && v.trim() === v))
 }
 
 /** The usual event at i, into slot n: the position after it, or -1 when it is written otherwise. */
@@ -275,9 +296,18 @@ function readPlay(i: number, play: FastPlay): number {
   return seen === 7 ? i : -1
 }
 
-function text(v: string | null, max: number): v is string {
-  return v !== null && v.length >= 1 && v.length <= max && v.trim() === v
+/**
+ * Where the fields of the line that scanFeedLine just read lie in the feed (each string from its
+ * `…From` to its `…To`, quotes excluded), its stake, and its play (null for `"play": null`).
+ */
+export const scanned = {
+  saleIdFrom: 0, saleIdTo: 0, serialFrom: 0, serialTo: 0, playerFrom: 0, playerTo: 0, soldAtFrom: 0, soldAtTo: 0,
+  stakeCents: 0,
+  /** also true when a field's text is beyond ASCII */
+  wide: false,
+  play: null as FastPlay | null,
 }
+const scratchPlay: FastPlay = { auto: false, complete: false, count: 0 }
 
 /**
  * The line read by the fast path, or null when it is not one of the usual lines (then read it
@@ -286,78 +316,118 @@ function text(v: string | null, max: number): v is string {
  * in scratch arrays until the next call: pack them with `packFastPlay` before reading another line.
  */
 export function readFeedLineFast(feed: Uint8Array, start = 0, end = feed.length): FastFeedLine | null {
+  if (!scanFeedLine(feed, start, end)) return null
+  const f = scanned
+  const s = (from: number, to: number) => b.toString('utf8', from, to)
+  const play = f.play && { ...f.play }
+  return { saleId: s(f.saleIdFrom, f.saleIdTo), serial: s(f.serialFrom, f.serialTo), player: s(f.playerFrom, f.playerTo), soldAt: s(f.soldAtFrom, f.soldAtTo), stakeCents: f.stakeCents, play }
+}
+
+/**
+ * readFeedLineFast without making a string or an object: true when the line is one of the usual
+ * ones, its fields then in `scanned` (offsets into `feed`) and its events in the scratch arrays
+ * until the next call. The same lines pass as for readFeedLineFast.
+ */
+export function scanFeedLine(feed: Uint8Array, start = 0, end = feed.length): boolean {
   if (feed !== src) use(feed)
   // the four-byte words may look up to 12 bytes ahead: near the feed's end, the careful reader
-  if (end + 16 > feed.length) return readTail(feed, start, end)
-  if (b[start] !== LBRACE) return null
+  if (end + 16 > feed.length) return scanTail(feed, start, end)
+  if (b[start] !== LBRACE) return false
+  const f = scanned
   let i = start + 1
-  let saleId: string | null = null
-  let serial: string | null = null
-  let player: string | null = null
-  let soldAt: string | null = null
-  let stakeCents = -1
+  let anyWide = false
   let play: FastPlay | null = null
   let seen = 0
   for (;;) {
     if (is(i, K.saleId)) {
-      if (seen & 1) return null
+      if (seen & 1) return false
       seen |= 1
-      saleId = str(i + K.saleId.length, end)
-      if (!text(saleId, MAX_TEXT)) return null
+      const from = i + K.saleId.length + 1
+      const to = str(from - 1, end)
+      if (to < 0 || !fits(from, to, MAX_TEXT, true)) return false
+      f.saleIdFrom = from
+      f.saleIdTo = to
+      anyWide ||= wide
       i = at
     } else if (is(i, K.serial)) {
-      if (seen & 2) return null
+      if (seen & 2) return false
       seen |= 2
-      serial = str(i + K.serial.length, end)
-      if (serial === null || serial.length > 40) return null
+      const from = i + K.serial.length + 1
+      const to = str(from - 1, end)
+      if (to < 0 || !fits(from, to, 40, false)) return false
+      f.serialFrom = from
+      f.serialTo = to
+      anyWide ||= wide
       i = at
     } else if (is(i, K.player)) {
-      if (seen & 4) return null
+      if (seen & 4) return false
       seen |= 4
-      player = str(i + K.player.length, end)
-      if (!text(player, MAX_TEXT)) return null
+      const from = i + K.player.length + 1
+      const to = str(from - 1, end)
+      if (to < 0 || !fits(from, to, MAX_TEXT, true)) return false
+      f.playerFrom = from
+      f.playerTo = to
+      anyWide ||= wide
       i = at
     } else if (is(i, K.soldAt)) {
-      if (seen & 8) return null
+      if (seen & 8) return false
       seen |= 8
-      soldAt = str(i + K.soldAt.length, end)
-      if (soldAt === null || soldAt.length > 40) return null
+      const from = i + K.soldAt.length + 1
+      const to = str(from - 1, end)
+      if (to < 0 || !fits(from, to, 40, false)) return false
+      f.soldAtFrom = from
+      f.soldAtTo = to
+      anyWide ||= wide
       i = at
     } else if (is(i, K.stakeCents)) {
-      if (seen & 16) return null
+      if (seen & 16) return false
       seen |= 16
-      stakeCents = uint(i + K.stakeCents.length)
-      if (stakeCents < 0) return null
+      const stake = uint(i + K.stakeCents.length)
+      if (stake < 0) return false
+      f.stakeCents = stake
       i = at
     } else if (is(i, K.play)) {
-      if (seen & 32) return null
+      if (seen & 32) return false
       seen |= 32
       i += K.play.length
       if (is(i, V.null)) i += V.null.length
       else {
-        play = { auto: false, complete: false, count: 0 }
+        play = scratchPlay
         i = readPlay(i, play)
-        if (i < 0) return null
+        if (i < 0) return false
       }
-    } else return null
-    if (i >= end) return null
+    } else return false
+    if (i >= end) return false
     const c = b[i++]
     if (c === RBRACE) break
-    if (c !== COMMA) return null
+    if (c !== COMMA) return false
   }
-  if (seen !== 63 || i !== end) return null
-  return { saleId: saleId!, serial: serial!, player: player!, soldAt: soldAt!, stakeCents, play }
+  if (seen !== 63 || i !== end) return false
+  f.play = play
+  f.wide = anyWide
+  return true
 }
 
-/** A line near the feed's end, read from a copy with room after it (the words read ahead never leave a buffer). */
-function readTail(feed: Uint8Array, start: number, end: number): FastFeedLine | null {
+/** A line near the feed's end, read from a copy with room after it (the words read ahead never leave a buffer); its offsets are the feed's. */
+function scanTail(feed: Uint8Array, start: number, end: number): boolean {
   const copy = new Uint8Array(end - start + 16)
   copy.set(feed.subarray(start, end))
   // a line break after the copy's line, as in a feed: never part of a line
   copy[end - start] = 0x0a
-  const r = readFeedLineFast(copy, 0, end - start)
+  const ok = scanFeedLine(copy, 0, end - start)
   use(feed)
-  return r
+  if (ok) {
+    const f = scanned
+    f.saleIdFrom += start
+    f.saleIdTo += start
+    f.serialFrom += start
+    f.serialTo += start
+    f.playerFrom += start
+    f.playerTo += start
+    f.soldAtFrom += start
+    f.soldAtTo += start
+  }
+  return ok
 }
 
 /**
