@@ -11,7 +11,7 @@
  * The ledger: --db <file>, else CARATS_DB, else carats.db in the app's data folder.
  */
 import { isUtf8 } from 'node:buffer'
-import { mkdirSync, readFileSync } from 'node:fs'
+import { mkdirSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { basename, dirname } from 'node:path'
 import { parseArgs } from 'node:util'
@@ -20,6 +20,7 @@ import type { DepletionReport, ImportLineError, JobInfo, TicketView } from '../c
 import { ROLES, type Role } from '../contract/define'
 import { DB_FILE_NAME, userDataDir } from '../main/paths'
 import { openBackend, type Backend } from '../services/backend'
+import { readFeedFile } from '../services/import'
 import type { Simulator } from '../services/simulator'
 import { UsageError, type Command, type CommandContext } from './io'
 
@@ -183,7 +184,7 @@ const salesImport: Command = (ctx) =>
     if (!file) throw new UsageError('name the JSONL file to import: carats sales import <file.jsonl>')
     let bytes: Buffer
     try {
-      bytes = readFileSync(file)
+      bytes = readFeedFile(file)
     } catch (e) {
       throw new UsageError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`)
     }

@@ -8,6 +8,9 @@ import type { Play, PlayMode, PlayStatus, RevealEvent } from '../../game-core/pl
 const MODES: readonly PlayMode[] = ['play', 'auto']
 const STATUSES: readonly PlayStatus[] = ['complete', 'interrupted']
 
+/** In place of a play code (sales' CheckedSales.codes, the feed ring): a sale that came without a play. */
+export const NO_PLAY = 255
+
 export function playCode(play: Pick<Play, 'mode' | 'status'>): number {
   return MODES.indexOf(play.mode) * 2 + STATUSES.indexOf(play.status)
 }

@@ -1,13 +1,17 @@
 import { createHash } from 'node:crypto'
-import { readFileSync } from 'node:fs'
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeAll, afterAll, describe, expect, it } from 'vitest'
 import { smallDefinition } from '../../test/support/game-fixtures'
 import { BAD_LINES } from '../../test/fixtures/make-feeds'
 import { AppError } from '../contract/errors'
 import type { ImportLineError } from '../contract/types'
+import { keyFilePath } from '../ledger/keystore'
 import { unpackPlay } from '../ledger/play-codec'
-import { createImporter, type Importer } from './import'
+import { formatSerial } from '../../game-core/serial'
+import { createImporter, feedLine, type Importer } from './import'
+import { createSalesGenerator } from './simulator'
 import { openLedgerFixture, TEST_ACTOR, type LedgerFixture } from './simulator-fixture'
 
 const FIXTURES = join(__dirname, '../../test/fixtures')
@@ -18,11 +22,11 @@ const NOW = Date.parse('2025-03-20T15:00:00Z')
 interface Setup { f: LedgerFixture; importer: Importer }
 
 /** Emission 1 open (sales from 2025-03-01), emission 2 created only: what the fixtures expect. */
-async function setup(): Promise<Setup> {
+async function setup(streamFrom: number): Promise<Setup> {
   const f = openLedgerFixture({ definition: smallDefinition(), clock: () => new Date(NOW) })
   await f.openEmission({ startsOn: '2025-03-01' })
   f.emissions.create(TEST_ACTOR, { blocks: 1 })
-  return { f, importer: createImporter({ db: f.db, clock: f.clock, catalog: f.catalog, sales: f.sales, audit: f.audit }) }
+  return { f, importer: createImporter({ db: f.db, clock: f.clock, catalog: f.catalog, sales: f.sales, audit: f.audit, streamFrom }) }
 }
 
 /** Everything an import may write, to show that a rejected one wrote nothing. */
@@ -52,213 +56,331 @@ const open: LedgerFixture[] = []
 afterEach(() => {
   while (open.length) open.pop()!.close()
 })
-async function fresh(): Promise<Setup> {
-  const s = await setup()
+async function freshWith(streamFrom: number): Promise<Setup> {
+  const s = await setup(streamFrom)
   open.push(s.f)
   return s
 }
 
-describe('importing a valid feed', () => {
-  it('stores every line once, with its play, batch record and audit entry', async () => {
-    const { f, importer } = await fresh()
-    expect(importer.importContent(TEST_ACTOR, validFeed, 'sales-valid.jsonl')).toEqual({ lines: 20, imported: 20, alreadyImported: 0 })
-    const rows = f.db.prepare('SELECT s.unit_key, s.sale_id, p.name AS player, s.sold_at, s.stake_cents, s.play, s.events FROM sales s JOIN players p ON p.id = s.player_id ORDER BY unit_key').all() as {
-      unit_key: number; sale_id: string; player: string; sold_at: number; stake_cents: number; play: number | null; events: Buffer | null
-    }[]
-    const lines = validFeed.trim().split('\n').map((l) => JSON.parse(l))
-    expect(rows.length).toBe(20)
-    rows.forEach((r, i) => {
-      expect(r.unit_key).toBe(10_010_000_000 + i)
-      expect(r.sale_id).toBe(lines[i].saleId)
-      expect(r.player).toBe(lines[i].player)
-      expect(new Date(r.sold_at).toISOString()).toBe(lines[i].soldAt)
-      expect(unpackPlay(r.play, r.events)).toEqual(lines[i].play)
+/**
+ * Every test twice: on the importer's thread alone (as a small feed is read), and streamed with
+ * a reader thread (as a feed of 4 MiB or more is), which must store and refuse exactly the same.
+ */
+for (const [mode, streamFrom] of [['on one thread', Infinity], ['streamed, read on a second thread', 0]] as const) {
+describe(mode, () => {
+  const fresh = () => freshWith(streamFrom)
+
+  describe('importing a valid feed', () => {
+    it('stores every line once, with its play, batch record and audit entry', async () => {
+      const { f, importer } = await fresh()
+      expect(importer.importContent(TEST_ACTOR, validFeed, 'sales-valid.jsonl')).toEqual({ lines: 20, imported: 20, alreadyImported: 0 })
+      const rows = f.db.prepare('SELECT s.unit_key, s.sale_id, p.name AS player, s.sold_at, s.stake_cents, s.play, s.events FROM sales s JOIN players p ON p.id = s.player_id ORDER BY unit_key').all() as {
+        unit_key: number; sale_id: string; player: string; sold_at: number; stake_cents: number; play: number | null; events: Buffer | null
+      }[]
+      const lines = validFeed.trim().split('\n').map((l) => JSON.parse(l))
+      expect(rows.length).toBe(20)
+      rows.forEach((r, i) => {
+        expect(r.unit_key).toBe(10_010_000_000 + i)
+        expect(r.sale_id).toBe(lines[i].saleId)
+        expect(r.player).toBe(lines[i].player)
+        expect(new Date(r.sold_at).toISOString()).toBe(lines[i].soldAt)
+        expect(unpackPlay(r.play, r.events)).toEqual(lines[i].play)
+      })
+      expect(f.catalog.block(1, 1).units_sold).toBe(20)
+      const batch = f.db.prepare('SELECT * FROM import_batches').get() as Record<string, unknown>
+      expect(batch).toMatchObject({ file_name: 'sales-valid.jsonl', lines: 20, imported: 20, already: 0, actor: 'tester' })
+      // the file's own digest, as sha256sum gives it
+      expect(batch.file_sha256).toBe(createHash('sha256').update(readFileSync(join(FIXTURES, 'sales-valid.jsonl'))).digest('hex'))
+      const audit = f.db.prepare("SELECT object, details FROM audit WHERE action = 'sales.import'").get() as { object: string; details: string }
+      expect(audit.object).toBe(`import:${batch.id}`)
+      expect(JSON.parse(audit.details)).toMatchObject({ imported: 20, firstSerial: '0001-001-0000000-7' })
+      expect(f.audit.verify().ok).toBe(true)
     })
-    expect(f.catalog.block(1, 1).units_sold).toBe(20)
-    const batch = f.db.prepare('SELECT * FROM import_batches').get() as Record<string, unknown>
-    expect(batch).toMatchObject({ file_name: 'sales-valid.jsonl', lines: 20, imported: 20, already: 0, actor: 'tester' })
-    // the file's own digest, as sha256sum gives it
-    expect(batch.file_sha256).toBe(createHash('sha256').update(readFileSync(join(FIXTURES, 'sales-valid.jsonl'))).digest('hex'))
-    const audit = f.db.prepare("SELECT object, details FROM audit WHERE action = 'sales.import'").get() as { object: string; details: string }
-    expect(audit.object).toBe(`import:${batch.id}`)
-    expect(JSON.parse(audit.details)).toMatchObject({ imported: 20, firstSerial: '0001-001-0000000-7' })
-    expect(f.audit.verify().ok).toBe(true)
-  })
 
-  it('is a no-op the second time: every line already imported', async () => {
-    const { f, importer } = await fresh()
-    importer.importContent(TEST_ACTOR, validFeed)
-    const before = snapshot(f)
-    expect(importer.importContent(TEST_ACTOR, validFeed)).toEqual({ lines: 20, imported: 0, alreadyImported: 20 })
-    const after = snapshot(f)
-    expect(after.sales).toEqual(before.sales)
-    expect(after.players).toEqual(before.players)
-    expect(after.tiers).toEqual(before.tiers)
-    expect(after.batches.length).toBe(2)
-  })
-
-  it('imports the new part of a feed that repeats lines already imported', async () => {
-    const { f, importer } = await fresh()
-    const lines = validFeed.trim().split('\n')
-    importer.importContent(TEST_ACTOR, lines.slice(0, 12).join('\n'))
-    expect(importer.importContent(TEST_ACTOR, lines.join('\n'))).toEqual({ lines: 20, imported: 8, alreadyImported: 12 })
-    expect(f.catalog.block(1, 1).units_sold).toBe(20)
-  })
-
-  it('takes the lines in any order, as long as the units form an unbroken run', async () => {
-    const { f, importer } = await fresh()
-    const lines = validFeed.trim().split('\n')
-    const shuffled = [...lines.slice(10), ...lines.slice(0, 10).reverse()]
-    expect(importer.importContent(TEST_ACTOR, `\n${shuffled.join('\n')}\n\n`)).toEqual({ lines: 20, imported: 20, alreadyImported: 0 })
-    const ids = f.db.prepare('SELECT sale_id FROM sales ORDER BY unit_key').pluck().all()
-    expect(ids).toEqual(lines.map((l) => JSON.parse(l).saleId))
-    // each play stored with its own sale, though the file held them in another order
-    const rows = f.db.prepare('SELECT play, events FROM sales ORDER BY unit_key').all() as { play: number | null; events: Buffer | null }[]
-    expect(rows.map((r) => unpackPlay(r.play, r.events))).toEqual(lines.map((l) => JSON.parse(l).play))
-  })
-
-  it('refuses a changed copy of an imported sale: same saleId, other content', async () => {
-    const { f, importer } = await fresh()
-    importer.importContent(TEST_ACTOR, validFeed)
-    const line = JSON.parse(validFeed.split('\n')[4])
-    const changed = JSON.stringify({ ...line, soldAt: '2025-03-19T10:00:00.000Z', play: null })
-    const e = rejection(() => importer.importContent(TEST_ACTOR, changed))
-    expect(e.code).toBe('IMPORT_REJECTED')
-    expect(e.extras.details).toEqual([{ line: 1, reason: `saleId ${line.saleId} is already recorded with other content (soldAt, play differ)`, problems: [{ code: 'RECORDED_OTHER', params: { saleId: line.saleId, fields: 'soldAt, play' } }] }])
-    expect(f.db.prepare('SELECT count(*) FROM sales').pluck().get()).toBe(20)
-  })
-
-  it('says where a line stops being JSON, as a column, and when it stops short', async () => {
-    const { importer } = await fresh()
-    const lines = validFeed.trim().split('\n').slice(0, 2)
-    lines[0] = lines[0].slice(0, 30)
-    const colon = lines[1].indexOf('"player":')
-    lines[1] = lines[1].replace('"player":', '"player" ')
-    const details = rejection(() => importer.importContent(TEST_ACTOR, lines.join('\n'))).extras.details as ImportLineError[]
-    expect(details.map((d) => d.problems)).toEqual([
-      [{ code: 'JSON', params: { detail: expect.any(String), column: 31, end: 1 } }],
-      // the value's opening quote, where a colon should be before it
-      [{ code: 'JSON', params: { detail: expect.any(String), column: colon + 10 } }],
-    ])
-  })
-
-  it('refuses an empty file', async () => {
-    const { importer } = await fresh()
-    expect(() => importer.importContent(TEST_ACTOR, '\n  \n')).toThrow(/holds no sales/)
-  })
-
-  it("reads a file's bytes as its text would be read: a byte order mark and CRLF line ends are fine", async () => {
-    const { f, importer } = await fresh()
-    const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(validFeed.trim().split('\n').join('\r\n') + '\r\n')])
-    expect(importer.importContent(TEST_ACTOR, new Uint8Array(bytes), 'crlf.jsonl')).toEqual({ lines: 20, imported: 20, alreadyImported: 0 })
-    expect(f.catalog.block(1, 1).units_sold).toBe(20)
-  })
-
-  it('refuses bytes that are not UTF-8, naming the file, and stores nothing', async () => {
-    const { f, importer } = await fresh()
-    const before = snapshot(f)
-    const latin1 = Buffer.from(validFeed.replace(/"player":"[^"]*"/, '"player":"Zo\u00e9"'), 'latin1')
-    expect(() => importer.importContent(TEST_ACTOR, latin1, 'latin1.jsonl')).toThrow(/latin1\.jsonl is not UTF-8 text/)
-    expect(snapshot(f)).toEqual(before)
-  })
-})
-
-describe('a feed with every kind of bad line', () => {
-  let s: Setup
-  let err: AppError
-  let before: ReturnType<typeof snapshot>
-  let details: ImportLineError[]
-
-  beforeAll(async () => {
-    s = await setup()
-    s.importer.importContent(TEST_ACTOR, validFeed)
-    before = snapshot(s.f)
-    err = rejection(() => s.importer.importContent(TEST_ACTOR, badFeed, 'sales-bad.jsonl'))
-    details = err.extras.details as ImportLineError[]
-  })
-  afterAll(() => s.f.close())
-
-  it('is rejected as a whole, listing every bad line and only those', () => {
-    expect(err.code).toBe('IMPORT_REJECTED')
-    const expected = Object.entries(BAD_LINES).filter(([, v]) => v !== null).map(([k]) => Number(k))
-    expect(details.map((d) => d.line)).toEqual(expected)
-    expect(err.message).toMatch(new RegExp(`^${expected.length} bad lines of 30: nothing imported \\(first: line 2: not valid JSON`))
-  })
-
-  it('stores nothing at all', () => {
-    expect(snapshot(s.f)).toEqual(before)
-    const last = s.f.db.prepare('SELECT action, details FROM audit ORDER BY seq DESC LIMIT 1').get() as { action: string; details: string }
-    expect(last.action).toBe('sales.import-rejected')
-    expect(JSON.parse(last.details)).toMatchObject({ fileName: 'sales-bad.jsonl', badLines: details.length })
-  })
-
-  for (const [line, what] of Object.entries(BAD_LINES)) {
-    if (what === null) continue
-    it(`says why line ${line} is bad: ${what.kind}`, () => {
-      const d = details.find((x) => x.line === Number(line))
-      expect(d?.reason).toMatch(what.reason)
+    it('is a no-op the second time: every line already imported', async () => {
+      const { f, importer } = await fresh()
+      importer.importContent(TEST_ACTOR, validFeed)
+      const before = snapshot(f)
+      expect(importer.importContent(TEST_ACTOR, validFeed)).toEqual({ lines: 20, imported: 0, alreadyImported: 20 })
+      const after = snapshot(f)
+      expect(after.sales).toEqual(before.sales)
+      expect(after.players).toEqual(before.players)
+      expect(after.tiers).toEqual(before.tiers)
+      expect(after.batches.length).toBe(2)
     })
-  }
 
-  it('gives each reason a stable code with its values, for the screens to say in French or English', () => {
-    for (const d of details) {
-      expect(d.problems.length).toBeGreaterThan(0)
-      for (const p of d.problems) expect(p.code).toMatch(/^[A-Z_]+$/)
+    it('imports the new part of a feed that repeats lines already imported', async () => {
+      const { f, importer } = await fresh()
+      const lines = validFeed.trim().split('\n')
+      importer.importContent(TEST_ACTOR, lines.slice(0, 12).join('\n'))
+      expect(importer.importContent(TEST_ACTOR, lines.join('\n'))).toEqual({ lines: 20, imported: 8, alreadyImported: 12 })
+      expect(f.catalog.block(1, 1).units_sold).toBe(20)
+    })
+
+    it('takes the lines in any order, as long as the units form an unbroken run', async () => {
+      const { f, importer } = await fresh()
+      const lines = validFeed.trim().split('\n')
+      const shuffled = [...lines.slice(10), ...lines.slice(0, 10).reverse()]
+      expect(importer.importContent(TEST_ACTOR, `\n${shuffled.join('\n')}\n\n`)).toEqual({ lines: 20, imported: 20, alreadyImported: 0 })
+      const ids = f.db.prepare('SELECT sale_id FROM sales ORDER BY unit_key').pluck().all()
+      expect(ids).toEqual(lines.map((l) => JSON.parse(l).saleId))
+      // each play stored with its own sale, though the file held them in another order
+      const rows = f.db.prepare('SELECT play, events FROM sales ORDER BY unit_key').all() as { play: number | null; events: Buffer | null }[]
+      expect(rows.map((r) => unpackPlay(r.play, r.events))).toEqual(lines.map((l) => JSON.parse(l).play))
+    })
+
+    it('refuses a changed copy of an imported sale: same saleId, other content', async () => {
+      const { f, importer } = await fresh()
+      importer.importContent(TEST_ACTOR, validFeed)
+      const line = JSON.parse(validFeed.split('\n')[4])
+      const changed = JSON.stringify({ ...line, soldAt: '2025-03-19T10:00:00.000Z', play: null })
+      const e = rejection(() => importer.importContent(TEST_ACTOR, changed))
+      expect(e.code).toBe('IMPORT_REJECTED')
+      expect(e.extras.details).toEqual([{ line: 1, reason: `saleId ${line.saleId} is already recorded with other content (soldAt, play differ)`, problems: [{ code: 'RECORDED_OTHER', params: { saleId: line.saleId, fields: 'soldAt, play' } }] }])
+      expect(f.db.prepare('SELECT count(*) FROM sales').pluck().get()).toBe(20)
+    })
+
+    it('says where a line stops being JSON, as a column, and when it stops short', async () => {
+      const { importer } = await fresh()
+      const lines = validFeed.trim().split('\n').slice(0, 2)
+      lines[0] = lines[0].slice(0, 30)
+      const colon = lines[1].indexOf('"player":')
+      lines[1] = lines[1].replace('"player":', '"player" ')
+      const details = rejection(() => importer.importContent(TEST_ACTOR, lines.join('\n'))).extras.details as ImportLineError[]
+      expect(details.map((d) => d.problems)).toEqual([
+        [{ code: 'JSON', params: { detail: expect.any(String), column: 31, end: 1 } }],
+        // the value's opening quote, where a colon should be before it
+        [{ code: 'JSON', params: { detail: expect.any(String), column: colon + 10 } }],
+      ])
+    })
+
+    it('refuses an empty file', async () => {
+      const { importer } = await fresh()
+      expect(() => importer.importContent(TEST_ACTOR, '\n  \n')).toThrow(/holds no sales/)
+    })
+
+    it("reads a file's bytes as its text would be read: a byte order mark and CRLF line ends are fine", async () => {
+      const { f, importer } = await fresh()
+      const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(validFeed.trim().split('\n').join('\r\n') + '\r\n')])
+      expect(importer.importContent(TEST_ACTOR, new Uint8Array(bytes), 'crlf.jsonl')).toEqual({ lines: 20, imported: 20, alreadyImported: 0 })
+      expect(f.catalog.block(1, 1).units_sold).toBe(20)
+    })
+
+    it('refuses bytes that are not UTF-8, naming the file, and stores nothing', async () => {
+      const { f, importer } = await fresh()
+      const before = snapshot(f)
+      const latin1 = Buffer.from(validFeed.replace(/"player":"[^"]*"/, '"player":"Zo\u00e9"'), 'latin1')
+      expect(() => importer.importContent(TEST_ACTOR, latin1, 'latin1.jsonl')).toThrow(/latin1\.jsonl is not UTF-8 text/)
+      expect(snapshot(f)).toEqual(before)
+    })
+  })
+
+  describe('a feed with every kind of bad line', () => {
+    let s: Setup
+    let err: AppError
+    let before: ReturnType<typeof snapshot>
+    let details: ImportLineError[]
+
+    beforeAll(async () => {
+      s = await setup(streamFrom)
+      s.importer.importContent(TEST_ACTOR, validFeed)
+      before = snapshot(s.f)
+      err = rejection(() => s.importer.importContent(TEST_ACTOR, badFeed, 'sales-bad.jsonl'))
+      details = err.extras.details as ImportLineError[]
+    })
+    afterAll(() => s.f.close())
+
+    it('is rejected as a whole, listing every bad line and only those', () => {
+      expect(err.code).toBe('IMPORT_REJECTED')
+      const expected = Object.entries(BAD_LINES).filter(([, v]) => v !== null).map(([k]) => Number(k))
+      expect(details.map((d) => d.line)).toEqual(expected)
+      expect(err.message).toMatch(new RegExp(`^${expected.length} bad lines of 30: nothing imported \\(first: line 2: not valid JSON`))
+    })
+
+    it('stores nothing at all', () => {
+      expect(snapshot(s.f)).toEqual(before)
+      const last = s.f.db.prepare('SELECT action, details FROM audit ORDER BY seq DESC LIMIT 1').get() as { action: string; details: string }
+      expect(last.action).toBe('sales.import-rejected')
+      expect(JSON.parse(last.details)).toMatchObject({ fileName: 'sales-bad.jsonl', badLines: details.length })
+    })
+
+    for (const [line, what] of Object.entries(BAD_LINES)) {
+      if (what === null) continue
+      it(`says why line ${line} is bad: ${what.kind}`, () => {
+        const d = details.find((x) => x.line === Number(line))
+        expect(d?.reason).toMatch(what.reason)
+      })
     }
-    const codes = new Set(details.flatMap((d) => d.problems.map((p) => p.code)))
-    for (const code of ['JSON', 'FIELD_MISSING', 'FIELD_UNKNOWN', 'SERIAL', 'EMISSION_UNKNOWN', 'STAKE', 'EVENT_YOURS_FIRST', 'PLAY_INCOMPLETE', 'EVENT_AUTO_DRAG', 'PLAY_NOT_INTERRUPTED', 'NOT_OPEN', 'OUT_OF_ORDER']) expect(codes).toContain(code)
-    expect(details.find((d) => d.problems.some((p) => p.code === 'STAKE'))!.problems.find((p) => p.code === 'STAKE')!.params).toEqual({ expectedCents: 500, gotCents: expect.any(Number) })
+
+    it('gives each reason a stable code with its values, for the screens to say in French or English', () => {
+      for (const d of details) {
+        expect(d.problems.length).toBeGreaterThan(0)
+        for (const p of d.problems) expect(p.code).toMatch(/^[A-Z_]+$/)
+      }
+      const codes = new Set(details.flatMap((d) => d.problems.map((p) => p.code)))
+      for (const code of ['JSON', 'FIELD_MISSING', 'FIELD_UNKNOWN', 'SERIAL', 'EMISSION_UNKNOWN', 'STAKE', 'EVENT_YOURS_FIRST', 'PLAY_INCOMPLETE', 'EVENT_AUTO_DRAG', 'PLAY_NOT_INTERRUPTED', 'NOT_OPEN', 'OUT_OF_ORDER']) expect(codes).toContain(code)
+      expect(details.find((d) => d.problems.some((p) => p.code === 'STAKE'))!.problems.find((p) => p.code === 'STAKE')!.params).toEqual({ expectedCents: 500, gotCents: expect.any(Number) })
+    })
+
+    it('imports once the bad lines are taken out, and the gap is filled', async () => {
+      const { f, importer } = await fresh()
+      importer.importContent(TEST_ACTOR, validFeed)
+      const lines = badFeed.trim().split('\n')
+      const good = lines.filter((_, i) => BAD_LINES[i + 1] === null)
+      expect(importer.importContent(TEST_ACTOR, good.join('\n'))).toEqual({ lines: 6, imported: 5, alreadyImported: 1 })
+      expect(f.catalog.block(1, 1).units_sold).toBe(25)
+    })
   })
 
-  it('imports once the bad lines are taken out, and the gap is filled', async () => {
-    const { f, importer } = await fresh()
-    importer.importContent(TEST_ACTOR, validFeed)
-    const lines = badFeed.trim().split('\n')
-    const good = lines.filter((_, i) => BAD_LINES[i + 1] === null)
-    expect(importer.importContent(TEST_ACTOR, good.join('\n'))).toEqual({ lines: 6, imported: 5, alreadyImported: 1 })
-    expect(f.catalog.block(1, 1).units_sold).toBe(25)
+  describe('all or nothing', () => {
+    it('stores none of the good lines when one line is bad', async () => {
+      const { f, importer } = await fresh()
+      const lines = validFeed.trim().split('\n')
+      const last = JSON.parse(lines[19])
+      lines[19] = JSON.stringify({ ...last, stakeCents: 1000 })
+      const before = snapshot(f)
+      const e = rejection(() => importer.importContent(TEST_ACTOR, lines.join('\n')))
+      expect(e.extras.details).toEqual([{ line: 20, reason: 'stakeCents must be the unit price, 500, not 1000', problems: [{ code: 'STAKE', params: { expectedCents: 500, gotCents: 1000 } }] }])
+      expect(snapshot(f)).toEqual(before)
+    })
+
+    it("leaves SQLite's foreign-key checks on after a good file and after a refused one (the import's own batch checks its players)", async () => {
+      const { f, importer } = await fresh()
+      const lines = validFeed.trim().split('\n')
+      const fkOn = () => f.db.pragma('foreign_keys', { simple: true })
+      importer.importContent(TEST_ACTOR, lines.slice(0, 5).join('\n'))
+      expect(fkOn()).toBe(1)
+      rejection(() => importer.importContent(TEST_ACTOR, ['not json', ...lines.slice(5)].join('\n')))
+      expect(fkOn()).toBe(1)
+      expect(f.db.pragma('foreign_key_check')).toEqual([])
+    })
+
+    it('names a gap once, not every line after it', async () => {
+      const { importer } = await fresh()
+      const lines = validFeed.trim().split('\n')
+      lines.splice(5, 1)
+      const e = rejection(() => importer.importContent(TEST_ACTOR, lines.join('\n')))
+      expect(e.extras.details).toEqual([{ line: 6, reason: expect.stringMatching(/0001-001-0000006-\d is out of order.*next unit to sell here is 0001-001-0000005-\d/), problems: [{ code: 'OUT_OF_ORDER', params: { serial: expect.stringMatching(/^0001-001-0000006-\d$/), next: expect.stringMatching(/^0001-001-0000005-\d$/) } }] }])
+    })
+
+    it('refuses a closed emission, but still recognises a re-import there', async () => {
+      const { f, importer } = await fresh()
+      const lines = validFeed.trim().split('\n')
+      importer.importContent(TEST_ACTOR, lines.slice(0, 10).join('\n'))
+      f.emissions.close(TEST_ACTOR, 1)
+      expect(importer.importContent(TEST_ACTOR, lines.slice(0, 10).join('\n'))).toEqual({ lines: 10, imported: 0, alreadyImported: 10 })
+      const e = rejection(() => importer.importContent(TEST_ACTOR, lines.join('\n')))
+      expect((e.extras.details as ImportLineError[]).length).toBe(10)
+      expect((e.extras.details as ImportLineError[])[0].reason).toMatch(/emission 1 is not open for sale: it is closed/)
+    })
   })
 })
+}
 
-describe('all or nothing', () => {
-  it('stores none of the good lines when one line is bad', async () => {
-    const { f, importer } = await fresh()
-    const lines = validFeed.trim().split('\n')
-    const last = JSON.parse(lines[19])
-    lines[19] = JSON.stringify({ ...last, stakeCents: 1000 })
-    const before = snapshot(f)
-    const e = rejection(() => importer.importContent(TEST_ACTOR, lines.join('\n')))
-    expect(e.extras.details).toEqual([{ line: 20, reason: 'stakeCents must be the unit price, 500, not 1000', problems: [{ code: 'STAKE', params: { expectedCents: 500, gotCents: 1000 } }] }])
-    expect(snapshot(f)).toEqual(before)
+describe('a feed streamed through the reader thread', () => {
+  /** Two ledgers set up alike: the feed imported carefully into one, streamed into the other when it can be. */
+  async function both(prepare?: (s: Setup) => unknown) {
+    const careful = await freshWith(Infinity)
+    await prepare?.(careful)
+    // the same ledger, block secrets included, copied for the streamed import
+    careful.f.db.pragma('wal_checkpoint(TRUNCATE)')
+    const dir = mkdtempSync(join(tmpdir(), 'carats-streamed-'))
+    const path = join(dir, 'ledger.db')
+    copyFileSync(careful.f.path, path)
+    copyFileSync(keyFilePath(careful.f.path), keyFilePath(path))
+    const f = openLedgerFixture({ definition: smallDefinition(), clock: () => new Date(NOW), path })
+    open.push({ ...f, close: () => (f.close(), rmSync(dir, { recursive: true, force: true })) })
+    const reads: string[] = []
+    const streamed: Setup = { f, importer: createImporter({ db: f.db, clock: f.clock, catalog: f.catalog, sales: f.sales, audit: f.audit, streamFrom: 0, onRead: (how) => reads.push(how) }) }
+    const outcome = (s: Setup, feed: string | Uint8Array) => {
+      try {
+        return s.importer.importContent(TEST_ACTOR, feed, 'feed.jsonl')
+      } catch (e) {
+        if (e instanceof AppError) return { code: e.code, message: e.message, details: e.extras.details }
+        throw e
+      }
+    }
+    const audits = (f: LedgerFixture) => f.db.prepare("SELECT action, object, details FROM audit WHERE action LIKE 'sales.import%' ORDER BY seq").all()
+    return {
+      reads,
+      /** Imports the feed into both, and expects the same outcome and the same ledger. */
+      same(feed: string | Uint8Array) {
+        const a = outcome(careful, feed)
+        const b = outcome(streamed, feed)
+        expect(b).toEqual(a)
+        expect(snapshot(streamed.f)).toEqual(snapshot(careful.f))
+        expect(audits(streamed.f)).toEqual(audits(careful.f))
+        return a
+      },
+      streamed,
+    }
+  }
+  const lines = validFeed.trim().split('\n')
+
+  it('stores exactly what the careful import stores, and the SHA-256 of the file itself', async () => {
+    const t = await both()
+    const withMark = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(validFeed)])
+    expect(t.same(withMark)).toEqual({ lines: 20, imported: 20, alreadyImported: 0 })
+    expect(t.reads).toEqual(['streamed'])
+    const batch = t.streamed.f.db.prepare('SELECT file_sha256 FROM import_batches').pluck().get()
+    expect(batch).toBe(createHash('sha256').update(withMark).digest('hex'))
   })
 
-  it("leaves SQLite's foreign-key checks on after a good file and after a refused one (the import's own batch checks its players)", async () => {
-    const { f, importer } = await fresh()
-    const lines = validFeed.trim().split('\n')
-    const fkOn = () => f.db.pragma('foreign_keys', { simple: true })
-    importer.importContent(TEST_ACTOR, lines.slice(0, 5).join('\n'))
-    expect(fkOn()).toBe(1)
-    rejection(() => importer.importContent(TEST_ACTOR, ['not json', ...lines.slice(5)].join('\n')))
-    expect(fkOn()).toBe(1)
-    expect(f.db.pragma('foreign_key_check')).toEqual([])
+  it('streams two emissions one after the other, and reads them interleaved carefully, with the same result', async () => {
+    // emission 3 opened beside emission 1: ten units of each
+    const feedOf = (emission: number, from: number) =>
+      lines.slice(from, from + 10).map((l, i) => JSON.stringify({ ...JSON.parse(l), serial: formatSerial({ emission, block: 1, unit: i }, 10_000), saleId: `E${emission}-${i}` }))
+    const one = feedOf(1, 0)
+    const three = feedOf(3, 10)
+    const inOrder = await both((s) => s.f.openEmission({ startsOn: '2025-03-01' }))
+    expect(inOrder.same([...one, ...three].join('\n'))).toEqual({ lines: 20, imported: 20, alreadyImported: 0 })
+    expect(inOrder.reads).toEqual(['streamed'])
+    const interleaved = await both((s) => s.f.openEmission({ startsOn: '2025-03-01' }))
+    expect(interleaved.same(one.flatMap((l, i) => [l, three[i]]).join('\n'))).toEqual({ lines: 20, imported: 20, alreadyImported: 0 })
+    expect(interleaved.reads).toEqual(['careful'])
+    // the same ledger either way: each player's sales chained in the same order
+    const chained = (f: LedgerFixture) => f.db.prepare('SELECT unit_key, sale_id, player_id, prev_key FROM sales ORDER BY unit_key').all()
+    expect(chained(interleaved.streamed.f)).toEqual(chained(inOrder.streamed.f))
   })
 
-  it('names a gap once, not every line after it', async () => {
-    const { importer } = await fresh()
-    const lines = validFeed.trim().split('\n')
-    lines.splice(5, 1)
-    const e = rejection(() => importer.importContent(TEST_ACTOR, lines.join('\n')))
-    expect(e.extras.details).toEqual([{ line: 6, reason: expect.stringMatching(/0001-001-0000006-\d is out of order.*next unit to sell here is 0001-001-0000005-\d/), problems: [{ code: 'OUT_OF_ORDER', params: { serial: expect.stringMatching(/^0001-001-0000006-\d$/), next: expect.stringMatching(/^0001-001-0000005-\d$/) } }] }])
+  it('reads carefully what it cannot take as it comes, and ends with what the careful import ends with', async () => {
+    const spaced = lines.map((l) => JSON.stringify(JSON.parse(l), null, 0).replace(/,"/g, ', "'))
+    const cases: [string, (s: Setup) => void, string][] = [
+      ['every line already imported', (s) => void s.importer.importContent(TEST_ACTOR, validFeed), validFeed],
+      ['half of it already imported', (s) => void s.importer.importContent(TEST_ACTOR, lines.slice(0, 10).join('\n')), validFeed],
+      ['a sale id recorded with other content', (s) => void s.importer.importContent(TEST_ACTOR, lines.slice(0, 10).join('\n')), lines.slice(10).map((l, i) => l.replace(/"saleId":"[^"]*"/, `"saleId":"S-00000${i + 1}"`)).join('\n')],
+      ['lines out of order', () => {}, [...lines.slice(10), ...lines.slice(0, 10)].join('\n')],
+      ['a gap', () => {}, [...lines.slice(0, 5), ...lines.slice(6)].join('\n')],
+      ['a bad last line', () => {}, [...lines.slice(0, 19), lines[19].replace('"stakeCents":500', '"stakeCents":400')].join('\n')],
+      ['a sale id twice', () => {}, [...lines.slice(0, 19), lines[19].replace(/"saleId":"[^"]*"/, '"saleId":"S-000001"')].join('\n')],
+      ['spaces after commas', () => {}, spaced.join('\n')],
+      ['a blank line made of spaces', () => {}, [...lines.slice(0, 10), '   ', ...lines.slice(10)].join('\n')],
+      ['only line breaks', () => {}, '\n\n'],
+    ]
+    for (const [name, prepare, feed] of cases) {
+      const t = await both(prepare)
+      t.same(feed)
+      expect(t.reads, name).toEqual(['careful'])
+    }
   })
 
-  it('refuses a closed emission, but still recognises a re-import there', async () => {
-    const { f, importer } = await fresh()
-    const lines = validFeed.trim().split('\n')
-    importer.importContent(TEST_ACTOR, lines.slice(0, 10).join('\n'))
-    f.emissions.close(TEST_ACTOR, 1)
-    expect(importer.importContent(TEST_ACTOR, lines.slice(0, 10).join('\n'))).toEqual({ lines: 10, imported: 0, alreadyImported: 10 })
-    const e = rejection(() => importer.importContent(TEST_ACTOR, lines.join('\n')))
-    expect((e.extras.details as ImportLineError[]).length).toBe(10)
-    expect((e.extras.details as ImportLineError[])[0].reason).toMatch(/emission 1 is not open for sale: it is closed/)
+  it('streams a feed longer than its ring, across blocks, as the careful import stores it', async () => {
+    // 40,000 lines: the ring's 8 slots of 4,096 lines go round more than once, and 4 blocks of 10,000 units follow one another
+    const count = 40_000
+    const t = await both((s) => s.f.openEmission({ blocks: 4, startsOn: '2025-03-01' }))
+    const gen = createSalesGenerator({ seed: 5, players: 1_500, count, fromMs: Date.parse('2025-03-02T00:00:00Z'), toMs: Date.parse('2025-03-19T00:00:00Z'), zones: smallDefinition() })
+    const feed = Array.from({ length: count }, (_, i) => {
+      const d = gen.next()
+      const unit = { emission: 3, block: Math.floor(i / 10_000) + 1, unit: i % 10_000 }
+      return feedLine({ saleId: i % 3 === 0 ? formatSerial(unit, 10_000) : `F-${i}`, serial: formatSerial(unit, 10_000), player: d.player, soldAt: d.soldAt, stakeCents: 500, play: d.play })
+    })
+    expect(t.same(feed.join('\n') + '\n')).toEqual({ lines: count, imported: count, alreadyImported: 0 })
+    expect(t.reads).toEqual(['streamed'])
+  }, 60_000)
+
+  it('refuses bytes that are not UTF-8 as the careful import does', async () => {
+    const t = await both()
+    t.same(Buffer.concat([Buffer.from(lines[0].slice(0, 60)), Buffer.from([0xe9]), Buffer.from(lines[0].slice(61))]))
+    expect(t.reads).toEqual(['careful'])
   })
 })

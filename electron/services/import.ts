@@ -23,6 +23,7 @@
  */
 import { isUtf8 } from 'node:buffer'
 import { createHash } from 'node:crypto'
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
 import { z } from 'zod'
 import { AppError } from '../contract/errors'
 import type { ImportLineError, ImportProblem, ImportProblemCode, ImportResult } from '../contract/types'
@@ -37,7 +38,9 @@ import type { BlockRow, Catalog, EmissionRow } from './catalog'
 import { type Actor, type Clock, iso, toMillis } from './common'
 import { describeStatus } from './emissions'
 import { fastPlayCode, packFastPlayInto, readFeedLineFast } from './feed-line'
-import { NO_PLAY, withoutKeyChecks, type CheckedSales, type SalesService } from './sales'
+import { CTRL, LINE_FLAGS, READER, SLOT_LINES, SLOTS } from './feed-ring'
+import { NO_PLAY, withoutKeyChecks, type CheckedSales, type CheckedStream, type SalesService } from './sales'
+import { startFeedReader } from '../workers/feed-reader'
 
 export const FUTURE_TOLERANCE_MS = 60_000
 /** Bad lines listed in the error's details; the message counts them all. */
@@ -69,6 +72,9 @@ export const feedLineSchema = z
 
 type FeedLineData = z.infer<typeof feedLineSchema>
 
+/** Thrown by the streamed import at a line it does not take as it comes (see streamed). */
+class Irregular extends Error {}
+
 /** One reason to refuse a line: its code and values (for the screens), and its English sentence. */
 type Problem = ImportProblem & { text: string }
 const problem = (code: ImportProblemCode, params: ImportProblem['params'], text: string): Problem => ({ code, params, text })
@@ -82,7 +88,14 @@ export interface ImporterDeps {
   catalog: Catalog
   sales: SalesService
   audit: AuditService
+  /** Feeds of at least this many bytes are read on a second thread while checked and written (feed-ring.ts). */
+  streamFrom?: number
+  /** Told how each import was read: streamed through, or carefully (small, or irregular, or refused). */
+  onRead?: (how: 'streamed' | 'careful') => void
 }
+
+/** Below this size a feed is read on the importer's thread alone: the reader thread would not pay for itself. */
+export const STREAM_FROM_BYTES = 4 << 20
 
 export interface Importer {
   /**
@@ -309,14 +322,155 @@ const fastEventKeys = (events: unknown[]): boolean => {
   return true
 }
 
-export function createImporter({ db, clock, catalog, sales, audit }: ImporterDeps): Importer {
+export function createImporter({ db, clock, catalog, sales, audit, streamFrom = STREAM_FROM_BYTES, onRead }: ImporterDeps): Importer {
   const byIds = db.prepare(`SELECT s.unit_key, s.sale_id, p.name AS player, s.sold_at, s.stake_cents, s.play, s.events
                             FROM sales s JOIN players p ON p.id = s.player_id WHERE s.sale_id IN (SELECT value FROM json_each(?))`)
   const byKey = db.prepare(`SELECT s.unit_key, s.sale_id, p.name AS player, s.sold_at, s.stake_cents, s.play, s.events
                             FROM sales s JOIN players p ON p.id = s.player_id WHERE s.unit_key = ?`)
   const insertBatch = db.prepare('INSERT INTO import_batches (file_sha256, file_name, lines, imported, already, actor, at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+  const openEmissions = db.prepare("SELECT emission FROM emissions WHERE status = 'open' ORDER BY emission").pluck()
+
+  /** The import's record and audit entry, once its sales are written. */
+  function recordImport(actor: Actor, fileName: string | undefined, sha256: string, counts: ImportResult, firstSerial: string | null, lastSerial: string | null): ImportResult {
+    const { lines, imported, alreadyImported } = counts
+    const batchId = Number(insertBatch.run(sha256, fileName ?? null, lines, imported, alreadyImported, actor.name, iso(clock())).lastInsertRowid)
+    audit.record(actor.name, 'sales.import', `import:${batchId}`, { fileName: fileName ?? null, sha256, lines, imported, alreadyImported, firstSerial, lastSerial })
+    return counts
+  }
+
+  /**
+   * The usual feed, read on a second thread (feed-ring.ts) while its lines are checked and
+   * written here as they come, in the caller's transaction: lines in unit order, each its
+   * emission's next unit, no sale id recorded before, nothing to refuse. At the first line that
+   * is not so it throws Irregular (and the savepoint of streamTx drops what it wrote): the
+   * careful import then starts again from the first line, and says what is wrong, if anything.
+   * What a streamed import stores is what the careful one stores.
+   */
+  function streamed(actor: Actor, feed: Buffer, fileName: string | undefined): ImportResult {
+    const now = clock().getTime()
+    type Open = { emission: number; def: GameDefinition; blocks: BlockRow[]; startsAt: number | null; next: number }
+    const open = new Map<number, Open>()
+    for (const emission of openEmissions.all() as number[]) {
+      const row = catalog.emission(emission)
+      const def = catalog.definition(emission)
+      const blocks = catalog.blocks(emission)
+      const firstOpen = blocks.find((b) => b.units_sold < def.blockSize)
+      const next = firstOpen ? (firstOpen.block - 1) * def.blockSize + firstOpen.units_sold : blocks.length * def.blockSize
+      open.set(emission, { emission, def, blocks, startsAt: row.starts_on ? Date.parse(`${row.starts_on}T00:00:00Z`) : null, next })
+    }
+    const shared = feed.buffer instanceof SharedArrayBuffer ? feed : copyShared(feed)
+    const reader = startFeedReader(shared, [...open.values()].map((e) => [e.emission, e.def.winningCells, e.def.yoursCells]))
+    const { ring } = reader
+    const ctrl = ring.control
+    try {
+      let consumed = 0
+      let current: Open | null = null
+      let stream: CheckedStream | null = null
+      let imported = 0
+      let first: string | null = null
+      let last = { emission: 0, block: 0, unit: 0, size: 0 }
+      const names: string[] = []
+      let waited = 0
+      for (;;) {
+        const state = Atomics.load(ctrl, CTRL.STATE)
+        const produced = Atomics.load(ctrl, CTRL.PRODUCED)
+        if (produced === consumed) {
+          if (state === READER.DONE) break
+          if (state !== READER.RUNNING) throw new Irregular()
+          // a reader that says nothing for a minute has died
+          if (Atomics.wait(ctrl, CTRL.PRODUCED, consumed, 1000) === 'timed-out' && ++waited >= 60) throw new Irregular()
+          continue
+        }
+        waited = 0
+        const s = consumed % SLOTS
+        const base = s * SLOT_LINES
+        const count = ring.count[s]
+        const events = ring.slotEvents(s)
+        for (let i = 0; i < count; ) {
+          const emission = ring.emission[base + i]
+          if (emission !== current?.emission) {
+            // emissions in order, each once, as the careful import writes them
+            const e = open.get(emission)
+            if (!e || (current && emission < current.emission)) throw new Irregular()
+            if (stream) imported += stream.finish()
+            current = e
+            stream = sales.checkedStream(emission)
+          }
+          const e = current
+          const size = e.def.blockSize
+          const price = e.def.unitPriceCents
+          const players: string[] = []
+          const saleIds: (string | null)[] = []
+          let j = i
+          for (; j < count && ring.emission[base + j] === emission; j++) {
+            const at = base + j
+            const block = ring.block[at]
+            const unit = ring.unit[at]
+            if (unit >= size || block > e.blocks.length || (block - 1) * size + unit !== e.next || e.blocks[block - 1].status !== 'verified') throw new Irregular()
+            e.next++
+            const soldAt = ring.soldAt[at]
+            if (ring.stake[at] !== price || soldAt > now + FUTURE_TOLERANCE_MS || (e.startsAt !== null && soldAt < e.startsAt)) throw new Irregular()
+            const flags = ring.flags[at]
+            let saleId: string | null = null
+            if ((flags & LINE_FLAGS.SERIAL_ID) === 0) saleId = feed.toString('latin1', ring.saleIdFrom[at], ring.saleIdTo[at])
+            saleIds.push(saleId)
+            const p = ring.player[at]
+            if (flags & LINE_FLAGS.NEW_PLAYER) names[p] = feed.toString('latin1', ring.playerFrom[at], ring.playerTo[at])
+            players.push(names[p])
+            first ??= formatSerial({ emission, block, unit }, size)
+            last = { emission, block, unit, size }
+          }
+          const from = i === 0 ? 0 : ring.eventsEnd[base + i - 1]
+          const ends = ring.eventsEnd.subarray(base + i, base + j)
+          stream!.add({
+            count: j - i,
+            players,
+            saleIds,
+            soldAt: ring.soldAt.subarray(base + i, base + j),
+            codes: ring.code.subarray(base + i, base + j),
+            ends: from === 0 ? ends : ends.map((end) => end - from),
+            events: events.subarray(from),
+          })
+          i = j
+        }
+        consumed++
+        Atomics.store(ctrl, CTRL.CONSUMED, consumed)
+        Atomics.notify(ctrl, CTRL.CONSUMED)
+      }
+      const lines = Atomics.load(ctrl, CTRL.LINES)
+      // an empty feed is the careful import's to refuse
+      if (lines === 0) throw new Irregular()
+      if (stream) imported += stream.finish()
+      const sha256 = Buffer.from(ring.digest).toString('hex')
+      return recordImport(actor, fileName, sha256, { lines, imported, alreadyImported: 0 }, first, first === null ? null : formatSerial(last, last.size))
+    } catch (e) {
+      // a sale id recorded before (the ledger's unique index refused it): the same sale again,
+      // or a conflict, which the careful import tells apart
+      if (e instanceof AppError && e.code === 'CONFLICT') throw new Irregular()
+      throw e
+    } finally {
+      Atomics.store(ctrl, CTRL.CANCEL, 1)
+      Atomics.notify(ctrl, CTRL.CONSUMED)
+      reader.done()
+    }
+  }
+  // a savepoint: an Irregular line drops what the streamed import wrote
+  const streamTx = db.transaction(streamed)
 
   function run(actor: Actor, content: Buffer, fileName: string | undefined): ImportResult {
+    if (content.length >= streamFrom) {
+      try {
+        const r = streamTx(actor, content, fileName)
+        onRead?.('streamed')
+        return r
+      } catch (e) {
+        if (!(e instanceof Irregular)) throw e
+      }
+    }
+    onRead?.('careful')
+    // fatal, as a decoder would be: a file that is not UTF-8 is refused rather than read with
+    // replacement characters (a feed that streamed through is ASCII: the reader takes nothing wider)
+    if (!isUtf8(content)) throw new AppError('BAD_ARGUMENTS', `${fileName ?? 'the file'} is not UTF-8 text: a sales feed is JSON lines in UTF-8`, { field: 'content' })
     const now = clock().getTime()
     const problems = new Map<number, Problem[]>()
     const bad = (line: number, p: Problem) => {
@@ -562,13 +716,7 @@ export function createImporter({ db, clock, catalog, sales, audit }: ImporterDep
     let imported = 0
     for (const { emission, from, to } of runs) imported += sales.sellChecked(emission, good.columns(kept, from, to))
     const sha256 = createHash('sha256').update(content).digest('hex')
-    const at = iso(clock())
-    const batchId = Number(insertBatch.run(sha256, fileName ?? null, lines, imported, already, actor.name, at).lastInsertRowid)
-    audit.record(actor.name, 'sales.import', `import:${batchId}`, {
-      fileName: fileName ?? null, sha256, lines, imported, alreadyImported: already,
-      firstSerial: kept.length ? good.serial[kept[0]] : null, lastSerial: kept.length ? good.serial[kept[kept.length - 1]] : null,
-    })
-    return { lines, imported, alreadyImported: already }
+    return recordImport(actor, fileName, sha256, { lines, imported, alreadyImported: already }, kept.length ? good.serial[kept[0]] : null, kept.length ? good.serial[kept[kept.length - 1]] : null)
   }
 
   // IMMEDIATE: the checks read the sold counts and recorded sales that the write then relies on
@@ -579,8 +727,6 @@ export function createImporter({ db, clock, catalog, sales, audit }: ImporterDep
       let bytes: Buffer
       if (typeof content === 'string') bytes = Buffer.from(content, 'utf8')
       else if (content instanceof Uint8Array) {
-        // fatal, as a decoder would be: a file that is not UTF-8 is refused rather than read with replacement characters
-        if (!isUtf8(content)) throw new AppError('BAD_ARGUMENTS', `${fileName ?? 'the file'} is not UTF-8 text: a sales feed is JSON lines in UTF-8`, { field: 'content' })
         bytes = Buffer.isBuffer(content) ? content : Buffer.from(content.buffer, content.byteOffset, content.byteLength)
       } else throw new AppError('BAD_ARGUMENTS', 'the feed must be text', { field: 'content' })
       try {
@@ -615,3 +761,31 @@ export function feedLine(sale: { saleId: string; serial: string; player: string;
   })
 }
 
+
+/** The bytes in memory that a worker thread can share. */
+function copyShared(bytes: Uint8Array): Buffer {
+  const shared = Buffer.from(new SharedArrayBuffer(bytes.length))
+  shared.set(bytes)
+  return shared
+}
+
+/**
+ * A feed file's bytes in memory that the importer's reader thread can share (read as is, not
+ * decoded), so that a large feed is not copied before it is read: the command line's way.
+ */
+export function readFeedFile(path: string): Buffer {
+  const fd = openSync(path, 'r')
+  try {
+    const size = fstatSync(fd).size
+    const bytes = Buffer.from(new SharedArrayBuffer(size))
+    let at = 0
+    while (at < size) {
+      const n = readSync(fd, bytes, at, size - at, at)
+      if (n === 0) break
+      at += n
+    }
+    return at === size ? bytes : bytes.subarray(0, at)
+  } finally {
+    closeSync(fd)
+  }
+}

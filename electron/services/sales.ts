@@ -13,7 +13,7 @@ import { LOSING } from '../../game-core/block'
 import type { GameDefinition } from '../../game-core/rules'
 import type { Db } from '../ledger/db'
 import { unitKey } from '../ledger/migrations'
-import { isValidPlayFast, playCode, packEvents } from '../ledger/play-codec'
+import { isValidPlayFast, NO_PLAY, playCode, packEvents } from '../ledger/play-codec'
 import type { AlertsService } from './alerts'
 import type { Catalog, EmissionRow } from './catalog'
 import { type Clock, toMillis } from './common'
@@ -88,8 +88,7 @@ export interface CheckedStream {
   finish(): number
 }
 
-/** In CheckedSales.codes: a sale that came without a play. */
-export const NO_PLAY = 255
+export { NO_PLAY } from '../ledger/play-codec'
 
 export interface SalesService {
   sellNext(emission: number, input: Omit<SaleInput, 'emission' | 'serial'>): SaleRecord

@@ -2,6 +2,17 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 
 const bundles = new Map<string, string>()
+/** Entries resolved by the thread that started this one (see provideWorkerEntries). */
+const provided = new Map<string, { file: string; eval: boolean }>()
+
+/**
+ * For a worker that starts workers of its own: the entries as its parent resolved them. A worker
+ * run from memory (eval) cannot find its siblings' files from its own folder, which is the
+ * current directory.
+ */
+export function provideWorkerEntries(entries: Record<string, { file: string; eval: boolean }>): void {
+  for (const [name, entry] of Object.entries(entries)) provided.set(name, entry)
+}
 
 /**
  * How to start the worker `name` (a file of electron/workers): the bundled worker next to the
@@ -11,6 +22,8 @@ const bundles = new Map<string, string>()
  * a second.
  */
 export function workerEntry(name: string): { file: string; eval: boolean } {
+  const given = provided.get(name)
+  if (given) return given
   const built = join(__dirname, `${name}.js`)
   if (existsSync(built)) return { file: built, eval: false }
   let source = bundles.get(name)

@@ -18,6 +18,8 @@ export interface ImportWorkerData {
   fileName: string | undefined
   /** the app's clock, in milliseconds */
   now: number
+  /** the importer's reader thread (it starts one of its own for a large feed) */
+  readerEntry: { file: string; eval: boolean }
 }
 
 export type ImportWorkerMessage = { type: 'done'; result: ImportResult } | { type: 'error'; code: ErrorCode; message: string; extras: AppError['extras'] }
@@ -26,13 +28,12 @@ export function workerImport(dbPath: string, clock: Clock) {
   return (actor: Actor, content: string | Uint8Array, fileName?: string): Promise<ImportResult> =>
     new Promise<ImportResult>((resolve, reject) => {
       const entry = workerEntry('import-worker')
-      // Text is encoded here and its bytes handed over without a copy: a string passed to a worker
-      // is copied twice (out of this thread and into the worker's heap), which for a 355 MB feed
-      // took longer than the encoding and the import together.
-      const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content
-      const own = typeof content === 'string' && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer
-      const data: ImportWorkerData = { dbPath, actor: { name: actor.name, role: actor.role }, content: bytes, fileName, now: clock().getTime() }
-      const worker = new Worker(entry.file, { eval: entry.eval, workerData: data, transferList: own ? [bytes.buffer as ArrayBuffer] : [] })
+      // Text is encoded here into memory that the import's worker (and its reader thread) share:
+      // a string passed to a worker is copied twice (out of this thread and into the worker's
+      // heap), which for a 355 MB feed took longer than the encoding and the import together.
+      const bytes = typeof content === 'string' ? encodeShared(content) : content
+      const data: ImportWorkerData = { dbPath, actor: { name: actor.name, role: actor.role }, content: bytes, fileName, now: clock().getTime(), readerEntry: workerEntry('feed-reader-worker') }
+      const worker = new Worker(entry.file, { eval: entry.eval, workerData: data })
       let settled = false
       const settle = (r: ImportResult | AppError) => {
         if (settled) return
@@ -44,4 +45,11 @@ export function workerImport(dbPath: string, clock: Clock) {
       worker.on('error', (e) => settle(new AppError('INTERNAL', `the import's worker failed: ${e.message}`)))
       worker.on('exit', (code) => settle(new AppError('INTERNAL', `the import's worker stopped (exit code ${code})`)))
     })
+}
+
+/** The text in UTF-8, in memory that threads share. */
+function encodeShared(text: string): Buffer {
+  const bytes = Buffer.from(new SharedArrayBuffer(Buffer.byteLength(text, 'utf8')))
+  bytes.write(text, 'utf8')
+  return bytes
 }

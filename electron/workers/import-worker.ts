@@ -8,10 +8,13 @@ import { AppError } from '../contract/errors'
 import type { Db } from '../ledger/db'
 import { createImporter } from '../services/import'
 import type { ImportWorkerData, ImportWorkerMessage } from './import-runner'
+import { provideWorkerEntries } from './entry'
 import { openWorkerLedger } from './worker-ledger'
 
 const data = workerData as ImportWorkerData
 const post = (m: ImportWorkerMessage) => parentPort!.postMessage(m)
+
+provideWorkerEntries({ 'feed-reader-worker': data.readerEntry })
 
 let db: Db | null = null
 try {

@@ -4,12 +4,12 @@
  * folder; real blocks, generated and verified on all cores.
  * CARATS_BENCH_SALES=<n> simulates fewer sales than a whole block (quick runs).
  */
-import { readFileSync, statSync, writeFileSync } from 'node:fs'
+import { statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { CARATS } from '../../game-core/carats'
 import { formatSerial } from '../../game-core/serial'
 import { createHash } from 'node:crypto'
-import { createImporter, feedLine } from '../../electron/services/import'
+import { createImporter, feedLine, readFeedFile } from '../../electron/services/import'
 import { packFastPlay, readFeedLineFast } from '../../electron/services/feed-line'
 import { createAlertsService } from '../../electron/services/alerts'
 import { createPlayersService } from '../../electron/services/players'
@@ -112,7 +112,7 @@ export async function benchLedger(opts: { importLines: number }): Promise<BenchL
     f.catalog.deriver(b, 1).tiers
     const importer = createImporter({ db: f.db, clock: f.clock, catalog: f.catalog, sales: f.sales, audit: f.audit })
     t = performance.now()
-    const content = readFileSync(feedPath)
+    const content = readFeedFile(feedPath)
     // On this sandbox's kernel (gVisor) the pages that read() filled are mapped into the process
     // only when first touched: about 0.5 s for this file, paid by whoever reads the buffer first.
     // Counted here, as part of reading the file; a workstation's kernel maps them during read().
