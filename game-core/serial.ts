@@ -118,12 +118,19 @@ export function parseSerial(input: string, blockSize = DEFAULT_BLOCK_SIZE): Unit
  */
 function parseCanonical(s: string): UnitId | null {
   if (s.length !== 18) return null
+  const codes = new Array<number>(18)
+  for (let i = 0; i < 18; i++) codes[i] = s.charCodeAt(i)
+  return canonicalAt(codes, 0)
+}
+
+/** parseCanonical on 18 character codes (or ASCII bytes) from `from`. */
+function canonicalAt(codes: ArrayLike<number>, from: number): UnitId | null {
   let interim = 0
   let emission = 0
   let block = 0
   let unit = 0
   for (let i = 0; i < 18; i++) {
-    const c = s.charCodeAt(i)
+    const c = codes[from + i]
     if (i === 4 || i === 8 || i === 16) {
       if (c !== 45) return null
       continue
@@ -136,6 +143,17 @@ function parseCanonical(s: string): UnitId | null {
     else if (i < 16) unit = unit * 10 + d
   }
   return interim === 0 ? { emission, block, unit } : null
+}
+
+/**
+ * The unit of a serial written as bytes (a sales feed's, read in place) from `from` to `to`, when
+ * parseSerial would read it in one pass and accept it; null otherwise (then decode it and ask
+ * parseSerial, which says why).
+ */
+export function canonicalSerialAt(bytes: ArrayLike<number>, from: number, to: number, blockSize = DEFAULT_BLOCK_SIZE): UnitId | null {
+  if (to - from !== 18) return null
+  const id = canonicalAt(bytes, from)
+  return id && id.emission >= 1 && id.block >= 1 && id.unit < blockSize ? id : null
 }
 
 /** Same as parseSerial, as a result instead of an exception (for typing-as-you-go checks). */

@@ -21,3 +21,36 @@ export function toMillis(t: string | number | Date): number {
   if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/.test(t)) return NaN
   return Date.parse(t)
 }
+
+/**
+ * toMillis of a date-time written as ASCII bytes (a sales feed's, read in place) from `from` to
+ * `to`. The usual forms, `YYYY-MM-DDTHH:MM:SSZ` and `YYYY-MM-DDTHH:MM:SS.mmmZ` (toISOString's),
+ * are read from the digits; any other is decoded and read by toMillis. Both give the same.
+ */
+export function isoMillisAt(bytes: Buffer, from: number, to: number): number {
+  const n = to - from
+  if ((n === 20 || n === 24) && bytes[to - 1] === 0x5a) {
+    const d = (i: number, width: number) => {
+      let v = 0
+      for (let k = from + i; k < from + i + width; k++) {
+        const c = bytes[k] - 48
+        if (c < 0 || c > 9) return -1
+        v = v * 10 + c
+      }
+      return v
+    }
+    const year = d(0, 4)
+    const month = d(5, 2)
+    const day = d(8, 2)
+    const hour = d(11, 2)
+    const minute = d(14, 2)
+    const second = d(17, 2)
+    const ms = n === 24 ? d(20, 3) : 0
+    const marks = bytes[from + 4] === 0x2d && bytes[from + 7] === 0x2d && bytes[from + 10] === 0x54 && bytes[from + 13] === 0x3a && bytes[from + 16] === 0x3a && (n === 20 || bytes[from + 19] === 0x2e)
+    // within these ranges Date.parse reads the fields as Date.UTC does (days past a month's end roll over in both)
+    if (marks && year >= 1000 && month >= 1 && month <= 12 && day >= 1 && day <= 31 && hour >= 0 && hour <= 23 && minute >= 0 && minute <= 59 && second >= 0 && second <= 59 && ms >= 0) {
+      return Date.UTC(year, month - 1, day, hour, minute, second, ms)
+    }
+  }
+  return toMillis(bytes.toString('latin1', from, to))
+}

@@ -17,10 +17,10 @@
  * so their packed plays are read from the slot itself.
  */
 import { createHash } from 'node:crypto'
-import { parseSerial, SerialError } from '../../game-core/serial'
-import { toMillis } from './common'
-import { fastPlayCode, packFastPlayInto, scanFeedLine, scanned } from './feed-line'
+import { canonicalSerialAt } from '../../game-core/serial'
 import { NO_PLAY } from '../ledger/play-codec'
+import { isoMillisAt } from './common'
+import { fastPlayCode, packFastPlayInto, scanFeedLine, scanned } from './feed-line'
 
 export const SLOTS = 8
 export const SLOT_LINES = 4096
@@ -127,7 +127,15 @@ export interface FeedReadJob {
   zones: [number, number, number][]
 }
 
-const SERIAL_SHAPE = /^\d{4}-\d{3}-\d{7}-\d$/
+/** Whether feed[from … to) has the shape of a serial, EEEE-BBB-UUUUUUU-K (as the importer's SERIAL_SHAPE). */
+function serialShaped(feed: Uint8Array, from: number, to: number): boolean {
+  if (to - from !== 18) return false
+  for (let i = 0; i < 18; i++) {
+    const c = feed[from + i]
+    if (i === 4 || i === 8 || i === 16 ? c !== 0x2d : c < 0x30 || c > 0x39) return false
+  }
+  return true
+}
 /** Lines hashed at a time, while their bytes are still in the cache. */
 const HASH_LINES = 32
 /** How long the reader waits for a slot to be given back before looking at CANCEL again, in ms. */
@@ -137,12 +145,21 @@ const WAIT_MS = 1000
  * Texts of the feed numbered in order of first sight, by their bytes (an open-addressing table
  * of their hashes): the sale ids (a second sight is a sale id twice) and the players.
  */
-class ByteTexts {
+export class ByteTexts {
   size = 0
-  private slots = new Int32Array(1 << 16)
-  private from = new Int32Array(1 << 15)
-  private to = new Int32Array(1 << 15)
-  constructor(private readonly feed: Buffer) {}
+  private slots: Int32Array
+  private from: Int32Array
+  private to: Int32Array
+  private hashes: Int32Array
+  /** Room for `expected` texts before the table grows. */
+  constructor(private readonly feed: Uint8Array, expected = 1 << 12) {
+    let room = 1 << 12
+    while (room < expected) room *= 2
+    this.slots = new Int32Array(room * 2)
+    this.from = new Int32Array(room)
+    this.to = new Int32Array(room)
+    this.hashes = new Int32Array(room)
+  }
 
   /** The number of the text at feed[from … to): its first sight's (≥ 0) or, new, -1 - its new number. */
   find(from: number, to: number): number {
@@ -150,39 +167,44 @@ class ByteTexts {
     let h = 0x811c9dc5
     for (let i = from; i < to; i++) h = Math.imul(h ^ b[i], 0x01000193)
     const mask = this.slots.length - 1
+    const length = to - from
     for (let s = h & mask; ; s = (s + 1) & mask) {
       const k = this.slots[s] - 1
       if (k < 0) {
+        if (this.size === this.from.length) {
+          this.grow()
+          return this.find(from, to)
+        }
         const n = this.size++
-        if (n >= this.from.length) this.grow()
         this.from[n] = from
         this.to[n] = to
-        // at most half full
-        if (this.size * 2 > this.slots.length) this.rehash()
-        else this.slots[s] = n + 1
+        this.hashes[n] = h
+        this.slots[s] = n + 1
         return -1 - n
       }
-      if (this.to[k] - this.from[k] === to - from && b.compare(b, from, to, this.from[k], this.to[k]) === 0) return k
+      if (this.hashes[k] === h && this.to[k] - this.from[k] === length) {
+        const at = this.from[k]
+        let i = 0
+        while (i < length && b[at + i] === b[from + i]) i++
+        if (i === length) return k
+      }
     }
   }
 
+  /** Twice the room, the table at most half full. */
   private grow() {
-    const f = new Int32Array(this.from.length * 2)
-    f.set(this.from)
-    this.from = f
-    const t = new Int32Array(this.to.length * 2)
-    t.set(this.to)
-    this.to = t
-  }
-
-  private rehash() {
-    this.slots = new Int32Array(this.slots.length * 2)
+    const more = (a: Int32Array) => {
+      const b = new Int32Array(a.length * 2)
+      b.set(a)
+      return b
+    }
+    this.from = more(this.from)
+    this.to = more(this.to)
+    this.hashes = more(this.hashes)
+    this.slots = new Int32Array(this.from.length * 2)
     const mask = this.slots.length - 1
-    const b = this.feed
     for (let n = 0; n < this.size; n++) {
-      let h = 0x811c9dc5
-      for (let i = this.from[n]; i < this.to[n]; i++) h = Math.imul(h ^ b[i], 0x01000193)
-      let s = h & mask
+      let s = this.hashes[n] & mask
       while (this.slots[s] !== 0) s = (s + 1) & mask
       this.slots[s] = n + 1
     }
@@ -196,7 +218,8 @@ export function readFeedIntoRing(job: FeedReadJob): void {
   const feed = Buffer.from(job.feed.buffer, job.feed.byteOffset, job.feed.byteLength)
   const zones = new Map(job.zones.map(([e, w, y]) => [e, { w, y }]))
   const hash = createHash('sha256')
-  const ids = new ByteTexts(feed)
+  // a sale id per line: room for the lines of a feed of usual lines (1.8 kB, or 0.4 kB without their plays)
+  const ids = new ByteTexts(feed, feed.length / 256)
   const players = new ByteTexts(feed)
   let hashed = 0
   let produced = 0
@@ -248,16 +271,9 @@ export function readFeedIntoRing(job: FeedReadJob): void {
       lines++
       if (!scanFeedLine(feed, start, end) || scanned.wide) return stop(READER.IRREGULAR, lineNo)
       const f = scanned
-      const serial = feed.toString('latin1', f.serialFrom, f.serialTo)
-      if (!SERIAL_SHAPE.test(serial)) return stop(READER.IRREGULAR, lineNo)
-      let id
-      try {
-        id = parseSerial(serial)
-      } catch (e) {
-        if (e instanceof SerialError) return stop(READER.IRREGULAR, lineNo)
-        throw e
-      }
-      const soldAt = toMillis(feed.toString('latin1', f.soldAtFrom, f.soldAtTo))
+      const id = canonicalSerialAt(feed, f.serialFrom, f.serialTo)
+      if (id === null) return stop(READER.IRREGULAR, lineNo)
+      const soldAt = isoMillisAt(feed, f.soldAtFrom, f.soldAtTo)
       const z = zones.get(id.emission)
       if (Number.isNaN(soldAt) || z === undefined) return stop(READER.IRREGULAR, lineNo)
       const at = slot * SLOT_LINES + n
@@ -269,10 +285,9 @@ export function readFeedIntoRing(job: FeedReadJob): void {
         code = fastPlayCode(f.play)
       }
       let flags = 0
-      const idLength = f.saleIdTo - f.saleIdFrom
-      if (idLength === serial.length && SERIAL_SHAPE.test(feed.toString('latin1', f.saleIdFrom, f.saleIdTo))) {
+      if (serialShaped(feed, f.saleIdFrom, f.saleIdTo)) {
         // a sale id shaped like a serial must be the line's own (the importer's careful reading says so)
-        if (feed.compare(feed, f.saleIdFrom, f.saleIdTo, f.serialFrom, f.serialTo) !== 0) return stop(READER.IRREGULAR, lineNo)
+        for (let k = 0; k < 18; k++) if (feed[f.saleIdFrom + k] !== feed[f.serialFrom + k]) return stop(READER.IRREGULAR, lineNo)
         flags |= LINE_FLAGS.SERIAL_ID
       }
       if (ids.find(f.saleIdFrom, f.saleIdTo) >= 0) return stop(READER.IRREGULAR, lineNo)
