@@ -218,8 +218,8 @@ export function readFeedIntoRing(job: FeedReadJob): void {
   const feed = Buffer.from(job.feed.buffer, job.feed.byteOffset, job.feed.byteLength)
   const zones = new Map(job.zones.map(([e, w, y]) => [e, { w, y }]))
   const hash = createHash('sha256')
-  // a sale id per line: room for the lines of a feed of usual lines (1.8 kB, or 0.4 kB without their plays)
-  const ids = new ByteTexts(feed, feed.length / 256)
+  // grown as needed: a small table stays in the processor's cache
+  const ids = new ByteTexts(feed)
   const players = new ByteTexts(feed)
   let hashed = 0
   let produced = 0
