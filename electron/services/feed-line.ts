@@ -308,6 +308,15 @@ export const scanned = {
   play: null as FastPlay | null,
 }
 const scratchPlay: FastPlay = { auto: false, complete: false, count: 0 }
+/** A line's texts, in the order of their bits in scanFeedLine's `seen`: their keys, most lengths, and whether spaces around them are refused. */
+const TEXTS = [
+  { key: K.saleId, max: MAX_TEXT, trimmed: true },
+  { key: K.serial, max: 40, trimmed: false },
+  { key: K.player, max: MAX_TEXT, trimmed: true },
+  { key: K.soldAt, max: 40, trimmed: false },
+]
+/** Where each text of the line being read starts and ends, in TEXTS' order. */
+const spans = new Int32Array(2 * TEXTS.length)
 
 /**
  * The line read by the fast path, or null when it is not one of the usual lines (then read it
@@ -339,44 +348,18 @@ export function scanFeedLine(feed: Uint8Array, start = 0, end = feed.length): bo
   let play: FastPlay | null = null
   let seen = 0
   for (;;) {
-    if (is(i, K.saleId)) {
-      if (seen & 1) return false
-      seen |= 1
-      const from = i + K.saleId.length + 1
+    let t = 0
+    while (t < TEXTS.length && !is(i, TEXTS[t].key)) t++
+    if (t < TEXTS.length) {
+      // one of the four texts: saleId, serial, player, soldAt
+      const { key, max, trimmed } = TEXTS[t]
+      if (seen & (1 << t)) return false
+      seen |= 1 << t
+      const from = i + key.length + 1
       const to = str(from - 1, end)
-      if (to < 0 || !fits(from, to, MAX_TEXT, true)) return false
-      f.saleIdFrom = from
-      f.saleIdTo = to
-      anyWide ||= wide
-      i = at
-    } else if (is(i, K.serial)) {
-      if (seen & 2) return false
-      seen |= 2
-      const from = i + K.serial.length + 1
-      const to = str(from - 1, end)
-      if (to < 0 || !fits(from, to, 40, false)) return false
-      f.serialFrom = from
-      f.serialTo = to
-      anyWide ||= wide
-      i = at
-    } else if (is(i, K.player)) {
-      if (seen & 4) return false
-      seen |= 4
-      const from = i + K.player.length + 1
-      const to = str(from - 1, end)
-      if (to < 0 || !fits(from, to, MAX_TEXT, true)) return false
-      f.playerFrom = from
-      f.playerTo = to
-      anyWide ||= wide
-      i = at
-    } else if (is(i, K.soldAt)) {
-      if (seen & 8) return false
-      seen |= 8
-      const from = i + K.soldAt.length + 1
-      const to = str(from - 1, end)
-      if (to < 0 || !fits(from, to, 40, false)) return false
-      f.soldAtFrom = from
-      f.soldAtTo = to
+      if (to < 0 || !fits(from, to, max, trimmed)) return false
+      spans[2 * t] = from
+      spans[2 * t + 1] = to
       anyWide ||= wide
       i = at
     } else if (is(i, K.stakeCents)) {
@@ -403,6 +386,14 @@ export function scanFeedLine(feed: Uint8Array, start = 0, end = feed.length): bo
     if (c !== COMMA) return false
   }
   if (seen !== 63 || i !== end) return false
+  f.saleIdFrom = spans[0]
+  f.saleIdTo = spans[1]
+  f.serialFrom = spans[2]
+  f.serialTo = spans[3]
+  f.playerFrom = spans[4]
+  f.playerTo = spans[5]
+  f.soldAtFrom = spans[6]
+  f.soldAtTo = spans[7]
   f.play = play
   f.wide = anyWide
   return true
