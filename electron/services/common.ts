@@ -30,22 +30,13 @@ export function toMillis(t: string | number | Date): number {
 export function isoMillisAt(bytes: Buffer, from: number, to: number): number {
   const n = to - from
   if ((n === 20 || n === 24) && bytes[to - 1] === 0x5a) {
-    const d = (i: number, width: number) => {
-      let v = 0
-      for (let k = from + i; k < from + i + width; k++) {
-        const c = bytes[k] - 48
-        if (c < 0 || c > 9) return -1
-        v = v * 10 + c
-      }
-      return v
-    }
-    const year = d(0, 4)
-    const month = d(5, 2)
-    const day = d(8, 2)
-    const hour = d(11, 2)
-    const minute = d(14, 2)
-    const second = d(17, 2)
-    const ms = n === 24 ? d(20, 3) : 0
+    const year = digitsAt(bytes, from, 4)
+    const month = digitsAt(bytes, from + 5, 2)
+    const day = digitsAt(bytes, from + 8, 2)
+    const hour = digitsAt(bytes, from + 11, 2)
+    const minute = digitsAt(bytes, from + 14, 2)
+    const second = digitsAt(bytes, from + 17, 2)
+    const ms = n === 24 ? digitsAt(bytes, from + 20, 3) : 0
     const marks = bytes[from + 4] === 0x2d && bytes[from + 7] === 0x2d && bytes[from + 10] === 0x54 && bytes[from + 13] === 0x3a && bytes[from + 16] === 0x3a && (n === 20 || bytes[from + 19] === 0x2e)
     // within these ranges Date.parse reads the fields as Date.UTC does (days past a month's end roll over in both)
     if (marks && year >= 1000 && month >= 1 && month <= 12 && day >= 1 && day <= 31 && hour >= 0 && hour <= 23 && minute >= 0 && minute <= 59 && second >= 0 && second <= 59 && ms >= 0) {
@@ -53,4 +44,15 @@ export function isoMillisAt(bytes: Buffer, from: number, to: number): number {
     }
   }
   return toMillis(bytes.toString('latin1', from, to))
+}
+
+/** The number written in `width` decimal digits at bytes[at], or -1. */
+function digitsAt(bytes: Uint8Array, at: number, width: number): number {
+  let v = 0
+  for (let k = at; k < at + width; k++) {
+    const c = bytes[k] - 48
+    if (c < 0 || c > 9) return -1
+    v = v * 10 + c
+  }
+  return v
 }

@@ -218,8 +218,9 @@ export function readFeedIntoRing(job: FeedReadJob): void {
   const feed = Buffer.from(job.feed.buffer, job.feed.byteOffset, job.feed.byteLength)
   const zones = new Map(job.zones.map(([e, w, y]) => [e, { w, y }]))
   const hash = createHash('sha256')
-  // grown as needed: a small table stays in the processor's cache
-  const ids = new ByteTexts(feed)
+  // a sale id a line: room for as many lines as the first line's length says
+  const first = feed.indexOf(0x0a)
+  const ids = new ByteTexts(feed, first > 0 ? (feed.length / first) * 1.25 : 0)
   const players = new ByteTexts(feed)
   let hashed = 0
   let produced = 0
