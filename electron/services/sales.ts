@@ -83,6 +83,7 @@ export interface CheckedSales {
 }
 
 export interface CheckedStream {
+  /** Takes the sales; it keeps nothing of `sales` once it returns (the caller may reuse its buffers). */
   add(sales: CheckedSales): void
   /** Writes what a batch writes once (players' totals, days, blocks) and returns the number sold. */
   finish(): number
@@ -481,6 +482,8 @@ export function createSalesService({ db, clock, catalog, alerts }: { db: Db; clo
           from = to
           if (++cur.sold >= def.blockSize) st.at++
         }
+        // the rows not yet inserted keep copies: the caller may reuse its columns once add returns
+        w.keepPending()
         count += d.count
       },
       finish() {
@@ -601,6 +604,13 @@ export function createSalesService({ db, clock, catalog, alerts }: { db: Db; clo
         if (prize > 0) {
           today.prizes++
           today.prizesCents += prize
+        }
+      },
+      /** The sales given but not yet inserted (fewer than a statement's 100) hold copies of their plays, not views on the caller's bytes. */
+      keepPending() {
+        for (let k = SALE_COLUMNS - 1; k < o; k += SALE_COLUMNS) {
+          const events = params[k]
+          if (events instanceof Uint8Array) params[k] = Buffer.from(events)
         }
       },
       finish(states: Iterable<EmissionState>) {

@@ -3,6 +3,7 @@ import { rmSync } from 'node:fs'
 import { AppError } from '../../electron/contract/errors'
 import type { Backend } from '../../electron/services/backend'
 import { NO_PLAY, type SaleInput } from '../../electron/services/sales'
+import { packPlay } from '../../electron/ledger/play-codec'
 import { formatSerial } from '../../game-core/serial'
 import { CARATS } from '../../game-core/carats'
 import { actor, openEmissionBackend, samplePlay, T0, templatePath, tempDir } from './ledger-fixture'
@@ -66,6 +67,40 @@ describe('sales', () => {
     expect(day).toEqual({ units: 3001, cents: 3001 * 500, prizes: won })
     const totals = s.db.prepare('SELECT sum(units) AS units, sum(staked_cents) AS staked, sum(won_cents) AS won FROM players').get()
     expect(totals).toEqual({ units: 3001, staked: 3001 * 500, won })
+  })
+
+  it("streams checked columns a piece at a time, keeping nothing of a piece's buffers once it is taken (the importer reuses them)", () => {
+    const s = b.services
+    const pieces = [150, 7, 260]
+    const packed = (unit: number) => packPlay(samplePlay(unit))
+    // one buffer for every piece's plays, overwritten after each add, as the importer's ring slots are
+    const shared = new Uint8Array(400 * 64 * 6)
+    s.db.transaction(() => {
+      const stream = s.sales.checkedStream(1)
+      let unit = 0
+      for (const n of pieces) {
+        const codes = new Uint8Array(n)
+        const ends = new Uint32Array(n)
+        let at = 0
+        for (let i = 0; i < n; i++) {
+          const p = packed(unit + i)
+          shared.set(p.events, at)
+          at += p.events.length
+          codes[i] = p.code
+          ends[i] = at
+        }
+        stream.add({ count: n, players: Array.from({ length: n }, (_, i) => `s${(unit + i) % 5}`), soldAt: new Float64Array(n).fill(T0), codes, ends, events: shared, saleIds: Array.from({ length: n }, (_, i) => `S-${unit + i}`) })
+        shared.fill(0xff)
+        unit += n
+      }
+      expect(stream.finish()).toBe(unit)
+    }).immediate()
+    const rows = s.db.prepare('SELECT play, events FROM sales ORDER BY unit_key').all() as { play: number; events: Buffer }[]
+    expect(rows.length).toBe(417)
+    rows.forEach((r, unit) => expect({ play: r.play, events: Buffer.from(r.events) }, `unit ${unit}`).toEqual({ play: packed(unit).code, events: Buffer.from(packed(unit).events) }))
+    const c = counts(s.db)
+    expect(c.tierCounters).toEqual(c.tiersFromSales)
+    expect(s.db.prepare('SELECT sum(units) FROM players').pluck().get()).toBe(417)
   })
 
   it('never sells a unit twice: a feed naming an already sold unit is refused', () => {
