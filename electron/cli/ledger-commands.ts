@@ -11,7 +11,7 @@
  * The ledger: --db <file>, else CARATS_DB, else carats.db in the app's data folder.
  */
 import { isUtf8 } from 'node:buffer'
-import { mkdirSync } from 'node:fs'
+import { mkdirSync, statSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { basename, dirname } from 'node:path'
 import { parseArgs } from 'node:util'
@@ -20,8 +20,9 @@ import type { DepletionReport, ImportLineError, JobInfo, TicketView } from '../c
 import { ROLES, type Role } from '../contract/define'
 import { DB_FILE_NAME, userDataDir } from '../main/paths'
 import { openBackend, type Backend } from '../services/backend'
-import { readFeedFile } from '../services/import'
+import { readFeedFile, STREAM_FROM_BYTES } from '../services/import'
 import type { Simulator } from '../services/simulator'
+import { warmFeedReader } from '../workers/feed-reader'
 import { UsageError, type Command, type CommandContext } from './io'
 
 const eur = (cents: number) => `${(cents / 100).toLocaleString('fr-FR', { maximumFractionDigits: 2 }).replace(/\u202f|\u00a0/g, ' ')} €`
@@ -184,6 +185,8 @@ const salesImport: Command = (ctx) =>
     if (!file) throw new UsageError('name the JSONL file to import: carats sales import <file.jsonl>')
     let bytes: Buffer
     try {
+      // a large feed's reader thread starts while the file is read
+      if (statSync(file).size >= STREAM_FROM_BYTES) warmFeedReader()
       bytes = readFeedFile(file)
     } catch (e) {
       throw new UsageError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`)

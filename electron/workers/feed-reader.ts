@@ -10,6 +10,40 @@ import { workerEntry } from './entry'
 const IDLE_MS = 30_000
 let idle: { worker: Worker; timer: ReturnType<typeof setTimeout> } | null = null
 
+/** A reader thread for the next import, started now (the command line starts it while it reads the file). */
+export function warmFeedReader(): void {
+  if (idle) return
+  const worker = spawn()
+  worker.unref()
+  keepIdle(worker)
+}
+
+function spawn(): Worker {
+  const entry = workerEntry('feed-reader-worker')
+  const worker = new Worker(entry.file, { eval: entry.eval })
+  worker.on('exit', () => {
+    if (idle?.worker === worker) {
+      clearTimeout(idle.timer)
+      idle = null
+    }
+  })
+  return worker
+}
+
+/** Keeps the worker for the next import, for IDLE_MS. */
+function keepIdle(worker: Worker): void {
+  const timer = setTimeout(() => {
+    if (idle?.worker === worker) idle = null
+    void worker.terminate()
+  }, IDLE_MS)
+  timer.unref()
+  if (idle && idle.worker !== worker) {
+    clearTimeout(idle.timer)
+    void idle.worker.terminate()
+  }
+  idle = { worker, timer }
+}
+
 /**
  * Starts reading `feed` (whose memory must be shared) into a new ring, and returns the ring. Call
  * `done` once the importer no longer reads from it, whether the reader finished or not.
@@ -20,30 +54,13 @@ export function startFeedReader(feed: Uint8Array, zones: FeedReadJob['zones']): 
     clearTimeout(idle.timer)
     worker = idle.worker
     idle = null
-  } else {
-    const entry = workerEntry('feed-reader-worker')
-    worker = new Worker(entry.file, { eval: entry.eval })
-    worker.on('exit', () => {
-      if (idle?.worker === worker) {
-        clearTimeout(idle.timer)
-        idle = null
-      }
-    })
-  }
+  } else worker = spawn()
   worker.unref()
   const ring = FeedRing.create()
   const job: FeedReadJob = { feed, memory: ring.memory, zones }
   worker.postMessage(job)
   return {
     ring,
-    done() {
-      const timer = setTimeout(() => {
-        if (idle?.worker === worker) idle = null
-        void worker.terminate()
-      }, IDLE_MS)
-      timer.unref()
-      if (idle) void idle.worker.terminate()
-      idle = { worker, timer }
-    },
+    done: () => keepIdle(worker),
   }
 }
