@@ -444,65 +444,79 @@ export function createSalesService({ db, clock, catalog, alerts }: { db: Db; clo
     return { ok: true, count: pending.length, sold: records, alreadyRecorded }
   }
 
-  /**
-   * sellChecked's writes, given a piece at a time inside the caller's transaction: the importer
-   * streams a feed's lines as it checks them. finish() writes what is written once per batch
-   * (each player's totals, the days, the blocks' counts) and returns the number sold.
-   */
-  function checkedStream(emission: number): CheckedStream {
+  /** The sales of `d`, checked as sellChecked checks them, as the writes take them. */
+  function pendingOf(st: EmissionState, d: CheckedSales): PendingSale[] {
+    const emission = st.row.emission
+    const def = st.def
+    const pending: PendingSale[] = new Array(d.count)
+    const stake = def.unitPriceCents
+    let from = 0
+    for (let i = 0; i < d.count; i++) {
+      if (st.at >= st.blocks.length) throw soldOut(st)
+      const cur = st.blocks[st.at]
+      if (cur.status !== 'verified') throw cannotSell(st, cur)
+      const soldAt = d.soldAt[i]
+      if (st.startsAtMs !== null && soldAt < st.startsAtMs) throw new AppError('ILLEGAL_STATE', tooEarly(st, soldAt))
+      if (!cur.tiers) cur.tiers = catalog.deriver(emission, cur.block).tiers
+      const unit = cur.sold
+      const outcome = cur.tiers[unit]
+      const tier = outcome === LOSING ? null : outcome
+      const prize = tier === null ? 0 : def.tiers[tier].amountCents
+      if (tier !== null) cur.tierDelta[tier]++
+      const saleId = d.saleIds ? d.saleIds[i] : null
+      if (saleId !== null && SERIAL_SHAPE.test(saleId)) throw new AppError('BAD_ARGUMENTS', `sale id ${saleId} has the shape of a serial, so it must be stored as the unit's own`, { field: 'saleId' })
+      const to = d.ends[i]
+      const code = d.codes[i]
+      pending[i] = { who: null, key: unitKey(emission, cur.block, unit), saleId, player: d.players[i], soldAt, stake, prize, tier, play: code === NO_PLAY ? null : code, events: code === NO_PLAY ? null : d.events.subarray(from, to), emission }
+      from = to
+      if (++cur.sold >= def.blockSize) st.at++
+    }
+    return pending
+  }
+
+  function openState(emission: number): EmissionState {
     const st = loadEmission(emission)
     if (st.row.status !== 'open') throw notOpen(st)
-    const def = st.def
-    const stake = def.unitPriceCents
-    const w = batchWriter()
-    const who: PlayerEntry[] = []
+    return st
+  }
+
+  /**
+   * sellChecked's writes, given a piece at a time inside the caller's transaction: the importer
+   * streams a feed's lines as it checks them. Each piece's rows are inserted before add returns;
+   * finish() writes what a batch writes once (each player's totals, the days, the blocks' counts).
+   */
+  function checkedStream(emission: number): CheckedStream {
+    const st = openState(emission)
+    const batch = beginBatch()
     let count = 0
     return {
       add(d) {
-        for (let i = 0; i < d.count; i++) who[i] = w.player(d.players[i])
-        w.resolve()
-        let from = 0
-        for (let i = 0; i < d.count; i++) {
-          if (st.at >= st.blocks.length) throw soldOut(st)
-          const cur = st.blocks[st.at]
-          if (cur.status !== 'verified') throw cannotSell(st, cur)
-          const soldAt = d.soldAt[i]
-          if (st.startsAtMs !== null && soldAt < st.startsAtMs) throw new AppError('ILLEGAL_STATE', tooEarly(st, soldAt))
-          if (!cur.tiers) cur.tiers = catalog.deriver(emission, cur.block).tiers
-          const unit = cur.sold
-          const outcome = cur.tiers[unit]
-          const tier = outcome === LOSING ? null : outcome
-          const prize = tier === null ? 0 : def.tiers[tier].amountCents
-          if (tier !== null) cur.tierDelta[tier]++
-          const saleId = d.saleIds ? d.saleIds[i] : null
-          if (saleId !== null && SERIAL_SHAPE.test(saleId)) throw new AppError('BAD_ARGUMENTS', `sale id ${saleId} has the shape of a serial, so it must be stored as the unit's own`, { field: 'saleId' })
-          const to = d.ends[i]
-          const code = d.codes[i]
-          w.sale(who[i], unitKey(emission, cur.block, unit), saleId, soldAt, stake, prize, tier, code === NO_PLAY ? null : code, code === NO_PLAY ? null : d.events.subarray(from, to), emission)
-          from = to
-          if (++cur.sold >= def.blockSize) st.at++
-        }
-        // the rows not yet inserted keep copies: the caller may reuse its columns once add returns
-        w.keepPending()
+        writeRows(batch, pendingOf(st, d))
         count += d.count
       },
       finish() {
-        w.finish([st])
+        writeTotals(batch, [st])
         return count
       },
     }
   }
 
   /**
-   * One batch's writes, inside the caller's transaction: its players (player() for each sale,
-   * then resolve(): from the cache, else read in one query per chunk, else created in order of
-   * first sale), its sales (sale(), 100 rows a statement), and at the end (finish()) each
-   * player's totals and chain head once, in order of id so that the updates walk the table's
-   * pages in order, the day totals, the blocks' sold counts and tier counters, and any alert.
-   * Each player's sales are chained newest to oldest (prev_key), so a player's last units need
-   * no index.
+   * A batch's writes: its players (from the cache, else read in one query per chunk, else
+   * created in order of first sale) and its sales (writeRows, as many times as it takes), then
+   * once (writeTotals) each player's totals and chain head, the day totals, the blocks' sold
+   * counts and tier counters, and any alert. Each player's sales are chained newest to oldest
+   * (prev_key), so a player's last units need no index.
    */
-  function batchWriter() {
+  interface Batch {
+    entries: Map<string, PlayerEntry>
+    stamp: number
+    /** the batch's players, in order of first sale */
+    players: PlayerEntry[]
+    days: Map<string, { units: number; sales: number; prizes: number; prizesCents: number }>
+  }
+
+  function beginBatch(): Batch {
     const useCache = !nested
     if (useCache) {
       const v = dataVersion.get() as number
@@ -513,151 +527,148 @@ export function createSalesService({ db, clock, catalog, alerts }: { db: Db; clo
         playerCache.changes = c
       }
     }
-    const entries = useCache ? playerCache.players : new Map<string, PlayerEntry>()
-    const stamp = ++batchStamp
-    const list: PlayerEntry[] = []
-    let missing: PlayerEntry[] = []
-    const params: unknown[] = new Array(ROWS_PER_INSERT * SALE_COLUMNS)
-    let o = 0
-    const days = new Map<string, { units: number; sales: number; prizes: number; prizesCents: number }>()
-    let lastDay = NaN
-    let lastEmission = NaN
-    let today = { units: 0, sales: 0, prizes: 0, prizesCents: 0 }
+    return { entries: useCache ? playerCache.players : new Map<string, PlayerEntry>(), stamp: ++batchStamp, players: [], days: new Map() }
+  }
 
-    const insert = (statement: typeof insertMany, values: unknown[]) => {
-      try {
-        statement.run(values)
-      } catch (e) {
-        const msg = e instanceof Error ? e.message : String(e)
-        if (/UNIQUE constraint failed: sales\.sale_id/.test(msg)) throw new AppError('CONFLICT', 'a sale id of the batch is already recorded for another unit', { field: 'saleId' })
-        if (/UNIQUE constraint failed|PRIMARY KEY/.test(msg)) throw new AppError('CONFLICT', 'a unit of the batch is already sold (another process sold at the same time): try again')
-        throw e
+  /** Each sale's `who`: the batch's entry for its player, the new ones looked up or created. */
+  function playersOf(b: Batch, pending: PendingSale[]): void {
+    const { entries, stamp, players } = b
+    const missing: PlayerEntry[] = []
+    for (let i = 0; i < pending.length; i++) {
+      const name = pending[i].player
+      let e = entries.get(name)
+      if (e === undefined) {
+        e = { name, id: 0, last: null, stamp: 0, head: null, units: 0, staked: 0, won: 0, first: Infinity, lastAt: -Infinity }
+        entries.set(name, e)
+      }
+      if (e.stamp !== stamp) {
+        e.stamp = stamp
+        e.head = e.last
+        e.units = e.staked = e.won = 0
+        e.first = Infinity
+        e.lastAt = -Infinity
+        players.push(e)
+        if (e.id === 0) missing.push(e)
+      }
+      pending[i].who = e
+    }
+    const byName = new Map<string, PlayerEntry>()
+    for (const e of missing) byName.set(e.name, e)
+    for (let i = 0; i < missing.length; i += LOOKUP_CHUNK) {
+      const chunk = missing.slice(i, i + LOOKUP_CHUNK)
+      const rows = playersByName.all(JSON.stringify(chunk.map((e) => e.name))) as [number, string, number | null][]
+      for (const [id, name, last] of rows) {
+        const e = byName.get(name)!
+        e.id = id
+        e.last = e.head = last
       }
     }
+    for (const e of missing) if (e.id === 0) e.id = Number(insertPlayer.run(e.name).lastInsertRowid)
+  }
 
-    return {
-      player(name: string): PlayerEntry {
-        let e = entries.get(name)
-        if (e === undefined) {
-          e = { name, id: 0, last: null, stamp: 0, head: null, units: 0, staked: 0, won: 0, first: Infinity, lastAt: -Infinity }
-          entries.set(name, e)
-        }
-        if (e.stamp !== stamp) {
-          e.stamp = stamp
-          e.head = e.last
-          e.units = e.staked = e.won = 0
-          e.first = Infinity
-          e.lastAt = -Infinity
-          list.push(e)
-          if (e.id === 0) missing.push(e)
-        }
-        return e
-      },
-      resolve() {
-        if (missing.length === 0) return
-        const byName = new Map<string, PlayerEntry>()
-        for (const e of missing) byName.set(e.name, e)
-        for (let i = 0; i < missing.length; i += LOOKUP_CHUNK) {
-          const chunk = missing.slice(i, i + LOOKUP_CHUNK)
-          const rows = playersByName.all(JSON.stringify(chunk.map((e) => e.name))) as [number, string, number | null][]
-          for (const [id, name, last] of rows) {
-            const e = byName.get(name)!
-            e.id = id
-            e.last = e.head = last
-          }
-        }
-        for (const e of missing) if (e.id === 0) e.id = Number(insertPlayer.run(e.name).lastInsertRowid)
-        missing = []
-      },
-      sale(t: PlayerEntry, key: number, saleId: string | null, soldAt: number, stake: number, prize: number, tier: number | null, play: number | null, events: Uint8Array | null, emission: number) {
-        params[o++] = key
-        params[o++] = saleId
-        params[o++] = t.id
-        params[o++] = t.head
-        params[o++] = soldAt
-        params[o++] = stake
-        params[o++] = prize
-        params[o++] = tier
-        params[o++] = play
-        params[o++] = events
-        if (o === params.length) {
-          insert(insertMany, params)
-          o = 0
-        }
-        t.head = key
-        t.units++
-        t.staked += stake
-        t.won += prize
-        if (soldAt < t.first) t.first = soldAt
-        if (soldAt > t.lastAt) t.lastAt = soldAt
-        const d = Math.floor(soldAt / DAY_MS)
-        if (d !== lastDay || emission !== lastEmission) {
-          const k = `${new Date(d * DAY_MS).toISOString().slice(0, 10)}/${emission}`
-          let entry = days.get(k)
-          if (!entry) days.set(k, (entry = { units: 0, sales: 0, prizes: 0, prizesCents: 0 }))
-          today = entry
-          lastDay = d
-          lastEmission = emission
-        }
-        today.units++
-        today.sales += stake
-        if (prize > 0) {
-          today.prizes++
-          today.prizesCents += prize
-        }
-      },
-      /** The sales given but not yet inserted (fewer than a statement's 100) hold copies of their plays, not views on the caller's bytes. */
-      keepPending() {
-        for (let k = SALE_COLUMNS - 1; k < o; k += SALE_COLUMNS) {
-          const events = params[k]
-          if (events instanceof Uint8Array) params[k] = Buffer.from(events)
-        }
-      },
-      finish(states: Iterable<EmissionState>) {
-        const one = new Array(SALE_COLUMNS)
-        for (let k = 0; k < o; k += SALE_COLUMNS) {
-          for (let c = 0; c < SALE_COLUMNS; c++) one[c] = params[k + c]
-          insert(insertOne, one)
-        }
+  /** The sales' rows, all inserted before it returns, and their days counted. */
+  function writeRows(b: Batch, pending: PendingSale[]): void {
+    playersOf(b, pending)
+    const params: unknown[] = new Array(ROWS_PER_INSERT * SALE_COLUMNS)
+    let o = 0
+    const put = (p: PendingSale) => {
+      const t = p.who!
+      params[o++] = p.key
+      params[o++] = p.saleId
+      params[o++] = t.id
+      params[o++] = t.head
+      params[o++] = p.soldAt
+      params[o++] = p.stake
+      params[o++] = p.prize
+      params[o++] = p.tier
+      params[o++] = p.play
+      params[o++] = p.events
+      t.head = p.key
+      t.units++
+      t.staked += p.stake
+      t.won += p.prize
+      if (p.soldAt < t.first) t.first = p.soldAt
+      if (p.soldAt > t.lastAt) t.lastAt = p.soldAt
+    }
+    let i = 0
+    try {
+      for (; i + ROWS_PER_INSERT <= pending.length; i += ROWS_PER_INSERT) {
         o = 0
-        // Each of the batch's players must exist: this is the check that the sales' foreign key makes
-        // when it is on, made once per player instead of once per sale (see transact).
-        const players = byId(list)
-        for (const t of players) {
-          if (updatePlayer.run(t.units, t.staked, t.won, t.first, t.first, t.lastAt, t.lastAt, t.head, t.id).changes !== 1) {
-            throw new AppError('INTERNAL', `player ${t.name} (id ${t.id}) is not in the ledger: nothing of the batch is written`)
-          }
+        for (let k = 0; k < ROWS_PER_INSERT; k++) put(pending[i + k])
+        insertMany.run(params)
+      }
+      const one = new Array(SALE_COLUMNS)
+      for (; i < pending.length; i++) {
+        o = 0
+        put(pending[i])
+        for (let k = 0; k < SALE_COLUMNS; k++) one[k] = params[k]
+        insertOne.run(one)
+      }
+    } catch (e) {
+      const msg = e instanceof Error ? e.message : String(e)
+      if (/UNIQUE constraint failed: sales\.sale_id/.test(msg)) throw new AppError('CONFLICT', 'a sale id of the batch is already recorded for another unit', { field: 'saleId' })
+      if (/UNIQUE constraint failed|PRIMARY KEY/.test(msg)) throw new AppError('CONFLICT', 'a unit of the batch is already sold (another process sold at the same time): try again')
+      throw e
+    }
+
+    let lastDay = NaN
+    let lastEmission = NaN
+    let lastEntry: { units: number; sales: number; prizes: number; prizesCents: number } | null = null
+    for (const p of pending) {
+      const d = Math.floor(p.soldAt / DAY_MS)
+      if (d !== lastDay || p.emission !== lastEmission || lastEntry === null) {
+        const k = `${new Date(d * DAY_MS).toISOString().slice(0, 10)}/${p.emission}`
+        lastEntry = b.days.get(k) ?? { units: 0, sales: 0, prizes: 0, prizesCents: 0 }
+        b.days.set(k, lastEntry)
+        lastDay = d
+        lastEmission = p.emission
+      }
+      lastEntry.units++
+      lastEntry.sales += p.stake
+      if (p.prize > 0) {
+        lastEntry.prizes++
+        lastEntry.prizesCents += p.prize
+      }
+    }
+  }
+
+  /** What a batch writes once, after its rows. */
+  function writeTotals(b: Batch, states: Iterable<EmissionState>): void {
+    // Each of the batch's players must exist: this is the check that the sales' foreign key makes
+    // when it is on, made once per player instead of once per sale (see transact). In order of
+    // id, so that the updates walk the table's pages in order.
+    const players = byId(b.players)
+    for (const t of players) {
+      if (updatePlayer.run(t.units, t.staked, t.won, t.first, t.first, t.lastAt, t.lastAt, t.head, t.id).changes !== 1) {
+        throw new AppError('INTERNAL', `player ${t.name} (id ${t.id}) is not in the ledger: nothing of the batch is written`)
+      }
+    }
+    batchPlayers = players
+    for (const [k, v] of b.days) {
+      const [day, emission] = k.split('/')
+      addDay.run(day, Number(emission), v.units, v.sales, v.prizes, v.prizesCents)
+    }
+    for (const st of states) {
+      const touched: number[] = []
+      for (const bl of st.blocks) {
+        if (bl.sold === bl.startSold) continue
+        touched.push(bl.block)
+        // guarded by the count read at the start: a writer in between makes this fail instead of selling twice
+        if (setSold.run(bl.sold, st.row.emission, bl.block, bl.startSold).changes !== 1) {
+          throw new AppError('CONFLICT', `block ${st.row.emission}/${bl.block} was sold from elsewhere at the same time: try again`)
         }
-        batchPlayers = players
-        for (const [k, v] of days) {
-          const [day, emission] = k.split('/')
-          addDay.run(day, Number(emission), v.units, v.sales, v.prizes, v.prizesCents)
-        }
-        for (const st of states) {
-          const touched: number[] = []
-          for (const b of st.blocks) {
-            if (b.sold === b.startSold) continue
-            touched.push(b.block)
-            // guarded by the count read at the start: a writer in between makes this fail instead of selling twice
-            if (setSold.run(b.sold, st.row.emission, b.block, b.startSold).changes !== 1) {
-              throw new AppError('CONFLICT', `block ${st.row.emission}/${b.block} was sold from elsewhere at the same time: try again`)
-            }
-            b.tierDelta.forEach((n, tier) => {
-              if (n > 0) addTier.run(n, st.row.emission, b.block, tier)
-            })
-          }
-          if (touched.length) alerts.checkSoldOut(st.row.emission, touched)
-        }
-      },
+        bl.tierDelta.forEach((n, tier) => {
+          if (n > 0) addTier.run(n, st.row.emission, bl.block, tier)
+        })
+      }
+      if (touched.length) alerts.checkSoldOut(st.row.emission, touched)
     }
   }
 
   function write(pending: PendingSale[], states: Map<number, EmissionState>): void {
-    const w = batchWriter()
-    for (const p of pending) p.who = w.player(p.player)
-    w.resolve()
-    for (const p of pending) w.sale(p.who!, p.key, p.saleId, p.soldAt, p.stake, p.prize, p.tier, p.play, p.events, p.emission)
-    w.finish(states.values())
+    const b = beginBatch()
+    writeRows(b, pending)
+    writeTotals(b, states.values())
   }
 
   const inTransaction = db.transaction((work: () => unknown) => work())
@@ -711,9 +722,9 @@ export function createSalesService({ db, clock, catalog, alerts }: { db: Db; clo
     },
     sellChecked(emission, sales) {
       return transact(() => {
-        const stream = checkedStream(emission)
-        stream.add(sales)
-        return stream.finish()
+        const st = openState(emission)
+        write(pendingOf(st, sales), new Map([[emission, st]]))
+        return sales.count
       })
     },
     checkedStream(emission) {
