@@ -150,9 +150,10 @@ function str(i: number, end: number): number {
 }
 
 /**
- * The string str() just read, from `from` to its closing quote `to`, as text(): 1 to `max`
- * characters (UTF-16 units, as JavaScript counts them) without spaces around it; `trimmed`
- * false for a serial or date, which only have a most length. ASCII is judged on its bytes;
+ * Whether the string str() just read, from `from` to its closing quote `to`, passes the
+ * schema's checks (import.ts, feedLineSchema): 1 to `max` characters (UTF-16 units, as
+ * JavaScript counts them) without spaces around it; with `trimmed` false (a serial or a date),
+ * only the most length. ASCII is judged on its bytes;
  * anything wider is decoded.
  */
 function fits(from: number, to: number, max: number, trimmed: boolean): boolean {
