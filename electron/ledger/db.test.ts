@@ -90,6 +90,44 @@ describe('openLedger', () => {
     expectDatabaseError(() => openLedger(path, { fullCheckMaxBytes: 0 }), /damaged|malformed|not a database/)
   })
 
+  it('refuses an emptied file instead of making a new ledger in it, and leaves it as it is', () => {
+    const path = join(dir, 'emptied.db')
+    writeFileSync(path, '')
+    expectDatabaseError(() => openLedger(path), /the file is empty \(0 bytes\), which no ledger ever is; restore it from a backup/)
+    expect(readFileSync(path).length).toBe(0)
+    const sqlite = join(dir, 'blank.db')
+    new Database(sqlite).exec('VACUUM')
+    expectDatabaseError(() => openLedger(sqlite), /an empty SQLite database, not a ledger/)
+  })
+
+  it('refuses a truncated ledger', () => {
+    const path = join(dir, 'a.db')
+    const db = openLedger(path)
+    db.exec("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 200) INSERT INTO players (name) SELECT hex(randomblob(500)) || i FROM n")
+    db.close()
+    const bytes = readFileSync(path)
+    // whole pages missing: SQLite finds the header's size beyond the file
+    writeFileSync(path, bytes.subarray(0, Math.floor(bytes.length / 2)))
+    expectDatabaseError(() => openLedger(path, { fullCheckMaxBytes: 0 }), /damaged \(database disk image is malformed\); restore it/)
+    writeFileSync(path, bytes.subarray(0, bytes.length - 100))
+    expectDatabaseError(() => openLedger(path, { fullCheckMaxBytes: 0 }), /the file is truncated/)
+  })
+
+  it('says so when an old schema cannot be brought up to date, and leaves it as it was', () => {
+    const path = join(dir, 'old.db')
+    const early = MIGRATIONS.slice(0, 1)
+    openLedger(path, { migrations: early }).close()
+    // a ledger of a development version: schema 1 that already had the table of step 2
+    const raw = new Database(path)
+    raw.exec(MIGRATIONS[1].sql)
+    raw.close()
+    expectDatabaseError(() => openLedger(path), /schema \(version 1\) that this app cannot bring up to date: step 2 \(leases of long tasks\) failed: table task_leases already exists\. The file was left as it was/)
+    const after = new Database(path)
+    expect(after.pragma('user_version', { simple: true })).toBe(1)
+    expect(after.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'ledger_meta'").pluck().get()).toBe(0)
+    after.close()
+  })
+
   it("refuses another application's SQLite database", () => {
     const path = join(dir, 'other.db')
     const other = new Database(path)
