@@ -16,6 +16,7 @@ export const ERROR_CODES = [
   'SOLD_OUT',
   'CANCELLED',
   'DATABASE', // the ledger file is unreadable, corrupt or from a newer version
+  'KEY', // the ledger's key file is missing, wrong, readable by others or damaged
   'INTERNAL',
 ] as const
 
@@ -62,6 +63,10 @@ export const ERROR_REASON_KEYS = [
   'SIM_TOO_MANY', // {emission, unsold, sales}
   'PLAYER_NOT_FOUND', // {player}
   'VERIFY_FAILED', // {blocks}: the blocks whose verification failed
+  'KEY_MISSING', // {path, fingerprint}: the key file is gone; the ledger was sealed under that key
+  'KEY_WRONG', // {path, fingerprint, expected}: the key file holds another ledger's key
+  'KEY_UNSAFE', // {path}: others may read the key file
+  'KEY_DAMAGED', // {path}
 ] as const
 export type ErrorReasonKey = (typeof ERROR_REASON_KEYS)[number]
 /** The steps named by EMISSION_BUSY and EMISSION_STEP. */

@@ -247,6 +247,7 @@ export const AUDIT_ACTIONS = [
   'emission.open', 'emission.close', 'emission.withdraw',
   'sales.simulate-start', 'sales.simulate', 'sales.simulate-cancelled', 'sales.simulate-failed', 'sales.import', 'sales.import-rejected',
   'ticket.inspect-unsold', 'alert.top-prizes-sold-out', 'job.cancel',
+  'audit.keyed', 'audit.reanchored', 'ledger.backup', 'ledger.restored', 'ledger.check',
 ] as const
 export type AuditAction = (typeof AUDIT_ACTIONS)[number]
 
@@ -261,11 +262,33 @@ export interface AuditEntry {
   hash: string
 }
 
+/**
+ * The log against its checkpoint outside the database file: `ok` (it reaches it exactly),
+ * `behind` (entries were written after it, e.g. just before a crash: still sound), `none` (a
+ * ledger with no entry yet); the others are failures.
+ */
+export const AUDIT_CHECKPOINT_STATUSES = ['ok', 'behind', 'none', 'missing', 'altered', 'other-ledger', 'cut', 'rewritten'] as const
+export type AuditCheckpointStatus = (typeof AUDIT_CHECKPOINT_STATUSES)[number]
+
+export interface AuditCheckpointView {
+  file: string
+  status: AuditCheckpointStatus
+  /** What the checkpoint records, when it could be read and authenticated. */
+  entries: number | null
+  head: string | null
+  at: string | null
+  /** Why it fails, in English. */
+  problem: string | null
+}
+
 export interface AuditVerification {
   ok: boolean
   entries: number
   /** The first entry whose hash chain breaks, with why. */
   firstBad: { seq: number; reason: string } | null
+  /** The entry from which each link is an HMAC under the ledger's key (null: not keyed yet). */
+  keyedFrom: number | null
+  checkpoint: AuditCheckpointView
 }
 
 export interface CsvFile {

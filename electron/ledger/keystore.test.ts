@@ -1,30 +1,139 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { randomBytes } from 'node:crypto'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { openKeyStore, keyFilePath } from './keystore'
+import { openLedger, type Db } from './db'
+import { keyFilePath, keyFingerprint, keyStoreFromKey, openLedgerKey } from './keystore'
+import { readMeta } from './meta'
+import { AppError } from '../contract/errors'
+import { openLedgerFixture, TEST_ACTOR } from '../services/simulator-fixture'
+import { smallDefinition } from '../../test/support/game-fixtures'
 
 let dir: string
-beforeEach(() => { dir = mkdtempSync(join(tmpdir(), 'keys-')) })
-afterEach(() => rmSync(dir, { recursive: true, force: true }))
+let path: string
+let db: Db
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'keys-'))
+  path = join(dir, 'a.db')
+  db = openLedger(path)
+})
+afterEach(() => {
+  db.close()
+  rmSync(dir, { recursive: true, force: true })
+})
 
-describe('key store', () => {
-  it('creates a 0600 key file and seals secrets bound to their block', () => {
-    const db = join(dir, 'a.db')
-    const keys = openKeyStore(db)
-    expect(statSync(keyFilePath(db)).mode & 0o777).toBe(0o600)
+/** A block sealed under the key now in the key file, as generation leaves it. */
+function sealBlock(): void {
+  const keys = openLedgerKey(db, path)
+  db.prepare("INSERT INTO emissions (emission, code, blocks, definition, definition_digest, created_at) VALUES (1, 'E1', 1, '{}', 'x', 't')").run()
+  const sealed = keys.sealSecret({ emission: 1, block: 1 }, new Uint8Array(32).fill(7))
+  db.prepare("INSERT INTO blocks (emission, block, status, secret, commitment) VALUES (1, 1, 'generated', ?, 'c')").run(sealed)
+}
+
+function refusal(fn: () => unknown): AppError {
+  try {
+    fn()
+  } catch (e) {
+    expect(e).toBeInstanceOf(AppError)
+    expect((e as AppError).code).toBe('KEY')
+    return e as AppError
+  }
+  throw new Error('expected a KEY error')
+}
+
+describe('the ledger key', () => {
+  it("makes a 0600 key for a new ledger, records its fingerprint, and seals secrets bound to their block", () => {
+    const keys = openLedgerKey(db, path)
+    expect(statSync(keyFilePath(path)).mode & 0o777).toBe(0o600)
+    expect(readMeta(db, 'key_fingerprint')).toBe(keys.fingerprint())
     const secret = new Uint8Array(32).fill(7)
     const sealed = keys.sealSecret({ emission: 1, block: 2 }, secret)
     expect(Buffer.from(sealed).includes(Buffer.from(secret))).toBe(false)
-    expect(openKeyStore(db).openSecret({ emission: 1, block: 2 }, sealed)).toEqual(secret)
+    expect(openLedgerKey(db, path).openSecret({ emission: 1, block: 2 }, sealed)).toEqual(secret)
     expect(() => keys.openSecret({ emission: 1, block: 3 }, sealed)).toThrow(/cannot be decrypted/)
     sealed[sealed.length - 1] ^= 1
     expect(() => keys.openSecret({ emission: 1, block: 2 }, sealed)).toThrow(/cannot be decrypted/)
   })
 
+  it('is never made again once the ledger has one: a deleted key file is refused and stays deleted', () => {
+    const first = openLedgerKey(db, path).fingerprint()
+    rmSync(keyFilePath(path))
+    const keys = openLedgerKey(db, path)
+    expect(existsSync(keyFilePath(path))).toBe(false)
+    const e = refusal(() => keys.sealSecret({ emission: 1, block: 1 }, new Uint8Array(32)))
+    expect(e.message).toContain(`the ledger key file ${keyFilePath(path)} is missing`)
+    expect(e.message).toContain(first.slice(0, 16))
+    expect(e.message).toMatch(/restore that file from the backup.*No new key was made/)
+    expect(e.extras.reason).toEqual({ key: 'KEY_MISSING', params: { path: keyFilePath(path), fingerprint: first.slice(0, 16) } })
+    expect(keys.problem).toBe(e)
+  })
+
+  it('refuses a key that is not the ledger\'s as a wrong key', () => {
+    sealBlock()
+    writeFileSync(keyFilePath(path), randomBytes(32).toString('hex'), { mode: 0o600 })
+    const keys = openLedgerKey(db, path)
+    expect(refusal(() => keys.openSecret({ emission: 1, block: 1 }, Buffer.alloc(60))).message).toMatch(/^wrong key: .* is not this ledger's/)
+  })
+
+  it('records the fingerprint of an older ledger only once its key opens its sealed blocks', () => {
+    sealBlock()
+    const right = readFileSync(keyFilePath(path), 'utf8')
+    db.close()
+    db = openLedger(path)
+    // as a ledger of the previous version: sealed blocks, no fingerprint recorded
+    db.exec("DROP TRIGGER ledger_meta_no_delete; DELETE FROM ledger_meta WHERE name = 'key_fingerprint'")
+    writeFileSync(keyFilePath(path), randomBytes(32).toString('hex'), { mode: 0o600 })
+    expect(openLedgerKey(db, path).problem?.message).toMatch(/does not open this ledger's block secrets/)
+    expect(readMeta(db, 'key_fingerprint')).toBeNull()
+    writeFileSync(keyFilePath(path), right)
+    expect(openLedgerKey(db, path).problem).toBeNull()
+    expect(readMeta(db, 'key_fingerprint')).toBe(keyFingerprint(Buffer.from(right.trim(), 'hex')))
+  })
+
+  it('refuses an older ledger with sealed blocks and no key file, making no key', () => {
+    sealBlock()
+    db.exec("DROP TRIGGER ledger_meta_no_delete; DELETE FROM ledger_meta WHERE name = 'key_fingerprint'")
+    rmSync(keyFilePath(path))
+    expect(openLedgerKey(db, path).problem?.message).toMatch(/is missing/)
+    expect(existsSync(keyFilePath(path))).toBe(false)
+  })
+
+  it('refuses a key file that others can read, with the chmod to run', () => {
+    openLedgerKey(db, path)
+    chmodSync(keyFilePath(path), 0o644)
+    expect(openLedgerKey(db, path).problem?.message).toBe(
+      `the ledger key file ${keyFilePath(path)} can be read by other users (mode 644): run chmod 600 ${keyFilePath(path)}`,
+    )
+  })
+
   it('refuses a damaged key file', () => {
-    const db = join(dir, 'a.db')
-    writeFileSync(keyFilePath(db), 'not a key')
-    expect(() => openKeyStore(db)).toThrow(/damaged/)
+    writeFileSync(keyFilePath(path), 'not a key', { mode: 0o600 })
+    expect(openLedgerKey(db, path).problem?.message).toMatch(/damaged/)
+  })
+
+  it('takes the key from another file when told to', () => {
+    const elsewhere = join(dir, 'team.key')
+    const key = randomBytes(32)
+    writeFileSync(elsewhere, key.toString('hex'), { mode: 0o600 })
+    expect(openLedgerKey(db, path, { keyFile: elsewhere }).fingerprint()).toBe(keyStoreFromKey(key).fingerprint())
+    expect(existsSync(keyFilePath(path))).toBe(false)
+  })
+})
+
+describe('an emission under the wrong key', () => {
+  it('is not re-verified, and its blocks are not marked failed', async () => {
+    const f = openLedgerFixture({ definition: smallDefinition() })
+    const e = await f.openEmission()
+    f.db.close()
+    writeFileSync(keyFilePath(f.path), randomBytes(32).toString('hex'), { mode: 0o600 })
+    const g = openLedgerFixture({ definition: smallDefinition(), path: f.path })
+    try {
+      expect(() => g.emissions.verify(TEST_ACTOR, e)).toThrow(/^wrong key/)
+      expect(g.catalog.blocks(e).map((b) => b.status)).toEqual(['verified'])
+    } finally {
+      g.close()
+      rmSync(f.dir, { recursive: true, force: true })
+    }
   })
 })

@@ -1,16 +1,18 @@
 /**
- * The append-only audit log. Each entry's hash is SHA-256 over the previous entry's hash and the
- * entry's own fields (canonical JSON), so altering, deleting or inserting an entry breaks the
- * chain from that entry on; `verify` reports the first entry where it breaks. The triggers in the
- * schema refuse UPDATE and DELETE; the chain catches edits made around them.
+ * The append-only audit log: a keyed hash chain (audit-chain.ts) and its checkpoint outside the
+ * database file (ledger/checkpoint.ts), moved on after each committed entry. The triggers in the
+ * schema refuse UPDATE and DELETE; the chain catches edits made around them, and the checkpoint
+ * a cut tail, a wiped log or a file rolled back.
  */
-import { createHash } from 'node:crypto'
-import { canonicalJson } from '../../game-core/commitment'
 import type { AuditAction, AuditEntry, AuditVerification, CsvFile, Page } from '../contract/types'
+import { CHECKPOINT_KEY_LABEL, checkpointFilePath, readCheckpoint, writeCheckpoint, type Checkpoint } from '../ledger/checkpoint'
 import type { Db } from '../ledger/db'
+import type { KeyStore } from '../ledger/keystore'
+import { readMeta, writeMeta } from '../ledger/meta'
+import { CHAIN_KEY_LABEL, entryMac, GENESIS_HASH, judgeCheckpoint, KEYING_ACTION, walkChain, type AuditRow } from './audit-chain'
 import { type Clock, iso } from './common'
 
-export const GENESIS_HASH = '0'.repeat(64)
+export { entryHash, GENESIS_HASH } from './audit-chain'
 
 export interface AuditFilter {
   actor?: string
@@ -21,28 +23,25 @@ export interface AuditFilter {
   to?: string
 }
 
-interface AuditRow {
-  seq: number
-  at: string
-  actor: string
-  action: string
-  object: string
-  details: string
-  prev_hash: string
-  hash: string
-}
-
-export function entryHash(prevHash: string, e: Pick<AuditRow, 'seq' | 'at' | 'actor' | 'action' | 'object' | 'details'>): string {
-  const body = canonicalJson({ prev: prevHash, seq: e.seq, at: e.at, actor: e.actor, action: e.action, object: e.object, details: e.details })
-  return createHash('sha256').update(body).digest('hex')
-}
-
 export interface AuditService {
   /** Appends an entry; call it inside the transaction of the change it records, so both commit or neither. */
   record(actor: string, action: AuditAction, object: string, details?: Record<string, unknown>): AuditEntry
+  /** Keys the chain of a ledger whose log is not keyed yet (an entry says so); nothing if it is. */
+  ensureKeyed(): void
+  /** Starts the checkpoint afresh at the log's head, after an administrator has seen why it failed. */
+  reanchor(actor: string, reason: string): AuditEntry
   list(filter: AuditFilter & { page: number; pageSize: number }): Page<AuditEntry>
   verify(): AuditVerification
   csv(filter: AuditFilter): CsvFile
+  readonly checkpointFile: string
+}
+
+export interface AuditDeps {
+  db: Db
+  clock: Clock
+  keys: KeyStore
+  /** The ledger's file, beside which the checkpoint is kept. */
+  dbPath: string
 }
 
 function csvCell(v: string | number): string {
@@ -50,19 +49,82 @@ function csvCell(v: string | number): string {
   return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s
 }
 
-export function createAuditService({ db, clock }: { db: Db; clock: Clock }): AuditService {
+const toEntry = (r: AuditRow): AuditEntry => ({ seq: r.seq, at: r.at, actor: r.actor, action: r.action, object: r.object, details: r.details, hash: r.hash })
+
+export function createAuditService({ db, clock, keys, dbPath }: AuditDeps): AuditService {
+  const checkpointFile = checkpointFilePath(dbPath)
+  const ledgerId = readMeta(db, 'ledger_id') ?? ''
   const last = db.prepare('SELECT seq, hash FROM audit ORDER BY seq DESC LIMIT 1')
+  const hashOf = db.prepare('SELECT hash FROM audit WHERE seq = ?').pluck()
   const insert = db.prepare('INSERT INTO audit (seq, at, actor, action, object, details, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
-  // IMMEDIATE: two processes on one ledger (the app and a CLI command) never chain from the same entry.
-  const append = db.transaction((actor: string, action: string, object: string, details: string): AuditEntry => {
+  const keyedFrom = () => {
+    const v = readMeta(db, 'audit_keyed_from')
+    return v === null ? null : Number(v)
+  }
+  /** Set when this service wrote the first entry of a checkpoint's chain: only then may a missing checkpoint be written. */
+  let mayStartCheckpoint = false
+
+  function appendRow(actor: string, action: string, object: string, details: string): AuditEntry {
+    const chainKey = keys.derive(CHAIN_KEY_LABEL)
     const prev = last.get() as { seq: number; hash: string } | undefined
     const seq = (prev?.seq ?? 0) + 1
     const prevHash = prev?.hash ?? GENESIS_HASH
     const at = iso(clock())
-    const hash = entryHash(prevHash, { seq, at, actor, action, object, details })
+    const hash = entryMac(chainKey, prevHash, { seq, at, actor, action, object, details })
     insert.run(seq, at, actor, action, object, details, prevHash, hash)
     return { seq, at, actor, action, object, details, hash }
+  }
+
+  /** The entry that keys the chain, naming the earlier entries it seals. */
+  function keyChain(): void {
+    const prev = last.get() as { seq: number; hash: string } | undefined
+    const details = { key: keys.fingerprint().slice(0, 16), earlierEntries: prev?.seq ?? 0, earlierHead: prev?.hash ?? GENESIS_HASH }
+    const e = appendRow('system', KEYING_ACTION, `ledger:${ledgerId}`, JSON.stringify(details))
+    writeMeta(db, 'audit_keyed_from', String(e.seq))
+    mayStartCheckpoint = true
+  }
+
+  // IMMEDIATE: two processes on one ledger (the app and a CLI command) never chain from the same entry.
+  const append = db.transaction((actor: string, action: string, object: string, details: string): AuditEntry => {
+    if (keyedFrom() === null) keyChain()
+    return appendRow(actor, action, object, details)
   })
+
+  let scheduled = false
+  /** After the transaction that wrote an entry has ended (committed or not), the checkpoint follows the log. */
+  function afterCommit(): void {
+    if (!db.inTransaction) return advanceCheckpoint()
+    if (scheduled) return
+    scheduled = true
+    queueMicrotask(() => {
+      scheduled = false
+      afterCommit()
+    })
+  }
+
+  /** Moves the checkpoint to the log's head, only onward from one the log still reaches. */
+  function advanceCheckpoint(force = false): void {
+    const from = keyedFrom()
+    const head = last.get() as { seq: number; hash: string } | undefined
+    if (from === null || !head) return
+    const cpKey = keys.derive(CHECKPOINT_KEY_LABEL)
+    const now = readCheckpoint(checkpointFile, cpKey)
+    if (!force && !mayMoveOn(now.checkpoint, from, head.seq)) return
+    const cp: Checkpoint = { format: 'carats-audit-checkpoint/1', ledger: ledgerId, keyedFrom: from, entries: head.seq, head: head.hash, at: iso(clock()) }
+    try {
+      writeCheckpoint(checkpointFile, cpKey, cp)
+      mayStartCheckpoint = false
+    } catch (e) {
+      // the entry is committed; `audit verify` shows the checkpoint behind until a write succeeds
+      console.error(`carats: cannot write the audit checkpoint ${checkpointFile}: ${(e as Error).message}`)
+    }
+  }
+
+  function mayMoveOn(cp: Checkpoint | null, from: number, headSeq: number): boolean {
+    if (!cp) return mayStartCheckpoint
+    if (cp.ledger !== ledgerId || cp.keyedFrom !== from || cp.entries >= headSeq) return false
+    return hashOf.get(cp.entries) === cp.head
+  }
 
   function where(f: AuditFilter): { sql: string; params: unknown[] } {
     const parts: string[] = []
@@ -75,11 +137,43 @@ export function createAuditService({ db, clock }: { db: Db; clock: Clock }): Aud
     return { sql: parts.length ? `WHERE ${parts.join(' AND ')}` : '', params }
   }
 
-  const toEntry = (r: AuditRow): AuditEntry => ({ seq: r.seq, at: r.at, actor: r.actor, action: r.action, object: r.object, details: r.details, hash: r.hash })
+  function verify(): AuditVerification {
+    const chainKey = keys.derive(CHAIN_KEY_LABEL)
+    const read = readCheckpoint(checkpointFile, keys.derive(CHECKPOINT_KEY_LABEL))
+    const from = keyedFrom()
+    const rows = db.prepare('SELECT * FROM audit ORDER BY seq').iterate() as IterableIterator<AuditRow>
+    const walk = walkChain(rows, from, chainKey, read.checkpoint?.entries ?? null)
+    const entries = db.prepare('SELECT count(*) FROM audit').pluck().get() as number
+    const judged = judgeCheckpoint(read, { ledgerId, keyedFrom: from, entries, hashAt: walk.hashAt, file: checkpointFile })
+    const cp = read.checkpoint
+    return {
+      ok: walk.firstBad === null && judged.problem === null,
+      entries,
+      firstBad: walk.firstBad,
+      keyedFrom: from,
+      checkpoint: { file: checkpointFile, status: judged.status, entries: cp?.entries ?? null, head: cp?.head ?? null, at: cp?.at ?? null, problem: judged.problem },
+    }
+  }
 
   return {
+    checkpointFile,
     record(actor, action, object, details = {}) {
-      return append.immediate(actor, action, object, JSON.stringify(details))
+      const e = append.immediate(actor, action, object, JSON.stringify(details))
+      afterCommit()
+      return e
+    },
+    ensureKeyed() {
+      if (keyedFrom() !== null) return
+      db.transaction(() => {
+        if (keyedFrom() === null) keyChain()
+      }).immediate()
+      afterCommit()
+    },
+    reanchor(actor, reason) {
+      const before = verify()
+      const e = append.immediate(actor, 'audit.reanchored', `ledger:${ledgerId}`, JSON.stringify({ reason, previous: before.checkpoint.status, problem: before.checkpoint.problem }))
+      advanceCheckpoint(true)
+      return e
     },
     list({ page, pageSize, ...f }) {
       const w = where(f)
@@ -87,23 +181,7 @@ export function createAuditService({ db, clock }: { db: Db; clock: Clock }): Aud
       const rows = db.prepare(`SELECT * FROM audit ${w.sql} ORDER BY seq DESC LIMIT ? OFFSET ?`).all(...w.params, pageSize, (page - 1) * pageSize) as AuditRow[]
       return { total, page, pageSize, items: rows.map(toEntry) }
     },
-    verify() {
-      let prevHash = GENESIS_HASH
-      let expectedSeq = 1
-      let entries = 0
-      for (const r of db.prepare('SELECT * FROM audit ORDER BY seq').iterate() as IterableIterator<AuditRow>) {
-        entries++
-        const bad = (reason: string): AuditVerification => ({ ok: false, entries: Number((db.prepare('SELECT count(*) AS n FROM audit').get() as { n: number }).n), firstBad: { seq: r.seq, reason } })
-        if (r.seq !== expectedSeq) {
-          return bad(r.seq > expectedSeq ? `entries ${expectedSeq}…${r.seq - 1} are missing` : `entry ${r.seq} is out of sequence`)
-        }
-        if (r.prev_hash !== prevHash) return bad(`entry ${r.seq} does not follow entry ${r.seq - 1}: an entry was removed, inserted or altered`)
-        if (entryHash(r.prev_hash, r) !== r.hash) return bad(`entry ${r.seq} was altered after it was written`)
-        prevHash = r.hash
-        expectedSeq++
-      }
-      return { ok: true, entries, firstBad: null }
-    },
+    verify,
     csv(f) {
       const w = where(f)
       const rows = db.prepare(`SELECT * FROM audit ${w.sql} ORDER BY seq`).all(...w.params) as AuditRow[]

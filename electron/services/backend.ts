@@ -7,7 +7,7 @@ import { userInfo } from 'node:os'
 import { createDispatcher } from '../contract/dispatch'
 import type { Envelope } from '../contract/errors'
 import { openLedger, type Db } from '../ledger/db'
-import { openKeyStore, type KeyStore } from '../ledger/keystore'
+import { openLedgerKey, type KeyStore } from '../ledger/keystore'
 import { verifyBlockInWorkers } from '../workers/block-pool'
 import { workerImport } from '../workers/import-runner'
 import { workerSeller } from '../workers/simulate-seller'
@@ -57,6 +57,8 @@ export interface BackendOptions {
   actorName?: string
   /** Tests may replace the worker pool. */
   verifyBlock?: VerifyBlockFn
+  /** The ledger's key file (default: `<ledger>.key`). */
+  keyFile?: string
 }
 
 export interface Backend {
@@ -74,7 +76,7 @@ export function createServices(opts: { db: Db; dbPath: string; keys: KeyStore; c
   const { db, dbPath, keys } = opts
   const clock = opts.clock ?? systemClock
   const catalog = createCatalog({ db, keys })
-  const audit = createAuditService({ db, clock })
+  const audit = createAuditService({ db, clock, keys, dbPath })
   const users = createUsersService({ db, clock, audit })
   const jobs = createJobRegistry({ clock })
   const alerts = createAlertsService({ db, clock, audit, catalog })
@@ -94,8 +96,10 @@ export function openBackend(opts: BackendOptions): Backend {
   const db = openLedger(opts.dbPath)
   let services: Services
   try {
-    const keys = openKeyStore(opts.dbPath)
+    const keys = openLedgerKey(db, opts.dbPath, { keyFile: opts.keyFile })
     services = createServices({ db, dbPath: opts.dbPath, keys, clock: opts.clock, threads: opts.threads, verifyBlock: opts.verifyBlock })
+    // an older ledger's log is keyed now, and says so; a ledger without its key stays as it is
+    if (!keys.problem) services.audit.ensureKeyed()
     services.emissions.recoverInterrupted()
   } catch (e) {
     db.close()

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { smallDefinition } from '../../test/support/game-fixtures'
 import { openLedger } from '../ledger/db'
-import { openKeyStore } from '../ledger/keystore'
+import { openLedgerKey } from '../ledger/keystore'
 import { createAlertsService } from './alerts'
 import { createAuditService } from './audit'
 import { createCatalog } from './catalog'
@@ -47,8 +47,9 @@ describe('the players known between batches', () => {
     f.sales.sellBatch([sale('alice'), sale('carol')])
     // another connection sells to the same players
     const db2 = openLedger(f.path)
-    const catalog2 = createCatalog({ db: db2, keys: openKeyStore(f.path) })
-    const audit2 = createAuditService({ db: db2, clock: f.clock })
+    const keys2 = openLedgerKey(db2, f.path)
+    const catalog2 = createCatalog({ db: db2, keys: keys2 })
+    const audit2 = createAuditService({ db: db2, clock: f.clock, keys: keys2, dbPath: f.path })
     const sales2 = createSalesService({ db: db2, clock: f.clock, catalog: catalog2, alerts: createAlertsService({ db: db2, clock: f.clock, audit: audit2, catalog: catalog2 }) })
     sales2.sellBatch([sale('alice'), sale('bob'), sale('dave')])
     db2.close()

@@ -10,7 +10,7 @@ import { nodePrimitives } from '../crypto/node-primitives'
 import { verifyBlock } from '../../game-core/verify'
 import type { GameDefinition } from '../../game-core/rules'
 import { openLedger, type Db } from '../ledger/db'
-import { openKeyStore } from '../ledger/keystore'
+import { openLedgerKey } from '../ledger/keystore'
 import { verifyBlockInWorkers } from '../workers/block-pool'
 import { workerSeller } from '../workers/simulate-seller'
 import { createAlertsService } from './alerts'
@@ -48,8 +48,8 @@ export function openLedgerFixture(opts: { definition?: GameDefinition; clock?: C
   const path = opts.path ?? join(dir, 'ledger.db')
   const clock = opts.clock ?? (() => new Date())
   const db = openLedger(path)
-  const keys = openKeyStore(path)
-  const audit = createAuditService({ db, clock })
+  const keys = openLedgerKey(db, path)
+  const audit = createAuditService({ db, clock, keys, dbPath: path })
   const catalog = createCatalog({ db, keys })
   const jobs = createJobRegistry({ clock })
   const alerts = createAlertsService({ db, clock, audit, catalog })

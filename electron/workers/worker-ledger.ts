@@ -4,7 +4,7 @@
  * service over it, as simulate-worker.ts and import-worker.ts both need them.
  */
 import { openLedger, type Db } from '../ledger/db'
-import { openKeyStore } from '../ledger/keystore'
+import { openLedgerKey } from '../ledger/keystore'
 import { createAlertsService } from '../services/alerts'
 import { createAuditService, type AuditService } from '../services/audit'
 import { createCatalog, type Catalog } from '../services/catalog'
@@ -23,8 +23,8 @@ export interface WorkerLedger {
 export function openWorkerLedger(dbPath: string, clock: Clock): WorkerLedger {
   const db = openLedger(dbPath, { secondary: true })
   try {
-    const keys = openKeyStore(dbPath)
-    const audit = createAuditService({ db, clock })
+    const keys = openLedgerKey(db, dbPath, { secondary: true })
+    const audit = createAuditService({ db, clock, keys, dbPath })
     const catalog = createCatalog({ db, keys })
     const alerts = createAlertsService({ db, clock, audit, catalog })
     const sales = createSalesService({ db, clock, catalog, alerts })
