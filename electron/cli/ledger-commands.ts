@@ -26,7 +26,7 @@ import { warmFeedReader } from '../workers/feed-reader'
 import { UsageError, type Command, type CommandContext } from './io'
 
 const eur = (cents: number) => `${(cents / 100).toLocaleString('fr-FR', { maximumFractionDigits: 2 }).replace(/\u202f|\u00a0/g, ' ')} €`
-const int = (n: number) => n.toLocaleString('en-US')
+export const int = (n: number) => n.toLocaleString('en-US')
 const pct = (x: number) => `${(x * 100).toFixed(3)} %`
 
 export function ledgerPath(db: string | undefined): string {
@@ -36,7 +36,7 @@ export function ledgerPath(db: string | undefined): string {
   return `${dir}/${DB_FILE_NAME}`
 }
 
-async function withBackend<T>(ctx: CommandContext, fn: (b: Backend) => Promise<T> | T): Promise<T> {
+export async function withBackend<T>(ctx: CommandContext, fn: (b: Backend) => Promise<T> | T): Promise<T> {
   const path = ledgerPath(ctx.db)
   if (ctx.db) mkdirSync(dirname(path), { recursive: true })
   const backend = openBackend({ dbPath: path })
@@ -47,7 +47,7 @@ async function withBackend<T>(ctx: CommandContext, fn: (b: Backend) => Promise<T
   }
 }
 
-function options<O extends Record<string, { type: 'string' | 'boolean' }>>(ctx: CommandContext, opts: O, positionals = 0) {
+export function options<O extends Record<string, { type: 'string' | 'boolean' }>>(ctx: CommandContext, opts: O, positionals = 0) {
   const { values, positionals: pos } = parseArgs({ args: ctx.args, options: opts, strict: true, allowPositionals: positionals > 0 })
   if (pos.length > positionals) throw new UsageError(`unexpected argument ${JSON.stringify(pos[positionals])}`)
   return { values: values as { [K in keyof O]?: O[K]['type'] extends 'boolean' ? boolean : string }, pos }
@@ -66,7 +66,7 @@ const emissionArg = (ctx: CommandContext) => {
   return whole('the emission number', pos[0], 1, 9999)
 }
 
-function print(ctx: CommandContext, value: unknown, human: () => string): void {
+export function print(ctx: CommandContext, value: unknown, human: () => string): void {
   ctx.io.out(ctx.json ? JSON.stringify(value) + '\n' : human().replace(/\n?$/, '\n'))
 }
 
@@ -296,14 +296,6 @@ const reportDashboard: Command = (ctx) =>
     return 0
   })
 
-const auditVerify: Command = (ctx) =>
-  withBackend(ctx, (b) => {
-    options(ctx, {})
-    const v = b.services.audit.verify()
-    print(ctx, v, () => (v.ok ? `audit log intact: ${int(v.entries)} entries, hash chain verified` : `audit log BROKEN at entry ${v.firstBad?.seq}: ${v.firstBad?.reason}`))
-    return v.ok ? 0 : 1
-  })
-
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = []
   for await (const c of process.stdin) chunks.push(c as Buffer)
@@ -339,6 +331,5 @@ export const ledgerCommands: Record<string, Command> = {
   'player last': playerLast,
   'report depletion': reportDepletion,
   'report dashboard': reportDashboard,
-  'audit verify': auditVerify,
   'user add': userAdd,
 }

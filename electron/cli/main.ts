@@ -5,11 +5,12 @@
  * with a one-line message.
  */
 import { blockCommands } from './block-commands'
+import { integrityCommands } from './integrity-commands'
 import { ledgerCommands } from './ledger-commands'
 import { stdio, UsageError, type Command } from './io'
 import { AppError } from '../contract/errors'
 
-const commands: Record<string, Command> = { ...blockCommands, ...ledgerCommands }
+const commands: Record<string, Command> = { ...blockCommands, ...ledgerCommands, ...integrityCommands }
 
 const USAGE = `usage: carats [--db <file>] [--json] <command>
 commands:

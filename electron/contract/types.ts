@@ -89,7 +89,7 @@ export interface Certificate {
   issuedAt: string
 }
 
-export type JobKind = 'generate' | 'verify' | 'simulate' | 'demo'
+export type JobKind = 'generate' | 'verify' | 'simulate' | 'demo' | 'backup' | 'ledger-check'
 export type JobState = 'running' | 'done' | 'failed' | 'cancelled'
 
 export interface JobInfo {
@@ -294,4 +294,76 @@ export interface AuditVerification {
 export interface CsvFile {
   fileName: string
   content: string
+}
+
+// ---------------------------------------------------------------------------------------------
+// the ledger as a system of record: its check, backups and restores
+
+export const LEDGER_PROBLEM_KINDS = [
+  'BLOCK_UNITS_SOLD', 'UNIT_GAP', 'UNKNOWN_UNIT', 'TIER_SOLD', 'PLAYER_TOTALS', 'PLAYER_CHAIN', 'DAY_TOTALS', 'PRIZE_MISMATCH', 'TIER_MISMATCH',
+] as const
+export type LedgerProblemKind = (typeof LEDGER_PROBLEM_KINDS)[number]
+
+/** The row a problem concerns: a unit (serial), a block or its tier, a player, or a day of an emission. */
+export interface LedgerProblemRow {
+  emission?: number
+  block?: number
+  /** index in the emission's prize table (null: losing) */
+  tier?: number | null
+  serial?: string
+  unitKey?: number
+  player?: string
+  playerId?: number
+  /** UTC day, YYYY-MM-DD */
+  day?: string
+}
+
+export interface LedgerProblem {
+  kind: LedgerProblemKind
+  row: LedgerProblemRow
+  /** the stored column that disagrees */
+  field: string
+  stored: number | string | null
+  recomputed: number | string | null
+  /** what disagrees, in English */
+  message: string
+}
+
+export interface LedgerDataCheck {
+  ok: boolean
+  salesRows: number
+  /** sold units whose tier and prize were re-derived from their block's secret */
+  unitsRederived: number
+  /** at most 50 of each kind */
+  problems: LedgerProblem[]
+  /** all the problems found, listed or not */
+  problemCount: number
+  problemsByKind: Partial<Record<LedgerProblemKind, number>>
+}
+
+export interface LedgerCheckReport {
+  ok: boolean
+  at: string
+  seconds: number
+  /** SQLite's integrity_check: 'ok', or its first messages */
+  integrity: { ok: boolean; messages: string[] }
+  audit: AuditVerification
+  data: LedgerDataCheck
+}
+
+export interface BackupReport {
+  file: string
+  keyFile: string
+  checkpointFile: string
+  bytes: number
+  at: string
+  /** the copy's own check: integrity, audit chain against the ledger's checkpoint, counters */
+  check: LedgerCheckReport
+}
+
+export interface RestoreReport {
+  backup: string
+  /** where the ledger that was in place was moved, if there was one */
+  movedAside: string | null
+  check: LedgerCheckReport
 }

@@ -22,6 +22,8 @@ export interface KeyStore {
   derive(label: string): Buffer
   /** The key's fingerprint (hex), as the ledger records it; throws as the other methods do. */
   fingerprint(): string
+  /** Writes the key to a new file (0600), for a backup of the ledger. */
+  saveCopy(path: string): void
   /** Why the key cannot be used, or null when it can. */
   readonly problem: AppError | null
 }
@@ -49,6 +51,7 @@ export function keyStoreFromKey(masterKey: Uint8Array): KeyStore {
     problem: null,
     fingerprint: () => fingerprint,
     derive: (label) => deriveKey(key, label),
+    saveCopy: (path) => writeKeyFile(path, key),
     sealSecret(ref, secret) {
       const iv = randomBytes(IV_BYTES)
       const cipher = createCipheriv('aes-256-gcm', key, iv)
@@ -78,7 +81,7 @@ export function refusingKeyStore(problem: AppError): KeyStore {
   const refuse = (): never => {
     throw problem
   }
-  return { problem, fingerprint: refuse, derive: refuse, sealSecret: refuse, openSecret: refuse }
+  return { problem, fingerprint: refuse, derive: refuse, saveCopy: refuse, sealSecret: refuse, openSecret: refuse }
 }
 
 export function keyFilePath(dbPath: string): string {

@@ -4,8 +4,9 @@
  * schema refuse UPDATE and DELETE; the chain catches edits made around them, and the checkpoint
  * a cut tail, a wiped log or a file rolled back.
  */
+import { existsSync, readFileSync } from 'node:fs'
 import type { AuditAction, AuditEntry, AuditVerification, CsvFile, Page } from '../contract/types'
-import { CHECKPOINT_KEY_LABEL, checkpointFilePath, readCheckpoint, writeCheckpoint, type Checkpoint } from '../ledger/checkpoint'
+import { CHECKPOINT_KEY_LABEL, checkpointFilePath, readCheckpoint, writeCheckpoint, type Checkpoint, type CheckpointRead } from '../ledger/checkpoint'
 import type { Db } from '../ledger/db'
 import type { KeyStore } from '../ledger/keystore'
 import { readMeta, writeMeta } from '../ledger/meta'
@@ -28,11 +29,22 @@ export interface AuditService {
   record(actor: string, action: AuditAction, object: string, details?: Record<string, unknown>): AuditEntry
   /** Keys the chain of a ledger whose log is not keyed yet (an entry says so); nothing if it is. */
   ensureKeyed(): void
+  /** Brings the checkpoint up to the log's head now (before the ledger is closed). */
+  flushCheckpoint(): void
   /** Starts the checkpoint afresh at the log's head, after an administrator has seen why it failed. */
   reanchor(actor: string, reason: string): AuditEntry
   list(filter: AuditFilter & { page: number; pageSize: number }): Page<AuditEntry>
-  verify(): AuditVerification
+  /** The chain, and the log against its checkpoint (or against one read earlier: a copy's against its ledger's). */
+  verify(against?: CheckpointRead): AuditVerification
+  /** The checkpoint as it stands now, authenticated. */
+  readCheckpoint(): CheckpointRead
   csv(filter: AuditFilter): CsvFile
+  /**
+   * The whole log for archiving, as JSON lines: a first line with the ledger, its key's
+   * fingerprint, the verification and the checkpoint as its file holds it (MAC included), then
+   * every entry with its links. Whoever holds the key can re-verify it years later.
+   */
+  exportLog(): { fileName: string; content: string }
   readonly checkpointFile: string
 }
 
@@ -42,6 +54,8 @@ export interface AuditDeps {
   keys: KeyStore
   /** The ledger's file, beside which the checkpoint is kept. */
   dbPath: string
+  /** A copy of a ledger just made (a backup, a restore): its checkpoint may start at its head. */
+  startCheckpoint?: boolean
 }
 
 function csvCell(v: string | number): string {
@@ -51,7 +65,7 @@ function csvCell(v: string | number): string {
 
 const toEntry = (r: AuditRow): AuditEntry => ({ seq: r.seq, at: r.at, actor: r.actor, action: r.action, object: r.object, details: r.details, hash: r.hash })
 
-export function createAuditService({ db, clock, keys, dbPath }: AuditDeps): AuditService {
+export function createAuditService({ db, clock, keys, dbPath, startCheckpoint }: AuditDeps): AuditService {
   const checkpointFile = checkpointFilePath(dbPath)
   const ledgerId = readMeta(db, 'ledger_id') ?? ''
   const last = db.prepare('SELECT seq, hash FROM audit ORDER BY seq DESC LIMIT 1')
@@ -62,7 +76,7 @@ export function createAuditService({ db, clock, keys, dbPath }: AuditDeps): Audi
     return v === null ? null : Number(v)
   }
   /** Set when this service wrote the first entry of a checkpoint's chain: only then may a missing checkpoint be written. */
-  let mayStartCheckpoint = false
+  let mayStartCheckpoint = startCheckpoint ?? false
 
   function appendRow(actor: string, action: string, object: string, details: string): AuditEntry {
     const chainKey = keys.derive(CHAIN_KEY_LABEL)
@@ -93,6 +107,7 @@ export function createAuditService({ db, clock, keys, dbPath }: AuditDeps): Audi
   let scheduled = false
   /** After the transaction that wrote an entry has ended (committed or not), the checkpoint follows the log. */
   function afterCommit(): void {
+    if (!db.open) return
     if (!db.inTransaction) return advanceCheckpoint()
     if (scheduled) return
     scheduled = true
@@ -106,7 +121,7 @@ export function createAuditService({ db, clock, keys, dbPath }: AuditDeps): Audi
   function advanceCheckpoint(force = false): void {
     const from = keyedFrom()
     const head = last.get() as { seq: number; hash: string } | undefined
-    if (from === null || !head) return
+    if (from === null || !head || keys.problem) return
     const cpKey = keys.derive(CHECKPOINT_KEY_LABEL)
     const now = readCheckpoint(checkpointFile, cpKey)
     if (!force && !mayMoveOn(now.checkpoint, from, head.seq)) return
@@ -137,9 +152,11 @@ export function createAuditService({ db, clock, keys, dbPath }: AuditDeps): Audi
     return { sql: parts.length ? `WHERE ${parts.join(' AND ')}` : '', params }
   }
 
-  function verify(): AuditVerification {
+  const currentCheckpoint = () => readCheckpoint(checkpointFile, keys.derive(CHECKPOINT_KEY_LABEL))
+
+  function verify(against?: CheckpointRead): AuditVerification {
     const chainKey = keys.derive(CHAIN_KEY_LABEL)
-    const read = readCheckpoint(checkpointFile, keys.derive(CHECKPOINT_KEY_LABEL))
+    const read = against ?? currentCheckpoint()
     const from = keyedFrom()
     const rows = db.prepare('SELECT * FROM audit ORDER BY seq').iterate() as IterableIterator<AuditRow>
     const walk = walkChain(rows, from, chainKey, read.checkpoint?.entries ?? null)
@@ -162,6 +179,7 @@ export function createAuditService({ db, clock, keys, dbPath }: AuditDeps): Audi
       afterCommit()
       return e
     },
+    flushCheckpoint: afterCommit,
     ensureKeyed() {
       if (keyedFrom() !== null) return
       db.transaction(() => {
@@ -182,6 +200,15 @@ export function createAuditService({ db, clock, keys, dbPath }: AuditDeps): Audi
       return { total, page, pageSize, items: rows.map(toEntry) }
     },
     verify,
+    readCheckpoint: currentCheckpoint,
+    exportLog() {
+      const v = verify()
+      const raw = existsSync(checkpointFile) ? (JSON.parse(readFileSync(checkpointFile, 'utf8')) as unknown) : null
+      const head = { format: 'carats-audit-export/1', ledger: ledgerId, key: keys.fingerprint().slice(0, 16), exportedAt: iso(clock()), verification: v, checkpoint: raw }
+      const rows = db.prepare('SELECT * FROM audit ORDER BY seq').all() as AuditRow[]
+      const content = [head, ...rows].map((r) => JSON.stringify(r)).join('\n') + '\n'
+      return { fileName: `audit-${ledgerId.slice(0, 8)}-${iso(clock()).slice(0, 10)}.jsonl`, content }
+    },
     csv(f) {
       const w = where(f)
       const rows = db.prepare(`SELECT * FROM audit ${w.sql} ORDER BY seq`).all(...w.params) as AuditRow[]

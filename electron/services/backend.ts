@@ -115,12 +115,14 @@ export function openBackend(opts: BackendOptions): Backend {
       if (closed) return
       closed = true
       void services.jobs.shutdown()
+      services.audit.flushCheckpoint()
       db.close()
     },
     async closeGracefully() {
       if (closed) return
       await services.jobs.shutdown()
       closed = true
+      services.audit.flushCheckpoint()
       db.close()
     },
   }

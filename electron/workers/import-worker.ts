@@ -5,28 +5,26 @@
  */
 import { parentPort, workerData } from 'node:worker_threads'
 import { AppError } from '../contract/errors'
-import type { Db } from '../ledger/db'
 import { createImporter } from '../services/import'
 import type { ImportWorkerData, ImportWorkerMessage } from './import-runner'
 import { provideWorkerEntries } from './entry'
-import { openWorkerLedger } from './worker-ledger'
+import { openWorkerLedger, type WorkerLedger } from './worker-ledger'
 
 const data = workerData as ImportWorkerData
 const post = (m: ImportWorkerMessage) => parentPort!.postMessage(m)
 
 provideWorkerEntries({ 'feed-reader-worker': data.readerEntry })
 
-let db: Db | null = null
+let ledger: WorkerLedger | null = null
 try {
   // the app's clock, as it read when the import was asked for
-  const ledger = openWorkerLedger(data.dbPath, () => new Date(data.now))
-  db = ledger.db
+  ledger = openWorkerLedger(data.dbPath, () => new Date(data.now))
   const importer = createImporter(ledger)
   post({ type: 'done', result: importer.importContent(data.actor, data.content, data.fileName) })
 } catch (e) {
   const err = e instanceof AppError ? e : new AppError('INTERNAL', e instanceof Error ? e.message : String(e))
   post({ type: 'error', code: err.code, message: err.message, extras: err.extras })
 } finally {
-  db?.close()
+  ledger?.close()
   parentPort!.close()
 }

@@ -5,11 +5,10 @@
  */
 import { parentPort, workerData } from 'node:worker_threads'
 import { AppError } from '../contract/errors'
-import type { Db } from '../ledger/db'
 import { sellDrafts } from '../services/simulator'
 import { workerDrafts } from './sales-drafts'
 import type { SimulateWorkerData, SimulateWorkerMessage } from './simulate-seller'
-import { openWorkerLedger } from './worker-ledger'
+import { openWorkerLedger, type WorkerLedger } from './worker-ledger'
 
 const data = workerData as SimulateWorkerData
 const post = (m: SimulateWorkerMessage) => parentPort!.postMessage(m)
@@ -19,11 +18,10 @@ parentPort!.on('message', (m: unknown) => {
 })
 
 async function main(): Promise<void> {
-  let db: Db | null = null
+  let ledger: WorkerLedger | null = null
   try {
-    const ledger = openWorkerLedger(data.dbPath, () => new Date())
-    db = ledger.db
-    await sellDrafts(ledger.sales, workerDrafts(data.job.gen, data.draftsEntry), data.job, {
+    ledger = openWorkerLedger(data.dbPath, () => new Date())
+      await sellDrafts(ledger.sales, workerDrafts(data.job.gen, data.draftsEntry), data.job, {
       signal: cancel.signal,
       progress: (sold) => post({ type: 'progress', sold }),
     })
@@ -32,7 +30,7 @@ async function main(): Promise<void> {
     const err = e instanceof AppError ? e : new AppError('INTERNAL', e instanceof Error ? e.message : String(e))
     post({ type: 'error', code: err.code, message: err.message })
   } finally {
-    db?.close()
+    ledger?.close()
     parentPort!.close()
   }
 }

@@ -17,9 +17,11 @@ export interface WorkerLedger {
   audit: AuditService
   catalog: Catalog
   sales: SalesService
+  /** Brings the audit checkpoint up to the entries this worker wrote, then closes the connection. */
+  close(): void
 }
 
-/** Opens the ledger at dbPath for a worker; the caller closes `db`. */
+/** Opens the ledger at dbPath for a worker; the caller closes it (`close`). */
 export function openWorkerLedger(dbPath: string, clock: Clock): WorkerLedger {
   const db = openLedger(dbPath, { secondary: true })
   try {
@@ -28,7 +30,11 @@ export function openWorkerLedger(dbPath: string, clock: Clock): WorkerLedger {
     const catalog = createCatalog({ db, keys })
     const alerts = createAlertsService({ db, clock, audit, catalog })
     const sales = createSalesService({ db, clock, catalog, alerts })
-    return { db, clock, audit, catalog, sales }
+    const close = () => {
+      audit.flushCheckpoint()
+      db.close()
+    }
+    return { db, clock, audit, catalog, sales, close }
   } catch (e) {
     db.close()
     throw e

@@ -73,7 +73,7 @@ describe('the life of an emission', () => {
     expect(cert.blocks[0]).toMatchObject({ block: 1, status: 'verified', commitment: g.blockList[0].commitment })
 
     const actions = s.audit.list({ page: 1, pageSize: 100 }).items.map((a) => a.action).reverse()
-    expect(actions).toEqual(['emission.create', 'emission.generate-start', 'block.generate', 'emission.generate-done', 'emission.verify-start', 'block.verify', 'emission.verify-done', 'emission.open', 'emission.close'])
+    expect(actions).toEqual(['audit.keyed', 'emission.create', 'emission.generate-start', 'block.generate', 'emission.generate-done', 'emission.verify-start', 'block.verify', 'emission.verify-done', 'emission.open', 'emission.close'])
     expect(s.audit.verify().ok).toBe(true)
   }, 180_000)
 

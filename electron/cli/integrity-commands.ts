@@ -1,0 +1,124 @@
+/**
+ * The ledger as a system of record, from the command line: its check, backups and restores, and
+ * the audit log's verification, export and checkpoint.
+ */
+import { writeFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import type { AuditVerification, LedgerCheckReport } from '../contract/types'
+import { openBackend } from '../services/backend'
+import { systemClock } from '../services/common'
+import { backupLedger, checkLedger, checkSummary, restoreFiles, restoreReport } from '../services/ledger-integrity'
+import { UsageError, type Command } from './io'
+import { int, ledgerPath, options, print, withBackend } from './ledger-commands'
+
+function checkpointText(v: AuditVerification): string {
+  const c = v.checkpoint
+  const what = c.entries === null ? '' : ` (${int(c.entries)} entries, head ${c.head}, written ${c.at})`
+  return `checkpoint ${c.status}${what}${c.problem ? `: ${c.problem}` : ''}\n  file ${c.file}`
+}
+
+function auditText(v: AuditVerification): string {
+  const chain = v.firstBad
+    ? `audit log BROKEN at entry ${v.firstBad.seq}: ${v.firstBad.reason}`
+    : `audit log: ${int(v.entries)} entries, hash chain verified${v.keyedFrom ? `, keyed from entry ${v.keyedFrom}` : ''}`
+  return `${chain}\n${checkpointText(v)}`
+}
+
+function checkText(path: string, r: LedgerCheckReport): string {
+  const d = r.data
+  const lines = [
+    `ledger ${path}: ${r.ok ? 'sound' : 'NOT SOUND'} (checked in ${r.seconds} s, as of ${r.at})`,
+    `integrity: ${r.integrity.ok ? 'ok' : r.integrity.messages.join('; ')}`,
+    auditText(r.audit),
+    `data: ${int(d.salesRows)} sales rows, ${int(d.unitsRederived)} units' prizes re-derived from their block's secret: ` +
+      (d.problemCount === 0 ? 'every counter and prize agrees' : `${int(d.problemCount)} disagreement(s)`),
+    ...d.problems.slice(0, 20).map((p) => `  ${p.kind}: ${p.message}`),
+  ]
+  if (d.problems.length > 20) lines.push(`  … ${int(d.problemCount - 20)} more (--json lists up to 50 of each kind)`)
+  return lines.join('\n')
+}
+
+const ledgerCheck: Command = (ctx) =>
+  withBackend(ctx, (b) => {
+    const { values } = options(ctx, { 'no-prizes': { type: 'boolean' } })
+    const s = b.services
+    const r = checkLedger(s, { prizes: !values['no-prizes'], progress: (done, total) => ctx.io.progress(`checking: ${int(done)} / ${int(total)} sales`) })
+    ctx.io.progress('')
+    s.audit.record(b.actor.name, 'ledger.check', 'ledger', checkSummary(r))
+    print(ctx, r, () => checkText(s.dbPath, r))
+    return r.ok ? 0 : 1
+  })
+
+const backup: Command = (ctx) =>
+  withBackend(ctx, (b) => {
+    const { pos } = options(ctx, {}, 1)
+    if (!pos[0]) throw new UsageError('name the backup file: carats backup <file>')
+    const r = backupLedger(b.services, b.actor.name, resolve(pos[0]))
+    print(ctx, r, () =>
+      [
+        `backup ${r.file}: ${int(r.bytes)} bytes, with its key ${r.keyFile} (keep both together, mode 0600) and its checkpoint ${r.checkpointFile}`,
+        r.check.ok ? 'the copy was checked: integrity ok, audit chain and checkpoint ok, every counter agrees' : `THE COPY DOES NOT PASS ITS CHECK; it is kept for investigation:\n${checkText(r.file, r.check)}`,
+      ].join('\n'),
+    )
+    return r.check.ok ? 0 : 1
+  })
+
+const restore: Command = async (ctx) => {
+  const { values, pos } = options(ctx, { replace: { type: 'boolean' }, 'key-file': { type: 'string' } }, 1)
+  if (!pos[0]) throw new UsageError('name the backup to restore: carats restore <backup file> [--replace]')
+  const target = ledgerPath(ctx.db)
+  const backupFile = resolve(pos[0])
+  const { movedAside } = restoreFiles({ backup: backupFile, target, keyFile: values['key-file'], replace: values.replace, clock: systemClock })
+  const b = openBackend({ dbPath: target })
+  try {
+    const r = restoreReport(b.services, b.actor.name, backupFile, movedAside)
+    print(ctx, r, () =>
+      [`${target} restored from ${backupFile}${movedAside ? `; the ledger that was there is kept as ${movedAside}` : ''}`, checkText(target, r.check)].join('\n'),
+    )
+    return r.check.ok ? 0 : 1
+  } finally {
+    await b.closeGracefully()
+  }
+}
+
+const auditVerify: Command = (ctx) =>
+  withBackend(ctx, (b) => {
+    options(ctx, {})
+    const v = b.services.audit.verify()
+    print(ctx, v, () => auditText(v))
+    return v.ok ? 0 : 1
+  })
+
+const auditExport: Command = (ctx) =>
+  withBackend(ctx, (b) => {
+    const { values } = options(ctx, { out: { type: 'string' } })
+    const x = b.services.audit.exportLog()
+    const file = resolve(values.out ?? x.fileName)
+    try {
+      writeFileSync(file, x.content, { flag: 'wx' })
+    } catch (e) {
+      throw new UsageError(`cannot write ${file}: ${(e as NodeJS.ErrnoException).code === 'EEXIST' ? 'it exists already (nothing is overwritten): choose --out' : (e as Error).message}`)
+    }
+    const v = b.services.audit.verify()
+    print(ctx, { file, entries: v.entries, verification: v }, () => `${file}: ${int(v.entries)} entries with the checkpoint\n${auditText(v)}`)
+    return 0
+  })
+
+const auditReanchor: Command = (ctx) =>
+  withBackend(ctx, (b) => {
+    const { values } = options(ctx, { reason: { type: 'string' } })
+    if (!values.reason || values.reason.trim().length < 10) throw new UsageError('--reason is required (at least 10 characters): why the checkpoint is started afresh')
+    const e = b.services.audit.reanchor(b.actor.name, values.reason.trim())
+    const v = b.services.audit.verify()
+    print(ctx, { entry: e, verification: v }, () => `the checkpoint starts afresh at entry ${e.seq} (logged, with the reason)\n${auditText(v)}`)
+    return v.ok ? 0 : 1
+  })
+
+export const integrityCommands: Record<string, Command> = {
+  'ledger check': ledgerCheck,
+  backup,
+  restore,
+  'audit verify': auditVerify,
+  'audit export': auditExport,
+  'audit reanchor': auditReanchor,
+}

@@ -1,0 +1,183 @@
+/**
+ * The ledger as a system of record: its whole check (SQLite's integrity, the audit chain and its
+ * checkpoint, every counter recomputed and every sold unit's prize re-derived), a backup that is
+ * a consistent copy taken while the app runs (VACUUM INTO reads one snapshot), written with its
+ * key and checkpoint and checked before it is called good, and the restore of such a backup.
+ */
+import { copyFileSync, renameSync, rmSync, statSync } from 'node:fs'
+import Database from 'better-sqlite3'
+import { AppError } from '../contract/errors'
+import type { BackupReport, LedgerCheckReport, RestoreReport } from '../contract/types'
+import { checkpointFilePath, type CheckpointRead } from '../ledger/checkpoint'
+import { openLedger, type Db } from '../ledger/db'
+import { keyFilePath, readKeyFile, keyProblems, writeKeyFile, type KeyStore } from '../ledger/keystore'
+import { createAuditService, type AuditService } from './audit'
+import { createCatalog, type Catalog } from './catalog'
+import { type Clock, iso } from './common'
+import { checkLedgerData } from './ledger-check'
+
+export interface CheckDeps {
+  db: Db
+  catalog: Catalog
+  audit: AuditService
+  clock: Clock
+}
+
+export interface CheckOptions {
+  /** Re-derive every sold unit's prize from its block's secret (default true). */
+  prizes?: boolean
+  /** Judge the log against this checkpoint instead of its own (a copy against its ledger's). */
+  against?: CheckpointRead
+  progress?: (done: number, total: number) => void
+}
+
+/** SQLite's own check of every page and index. */
+export function integrityOf(db: Db): LedgerCheckReport['integrity'] {
+  const messages = (db.pragma('integrity_check(20)') as { integrity_check: string }[]).map((r) => r.integrity_check)
+  return { ok: messages.length === 1 && messages[0] === 'ok', messages }
+}
+
+export function checkLedger(deps: CheckDeps, opts: CheckOptions = {}): LedgerCheckReport {
+  const started = performance.now()
+  const integrity = integrityOf(deps.db)
+  const audit = deps.audit.verify(opts.against)
+  const data = checkLedgerData(deps, { prizes: opts.prizes ?? true, progress: opts.progress })
+  const seconds = Number(((performance.now() - started) / 1000).toFixed(2))
+  return { ok: integrity.ok && audit.ok && data.ok, at: iso(deps.clock()), seconds, integrity, audit, data }
+}
+
+/** What the audit log keeps of a check: enough to show the last verdict. */
+export function checkSummary(r: LedgerCheckReport): Record<string, unknown> {
+  return {
+    ok: r.ok,
+    seconds: r.seconds,
+    integrity: r.integrity.ok,
+    audit: r.audit.ok,
+    checkpoint: r.audit.checkpoint.status,
+    salesRows: r.data.salesRows,
+    unitsRederived: r.data.unitsRederived,
+    problems: r.data.problemCount,
+  }
+}
+
+const exists = (path: string) => statSync(path, { throwIfNoEntry: false }) !== undefined
+
+function refuseExisting(...paths: string[]): void {
+  for (const p of paths) if (exists(p)) throw new AppError('CONFLICT', `${p} already exists: choose a new file name for the backup (nothing is overwritten)`)
+}
+
+/** A consistent copy of the open ledger at `dest`, from one snapshot, without stopping writers. */
+function copyInto(db: Db, dest: string): void {
+  try {
+    db.prepare('VACUUM INTO ?').run(dest)
+  } catch (e) {
+    rmSync(dest, { force: true })
+    throw new AppError('BAD_ARGUMENTS', `cannot write the copy to ${dest}: ${(e as Error).message}; check the folder exists and is writable`)
+  }
+}
+
+/** The copy checked as a ledger of its own; if its log reaches its ledger's checkpoint, it gets its own. */
+function checkCopy(dest: string, keys: KeyStore, clock: Clock, against: CheckpointRead, prizes: boolean): LedgerCheckReport {
+  const copy = openLedger(dest)
+  try {
+    const catalog = createCatalog({ db: copy, keys })
+    const audit = createAuditService({ db: copy, clock, keys, dbPath: dest, startCheckpoint: true })
+    const report = checkLedger({ db: copy, catalog, audit, clock }, { prizes, against })
+    if (report.audit.ok) audit.flushCheckpoint()
+    // one self-contained file, as an archive should be (no write-ahead log beside it)
+    copy.pragma('journal_mode = DELETE')
+    return report
+  } finally {
+    copy.close()
+  }
+}
+
+export interface BackupDeps {
+  db: Db
+  dbPath: string
+  keys: KeyStore
+  audit: AuditService
+  clock: Clock
+}
+
+export function backupLedger(deps: BackupDeps, actor: string, dest: string): BackupReport {
+  const files = { file: dest, keyFile: keyFilePath(dest), checkpointFile: checkpointFilePath(dest) }
+  refuseExisting(files.file, files.keyFile, files.checkpointFile)
+  if (deps.keys.problem) throw deps.keys.problem
+  // read before the snapshot: the copy holds at least the entries this checkpoint counts
+  const against = deps.audit.readCheckpoint()
+  copyInto(deps.db, dest)
+  deps.keys.saveCopy(files.keyFile)
+  const check = checkCopy(dest, deps.keys, deps.clock, against, false)
+  const bytes = statSync(dest).size
+  deps.audit.record(actor, 'ledger.backup', 'ledger', { file: dest, bytes, entries: check.audit.entries, ...checkSummary(check) })
+  return { ...files, bytes, at: check.at, check }
+}
+
+export interface RestoreOptions {
+  backup: string
+  target: string
+  /** The backup's key file (default `<backup>.key`). */
+  keyFile?: string
+  /** Replace a ledger that exists at `target` (it is moved aside, never deleted). */
+  replace?: boolean
+  clock: Clock
+}
+
+function refuseInUse(target: string): void {
+  if (exists(`${target}-wal`)) {
+    throw new AppError(
+      'ILLEGAL_STATE',
+      `${target} is open (its write-ahead log ${target}-wal exists): close the app and every carats command on it, then restore again`,
+    )
+  }
+}
+
+/** Moves the ledger at `target` and its key and checkpoint aside; returns where, or null. */
+function moveAside(target: string, stamp: string): string | null {
+  if (!exists(target)) return null
+  const aside = `${target}.before-restore-${stamp}`
+  for (const [from, to] of [[target, aside], [keyFilePath(target), keyFilePath(aside)], [checkpointFilePath(target), checkpointFilePath(aside)]]) {
+    if (exists(from)) renameSync(from, to)
+  }
+  return aside
+}
+
+function copyBackup(backup: string, tmp: string): void {
+  rmSync(tmp, { force: true })
+  let src: Db
+  try {
+    src = new Database(backup, { readonly: true, fileMustExist: true })
+  } catch (e) {
+    throw new AppError('NOT_FOUND', `cannot read the backup ${backup}: ${(e as Error).message}`)
+  }
+  try {
+    copyInto(src, tmp)
+  } finally {
+    src.close()
+  }
+}
+
+/** Files of a restore, put in place; the ledger that was there is moved aside. */
+export function restoreFiles(o: RestoreOptions): { movedAside: string | null } {
+  if (!exists(o.backup)) throw new AppError('NOT_FOUND', `there is no backup ${o.backup}`)
+  const key = readKeyFile(o.keyFile ?? keyFilePath(o.backup))
+  if (!key) throw keyProblems.missing(o.keyFile ?? keyFilePath(o.backup), null)
+  refuseInUse(o.target)
+  if (exists(o.target) && !o.replace) throw new AppError('CONFLICT', `${o.target} exists: add --replace to put it aside (it is kept as <ledger>.before-restore-<time>) and restore over it`)
+  const tmp = `${o.target}.restoring`
+  copyBackup(o.backup, tmp)
+  // the backup must be a ledger this app opens, before anything in place is touched
+  openLedger(tmp).close()
+  const movedAside = moveAside(o.target, iso(o.clock()).replace(/[:.]/g, '-'))
+  renameSync(tmp, o.target)
+  writeKeyFile(keyFilePath(o.target), key)
+  if (exists(checkpointFilePath(o.backup))) copyFileSync(checkpointFilePath(o.backup), checkpointFilePath(o.target))
+  return { movedAside }
+}
+
+export function restoreReport(deps: CheckDeps, actor: string, backup: string, movedAside: string | null): RestoreReport {
+  const check = checkLedger(deps)
+  deps.audit.record(actor, 'ledger.restored', 'ledger', { from: backup, movedAside, ...checkSummary(check) })
+  return { backup, movedAside, check }
+}
