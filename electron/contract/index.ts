@@ -116,6 +116,13 @@ export const contract = {
     args: z.object({ actor: z.string().max(64).optional(), action: z.string().max(64).optional(), object: z.string().max(64).optional(), from: isoDay.optional(), to: isoDay.optional() }).strict(),
     access: ['admin', 'auditor'],
   }),
+
+  // the ledger as a system of record
+  'ledger:status': channel<T.LedgerStatus>()({ args: z.object({}).strict(), access: ['admin', 'auditor'] }),
+  /** The whole check on a worker thread: integrity, audit chain and checkpoint, counters, every sold unit's prize re-derived. */
+  'ledger:check': channel<T.JobInfo>()({ args: z.object({ prizes: z.boolean().default(true) }).strict(), access: ['admin', 'auditor'] }),
+  /** A checked backup, with its key and checkpoint, into the backups folder beside the ledger. */
+  'ledger:backup': channel<T.JobInfo>()({ args: z.object({}).strict(), access: ['admin'] }),
 } as const
 
 export type Contract = typeof contract

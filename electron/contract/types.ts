@@ -3,7 +3,7 @@
  * times as ISO 8601 strings, serials as strings. No class instances.
  */
 import type { Role } from './define'
-import type { ErrorReason } from './errors'
+import type { ApiErrorData, ErrorReason } from './errors'
 import { PLAY_PROBLEM_CODES, type Play } from '../../game-core/play'
 
 export type { Role } from './define'
@@ -87,6 +87,8 @@ export interface Certificate {
   oddsOneIn: number
   blocks: { block: number; status: BlockStatus; commitment: string | null; verifiedAt: string | null }[]
   issuedAt: string
+  /** The audit log's checkpoint when the certificate was issued (null: none, or the key is missing). */
+  auditCheckpoint: { entries: number; head: string; at: string } | null
 }
 
 export type JobKind = 'generate' | 'verify' | 'simulate' | 'demo' | 'backup' | 'ledger-check'
@@ -366,4 +368,31 @@ export interface RestoreReport {
   /** where the ledger that was in place was moved, if there was one */
   movedAside: string | null
   check: LedgerCheckReport
+}
+
+/** What the audit log keeps of a whole check (ledger.check entries). */
+export interface LedgerCheckSummary {
+  ok: boolean
+  seconds: number
+  integrity: boolean
+  audit: boolean
+  checkpoint: AuditCheckpointStatus
+  salesRows: number
+  unitsRederived: number
+  problems: number
+}
+
+export interface LedgerStatus {
+  path: string
+  ledgerId: string
+  /** the first 16 hex digits of the key's fingerprint, null when the key cannot be used */
+  keyFingerprint: string | null
+  keyProblem: ApiErrorData | null
+  /** null when the key is missing (the keyed chain cannot be checked without it) */
+  audit: AuditVerification | null
+  lastCheck: ({ at: string; actor: string } & LedgerCheckSummary) | null
+  /** the last whole check run by this app since it started, with every disagreement */
+  lastReport: LedgerCheckReport | null
+  backups: ({ at: string; actor: string; file: string; bytes: number } & LedgerCheckSummary)[]
+  backupFolder: string
 }

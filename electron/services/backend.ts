@@ -10,6 +10,7 @@ import { openLedger, type Db } from '../ledger/db'
 import { openLedgerKey, type KeyStore } from '../ledger/keystore'
 import { verifyBlockInWorkers } from '../workers/block-pool'
 import { workerImport } from '../workers/import-runner'
+import { runLedgerTask } from '../workers/ledger-task-runner'
 import { workerSeller } from '../workers/simulate-seller'
 import { createAlertsService, type AlertsService } from './alerts'
 import { createAuditService, type AuditService } from './audit'
@@ -21,6 +22,7 @@ import { type ImporterService, type ReportsService, type SimulatorService } from
 import { createHandlers } from './handlers'
 import { createImporter } from './import'
 import { createJobRegistry, type JobRegistry } from './jobs'
+import { createLedgerOffice, type LedgerOffice } from './ledger-office'
 import { createPlayersService, type PlayersService } from './players'
 import { createReports } from './reports'
 import { createSalesService, type SalesService } from './sales'
@@ -46,6 +48,7 @@ export interface Services {
   importer: ImporterService
   reports: ReportsService
   demo: DemoService
+  ledger: LedgerOffice
 }
 
 export interface BackendOptions {
@@ -89,7 +92,8 @@ export function createServices(opts: { db: Db; dbPath: string; keys: KeyStore; c
   const importer: ImporterService = { importContent: workerImport(dbPath, clock), importHere: createImporter({ db, clock, catalog, sales, audit }).importContent }
   const reports: ReportsService = createReports({ db, clock, catalog, alerts })
   const demo = createDemoService({ jobs, emissions, simulator })
-  return { db, dbPath, clock, keys, catalog, audit, users, jobs, alerts, emissions, sales, tickets, players, simulator, importer, reports, demo }
+  const ledger = createLedgerOffice({ db, dbPath, keys, audit, jobs, clock, runTask: runLedgerTask })
+  return { db, dbPath, clock, keys, catalog, audit, users, jobs, alerts, emissions, sales, tickets, players, simulator, importer, reports, demo, ledger }
 }
 
 export function openBackend(opts: BackendOptions): Backend {

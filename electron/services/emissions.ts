@@ -74,6 +74,16 @@ const LEASE_HEARTBEAT_MS = 2_000
 /** A generation not heard from for this long is taken as dead, even if its process id lives on. */
 const LEASE_TIMEOUT_MS = 60_000
 
+/** The audit checkpoint as the certificate prints it; none when it cannot be read under the key. */
+function checkpointOf(audit: AuditService): Certificate['auditCheckpoint'] {
+  try {
+    const cp = audit.readCheckpoint().checkpoint
+    return cp ? { entries: cp.entries, head: cp.head, at: cp.at } : null
+  } catch {
+    return null
+  }
+}
+
 function processIsAlive(pid: number): boolean {
   try {
     process.kill(pid, 0)
@@ -246,6 +256,7 @@ export function createEmissionsService(deps: EmissionsDeps): EmissionsService {
         oddsOneIn: f.oddsOneIn,
         blocks: catalog.blocks(emission).map((b) => ({ block: b.block, status: b.status, commitment: b.commitment, verifiedAt: b.verified_at })),
         issuedAt: iso(clock()),
+        auditCheckpoint: checkpointOf(audit),
       }
     },
 

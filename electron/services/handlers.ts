@@ -61,5 +61,9 @@ export function createHandlers(s: Services): Handlers {
     'audit:list': (a) => s.audit.list(a),
     'audit:verify': () => s.audit.verify(),
     'audit:csv': (a) => s.audit.csv(a),
+
+    'ledger:status': () => s.ledger.status(),
+    'ledger:check': (a, ctx) => s.ledger.startCheck(actorOf(ctx), a.prizes),
+    'ledger:backup': (_a, ctx) => s.ledger.startBackup(actorOf(ctx)),
   }
 }

@@ -4,7 +4,7 @@
  * service over it, as simulate-worker.ts and import-worker.ts both need them.
  */
 import { openLedger, type Db } from '../ledger/db'
-import { openLedgerKey } from '../ledger/keystore'
+import { openLedgerKey, type KeyStore } from '../ledger/keystore'
 import { createAlertsService } from '../services/alerts'
 import { createAuditService, type AuditService } from '../services/audit'
 import { createCatalog, type Catalog } from '../services/catalog'
@@ -13,6 +13,8 @@ import { createSalesService, type SalesService } from '../services/sales'
 
 export interface WorkerLedger {
   db: Db
+  dbPath: string
+  keys: KeyStore
   clock: Clock
   audit: AuditService
   catalog: Catalog
@@ -34,7 +36,7 @@ export function openWorkerLedger(dbPath: string, clock: Clock): WorkerLedger {
       audit.flushCheckpoint()
       db.close()
     }
-    return { db, clock, audit, catalog, sales, close }
+    return { db, dbPath, keys, clock, audit, catalog, sales, close }
   } catch (e) {
     db.close()
     throw e

@@ -101,6 +101,9 @@ const MATRIX: Record<Exclude<ChannelName, 'auth:status' | 'auth:setup' | 'auth:l
   'audit:list': [A, U],
   'audit:verify': [A, U],
   'audit:csv': [A, U],
+  'ledger:status': [A, U],
+  'ledger:check': [A, U],
+  'ledger:backup': [A],
 }
 
 /** Arguments that pass the schema but touch nothing that exists, so an allowed call changes nothing. */
@@ -128,6 +131,8 @@ const HARMLESS: Partial<Record<ChannelName, unknown>> = {
   'reports:dashboard': { extra: 1 },
   'users:create': { name: 'x', role: 'king', password: PASSWORD },
   'users:update': { userId: 9999 },
+  'ledger:check': { prizes: 'no' },
+  'ledger:backup': { folder: '/tmp' },
 }
 
 describe('the role matrix through the dispatcher', () => {

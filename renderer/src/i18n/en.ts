@@ -59,6 +59,7 @@ const en: Messages = {
     SOLD_OUT: 'Sold out: {detail}.',
     CANCELLED: 'The task was cancelled.',
     DATABASE: 'The ledger cannot be read: {detail}. Tell the administrator; do not retry.',
+    KEY: 'The ledger’s key cannot be used: {detail}. Tell the administrator.',
     INTERNAL: 'Unexpected server error: {detail}. Try again; if it persists, tell the administrator.',
     unreachable: 'The server cannot be reached: check it is running and your network, then try again.',
     unexpected: 'Unexpected error: {detail}. Reload the window; if it persists, tell the administrator.',
@@ -98,6 +99,10 @@ const en: Messages = {
     SIM_TOO_MANY: 'emission {emission} has {unsold} units left, fewer than the {sales} sales asked',
     PLAYER_NOT_FOUND: 'no player “{player}” has bought a unit',
     VERIFY_FAILED: 'block(s) {blocks} do not verify: they are marked failed and will not sell; tell an auditor',
+    KEY_MISSING: 'the ledger key file {path} is missing, while the blocks’ secrets and the audit log are sealed under that key (fingerprint {fingerprint}): restore the file from the backup made with the ledger (mode 0600); no new key was made',
+    KEY_WRONG: 'wrong key: {path} holds the key with fingerprint {fingerprint}, which is not this ledger’s: put back the key file backed up with this ledger',
+    KEY_UNSAFE: 'the key file {path} can be read by other users: run chmod 600 {path}',
+    KEY_DAMAGED: 'the key file {path} is damaged (it must hold 64 hexadecimal digits): restore it from the backup',
     actions: {
       generate: 'generate its blocks',
       verify: 'verify it',
@@ -290,6 +295,9 @@ const en: Messages = {
     commitments: 'Blocks and their commitments',
     commitmentNote: 'SHA-256 digest of all units of the block (Merkle tree). Re-verification regenerates the block and must reproduce it exactly.',
     notGenerated: 'not generated yet',
+    auditLog: 'Audit log',
+    checkpoint: 'Checkpoint of the log (kept outside the ledger file): {n} entries as of {at}, last hash:',
+    noCheckpoint: 'No readable checkpoint of the audit log: have an auditor check the ledger.',
   },
   block: {
     title: 'Block {block} of emission {emission}',
@@ -488,6 +496,8 @@ const en: Messages = {
       ticket: { 'inspect-unsold': 'Unsold unit inspected' },
       alert: { 'top-prizes-sold-out': 'Alert: top prizes all sold' },
       job: { cancel: 'Task cancelled' },
+      audit: { keyed: 'Log sealed under the ledger key', reanchored: 'Log checkpoint restarted' },
+      ledger: { backup: 'Ledger backed up', restored: 'Ledger restored', check: 'Ledger checked' },
     },
   },
 }

@@ -57,6 +57,7 @@ const fr = {
     SOLD_OUT: 'Épuisé : {detail}.',
     CANCELLED: 'La tâche a été annulée.',
     DATABASE: 'Le registre est illisible : {detail}. Prévenez l’administrateur ; ne réessayez pas.',
+    KEY: 'La clé du registre ne peut pas servir : {detail}. Prévenez l’administrateur.',
     INTERNAL: 'Erreur inattendue du serveur : {detail}. Réessayez ; si elle persiste, prévenez l’administrateur.',
     unreachable: 'Le serveur est injoignable : vérifiez qu’il fonctionne et votre réseau, puis réessayez.',
     unexpected: 'Erreur inattendue : {detail}. Rechargez la fenêtre ; si elle persiste, prévenez l’administrateur.',
@@ -96,6 +97,10 @@ const fr = {
     SIM_TOO_MANY: 'il reste {unsold} unités à l’émission {emission}, moins que les {sales} ventes demandées',
     PLAYER_NOT_FOUND: 'aucun joueur « {player} » n’a acheté d’unité',
     VERIFY_FAILED: 'le ou les blocs {blocks} ne se vérifient pas : ils sont marqués en échec et ne se vendront pas ; prévenez un auditeur',
+    KEY_MISSING: 'le fichier de clé du registre {path} est absent, alors que les secrets des blocs et le journal d’audit sont scellés sous cette clé (empreinte {fingerprint}) : restaurez ce fichier depuis la sauvegarde faite avec le registre (droits 0600) ; aucune nouvelle clé n’a été créée',
+    KEY_WRONG: 'mauvaise clé : {path} contient la clé d’empreinte {fingerprint}, qui n’est pas celle de ce registre : remettez le fichier de clé sauvegardé avec ce registre',
+    KEY_UNSAFE: 'le fichier de clé {path} est lisible par d’autres utilisateurs : exécutez chmod 600 {path}',
+    KEY_DAMAGED: 'le fichier de clé {path} est abîmé (il doit contenir 64 chiffres hexadécimaux) : restaurez-le depuis la sauvegarde',
     actions: {
       generate: 'générer ses blocs',
       verify: 'la vérifier',
@@ -288,6 +293,9 @@ const fr = {
     commitments: 'Blocs et engagements',
     commitmentNote: 'Empreinte SHA-256 de toutes les unités du bloc (arbre de Merkle). La vérification régénère le bloc et doit la reproduire exactement.',
     notGenerated: 'pas encore généré',
+    auditLog: 'Journal d’audit',
+    checkpoint: 'Point de contrôle du journal (hors du fichier du registre) : {n} entrées au {at}, dernière empreinte :',
+    noCheckpoint: 'Aucun point de contrôle lisible du journal d’audit : faites vérifier le registre par un auditeur.',
   },
   block: {
     title: 'Bloc {block} de l’émission {emission}',
@@ -486,6 +494,8 @@ const fr = {
       ticket: { 'inspect-unsold': 'Unité invendue inspectée' },
       alert: { 'top-prizes-sold-out': 'Alerte : lots les plus hauts tous vendus' },
       job: { cancel: 'Tâche annulée' },
+      audit: { keyed: 'Journal scellé sous la clé du registre', reanchored: 'Point de contrôle du journal repris' },
+      ledger: { backup: 'Sauvegarde du registre', restored: 'Registre restauré', check: 'Vérification du registre' },
     },
   },
 }

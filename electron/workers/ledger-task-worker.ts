@@ -1,0 +1,33 @@
+/**
+ * Worker thread: the ledger's whole check, or a backup, through a connection of its own, so that
+ * the app's thread goes on answering while every sale is read (a whole block: seconds) or the
+ * file is copied. Started by ledger-task-runner.ts, once per task; it records the task in the
+ * audit log itself, as the command line does.
+ */
+import { parentPort, workerData } from 'node:worker_threads'
+import { AppError } from '../contract/errors'
+import { backupLedger, checkLedger, checkSummary } from '../services/ledger-integrity'
+import type { LedgerTaskData, LedgerTaskMessage } from './ledger-task-runner'
+import { openWorkerLedger, type WorkerLedger } from './worker-ledger'
+
+const data = workerData as LedgerTaskData
+const post = (m: LedgerTaskMessage) => parentPort!.postMessage(m)
+
+function run(ledger: WorkerLedger): LedgerTaskMessage {
+  if (data.task === 'backup') return { type: 'done', task: 'backup', result: backupLedger(ledger, data.actor, data.dest) }
+  const result = checkLedger(ledger, { prizes: data.prizes, progress: (done, total) => post({ type: 'progress', done, total }) })
+  ledger.audit.record(data.actor, 'ledger.check', 'ledger', checkSummary(result))
+  return { type: 'done', task: 'check', result }
+}
+
+let ledger: WorkerLedger | null = null
+try {
+  ledger = openWorkerLedger(data.dbPath, () => new Date())
+  post(run(ledger))
+} catch (e) {
+  const err = e instanceof AppError ? e : new AppError('INTERNAL', e instanceof Error ? e.message : String(e))
+  post({ type: 'error', code: err.code, message: err.message, extras: err.extras })
+} finally {
+  ledger?.close()
+  parentPort!.close()
+}
