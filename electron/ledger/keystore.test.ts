@@ -51,9 +51,9 @@ describe('the ledger key', () => {
     const sealed = keys.sealSecret({ emission: 1, block: 2 }, secret)
     expect(Buffer.from(sealed).includes(Buffer.from(secret))).toBe(false)
     expect(openLedgerKey(db, path).openSecret({ emission: 1, block: 2 }, sealed)).toEqual(secret)
-    expect(() => keys.openSecret({ emission: 1, block: 3 }, sealed)).toThrow(/cannot be decrypted/)
+    expect(() => keys.openSecret({ emission: 1, block: 3 }, sealed)).toThrow(/does not open under this ledger's key: it was altered, or copied from another block/)
     sealed[sealed.length - 1] ^= 1
-    expect(() => keys.openSecret({ emission: 1, block: 2 }, sealed)).toThrow(/cannot be decrypted/)
+    expect(() => keys.openSecret({ emission: 1, block: 2 }, sealed)).toThrow(/does not open under this ledger's key: it was altered, or copied from another block/)
   })
 
   it('is never made again once the ledger has one: a deleted key file is refused and stays deleted', () => {
@@ -118,6 +118,24 @@ describe('the ledger key', () => {
     writeFileSync(elsewhere, key.toString('hex'), { mode: 0o600 })
     expect(openLedgerKey(db, path, { keyFile: elsewhere }).fingerprint()).toBe(keyStoreFromKey(key).fingerprint())
     expect(existsSync(keyFilePath(path))).toBe(false)
+  })
+})
+
+describe('an emission whose sealed secret was altered, under the right key', () => {
+  it('fails verification and its block is marked failed, with why', async () => {
+    const f = openLedgerFixture({ definition: smallDefinition() })
+    try {
+      const e = await f.openEmission()
+      const sealed = f.db.prepare('SELECT secret FROM blocks WHERE emission = ?').pluck().get(e) as Buffer
+      sealed[sealed.length - 1] ^= 1
+      f.db.prepare('UPDATE blocks SET secret = ? WHERE emission = ?').run(sealed, e)
+      const end = await f.jobs.wait(f.emissions.verify(TEST_ACTOR, e).id)
+      expect(end.state).toBe('failed')
+      expect(f.catalog.blocks(e).map((b) => b.status)).toEqual(['failed'])
+      expect(end.message).toMatch(/does not open under this ledger's key/)
+    } finally {
+      f.close()
+    }
   })
 })
 

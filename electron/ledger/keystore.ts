@@ -70,7 +70,7 @@ export function keyStoreFromKey(masterKey: Uint8Array): KeyStore {
         decipher.setAuthTag(buf.subarray(1 + IV_BYTES, 1 + IV_BYTES + TAG_BYTES))
         return new Uint8Array(Buffer.concat([decipher.update(buf.subarray(1 + IV_BYTES + TAG_BYTES)), decipher.final()]))
       } catch {
-        throw new AppError('DATABASE', `the secret of block ${ref.emission}/${ref.block} cannot be decrypted: wrong ledger key file, or the secret was altered`)
+        throw new AppError('DATABASE', `the sealed secret of block ${ref.emission}/${ref.block} does not open under this ledger's key: it was altered, or copied from another block`)
       }
     },
   }

@@ -22,7 +22,7 @@ import type { KeyStore } from '../ledger/keystore'
 import type { AuditService } from './audit'
 import type { BlockRow, Catalog, EmissionRow } from './catalog'
 import { type Actor, type Clock, iso } from './common'
-import type { JobRegistry } from './jobs'
+import type { JobContext, JobRegistry } from './jobs'
 
 export type VerifyBlockFn = (
   def: GameDefinition,
@@ -362,20 +362,31 @@ export function createEmissionsService(deps: EmissionsDeps): EmissionsService {
       const total = blocks.length * def.blockSize
       audit.record(actor.name, 'emission.verify-start', `emission:${emission}`, { blocks: blocks.length })
       const setBlock = db.prepare('UPDATE blocks SET status = ?, verified_at = ? WHERE emission = ? AND block = ?')
+      /** Why the block does not verify (none: it does). A key that is not the ledger's throws: it says nothing of the block. */
+      async function blockReasons(b: BlockRow, i: number, ctx: JobContext): Promise<string[]> {
+        let secret: Uint8Array
+        try {
+          secret = keys.openSecret({ emission, block: b.block }, b.secret!)
+        } catch (e) {
+          if (e instanceof AppError && e.code === 'DATABASE') return [e.message]
+          throw e
+        }
+        const v = await verifyBlock(def, { emission, block: b.block, secret }, {
+          threads,
+          signal: ctx.signal,
+          onProgress: (done) => ctx.progress(i * def.blockSize + done, total, `block ${b.block} (${i + 1} of ${blocks.length})`),
+        })
+        const reasons: string[] = []
+        if (v.commitment !== b.commitment) reasons.push(`the commitment differs (stored ${b.commitment}, regenerated ${v.commitment})`)
+        if (!v.sound) reasons.push(...v.problems.slice(0, 3).map((p) => p.message))
+        return reasons
+      }
       return jobs.start('verify', emission, total, `verifying ${blocks.length} block(s)`, async (ctx) => {
         const failed: string[] = []
         const failedBlocks: number[] = []
         for (const [i, b] of blocks.entries()) {
           ctx.checkCancelled()
-          const secret = keys.openSecret({ emission, block: b.block }, b.secret!)
-          const v = await verifyBlock(def, { emission, block: b.block, secret }, {
-            threads,
-            signal: ctx.signal,
-            onProgress: (done) => ctx.progress(i * def.blockSize + done, total, `block ${b.block} (${i + 1} of ${blocks.length})`),
-          })
-          const reasons: string[] = []
-          if (v.commitment !== b.commitment) reasons.push(`the commitment differs (stored ${b.commitment}, regenerated ${v.commitment})`)
-          if (!v.sound) reasons.push(...v.problems.slice(0, 3).map((p) => p.message))
+          const reasons = await blockReasons(b, i, ctx)
           const ok = reasons.length === 0
           if (!ok) {
             failed.push(`block ${b.block}: ${reasons.join('; ')}`)
@@ -383,7 +394,7 @@ export function createEmissionsService(deps: EmissionsDeps): EmissionsService {
           }
           db.transaction(() => {
             setBlock.run(ok ? 'verified' : 'failed', iso(clock()), emission, b.block)
-            audit.record(actor.name, ok ? 'block.verify' : 'block.verify-failed', `block:${emission}/${b.block}`, ok ? { commitment: v.commitment } : { reasons })
+            audit.record(actor.name, ok ? 'block.verify' : 'block.verify-failed', `block:${emission}/${b.block}`, ok ? { commitment: b.commitment } : { reasons })
           }).immediate()
         }
         db.transaction(() => {
