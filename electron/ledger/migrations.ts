@@ -187,10 +187,31 @@ CREATE TRIGGER ledger_meta_no_delete BEFORE DELETE ON ledger_meta
 BEGIN SELECT RAISE(ABORT, 'the ledger''s facts are written once: they cannot be deleted'); END;
 `
 
+// Demonstration emissions (simulated sales only there), staff accounts' last sign-in, and the
+// sign-in throttle, kept in the ledger so that it holds across restarts and processes. An
+// emission that already received simulated sales becomes a demonstration emission.
+const V4 = /* sql */ `
+ALTER TABLE emissions ADD COLUMN demo INTEGER NOT NULL DEFAULT 0 CHECK (demo IN (0, 1));
+UPDATE emissions SET demo = 1 WHERE emission IN (
+  SELECT CAST(substr(object, length('emission:') + 1) AS INTEGER) FROM audit
+  WHERE action IN ('sales.simulate-start', 'sales.simulate') AND object LIKE 'emission:%'
+);
+ALTER TABLE users ADD COLUMN last_login_at TEXT;
+CREATE TABLE sign_in_throttle (
+  name          TEXT PRIMARY KEY COLLATE NOCASE,
+  failures      INTEGER NOT NULL DEFAULT 0,
+  window_start  INTEGER NOT NULL,
+  lockouts      INTEGER NOT NULL DEFAULT 0,
+  locked_until  INTEGER,
+  unlogged      INTEGER NOT NULL DEFAULT 0
+) STRICT;
+`
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, description: 'the whole ledger', sql: V1 },
   { version: 2, description: 'leases of long tasks', sql: V2 },
   { version: 3, description: "the ledger's id, key fingerprint and keyed audit chain", sql: V3 },
+  { version: 4, description: 'demonstration emissions, last sign-in, sign-in throttle', sql: V4 },
 ]
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version
