@@ -69,6 +69,13 @@ export type BatchResult =
   | { ok: true; count: number; sold: SaleRecord[]; alreadyRecorded: number }
   | { ok: false; errors: { index: number; code: string; reason: string }[] }
 
+/** Units sold together, in order from `first` (across blocks when a block fills up). */
+export interface UnitRun {
+  emission: number
+  first: { block: number; unit: number }
+  count: number
+}
+
 /** Sales already checked by their maker, as columns: see sellChecked. */
 export interface CheckedSales {
   count: number
@@ -104,7 +111,7 @@ export interface SalesService {
    * emission open, each block verified, no sale time before the emission's first day, no sale id
    * shaped like a serial (a sale whose id is its serial passes null). Returns the number sold.
    */
-  sellChecked(emission: number, sales: CheckedSales): number
+  sellChecked(emission: number, sales: CheckedSales, onRun?: (run: UnitRun) => void): number
   /**
    * sellChecked given a piece at a time, inside a transaction that the caller holds (and rolls
    * back on any error): the importer writes a feed's lines as it checks them.
@@ -720,12 +727,16 @@ export function createSalesService({ db, clock, catalog, alerts }: { db: Db; clo
         throw e
       }
     },
-    sellChecked(emission, sales) {
-      return transact(() => {
+    sellChecked(emission, sales, onRun) {
+      const run = transact(() => {
         const st = openState(emission)
+        const first = st.at < st.blocks.length ? { block: st.blocks[st.at].block, unit: st.blocks[st.at].sold } : null
         write(pendingOf(st, sales), new Map([[emission, st]]))
-        return sales.count
+        return { emission, first: first!, count: sales.count }
       })
+      // once committed: the units this call really sold (another writer may have sold the ones before or after)
+      onRun?.(run)
+      return run.count
     },
     checkedStream(emission) {
       if (!db.inTransaction) throw new Error('checkedStream writes inside the caller\'s transaction')

@@ -268,6 +268,33 @@ describe('the simulator', () => {
     expect(r.lastSerial).toMatch(/^0001-001-0001999-\d$/)
   })
 
+  it('names in each audit entry the units it really sold, when two simulations sell one emission at once', async () => {
+    const f = fixture()
+    const e = await f.openEmission()
+    const [a, b] = await Promise.all([
+      f.simulator.run(TEST_ACTOR, { emission: e, sales: 3000, seed: 1, batchSize: 500 }),
+      f.simulator.run(TEST_ACTOR, { emission: e, sales: 2000, seed: 2, batchSize: 500 }),
+    ])
+    const entries = f.audit.list({ page: 1, pageSize: 50, action: 'sales.simulate' }).items.filter((x) => x.action === 'sales.simulate')
+    const ranges = entries.map((x) => JSON.parse(x.details) as { sold: number; firstSerial: string; lastSerial: string; ranges: { from: string; to: string; count: number }[] })
+    const unitOf = (serial: string) => Number(serial.split('-')[2])
+    const taken = new Set<number>()
+    for (const r of ranges) {
+      expect(r.ranges.length).toBeGreaterThan(1) // the two interleaved
+      expect(r.ranges.reduce((n, x) => n + x.count, 0)).toBe(r.sold)
+      expect(r.firstSerial).toBe(r.ranges[0].from)
+      for (const x of r.ranges) {
+        expect(unitOf(x.to) - unitOf(x.from) + 1).toBe(x.count)
+        for (let u = unitOf(x.from); u <= unitOf(x.to); u++) {
+          expect(taken.has(u)).toBe(false)
+          taken.add(u)
+        }
+      }
+    }
+    expect(taken.size).toBe(5000)
+    expect([a.firstSerial, b.firstSerial].sort()).toEqual(ranges.map((r) => r.firstSerial).sort())
+  })
+
   it('runs as a task with progress, and as a cancelled task', async () => {
     const f = fixture()
     const e = await f.openEmission()

@@ -21,14 +21,14 @@ import type { AuditAction, JobInfo } from '../contract/types'
 import type { Play, RevealEvent } from '../../game-core/play'
 import type { GameDefinition } from '../../game-core/rules'
 import type { Db } from '../ledger/db'
-import { splitUnitKey, UNIT_KEY_EMISSION } from '../ledger/migrations'
+import { UNIT_KEY_EMISSION } from '../ledger/migrations'
 import { formatSerial } from '../../game-core/serial'
 import type { AuditService } from './audit'
 import type { Catalog } from './catalog'
 import type { Actor, Clock } from './common'
 import { describeStatus } from './emissions'
 import type { JobRegistry } from './jobs'
-import type { SalesService } from './sales'
+import type { SalesService, UnitRun } from './sales'
 import { packEvents, playCode, unpackEvents } from '../ledger/play-codec'
 
 // ---------------------------------------------------------------------------------------------
@@ -431,8 +431,8 @@ export interface SellJob {
 export interface SellHooks {
   /** Checked between two batches: the batches sold before stay sold. */
   signal?: AbortSignal
-  /** The sales sold so far, after each batch has committed. */
-  progress?: (sold: number) => void
+  /** The sales sold so far, after each batch has committed, and the units that batch sold. */
+  progress?: (sold: number, run: UnitRun) => void
 }
 
 /**
@@ -467,14 +467,15 @@ export async function sellDrafts(sales: SalesService, source: DraftSource, job: 
         players[i] = player
       }
       const t = performance.now()
-      sold += sales.sellChecked(job.emission, { ...d, players })
+      let run: UnitRun | null = null
+      sold += sales.sellChecked(job.emission, { ...d, players }, (r) => (run = r))
       if (job.batchMs) {
         // sales per ms, smoothed: a checkpoint now and then makes one batch slower than the others
         const r = d.count / Math.max(1, performance.now() - t)
         rate = rate === 0 ? r : (rate + r) / 2
         size = Math.max(1000, Math.min(batchSize, Math.round(rate * job.batchMs)))
       }
-      hooks.progress?.(sold)
+      hooks.progress?.(sold, run!)
       await yieldToLoop()
     }
   } catch (e) {
@@ -536,6 +537,23 @@ export interface SimulatorDeps {
   seller?: Seller
 }
 
+/**
+ * The units a simulation sold, as runs of consecutive units with their first and last serials:
+ * another writer selling the same emission meanwhile (a second simulation, an import) takes the
+ * units in between, so a simulation's units need not be one run.
+ */
+export function soldRanges(runs: readonly UnitRun[], blockSize: number): { from: string; to: string; count: number }[] {
+  const joined: { emission: number; start: number; count: number }[] = []
+  for (const r of runs) {
+    const start = (r.first.block - 1) * blockSize + r.first.unit
+    const last = joined.at(-1)
+    if (last && last.emission === r.emission && last.start + last.count === start) last.count += r.count
+    else joined.push({ emission: r.emission, start, count: r.count })
+  }
+  const serialAt = (emission: number, i: number) => formatSerial({ emission, block: Math.floor(i / blockSize) + 1, unit: i % blockSize }, blockSize)
+  return joined.map((j) => ({ from: serialAt(j.emission, j.start), to: serialAt(j.emission, j.start + j.count - 1), count: j.count }))
+}
+
 export function defaultPlayers(sales: number): number {
   return Math.min(PLAYER_ID_SPACE, Math.max(1, Math.ceil(sales / 20)))
 }
@@ -558,12 +576,6 @@ export function createSimulator(deps: SimulatorDeps): Simulator {
     let to = now
     if (to - from < HOUR) to = from + DAY
     return { fromMs: from, toMs: to }
-  }
-
-  function lastSerialOf(emission: number): string | null {
-    const last = lastSaleOf.get((emission + 1) * UNIT_KEY_EMISSION) as { unit_key: number } | undefined
-    if (!last || last.unit_key < emission * UNIT_KEY_EMISSION) return null
-    return formatSerial(splitUnitKey(last.unit_key), catalog.definition(emission).blockSize)
   }
 
   function check(opts: SimulationOptions): void {
@@ -591,14 +603,20 @@ export function createSimulator(deps: SimulatorDeps): Simulator {
       const base = { emission: opts.emission, players, seed, from: new Date(fromMs).toISOString(), to: new Date(toMs).toISOString() }
       audit.record(actor.name, 'sales.simulate-start', `emission:${opts.emission}`, { sales: opts.sales, ...base })
       let sold = 0
-      const firstSerial = sales.nextUnit(opts.emission)?.serial ?? null
-      const ended = (action: AuditAction, extra: Record<string, unknown> = {}) =>
-        audit.record(actor.name, action, `emission:${opts.emission}`, { sold, firstSerial: sold ? firstSerial : null, lastSerial: sold ? lastSerialOf(opts.emission) : null, ...base, ...extra })
+      const runs: UnitRun[] = []
+      const ended = (action: AuditAction, extra: Record<string, unknown> = {}) => {
+        const ranges = soldRanges(runs, def.blockSize)
+        const firstSerial = ranges[0]?.from ?? null
+        const lastSerial = ranges.at(-1)?.to ?? null
+        audit.record(actor.name, action, `emission:${opts.emission}`, { sold, firstSerial, lastSerial, ranges, ...base, ...extra })
+        return { firstSerial, lastSerial }
+      }
       try {
         await seller({ emission: opts.emission, sales: opts.sales, batchSize: opts.batchSize, gen }, {
           signal: hooks.signal,
-          progress: (done) => {
+          progress: (done, run) => {
             sold = done
+            runs.push(run)
             hooks.progress?.(sold, opts.sales, `${sold} of ${opts.sales} sales`)
           },
         })
@@ -607,8 +625,7 @@ export function createSimulator(deps: SimulatorDeps): Simulator {
         ended(cancelled ? 'sales.simulate-cancelled' : 'sales.simulate-failed', cancelled ? {} : { error: e instanceof Error ? e.message : String(e) })
         throw e
       }
-      const lastSerial = lastSerialOf(opts.emission)
-      ended('sales.simulate')
+      const { firstSerial, lastSerial } = ended('sales.simulate')
       return { ...base, sold, firstSerial, lastSerial }
     },
 

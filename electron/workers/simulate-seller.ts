@@ -11,6 +11,7 @@
  */
 import { Worker } from 'node:worker_threads'
 import { AppError, type ErrorCode } from '../contract/errors'
+import type { UnitRun } from '../services/sales'
 import type { Seller, SellJob } from '../services/simulator'
 import { workerEntry } from './entry'
 
@@ -33,7 +34,7 @@ export interface SimulateWorkerData {
   draftsEntry: { file: string; eval: boolean }
 }
 
-export type SimulateWorkerMessage = { type: 'progress'; sold: number } | { type: 'done' } | { type: 'error'; code: ErrorCode; message: string }
+export type SimulateWorkerMessage = { type: 'progress'; sold: number; run: UnitRun } | { type: 'done' } | { type: 'error'; code: ErrorCode; message: string }
 
 export function workerSeller(dbPath: string): Seller {
   return (job, hooks) =>
@@ -53,7 +54,7 @@ export function workerSeller(dbPath: string): Seller {
       if (hooks.signal?.aborted) onAbort()
       else hooks.signal?.addEventListener('abort', onAbort, { once: true })
       worker.on('message', (m: SimulateWorkerMessage) => {
-        if (m.type === 'progress') hooks.progress?.(m.sold)
+        if (m.type === 'progress') hooks.progress?.(m.sold, m.run)
         else if (m.type === 'done') settle(null)
         else settle(new AppError(m.code, m.message))
       })

@@ -23,7 +23,7 @@ async function main(): Promise<void> {
     ledger = openWorkerLedger(data.dbPath, () => new Date())
       await sellDrafts(ledger.sales, workerDrafts(data.job.gen, data.draftsEntry), data.job, {
       signal: cancel.signal,
-      progress: (sold) => post({ type: 'progress', sold }),
+      progress: (sold, run) => post({ type: 'progress', sold, run }),
     })
     post({ type: 'done' })
   } catch (e) {
