@@ -8,17 +8,42 @@
  * - it answers only to its own Host header (DNS rebinding: evil.example resolving to 127.0.0.1);
  * - it refuses requests whose Origin is not its own, and cross-site fetch metadata (CSRF);
  * - /api takes only POST with a JSON body of bounded size, answered with no-store;
+ * - a channel that needs a session is refused (NOT_SIGNED_IN, as the dispatcher would) before
+ *   its body is read when the bearer token is not a live session (the backend's
+ *   services.users.resolve): only signed-in callers can make the host read a big body;
  * - every page carries the app's Content-Security-Policy.
+ *
+ * Limits (HOST_LIMITS below says why each value; HostOptions can lower them for tests):
+ * - request body: 64 MiB (a sales feed is imported as one request), for signed-in callers;
+ * - connections: 64 at once, more are closed as they arrive;
+ * - headers must arrive within 10 s, the whole request (headers and body) within 30 s; a slow
+ *   client is answered 408 and cut off. The backend's own work does not count;
+ * - an idle keep-alive connection is closed after 5 s (and the 1 s Node adds to it).
+ * A request refused before its body was read is answered with Connection: close and its
+ * connection closed, so that the rest of the body is never read.
  */
 import { createReadStream } from 'node:fs'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import type { ApiErrorData, Envelope, ErrorCode } from '../contract/errors'
+import { AppError, because, type ApiErrorData, type Envelope, type ErrorCode, type ErrorReason } from '../contract/errors'
 import { securityHeaders } from '../main/security'
 import { resolveStatic } from './static'
 
+/** The part of the backend's users service the host asks before reading a body. */
+interface SessionLookup {
+  /** The caller of a live session, else null (services.users.resolve). */
+  resolve(token: string | null): unknown
+}
+
 export interface HostBackend {
   dispatch(channel: string, args: unknown, token: string | null): Promise<Envelope<unknown>>
+  /**
+   * How the host asks whether a bearer token is a live session before it reads a body: the
+   * backend's services (an open Backend), or open() giving them (the lazy backend, opened at the
+   * first call). One of the two is required: createHost refuses a backend with neither.
+   */
+  services?: { users: SessionLookup }
+  open?(): Promise<{ services: { users: SessionLookup } }>
 }
 
 export interface HostOptions {
@@ -27,8 +52,16 @@ export interface HostOptions {
   staticDir: string
   /** 0 or absent: any free port. */
   port?: number
-  /** Largest /api request body accepted, in bytes. */
+  /** Largest /api request body accepted, in bytes (HOST_LIMITS.maxBodyBytes). */
   maxBodyBytes?: number
+  /** Connections at once (HOST_LIMITS.maxConnections). */
+  maxConnections?: number
+  /** Time for a request's headers to arrive (HOST_LIMITS.headersTimeoutMs). */
+  headersTimeoutMs?: number
+  /** Time for a whole request, headers and body, to arrive (HOST_LIMITS.requestTimeoutMs). */
+  requestTimeoutMs?: number
+  /** Time an idle keep-alive connection stays open (HOST_LIMITS.keepAliveTimeoutMs). */
+  keepAliveTimeoutMs?: number
   /** Where unexpected failures are reported. */
   onError?: (error: unknown) => void
 }
@@ -41,19 +74,59 @@ export interface Host {
   close(): Promise<void>
 }
 
-/** Sales feeds are imported through the api as text; 64 MiB holds several hundred thousand sales. */
-export const DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024
+/**
+ * The host's limits, in one place. The host serves one person's browser on this machine (a
+ * browser opens about six connections to a server) and the end-to-end tests; the limits are
+ * there so that another local process cannot make it hold memory or connections for ever.
+ */
+export const HOST_LIMITS = {
+  /**
+   * Sales feeds are imported through the api as text, in one request: 64 MiB holds several
+   * hundred thousand sales. Only a signed-in caller (or a public channel's) body is read.
+   */
+  maxBodyBytes: 64 * 1024 * 1024,
+  /** Ten times what a few browser tabs open; beyond it a new connection is closed at once. */
+  maxConnections: 64,
+  /** Headers are a few hundred bytes, sent at once; 10 s leaves room for a machine under load. */
+  headersTimeoutMs: 10_000,
+  /**
+   * The whole request, headers and body: a 64 MiB feed takes well under a second over loopback,
+   * so 30 s is generous for a real caller and cuts off one that trickles its body. The backend's
+   * work once the body is in (a big import) is not counted.
+   */
+  requestTimeoutMs: 30_000,
+  /**
+   * Node's default: a browser reuses a connection within that time or opens another. Node closes
+   * the connection 1 s after this (its own margin over what the Keep-Alive header announces).
+   */
+  keepAliveTimeoutMs: 5_000,
+} as const
 
 const API_PREFIX = '/api/'
 
-let channelNames: Promise<Set<string>> | undefined
+let channelNames: Promise<Map<string, boolean>> | undefined
 /**
- * The contract's channel names, loaded at the first api call: building the contract's argument
- * schemas is work the host need not do before it listens (the backend builds them anyway).
+ * The contract's channel names, each with whether it is public (callable without a session),
+ * loaded at the first api call: building the contract's argument schemas is work the host need
+ * not do before it listens (the backend builds them anyway).
  */
-function knownChannels(): Promise<Set<string>> {
-  channelNames ??= import('../contract').then((c) => new Set<string>(c.CHANNEL_NAMES))
+function knownChannels(): Promise<Map<string, boolean>> {
+  channelNames ??= import('../contract').then((c) => new Map<string, boolean>(c.CHANNEL_NAMES.map((n) => [n, c.contract[n].access === 'public'])))
   return channelNames
+}
+
+/** How the host asks the backend whether a token is a live session. */
+function sessionCheck(backend: HostBackend): (token: string) => Promise<boolean> {
+  const { services, open } = backend
+  if (services) return (token) => Promise.resolve(services.users.resolve(token) != null)
+  if (open) return async (token) => (await open.call(backend)).services.users.resolve(token) != null
+  throw new Error('the host needs a backend whose sessions it can check (services.users.resolve, or open())')
+}
+
+/** The dispatcher's own refusal of a call that needs a session (contract/dispatch.ts). */
+function notSignedIn(): HttpFailure {
+  const { message, reason } = new AppError('NOT_SIGNED_IN', 'your session has ended: sign in again', because('SESSION_ENDED')).toData()
+  return new HttpFailure(200, 'NOT_SIGNED_IN', message, {}, reason)
 }
 
 class HttpFailure extends Error {
@@ -62,6 +135,7 @@ class HttpFailure extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly headers: Record<string, string> = {},
+    readonly reason?: ErrorReason,
   ) {
     super(message)
   }
@@ -113,7 +187,10 @@ function tooLarge(limit: number): HttpFailure {
 }
 
 export async function createHost(opts: HostOptions): Promise<Host> {
-  const limit = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
+  const limit = opts.maxBodyBytes ?? HOST_LIMITS.maxBodyBytes
+  const headersTimeout = opts.headersTimeoutMs ?? HOST_LIMITS.headersTimeoutMs
+  const requestTimeout = opts.requestTimeoutMs ?? HOST_LIMITS.requestTimeoutMs
+  const hasSession = sessionCheck(opts.backend)
   const onError = opts.onError ?? ((e: unknown) => console.error('[host]', e))
   const pageHeaders = securityHeaders()
   let allowedHosts = new Set<string>()
@@ -138,9 +215,11 @@ export async function createHost(opts: HostOptions): Promise<Host> {
   }
 
   function sendFailure(res: ServerResponse, f: HttpFailure): void {
-    const error: ApiErrorData = { code: f.code, message: f.message }
-    sendEnvelope(res, f.status, { ok: false, error }, f.headers)
-    if (f.headers.Connection === 'close') res.on('finish', () => res.req.socket.destroy())
+    const error: ApiErrorData = { code: f.code, message: f.message, ...(f.reason ? { reason: f.reason } : {}) }
+    // A body not read to its end is never read: the connection is closed after the answer.
+    const close = f.headers.Connection === 'close' || !res.req.complete
+    sendEnvelope(res, f.status, { ok: false, error }, close ? { ...f.headers, Connection: 'close' } : f.headers)
+    if (close) res.on('finish', () => res.req.socket.destroy())
   }
 
   function checkCaller(req: IncomingMessage, isApi: boolean): void {
@@ -168,9 +247,14 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     } catch {
       throw new HttpFailure(400, 'UNKNOWN_CHANNEL', 'the channel name in the address is not valid')
     }
-    if (!(await knownChannels()).has(channel)) {
+    const isPublic = (await knownChannels()).get(channel)
+    if (isPublic === undefined) {
       throw new HttpFailure(404, 'UNKNOWN_CHANNEL', `unknown channel ${JSON.stringify(channel)}`)
     }
+    const token = bearerToken(req.headers.authorization)
+    // Before the body: only a live session (or a public channel) makes the host read one.
+    // The dispatcher checks the session again, with the role, once the body is in.
+    if (!isPublic && (token === null || !(await hasSession(token)))) throw notSignedIn()
     const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase()
     if (type !== 'application/json') {
       throw new HttpFailure(415, 'BAD_ARGUMENTS', 'the request body must be JSON (Content-Type: application/json)')
@@ -186,7 +270,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
       throw new HttpFailure(400, 'BAD_ARGUMENTS', 'the request body must be a JSON object {"args": ...}')
     }
     const args = (body as { args?: unknown }).args
-    const envelope = await opts.backend.dispatch(channel, args, bearerToken(req.headers.authorization))
+    const envelope = await opts.backend.dispatch(channel, args, token)
     sendEnvelope(res, 200, envelope)
   }
 
@@ -231,14 +315,25 @@ export async function createHost(opts: HostOptions): Promise<Host> {
         sendFailure(res, e)
       } else {
         onError(e)
-        sendEnvelope(res, 500, { ok: false, error: { code: 'INTERNAL', message: `unexpected error: ${e instanceof Error ? e.message : String(e)}` } })
+        sendFailure(res, new HttpFailure(500, 'INTERNAL', `unexpected error: ${e instanceof Error ? e.message : String(e)}`))
       }
     }
   }
 
-  const server = createServer({ requestTimeout: 5 * 60_000, headersTimeout: 30_000 }, (req, res) => {
-    void handle(req, res)
-  })
+  const server = createServer(
+    {
+      headersTimeout,
+      requestTimeout,
+      keepAliveTimeout: opts.keepAliveTimeoutMs ?? HOST_LIMITS.keepAliveTimeoutMs,
+      // how often Node looks for requests past those timeouts (its default, 30 s, would let a
+      // slow request run up to 30 s late)
+      connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(Math.min(headersTimeout, requestTimeout) / 5))),
+    },
+    (req, res) => {
+      void handle(req, res)
+    },
+  )
+  server.maxConnections = opts.maxConnections ?? HOST_LIMITS.maxConnections
 
   await new Promise<void>((resolveListen, reject) => {
     server.once('error', reject)
