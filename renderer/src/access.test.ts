@@ -16,5 +16,11 @@ describe('canUse', () => {
     expect(canUse('users:list', 'admin')).toBe(true)
     expect(canUse('users:list', 'auditor')).toBe(false)
     expect(canUse('audit:list', 'auditor')).toBe(true)
+    // the ledger screen: admins and auditors see it and check the ledger; only an admin backs it up
+    expect(canUse('ledger:status', 'auditor')).toBe(true)
+    expect(canUse('ledger:status', 'operator')).toBe(false)
+    expect(canUse('ledger:check', 'auditor')).toBe(true)
+    expect(canUse('ledger:backup', 'admin')).toBe(true)
+    expect(canUse('ledger:backup', 'auditor')).toBe(false)
   })
 })

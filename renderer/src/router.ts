@@ -36,6 +36,7 @@ const routes: RouteRecordRaw[] = [
       { path: 'dashboard', name: 'dashboard', component: () => import('./views/dashboard/DashboardView.vue'), meta: { channel: 'reports:dashboard', menu: { label: 'menu.dashboard', icon: 'dashboard' } } },
       { path: 'users', name: 'users', component: () => import('./views/users/UsersView.vue'), meta: { channel: 'users:list', menu: { label: 'menu.users', icon: 'users' } } },
       { path: 'audit', name: 'audit', component: () => import('./views/audit/AuditView.vue'), meta: { channel: 'audit:list', menu: { label: 'menu.audit', icon: 'audit' } } },
+      { path: 'ledger', name: 'ledger', component: () => import('./views/ledger/LedgerView.vue'), meta: { channel: 'ledger:status', menu: { label: 'ledger.title', icon: 'shield' } } },
     ],
   },
   { path: '/:rest(.*)*', redirect: { name: 'home' } },
