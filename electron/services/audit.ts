@@ -12,6 +12,7 @@ import type { KeyStore } from '../ledger/keystore'
 import { readMeta, writeMeta } from '../ledger/meta'
 import { CHAIN_KEY_LABEL, entryMac, GENESIS_HASH, judgeCheckpoint, KEYING_ACTION, walkChain, type AuditRow } from './audit-chain'
 import { type Clock, iso } from './common'
+import { toCsv } from './csv'
 
 export { entryHash, GENESIS_HASH } from './audit-chain'
 
@@ -56,11 +57,6 @@ export interface AuditDeps {
   dbPath: string
   /** A copy of a ledger just made (a backup, a restore): its checkpoint may start at its head. */
   startCheckpoint?: boolean
-}
-
-function csvCell(v: string | number): string {
-  const s = String(v)
-  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s
 }
 
 const toEntry = (r: AuditRow): AuditEntry => ({ seq: r.seq, at: r.at, actor: r.actor, action: r.action, object: r.object, details: r.details, hash: r.hash })
@@ -212,8 +208,9 @@ export function createAuditService({ db, clock, keys, dbPath, startCheckpoint }:
     csv(f) {
       const w = where(f)
       const rows = db.prepare(`SELECT * FROM audit ${w.sql} ORDER BY seq`).all(...w.params) as AuditRow[]
-      const lines = ['seq,at,actor,action,object,details,hash', ...rows.map((r) => [r.seq, r.at, r.actor, r.action, r.object, r.details, r.hash].map(csvCell).join(','))]
-      return { fileName: `audit-${iso(clock()).slice(0, 10)}.csv`, content: lines.join('\n') + '\n' }
+      // the shared CSV writer: a name typed at sign-in such as =cmd|… lands as text, not as a formula
+      const content = toCsv(['seq', 'at', 'actor', 'action', 'object', 'details', 'hash'], rows.map((r) => [r.seq, r.at, r.actor, r.action, r.object, r.details, r.hash]))
+      return { fileName: `audit-${iso(clock()).slice(0, 10)}.csv`, content }
     },
   }
 }

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { deriveFigures } from '../../game-core/rules'
 import { smallDefinition } from '../../test/support/game-fixtures'
+import { parseCsv } from '../../test/support/parse-csv'
 import { unitKey } from '../ledger/migrations'
 import { createAlertsService } from './alerts'
 import { checkpointAt, countCheckpoints, createReports, MAX_POINTS, type Reports } from './reports'
@@ -151,5 +152,18 @@ describe('CSV exports', () => {
     expect(dash.content.split('\n')[0]).toBe('section,item,value')
     expect(dash.content).toContain('summary,units_sold,500\n')
     expect(dash.content).toMatch(/sales_per_day,2025-03-\d\d\.units,\d+/)
+  })
+
+  it('write a text that a spreadsheet would run as a formula as text, with a single quote before it (the shared CSV writer)', async () => {
+    const { f, reports } = await setup()
+    const e = await f.openEmission({ startsOn: '2025-03-01' })
+    // an alert's message as a ledger could hold it
+    f.db.prepare("INSERT INTO alerts (kind, emission, block, amount_cents, message, at) VALUES ('top-prizes-sold-out', ?, NULL, 100, ?, ?)").run(e, '=HYPERLINK("http://example.invalid","x")', new Date(NOW).toISOString())
+    const rows = parseCsv(reports.csv({ report: 'dashboard' }).content)
+    expect(rows.find((r) => r[0] === 'alert')?.[2]).toBe('\'=HYPERLINK("http://example.invalid","x")')
+    // the figures stay numbers
+    expect(rows.find((r) => r[1] === 'units_sold')?.[2]).toBe('0')
+    const dep = parseCsv(reports.csv({ report: 'depletion', emission: e }).content)
+    expect(dep.slice(1).every((r) => r.every((c) => !c.startsWith("'")))).toBe(true)
   })
 })

@@ -15,8 +15,10 @@
  * counts the emissions that sold (open, closed, or withdrawn after selling); the remaining prize
  * liability and the top prizes remaining count only the emissions open for sale, since no unit of
  * a closed or withdrawn emission will ever be sold.
+ *
+ * CSV: written by the shared writer (csv.ts), whose figures stay numbers and whose text cells
+ * cannot run as formulas.
  */
-import { stringify } from 'csv-stringify/sync'
 import { AppError } from '../contract/errors'
 import type { CsvFile, Dashboard, DepletionPoint, DepletionReport } from '../contract/types'
 import { LOSING } from '../../game-core/block'
@@ -26,6 +28,7 @@ import type { AlertsService } from './alerts'
 import { TOP_TIERS } from './alerts'
 import type { BlockRow, Catalog, EmissionRow } from './catalog'
 import { type Clock, iso } from './common'
+import { toCsv } from './csv'
 
 export const CHECKPOINTS = 1000
 export const MAX_POINTS = 300
@@ -232,7 +235,7 @@ export function createReports({ db, clock, catalog, alerts }: ReportsDeps): Repo
       if (args.report === 'depletion') {
         const r = reports.depletion(args)
         const rows = r.tiers.map((t) => [r.emission, r.block ?? '', t.amountCents, t.initial, t.sold, t.remaining, expectedRemaining(t.initial, r.unitsSold, r.unitsTotal), r.unitsSold, r.unitsTotal, r.asOf])
-        const content = stringify(rows, { header: true, columns: ['emission', 'block', 'amount_cents', 'initial', 'sold', 'remaining', 'expected_remaining', 'units_sold', 'units_total', 'as_of'] })
+        const content = toCsv(['emission', 'block', 'amount_cents', 'initial', 'sold', 'remaining', 'expected_remaining', 'units_sold', 'units_total', 'as_of'], rows)
         const where = `E${String(r.emission).padStart(4, '0')}${r.block === null ? '' : `-B${String(r.block).padStart(3, '0')}`}`
         return { fileName: `depletion-${where}-${r.asOf.slice(0, 10)}.csv`, content }
       }
@@ -263,7 +266,7 @@ export function createReports({ db, clock, catalog, alerts }: ReportsDeps): Repo
           ]),
           ...d.alerts.map((a) => ['alert', a.at, a.message]),
         ]
-        return { fileName: `dashboard-${d.asOf.slice(0, 10)}.csv`, content: stringify(rows, { header: true, columns: ['section', 'item', 'value'] }) }
+        return { fileName: `dashboard-${d.asOf.slice(0, 10)}.csv`, content: toCsv(['section', 'item', 'value'], rows) }
       }
       throw new AppError('BAD_ARGUMENTS', `unknown report ${JSON.stringify((args as { report: unknown }).report)}`, { field: 'report' })
     },
