@@ -46,6 +46,9 @@ export const ERROR_REASON_KEYS = [
   'SETUP_FIRST', // {}
   'ACCOUNT_DEACTIVATED', // {}
   'WRONG_CREDENTIALS', // {}
+  'SIGN_IN_LOCKED', // {until}: an ISO time; too many failed sign-ins with this name, whatever the password
+  'CURRENT_PASSWORD_WRONG', // {}: a password change whose current password is wrong
+  'PASSWORD_UNCHANGED', // {}: the new password is the current one
   'USER_NOT_FOUND', // {userId}
   'LAST_ADMIN', // {name}
   'SERIAL', // {serial}: not a serial (the screens say why from the serial itself)

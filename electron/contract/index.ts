@@ -31,8 +31,10 @@ export const contract = {
   // sign-in and the first-start admin account
   'auth:status': channel<{ needsSetup: boolean; user: T.UserInfo | null }>()({ args: z.object({}).strict(), access: 'public' }),
   'auth:setup': channel<T.Session>()({ args: z.object({ name, password }).strict(), access: 'public' }),
-  'auth:login': channel<T.Session>()({ args: z.object({ name, password: z.string().min(1, 'must not be empty') }).strict(), access: 'public' }),
+  'auth:login': channel<T.Session>()({ args: z.object({ name, password: z.string().min(1, 'must not be empty').max(256) }).strict(), access: 'public' }),
   'auth:logout': channel<{ ok: true }>()({ args: z.object({}).strict(), access: 'signed-in' }),
+  /** The caller's own password, the current one required (a wrong one counts as a failed sign-in). */
+  'auth:changePassword': channel<{ ok: true }>()({ args: z.object({ oldPassword: z.string().min(1, 'must not be empty').max(256), newPassword: password }).strict(), access: 'signed-in' }),
 
   // emissions and blocks
   'emissions:list': channel<T.EmissionSummary[]>()({ args: z.object({}).strict(), access: 'signed-in' }),
@@ -93,12 +95,14 @@ export const contract = {
   'alerts:list': channel<T.Alert[]>()({ args: z.object({}).strict(), access: 'signed-in' }),
 
   // users and the audit log
-  'users:list': channel<T.UserInfo[]>()({ args: z.object({}).strict(), access: ['admin'] }),
-  'users:create': channel<T.UserInfo>()({ args: z.object({ name, role: z.enum(ROLES), password }).strict(), access: ['admin'] }),
-  'users:update': channel<T.UserInfo>()({
+  'users:list': channel<T.UserAccount[]>()({ args: z.object({}).strict(), access: ['admin'] }),
+  'users:create': channel<T.UserAccount>()({ args: z.object({ name, role: z.enum(ROLES), password }).strict(), access: ['admin'] }),
+  'users:update': channel<T.UserAccount>()({
     args: z.object({ userId: z.number().int().min(1), role: z.enum(ROLES).optional(), active: z.boolean().optional(), password: password.optional() }).strict(),
     access: ['admin'],
   }),
+  /** Lifts an account's sign-in lockout and forgets its failed attempts (audited). */
+  'users:unlock': channel<T.UserAccount>()({ args: z.object({ userId: z.number().int().min(1) }).strict(), access: ['admin'] }),
   'audit:list': channel<T.Page<T.AuditEntry>>()({
     args: z.object({
       page,

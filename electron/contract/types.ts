@@ -15,6 +15,14 @@ export interface UserInfo {
   role: Role
   active: boolean
   createdAt: string
+  /** The last successful sign-in (null: never signed in). */
+  lastLoginAt: string | null
+}
+
+/** A staff account as the administrator sees it: with its sign-in lockout, if it is locked now. */
+export interface UserAccount extends UserInfo {
+  /** Sign-ins refused until then, after too many failed attempts (null: not locked). */
+  lockedUntil: string | null
 }
 
 export interface Session {
@@ -242,8 +250,8 @@ export interface ImportLineError {
 
 /** Every action the services record in the audit log, for the screens to name in the user's language. */
 export const AUDIT_ACTIONS = [
-  'auth.setup', 'auth.login', 'auth.login-failed', 'auth.logout',
-  'user.create', 'user.update',
+  'auth.setup', 'auth.login', 'auth.login-failed', 'auth.locked', 'auth.login-failures', 'auth.logout', 'auth.password-change',
+  'user.create', 'user.update', 'user.unlock',
   'emission.create', 'emission.generate-start', 'emission.generate-done', 'emission.generate-cancelled', 'emission.generate-failed', 'emission.generate-interrupted',
   'block.generate', 'emission.verify-start', 'block.verify', 'block.verify-failed', 'emission.verify-done',
   'emission.open', 'emission.close', 'emission.withdraw',

@@ -197,13 +197,16 @@ UPDATE emissions SET demo = 1 WHERE emission IN (
   WHERE action IN ('sales.simulate-start', 'sales.simulate') AND object LIKE 'emission:%'
 );
 ALTER TABLE users ADD COLUMN last_login_at TEXT;
+-- one row per name typed at sign-in (services/sign-in-throttle.ts); times in ms since 1970
 CREATE TABLE sign_in_throttle (
-  name          TEXT PRIMARY KEY COLLATE NOCASE,
-  failures      INTEGER NOT NULL DEFAULT 0,
-  window_start  INTEGER NOT NULL,
-  lockouts      INTEGER NOT NULL DEFAULT 0,
-  locked_until  INTEGER,
-  unlogged      INTEGER NOT NULL DEFAULT 0
+  name           TEXT PRIMARY KEY COLLATE NOCASE,
+  failures       INTEGER NOT NULL DEFAULT 0,
+  window_start   INTEGER NOT NULL,
+  lockouts       INTEGER NOT NULL DEFAULT 0,
+  locked_until   INTEGER,
+  unlogged       INTEGER NOT NULL DEFAULT 0,
+  unlogged_since INTEGER,
+  last_at        INTEGER NOT NULL
 ) STRICT;
 `
 

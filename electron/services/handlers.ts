@@ -21,6 +21,7 @@ export function createHandlers(s: Services): Handlers {
       s.users.logout(ctx.caller!.token)
       return { ok: true as const }
     },
+    'auth:changePassword': (a, ctx) => s.users.changePassword(ctx.caller!.token, a.oldPassword, a.newPassword),
 
     'emissions:list': () => s.emissions.list(),
     'emissions:get': (a) => s.emissions.get(a.emission),
@@ -58,6 +59,7 @@ export function createHandlers(s: Services): Handlers {
     'users:list': () => s.users.list(),
     'users:create': (a, ctx) => s.users.create(actorOf(ctx), a),
     'users:update': (a, ctx) => s.users.update(actorOf(ctx), a),
+    'users:unlock': (a, ctx) => s.users.unlock(actorOf(ctx), a.userId),
     'audit:list': (a) => s.audit.list(a),
     'audit:verify': () => s.audit.verify(),
     'audit:csv': (a) => s.audit.csv(a),

@@ -1,0 +1,264 @@
+/**
+ * The sign-in throttle: failed attempts counted per name typed, kept in the ledger (table
+ * sign_in_throttle) so that it holds across restarts and across processes on the same ledger.
+ *
+ * ## Throttling
+ *
+ * A row per name, compared case-insensitively as the users table compares names, whether or not
+ * an account has that name: an unknown name is refused exactly as an account is, so a refusal
+ * never tells whether the account exists.
+ *
+ * - 5 failed attempts within 15 minutes of the first lock the name for 1 minute.
+ * - Once a lockout has ended, each further failure locks it again at once, for twice as long as
+ *   the previous one: 1, 2, 4, 8, 16, then 30 minutes each time.
+ * - While locked, every attempt is refused, the right password included, before any password is
+ *   looked at: the refusal says until when, and nothing about the password (nor costs a scrypt).
+ * - A successful sign-in (or password change), or an administrator's unlock, forgets the name's
+ *   row; so does time: a window with no lockout ends 15 minutes after its first failure, and the
+ *   count of lockouts is forgotten 24 hours after the last one ended.
+ * - An attempt counts as failed from the moment it starts (`begin`), before its password is
+ *   hashed, until it is known to have succeeded: many attempts sent at once for one name cannot
+ *   all get past the count while their hashes are computed. The fifth sets the lockout; a
+ *   success undoes it.
+ *
+ * The rows of names that are no account are bounded: only the `maxUnknownNames` (1000) most
+ * recently tried are kept, the older ones are forgotten (their unlogged counts go to the global
+ * summary below). Rows of names that are accounts are never evicted. The price: someone who types
+ * 1000 other names between two attempts on one name can tell whether it was an account (its count
+ * was kept), at the cost of 1000 sign-ins of a scrypt each and of a summary in the log.
+ *
+ * ## What the audit log records
+ *
+ * Nobody can grow the log without signing in faster than a bounded rate:
+ *
+ * - per name, the first failure of a window (`auth.login-failed`) and each lockout
+ *   (`auth.locked`, with until when and the lockout's number). Further failures within the window,
+ *   and attempts refused while locked, are only counted (`unlogged`, from `unlogged_since`); their
+ *   count is written as one `auth.login-failures` entry when the lockout has ended (at the next
+ *   attempt on the name), at the next success, when the window is forgotten, or in the
+ *   administrator's `user.unlock` entry. So a name gives at most two entries per lockout, and
+ *   lockouts last longer and longer: after the first quarter of an hour, about four entries an hour.
+ * - globally, entries written for attempts that did not sign in (the ones above but those at a
+ *   success) are at most `auditBudget` (100) per 15 minutes, whatever the number of names; beyond
+ *   it, the failures they stand for are counted in the row named '' (no name typed at sign-in can
+ *   be empty) and written as one `auth.login-failures` entry by `system` when that quarter of an
+ *   hour has passed (at the next attempt). At most 101 entries per 15 minutes, without signing in.
+ */
+import type { Db } from '../ledger/db'
+import type { AuditAction } from '../contract/types'
+import type { AuditService } from './audit'
+import { type Clock, iso } from './common'
+
+export interface ThrottleOptions {
+  /** Failed attempts within `windowMs` that lock a name (5). */
+  maxFailures?: number
+  windowMs?: number
+  /** How long the n-th lockout of a name lasts (1, 2, 4 … 30 minutes). */
+  lockMs?: (n: number) => number
+  /** How long after the last lockout ended its count is forgotten (24 hours). */
+  forgetMs?: number
+  /** Names that are no account kept at most (1000). */
+  maxUnknownNames?: number
+  /** Entries written per `windowMs` for attempts that did not sign in (100). */
+  auditBudget?: number
+}
+
+export const MINUTE_MS = 60_000
+export const THROTTLE_DEFAULTS: Required<ThrottleOptions> = {
+  maxFailures: 5,
+  windowMs: 15 * MINUTE_MS,
+  lockMs: (n) => Math.min(30, 2 ** (n - 1)) * MINUTE_MS,
+  forgetMs: 24 * 60 * MINUTE_MS,
+  maxUnknownNames: 1000,
+  auditBudget: 100,
+}
+
+/** The row of the global summary: a name no one can type at sign-in. */
+const GLOBAL = ''
+
+export interface ThrottleRow {
+  name: string
+  failures: number
+  window_start: number
+  lockouts: number
+  locked_until: number | null
+  unlogged: number
+  unlogged_since: number | null
+  last_at: number
+}
+
+/** What `begin` gives back to the attempt that may go on, for `failed` to say what it was. */
+export interface Ticket {
+  name: string
+  /** The first failure of a window (logged on its own). */
+  first: boolean
+  /** The lockout this attempt set, should it fail. */
+  lock: { until: number; lockout: number } | null
+}
+
+export type Attempt = { locked: true; until: number } | { locked: false; ticket: Ticket }
+
+export interface SignInThrottle {
+  /** Before the password is checked: a locked name is refused; otherwise the attempt counts as failed until `succeeded`. */
+  begin(name: string): Attempt
+  /** The attempt failed (the password was wrong, or the account deactivated): logs it or counts it. */
+  failed(ticket: Ticket, reason: string): void
+  /** The name proved its password: its row is forgotten, its unlogged failures written in one entry. Call it in the success's transaction. */
+  succeeded(name: string): void
+  /** An administrator's unlock, audited with what it forgot; false when the name had no row. */
+  unlock(actor: string, account: { id: number; name: string }): boolean
+  /** Accounts locked now, by user id: until when (ms). */
+  lockedAccounts(): Map<number, number>
+  /** The row of a name, as it is (tests, diagnostics). */
+  row(name: string): ThrottleRow | undefined
+}
+
+export function createSignInThrottle({ db, clock, audit, options = {} }: { db: Db; clock: Clock; audit: AuditService; options?: ThrottleOptions }): SignInThrottle {
+  const o = { ...THROTTLE_DEFAULTS, ...options }
+  const get = db.prepare('SELECT * FROM sign_in_throttle WHERE name = ?')
+  const del = db.prepare('DELETE FROM sign_in_throttle WHERE name = ?')
+  const insert = db.prepare('INSERT INTO sign_in_throttle (name, failures, window_start, lockouts, locked_until, unlogged, unlogged_since, last_at) VALUES (?, 0, ?, 0, NULL, 0, NULL, ?)')
+  const reserve = db.prepare('UPDATE sign_in_throttle SET failures = ?, lockouts = ?, locked_until = ?, last_at = ? WHERE name = ?')
+  const countUnlogged = db.prepare('UPDATE sign_in_throttle SET unlogged = unlogged + ?, unlogged_since = coalesce(unlogged_since, ?), last_at = max(last_at, ?) WHERE name = ?')
+  const clearUnlogged = db.prepare('UPDATE sign_in_throttle SET unlogged = 0, unlogged_since = NULL WHERE name = ?')
+  const userId = db.prepare('SELECT id FROM users WHERE name = ?').pluck()
+  const beyondUnknown = db.prepare(`
+    SELECT name, unlogged FROM sign_in_throttle t
+    WHERE t.name <> '' AND NOT EXISTS (SELECT 1 FROM users u WHERE u.name = t.name)
+    ORDER BY t.last_at DESC, t.rowid DESC LIMIT -1 OFFSET ?`)
+  const locked = db.prepare('SELECT u.id AS id, t.locked_until AS until FROM sign_in_throttle t JOIN users u ON u.name = t.name WHERE t.locked_until > ?')
+
+  const rowOf = (name: string) => get.get(name) as ThrottleRow | undefined
+  const objectOf = (name: string) => {
+    const id = userId.get(name) as number | undefined
+    return id === undefined ? 'user:unknown' : `user:${id}`
+  }
+
+  /**
+   * An entry for an attempt that did not sign in, within the global budget; beyond it, the
+   * `count` failures it stands for go to the global summary.
+   */
+  function recordUnsigned(now: number, actor: string, action: AuditAction, object: string, details: Record<string, unknown>, count: number): void {
+    let g = rowOf(GLOBAL)
+    if (g && now >= g.window_start + o.windowMs) {
+      del.run(GLOBAL)
+      if (g.unlogged > 0) {
+        audit.record('system', 'auth.login-failures', 'sign-in', {
+          count: g.unlogged,
+          from: iso(new Date(g.unlogged_since ?? g.window_start)),
+          to: iso(new Date(g.last_at)),
+          reason: `more failed sign-ins than the log records one by one (${o.auditBudget} entries per ${o.windowMs / MINUTE_MS} minutes)`,
+        })
+      }
+      g = undefined
+    }
+    if (!g) {
+      insert.run(GLOBAL, now, now)
+      g = rowOf(GLOBAL)!
+    }
+    if (g.failures < o.auditBudget) {
+      reserve.run(g.failures + 1, 0, null, now, GLOBAL)
+      audit.record(actor, action, object, details)
+    } else {
+      countUnlogged.run(count, now, now, GLOBAL)
+    }
+  }
+
+  /** The name's counted failures, in one entry (then zero). */
+  function summarise(row: ThrottleRow, now: number, signedIn: boolean): void {
+    if (row.unlogged <= 0) return
+    const details = { count: row.unlogged, from: iso(new Date(row.unlogged_since ?? row.window_start)), to: iso(new Date(row.last_at)), reason: 'failed or refused sign-ins counted, not logged one by one' }
+    if (signedIn) audit.record(row.name, 'auth.login-failures', objectOf(row.name), details)
+    else recordUnsigned(now, row.name, 'auth.login-failures', objectOf(row.name), details, row.unlogged)
+    clearUnlogged.run(row.name)
+  }
+
+  const stale = (r: ThrottleRow, now: number) => (r.lockouts === 0 || r.locked_until === null ? now >= r.window_start + o.windowMs : now >= r.locked_until + o.forgetMs)
+
+  /** Keeps the most recently tried names that are no account; the others' counts go to the global summary. */
+  function evictUnknown(now: number): void {
+    const gone = beyondUnknown.all(o.maxUnknownNames) as { name: string; unlogged: number }[]
+    let unlogged = 0
+    for (const r of gone) {
+      del.run(r.name)
+      unlogged += r.unlogged
+    }
+    if (unlogged > 0) {
+      if (!rowOf(GLOBAL)) insert.run(GLOBAL, now, now)
+      countUnlogged.run(unlogged, now, now, GLOBAL)
+    }
+  }
+
+  const begin = db.transaction((name: string): Attempt => {
+    const now = clock().getTime()
+    let row = rowOf(name)
+    if (row && stale(row, now)) {
+      summarise(row, now, false)
+      del.run(name)
+      row = undefined
+    }
+    if (row && row.locked_until !== null && now < row.locked_until) {
+      countUnlogged.run(1, now, now, name)
+      return { locked: true, until: row.locked_until }
+    }
+    if (row && row.locked_until !== null && row.unlogged > 0) {
+      // the lockout has ended: what it refused, in one entry
+      summarise(row, now, false)
+      row = rowOf(name)!
+    }
+    if (!row) {
+      insert.run(name, now, now)
+      // the same work whether or not the name is an account's
+      evictUnknown(now)
+      row = rowOf(name)!
+    }
+    const failures = row.failures + 1
+    const lock = row.lockouts > 0 || failures >= o.maxFailures
+    const lockouts = lock ? row.lockouts + 1 : row.lockouts
+    const until = lock ? now + o.lockMs(lockouts) : row.locked_until
+    reserve.run(failures, lockouts, until, now, name)
+    return { locked: false, ticket: { name, first: failures === 1 && row.lockouts === 0, lock: lock ? { until: until!, lockout: lockouts } : null } }
+  })
+
+  const failed = db.transaction((ticket: Ticket, reason: string): void => {
+    const now = clock().getTime()
+    const row = rowOf(ticket.name)
+    const object = objectOf(ticket.name)
+    if (!row) {
+      // a success or an unlock forgot the name while this attempt was being checked
+      return recordUnsigned(now, ticket.name, 'auth.login-failed', object, { reason }, 1)
+    }
+    if (ticket.lock && row.locked_until === ticket.lock.until) {
+      const minutes = o.lockMs(ticket.lock.lockout) / MINUTE_MS
+      return recordUnsigned(now, row.name, 'auth.locked', object, { reason, until: iso(new Date(ticket.lock.until)), minutes, lockout: ticket.lock.lockout, failures: row.failures }, 1)
+    }
+    if (ticket.first) return recordUnsigned(now, row.name, 'auth.login-failed', object, { reason }, 1)
+    countUnlogged.run(1, now, now, ticket.name)
+  })
+
+  const succeeded = db.transaction((name: string): void => {
+    const row = rowOf(name)
+    if (!row) return
+    summarise(row, clock().getTime(), true)
+    del.run(name)
+  })
+
+  const unlock = db.transaction((actor: string, account: { id: number; name: string }): boolean => {
+    const row = rowOf(account.name)
+    if (!row) return false
+    const now = clock().getTime()
+    const lockedUntil = row.locked_until !== null && row.locked_until > now ? iso(new Date(row.locked_until)) : null
+    audit.record(actor, 'user.unlock', `user:${account.id}`, { name: account.name, lockedUntil, lockouts: row.lockouts, failures: row.failures, unlogged: row.unlogged })
+    del.run(row.name)
+    return true
+  })
+
+  return {
+    begin: (name) => begin.immediate(name),
+    failed: (ticket, reason) => failed.immediate(ticket, reason),
+    succeeded: (name) => succeeded.immediate(name),
+    unlock: (actor, account) => unlock.immediate(actor, account),
+    lockedAccounts: () => new Map((locked.all(clock().getTime()) as { id: number; until: number }[]).map((r) => [r.id, r.until])),
+    row: rowOf,
+  }
+}
