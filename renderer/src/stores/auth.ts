@@ -83,9 +83,14 @@ export const useAuthStore = defineStore('auth', () => {
     }
   }
 
+  /** The signed-in user's own password; the server ends their other sessions, this one goes on. */
+  async function changePassword(oldPassword: string, newPassword: string) {
+    await api.call('auth:changePassword', { oldPassword, newPassword })
+  }
+
   function can(channel: ChannelName) {
     return access !== null && access.canUse(channel, role.value)
   }
 
-  return { user, role, needsSetup, ready, init, login, setup, logout, forgetSession, can }
+  return { user, role, needsSetup, ready, init, login, setup, logout, changePassword, forgetSession, can }
 })

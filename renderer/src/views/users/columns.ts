@@ -1,30 +1,34 @@
 import { h } from 'vue'
 import { NButton, NSelect, NSpace, NTag, type DataTableColumns } from 'naive-ui'
 import { ROLES, type Role } from '../../../../electron/contract/define'
-import type { UserInfo } from '../../../../electron/contract'
+import type { UserAccount } from '../../../../electron/contract'
 
 export interface UserColumnContext {
   t: (key: string, params?: Record<string, unknown>) => string
   dateTime: (iso: string) => string
+  /** When a sign-in lockout ends, as the screens say it ("10:43"). */
+  until: (iso: string) => string
   selfId: number | null
-  busy: (u: UserInfo) => boolean
-  changeRole: (u: UserInfo, role: Role) => void
-  setActive: (u: UserInfo, active: boolean) => void
-  resetPassword: (u: UserInfo) => void
+  busy: (u: UserAccount) => boolean
+  changeRole: (u: UserAccount, role: Role) => void
+  setActive: (u: UserAccount, active: boolean) => void
+  resetPassword: (u: UserAccount) => void
+  unlock: (u: UserAccount) => void
 }
 
-export function createUserColumns(c: UserColumnContext): DataTableColumns<UserInfo> {
+export function createUserColumns(c: UserColumnContext): DataTableColumns<UserAccount> {
   const roleOptions = ROLES.map((r) => ({ label: c.t(`roles.${r}`), value: r }))
   return [
     {
       title: c.t('users.name'),
       key: 'name',
+      minWidth: 120,
       render: (u) => h('span', null, [h('strong', null, u.name), u.id === c.selfId ? h('span', { class: 'muted' }, ` (${c.t('users.you')})`) : null]),
     },
     {
       title: c.t('users.role'),
       key: 'role',
-      width: 220,
+      width: 180,
       render: (u) =>
         h(NSelect, {
           value: u.role,
@@ -32,20 +36,39 @@ export function createUserColumns(c: UserColumnContext): DataTableColumns<UserIn
           size: 'small',
           // An administrator cannot demote themselves: the ledger would risk having no admin left.
           disabled: u.id === c.selfId || !u.active || c.busy(u),
+          'data-test': `role-${u.name}`,
           'onUpdate:value': (r: Role) => c.changeRole(u, r),
         }),
     },
     {
       title: c.t('users.active'),
       key: 'active',
-      width: 110,
+      width: 90,
       render: (u) => h(NTag, { size: 'small', round: true, bordered: false, type: u.active ? 'success' : 'default' }, { default: () => (u.active ? c.t('app.yes') : c.t('app.no')) }),
     },
-    { title: c.t('users.createdAt'), key: 'createdAt', width: 200, render: (u) => c.dateTime(u.createdAt) },
+    {
+      // the last sign-in, and below it a lockout with the button that lifts it
+      title: c.t('users.lastLoginAt'),
+      key: 'lastLoginAt',
+      width: 240,
+      render: (u) =>
+        h('div', { class: 'sign-in' }, [
+          u.lastLoginAt ? h('span', null, c.dateTime(u.lastLoginAt)) : h('span', { class: 'muted' }, c.t('users.never')),
+          u.lockedUntil
+            ? h(NSpace, { size: 6, align: 'center', wrap: false, style: 'margin-top: 4px' }, {
+                default: () => [
+                  h(NTag, { size: 'small', round: true, bordered: false, type: 'warning', 'data-test': `locked-${u.name}` }, { default: () => c.t('users.lockedUntil', { when: c.until(u.lockedUntil!) }) }),
+                  h(NButton, { size: 'tiny', type: 'warning', secondary: true, disabled: c.busy(u), 'data-test': `unlock-${u.name}`, onClick: () => c.unlock(u) }, { default: () => c.t('users.unlock') }),
+                ],
+              })
+            : null,
+        ]),
+    },
+    { title: c.t('users.createdAt'), key: 'createdAt', width: 180, render: (u) => c.dateTime(u.createdAt) },
     {
       title: c.t('users.actions'),
       key: 'actions',
-      width: 300,
+      width: 270,
       render: (u) =>
         h(NSpace, { size: 8, wrap: false }, {
           default: () => [
