@@ -51,12 +51,12 @@ function fileState(path: string): FileState {
   return { exists: Boolean(st), size: st?.size ?? 0, walBytes: wal?.size ?? 0 }
 }
 
-function connect(path: string): Db {
+function connect(path: string, readonly = false): Db {
   try {
     // Inside Electron the main process points CARATS_SQLITE_BINDING at the Electron-ABI build of
     // the driver (build/native/electron/); plain Node (tests, CLI, browser host) uses the default.
     const nativeBinding = process.env.CARATS_SQLITE_BINDING
-    return new Database(path, nativeBinding ? { nativeBinding } : {})
+    return new Database(path, { readonly, fileMustExist: readonly, ...(nativeBinding ? { nativeBinding } : {}) })
   } catch (e) {
     throw notALedger(path, errorText(e))
   }
@@ -154,6 +154,24 @@ export function openLedger(dbPath: string, opts: OpenOptions = {}): Db {
     db.close()
     if (e instanceof AppError) throw e
     throw notALedger(dbPath, errorText(e))
+  }
+}
+
+/**
+ * Checks a ledger file without writing to it (a backup, before it is restored): refused as
+ * openLedger refuses, and read whole by SQLite's quick check.
+ */
+export function inspectLedger(path: string): void {
+  const file = fileState(path)
+  if (!file.exists) throw notALedger(path, 'there is no such file')
+  const db = connect(path, true)
+  try {
+    const id = readIdentity(db, path)
+    refuseForeign(db, path, file, id, LATEST_VERSION)
+    refuseTruncated(db, path, file)
+    quickCheck(db, path, file, Number.POSITIVE_INFINITY)
+  } finally {
+    db.close()
   }
 }
 

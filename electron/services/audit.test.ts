@@ -106,6 +106,18 @@ describe('audit log', () => {
     expect(v.checkpoint.problem).toMatch(/counts 7 entries, the log holds 5: entries were cut from its end, or the file was rolled back/)
   })
 
+  it('does not take a wiped log, its facts and checkpoint gone too, for a new one: it stays refused until re-anchored', () => {
+    db.prepare("INSERT INTO emissions (emission, code, blocks, definition, definition_digest, created_at) VALUES (1, 'E1', 1, '{}', 'x', 't')").run()
+    tamper("DELETE FROM audit; DROP TRIGGER ledger_meta_no_delete; DELETE FROM ledger_meta WHERE name = 'audit_keyed_from'")
+    rmSync(checkpointFilePath(path))
+    audit.ensureKeyed()
+    expect(audit.verify()).toMatchObject({ ok: false, entries: 0, firstBad: { seq: 1, reason: expect.stringMatching(/its entries were wiped/) } })
+    expect(() => audit.record('ada', 'emission.close', 'emission:1')).toThrow(/audit reanchor/)
+    expect(db.prepare('SELECT count(*) FROM audit').pluck().get()).toBe(0)
+    audit.reanchor('admin', 'the log was found wiped on 2 March; the police were told')
+    expect(audit.verify()).toMatchObject({ ok: true, entries: 2, checkpoint: { status: 'ok' } })
+  })
+
   it('detects a wiped log, even with the ledger facts wiped too', () => {
     tamper('DELETE FROM audit; DROP TRIGGER ledger_meta_no_delete; DELETE FROM ledger_meta WHERE name = \'audit_keyed_from\'')
     expect(audit.verify().checkpoint.status).toBe('cut')

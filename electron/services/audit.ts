@@ -5,6 +5,7 @@
  * a cut tail, a wiped log or a file rolled back.
  */
 import { existsSync, readFileSync } from 'node:fs'
+import { AppError } from '../contract/errors'
 import type { AuditAction, AuditEntry, AuditVerification, CsvFile, Page } from '../contract/types'
 import { CHECKPOINT_KEY_LABEL, checkpointFilePath, readCheckpoint, writeCheckpoint, type Checkpoint, type CheckpointRead } from '../ledger/checkpoint'
 import type { Db } from '../ledger/db'
@@ -94,9 +95,21 @@ export function createAuditService({ db, clock, keys, dbPath, startCheckpoint }:
     mayStartCheckpoint = true
   }
 
+  const holdsRecords = db.prepare('SELECT (SELECT count(*) FROM users) + (SELECT count(*) FROM emissions)').pluck()
+  /**
+   * A log with no entry in a ledger that holds accounts or emissions was wiped: each of those
+   * was logged when it was made. Such a log is not keyed afresh over the evidence.
+   */
+  const wiped = () => (db.prepare('SELECT count(*) FROM audit').pluck().get() as number) === 0 && (holdsRecords.get() as number) > 0
+  const wipedError = () =>
+    new AppError('ILLEGAL_STATE', 'the audit log is empty, yet the ledger holds accounts or emissions: its entries were wiped. Nothing more is logged until an administrator has looked and run carats audit reanchor --reason "…"')
+
   // IMMEDIATE: two processes on one ledger (the app and a CLI command) never chain from the same entry.
-  const append = db.transaction((actor: string, action: string, object: string, details: string): AuditEntry => {
-    if (keyedFrom() === null) keyChain()
+  const append = db.transaction((actor: string, action: string, object: string, details: string, force = false): AuditEntry => {
+    if (keyedFrom() === null) {
+      if (!force && wiped()) throw wipedError()
+      keyChain()
+    }
     return appendRow(actor, action, object, details)
   })
 
@@ -154,9 +167,10 @@ export function createAuditService({ db, clock, keys, dbPath, startCheckpoint }:
     const chainKey = keys.derive(CHAIN_KEY_LABEL)
     const read = against ?? currentCheckpoint()
     const from = keyedFrom()
-    const rows = db.prepare('SELECT * FROM audit ORDER BY seq').iterate() as IterableIterator<AuditRow>
-    const walk = walkChain(rows, from, chainKey, read.checkpoint?.entries ?? null)
     const entries = db.prepare('SELECT count(*) FROM audit').pluck().get() as number
+    const walk = from === null && wiped()
+      ? { entries: 0, firstBad: { seq: 1, reason: 'the audit log is empty, yet the ledger holds accounts or emissions: its entries were wiped' }, hashAt: null }
+      : walkChain(db.prepare('SELECT * FROM audit ORDER BY seq').iterate() as IterableIterator<AuditRow>, from, chainKey, read.checkpoint?.entries ?? null)
     const judged = judgeCheckpoint(read, { ledgerId, keyedFrom: from, entries, hashAt: walk.hashAt, file: checkpointFile })
     const cp = read.checkpoint
     return {
@@ -179,13 +193,14 @@ export function createAuditService({ db, clock, keys, dbPath, startCheckpoint }:
     ensureKeyed() {
       if (keyedFrom() !== null) return
       db.transaction(() => {
-        if (keyedFrom() === null) keyChain()
+        if (keyedFrom() === null && !wiped()) keyChain()
       }).immediate()
       afterCommit()
     },
     reanchor(actor, reason) {
       const before = verify()
-      const e = append.immediate(actor, 'audit.reanchored', `ledger:${ledgerId}`, JSON.stringify({ reason, previous: before.checkpoint.status, problem: before.checkpoint.problem }))
+      const problem = before.firstBad?.reason ?? before.checkpoint.problem
+      const e = append.immediate(actor, 'audit.reanchored', `ledger:${ledgerId}`, JSON.stringify({ reason, previous: before.checkpoint.status, problem }), true)
       advanceCheckpoint(true)
       return e
     },

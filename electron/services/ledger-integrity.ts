@@ -9,7 +9,7 @@ import Database from 'better-sqlite3'
 import { AppError } from '../contract/errors'
 import type { BackupReport, LedgerCheckReport, RestoreReport } from '../contract/types'
 import { checkpointFilePath, type CheckpointRead } from '../ledger/checkpoint'
-import { openLedger, type Db } from '../ledger/db'
+import { inspectLedger, openLedger, type Db } from '../ledger/db'
 import { keyFilePath, readKeyFile, keyProblems, writeKeyFile, type KeyStore } from '../ledger/keystore'
 import { createAuditService, type AuditService } from './audit'
 import { createCatalog, type Catalog } from './catalog'
@@ -161,14 +161,21 @@ function copyBackup(backup: string, tmp: string): void {
 /** Files of a restore, put in place; the ledger that was there is moved aside. */
 export function restoreFiles(o: RestoreOptions): { movedAside: string | null } {
   if (!exists(o.backup)) throw new AppError('NOT_FOUND', `there is no backup ${o.backup}`)
+  // the backup checked as it is, before anything is copied or moved
+  inspectLedger(o.backup)
   const key = readKeyFile(o.keyFile ?? keyFilePath(o.backup))
   if (!key) throw keyProblems.missing(o.keyFile ?? keyFilePath(o.backup), null)
   refuseInUse(o.target)
   if (exists(o.target) && !o.replace) throw new AppError('CONFLICT', `${o.target} exists: add --replace to put it aside (it is kept as <ledger>.before-restore-<time>) and restore over it`)
   const tmp = `${o.target}.restoring`
-  copyBackup(o.backup, tmp)
-  // the backup must be a ledger this app opens, before anything in place is touched
-  openLedger(tmp).close()
+  try {
+    copyBackup(o.backup, tmp)
+    // the copy must be a ledger this app opens (migrated if older), before anything in place is touched
+    openLedger(tmp).close()
+  } catch (e) {
+    rmSync(tmp, { force: true })
+    throw e
+  }
   const movedAside = moveAside(o.target, iso(o.clock()).replace(/[:.]/g, '-'))
   renameSync(tmp, o.target)
   writeKeyFile(keyFilePath(o.target), key)

@@ -370,13 +370,7 @@ describe('the audit log, anchored outside the file', () => {
     expect(v.text).toMatch(/cut/)
   }, T)
 
-  // PRODUCT BUG (reported, not fixed here): an attacker who wipes the log, also deletes the
-  // `audit_keyed_from` row of ledger_meta (dropping its trigger) and deletes the checkpoint file
-  // is not seen: the next command, `audit verify` itself, takes the ledger for one whose log was
-  // never keyed, writes a new `audit.keyed` entry 1 ("earlierEntries": 0) and a new checkpoint,
-  // and reports "hash chain verified, checkpoint ok", exit 0. Deleting the checkpoint alone is
-  // refused as "missing"; a ledger that records its key's fingerprint (and has emissions, users,
-  // sales) with an empty, unkeyed log should be refused the same way, and verify should not write.
+  // Found by this test and fixed: a wiped log with its keying mark and checkpoint gone was taken for a new one.
   it('sees a log wiped together with its keying mark and its checkpoint', async () => {
     const { db } = ledgerCopy('audit-wipe-all')
     asAttacker(db, (l) => {
@@ -564,11 +558,7 @@ describe('a damaged ledger file', () => {
     expect(existsSync(join(dir, 'copy.db'))).toBe(false)
   }, T)
 
-  // PRODUCT BUG (reported, not fixed here): `carats restore <0-byte file> --db <ledger> --replace`
-  // refuses, but names its own temp file (`<ledger>.restoring is not a usable CARATS ledger: it is
-  // an empty SQLite database`) instead of saying that the backup is empty (0 bytes), and leaves
-  // `<ledger>.restoring` behind. restoreFiles() should check the backup itself as openLedger does
-  // (0 bytes, truncated) before copying it, and remove the temp file on any failure.
+  // Found by this test and fixed: restore checks the backup itself (empty, truncated) before copying or moving anything, and leaves no temp file.
   it('emptied, given to restore as the backup: refused as empty, nothing left behind', async () => {
     const { dir, db } = ledgerCopy('restore-empty')
     const empty = join(dir, 'empty.db')
@@ -585,14 +575,7 @@ describe('a damaged ledger file', () => {
     expect(ledgerFiles(dir)).toEqual(['ledger.db', 'ledger.db.audit-checkpoint', 'ledger.db.key'])
   }, T)
 
-  // PRODUCT BUG (reported, not fixed here): `carats restore <truncated backup> --db <ledger> --replace`
-  // is NOT refused when the backup is one `carats backup` wrote (a rollback-journal file) with its
-  // last 100 bytes cut, as an interrupted transfer leaves it: VACUUM INTO reads the cut file
-  // without complaint and the copy opens, so the good ledger is moved aside and the damaged copy
-  // put in its place; only the check that follows fails (exit 1: "entry N does not follow entry
-  // N-1"). The backup should be refused as truncated, naming it, before anything in place is
-  // touched, as every other command refuses that file. (A cut WAL-mode file is refused, but as
-  // "<ledger>.restoring … is damaged", and that temp file is left behind.)
+  // Found by this test and fixed: restore checks the backup itself (empty, truncated) before copying or moving anything, and leaves no temp file.
   it('truncated, given to restore as the backup: refused as truncated, the ledger in place untouched', async () => {
     const { dir, db } = ledgerCopy('restore-truncated')
     const cut = join(dir, 'cut.db')
