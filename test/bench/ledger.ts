@@ -6,12 +6,15 @@
  */
 import { statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { BlockDeriver } from '../../game-core/block'
 import { CARATS } from '../../game-core/carats'
 import { formatSerial } from '../../game-core/serial'
 import { createHash } from 'node:crypto'
 import { createImporter, feedLine, readFeedFile } from '../../electron/services/import'
 import { packFastPlay, readFeedLineFast } from '../../electron/services/feed-line'
 import { createAlertsService } from '../../electron/services/alerts'
+import type { Catalog } from '../../electron/services/catalog'
+import { checkLedgerData } from '../../electron/services/ledger-check'
 import { createPlayersService } from '../../electron/services/players'
 import { createReports } from '../../electron/services/reports'
 import { createSalesGenerator } from '../../electron/services/simulator'
@@ -93,6 +96,15 @@ export async function benchLedger(opts: { importLines: number }): Promise<BenchL
     const dash = timeEach(50, () => reports.dashboard())
     lines.push({ name: 'dashboard, p50', value: `${fmt(dash.p50, 2)} ms` })
     lines.push({ name: 'dashboard, p99', value: `${fmt(dash.p99, 2)} ms`, target: '< 100 ms', ok: dash.p99 < 100 })
+
+    // the ledger check, with the block's tier table derived again from its secret (not the catalog's cached one)
+    log('checking the ledger…')
+    const fresh: Catalog = { ...f.catalog, deriver: (e, blk) => { const d = f.catalog.deriver(e, blk); return new BlockDeriver(d.def, d.prim, d.ref) } }
+    t = performance.now()
+    const checked = checkLedgerData({ db: f.db, catalog: fresh })
+    const checkSeconds = (performance.now() - t) / 1000
+    if (!checked.ok || checked.unitsRederived !== sales) throw new Error(`the ledger check found ${checked.problemCount} problems, re-derived ${checked.unitsRederived} of ${sales} units`)
+    lines.push({ name: 'ledger check (counters + prizes re-derived), whole block sold, seconds', value: fmt(checkSeconds, 2), target: '< 10', ok: checkSeconds < 10 })
 
     // import: a feed of valid lines into the second emission
     log(`importing a feed of ${opts.importLines.toLocaleString('en-US')} lines…`)

@@ -1,0 +1,420 @@
+/**
+ * The ledger's data checked against itself: every counter recomputed from the `sales` rows
+ * (blocks' sold counts, tier counters, players' totals and chains of sales, days' totals), and
+ * every sold unit's tier and prize re-derived from its block's secret. One pass over the sales in
+ * unit_key order, block by block: SQLite calls a JavaScript function with each row's columns
+ * (about four times faster than reading the rows out), which counts into typed arrays; then the
+ * counts are compared with the stored tables. All reads in one transaction, so that another
+ * connection's writes do not show halfway. PRAGMA integrity_check and the audit chain are the
+ * caller's. A block whose secret cannot be opened throws the catalog's AppError (a wrong key).
+ */
+import { LOSING } from '../../game-core/block'
+import { formatSerial } from '../../game-core/serial'
+import type { LedgerDataCheck, LedgerProblem, LedgerProblemKind, LedgerProblemRow } from '../contract/types'
+import type { Db } from '../ledger/db'
+import { UNIT_KEY_BLOCK, UNIT_KEY_EMISSION } from '../ledger/migrations'
+import type { Catalog } from './catalog'
+
+// the result's types are the contract's (it crosses IPC); re-exported for the services that use the check
+export type { LedgerDataCheck, LedgerProblem, LedgerProblemKind, LedgerProblemRow }
+export type LedgerValue = LedgerProblem['stored']
+
+export interface LedgerCheckOptions {
+  /** Re-derive each sold unit's tier and prize from its block's secret (default true). */
+  prizes?: boolean
+  /** Sales rows checked so far, of about `total`; called while a statement runs, so it must not use the connection. */
+  progress?: (done: number, total: number) => void
+}
+
+export const MAX_LISTED = 50
+const DAY_MS = 86_400_000
+/** Per player: units, staked, won, first, last, chain sum, chain tails, found in players. */
+const P_STRIDE = 8
+/** Player ids counted in the typed array (ids are given in order; a larger one is an edit, reported as not found). */
+const MAX_PLAYER_ID = 2 ** 26
+const PROGRESS_EVERY = 0x10000
+
+/** The UTC day of a sale, as services/sales.ts writes it into daily_sales (its writeRows has it inline). */
+function saleDay(soldAtMs: number): string {
+  const d = Math.floor(soldAtMs / DAY_MS)
+  return Number.isFinite(d) ? new Date(d * DAY_MS).toISOString().slice(0, 10) : String(soldAtMs)
+}
+
+function keySerial(key: number, blockSize: number): string {
+  const id = { emission: Math.floor(key / UNIT_KEY_EMISSION), block: Math.floor(key / UNIT_KEY_BLOCK) % 1000, unit: key % UNIT_KEY_BLOCK }
+  try {
+    return formatSerial(id, blockSize)
+  } catch {
+    return `unit key ${key}`
+  }
+}
+
+const tierName = (t: unknown, amounts?: Float64Array) => t === null || t === LOSING ? 'losing'
+  : `tier ${String(t)}${amounts && typeof t === 'number' && amounts[t] ? ` (${amounts[t]} cents)` : ''}`
+
+class Problems {
+  readonly list: LedgerProblem[] = []
+  readonly byKind: Partial<Record<LedgerProblemKind, number>> = {}
+  count = 0
+
+  /** Counts one; makes and lists it only while fewer than MAX_LISTED of its kind are listed. */
+  add(kind: LedgerProblemKind, make: () => Omit<LedgerProblem, 'kind'>): void {
+    const n = (this.byKind[kind] ?? 0) + 1
+    this.byKind[kind] = n
+    this.count++
+    if (n <= MAX_LISTED) this.list.push({ kind, ...make() })
+  }
+}
+
+interface BlockScan {
+  emission: number
+  block: number
+  size: number
+  /** the re-derived tier of each unit, or null when not re-derived */
+  table: Uint8Array | null
+  /** prize per tier code, 0 for LOSING */
+  amounts: Float64Array
+  tierSold: Float64Array
+  /** stored tiers outside the prize table: value → rows */
+  oddTiers: Map<unknown, number>
+  rows: number
+}
+
+/** What the rows of no block (keys between and around the blocks') are counted into. */
+const noBlock = (): BlockScan => ({
+  emission: 0, block: 0, size: 0, table: null, amounts: new Float64Array(256), tierSold: new Float64Array(0), oddTiers: new Map(), rows: 0,
+})
+
+/** The one pass: SQLite calls row() with each sale's columns. */
+class SaleScan {
+  b: BlockScan = noBlock()
+  base = 0
+  expect = 0
+  stray = false
+  rows = 0
+  rederived = 0
+  readonly players: Float64Array
+  readonly strayPlayers = new Map<unknown, number>()
+  /** per day × 1e6 + emission: units, sales_cents, prizes, prizes_cents, a sale time of the day, the emission */
+  readonly days = new Map<number, Float64Array>()
+  private dayKey = NaN
+  private day: Float64Array = new Float64Array(6)
+
+  constructor(readonly problems: Problems, readonly prizes: boolean, readonly maxId: number, readonly progress: (done: number) => void) {
+    this.players = new Float64Array((maxId + 1) * P_STRIDE)
+    for (let o = 0; o < this.players.length; o += P_STRIDE) {
+      this.players[o + 3] = Infinity
+      this.players[o + 4] = -Infinity
+    }
+  }
+
+  begin(b: BlockScan, base: number, stray: boolean): void {
+    this.b = b
+    this.base = base
+    this.expect = 0
+    this.stray = stray
+  }
+
+  row(key: number, pid: number, prev: number | null, soldAt: number, stake: number, prize: number, tier: number | null): number {
+    const b = this.b
+    const unit = key - this.base
+    if (unit !== this.expect) this.outOfStep(key, unit)
+    this.expect = unit + 1
+    b.rows++
+    // a losing unit has no counter
+    if (tier !== null) {
+      if (tier >= 0 && tier < b.tierSold.length && Number.isInteger(tier)) b.tierSold[tier]++
+      else b.oddTiers.set(tier, (b.oddTiers.get(tier) ?? 0) + 1)
+    }
+    if (unit >= b.size) this.unknownUnit(key)
+    else if (b.table !== null) {
+      const code = b.table[unit]
+      this.rederived++
+      if (code === LOSING ? tier !== null : tier !== code) this.tierMismatch(key, tier, code)
+      if (prize !== b.amounts[code]) this.prizeMismatch(key, prize, b.amounts[code], `its block's secret, making it ${tierName(code)},`)
+    } else if (!this.prizes) {
+      const due = tier === null ? 0 : b.amounts[tier]
+      if (prize !== due) this.prizeMismatch(key, prize, due ?? null, `its stored ${tierName(tier)}`)
+    }
+    this.player(key, pid, prev, soldAt, stake, prize)
+    this.dayOf(key, soldAt, stake, prize)
+    if ((++this.rows & (PROGRESS_EVERY - 1)) === 0) this.progress(this.rows)
+    return 1
+  }
+
+  private player(key: number, pid: number, prev: number | null, soldAt: number, stake: number, prize: number): void {
+    if (!(pid >= 1 && pid <= this.maxId && Number.isInteger(pid))) {
+      this.strayPlayers.set(pid, (this.strayPlayers.get(pid) ?? 0) + 1)
+      return
+    }
+    const p = this.players
+    const o = pid * P_STRIDE
+    p[o]++
+    p[o + 1] += stake
+    p[o + 2] += prize
+    if (soldAt < p[o + 3]) p[o + 3] = soldAt
+    if (soldAt > p[o + 4]) p[o + 4] = soldAt
+    // the chain newest → oldest: Σ (key − prev) telescopes to the newest key, and one sale has no previous
+    p[o + 5] += prev === null ? key : key - prev
+    if (prev === null) p[o + 6]++
+  }
+
+  private dayOf(key: number, soldAt: number, stake: number, prize: number): void {
+    const emission = this.stray ? Math.floor(key / UNIT_KEY_EMISSION) : this.b.emission
+    const k = Math.floor(soldAt / DAY_MS) * 1e6 + emission
+    if (k !== this.dayKey) {
+      this.dayKey = k
+      let acc = this.days.get(k)
+      if (!acc) this.days.set(k, (acc = Float64Array.of(0, 0, 0, 0, soldAt, emission)))
+      this.day = acc
+    }
+    const d = this.day
+    d[0]++
+    d[1] += stake
+    if (prize > 0) {
+      d[2]++
+      d[3] += prize
+    }
+  }
+
+  private outOfStep(key: number, unit: number): void {
+    const { b, expect: from } = this
+    if (this.stray || unit < from || unit >= b.size) return
+    const missing = unit - from > 1 ? `units ${from} to ${unit - 1}` : `unit ${from}`
+    this.unitProblem('UNIT_GAP', key - unit + from, 'unit', unit, from, (serial) =>
+      `block ${b.emission}/${b.block} has no sale of ${missing} (${serial}), yet unit ${unit} is sold: units sell in order`)
+  }
+
+  private unknownUnit(key: number): void {
+    const { b, stray } = this
+    this.unitProblem('UNKNOWN_UNIT', key, 'unit_key', key, null, (serial) => stray
+      ? `sale ${serial} is of a block that the ledger does not have`
+      : `sale ${serial} is of unit ${key - this.base}, beyond the ${b.size} units of block ${b.emission}/${b.block}`)
+  }
+
+  private tierMismatch(key: number, tier: number | null, code: number): void {
+    const derived = code === LOSING ? null : code
+    const a = this.b.amounts
+    this.unitProblem('TIER_MISMATCH', key, 'tier', tier, derived, (serial) =>
+      `sale ${serial} is stored as ${tierName(tier, a)}, but its block's secret gives ${tierName(derived, a)}`)
+  }
+
+  private prizeMismatch(key: number, prize: number, due: number | null, what: string): void {
+    this.unitProblem('PRIZE_MISMATCH', key, 'prize_cents', prize, due, (serial) =>
+      `sale ${serial} is stored with a prize of ${prize} cents, but ${what} pays ${due === null ? 'nothing' : `${due} cents`}`)
+  }
+
+  private unitProblem(kind: LedgerProblemKind, key: number, field: string, stored: LedgerValue, recomputed: LedgerValue,
+    say: (serial: string) => string): void {
+    const { b, stray } = this
+    this.problems.add(kind, () => {
+      const serial = keySerial(key, stray ? UNIT_KEY_BLOCK : b.size)
+      const row: LedgerProblemRow = { ...(stray ? {} : { emission: b.emission, block: b.block }), serial, unitKey: key }
+      if (kind === 'TIER_MISMATCH') row.tier = stored as number | null
+      return { row, field, stored, recomputed, message: say(serial) }
+    })
+  }
+}
+
+type Num = number | null
+type PlayerHook = (id: number, units: number, staked: number, won: number, first: Num, last: Num, lastKey: Num) => number
+interface Hooks {
+  scan: SaleScan | null
+  player: PlayerHook | null
+}
+
+/** The functions SQLite calls, registered once per connection; each check points them at its own state. */
+const hooksOf = new WeakMap<Db, Hooks>()
+function hooks(db: Db): Hooks {
+  let h = hooksOf.get(db)
+  if (!h) {
+    const hk: Hooks = (h = { scan: null, player: null })
+    db.function('carats_check_sale', { directOnly: true }, (k: number, p: number, q: Num, s: number, st: number, pr: number, t: Num) =>
+      hk.scan!.row(k, p, q, s, st, pr, t))
+    db.function('carats_check_player', { directOnly: true }, (i: number, u: number, st: number, w: number, f: Num, l: Num, k: Num) =>
+      hk.player!(i, u, st, w, f, l, k))
+    hooksOf.set(db, h)
+  }
+  return h
+}
+
+/** Each block's sales scanned, then its sold count and tier counters compared; the keys of no block are scanned too. */
+function scanBlocks(db: Db, catalog: Catalog, scan: SaleScan): void {
+  const blocks = db.prepare('SELECT emission, block, secret IS NOT NULL AS sealed, units_sold FROM blocks ORDER BY emission, block')
+    .all() as { emission: number; block: number; sealed: number; units_sold: number }[]
+  const range = db.prepare(`SELECT count(*) FROM sales WHERE unit_key >= ? AND unit_key < ?
+    AND carats_check_sale(unit_key, player_id, prev_key, sold_at, stake_cents, prize_cents, tier)`).pluck()
+  const any = db.prepare('SELECT 1 FROM sales WHERE unit_key >= ? AND unit_key < ? LIMIT 1').pluck()
+  const tiersOf = db.prepare('SELECT tier, sold FROM block_tiers WHERE emission = ? AND block = ?')
+  let from = -Infinity
+  const strays = (to: number) => {
+    scan.begin(noBlock(), from, true)
+    if (to > from) range.get(from, to)
+  }
+  for (const row of blocks) {
+    const lo = row.emission * UNIT_KEY_EMISSION + row.block * UNIT_KEY_BLOCK
+    strays(lo)
+    const def = catalog.definition(row.emission)
+    const amounts = new Float64Array(256)
+    def.tiers.forEach((t, i) => (amounts[i] = t.amountCents))
+    const sold = any.get(lo, lo + UNIT_KEY_BLOCK) !== undefined
+    // the secret is opened only for a block with sales; a wrong key throws here
+    const table = sold && scan.prizes && row.sealed ? catalog.deriver(row.emission, row.block).tiers : null
+    const tierSold = new Float64Array(def.tiers.length)
+    const b: BlockScan = { ...noBlock(), emission: row.emission, block: row.block, size: def.blockSize, table, amounts, tierSold }
+    scan.begin(b, lo, false)
+    if (sold) range.get(lo, lo + UNIT_KEY_BLOCK)
+    compareBlock(scan.problems, b, row.units_sold, tiersOf.all(row.emission, row.block) as { tier: number; sold: number }[])
+    from = lo + UNIT_KEY_BLOCK
+  }
+  strays(Infinity)
+}
+
+function compareBlock(problems: Problems, b: BlockScan, unitsSold: number, stored: { tier: number; sold: number }[]): void {
+  const where = `block ${b.emission}/${b.block}`
+  if (unitsSold !== b.rows) {
+    problems.add('BLOCK_UNITS_SOLD', () => ({
+      row: { emission: b.emission, block: b.block }, field: 'units_sold', stored: unitsSold, recomputed: b.rows,
+      message: `${where} says ${unitsSold} units sold (blocks.units_sold), but the sales table has ${b.rows} of its units`,
+    }))
+  }
+  const counted = new Map<unknown, number>(b.oddTiers)
+  b.tierSold.forEach((n, t) => counted.set(t, n))
+  const compare = (tier: unknown, had: number | null) => {
+    const n = counted.get(tier) ?? 0
+    counted.delete(tier)
+    if ((had ?? 0) === n) return
+    problems.add('TIER_SOLD', () => ({
+      row: { emission: b.emission, block: b.block, tier: typeof tier === 'number' ? tier : null },
+      field: 'sold', stored: had, recomputed: n,
+      message: `${where} counts ${had ?? 'no row for'} ${tierName(tier, b.amounts)} units sold (block_tiers.sold), `
+        + `but the sales table has ${n}`,
+    }))
+  }
+  for (const r of stored) compare(r.tier, r.sold)
+  for (const tier of [...counted.keys()]) compare(tier, null)
+}
+
+const PLAYER_FIELDS = ['units', 'staked_cents', 'won_cents', 'first_sale_at', 'last_sale_at'] as const
+
+/** Each players row against its sales' sums, and its chain of sales by the chain's telescoped sum. */
+function comparePlayers(db: Db, h: Hooks, scan: SaleScan, problems: Problems): void {
+  const p = scan.players
+  const issues: { id: number; field: string; stored: number | null; recomputed: number | null }[] = []
+  const chains: number[] = []
+  h.player = (id, units, staked, won, first, last, lastKey) => {
+    if (!(id >= 1 && id <= scan.maxId)) return 0
+    const o = id * P_STRIDE
+    p[o + 7] = 1
+    const n = p[o]
+    const got = [n, p[o + 1], p[o + 2], n ? p[o + 3] : null, n ? p[o + 4] : null]
+    const had = [units, staked, won, first, last]
+    for (let i = 0; i < had.length; i++) {
+      if (had[i] !== got[i]) issues.push({ id, field: PLAYER_FIELDS[i], stored: had[i], recomputed: got[i] })
+    }
+    if (n ? p[o + 6] !== 1 || p[o + 5] !== lastKey : lastKey !== null) chains.push(id)
+    return 0
+  }
+  db.prepare(`SELECT count(*) FROM players
+    WHERE carats_check_player(id, units, staked_cents, won_cents, first_sale_at, last_sale_at, last_key)`).get()
+  const nameOf = db.prepare('SELECT name FROM players WHERE id = ?').pluck()
+  for (const i of issues) {
+    problems.add('PLAYER_TOTALS', () => {
+      const name = nameOf.get(i.id) as string
+      return {
+        row: { player: name, playerId: i.id }, field: i.field, stored: i.stored, recomputed: i.recomputed,
+        message: `player ${name}: ${i.field} is ${i.stored ?? 'empty'}, but the player's sales give ${i.recomputed ?? 'none'}`,
+      }
+    })
+  }
+  for (const id of chains) problems.add('PLAYER_CHAIN', () => walkChain(db, id, nameOf.get(id) as string, p[id * P_STRIDE]))
+  // sales of ids that no players row has
+  for (let o = P_STRIDE; o < p.length; o += P_STRIDE) if (p[o] > 0 && p[o + 7] === 0) scan.strayPlayers.set(o / P_STRIDE, p[o])
+  for (const [id, n] of scan.strayPlayers) {
+    problems.add('PLAYER_TOTALS', () => ({
+      row: { playerId: typeof id === 'number' ? id : undefined }, field: 'id', stored: null, recomputed: n,
+      message: `${n} sale${n > 1 ? 's' : ''} name player id ${String(id)}, which is not in the players table`,
+    }))
+  }
+}
+
+/** Where a player's chain of sales (last_key, then each sale's prev_key) goes wrong, once its sum has said it does. */
+function walkChain(db: Db, id: number, name: string, units: number): Omit<LedgerProblem, 'kind'> {
+  const at = db.prepare('SELECT player_id, prev_key FROM sales WHERE unit_key = ?')
+  const head = db.prepare('SELECT last_key FROM players WHERE id = ?').pluck().get(id) as number | null
+  let key = head
+  let reached = 0
+  let why = ''
+  while (key !== null && reached <= units) {
+    const r = at.get(key) as { player_id: number; prev_key: number | null } | undefined
+    if (!r || r.player_id !== id) {
+      why = `: it names ${keySerial(key, UNIT_KEY_BLOCK)}, which ${r ? `is a sale of another player (id ${r.player_id})` : 'is not sold'}`
+      break
+    }
+    reached++
+    key = r.prev_key
+  }
+  if (reached > units) why = ': it goes round in a loop'
+  return {
+    row: { player: name, playerId: id, unitKey: head ?? undefined }, field: 'last_key', stored: reached, recomputed: units,
+    message: `player ${name}: the chain of sales from last_key (then each prev_key) reaches ${Math.min(reached, units)} `
+      + `of the player's ${units} sales${why}`,
+  }
+}
+
+function compareDays(db: Db, scan: SaleScan, problems: Problems): void {
+  const counted = new Map<string, { day: string; emission: number; v: number[] }>()
+  for (const a of scan.days.values()) {
+    const day = saleDay(a[4])
+    counted.set(`${day}/${a[5]}`, { day, emission: a[5], v: [...a.subarray(0, 4)] })
+  }
+  const stored = db.prepare('SELECT day, emission, units, sales_cents, prizes, prizes_cents FROM daily_sales')
+    .raw().all() as [string, number, ...number[]][]
+  const fields = ['units', 'sales_cents', 'prizes', 'prizes_cents']
+  const compare = (day: string, emission: number, had: (number | null)[], got: number[]) => {
+    fields.forEach((field, i) => {
+      if ((had[i] ?? 0) === got[i]) return
+      problems.add('DAY_TOTALS', () => ({
+        row: { day, emission }, field, stored: had[i], recomputed: got[i],
+        message: `day ${day}, emission ${emission}: ${field} is ${had[i] ?? 'not recorded'}, but that day's sales give ${got[i]}`,
+      }))
+    })
+  }
+  for (const [day, emission, ...had] of stored) {
+    const k = `${day}/${emission}`
+    compare(day, emission, had, counted.get(k)?.v ?? [0, 0, 0, 0])
+    counted.delete(k)
+  }
+  for (const c of counted.values()) compare(c.day, c.emission, [null, null, null, null], c.v)
+}
+
+/**
+ * The ledger's counters recomputed from its sales, and (unless `prizes: false`) each sold unit's
+ * tier and prize re-derived from its block's secret; without, each prize is held against its
+ * stored tier. Throws the catalog's AppError when a block's secret cannot be opened.
+ */
+export function checkLedgerData(deps: { db: Db; catalog: Catalog }, opts: LedgerCheckOptions = {}): LedgerDataCheck {
+  const { db, catalog } = deps
+  const h = hooks(db)
+  const problems = new Problems()
+  return db.transaction(() => {
+    const maxId = Math.min(MAX_PLAYER_ID, (db.prepare('SELECT max(id) FROM players').pluck().get() as number | null) ?? 0)
+    const total = (db.prepare('SELECT total(units_sold) FROM blocks').pluck().get() as number) || 0
+    const progress = opts.progress ? (done: number) => opts.progress!(done, Math.max(done, total)) : () => {}
+    const scan = new SaleScan(problems, opts.prizes !== false, maxId, progress)
+    try {
+      h.scan = scan
+      scanBlocks(db, catalog, scan)
+      comparePlayers(db, h, scan, problems)
+    } finally {
+      h.scan = null
+      h.player = null
+    }
+    compareDays(db, scan, problems)
+    opts.progress?.(scan.rows, Math.max(scan.rows, total))
+    const { list, count, byKind } = problems
+    return {
+      ok: count === 0, salesRows: scan.rows, unitsRederived: scan.rederived, problems: list, problemCount: count, problemsByKind: byKind,
+    }
+  })()
+}
