@@ -107,6 +107,7 @@ export function createAuditService({ db, clock, keys, dbPath, startCheckpoint }:
   // IMMEDIATE: two processes on one ledger (the app and a CLI command) never chain from the same entry.
   const append = db.transaction((actor: string, action: string, object: string, details: string, force = false): AuditEntry => {
     if (keyedFrom() === null) {
+      // the chain is keyed when the service starts; unkeyed here, the log was wiped (or the key is missing)
       if (!force && wiped()) throw wipedError()
       keyChain()
     }
@@ -182,7 +183,7 @@ export function createAuditService({ db, clock, keys, dbPath, startCheckpoint }:
     }
   }
 
-  return {
+  const service: AuditService = {
     checkpointFile,
     record(actor, action, object, details = {}) {
       const e = append.immediate(actor, action, object, JSON.stringify(details))
@@ -228,6 +229,9 @@ export function createAuditService({ db, clock, keys, dbPath, startCheckpoint }:
       return { fileName: `audit-${iso(clock()).slice(0, 10)}.csv`, content }
     },
   }
+  // a new ledger's chain, or an older ledger's, is keyed before anything else is written
+  if (!keys.problem) service.ensureKeyed()
+  return service
 }
 
 function nextDay(day: string): string {
