@@ -10,17 +10,17 @@
  *
  * The ledger: --db <file>, else CARATS_DB, else carats.db in the app's data folder.
  */
-import { isUtf8 } from 'node:buffer'
 import { mkdirSync, statSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { basename, dirname } from 'node:path'
 import { parseArgs } from 'node:util'
+import { isoDayProblem } from '../contract/dates'
 import { AppError } from '../contract/errors'
 import type { DepletionReport, ImportLineError, JobInfo, TicketView } from '../contract/types'
 import { ROLES, type Role } from '../contract/define'
 import { DB_FILE_NAME, userDataDir } from '../main/paths'
 import { openBackend, type Backend } from '../services/backend'
-import { readFeedFile, STREAM_FROM_BYTES } from '../services/import'
+import { notUtf8Refusal, readFeedFile, STREAM_FROM_BYTES } from '../services/import'
 import type { Simulator } from '../services/simulator'
 import { warmFeedReader } from '../workers/feed-reader'
 import { UsageError, type Command, type CommandContext } from './io'
@@ -102,7 +102,9 @@ const emissionCreate: Command = (ctx) =>
   withBackend(ctx, (b) => {
     const { values } = options(ctx, { blocks: { type: 'string' }, code: { type: 'string' }, starts: { type: 'string' } })
     const blocks = whole('--blocks', values.blocks, 1, 999)
-    if (values.starts !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(values.starts)) throw new UsageError(`--starts must be a date YYYY-MM-DD, got ${JSON.stringify(values.starts)}`)
+    const startsProblem = values.starts === undefined ? null : isoDayProblem(values.starts)
+    if (startsProblem === 'shape') throw new UsageError(`--starts must be a date YYYY-MM-DD, got ${JSON.stringify(values.starts)}`)
+    if (startsProblem === 'nonexistent') throw new UsageError(`--starts must be a day of the calendar: ${values.starts} does not exist`)
     const e = b.services.emissions.create(b.actor, { blocks, code: values.code, startsOn: values.starts })
     print(ctx, e, () => `emission ${e.emission} (${e.code}) created: ${e.blocks} block(s) of ${int(e.unitsTotal / e.blocks)} units${e.startsOn ? `, on sale from ${e.startsOn}` : ''}; next: emission generate ${e.emission}`)
     return 0
@@ -192,8 +194,10 @@ const salesImport: Command = (ctx) =>
       throw new UsageError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`)
     }
     // the file's bytes, not decoded: the importer reads them in place and records the SHA-256 of
-    // the file itself; a file that is not UTF-8 is refused rather than read with replacement characters
-    if (!isUtf8(bytes)) throw new UsageError(`${file} is not UTF-8 text: a sales feed is JSON lines in UTF-8`)
+    // the file itself; a file that is not UTF-8 is refused rather than read with replacement
+    // characters, as the importer refuses it, saying where it stops being UTF-8
+    const notUtf8 = notUtf8Refusal(bytes, file)
+    if (notUtf8) throw new UsageError(notUtf8.message)
     try {
       const r = b.services.importer.importHere(b.actor, bytes, basename(file))
       print(ctx, r, () => `${basename(file)}: ${int(r.lines)} lines, ${int(r.imported)} sales imported, ${int(r.alreadyImported)} already imported`)

@@ -66,6 +66,7 @@ export const ERROR_REASON_KEYS = [
   'SIM_TOO_MANY', // {emission, unsold, sales}
   'PLAYER_NOT_FOUND', // {player}
   'VERIFY_FAILED', // {blocks}: the blocks whose verification failed
+  'FEED_NOT_UTF8', // {line, byte, offset}: where a sales feed stops being UTF-8 (byte: its place in the line from 1; offset: in the file from 0)
   'KEY_MISSING', // {path, fingerprint}: the key file is gone; the ledger was sealed under that key
   'KEY_WRONG', // {path, fingerprint, expected}: the key file holds another ledger's key
   'KEY_UNSAFE', // {path}: others may read the key file

@@ -8,6 +8,8 @@ import './zod-jitless'
 import { z } from 'zod'
 import { channel, ROLES } from './define'
 import type * as T from './types'
+import { isoDayProblem, ISO_DAY_SHAPE } from './dates'
+import { describePlayerIdProblem, playerIdProblem } from './player-id'
 
 export * from './types'
 export * from './errors'
@@ -20,8 +22,15 @@ const pageSize = z.number().int().min(1).max(500).default(50)
 const name = z.string().trim().min(1, 'must not be empty').max(64)
 const password = z.string().min(8, 'must have at least 8 characters').max(256)
 const reason = z.string().trim().min(3, 'give a reason of at least 3 characters').max(500)
-const playerId = z.string().trim().min(1, 'must not be empty').max(64)
-const isoDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD')
+/** No control character and no bidirectional formatting character (player-id.ts), as the sales feed's player ids. */
+const playerText = (s: z.ZodString) =>
+  s.refine((v) => playerIdProblem(v) === null, { error: (issue) => describePlayerIdProblem(playerIdProblem(String(issue.input))!) })
+const playerId = playerText(z.string().trim().min(1, 'must not be empty').max(64))
+/** A day of the calendar, read by the app's one date reader (dates.ts): 2026-02-30 is refused, not rolled over. */
+const isoDay = z
+  .string()
+  .regex(ISO_DAY_SHAPE, 'must be a date YYYY-MM-DD')
+  .refine((v) => isoDayProblem(v) !== 'nonexistent', { error: (issue) => `${String(issue.input)} is not a day of the calendar` })
 
 const staff = ['admin', 'operator', 'support', 'manager', 'auditor'] as const
 const operators = ['admin', 'operator'] as const
@@ -78,7 +87,7 @@ export const contract = {
   // tickets and players
   /** Any unit by serial. An unsold unit's content needs the auditor role and a reason, and is logged. */
   'tickets:get': channel<T.TicketView>()({ args: z.object({ serial: z.string().max(40), reason: reason.optional() }).strict(), access: staff }),
-  'players:search': channel<T.PlayerSummary[]>()({ args: z.object({ query: z.string().trim().max(64), limit: z.number().int().min(1).max(100).default(20) }).strict(), access: ['admin', 'support', 'manager', 'auditor'] }),
+  'players:search': channel<T.PlayerSummary[]>()({ args: z.object({ query: playerText(z.string().trim().max(64)), limit: z.number().int().min(1).max(100).default(20) }).strict(), access: ['admin', 'support', 'manager', 'auditor'] }),
   'players:last': channel<T.PlayerLast>()({ args: z.object({ player: playerId }).strict(), access: ['admin', 'support', 'auditor'] }),
   'players:history': channel<T.Page<T.PlayerUnit>>()({ args: z.object({ player: playerId, page, pageSize }).strict(), access: ['admin', 'support', 'auditor'] }),
 

@@ -230,6 +230,12 @@ export const IMPORT_PROBLEM_CODES = [
   'SALE_ID_TWICE', 'SALE_ID_SERIAL', 'RECORDED_OTHER',
   'SERIAL', 'EMISSION_UNKNOWN', 'BLOCK_UNKNOWN', 'UNIT_BEYOND', 'UNIT_SOLD', 'UNIT_TWICE', 'OUT_OF_ORDER', 'OUT_OF_ORDER_SOLD_OUT',
   'SOLD_AT_FORMAT', 'SOLD_AT_FUTURE', 'SOLD_AT_EARLY', 'STAKE', 'NOT_OPEN', 'BLOCK_NOT_SELLING',
+  // {soldAt}: a day or a time that does not exist (2026-02-30T10:00:00Z)
+  'SOLD_AT_DATE',
+  // {soldAt, emission, createdAt}: before the emission was created, when it has no first sale day
+  'SOLD_AT_BEFORE_CREATION',
+  // {char, position}: a control or bidirectional formatting character in the player id (U+202E, its place from 1)
+  'PLAYER_CHARS',
   // the play's own rules (game-core/play.ts)
   ...PLAY_PROBLEM_CODES,
 ] as const

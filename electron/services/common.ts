@@ -1,4 +1,5 @@
 /** What every service is given and shares: the caller's identity, the clock, small helpers. */
+import { isoDateTimeMillis, isoDayMillis, isRealDay } from '../contract/dates'
 import type { Role } from '../contract/define'
 
 /** Who does an action: a signed-in user, or the operating-system user of a CLI command. */
@@ -13,13 +14,30 @@ export const systemClock: Clock = () => new Date()
 
 export const iso = (d: Date): string => d.toISOString()
 
-/** ISO text or milliseconds to milliseconds, or NaN when it is not a time. */
+/**
+ * How far ahead of this machine's clock a sale's time may be: the sales platform's clock and
+ * this one may differ a little (NTP keeps them within seconds; five minutes is the usual
+ * allowance, Kerberos's among others). A sale later than that is in the future, and refused.
+ */
+export const SALE_CLOCK_SKEW_MS = 5 * 60_000
+
+/**
+ * ISO text or milliseconds to milliseconds, or NaN when it is not a time. Only full ISO 8601
+ * date-times with a zone (a bare date or a local time would be ambiguous), whose day and time
+ * exist: read by the app's one date reader (contract/dates.ts).
+ */
 export function toMillis(t: string | number | Date): number {
   if (typeof t === 'number') return Number.isFinite(t) ? t : NaN
   if (t instanceof Date) return t.getTime()
-  // Only full ISO 8601 date-times with a zone: a bare date or local time would be ambiguous.
-  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/.test(t)) return NaN
-  return Date.parse(t)
+  return isoDateTimeMillis(t)
+}
+
+/**
+ * The earliest time a sale of this emission may have: its first sale day's midnight UTC, or,
+ * when it has none, the moment it was created.
+ */
+export function saleFloorMs(e: { starts_on: string | null; created_at: string }): number {
+  return e.starts_on !== null ? isoDayMillis(e.starts_on) : Date.parse(e.created_at)
 }
 
 /**
@@ -38,9 +56,10 @@ export function isoMillisAt(bytes: Buffer, from: number, to: number): number {
     const second = digitsAt(bytes, from + 17, 2)
     const ms = n === 24 ? digitsAt(bytes, from + 20, 3) : 0
     const marks = bytes[from + 4] === 0x2d && bytes[from + 7] === 0x2d && bytes[from + 10] === 0x54 && bytes[from + 13] === 0x3a && bytes[from + 16] === 0x3a && (n === 20 || bytes[from + 19] === 0x2e)
-    // within these ranges Date.parse reads the fields as Date.UTC does (days past a month's end roll over in both)
-    if (marks && year >= 1000 && month >= 1 && month <= 12 && day >= 1 && day <= 31 && hour >= 0 && hour <= 23 && minute >= 0 && minute <= 59 && second >= 0 && second <= 59 && ms >= 0) {
-      return Date.UTC(year, month - 1, day, hour, minute, second, ms)
+    // within these ranges Date.parse reads the fields as Date.UTC does
+    if (marks && year >= 1000 && hour >= 0 && hour <= 23 && minute >= 0 && minute <= 59 && second >= 0 && second <= 59 && ms >= 0) {
+      // a day that does not exist (2026-02-30) is no time, as for toMillis (Date.UTC would roll it over)
+      return isRealDay(year, month, day) ? Date.UTC(year, month - 1, day, hour, minute, second, ms) : NaN
     }
   }
   return toMillis(bytes.toString('latin1', from, to))

@@ -9,6 +9,7 @@
  *   goes back to created and resumes with the blocks still pending.
  */
 import { hostname } from 'node:os'
+import { isIsoDay } from '../contract/dates'
 import { AppError, because, type ErrorAction, type ErrorHint } from '../contract/errors'
 import type { AuditAction, BlockDetail, BlockSummary, Certificate, EmissionDetail, EmissionStatus, EmissionSummary, JobInfo } from '../contract/types'
 import { CARATS } from '../../game-core/carats'
@@ -264,10 +265,8 @@ export function createEmissionsService(deps: EmissionsDeps): EmissionsService {
       const problems = validateDefinition(newDefinition)
       if (problems.length) throw new AppError('INTERNAL', `the game definition is not sound: ${problems.join('; ')}`)
       if (!Number.isInteger(blocks) || blocks < 1 || blocks > 999) throw new AppError('BAD_ARGUMENTS', `an emission has 1 to 999 blocks, not ${blocks}`, { field: 'blocks', ...because('BLOCKS_RANGE', { blocks }) })
-      if (startsOn !== undefined) {
-        const d = new Date(`${startsOn}T00:00:00Z`)
-        if (Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== startsOn) throw new AppError('BAD_ARGUMENTS', `startsOn: ${startsOn} is not a real date`, { field: 'startsOn', ...because('DATE_INVALID', { date: startsOn }) })
-      }
+      // the app's one date reader: YYYY-MM-DD, a day that exists
+      if (startsOn !== undefined && !isIsoDay(startsOn)) throw new AppError('BAD_ARGUMENTS', `startsOn: ${startsOn} is not a real date`, { field: 'startsOn', ...because('DATE_INVALID', { date: startsOn }) })
       const emission = db.transaction(() => {
         const next = ((db.prepare('SELECT max(emission) FROM emissions').pluck().get() as number | null) ?? 0) + 1
         if (next > 9999) throw new AppError('ILLEGAL_STATE', 'the ledger already holds emission 9999, the last number a serial can carry', because('EMISSIONS_FULL'))

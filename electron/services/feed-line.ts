@@ -7,7 +7,7 @@
  * read key by key.
  *
  * It reads only a strict subset of JSON: the six fields of a line, each once, in any order, no
- * whitespace; strings without escapes or control characters; whole numbers written in plain
+ * whitespace; strings without escapes or control characters (DEL included); whole numbers written in plain
  * digits; a play with `mode`, `status` and `events`, each once; events with `t`, `zone`, `cell`
  * and `gesture`, each once, with values that the rules allow in form. Anything else (including
  * every line that is wrong) makes it answer null, and the importer then reads the line with
@@ -129,7 +129,7 @@ function uint(i: number): number {
 let wide = false
 
 /**
- * A string without escapes or control characters from i (its opening quote), up to `end`: the
+ * A string without escapes or control characters (C0, DEL) from i (its opening quote), up to `end`: the
  * position of its closing quote (`at` set past it, its text from i + 1), or -1 otherwise.
  */
 function str(i: number, end: number): number {
@@ -141,7 +141,11 @@ function str(i: number, end: number): number {
     const c = b[i]
     if (c === Q) break
     if (c < 0x20 || c === BS) return -1
-    if (c >= 0x80) w = true
+    if (c >= 0x7f) {
+      // DEL is a control character too (a player id may not hold one: the full path says so)
+      if (c === 0x7f) return -1
+      w = true
+    }
     i++
   }
   wide = w

@@ -232,6 +232,127 @@ describe(mode, () => {
     })
   })
 
+  describe("each line's own checks", () => {
+    const lines = validFeed.trim().split('\n')
+    const edit = (i: number, over: Record<string, unknown>) => JSON.stringify({ ...JSON.parse(lines[i]), ...over })
+    const problemsOf = (feed: string | Uint8Array) => (rejection(() => importer!.importContent(TEST_ACTOR, feed, 'feed.jsonl')).extras.details as ImportLineError[])
+    let importer: Importer | null = null
+    let f: LedgerFixture | null = null
+    const ready = async () => ({ f, importer } = await fresh())
+
+    it('refuses a soldAt on a day that does not exist, which a date reader would roll over into the next month', async () => {
+      await ready()
+      // 2025-02-30 would be read as 2 March, after the emission's first day
+      for (const soldAt of ['2025-02-30T10:00:00Z', '2025-02-29T10:00:00.000Z', '2025-03-32T10:00:00Z', '2025-03-10T24:00:00Z', '2025-03-10T10:60:00Z', '2025-03-10T10:00:00+24:00']) {
+        const d = problemsOf([...lines.slice(0, 4), edit(4, { soldAt }), ...lines.slice(5)].join('\n'))
+        expect(d, soldAt).toEqual([{ line: 5, reason: `soldAt ${JSON.stringify(soldAt)} names a day or a time that does not exist`, problems: [{ code: 'SOLD_AT_DATE', params: { soldAt } }] }])
+      }
+      expect(f!.catalog.block(1, 1).units_sold).toBe(0)
+    })
+
+    it('refuses a sale before its emission was created when the emission has no first sale day', async () => {
+      await ready()
+      // emission 3, open, without a first day: created at the clock's time
+      const e = await f!.openEmission()
+      const created = f!.catalog.emission(e).created_at
+      const feed = (soldAt: string, unit = 0) => edit(unit, { serial: formatSerial({ emission: e, block: 1, unit }, 10_000), saleId: `E3-${unit}`, soldAt })
+      expect(problemsOf([feed('2025-03-20T14:59:59.999Z'), feed('2025-03-20T15:00:00Z', 1)].join('\n'))).toEqual([
+        { line: 1, reason: `soldAt 2025-03-20T14:59:59.999Z is before emission ${e} was created (${created}), and it has no first sale day`, problems: [{ code: 'SOLD_AT_BEFORE_CREATION', params: { soldAt: '2025-03-20T14:59:59.999Z', emission: e, createdAt: created } }] },
+      ])
+      expect(importer!.importContent(TEST_ACTOR, [feed('2025-03-20T15:00:00Z'), feed('2025-03-20T15:01:00Z', 1)].join('\n'))).toEqual({ lines: 2, imported: 2, alreadyImported: 0 })
+    })
+
+    it('takes a time up to five minutes ahead of the clock (platform clocks drift), and refuses one beyond', async () => {
+      await ready()
+      const ahead = (ms: number) => new Date(NOW + ms).toISOString()
+      const d = problemsOf([...lines.slice(0, 19), edit(19, { soldAt: ahead(5 * 60_000 + 1) })].join('\n'))
+      expect(d).toEqual([{ line: 20, reason: `soldAt ${ahead(5 * 60_000 + 1)} is in the future (now is ${ahead(0)}; clocks may differ by up to 5 minutes)`, problems: [{ code: 'SOLD_AT_FUTURE', params: { soldAt: ahead(5 * 60_000 + 1), now: ahead(0), skewMinutes: 5 } }] }])
+      expect(importer!.importContent(TEST_ACTOR, [...lines.slice(0, 19), edit(19, { soldAt: ahead(4 * 60_000) })].join('\n'))).toEqual({ lines: 20, imported: 20, alreadyImported: 0 })
+    })
+
+    it('refuses a player id with a control character or a bidirectional formatting character, written as is or escaped', async () => {
+      await ready()
+      const cases: [string, string, number][] = [
+        ['P12\u202E34', 'U+202E', 4], ['\u2066P1\u2069', 'U+2066', 1], ['P\u200E1', 'U+200E', 2], ['P\u200F1', 'U+200F', 2], ['P\u061C1', 'U+061C', 2],
+        ['P1\u007F', 'U+007F', 3], ['P1\u0085', 'U+0085', 3], ['P\u00011', 'U+0001', 2], ['P\u202A1', 'U+202A', 2], ['a\tb', 'U+0009', 2],
+      ]
+      for (const [player, char, position] of cases) {
+        // the character written as is (JSON.stringify escapes only the C0 controls), and as a JSON escape
+        const raw = edit(4, { player })
+        const escaped = raw.replace(/[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+        for (const line of new Set([raw, escaped])) {
+          const d = problemsOf([...lines.slice(0, 4), line, ...lines.slice(5)].join('\n'))
+          expect(d, `${char} in ${line.slice(0, 80)}`).toEqual([{ line: 5, reason: `player: it holds ${char} at character ${position}: a player id may hold no control character and no bidirectional formatting character`, problems: [{ code: 'PLAYER_CHARS', params: { char, position } }] }])
+        }
+      }
+      // other scripts are fine
+      expect(importer!.importContent(TEST_ACTOR, [...lines.slice(0, 4), edit(4, { player: 'Zoé-Ωμέγα-李-😀' }), ...lines.slice(5)].join('\n'))).toEqual({ lines: 20, imported: 20, alreadyImported: 0 })
+    })
+
+    it('says the line and the byte where a file stops being UTF-8, with its offset in the file, and a stable reason', async () => {
+      await ready()
+      const start = Buffer.from([0xef, 0xbb, 0xbf, ...Buffer.from(lines.slice(0, 2).join('\n') + '\n')])
+      const third = Buffer.from(lines[2])
+      const at = third.indexOf('"player":"') + '"player":"'.length
+      for (const badBytes of [[0xe9], [0xc3], [0xed, 0xa0, 0x80], [0xc0, 0xaf], [0xf8], [0x80], [0xf4, 0x90, 0x80, 0x80]]) {
+        const bytes = Buffer.concat([start, third.subarray(0, at), Buffer.from(badBytes), third.subarray(at), Buffer.from('\n' + lines.slice(3).join('\n'))])
+        const e = rejection(() => importer!.importContent(TEST_ACTOR, bytes, 'odd.jsonl'))
+        const where = { line: 3, byte: at + 1, offset: start.length + at }
+        expect(e.code).toBe('BAD_ARGUMENTS')
+        expect(e.message).toBe(`odd.jsonl is not UTF-8 text: it stops being UTF-8 at line 3, byte ${where.byte} of that line (offset ${where.offset} in the file, counting from 0); a sales feed is JSON lines in UTF-8`)
+        expect(e.extras).toMatchObject({ field: 'content', reason: { key: 'FEED_NOT_UTF8', params: where } })
+      }
+      // on line 1, after a byte order mark, the mark is not counted in the line
+      const e = rejection(() => importer!.importContent(TEST_ACTOR, Buffer.from([0xef, 0xbb, 0xbf, 0x7b, 0xff])))
+      expect(e.extras.reason).toEqual({ key: 'FEED_NOT_UTF8', params: { line: 1, byte: 2, offset: 4 } })
+      expect(f!.catalog.block(1, 1).units_sold).toBe(0)
+    })
+
+    it('names only the bad line of five, whatever is wrong with it: the next lines are not judged out of order because of it', async () => {
+      await ready()
+      const five = lines.slice(0, 5)
+      const wrongCheck = (() => {
+        const s = JSON.parse(five[1]).serial as string
+        return s.slice(0, -1) + String((Number(s.at(-1)) + 1) % 10)
+      })()
+      const play = JSON.parse(five[1]).play
+      const bad: [string, string][] = [
+        ['a wrong stake', edit(1, { stakeCents: 400 })],
+        ['a play that breaks the rules', edit(1, { play: { ...play, status: play.status === 'complete' ? 'interrupted' : 'complete' } })],
+        ['a missing field', JSON.stringify({ ...JSON.parse(five[1]), player: undefined })],
+        ['not JSON', five[1].slice(0, 50)],
+        ['a mistyped serial', edit(1, { serial: wrongCheck })],
+        ['a time in the future', edit(1, { soldAt: '2025-04-01T00:00:00Z' })],
+        ['a time before the first day', edit(1, { soldAt: '2025-02-01T00:00:00Z' })],
+        ['a day that does not exist', edit(1, { soldAt: '2025-02-30T00:00:00Z' })],
+        ['a bidirectional override in the player', edit(1, { player: 'P\u202E1' })],
+        ['an unknown field', edit(1, { channel: 'web' })],
+      ]
+      for (const [what, line] of bad) {
+        const d = problemsOf([five[0], line, ...five.slice(2)].join('\n'))
+        expect(d.map((x) => x.line), what).toEqual([2])
+        expect(d[0].problems.map((p) => p.code), what).not.toContain('OUT_OF_ORDER')
+      }
+      expect(f!.catalog.block(1, 1).units_sold).toBe(0)
+    })
+
+    it('still names a real gap, once, though a bad line whose unit cannot be read might have filled one unit of it', async () => {
+      await ready()
+      // units 0, (not JSON), 2, 3, 4, then 8 and 9: units 5 to 7 are missing, more than the one unreadable line
+      const feed = [lines[0], lines[1].slice(0, 40), ...lines.slice(2, 5), lines[8], lines[9]]
+      const d = problemsOf(feed.join('\n'))
+      expect(d.map((x) => [x.line, x.problems.map((p) => p.code)])).toEqual([[2, ['JSON']], [6, ['OUT_OF_ORDER']]])
+      expect(d[1].problems[0].params).toEqual({ serial: JSON.parse(lines[8]).serial, next: JSON.parse(lines[5]).serial })
+    })
+
+    it('names a bad line that is also out of order with both its reasons', async () => {
+      await ready()
+      // unit 7 at a wrong stake, after units 0 to 4: a gap, and a stake
+      const d = problemsOf([...lines.slice(0, 5), edit(7, { stakeCents: 100 })].join('\n'))
+      expect(d.map((x) => [x.line, x.problems.map((p) => p.code)])).toEqual([[6, ['STAKE', 'OUT_OF_ORDER']]])
+    })
+  })
+
   describe('all or nothing', () => {
     it('stores none of the good lines when one line is bad', async () => {
       const { f, importer } = await fresh()
@@ -362,6 +483,36 @@ describe('a feed streamed through the reader thread', () => {
       t.same(feed)
       expect(t.reads, name).toEqual(['careful'])
     }
+  })
+
+  it("refuses what the careful import refuses for a line's time and player, and streams a time within the clocks' skew", async () => {
+    const edit = (i: number, over: Record<string, unknown>) => JSON.stringify({ ...JSON.parse(lines[i]), ...over })
+    const withLine = (i: number, over: Record<string, unknown>) => [...lines.slice(0, i), edit(i, over), ...lines.slice(i + 1)].join('\n')
+    const cases: [string, string][] = [
+      ['a time beyond the skew', withLine(19, { soldAt: new Date(NOW + 5 * 60_000 + 1).toISOString() })],
+      ['a day that does not exist', withLine(3, { soldAt: '2025-02-30T10:00:00.000Z' })],
+      ['a time before the first day', withLine(3, { soldAt: '2025-02-28T23:59:59.999Z' })],
+      ['DEL in a player id', withLine(5, { player: 'P1\u007f' })],
+      ['a bidirectional override in a player id, escaped', withLine(5, { player: 'P1' }).replace('"player":"P1"', '"player":"P1\\u202e"')],
+      ['a C1 control in a player id', withLine(5, { player: 'P1\u0085' })],
+    ]
+    for (const [name, feed] of cases) {
+      const t = await both()
+      expect((t.same(feed) as { code?: string }).code, name).toBe('IMPORT_REJECTED')
+      expect(t.reads, name).toEqual(['careful'])
+    }
+    // an emission without a first day: a time before its creation, and one after
+    const third = (soldAt: string) => (unit: number) => edit(unit, { serial: formatSerial({ emission: 3, block: 1, unit }, 10_000), saleId: `E3-${unit}`, soldAt })
+    const before = await both((s) => s.f.openEmission())
+    expect((before.same([0, 1, 2].map(third('2025-03-20T14:59:00Z')).join('\n')) as { code?: string }).code).toBe('IMPORT_REJECTED')
+    expect(before.reads).toEqual(['careful'])
+    const after = await both((s) => s.f.openEmission())
+    expect(after.same([0, 1, 2].map(third('2025-03-20T15:00:00.000Z')).join('\n'))).toEqual({ lines: 3, imported: 3, alreadyImported: 0 })
+    expect(after.reads).toEqual(['streamed'])
+    // four minutes ahead of the clock: within the skew, streamed through
+    const ahead = await both()
+    expect(ahead.same(withLine(19, { soldAt: new Date(NOW + 4 * 60_000).toISOString() }))).toEqual({ lines: 20, imported: 20, alreadyImported: 0 })
+    expect(ahead.reads).toEqual(['streamed'])
   })
 
   it('streams a feed longer than its ring, across blocks, as the careful import stores it', async () => {

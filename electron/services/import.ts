@@ -11,21 +11,34 @@
  * run that starts at the emission's next unsold unit, without a gap; a block's last unit is
  * followed by the next block's first. A line whose unit leaves a gap is refused and named with
  * the unit expected there; the lines after a gap are judged from that line on (one gap, one
- * error, not a cascade).
+ * error, not a cascade). The order is judged over every line that names a unit, bad or not: a
+ * line refused for its own reasons (its stake, its play, its time…) still holds its unit's
+ * place, so the lines after it are not called out of order because of it. A bad line whose unit
+ * cannot be read (not JSON, a malformed line, a mistyped serial) may be the one that fills a
+ * gap: a gap is named only when it is wider than the unreadable lines left to fill it.
  *
  * Re-import: a line whose saleId is already recorded with the same content (unit, player,
  * soldAt, stake, play) is skipped and counted as already imported; the same saleId with any
  * other content is a bad line. A saleId with the shape of a serial must be the line's own serial
  * (the ledger stores such ids as the unit itself).
  *
- * soldAt: an ISO 8601 date-time with a zone, not before the emission's first sale day, and not
- * more than a minute ahead of this machine's clock (platform clocks drift a little).
+ * soldAt: an ISO 8601 date-time with a zone, on a day and at a time that exist (contract/dates.ts:
+ * 2026-02-30 is refused, not rolled over into March), not before the emission's first sale day
+ * (or, when it has none, before the emission was created), and not more than SALE_CLOCK_SKEW_MS
+ * (5 minutes) ahead of this machine's clock (platform clocks drift a little).
+ *
+ * player: an account id without control characters or bidirectional formatting characters
+ * (contract/player-id.ts). The file itself must be UTF-8: one that is not is refused with the
+ * line and the byte where it stops being UTF-8.
  */
 import { isUtf8 } from 'node:buffer'
 import { createHash } from 'node:crypto'
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
 import { z } from 'zod'
-import { AppError } from '../contract/errors'
+import { isoDateTimeShaped } from '../contract/dates'
+import { AppError, because } from '../contract/errors'
+import { describePlayerIdProblem, playerIdProblem } from '../contract/player-id'
+import { describeUtf8Stop, utf8Stop } from '../contract/utf8'
 import type { ImportLineError, ImportProblem, ImportProblemCode, ImportResult } from '../contract/types'
 import { playProblems, type Play } from '../../game-core/play'
 import type { GameDefinition } from '../../game-core/rules'
@@ -35,14 +48,13 @@ import { splitUnitKey, unitKey } from '../ledger/migrations'
 import { isValidPlayFast, packEvents, playCode } from '../ledger/play-codec'
 import type { AuditService } from './audit'
 import type { BlockRow, Catalog, EmissionRow } from './catalog'
-import { type Actor, type Clock, iso, toMillis } from './common'
+import { type Actor, type Clock, iso, SALE_CLOCK_SKEW_MS, saleFloorMs, toMillis } from './common'
 import { describeStatus } from './emissions'
 import { fastPlayCode, packFastPlayInto, readFeedLineFast } from './feed-line'
 import { CTRL, LINE_FLAGS, READER, SLOT_LINES, SLOTS } from './feed-ring'
 import { NO_PLAY, withoutKeyChecks, type CheckedSales, type CheckedStream, type SalesService } from './sales'
 import { startFeedReader } from '../workers/feed-reader'
 
-export const FUTURE_TOLERANCE_MS = 60_000
 /** Bad lines listed in the error's details; the message counts them all. */
 export const MAX_LISTED = 10_000
 const MAX_TEXT = 64
@@ -136,9 +148,11 @@ type FastLine = Omit<FeedLineData, 'play'> & { play: null }
 /** A line read, before its checks: `packed` is undefined when the full path read it (its play still to check). */
 interface ReadLine {
   n: number
-  l: FeedLineData | FastLine
+  /** null for a line that its schema refused, whose serial (`held`) may still say which unit's place it holds */
+  l: FeedLineData | FastLine | null
   packed: PackedPlay | null | undefined
   unit?: UnitId | SerialError
+  held?: string
 }
 
 /**
@@ -347,8 +361,9 @@ export function createImporter({ db, clock, catalog, sales, audit, streamFrom = 
    * What a streamed import stores is what the careful one stores.
    */
   function streamed(actor: Actor, feed: Buffer, fileName: string | undefined): ImportResult {
-    const now = clock().getTime()
-    type Open = { emission: number; def: GameDefinition; blocks: BlockRow[]; startsAt: number | null; next: number }
+    const latest = clock().getTime() + SALE_CLOCK_SKEW_MS
+    /** `floor`: the earliest sale time (the first sale day, else the emission's creation) */
+    type Open = { emission: number; def: GameDefinition; blocks: BlockRow[]; floor: number; next: number }
     const open = new Map<number, Open>()
     for (const emission of openEmissions.all() as number[]) {
       const row = catalog.emission(emission)
@@ -356,7 +371,7 @@ export function createImporter({ db, clock, catalog, sales, audit, streamFrom = 
       const blocks = catalog.blocks(emission)
       const firstOpen = blocks.find((b) => b.units_sold < def.blockSize)
       const next = firstOpen ? (firstOpen.block - 1) * def.blockSize + firstOpen.units_sold : blocks.length * def.blockSize
-      open.set(emission, { emission, def, blocks, startsAt: row.starts_on ? Date.parse(`${row.starts_on}T00:00:00Z`) : null, next })
+      open.set(emission, { emission, def, blocks, floor: saleFloorMs(row), next })
     }
     const shared = feed.buffer instanceof SharedArrayBuffer ? feed : copyShared(feed)
     const reader = startFeedReader(shared, [...open.values()].map((e) => [e.emission, e.def.winningCells, e.def.yoursCells]))
@@ -409,7 +424,7 @@ export function createImporter({ db, clock, catalog, sales, audit, streamFrom = 
             if (unit >= size || block > e.blocks.length || (block - 1) * size + unit !== e.next || e.blocks[block - 1].status !== 'verified') throw new Irregular()
             e.next++
             const soldAt = ring.soldAt[at]
-            if (ring.stake[at] !== price || soldAt > now + FUTURE_TOLERANCE_MS || (e.startsAt !== null && soldAt < e.startsAt)) throw new Irregular()
+            if (ring.stake[at] !== price || soldAt > latest || soldAt < e.floor) throw new Irregular()
             const flags = ring.flags[at]
             let saleId: string | null = null
             if ((flags & LINE_FLAGS.SERIAL_ID) === 0) saleId = feed.toString('latin1', ring.saleIdFrom[at], ring.saleIdTo[at])
@@ -470,7 +485,8 @@ export function createImporter({ db, clock, catalog, sales, audit, streamFrom = 
     onRead?.('careful')
     // fatal, as a decoder would be: a file that is not UTF-8 is refused rather than read with
     // replacement characters (a feed that streamed through is ASCII: the reader takes nothing wider)
-    if (!isUtf8(content)) throw new AppError('BAD_ARGUMENTS', `${fileName ?? 'the file'} is not UTF-8 text: a sales feed is JSON lines in UTF-8`, { field: 'content' })
+    const notUtf8 = notUtf8Refusal(content, fileName)
+    if (notUtf8) throw notUtf8
     const now = clock().getTime()
     const problems = new Map<number, Problem[]>()
     const bad = (line: number, p: Problem) => {
@@ -480,12 +496,13 @@ export function createImporter({ db, clock, catalog, sales, audit, streamFrom = 
     }
 
     // emissions and blocks, read once
-    const emissions = new Map<number, { row: EmissionRow; def: GameDefinition; blocks: BlockRow[]; startsAt: number | null } | null>()
+    /** `floor`: the earliest sale time (the first sale day, else the emission's creation) */
+    const emissions = new Map<number, { row: EmissionRow; def: GameDefinition; blocks: BlockRow[]; floor: number } | null>()
     const emissionOf = (n: number) => {
       if (!emissions.has(n)) {
         try {
           const row = catalog.emission(n)
-          emissions.set(n, { row, def: catalog.definition(n), blocks: catalog.blocks(n), startsAt: row.starts_on ? Date.parse(`${row.starts_on}T00:00:00Z`) : null })
+          emissions.set(n, { row, def: catalog.definition(n), blocks: catalog.blocks(n), floor: saleFloorMs(row) })
         } catch (e) {
           if (!(e instanceof AppError) || e.code !== 'NOT_FOUND') throw e
           emissions.set(n, null)
@@ -503,6 +520,8 @@ export function createImporter({ db, clock, catalog, sales, audit, streamFrom = 
     const idsSeen = new Map<string, number>()
     let lines = 0
     let already = 0
+    /** Bad lines whose unit cannot be read (not JSON, malformed, a mistyped serial): each may be a unit that a gap lacks. */
+    let unplaced = 0
     /** The serial read once per line: its unit, or why it is not a serial. */
     const unitOf = (serial: string): UnitId | SerialError => {
       try {
@@ -516,14 +535,36 @@ export function createImporter({ db, clock, catalog, sales, audit, streamFrom = 
     const zonesOf = (id: UnitId | SerialError): Pick<GameDefinition, 'winningCells' | 'yoursCells'> =>
       (id instanceof SerialError ? null : emissionOf(id.emission)?.def) ?? { winningCells: 6, yoursCells: 24 }
 
+    /**
+     * A line refused by its schema, whose serial still names a unit that is for sale: it holds
+     * that unit's place for the order's check (refused already, it is never written). One whose
+     * serial cannot be read may be any unit: it counts among the unplaced lines.
+     */
+    const holdPlace = (n: number, serial: string) => {
+      const id = unitOf(serial)
+      if (id instanceof SerialError) {
+        unplaced++
+        return
+      }
+      const e = emissionOf(id.emission)
+      const block = e?.blocks[id.block - 1]
+      // a unit that does not exist, or one sold already, is no unit the file may lack
+      if (!e || !block || id.unit >= e.def.blockSize || id.unit < block.units_sold) return
+      good.add(n, '', formatSerial(id, e.def.blockSize), id, unitKey(id.emission, id.block, id.unit), '', NaN, null, false, null)
+    }
+
     /** Every line on its own, a chunk of lines at a time (the sales already recorded under their ids read in one query). */
     const checkLines = (chunk: ReadLine[]) => {
       const recorded = new Map<string, StoredSale>()
       const ids: string[] = []
-      for (const { l } of chunk) if (!SERIAL_SHAPE.test(l.saleId)) ids.push(l.saleId)
+      for (const { l } of chunk) if (l !== null && !SERIAL_SHAPE.test(l.saleId)) ids.push(l.saleId)
       if (ids.length) for (const row of byIds.all(JSON.stringify(ids)) as StoredSale[]) recorded.set(row.sale_id!, row)
 
-      for (const { n, l, packed, unit } of chunk) {
+      for (const { n, l, packed, unit, held } of chunk) {
+        if (l === null) {
+          holdPlace(n, held!)
+          continue
+        }
         const before = problems.get(n)?.length ?? 0
 
         const earlier = idsSeen.get(l.saleId)
@@ -532,11 +573,22 @@ export function createImporter({ db, clock, catalog, sales, audit, streamFrom = 
 
         const parsed = unit ?? unitOf(l.serial)
         const id = parsed instanceof SerialError ? null : parsed
-        if (parsed instanceof SerialError) bad(n, problem('SERIAL', { serial: l.serial }, `serial ${JSON.stringify(l.serial)}: ${parsed.message}`))
+        if (parsed instanceof SerialError) {
+          bad(n, problem('SERIAL', { serial: l.serial }, `serial ${JSON.stringify(l.serial)}: ${parsed.message}`))
+          unplaced++
+        }
+
+        const playerProblem = playerIdProblem(l.player)
+        if (playerProblem) bad(n, problem('PLAYER_CHARS', playerProblem, `player: ${describePlayerIdProblem(playerProblem)}`))
 
         const soldAt = toMillis(l.soldAt)
-        if (Number.isNaN(soldAt)) bad(n, problem('SOLD_AT_FORMAT', { soldAt: l.soldAt }, `soldAt ${JSON.stringify(l.soldAt)} is not an ISO 8601 date-time with a zone (e.g. 2025-03-01T12:30:00Z)`))
-        else if (soldAt > now + FUTURE_TOLERANCE_MS) bad(n, problem('SOLD_AT_FUTURE', { soldAt: l.soldAt, now: new Date(now).toISOString() }, `soldAt ${l.soldAt} is in the future (now is ${new Date(now).toISOString()})`))
+        if (Number.isNaN(soldAt)) {
+          if (isoDateTimeShaped(l.soldAt)) bad(n, problem('SOLD_AT_DATE', { soldAt: l.soldAt }, `soldAt ${JSON.stringify(l.soldAt)} names a day or a time that does not exist`))
+          else bad(n, problem('SOLD_AT_FORMAT', { soldAt: l.soldAt }, `soldAt ${JSON.stringify(l.soldAt)} is not an ISO 8601 date-time with a zone (e.g. 2025-03-01T12:30:00Z)`))
+        } else if (soldAt > now + SALE_CLOCK_SKEW_MS) {
+          const at = new Date(now).toISOString()
+          bad(n, problem('SOLD_AT_FUTURE', { soldAt: l.soldAt, now: at, skewMinutes: SALE_CLOCK_SKEW_MS / 60_000 }, `soldAt ${l.soldAt} is in the future (now is ${at}; clocks may differ by up to ${SALE_CLOCK_SKEW_MS / 60_000} minutes)`))
+        }
 
         let play: PackedPlay | null = null
         if (packed !== undefined) play = packed
@@ -574,7 +626,10 @@ export function createImporter({ db, clock, catalog, sales, audit, streamFrom = 
         const serial = SERIAL_SHAPE.test(l.serial) ? l.serial : formatSerial(id, blockSize)
         const idIsSerial = SERIAL_SHAPE.test(l.saleId)
         if (idIsSerial && l.saleId !== serial) bad(n, problem('SALE_ID_SERIAL', { saleId: l.saleId, serial: l.serial }, `saleId ${l.saleId} has the shape of a serial, so it must be the line's own serial ${l.serial}`))
-        if (!Number.isNaN(soldAt) && e.startsAt !== null && soldAt < e.startsAt) bad(n, problem('SOLD_AT_EARLY', { soldAt: l.soldAt, emission: id.emission, startsOn: e.row.starts_on ?? '' }, `soldAt ${l.soldAt} is before emission ${id.emission} starts selling (${e.row.starts_on})`))
+        if (!Number.isNaN(soldAt) && soldAt < e.floor) {
+          if (e.row.starts_on !== null) bad(n, problem('SOLD_AT_EARLY', { soldAt: l.soldAt, emission: id.emission, startsOn: e.row.starts_on }, `soldAt ${l.soldAt} is before emission ${id.emission} starts selling (${e.row.starts_on})`))
+          else bad(n, problem('SOLD_AT_BEFORE_CREATION', { soldAt: l.soldAt, emission: id.emission, createdAt: e.row.created_at }, `soldAt ${l.soldAt} is before emission ${id.emission} was created (${e.row.created_at}), and it has no first sale day`))
+        }
         const key = unitKey(id.emission, id.block, id.unit)
 
         // recorded before: the same sale again, or a conflict
@@ -647,11 +702,15 @@ export function createImporter({ db, clock, catalog, sales, audit, streamFrom = 
         value = JSON.parse(lineText)
       } catch (e) {
         bad(n, jsonProblem(e, lineText))
+        unplaced++
         continue
       }
       const parsed = feedLineSchema.safeParse(value)
       if (!parsed.success) {
         for (const issue of parsed.error.issues) bad(n, describeZodIssue(issue, value))
+        const serial = value !== null && typeof value === 'object' ? (value as { serial?: unknown }).serial : undefined
+        if (typeof serial === 'string') chunk.push({ n, l: null, packed: undefined, held: serial })
+        else unplaced++
         continue
       }
       chunk.push({ n, l: parsed.data, packed: undefined })
@@ -663,6 +722,8 @@ export function createImporter({ db, clock, catalog, sales, audit, streamFrom = 
     const order = good.byKey()
     const runs: { emission: number; from: number; to: number }[] = []
     const kept: number[] = []
+    /** The first line on each unit, bad or not (its place in `good`): the order is judged over these. */
+    const placed: number[] = []
     let lastKey = -1
     let claimedBy = 0
     for (const g of order) {
@@ -673,6 +734,7 @@ export function createImporter({ db, clock, catalog, sales, audit, streamFrom = 
       }
       lastKey = good.key[g]
       claimedBy = n
+      placed.push(g)
       const refusal = good.refusal[g]
       if (refusal !== null) bad(n, refusal)
       if (good.ok[g] === 0) continue
@@ -682,23 +744,32 @@ export function createImporter({ db, clock, catalog, sales, audit, streamFrom = 
       else runs.push({ emission, from: kept.length, to: kept.length + 1 })
       kept.push(g)
     }
-    for (const { emission, from, to } of runs) {
+    // the order, over every line that holds a unit (in unit order, so each emission's lines follow one another)
+    let spare = unplaced
+    let expected = 0
+    for (let k = 0; k < placed.length; k++) {
+      const g = placed[k]
+      const emission = good.emission[g]
       const e = emissionOf(emission)!
       const size = e.def.blockSize
-      const firstOpen = e.blocks.find((b) => b.units_sold < size)
-      // the position of the next unit as block × size + unit
-      let expected = firstOpen ? (firstOpen.block - 1) * size + firstOpen.units_sold : e.blocks.length * size
-      for (let k = from; k < to; k++) {
-        const g = kept[k]
-        const at = (good.block[g] - 1) * size + good.unit[g]
-        if (at !== expected) {
+      if (k === 0 || good.emission[placed[k - 1]] !== emission) {
+        // the position of the emission's next unit, as block × size + unit
+        const firstOpen = e.blocks.find((b) => b.units_sold < size)
+        expected = firstOpen ? (firstOpen.block - 1) * size + firstOpen.units_sold : e.blocks.length * size
+      }
+      const at = (good.block[g] - 1) * size + good.unit[g]
+      if (at !== expected) {
+        // a gap that the lines whose unit cannot be read may fill is theirs to explain
+        const gap = at - expected
+        if (gap > 0 && gap <= spare) spare -= gap
+        else {
           const soldOut = expected >= e.blocks.length * size
           const next = soldOut ? '' : formatSerial({ emission, block: Math.floor(expected / size) + 1, unit: expected % size }, size)
           const text = `unit ${good.serial[g]} is out of order: units sell in index order within a block, blocks in order, and the next unit to sell here is ${soldOut ? 'none: the emission is sold out' : next}, which the file does not carry`
           bad(good.line[g], soldOut ? problem('OUT_OF_ORDER_SOLD_OUT', { serial: good.serial[g] }, text) : problem('OUT_OF_ORDER', { serial: good.serial[g], next }, text))
         }
-        expected = at + 1
       }
+      expected = at + 1
     }
 
     // 4. all or nothing
@@ -761,6 +832,20 @@ export function feedLine(sale: { saleId: string; serial: string; player: string;
   })
 }
 
+
+/**
+ * The refusal of a feed that is not UTF-8, saying where it stops being UTF-8 (its line, the
+ * byte in that line and the offset in the file), or null when it is UTF-8. The importer's own
+ * check, which the command line also makes before it starts.
+ */
+export function notUtf8Refusal(content: Uint8Array, fileName: string | undefined): AppError | null {
+  if (isUtf8(content)) return null
+  const stop = utf8Stop(content)!
+  return new AppError('BAD_ARGUMENTS', `${fileName ?? 'the file'} is not UTF-8 text: ${describeUtf8Stop(stop)}; a sales feed is JSON lines in UTF-8`, {
+    field: 'content',
+    ...because('FEED_NOT_UTF8', { line: stop.line, byte: stop.byte, offset: stop.offset }),
+  })
+}
 
 /** The bytes in memory that a worker thread can share. */
 function copyShared(bytes: Uint8Array): Buffer {

@@ -16,7 +16,8 @@ import { unitKey } from '../ledger/migrations'
 import { isValidPlayFast, NO_PLAY, playCode, packEvents } from '../ledger/play-codec'
 import type { AlertsService } from './alerts'
 import type { Catalog, EmissionRow } from './catalog'
-import { type Clock, toMillis } from './common'
+import { describePlayerIdProblem, playerIdProblem } from '../contract/player-id'
+import { type Clock, SALE_CLOCK_SKEW_MS, toMillis } from './common'
 import { describeStatus } from './emissions'
 
 export interface SaleInput {
@@ -227,6 +228,8 @@ const soldOut = (st: EmissionState) => new AppError('SOLD_OUT', `emission ${st.r
 const cannotSell = (st: EmissionState, cur: BlockCursor) =>
   new AppError('ILLEGAL_STATE', `block ${st.row.emission}/${cur.block} cannot sell: ${cur.status === 'failed' ? 'it failed its verification' : `it is ${cur.status}`}`)
 const tooEarly = (st: EmissionState, soldAt: number) => `emission ${st.row.emission} starts selling on ${st.row.starts_on}, after ${new Date(soldAt).toISOString()}`
+const beforeCreation = (st: EmissionState, soldAt: number) =>
+  `emission ${st.row.emission} was created on ${st.row.created_at} and has no first sale day: a sale at ${new Date(soldAt).toISOString()} is before it`
 
 /**
  * `work` without SQLite's check of the sales' foreign key (player_id → players), for work whose
@@ -325,6 +328,8 @@ export function createSalesService({ db, clock, catalog, alerts }: { db: Db; clo
     /** The current sale's faults (one function for the batch: none is made per sale). */
     let problems: AppError[] | null = null
     const bad = (code: AppError['code'], message: string, field?: string) => (problems ??= []).push(new AppError(code, message, { field }))
+    /** The latest sale time taken: the clock, and the skew allowed between clocks. */
+    const latest = clock().getTime() + SALE_CLOCK_SKEW_MS
 
     for (let index = 0; index < inputs.length; index++) {
       const input = inputs[index]
@@ -401,10 +406,12 @@ export function createSalesService({ db, clock, catalog, alerts }: { db: Db; clo
         const player = input.player
         if (typeof player !== 'string' || player === '' || player.length > MAX_TEXT || player.trim() !== player) {
           bad('BAD_ARGUMENTS', `player must be an account id of 1 to ${MAX_TEXT} characters without surrounding spaces`, 'player')
-        }
+        } else if (playerIdProblem(player)) bad('BAD_ARGUMENTS', `player: ${describePlayerIdProblem(playerIdProblem(player)!)}`, 'player')
         const soldAt = input.soldAt === undefined ? clock().getTime() : toMillis(input.soldAt)
-        if (Number.isNaN(soldAt)) bad('BAD_ARGUMENTS', `soldAt ${JSON.stringify(input.soldAt)} is not an ISO 8601 date-time with a zone`, 'soldAt')
+        if (Number.isNaN(soldAt)) bad('BAD_ARGUMENTS', `soldAt ${JSON.stringify(input.soldAt)} is not an ISO 8601 date-time with a zone, or names a day or a time that does not exist`, 'soldAt')
         else if (st.startsAtMs !== null && soldAt < st.startsAtMs) bad('ILLEGAL_STATE', tooEarly(st, soldAt), 'soldAt')
+        else if (st.startsAtMs === null && soldAt < Date.parse(st.row.created_at)) bad('ILLEGAL_STATE', beforeCreation(st, soldAt), 'soldAt')
+        else if (soldAt > latest) bad('BAD_ARGUMENTS', `a sale at ${new Date(soldAt).toISOString()} is in the future: the clock says ${new Date(latest - SALE_CLOCK_SKEW_MS).toISOString()}, and clocks may differ by up to ${SALE_CLOCK_SKEW_MS / 60_000} minutes`, 'soldAt')
         let play: number | null = null
         let events: Buffer | null = null
         if (input.packedPlay) {

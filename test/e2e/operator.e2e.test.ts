@@ -6,9 +6,13 @@
  * says so after a reload.
  */
 
-/** A feed from the sales platform: `count` sales of emission 1 from unit `from`, sold yesterday. */
+/**
+ * A feed from the sales platform: `count` sales of emission 1 from unit `from`, sold in the few
+ * seconds before (the emission, created in the journey, has no first sale day: a sale before
+ * its creation would be refused).
+ */
 function feed(from: number, count: number): string[] {
-  const gen = createSalesGenerator({ seed: 5, players: 20, count, fromMs: Date.now() - 2 * 86_400_000, toMs: Date.now() - 86_400_000, zones: CARATS })
+  const gen = createSalesGenerator({ seed: 5, players: 20, count, fromMs: Date.now() - 5_000, toMs: Date.now(), zones: CARATS })
   return Array.from({ length: count }, (_, i) => {
     const d = gen.next()
     return feedLine({ saleId: `PF-${from + i}`, serial: formatSerial({ emission: 1, block: 1, unit: from + i }), player: d.player, soldAt: d.soldAt, stakeCents: 500, play: d.play })

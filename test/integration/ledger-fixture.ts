@@ -19,7 +19,9 @@ export const USERS: Record<Role, string> = { admin: 'ada', operator: 'otto', sup
 export const actor = (role: Role): Actor => ({ name: USERS[role], role })
 export const T0 = Date.parse('2026-03-02T09:00:00Z')
 
-const version = createHash('sha256').update(MIGRATIONS.map((m) => m.sql).join('\n') + CARATS.id).digest('hex').slice(0, 12)
+/** The template emission's first sale day. */
+export const TEMPLATE_STARTS_ON = '2026-03-01'
+const version = createHash('sha256').update(MIGRATIONS.map((m) => m.sql).join('\n') + CARATS.id + `TEST-1 on sale from ${TEMPLATE_STARTS_ON}`).digest('hex').slice(0, 12)
 const cacheDir = join(tmpdir(), 'carats-ledger-templates')
 
 export function tempDir(label = 'ledger'): string {
@@ -37,7 +39,9 @@ async function buildTemplate(path: string): Promise<void> {
     const s = b.services
     s.users.setup(USERS.admin, PASSWORD)
     for (const role of ['operator', 'support', 'manager', 'auditor'] as const) s.users.create(actor('admin'), { name: USERS[role], role, password: PASSWORD })
-    s.emissions.create(actor('operator'), { blocks: 1, code: 'TEST-1' })
+    // on sale from the day before T0: the tests' sales are dated from T0 on (a sale before an
+    // emission's first day, or before its creation when it has none, is refused)
+    s.emissions.create(actor('operator'), { blocks: 1, code: 'TEST-1', startsOn: TEMPLATE_STARTS_ON })
     const g = await s.jobs.wait(s.emissions.generate(actor('operator'), 1).id)
     if (g.state !== 'done') throw new Error(`template generation failed: ${g.message}`)
     const v = await s.jobs.wait(s.emissions.verify(actor('operator'), 1).id)

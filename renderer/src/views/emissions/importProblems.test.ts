@@ -3,7 +3,7 @@ import { createAppI18n } from '../../i18n'
 import { formatMoney } from '../../format'
 import { formatSerial } from '../../../../game-core/serial'
 import type { ImportLineError } from '../../../../electron/contract'
-import { describeLine } from './importProblems'
+import { describeLine, readFeedText } from './importProblems'
 
 const serial = formatSerial({ emission: 1, block: 1, unit: 5 })
 const typo = serial.slice(0, -1) + String((Number(serial.slice(-1)) + 1) % 10)
@@ -45,5 +45,30 @@ describe("a refused feed line's reasons on screen", () => {
     expect(say('en', json({ detail: 'Unexpected string in JSON at position 25', column: 26 }))).toBe('not valid JSON at column 26')
     // without a column, its message as it came
     expect(say('fr', json({ detail: 'Unexpected token \'o\', "not json" is not valid JSON' }))).toBe('JSON invalide (Unexpected token \'o\', "not json" is not valid JSON)')
+  })
+})
+
+describe("a feed's new reasons on screen", () => {
+  const one = (code: ImportLineError['problems'][number]['code'], params: Record<string, string | number>): ImportLineError => ({ line: 4, reason: '(English)', problems: [{ code, params }] })
+
+  it('say a day that does not exist, a sale before its emission was created, a time beyond the skew and a bad character in a player id, in French and English', () => {
+    expect(say('fr', one('SOLD_AT_DATE', { soldAt: '2026-02-30T10:00:00Z' }))).toBe('soldAt « 2026-02-30T10:00:00Z » désigne un jour ou une heure qui n’existe pas')
+    expect(say('en', one('SOLD_AT_DATE', { soldAt: '2026-02-30T10:00:00Z' }))).toBe('soldAt "2026-02-30T10:00:00Z" names a day or a time that does not exist')
+    expect(say('fr', one('SOLD_AT_BEFORE_CREATION', { soldAt: 'T1', emission: 3, createdAt: 'T2' }))).toBe('soldAt T1 précède la création de l’émission 3 (T2), qui n’a pas de date d’ouverture des ventes')
+    expect(say('en', one('SOLD_AT_FUTURE', { soldAt: 'T1', now: 'T0', skewMinutes: 5 }))).toBe('soldAt T1 is in the future (now is T0; clocks may differ by up to 5 minutes)')
+    expect(say('fr', one('PLAYER_CHARS', { char: 'U+202E', position: 4 }))).toMatch(/^l’identifiant du joueur contient U\+202E au caractère 4 : /)
+    expect(say('en', one('PLAYER_CHARS', { char: 'U+202E', position: 4 }))).toMatch(/^the player id holds U\+202E at character 4: /)
+  })
+})
+
+describe('a chosen feed file', () => {
+  it('is read as UTF-8 (its byte order mark dropped), or refused where it stops being UTF-8', () => {
+    expect(readFeedText(new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode('{"player":"Zoé"}\n')]))).toEqual({ text: '{"player":"Zoé"}\n' })
+    const latin1 = new Uint8Array([...new TextEncoder().encode('{"a":1}\n{"player":"Zo'), 0xe9, 0x22, 0x7d])
+    expect(readFeedText(latin1)).toEqual({ stop: { line: 2, byte: 14, offset: 21 } })
+    const i18n = createAppI18n('fr')
+    expect(i18n.global.t('emissions.importModal.notUtf8', { name: 'ventes.jsonl', line: 2, byte: 14, offset: 21 })).toBe(
+      'ventes.jsonl n’est pas un texte UTF-8 : il cesse de l’être à la ligne 2, à l’octet 14 de cette ligne (position 21 dans le fichier, en comptant depuis 0). Enregistrez-le en UTF-8 et choisissez-le à nouveau.',
+    )
   })
 })

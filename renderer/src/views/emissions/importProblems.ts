@@ -1,4 +1,5 @@
 import type { ImportLineError, ImportProblem } from '../../../../electron/contract'
+import { utf8Stop, type Utf8Stop } from '../../../../electron/contract/utf8'
 import { serialFeedback } from '../../components/serialFeedback'
 
 type Translate = (key: string, params?: Record<string, unknown>) => string
@@ -22,4 +23,17 @@ export function describeProblem(p: ImportProblem, t: Translate, money: (cents: n
 export function describeLine(l: ImportLineError, t: Translate, money: (cents: number) => string): string {
   if (!l.problems?.length) return l.reason
   return l.problems.map((p) => describeProblem(p, t, money)).join(t('emissions.importModal.reasonSeparator'))
+}
+
+/**
+ * A chosen feed file's text, decoded as the importer reads it (UTF-8, a byte order mark dropped),
+ * or where it stops being UTF-8: a decoder that replaced the bad bytes would hand the importer
+ * a text whose player ids were silently mangled.
+ */
+export function readFeedText(bytes: Uint8Array): { text: string } | { stop: Utf8Stop } {
+  try {
+    return { text: new TextDecoder('utf-8', { fatal: true }).decode(bytes) }
+  } catch {
+    return { stop: utf8Stop(bytes)! }
+  }
 }
