@@ -100,13 +100,14 @@ async function follow(ctx: CommandContext, b: Backend, job: JobInfo): Promise<Jo
 
 const emissionCreate: Command = (ctx) =>
   withBackend(ctx, (b) => {
-    const { values } = options(ctx, { blocks: { type: 'string' }, code: { type: 'string' }, starts: { type: 'string' } })
+    const { values } = options(ctx, { blocks: { type: 'string' }, code: { type: 'string' }, starts: { type: 'string' }, demo: { type: 'boolean' } })
     const blocks = whole('--blocks', values.blocks, 1, 999)
     const startsProblem = values.starts === undefined ? null : isoDayProblem(values.starts)
     if (startsProblem === 'shape') throw new UsageError(`--starts must be a date YYYY-MM-DD, got ${JSON.stringify(values.starts)}`)
     if (startsProblem === 'nonexistent') throw new UsageError(`--starts must be a day of the calendar: ${values.starts} does not exist`)
-    const e = b.services.emissions.create(b.actor, { blocks, code: values.code, startsOn: values.starts })
-    print(ctx, e, () => `emission ${e.emission} (${e.code}) created: ${e.blocks} block(s) of ${int(e.unitsTotal / e.blocks)} units${e.startsOn ? `, on sale from ${e.startsOn}` : ''}; next: emission generate ${e.emission}`)
+    const e = b.services.emissions.create(b.actor, { blocks, code: values.code, startsOn: values.starts, demo: values.demo })
+    const kind = e.demo ? 'demonstration emission' : 'emission'
+    print(ctx, e, () => `${kind} ${e.emission} (${e.code}) created: ${e.blocks} block(s) of ${int(e.unitsTotal / e.blocks)} units${e.startsOn ? `, on sale from ${e.startsOn}` : ''}; next: emission generate ${e.emission}`)
     return 0
   })
 
@@ -145,7 +146,7 @@ const emissionList: Command = (ctx) =>
     print(ctx, list, () =>
       list.length === 0
         ? 'no emission yet (carats emission create --blocks N)'
-        : list.map((e) => `${String(e.emission).padStart(4)}  ${e.code.padEnd(14)} ${e.status.padEnd(10)} ${e.blocks} block(s), ${int(e.unitsSold)} / ${int(e.unitsTotal)} units sold${e.startsOn ? `, from ${e.startsOn}` : ''}`).join('\n'),
+        : list.map((e) => `${String(e.emission).padStart(4)}  ${e.code.padEnd(14)} ${(e.demo ? 'DEMO' : '').padEnd(5)}${e.status.padEnd(10)} ${e.blocks} block(s), ${int(e.unitsSold)} / ${int(e.unitsTotal)} units sold${e.startsOn ? `, from ${e.startsOn}` : ''}`).join('\n'),
     )
     return 0
   })
@@ -224,7 +225,7 @@ function ticketText(t: TicketView): string {
   const sale = t.sale ? `sold to ${t.sale.player} on ${t.sale.soldAt} (sale ${t.sale.saleId})` : 'not sold'
   const play = t.play ? `play: ${t.play.mode}, ${t.play.status}, ${t.play.events.length} reveals over ${t.play.events.at(-1)?.t ?? 0} ms` : 'play: none recorded'
   return [
-    `${t.serial}  ${t.prizeCents > 0 ? `wins ${eur(t.prizeCents)}` : 'loses'}  ${sale}`,
+    `${t.serial}${t.demo ? '  DEMO (a demonstration emission: simulated sale)' : ''}  ${t.prizeCents > 0 ? `wins ${eur(t.prizeCents)}` : 'loses'}  ${sale}`,
     `winning numbers: ${t.winning.join(' ')}`,
     'your numbers (* = match):',
     ...rows,
@@ -285,11 +286,11 @@ const reportDepletion: Command = (ctx) =>
 
 const reportDashboard: Command = (ctx) =>
   withBackend(ctx, (b) => {
-    options(ctx, {})
-    const d = b.services.reports.dashboard()
+    const { values } = options(ctx, { 'include-demo': { type: 'boolean' } })
+    const d = b.services.reports.dashboard({ includeDemo: values['include-demo'] })
     print(ctx, d, () =>
       [
-        `as of ${d.asOf}`,
+        `as of ${d.asOf}${d.includesDemo ? ', demonstration emissions included' : ' (real emissions only; --include-demo counts demonstration emissions too)'}`,
         `units sold ${int(d.unitsSold)}, sales ${eur(d.salesCents)}, prizes won ${int(d.prizesWon)} (${eur(d.prizesWonCents)})`,
         `payout realised ${pct(d.realisedPayout)}, theoretical ${pct(d.theoreticalPayout)}; remaining prize liability ${eur(d.remainingLiabilityCents)}`,
         `top prizes remaining: ${d.topPrizesRemaining.map((t) => `${eur(t.amountCents)}: ${t.remaining} of ${t.initial}`).join(', ') || 'none on sale'}`,

@@ -67,6 +67,7 @@ export const ERROR_REASON_KEYS = [
   'PLAYER_NOT_FOUND', // {player}
   'VERIFY_FAILED', // {blocks}: the blocks whose verification failed
   'FEED_NOT_UTF8', // {line, byte, offset}: where a sales feed stops being UTF-8 (byte: its place in the line from 1; offset: in the file from 0)
+  'SIM_REAL_EMISSION', // {emission}: simulated sales only go to demonstration emissions
   'KEY_MISSING', // {path, fingerprint}: the key file is gone; the ledger was sealed under that key
   'KEY_WRONG', // {path, fingerprint, expected}: the key file holds another ledger's key
   'KEY_UNSAFE', // {path}: others may read the key file

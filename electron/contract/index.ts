@@ -53,6 +53,8 @@ export const contract = {
       blocks: z.number().int().min(1).max(999),
       code: z.string().trim().max(32).optional(),
       startsOn: isoDay.optional(),
+      /** A demonstration emission, the only kind that takes simulated sales. */
+      demo: z.boolean().default(false),
     }).strict(),
     access: operators,
   }),
@@ -93,11 +95,11 @@ export const contract = {
 
   // reports
   'reports:depletion': channel<T.DepletionReport>()({ args: z.object({ emission: emissionNo, block: blockNo.optional() }).strict(), access: readers }),
-  'reports:dashboard': channel<T.Dashboard>()({ args: z.object({}).strict(), access: readers }),
+  'reports:dashboard': channel<T.Dashboard>()({ args: z.object({ includeDemo: z.boolean().default(false) }).strict(), access: readers }),
   'reports:csv': channel<T.CsvFile>()({
     args: z.discriminatedUnion('report', [
       z.object({ report: z.literal('depletion'), emission: emissionNo, block: blockNo.optional() }).strict(),
-      z.object({ report: z.literal('dashboard') }).strict(),
+      z.object({ report: z.literal('dashboard'), includeDemo: z.boolean().default(false) }).strict(),
     ]),
     access: readers,
   }),

@@ -45,6 +45,8 @@ export interface EmissionSummary {
   unitsSold: number
   createdAt: string
   withdrawnReason: string | null
+  /** A demonstration emission: simulated sales only, marked DÉMO everywhere, out of the dashboard's real figures. */
+  demo: boolean
   /** The long task running on this emission, if any. */
   jobId: string | null
 }
@@ -95,6 +97,7 @@ export interface Certificate {
   oddsOneIn: number
   blocks: { block: number; status: BlockStatus; commitment: string | null; verifiedAt: string | null }[]
   issuedAt: string
+  demo: boolean
   /** The audit log's checkpoint when the certificate was issued (null: none, or the key is missing). */
   auditCheckpoint: { entries: number; head: string; at: string } | null
 }
@@ -128,6 +131,8 @@ export interface SaleInfo {
 export interface TicketView {
   serial: string
   emission: number
+  /** A unit of a demonstration emission (simulated sales): never a real player's ticket. */
+  demo: boolean
   block: number
   unit: number
   sold: boolean
@@ -203,6 +208,8 @@ export interface Alert {
 
 export interface Dashboard {
   asOf: string
+  /** Whether demonstration emissions' simulated sales are counted (they are not, unless asked). */
+  includesDemo: boolean
   unitsSold: number
   salesCents: number
   prizesWon: number

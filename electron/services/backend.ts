@@ -102,8 +102,6 @@ export function openBackend(opts: BackendOptions): Backend {
   try {
     const keys = openLedgerKey(db, opts.dbPath, { keyFile: opts.keyFile })
     services = createServices({ db, dbPath: opts.dbPath, keys, clock: opts.clock, threads: opts.threads, verifyBlock: opts.verifyBlock })
-    // an older ledger's log is keyed now, and says so; a ledger without its key stays as it is
-    if (!keys.problem) services.audit.ensureKeyed()
     services.emissions.recoverInterrupted()
   } catch (e) {
     db.close()

@@ -12,6 +12,8 @@ import type { KeyStore } from '../ledger/keystore'
 
 export interface EmissionRow {
   emission: number
+  /** 1: a demonstration emission, the only kind that takes simulated sales */
+  demo: number
   code: string
   starts_on: string | null
   status: EmissionStatus

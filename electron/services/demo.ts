@@ -39,7 +39,7 @@ export function createDemoService({ jobs, emissions, simulator }: { jobs: JobReg
   return {
     start(actor, { sales }) {
       return jobs.start('demo', null, 100, 'creating the demo emission', async (ctx) => {
-        const e = emissions.create(actor, { blocks: 1 })
+        const e = emissions.create(actor, { blocks: 1, demo: true })
         await follow(ctx, emissions.generate(actor, e.emission), 0, 35, `emission ${e.emission}: generating`)
         await follow(ctx, emissions.verify(actor, e.emission), 35, 35, `emission ${e.emission}: verifying`)
         emissions.open(actor, e.emission)

@@ -51,7 +51,8 @@ export interface EmissionsService {
   summary(emission: number): EmissionSummary
   block(emission: number, block: number): BlockDetail
   certificate(emission: number): Certificate
-  create(actor: Actor, input: { blocks: number; code?: string; startsOn?: string }): EmissionSummary
+  /** A demonstration emission (`demo`) is the only kind that takes simulated sales. */
+  create(actor: Actor, input: { blocks: number; code?: string; startsOn?: string; demo?: boolean }): EmissionSummary
   generate(actor: Actor, emission: number): JobInfo
   verify(actor: Actor, emission: number): JobInfo
   open(actor: Actor, emission: number): EmissionSummary
@@ -147,6 +148,7 @@ export function createEmissionsService(deps: EmissionsDeps): EmissionsService {
       unitsSold: r.units_sold,
       createdAt: r.created_at,
       withdrawnReason: r.withdrawn_reason,
+      demo: r.demo === 1,
       jobId: jobs.runningOn(r.emission)?.id ?? null,
     }
   }
@@ -257,11 +259,12 @@ export function createEmissionsService(deps: EmissionsDeps): EmissionsService {
         oddsOneIn: f.oddsOneIn,
         blocks: catalog.blocks(emission).map((b) => ({ block: b.block, status: b.status, commitment: b.commitment, verifiedAt: b.verified_at })),
         issuedAt: iso(clock()),
+        demo: e.demo === 1,
         auditCheckpoint: checkpointOf(audit),
       }
     },
 
-    create(actor, { blocks, code, startsOn }) {
+    create(actor, { blocks, code, startsOn, demo = false }) {
       const problems = validateDefinition(newDefinition)
       if (problems.length) throw new AppError('INTERNAL', `the game definition is not sound: ${problems.join('; ')}`)
       if (!Number.isInteger(blocks) || blocks < 1 || blocks > 999) throw new AppError('BAD_ARGUMENTS', `an emission has 1 to 999 blocks, not ${blocks}`, { field: 'blocks', ...because('BLOCKS_RANGE', { blocks }) })
@@ -272,8 +275,8 @@ export function createEmissionsService(deps: EmissionsDeps): EmissionsService {
         if (next > 9999) throw new AppError('ILLEGAL_STATE', 'the ledger already holds emission 9999, the last number a serial can carry', because('EMISSIONS_FULL'))
         const theCode = code?.trim() || `E${String(next).padStart(4, '0')}`
         if (db.prepare('SELECT 1 FROM emissions WHERE code = ?').get(theCode)) throw new AppError('CONFLICT', `an emission with code "${theCode}" already exists`, { field: 'code', ...because('EMISSION_CODE_TAKEN', { code: theCode }) })
-        db.prepare('INSERT INTO emissions (emission, code, starts_on, status, blocks, definition, definition_digest, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)').run(
-          next, theCode, startsOn ?? null, 'created', blocks, canonicalJson(newDefinition), toHex(definitionDigest(nodePrimitives, newDefinition)), iso(clock()),
+        db.prepare('INSERT INTO emissions (emission, code, starts_on, status, blocks, definition, definition_digest, created_at, demo) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)').run(
+          next, theCode, startsOn ?? null, 'created', blocks, canonicalJson(newDefinition), toHex(definitionDigest(nodePrimitives, newDefinition)), iso(clock()), demo ? 1 : 0,
         )
         const insBlock = db.prepare("INSERT INTO blocks (emission, block, status) VALUES (?, ?, 'pending')")
         const insTier = db.prepare('INSERT INTO block_tiers (emission, block, tier, sold) VALUES (?, ?, ?, 0)')
@@ -281,7 +284,7 @@ export function createEmissionsService(deps: EmissionsDeps): EmissionsService {
           insBlock.run(next, b)
           for (let t = 0; t < newDefinition.tiers.length; t++) insTier.run(next, b, t)
         }
-        audit.record(actor.name, 'emission.create', `emission:${next}`, { code: theCode, blocks, startsOn: startsOn ?? null, definition: newDefinition.id })
+        audit.record(actor.name, 'emission.create', `emission:${next}`, { code: theCode, blocks, startsOn: startsOn ?? null, definition: newDefinition.id, demo })
         return next
       }).immediate()
       return service.summary(emission)

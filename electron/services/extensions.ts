@@ -32,6 +32,6 @@ export interface ImporterService {
 
 export interface ReportsService {
   depletion(args: { emission: number; block?: number }): DepletionReport
-  dashboard(): Dashboard
-  csv(args: { report: 'depletion'; emission: number; block?: number } | { report: 'dashboard' }): CsvFile
+  dashboard(opts?: { includeDemo?: boolean }): Dashboard
+  csv(args: { report: 'depletion'; emission: number; block?: number } | { report: 'dashboard'; includeDemo?: boolean }): CsvFile
 }

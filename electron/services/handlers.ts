@@ -52,7 +52,7 @@ export function createHandlers(s: Services): Handlers {
     'players:history': (a) => s.players.history(a.player, a.page, a.pageSize),
 
     'reports:depletion': (a) => s.reports.depletion(a),
-    'reports:dashboard': () => s.reports.dashboard(),
+    'reports:dashboard': (a) => s.reports.dashboard(a),
     'reports:csv': (a) => s.reports.csv(a),
     'alerts:list': () => s.alerts.list(),
 

@@ -108,7 +108,7 @@ describe('the dashboard', () => {
     await f.simulator.run(TEST_ACTOR, { emission: a, sales: 4000, seed: 1 })
     await f.simulator.run(TEST_ACTOR, { emission: b, sales: 2500, seed: 2 })
     f.emissions.close(TEST_ACTOR, a)
-    const d = reports.dashboard()
+    const d = reports.dashboard({ includeDemo: true })
     const one = <T>(sql: string) => f.db.prepare(sql).get() as T
     const totals = one<{ n: number; stake: number; prizes: number; won: number }>('SELECT count(*) AS n, sum(stake_cents) AS stake, sum(prize_cents > 0) AS prizes, sum(prize_cents) AS won FROM sales')
     expect(d).toMatchObject({ asOf: new Date(NOW).toISOString(), unitsSold: 6500, salesCents: totals.stake, prizesWon: totals.prizes, prizesWonCents: totals.won })
@@ -129,6 +129,17 @@ describe('the dashboard', () => {
     expect(d.alerts).toEqual([])
   })
 
+  it("keeps demonstration emissions' simulated sales out of the real figures unless asked", async () => {
+    const { f, reports } = await setup()
+    const demo = await f.openEmission({ startsOn: '2025-03-01' })
+    const real = await f.openEmission({ startsOn: '2025-03-01', demo: false })
+    await f.simulator.run(TEST_ACTOR, { emission: demo, sales: 300, seed: 1 })
+    f.sales.sellBatch(Array.from({ length: 7 }, (_, i) => ({ emission: real, player: `R${i}`, soldAt: Date.parse('2025-03-10T10:00:00Z') + i })))
+    expect(reports.dashboard()).toMatchObject({ includesDemo: false, unitsSold: 7 })
+    expect(reports.dashboard().salesPerDay).toEqual([{ day: '2025-03-10', units: 7, salesCents: 7 * def.unitPriceCents, prizesCents: expect.any(Number) }])
+    expect(reports.dashboard({ includeDemo: true })).toMatchObject({ includesDemo: true, unitsSold: 307 })
+  })
+
   it('is all zeros on an empty ledger', async () => {
     const { reports } = await setup()
     expect(reports.dashboard()).toMatchObject({ unitsSold: 0, salesCents: 0, realisedPayout: 0, theoreticalPayout: 0, remainingLiabilityCents: 0, salesPerDay: [], depletion: [] })
@@ -147,7 +158,9 @@ describe('CSV exports', () => {
     expect(lines.length).toBe(1 + def.tiers.length)
     const r = reports.depletion({ emission: e, block: 1 })
     expect(lines[1]).toBe([e, 1, r.tiers[0].amountCents, r.tiers[0].initial, r.tiers[0].sold, r.tiers[0].remaining, Math.round(r.tiers[0].initial * 0.95), 500, 10_000, r.asOf].join(','))
-    const dash = reports.csv({ report: 'dashboard' })
+    expect(reports.csv({ report: 'dashboard' }).content).toContain('summary,units_sold,0\n')
+    const dash = reports.csv({ report: 'dashboard', includeDemo: true })
+    expect(dash.content).toContain('summary,includes_demo_emissions,yes\n')
     expect(dash.fileName).toBe('dashboard-2025-03-20.csv')
     expect(dash.content.split('\n')[0]).toBe('section,item,value')
     expect(dash.content).toContain('summary,units_sold,500\n')

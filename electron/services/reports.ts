@@ -42,11 +42,12 @@ export interface ReportsDeps {
   alerts: AlertsService
 }
 
-export type CsvArgs = { report: 'depletion'; emission: number; block?: number } | { report: 'dashboard' }
+export type CsvArgs = { report: 'depletion'; emission: number; block?: number } | { report: 'dashboard'; includeDemo?: boolean }
 
 export interface Reports {
   depletion(args: { emission: number; block?: number }): DepletionReport
-  dashboard(): Dashboard
+  /** The managers' figures; demonstration emissions only with `includeDemo`. */
+  dashboard(opts?: { includeDemo?: boolean }): Dashboard
   csv(args: CsvArgs): CsvFile
 }
 
@@ -82,7 +83,8 @@ export function createReports({ db, clock, catalog, alerts }: ReportsDeps): Repo
   const soldByEmission = db.prepare('SELECT emission, sum(units_sold) AS units FROM blocks GROUP BY emission')
   const tiersByEmission = db.prepare('SELECT emission, tier, sum(sold) AS sold FROM block_tiers GROUP BY emission, tier')
   const perDay = db.prepare(`SELECT day, sum(units) AS units, sum(sales_cents) AS sales_cents, sum(prizes_cents) AS prizes_cents
-                             FROM daily_sales WHERE day >= ? GROUP BY day ORDER BY day`)
+                             FROM daily_sales WHERE day >= ? AND emission IN (SELECT emission FROM emissions WHERE demo <= ?)
+                             GROUP BY day ORDER BY day`)
 
   function checkpoints(b: BlockRow, def: GameDefinition): Uint32Array {
     const key = `${b.emission}/${b.block}`
@@ -163,9 +165,10 @@ export function createReports({ db, clock, catalog, alerts }: ReportsDeps): Repo
       }
     },
 
-    dashboard() {
+    dashboard({ includeDemo = false } = {}) {
       const asOf = iso(clock())
-      const emissions = allEmissions.all() as EmissionRow[]
+      // demonstration emissions' simulated sales stay out of the real figures unless asked for
+      const emissions = (allEmissions.all() as EmissionRow[]).filter((e) => includeDemo || e.demo !== 1)
       const unitsOf = new Map((soldByEmission.all() as { emission: number; units: number }[]).map((r) => [r.emission, r.units]))
       const tierRows = tiersByEmission.all() as { emission: number; tier: number; sold: number }[]
       let unitsSold = 0
@@ -214,9 +217,10 @@ export function createReports({ db, clock, catalog, alerts }: ReportsDeps): Repo
         }
       }
       const since = new Date(clock().getTime() - DASHBOARD_DAYS * 86_400_000).toISOString().slice(0, 10)
-      const days = perDay.all(since) as { day: string; units: number; sales_cents: number; prizes_cents: number }[]
+      const days = perDay.all(since, includeDemo ? 1 : 0) as { day: string; units: number; sales_cents: number; prizes_cents: number }[]
       return {
         asOf,
+        includesDemo: includeDemo,
         unitsSold,
         salesCents,
         prizesWon,
@@ -240,9 +244,10 @@ export function createReports({ db, clock, catalog, alerts }: ReportsDeps): Repo
         return { fileName: `depletion-${where}-${r.asOf.slice(0, 10)}.csv`, content }
       }
       if (args.report === 'dashboard') {
-        const d = reports.dashboard()
+        const d = reports.dashboard({ includeDemo: args.includeDemo })
         const rows: (string | number)[][] = [
           ['summary', 'as_of', d.asOf],
+          ['summary', 'includes_demo_emissions', d.includesDemo ? 'yes' : 'no'],
           ['summary', 'units_sold', d.unitsSold],
           ['summary', 'sales_cents', d.salesCents],
           ['summary', 'prizes_won', d.prizesWon],

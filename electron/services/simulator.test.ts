@@ -308,9 +308,23 @@ describe('the simulator', () => {
     expect(f.catalog.block(e, 1).units_sold).toBe(2500)
   })
 
+  it('refuses a real emission, writing nothing: simulated sales only go to demonstration emissions', async () => {
+    const f = fixture()
+    const real = await f.openEmission({ demo: false })
+    const entries = f.audit.list({ page: 1, pageSize: 1 }).total
+    await expect(f.simulator.run(TEST_ACTOR, { emission: real, sales: 10 })).rejects.toMatchObject({
+      code: 'ILLEGAL_STATE',
+      message: expect.stringMatching(/is a real emission: simulated sales go only to demonstration emissions/),
+      extras: { reason: { key: 'SIM_REAL_EMISSION', params: { emission: real } } },
+    })
+    expect(() => f.simulator.start(TEST_ACTOR, { emission: real, sales: 10 })).toThrow(/real emission/)
+    expect(f.db.prepare('SELECT count(*) FROM sales').pluck().get()).toBe(0)
+    expect(f.audit.list({ page: 1, pageSize: 1 }).total).toBe(entries)
+  })
+
   it('refuses an emission that is not open, and more sales than units left', async () => {
     const f = fixture()
-    const created = f.emissions.create(TEST_ACTOR, { blocks: 1 })
+    const created = f.emissions.create(TEST_ACTOR, { blocks: 1, demo: true })
     await expect(f.simulator.run(TEST_ACTOR, { emission: created.emission, sales: 10 })).rejects.toMatchObject({ code: 'ILLEGAL_STATE' })
     expect(() => f.simulator.start(TEST_ACTOR, { emission: created.emission, sales: 10 })).toThrow(/open it first/)
     const e = await f.openEmission()

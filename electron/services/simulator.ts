@@ -582,6 +582,13 @@ export function createSimulator(deps: SimulatorDeps): Simulator {
     if (!Number.isInteger(opts.sales) || opts.sales < 1) throw new AppError('BAD_ARGUMENTS', `sales must be a whole number ≥ 1, not ${opts.sales}`, { field: 'sales', ...because('SIM_SALES_MIN') })
     if (opts.seed !== undefined && (!Number.isInteger(opts.seed) || opts.seed < 0)) throw new AppError('BAD_ARGUMENTS', `seed must be a whole number ≥ 0, not ${opts.seed}`, { field: 'seed', ...because('SIM_SEED') })
     const e = catalog.emission(opts.emission)
+    if (e.demo !== 1) {
+      throw new AppError(
+        'ILLEGAL_STATE',
+        `emission ${opts.emission} is a real emission: simulated sales go only to demonstration emissions (carats emission create --demo), so that no real unit is sold to a simulated player`,
+        because('SIM_REAL_EMISSION', { emission: opts.emission }),
+      )
+    }
     if (e.status !== 'open') throw new AppError('ILLEGAL_STATE', `emission ${opts.emission} cannot sell: it is ${describeStatus(e.status)}; open it first`, because('SIM_NOT_OPEN', { emission: opts.emission, status: e.status }))
     const def = catalog.definition(opts.emission)
     const unsold = catalog.blocks(opts.emission).reduce((n, b) => n + def.blockSize - b.units_sold, 0)

@@ -56,6 +56,7 @@ export function createTicketsService({ db, catalog, audit }: { db: Db; catalog: 
       return {
         serial: ticket.serial,
         emission: id.emission,
+        demo: catalog.emission(id.emission).demo === 1,
         block: id.block,
         unit: id.unit,
         sold: !!sale,

@@ -54,6 +54,11 @@ describe('manager: the dashboard', () => {
     expect(await menuEntries(page)).not.toContain('Utilisateurs')
     const board = page.locator('[data-test="dashboard"]')
     await board.waitFor({ timeout: 30_000 })
+    // the ledger's one emission is a demonstration: its simulated sales count only when asked
+    expect(norm(await page.locator('.page-head').innerText())).toContain('émissions réelles seulement')
+    expect(norm(await board.locator('.kpi').filter({ hasText: 'Ventes' }).innerText())).toContain('0 unités vendues')
+    await page.getByRole('checkbox', { name: 'Inclure les émissions de démonstration' }).check()
+    await page.locator('.page-head').getByText('émissions de démonstration comprises').waitFor()
 
     const kpi = async (label: string) => {
       const card = board.locator('.kpi').filter({ hasText: label })

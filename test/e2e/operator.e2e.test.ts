@@ -86,6 +86,8 @@ describe('operator: first start, then an emission created, generated, verified a
     await dialog.waitFor()
     expect(norm(await dialog.innerText())).toContain('8 016 000 unités, 40 080 000 € de ventes')
     await dialog.locator('[data-test="create-code"] input').fill('E2E-OP-1')
+    // a demonstration emission: the only kind that takes the simulated sales below
+    await dialog.getByRole('checkbox', { name: 'Émission de démonstration' }).check()
     await dialog.getByRole('button', { name: 'Créer', exact: true }).click()
     await page.getByText('Émission 1 créée : générez maintenant ses blocs.').waitFor()
     const row = page.getByRole('row').filter({ hasText: 'E2E-OP-1' })

@@ -35,13 +35,14 @@ describe.sequential('carats ledger commands, one journey', () => {
   let soldSerial = ''
 
   it('creates, generates, verifies and opens an emission', () => {
-    expect(json(['emission', 'create', '--blocks', '1', '--starts', '2025-03-01', '--code', 'CLI-1'])).toMatchObject({ emission: 1, code: 'CLI-1', status: 'created', startsOn: '2025-03-01' })
+    // a demonstration emission: the journey simulates sales in it
+    expect(json(['emission', 'create', '--blocks', '1', '--starts', '2025-03-01', '--code', 'CLI-1', '--demo'])).toMatchObject({ emission: 1, code: 'CLI-1', status: 'created', startsOn: '2025-03-01', demo: true })
     expect(json(['emission', 'generate', '1']).emission).toMatchObject({ status: 'generated', blocksGenerated: 1 })
     expect(json(['emission', 'verify', '1']).emission).toMatchObject({ status: 'verified', blocksVerified: 1 })
     expect(json(['emission', 'open', '1'])).toMatchObject({ status: 'open' })
     const list = carats(['emission', 'list'])
     expect(list.code).toBe(0)
-    expect(list.out).toMatch(/CLI-1\s+open\s+1 block\(s\), 0 \/ 8,016,000 units sold/)
+    expect(list.out).toMatch(/CLI-1\s+DEMO\s+open\s+1 block\(s\), 0 \/ 8,016,000 units sold/)
   }, T)
 
   it('imports a sales feed, then the same feed again as a no-op', () => {
@@ -106,14 +107,16 @@ describe.sequential('carats ledger commands, one journey', () => {
     for (const t of r.tiers) expect(t.initial - t.sold).toBe(t.remaining)
     expect(r.series.length).toBe(301)
     expect(r.series.at(-1).unitsSold).toBe(2020)
-    const dash = json(['report', 'dashboard'])
-    expect(dash).toMatchObject({ unitsSold: 2020, salesCents: 2020 * 500 })
+    // a demonstration emission's sales count only when asked for
+    expect(json(['report', 'dashboard'])).toMatchObject({ includesDemo: false, unitsSold: 0 })
+    const dash = json(['report', 'dashboard', '--include-demo'])
+    expect(dash).toMatchObject({ includesDemo: true, unitsSold: 2020, salesCents: 2020 * 500 })
   }, T)
 
   it('verifies the audit log, where the CLI acts as the OS user', () => {
     expect(json(['audit', 'verify'])).toMatchObject({ ok: true, firstBad: null })
     const human = carats(['audit', 'verify'])
-    expect(human.out).toMatch(/^audit log intact: \d+ entries/)
+    expect(human.out).toMatch(/^audit log: \d+ entries, hash chain verified, keyed from entry 1\ncheckpoint (ok|behind) \(\d+ entries, head [0-9a-f]{64}/)
     const ledger = new Database(db, { readonly: true })
     try {
       const actors = ledger.prepare("SELECT DISTINCT actor FROM audit WHERE action IN ('emission.create', 'emission.open', 'sales.import', 'sales.simulate', 'ticket.inspect-unsold')").pluck().all()

@@ -50,7 +50,7 @@ async function main(): Promise<void> {
     setInterval(() => {}, 1000)
   }
   if (mode === 'generate') {
-    if (s.emissions.list().every((e) => e.emission !== 2)) s.emissions.create(actor, { blocks: 2 })
+    if (s.emissions.list().every((e) => e.emission !== 2)) s.emissions.create(actor, { blocks: 2, demo: true })
     const job = s.emissions.generate(actor, 2)
     process.stdout.write('generating\n')
     const end = await s.jobs.wait(job.id)

@@ -8,6 +8,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } 
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { MIGRATIONS } from '../../electron/ledger/migrations'
+import { checkpointFilePath } from '../../electron/ledger/checkpoint'
 import { keyFilePath } from '../../electron/ledger/keystore'
 import { openBackend, type Backend, type BackendOptions } from '../../electron/services/backend'
 import type { Actor } from '../../electron/services/common'
@@ -41,7 +42,7 @@ async function buildTemplate(path: string): Promise<void> {
     for (const role of ['operator', 'support', 'manager', 'auditor'] as const) s.users.create(actor('admin'), { name: USERS[role], role, password: PASSWORD })
     // on sale from the day before T0: the tests' sales are dated from T0 on (a sale before an
     // emission's first day, or before its creation when it has none, is refused)
-    s.emissions.create(actor('operator'), { blocks: 1, code: 'TEST-1', startsOn: TEMPLATE_STARTS_ON })
+    s.emissions.create(actor('operator'), { blocks: 1, code: 'TEST-1', startsOn: TEMPLATE_STARTS_ON, demo: true })
     const g = await s.jobs.wait(s.emissions.generate(actor('operator'), 1).id)
     if (g.state !== 'done') throw new Error(`template generation failed: ${g.message}`)
     const v = await s.jobs.wait(s.emissions.verify(actor('operator'), 1).id)
@@ -56,13 +57,14 @@ async function buildTemplate(path: string): Promise<void> {
 /** The template's path, built on first use (by whichever test process gets there first). */
 export async function templatePath(): Promise<string> {
   const path = join(cacheDir, `open-emission-${version}.db`)
-  if (existsSync(path) && existsSync(keyFilePath(path))) return path
+  if (existsSync(path) && existsSync(keyFilePath(path)) && existsSync(checkpointFilePath(path))) return path
   mkdirSync(cacheDir, { recursive: true })
   const work = mkdtempSync(join(cacheDir, 'build-'))
   const tmp = join(work, 'ledger.db')
   await buildTemplate(tmp)
-  // the key first: a ledger without its key is useless, a key without its ledger is ignored
+  // the key and checkpoint first: a ledger without its key is useless, a key without its ledger is ignored
   renameSync(keyFilePath(tmp), keyFilePath(path))
+  renameSync(checkpointFilePath(tmp), checkpointFilePath(path))
   renameSync(tmp, path)
   rmSync(work, { recursive: true, force: true })
   return path
@@ -74,6 +76,7 @@ export async function openEmissionBackend(dir: string, opts: Partial<BackendOpti
   const dbPath = join(dir, 'ledger.db')
   copyFileSync(src, dbPath)
   copyFileSync(keyFilePath(src), keyFilePath(dbPath))
+  copyFileSync(checkpointFilePath(src), checkpointFilePath(dbPath))
   return openBackend({ dbPath, threads: 2, ...opts })
 }
 

@@ -1,6 +1,7 @@
 import { h } from 'vue'
 import { NButton, NProgress, NSpace, NTag, NTooltip, type DataTableColumns } from 'naive-ui'
 import type { EmissionStatus, EmissionSummary, JobInfo } from '../../../../electron/contract'
+import DemoTag from '../../components/DemoTag.vue'
 import JobProgress from '../../components/JobProgress.vue'
 import { emissionNo } from '../../format'
 
@@ -24,7 +25,8 @@ export function nextSteps(e: EmissionSummary): EmissionAction[] {
     case 'generating': return []
     case 'generated': return ['verify', 'withdraw']
     case 'verified': return ['open', 'verify', 'withdraw']
-    case 'open': return ['close', 'simulate', 'verify', 'withdraw']
+    // simulated sales only in a demonstration emission
+    case 'open': return e.demo ? ['close', 'simulate', 'verify', 'withdraw'] : ['close', 'verify', 'withdraw']
     case 'closed': return ['verify']
     case 'withdrawn': return []
   }
@@ -47,7 +49,7 @@ export function createColumns(c: ColumnContext): DataTableColumns<EmissionSummar
       title: c.t('emissions.emission'),
       key: 'emission',
       width: 140,
-      render: (e) => h('div', { class: 'em-cell' }, [h('strong', { class: 'mono' }, emissionNo(e.emission)), e.code ? h('span', { class: 'muted em-code' }, e.code) : null]),
+      render: (e) => h('div', { class: 'em-cell' }, [h('strong', { class: 'mono' }, emissionNo(e.emission)), e.code ? h('span', { class: 'muted em-code' }, e.code) : null, e.demo ? h(DemoTag) : null]),
     },
     { title: c.t('emissions.startsOn'), key: 'startsOn', width: 120, render: (e) => c.day(e.startsOn) },
     {
