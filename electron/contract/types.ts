@@ -156,6 +156,8 @@ export interface PlayerUnit {
   prizeCents: number
   mode: Play['mode'] | null
   status: Play['status'] | null
+  /** A unit of a demonstration emission (a simulated sale). */
+  demo: boolean
 }
 
 export interface PlayerSummary {

@@ -238,8 +238,9 @@ export function createReports({ db, clock, catalog, alerts }: ReportsDeps): Repo
     csv(args) {
       if (args.report === 'depletion') {
         const r = reports.depletion(args)
-        const rows = r.tiers.map((t) => [r.emission, r.block ?? '', t.amountCents, t.initial, t.sold, t.remaining, expectedRemaining(t.initial, r.unitsSold, r.unitsTotal), r.unitsSold, r.unitsTotal, r.asOf])
-        const content = toCsv(['emission', 'block', 'amount_cents', 'initial', 'sold', 'remaining', 'expected_remaining', 'units_sold', 'units_total', 'as_of'], rows)
+        const demo = catalog.emission(r.emission).demo === 1 ? 'yes' : 'no'
+        const rows = r.tiers.map((t) => [r.emission, r.block ?? '', t.amountCents, t.initial, t.sold, t.remaining, expectedRemaining(t.initial, r.unitsSold, r.unitsTotal), r.unitsSold, r.unitsTotal, r.asOf, demo])
+        const content = toCsv(['emission', 'block', 'amount_cents', 'initial', 'sold', 'remaining', 'expected_remaining', 'units_sold', 'units_total', 'as_of', 'demo_emission'], rows)
         const where = `E${String(r.emission).padStart(4, '0')}${r.block === null ? '' : `-B${String(r.block).padStart(3, '0')}`}`
         return { fileName: `depletion-${where}-${r.asOf.slice(0, 10)}.csv`, content }
       }

@@ -1,6 +1,7 @@
 import { h } from 'vue'
 import { NButton, NSpace, NTag, type DataTableColumns } from 'naive-ui'
 import type { PlayerSummary, PlayerUnit } from '../../../../electron/contract'
+import DemoTag from '../../components/DemoTag.vue'
 
 export interface UnitColumnContext {
   t: (key: string) => string
@@ -19,7 +20,7 @@ export function prizeCell(c: Pick<UnitColumnContext, 't' | 'money'>, prizeCents:
 export function createUnitColumns(c: UnitColumnContext): DataTableColumns<PlayerUnit> {
   return [
     { title: c.t('support.soldAt'), key: 'soldAt', width: 190, render: (u) => c.dateTime(u.soldAt) },
-    { title: c.t('support.serial'), key: 'serial', width: 200, render: (u) => h('span', { class: 'mono' }, u.serial) },
+    { title: c.t('support.serial'), key: 'serial', width: 200, render: (u) => h('span', null, [h('span', { class: 'mono' }, u.serial), u.demo ? h(DemoTag) : null]) },
     { title: c.t('support.prize'), key: 'prizeCents', width: 120, render: (u) => prizeCell(c, u.prizeCents) },
     { title: c.t('support.mode'), key: 'mode', width: 150, render: (u) => (u.mode ? c.t(`ticket.mode.${u.mode}`) : '—') },
     {
