@@ -39,10 +39,10 @@ function checkText(path: string, r: LedgerCheckReport): string {
 }
 
 const ledgerCheck: Command = (ctx) =>
-  withBackend(ctx, (b) => {
+  withBackend(ctx, async (b) => {
     const { values } = options(ctx, { 'no-prizes': { type: 'boolean' } })
     const s = b.services
-    const r = checkLedger(s, { prizes: !values['no-prizes'], progress: (done, total) => ctx.io.progress(`checking: ${int(done)} / ${int(total)} sales`) })
+    const r = await checkLedger(s, { prizes: !values['no-prizes'], progress: (done, total) => ctx.io.progress(`checking: ${int(done)} / ${int(total)} sales`) })
     ctx.io.progress('')
     s.audit.record(b.actor.name, 'ledger.check', 'ledger', checkSummary(r))
     print(ctx, r, () => checkText(s.dbPath, r))
@@ -50,10 +50,10 @@ const ledgerCheck: Command = (ctx) =>
   })
 
 const backup: Command = (ctx) =>
-  withBackend(ctx, (b) => {
+  withBackend(ctx, async (b) => {
     const { pos } = options(ctx, {}, 1)
     if (!pos[0]) throw new UsageError('name the backup file: carats backup <file>')
-    const r = backupLedger(b.services, b.actor.name, resolve(pos[0]))
+    const r = await backupLedger(b.services, b.actor.name, resolve(pos[0]))
     print(ctx, r, () =>
       [
         `backup ${r.file}: ${int(r.bytes)} bytes, with its key ${r.keyFile} (keep both together, mode 0600) and its checkpoint ${r.checkpointFile}`,
@@ -71,7 +71,7 @@ const restore: Command = async (ctx) => {
   const { movedAside } = restoreFiles({ backup: backupFile, target, keyFile: values['key-file'], replace: values.replace, clock: systemClock })
   const b = openBackend({ dbPath: target })
   try {
-    const r = restoreReport(b.services, b.actor.name, backupFile, movedAside)
+    const r = await restoreReport(b.services, b.actor.name, backupFile, movedAside)
     print(ctx, r, () =>
       [`${target} restored from ${backupFile}${movedAside ? `; the ledger that was there is kept as ${movedAside}` : ''}`, checkText(target, r.check)].join('\n'),
     )

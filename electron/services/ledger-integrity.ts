@@ -6,6 +6,7 @@
  */
 import { copyFileSync, renameSync, rmSync, statSync } from 'node:fs'
 import Database from 'better-sqlite3'
+import { Worker } from 'node:worker_threads'
 import { AppError } from '../contract/errors'
 import type { BackupReport, LedgerCheckReport, RestoreReport } from '../contract/types'
 import { checkpointFilePath, type CheckpointRead } from '../ledger/checkpoint'
@@ -14,6 +15,7 @@ import { keyFilePath, readKeyFile, keyProblems, writeKeyFile, type KeyStore } fr
 import { createAuditService, type AuditService } from './audit'
 import { createCatalog, type Catalog } from './catalog'
 import { type Clock, iso } from './common'
+import { workerEntry } from '../workers/entry'
 import { checkLedgerData } from './ledger-check'
 
 export interface CheckDeps {
@@ -31,17 +33,34 @@ export interface CheckOptions {
   progress?: (done: number, total: number) => void
 }
 
-/** SQLite's own check of every page and index. */
+const verdict = (messages: string[]): LedgerCheckReport['integrity'] => ({ ok: messages.length === 1 && messages[0] === 'ok', messages })
+
+/** SQLite's own check of every page and index, on this connection. */
 export function integrityOf(db: Db): LedgerCheckReport['integrity'] {
-  const messages = (db.pragma('integrity_check(20)') as { integrity_check: string }[]).map((r) => r.integrity_check)
-  return { ok: messages.length === 1 && messages[0] === 'ok', messages }
+  return verdict((db.pragma('integrity_check(20)') as { integrity_check: string }[]).map((r) => r.integrity_check))
 }
 
-export function checkLedger(deps: CheckDeps, opts: CheckOptions = {}): LedgerCheckReport {
+/** The same on a worker thread with a read-only connection of its own, to run beside other work. */
+function integrityBeside(dbPath: string): Promise<LedgerCheckReport['integrity']> {
+  return new Promise((resolve, reject) => {
+    const entry = workerEntry('integrity-worker')
+    const worker = new Worker(entry.file, { eval: entry.eval, workerData: { dbPath } })
+    worker.once('message', (m: { messages?: string[]; error?: string }) => (m.messages ? resolve(verdict(m.messages)) : reject(new AppError('DATABASE', `the integrity check could not run: ${m.error}`))))
+    worker.once('error', (e) => reject(new AppError('INTERNAL', `the integrity check's worker failed: ${e.message}`)))
+  })
+}
+
+/**
+ * The whole check: SQLite's integrity check (on a worker thread, beside the rest), the audit
+ * chain and its checkpoint, then every counter and, with `prizes`, every sold unit's prize.
+ */
+export async function checkLedger(deps: CheckDeps & { dbPath: string }, opts: CheckOptions = {}): Promise<LedgerCheckReport> {
   const started = performance.now()
-  const integrity = integrityOf(deps.db)
+  const pending = integrityBeside(deps.dbPath)
+  pending.catch(() => {})
   const audit = deps.audit.verify(opts.against)
   const data = checkLedgerData(deps, { prizes: opts.prizes ?? true, progress: opts.progress })
+  const integrity = await pending
   const seconds = Number(((performance.now() - started) / 1000).toFixed(2))
   return { ok: integrity.ok && audit.ok && data.ok, at: iso(deps.clock()), seconds, integrity, audit, data }
 }
@@ -77,12 +96,12 @@ function copyInto(db: Db, dest: string): void {
 }
 
 /** The copy checked as a ledger of its own; if its log reaches its ledger's checkpoint, it gets its own. */
-function checkCopy(dest: string, keys: KeyStore, clock: Clock, against: CheckpointRead, prizes: boolean): LedgerCheckReport {
+async function checkCopy(dest: string, keys: KeyStore, clock: Clock, against: CheckpointRead, prizes: boolean): Promise<LedgerCheckReport> {
   const copy = openLedger(dest)
   try {
     const catalog = createCatalog({ db: copy, keys })
     const audit = createAuditService({ db: copy, clock, keys, dbPath: dest, startCheckpoint: true })
-    const report = checkLedger({ db: copy, catalog, audit, clock }, { prizes, against })
+    const report = await checkLedger({ db: copy, dbPath: dest, catalog, audit, clock }, { prizes, against })
     if (report.audit.ok) audit.flushCheckpoint()
     // one self-contained file, as an archive should be (no write-ahead log beside it)
     copy.pragma('journal_mode = DELETE')
@@ -100,7 +119,7 @@ export interface BackupDeps {
   clock: Clock
 }
 
-export function backupLedger(deps: BackupDeps, actor: string, dest: string): BackupReport {
+export async function backupLedger(deps: BackupDeps, actor: string, dest: string): Promise<BackupReport> {
   const files = { file: dest, keyFile: keyFilePath(dest), checkpointFile: checkpointFilePath(dest) }
   refuseExisting(files.file, files.keyFile, files.checkpointFile)
   if (deps.keys.problem) throw deps.keys.problem
@@ -108,7 +127,7 @@ export function backupLedger(deps: BackupDeps, actor: string, dest: string): Bac
   const against = deps.audit.readCheckpoint()
   copyInto(deps.db, dest)
   deps.keys.saveCopy(files.keyFile)
-  const check = checkCopy(dest, deps.keys, deps.clock, against, false)
+  const check = await checkCopy(dest, deps.keys, deps.clock, against, false)
   const bytes = statSync(dest).size
   deps.audit.record(actor, 'ledger.backup', 'ledger', { file: dest, bytes, entries: check.audit.entries, ...checkSummary(check) })
   return { ...files, bytes, at: check.at, check }
@@ -183,8 +202,8 @@ export function restoreFiles(o: RestoreOptions): { movedAside: string | null } {
   return { movedAside }
 }
 
-export function restoreReport(deps: CheckDeps, actor: string, backup: string, movedAside: string | null): RestoreReport {
-  const check = checkLedger(deps)
+export async function restoreReport(deps: CheckDeps & { dbPath: string }, actor: string, backup: string, movedAside: string | null): Promise<RestoreReport> {
+  const check = await checkLedger(deps)
   deps.audit.record(actor, 'ledger.restored', 'ledger', { from: backup, movedAside, ...checkSummary(check) })
   return { backup, movedAside, check }
 }

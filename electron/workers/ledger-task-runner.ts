@@ -8,9 +8,12 @@ import { AppError, type ErrorCode } from '../contract/errors'
 import type { BackupReport, LedgerCheckReport } from '../contract/types'
 import { workerEntry } from './entry'
 
+/** The integrity check's worker, as this thread resolves it (a worker run from memory cannot find it). */
+type Entries = { integrityEntry?: { file: string; eval: boolean } }
+
 export type LedgerTaskData =
-  | { task: 'check'; dbPath: string; actor: string; prizes: boolean }
-  | { task: 'backup'; dbPath: string; actor: string; dest: string }
+  | ({ task: 'check'; dbPath: string; actor: string; prizes: boolean } & Entries)
+  | ({ task: 'backup'; dbPath: string; actor: string; dest: string } & Entries)
 
 export type LedgerTaskMessage =
   | { type: 'progress'; done: number; total: number }
@@ -25,7 +28,7 @@ export type LedgerTaskRunner = <D extends LedgerTaskData>(data: D, onProgress?: 
 export const runLedgerTask: LedgerTaskRunner = (data, onProgress) =>
   new Promise((resolve, reject) => {
     const entry = workerEntry('ledger-task-worker')
-    const worker = new Worker(entry.file, { eval: entry.eval, workerData: data })
+    const worker = new Worker(entry.file, { eval: entry.eval, workerData: { ...data, integrityEntry: workerEntry('integrity-worker') } })
     let settled = false
     const fail = (e: AppError) => {
       if (settled) return

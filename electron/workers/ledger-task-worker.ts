@@ -8,26 +8,32 @@ import { parentPort, workerData } from 'node:worker_threads'
 import { AppError } from '../contract/errors'
 import { backupLedger, checkLedger, checkSummary } from '../services/ledger-integrity'
 import type { LedgerTaskData, LedgerTaskMessage } from './ledger-task-runner'
+import { provideWorkerEntries } from './entry'
 import { openWorkerLedger, type WorkerLedger } from './worker-ledger'
 
 const data = workerData as LedgerTaskData
+if (data.integrityEntry) provideWorkerEntries({ 'integrity-worker': data.integrityEntry })
 const post = (m: LedgerTaskMessage) => parentPort!.postMessage(m)
 
-function run(ledger: WorkerLedger): LedgerTaskMessage {
-  if (data.task === 'backup') return { type: 'done', task: 'backup', result: backupLedger(ledger, data.actor, data.dest) }
-  const result = checkLedger(ledger, { prizes: data.prizes, progress: (done, total) => post({ type: 'progress', done, total }) })
+async function run(ledger: WorkerLedger): Promise<LedgerTaskMessage> {
+  if (data.task === 'backup') return { type: 'done', task: 'backup', result: await backupLedger(ledger, data.actor, data.dest) }
+  const result = await checkLedger(ledger, { prizes: data.prizes, progress: (done, total) => post({ type: 'progress', done, total }) })
   ledger.audit.record(data.actor, 'ledger.check', 'ledger', checkSummary(result))
   return { type: 'done', task: 'check', result }
 }
 
-let ledger: WorkerLedger | null = null
-try {
-  ledger = openWorkerLedger(data.dbPath, () => new Date())
-  post(run(ledger))
-} catch (e) {
-  const err = e instanceof AppError ? e : new AppError('INTERNAL', e instanceof Error ? e.message : String(e))
-  post({ type: 'error', code: err.code, message: err.message, extras: err.extras })
-} finally {
-  ledger?.close()
-  parentPort!.close()
+async function main(): Promise<void> {
+  let ledger: WorkerLedger | null = null
+  try {
+    ledger = openWorkerLedger(data.dbPath, () => new Date())
+    post(await run(ledger))
+  } catch (e) {
+    const err = e instanceof AppError ? e : new AppError('INTERNAL', e instanceof Error ? e.message : String(e))
+    post({ type: 'error', code: err.code, message: err.message, extras: err.extras })
+  } finally {
+    ledger?.close()
+    parentPort!.close()
+  }
 }
+
+void main()

@@ -22,7 +22,7 @@ export const T0 = Date.parse('2026-03-02T09:00:00Z')
 
 /** The template emission's first sale day. */
 export const TEMPLATE_STARTS_ON = '2026-03-01'
-const version = createHash('sha256').update(MIGRATIONS.map((m) => m.sql).join('\n') + CARATS.id + `TEST-1 on sale from ${TEMPLATE_STARTS_ON}`).digest('hex').slice(0, 12)
+const version = createHash('sha256').update(MIGRATIONS.map((m) => m.sql).join('\n') + CARATS.id + `TEST-1 (demo) on sale from ${TEMPLATE_STARTS_ON}`).digest('hex').slice(0, 12)
 const cacheDir = join(tmpdir(), 'carats-ledger-templates')
 
 export function tempDir(label = 'ledger'): string {
@@ -54,19 +54,25 @@ async function buildTemplate(path: string): Promise<void> {
   }
 }
 
-/** The template's path, built on first use (by whichever test process gets there first). */
+/**
+ * The template's path, built on first use (by whichever test process gets there first). It is
+ * built in a folder of its own, which is then renamed into place whole: a ledger, its key and its
+ * checkpoint always come from the same build, whatever other processes build at the same time.
+ */
 export async function templatePath(): Promise<string> {
-  const path = join(cacheDir, `open-emission-${version}.db`)
-  if (existsSync(path) && existsSync(keyFilePath(path)) && existsSync(checkpointFilePath(path))) return path
+  const folder = join(cacheDir, `open-emission-${version}`)
+  const path = join(folder, 'ledger.db')
+  if (existsSync(path)) return path
   mkdirSync(cacheDir, { recursive: true })
   const work = mkdtempSync(join(cacheDir, 'build-'))
-  const tmp = join(work, 'ledger.db')
-  await buildTemplate(tmp)
-  // the key and checkpoint first: a ledger without its key is useless, a key without its ledger is ignored
-  renameSync(keyFilePath(tmp), keyFilePath(path))
-  renameSync(checkpointFilePath(tmp), checkpointFilePath(path))
-  renameSync(tmp, path)
-  rmSync(work, { recursive: true, force: true })
+  await buildTemplate(join(work, 'ledger.db'))
+  try {
+    renameSync(work, folder)
+  } catch (e) {
+    // another process put its build in place first: use that one
+    rmSync(work, { recursive: true, force: true })
+    if (!existsSync(path)) throw e
+  }
   return path
 }
 
