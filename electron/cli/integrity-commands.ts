@@ -69,7 +69,7 @@ const restore: Command = async (ctx) => {
   const target = ledgerPath(ctx.db)
   const backupFile = resolve(pos[0])
   const { movedAside } = restoreFiles({ backup: backupFile, target, keyFile: values['key-file'], replace: values.replace, clock: systemClock })
-  const b = openBackend({ dbPath: target })
+  const b = openBackend({ dbPath: target, busyTimeoutMs: 60_000 })
   try {
     const r = await restoreReport(b.services, b.actor.name, backupFile, movedAside)
     print(ctx, r, () =>

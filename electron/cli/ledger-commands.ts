@@ -39,7 +39,8 @@ export function ledgerPath(db: string | undefined): string {
 export async function withBackend<T>(ctx: CommandContext, fn: (b: Backend) => Promise<T> | T): Promise<T> {
   const path = ledgerPath(ctx.db)
   if (ctx.db) mkdirSync(dirname(path), { recursive: true })
-  const backend = openBackend({ dbPath: path })
+  // a command waits up to a minute for another process's transaction (a long import or simulation)
+  const backend = openBackend({ dbPath: path, busyTimeoutMs: 60_000 })
   try {
     return await fn(backend)
   } finally {

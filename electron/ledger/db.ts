@@ -35,6 +35,8 @@ export interface OpenOptions {
    * worker thread): the file is not checked again, and its schema must already be this app's.
    */
   secondary?: boolean
+  /** How long a write waits for another connection's transaction (default 5 s; the command line waits longer). */
+  busyTimeoutMs?: number
 }
 
 interface FileState {
@@ -102,12 +104,12 @@ function refuseTruncated(db: Db, path: string, file: FileState): void {
   }
 }
 
-function setPragmas(db: Db): void {
+function setPragmas(db: Db, busyTimeoutMs: number): void {
   db.pragma('journal_mode = WAL')
   // With WAL, NORMAL keeps the file consistent after a crash; only the last commits may be lost on power failure.
   db.pragma('synchronous = NORMAL')
   db.pragma('foreign_keys = ON')
-  db.pragma('busy_timeout = 5000')
+  db.pragma(`busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`)
   // the sales indexes take random inserts (player, sale id): keep their pages in memory
   db.pragma('cache_size = -131072')
   // A batch of sales rewrites most of the players table (its players are spread over it): with
@@ -142,7 +144,7 @@ export function openLedger(dbPath: string, opts: OpenOptions = {}): Db {
     const id = readIdentity(db, dbPath)
     refuseForeign(db, dbPath, file, id, latest)
     refuseTruncated(db, dbPath, file)
-    setPragmas(db)
+    setPragmas(db, opts.busyTimeoutMs ?? 5000)
     if (opts.secondary) {
       if (id.version !== latest) throw notALedger(dbPath, `its schema is ${id.version}, not ${latest}: open it in the app first`)
       return db

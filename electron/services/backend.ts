@@ -62,6 +62,8 @@ export interface BackendOptions {
   verifyBlock?: VerifyBlockFn
   /** The ledger's key file (default: `<ledger>.key`). */
   keyFile?: string
+  /** How long a write waits for another process's transaction (default 5 s). */
+  busyTimeoutMs?: number
 }
 
 export interface Backend {
@@ -97,7 +99,7 @@ export function createServices(opts: { db: Db; dbPath: string; keys: KeyStore; c
 }
 
 export function openBackend(opts: BackendOptions): Backend {
-  const db = openLedger(opts.dbPath)
+  const db = openLedger(opts.dbPath, { busyTimeoutMs: opts.busyTimeoutMs })
   let services: Services
   try {
     const keys = openLedgerKey(db, opts.dbPath, { keyFile: opts.keyFile })

@@ -443,6 +443,8 @@ export function createEmissionsService(deps: EmissionsDeps): EmissionsService {
     },
 
     recoverInterrupted() {
+      // nothing generating: no write lock is taken (a command opened beside a busy writer need not wait for it)
+      if (!db.prepare("SELECT 1 FROM emissions WHERE status = 'generating'").get()) return []
       return db.transaction(() => {
         const stuck = db.prepare("SELECT emission FROM emissions WHERE status = 'generating'").pluck().all() as number[]
         const recovered: number[] = []

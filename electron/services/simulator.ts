@@ -410,7 +410,12 @@ export const inProcessDrafts: DraftSourceFactory = (o) => {
 export const DEFAULT_BATCH = 20_000
 /** How far back the history of an emission with no sale date and no sale yet goes. */
 export const HISTORY_DAYS = 30
-const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve))
+/**
+ * Between two batches: the event loop let through, and a short pause in which another process
+ * waiting to write (a backup's log entry, an operator's command) can take the lock. SQLite's busy
+ * handler retries every few to 100 ms; with no gap at all a long simulation would starve it.
+ */
+const yieldToLoop = () => new Promise<void>((resolve) => setTimeout(resolve, 2))
 
 /** A simulation's selling, as handed to a Seller. */
 export interface SellJob {
