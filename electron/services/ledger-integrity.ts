@@ -45,8 +45,11 @@ function integrityBeside(dbPath: string): Promise<LedgerCheckReport['integrity']
   return new Promise((resolve, reject) => {
     const entry = workerEntry('integrity-worker')
     const worker = new Worker(entry.file, { eval: entry.eval, workerData: { dbPath } })
-    worker.once('message', (m: { messages?: string[]; error?: string }) => (m.messages ? resolve(verdict(m.messages)) : reject(new AppError('DATABASE', `the integrity check could not run: ${m.error}`))))
-    worker.once('error', (e) => reject(new AppError('INTERNAL', `the integrity check's worker failed: ${e.message}`)))
+    let answer: { messages?: string[]; error?: string } = { error: 'the worker stopped without an answer' }
+    worker.once('message', (m: typeof answer) => (answer = m))
+    worker.once('error', (e) => (answer = { error: e.message }))
+    // settled once the worker has ended, its connection closed
+    worker.once('exit', () => (answer.messages ? resolve(verdict(answer.messages)) : reject(new AppError('DATABASE', `the integrity check could not run: ${answer.error}`))))
   })
 }
 

@@ -10,13 +10,15 @@ const { dbPath } = workerData as { dbPath: string }
 try {
   const nativeBinding = process.env.CARATS_SQLITE_BINDING
   const db = new Database(dbPath, { readonly: true, fileMustExist: true, ...(nativeBinding ? { nativeBinding } : {}) })
+  let messages: string[]
   try {
     db.pragma('busy_timeout = 5000')
-    const messages = (db.pragma('integrity_check(20)') as { integrity_check: string }[]).map((r) => r.integrity_check)
-    parentPort!.postMessage({ messages })
+    messages = (db.pragma('integrity_check(20)') as { integrity_check: string }[]).map((r) => r.integrity_check)
   } finally {
+    // closed before the answer: the caller may then change the file's journal mode (a backup's copy)
     db.close()
   }
+  parentPort!.postMessage({ messages })
 } catch (e) {
   parentPort!.postMessage({ error: e instanceof Error ? e.message : String(e) })
 }
