@@ -4,11 +4,10 @@
  * written. Started by import-runner.ts, once per file.
  */
 import { parentPort, workerData } from 'node:worker_threads'
-import { AppError } from '../contract/errors'
 import { createImporter } from '../services/import'
 import type { ImportWorkerData, ImportWorkerMessage } from './import-runner'
 import { provideWorkerEntries } from './entry'
-import { openWorkerLedger, type WorkerLedger } from './worker-ledger'
+import { openWorkerLedger, postedError, type WorkerLedger } from './worker-ledger'
 
 const data = workerData as ImportWorkerData
 const post = (m: ImportWorkerMessage) => parentPort!.postMessage(m)
@@ -22,8 +21,7 @@ try {
   const importer = createImporter(ledger)
   post({ type: 'done', result: importer.importContent(data.actor, data.content, data.fileName) })
 } catch (e) {
-  const err = e instanceof AppError ? e : new AppError('INTERNAL', e instanceof Error ? e.message : String(e))
-  post({ type: 'error', code: err.code, message: err.message, extras: err.extras })
+  post(postedError(e))
 } finally {
   ledger?.close()
   parentPort!.close()

@@ -5,11 +5,10 @@
  * audit log itself, as the command line does.
  */
 import { parentPort, workerData } from 'node:worker_threads'
-import { AppError } from '../contract/errors'
 import { backupLedger, checkLedger, checkSummary } from '../services/ledger-integrity'
 import type { LedgerTaskData, LedgerTaskMessage } from './ledger-task-runner'
 import { provideWorkerEntries } from './entry'
-import { openWorkerLedger, type WorkerLedger } from './worker-ledger'
+import { openWorkerLedger, postedError, type WorkerLedger } from './worker-ledger'
 
 const data = workerData as LedgerTaskData
 if (data.integrityEntry) provideWorkerEntries({ 'integrity-worker': data.integrityEntry })
@@ -28,8 +27,7 @@ async function main(): Promise<void> {
     ledger = openWorkerLedger(data.dbPath, () => new Date())
     post(await run(ledger))
   } catch (e) {
-    const err = e instanceof AppError ? e : new AppError('INTERNAL', e instanceof Error ? e.message : String(e))
-    post({ type: 'error', code: err.code, message: err.message, extras: err.extras })
+    post(postedError(e))
   } finally {
     ledger?.close()
     parentPort!.close()

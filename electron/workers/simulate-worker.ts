@@ -4,11 +4,10 @@
  * made meanwhile by a further worker (sales-worker.ts). See simulate-seller.ts.
  */
 import { parentPort, workerData } from 'node:worker_threads'
-import { AppError } from '../contract/errors'
 import { sellDrafts } from '../services/simulator'
 import { workerDrafts } from './sales-drafts'
 import type { SimulateWorkerData, SimulateWorkerMessage } from './simulate-seller'
-import { openWorkerLedger, type WorkerLedger } from './worker-ledger'
+import { openWorkerLedger, postedError, type WorkerLedger } from './worker-ledger'
 
 const data = workerData as SimulateWorkerData
 const post = (m: SimulateWorkerMessage) => parentPort!.postMessage(m)
@@ -27,8 +26,7 @@ async function main(): Promise<void> {
     })
     post({ type: 'done' })
   } catch (e) {
-    const err = e instanceof AppError ? e : new AppError('INTERNAL', e instanceof Error ? e.message : String(e))
-    post({ type: 'error', code: err.code, message: err.message })
+    post(postedError(e))
   } finally {
     ledger?.close()
     parentPort!.close()

@@ -3,6 +3,7 @@
  * a second connection: no second integrity check, the schema already the latest) and the sales
  * service over it, as simulate-worker.ts and import-worker.ts both need them.
  */
+import { AppError } from '../contract/errors'
 import { openLedger, type Db } from '../ledger/db'
 import { openLedgerKey, type KeyStore } from '../ledger/keystore'
 import { createAlertsService } from '../services/alerts'
@@ -41,4 +42,10 @@ export function openWorkerLedger(dbPath: string, clock: Clock): WorkerLedger {
     db.close()
     throw e
   }
+}
+
+/** A worker's failure as it posts it to the thread that started it: an AppError's code, message and extras. */
+export function postedError(e: unknown): { type: 'error'; code: AppError['code']; message: string; extras: AppError['extras'] } {
+  const err = e instanceof AppError ? e : new AppError('INTERNAL', e instanceof Error ? e.message : String(e))
+  return { type: 'error', code: err.code, message: err.message, extras: err.extras }
 }

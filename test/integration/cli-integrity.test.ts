@@ -17,7 +17,7 @@ import { chmodSync, copyFileSync, existsSync, readdirSync, readFileSync, rmSync,
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { entryHash, GENESIS_HASH } from '../../electron/services/audit-chain'
+import { entryHash, GENESIS_HASH, type AuditRow } from '../../electron/services/audit-chain'
 import { formatSerial } from '../../game-core/serial'
 import { tempDir, templatePath } from './ledger-fixture'
 
@@ -95,17 +95,6 @@ const sha = (path: string) => createHash('sha256').update(readFileSync(path)).di
 const mode = (path: string) => statSync(path).mode & 0o777
 /** The files of the test's ledger (ledger.db and whatever is named after it) in `dir`. */
 const ledgerFiles = (dir: string) => readdirSync(dir).filter((f) => f.startsWith('ledger.db')).sort()
-
-interface AuditRow {
-  seq: number
-  at: string
-  actor: string
-  action: string
-  object: string
-  details: string
-  prev_hash: string
-  hash: string
-}
 
 let baseDir = ''
 let baseDb = ''
