@@ -210,11 +210,27 @@ CREATE TABLE sign_in_throttle (
 ) STRICT;
 `
 
+// Each player's chain of sales in the order of sale (then serial), not of arrival: a late feed
+// had put its sales at the head, and last-game recall read them first (services/sale-chain.ts).
+// Every chain is rebuilt in one pass, each head set to the player's newest sale.
+const V5 = /* sql */ `
+CREATE TEMP TABLE chain_v5 AS
+  SELECT unit_key, player_id,
+    lag(unit_key) OVER (PARTITION BY player_id ORDER BY sold_at, unit_key) AS prev,
+    lead(unit_key) OVER (PARTITION BY player_id ORDER BY sold_at, unit_key) IS NULL AS newest
+  FROM sales;
+UPDATE sales SET prev_key = c.prev FROM temp.chain_v5 AS c WHERE sales.unit_key = c.unit_key AND sales.prev_key IS NOT c.prev;
+UPDATE players SET last_key = c.unit_key FROM temp.chain_v5 AS c
+  WHERE c.newest AND c.player_id = players.id AND players.last_key IS NOT c.unit_key;
+DROP TABLE temp.chain_v5;
+`
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, description: 'the whole ledger', sql: V1 },
   { version: 2, description: 'leases of long tasks', sql: V2 },
   { version: 3, description: "the ledger's id, key fingerprint and keyed audit chain", sql: V3 },
   { version: 4, description: 'demonstration emissions, last sign-in, sign-in throttle', sql: V4 },
+  { version: 5, description: "players' sales chained in the order of sale", sql: V5 },
 ]
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version

@@ -14,6 +14,7 @@ import type { LedgerDataCheck, LedgerProblem, LedgerProblemKind, LedgerProblemRo
 import type { Db } from '../ledger/db'
 import { UNIT_KEY_BLOCK, UNIT_KEY_EMISSION } from '../ledger/migrations'
 import type { Catalog } from './catalog'
+import { chainsOutOfOrder, type ChainOutOfOrder } from './sale-chain'
 
 // the result's types are the contract's (it crosses IPC); re-exported for the services that use the check
 export type { LedgerDataCheck, LedgerProblem, LedgerProblemKind, LedgerProblemRow }
@@ -330,6 +331,7 @@ function comparePlayers(db: Db, h: Hooks, scan: SaleScan, problems: Problems): v
     })
   }
   for (const id of chains) problems.add('PLAYER_CHAIN', () => walkChain(db, id, nameOf.get(id) as string, p[id * P_STRIDE]))
+  for (const c of chainsOutOfOrder(db)) problems.add('PLAYER_CHAIN', () => outOfOrder(c))
   // sales of ids that no players row has
   for (let o = P_STRIDE; o < p.length; o += P_STRIDE) if (p[o] > 0 && p[o + 7] === 0) scan.strayPlayers.set(o / P_STRIDE, p[o])
   for (const [id, n] of scan.strayPlayers) {
@@ -361,6 +363,18 @@ function walkChain(db: Db, id: number, name: string, units: number): Omit<Ledger
     row: { player: name, playerId: id, unitKey: head ?? undefined }, field: 'last_key', stored: reached, recomputed: units,
     message: `player ${name}: the chain of sales from last_key (then each prev_key) reaches ${Math.min(reached, units)} `
       + `of the player's ${units} sales${why}`,
+  }
+}
+
+/** A chain that a late sale's relinking (or a hand) left out of the order of sale. */
+function outOfOrder(c: ChainOutOfOrder): Omit<LedgerProblem, 'kind'> {
+  const serial = keySerial(c.key, UNIT_KEY_BLOCK)
+  return {
+    row: { player: c.player, playerId: c.playerId, serial, unitKey: c.key }, field: 'prev_key', stored: c.prevKey, recomputed: null,
+    message: `player ${c.player}: the chain of sales is not in the order of sale: ${serial} (sold ${new Date(c.soldAt).toISOString()}) `
+      + `names as previous ${keySerial(c.prevKey, UNIT_KEY_BLOCK)}, sold after it (${new Date(c.prevSoldAt).toISOString()})`
+      + (c.count > 1 ? `, and ${c.count - 1} more of the player's sales do the same` : '')
+      + ': last-game recall would read them in the wrong order',
   }
 }
 

@@ -19,6 +19,7 @@ import type { Catalog, EmissionRow } from './catalog'
 import { describePlayerIdProblem, playerIdProblem } from '../contract/player-id'
 import { type Clock, SALE_CLOCK_SKEW_MS, toMillis } from './common'
 import { describeStatus } from './emissions'
+import { createRelink, soldBefore } from './sale-chain'
 
 export interface SaleInput {
   /** Sell the next unit of this emission… */
@@ -193,10 +194,15 @@ interface PlayerEntry {
   /** 0 until known */
   id: number
   last: number | null
+  /** when the sale `last` was sold (-Infinity: no sale) */
+  lastSoldAt: number
   /** the batch that the fields below belong to */
   stamp: number
-  /** the chain's head as the batch writes */
+  /** the chain's head as the batch writes, and when it was sold */
   head: number | null
+  headSoldAt: number
+  /** a sale of the batch was older than the head it was linked to: the chain is relinked */
+  late: boolean
   units: number
   staked: number
   won: number
@@ -252,7 +258,9 @@ class RolledBack extends Error {
 }
 
 export function createSalesService({ db, clock, catalog, alerts }: { db: Db; clock: Clock; catalog: Catalog; alerts: AlertsService }): SalesService {
-  const playersByName = db.prepare('SELECT id, name, last_key FROM players WHERE name IN (SELECT value FROM json_each(?))').raw()
+  const playersByName = db.prepare(`SELECT p.id, p.name, p.last_key, s.sold_at FROM players p LEFT JOIN sales s ON s.unit_key = p.last_key
+    WHERE p.name IN (SELECT value FROM json_each(?))`).raw()
+  const relink = createRelink(db)
   const dataVersion = db.prepare('PRAGMA data_version').pluck()
   const totalChanges = db.prepare('SELECT total_changes()').pluck()
   let cache = playerCaches.get(db)
@@ -520,13 +528,15 @@ export function createSalesService({ db, clock, catalog, alerts }: { db: Db; clo
    * created in order of first sale) and its sales (writeRows, as many times as it takes), then
    * once (writeTotals) each player's totals and chain head, the day totals, the blocks' sold
    * counts and tier counters, and any alert. Each player's sales are chained newest to oldest
-   * (prev_key), so a player's last units need no index.
+   * by time of sale (prev_key, see sale-chain.ts), so a player's last units need no index.
    */
   interface Batch {
     entries: Map<string, PlayerEntry>
     stamp: number
     /** the batch's players, in order of first sale */
     players: PlayerEntry[]
+    /** the batch's players with a sale older than their chain's head */
+    late: PlayerEntry[]
     days: Map<string, { units: number; sales: number; prizes: number; prizesCents: number }>
   }
 
@@ -541,7 +551,7 @@ export function createSalesService({ db, clock, catalog, alerts }: { db: Db; clo
         playerCache.changes = c
       }
     }
-    return { entries: useCache ? playerCache.players : new Map<string, PlayerEntry>(), stamp: ++batchStamp, players: [], days: new Map() }
+    return { entries: useCache ? playerCache.players : new Map<string, PlayerEntry>(), stamp: ++batchStamp, players: [], late: [], days: new Map() }
   }
 
   /** Each sale's `who`: the batch's entry for its player, the new ones looked up or created. */
@@ -552,12 +562,14 @@ export function createSalesService({ db, clock, catalog, alerts }: { db: Db; clo
       const name = pending[i].player
       let e = entries.get(name)
       if (e === undefined) {
-        e = { name, id: 0, last: null, stamp: 0, head: null, units: 0, staked: 0, won: 0, first: Infinity, lastAt: -Infinity }
+        e = { name, id: 0, last: null, lastSoldAt: -Infinity, stamp: 0, head: null, headSoldAt: -Infinity, late: false, units: 0, staked: 0, won: 0, first: Infinity, lastAt: -Infinity }
         entries.set(name, e)
       }
       if (e.stamp !== stamp) {
         e.stamp = stamp
         e.head = e.last
+        e.headSoldAt = e.lastSoldAt
+        e.late = false
         e.units = e.staked = e.won = 0
         e.first = Infinity
         e.lastAt = -Infinity
@@ -570,11 +582,12 @@ export function createSalesService({ db, clock, catalog, alerts }: { db: Db; clo
     for (const e of missing) byName.set(e.name, e)
     for (let i = 0; i < missing.length; i += LOOKUP_CHUNK) {
       const chunk = missing.slice(i, i + LOOKUP_CHUNK)
-      const rows = playersByName.all(JSON.stringify(chunk.map((e) => e.name))) as [number, string, number | null][]
-      for (const [id, name, last] of rows) {
+      const rows = playersByName.all(JSON.stringify(chunk.map((e) => e.name))) as [number, string, number | null, number | null][]
+      for (const [id, name, last, lastSoldAt] of rows) {
         const e = byName.get(name)!
         e.id = id
         e.last = e.head = last
+        e.lastSoldAt = e.headSoldAt = lastSoldAt ?? -Infinity
       }
     }
     for (const e of missing) if (e.id === 0) e.id = Number(insertPlayer.run(e.name).lastInsertRowid)
@@ -597,7 +610,12 @@ export function createSalesService({ db, clock, catalog, alerts }: { db: Db; clo
       params[o++] = p.tier
       params[o++] = p.play
       params[o++] = p.events
+      if (t.head !== null && !t.late && soldBefore(p.soldAt, p.key, t.headSoldAt, t.head)) {
+        t.late = true
+        b.late.push(t)
+      }
       t.head = p.key
+      t.headSoldAt = p.soldAt
       t.units++
       t.staked += p.stake
       t.won += p.prize
@@ -651,6 +669,11 @@ export function createSalesService({ db, clock, catalog, alerts }: { db: Db; clo
     // Each of the batch's players must exist: this is the check that the sales' foreign key makes
     // when it is on, made once per player instead of once per sale (see transact). In order of
     // id, so that the updates walk the table's pages in order.
+    for (const t of b.late) {
+      const head = relink(t.head!, t.units)
+      t.head = head.key
+      t.headSoldAt = head.soldAt
+    }
     const players = byId(b.players)
     for (const t of players) {
       if (updatePlayer.run(t.units, t.staked, t.won, t.first, t.first, t.lastAt, t.lastAt, t.head, t.id).changes !== 1) {
@@ -710,7 +733,10 @@ export function createSalesService({ db, clock, catalog, alerts }: { db: Db; clo
     }
     if (!nested && batchPlayers.length) {
       // committed: the cache learns the players' new chain heads
-      for (const t of batchPlayers) t.last = t.head
+      for (const t of batchPlayers) {
+        t.last = t.head
+        t.lastSoldAt = t.headSoldAt
+      }
       playerCache.changes = totalChanges.get() as number
     }
     batchPlayers = []
