@@ -14,7 +14,7 @@ import type { LedgerDataCheck, LedgerProblem, LedgerProblemKind, LedgerProblemRo
 import type { Db } from '../ledger/db'
 import { UNIT_KEY_BLOCK, UNIT_KEY_EMISSION } from '../ledger/migrations'
 import type { Catalog } from './catalog'
-import { chainsOutOfOrder, type ChainOutOfOrder } from './sale-chain'
+import { ChainOrderScan, type ChainOutOfOrder } from './sale-chain'
 
 // the result's types are the contract's (it crosses IPC); re-exported for the services that use the check
 export type { LedgerDataCheck, LedgerProblem, LedgerProblemKind, LedgerProblemRow }
@@ -101,7 +101,10 @@ class SaleScan {
   private dayKey = NaN
   private day: Float64Array = new Float64Array(6)
 
-  constructor(readonly problems: Problems, readonly prizes: boolean, readonly maxId: number, readonly progress: (done: number) => void) {
+  readonly order: ChainOrderScan
+
+  constructor(readonly problems: Problems, readonly prizes: boolean, readonly maxId: number, totalSold: number, readonly progress: (done: number) => void) {
+    this.order = new ChainOrderScan(totalSold)
     this.players = new Float64Array((maxId + 1) * P_STRIDE)
     for (let o = 0; o < this.players.length; o += P_STRIDE) {
       this.players[o + 3] = Infinity
@@ -138,6 +141,7 @@ class SaleScan {
       if (prize !== due) this.prizeMismatch(key, prize, due ?? null, `its stored ${tierName(tier)}`)
     }
     this.player(key, pid, prev, soldAt, stake, prize)
+    this.order.sale(key, pid, prev, soldAt)
     this.dayOf(key, soldAt, stake, prize)
     if ((++this.rows & (PROGRESS_EVERY - 1)) === 0) this.progress(this.rows)
     return 1
@@ -266,6 +270,7 @@ function scanBlocks(db: Db, catalog: Catalog, scan: SaleScan): void {
     const { emission, block } = row
     const b: BlockScan = { emission, block, size: def.blockSize, table, amounts, tierSold, oddTiers: new Map(), rows: 0 }
     scan.begin(b, lo, false)
+    scan.order.block(lo, row.units_sold)
     if (sold) range.get(lo, lo + UNIT_KEY_BLOCK)
     compareBlock(scan.problems, b, row.units_sold, tiersOf.all(row.emission, row.block) as { tier: number; sold: number }[])
     from = lo + UNIT_KEY_BLOCK
@@ -331,7 +336,7 @@ function comparePlayers(db: Db, h: Hooks, scan: SaleScan, problems: Problems): v
     })
   }
   for (const id of chains) problems.add('PLAYER_CHAIN', () => walkChain(db, id, nameOf.get(id) as string, p[id * P_STRIDE]))
-  for (const c of chainsOutOfOrder(db)) problems.add('PLAYER_CHAIN', () => outOfOrder(c))
+  for (const c of scan.order.finish()) problems.add('PLAYER_CHAIN', () => outOfOrder(c, nameOf.get(c.playerId) as string))
   // sales of ids that no players row has
   for (let o = P_STRIDE; o < p.length; o += P_STRIDE) if (p[o] > 0 && p[o + 7] === 0) scan.strayPlayers.set(o / P_STRIDE, p[o])
   for (const [id, n] of scan.strayPlayers) {
@@ -367,11 +372,11 @@ function walkChain(db: Db, id: number, name: string, units: number): Omit<Ledger
 }
 
 /** A chain that a late sale's relinking (or a hand) left out of the order of sale. */
-function outOfOrder(c: ChainOutOfOrder): Omit<LedgerProblem, 'kind'> {
+function outOfOrder(c: ChainOutOfOrder, player: string): Omit<LedgerProblem, 'kind'> {
   const serial = keySerial(c.key, UNIT_KEY_BLOCK)
   return {
-    row: { player: c.player, playerId: c.playerId, serial, unitKey: c.key }, field: 'prev_key', stored: c.prevKey, recomputed: null,
-    message: `player ${c.player}: the chain of sales is not in the order of sale: ${serial} (sold ${new Date(c.soldAt).toISOString()}) `
+    row: { player, playerId: c.playerId, serial, unitKey: c.key }, field: 'prev_key', stored: c.prevKey, recomputed: null,
+    message: `player ${player}: the chain of sales is not in the order of sale: ${serial} (sold ${new Date(c.soldAt).toISOString()}) `
       + `names as previous ${keySerial(c.prevKey, UNIT_KEY_BLOCK)}, sold after it (${new Date(c.prevSoldAt).toISOString()})`
       + (c.count > 1 ? `, and ${c.count - 1} more of the player's sales do the same` : '')
       + ': last-game recall would read them in the wrong order',
@@ -417,7 +422,7 @@ export function checkLedgerData(deps: { db: Db; catalog: Catalog }, opts: Ledger
     const maxId = Math.min(MAX_PLAYER_ID, (db.prepare('SELECT max(id) FROM players').pluck().get() as number | null) ?? 0)
     const total = (db.prepare('SELECT total(units_sold) FROM blocks').pluck().get() as number) || 0
     const progress = opts.progress ? (done: number) => opts.progress!(done, Math.max(done, total)) : () => {}
-    const scan = new SaleScan(problems, opts.prizes !== false, maxId, progress)
+    const scan = new SaleScan(problems, opts.prizes !== false, maxId, total, progress)
     try {
       h.scan = scan
       scanBlocks(db, catalog, scan)

@@ -9,6 +9,7 @@
  * after its rows are written: only the sales newer than the batch's oldest one are touched.
  */
 import type { Db } from '../ledger/db'
+import { UNIT_KEY_BLOCK } from '../ledger/migrations'
 
 /** Whether the sale (soldAt, key) comes before the sale (otherAt, otherKey) in a chain's order. */
 export function soldBefore(soldAt: number, key: number, otherAt: number, otherKey: number): boolean {
@@ -71,27 +72,73 @@ export function createRelink(db: Db): Relink {
 
 export interface ChainOutOfOrder {
   playerId: number
-  player: string
-  /** how many of the player's sales name as previous a sale that comes after them */
+  /** how many of the player's sales name as previous a sale that was not sold before them */
   count: number
-  /** the first such sale (by unit key), and the previous it names */
+  /** the first such sale found, and the previous it names */
   key: number
   soldAt: number
   prevKey: number
   prevSoldAt: number
 }
 
-/** The players whose chain names, somewhere, a previous sale that was not sold before. */
-export function chainsOutOfOrder(db: Db): ChainOutOfOrder[] {
-  // with one min() in the query, SQLite takes the other bare columns from the row of that min
-  return db.prepare(`
-    WITH bad AS (
-      SELECT s.player_id, s.unit_key, s.sold_at, p.unit_key AS prev_key, p.sold_at AS prev_sold_at
-      FROM sales s JOIN sales p ON p.unit_key = s.prev_key
-      WHERE p.sold_at > s.sold_at OR (p.sold_at = s.sold_at AND p.unit_key > s.unit_key)
-    )
-    SELECT b.player_id AS playerId, pl.name AS player, count(*) AS count, min(b.unit_key) AS key,
-      b.sold_at AS soldAt, b.prev_key AS prevKey, b.prev_sold_at AS prevSoldAt
-    FROM bad b LEFT JOIN players pl ON pl.id = b.player_id
-    GROUP BY b.player_id ORDER BY b.player_id`).all() as ChainOutOfOrder[]
+/**
+ * The chains' order, checked in the ledger check's one pass over the sales in key order: each
+ * sale's time is kept (8 bytes a sale, in the order of the blocks), so that a sale's previous,
+ * already passed when its key is lower, is compared at once; a previous with a higher key (a
+ * chain relinked after a late feed) is compared once the pass is over.
+ */
+export class ChainOrderScan {
+  private readonly times: Float64Array
+  private readonly blocks = new Map<number, { from: number; sold: number }>()
+  private next = 0
+  private base = NaN
+  private from = 0
+  private sold = 0
+  private readonly later: number[] = []
+  private readonly bad = new Map<number, ChainOutOfOrder>()
+
+  constructor(totalSold: number) {
+    this.times = new Float64Array(totalSold)
+  }
+
+  /** The pass enters a block: its first unit's key and its sold count. */
+  block(baseKey: number, sold: number): void {
+    const room = Math.max(0, Math.min(sold, this.times.length - this.next))
+    this.blocks.set(baseKey, { from: this.next, sold: room })
+    this.base = baseKey
+    this.from = this.next
+    this.sold = room
+    this.next += room
+  }
+
+  /** A sale of the current block (rows of no block are not kept: other checks report them). */
+  sale(key: number, pid: number, prev: number | null, soldAt: number): void {
+    const unit = key - this.base
+    if (unit >= 0 && unit < this.sold) this.times[this.from + unit] = soldAt
+    if (prev === null) return
+    if (prev < key) this.compare(key, pid, prev, soldAt)
+    else this.later.push(key, pid, prev, soldAt)
+  }
+
+  /** The players whose chain is out of order, once the pass is over. */
+  finish(): ChainOutOfOrder[] {
+    const l = this.later
+    for (let i = 0; i < l.length; i += 4) this.compare(l[i], l[i + 1], l[i + 2], l[i + 3])
+    return [...this.bad.values()]
+  }
+
+  private timeOf(key: number): number | undefined {
+    const unit = key % UNIT_KEY_BLOCK
+    const b = this.blocks.get(key - unit)
+    return b && unit < b.sold ? this.times[b.from + unit] : undefined
+  }
+
+  private compare(key: number, pid: number, prev: number, soldAt: number): void {
+    const prevAt = this.timeOf(prev)
+    // a previous that is not a sale is the chain check's to report
+    if (prevAt === undefined || soldBefore(prevAt, prev, soldAt, key)) return
+    const seen = this.bad.get(pid)
+    if (seen) seen.count++
+    else this.bad.set(pid, { playerId: pid, count: 1, key, soldAt, prevKey: prev, prevSoldAt: prevAt })
+  }
 }

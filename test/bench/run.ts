@@ -7,11 +7,13 @@ import { cpus, totalmem } from 'node:os'
 import { benchCore } from './core'
 import { benchUi } from './ui'
 import { benchLedger } from './ledger'
+import { benchRecall } from './recall'
 
 const sections: Record<string, () => Promise<unknown>> = {
   core: () => benchCore({ runs: 5 }),
   ui: () => benchUi({ runs: 5 }),
   ledger: () => benchLedger({ importLines: 200_000 }),
+  recall: () => benchRecall(),
 }
 
 async function main() {

@@ -1,0 +1,93 @@
+/**
+ * Last-game recall with a whole block sold: the player's last 10 and a page of history; what a
+ * late feed costs (its sales relink the players' chains) against the same feed on time, in the
+ * same process; the ledger check's chain-order pass; and migration 5, which puts an older
+ * ledger's chains in order once. CARATS_BENCH_SALES=<n> sells fewer units (quick runs).
+ */
+import { join } from 'node:path'
+import { writeFileSync } from 'node:fs'
+import { CARATS } from '../../game-core/carats'
+import { formatSerial } from '../../game-core/serial'
+import { openLedger } from '../../electron/ledger/db'
+import { createImporter, feedLine, readFeedFile } from '../../electron/services/import'
+import { createPlayersService } from '../../electron/services/players'
+import { checkLedgerData } from '../../electron/services/ledger-check'
+import { openLedgerFixture, TEST_ACTOR } from '../../electron/services/simulator-fixture'
+import { fmt, printTable, summarize, type BenchLine } from './stats'
+
+const FEED_LINES = 100_000
+
+function timeEach(n: number, fn: (i: number) => void): ReturnType<typeof summarize> {
+  const ms: number[] = []
+  for (let i = 0; i < n; i++) {
+    const t = performance.now()
+    fn(i)
+    ms.push(performance.now() - t)
+  }
+  return summarize(ms)
+}
+
+function seconds(fn: () => void): number {
+  const t = performance.now()
+  fn()
+  return (performance.now() - t) / 1000
+}
+
+export async function benchRecall(): Promise<BenchLine[]> {
+  const lines: BenchLine[] = []
+  const sales = Number(process.env.CARATS_BENCH_SALES || CARATS.blockSize)
+  const f = openLedgerFixture({ workers: true })
+  const log = (m: string) => process.stderr.write(`  ${m}\n`)
+  try {
+    log('generating and verifying two blocks…')
+    const a = await f.openEmission({ startsOn: '2025-01-01' })
+    const b = await f.openEmission({ startsOn: '2025-01-01' })
+    log(`simulating ${sales.toLocaleString('en-US')} sales…`)
+    await f.simulator.run(TEST_ACTOR, { emission: a, sales, seed: 1 })
+    const players = createPlayersService({ db: f.db, catalog: f.catalog })
+    const names = f.db.prepare('SELECT name FROM players ORDER BY random() LIMIT 2000').pluck().all() as string[]
+    const last = timeEach(names.length, (i) => players.last(names[i]))
+    lines.push({ name: "player's last 10, p50", value: `${fmt(last.p50, 3)} ms` })
+    lines.push({ name: "player's last 10, p99", value: `${fmt(last.p99, 3)} ms`, target: '< 5 ms', ok: last.p99 < 5 })
+    const page = timeEach(names.length, (i) => players.history(names[i], 2, 20))
+    lines.push({ name: 'history page 2 (20 units), p99', value: `${fmt(page.p99, 3)} ms` })
+
+    // two feeds of emission b to the simulated players: one sold after every simulated sale,
+    // the other sold before all of them (a late feed); each is timed against the other
+    const [from, to] = f.db.prepare('SELECT min(sold_at), max(sold_at) FROM sales').raw().get() as [number, number]
+    const importer = createImporter({ db: f.db, clock: f.clock, catalog: f.catalog, sales: f.sales, audit: f.audit })
+    const feedFile = (first: number, at: (i: number) => number, name: string) => {
+      const path = join(f.dir, name)
+      writeFileSync(path, Array.from({ length: FEED_LINES }, (_, i) => feedLine({
+        saleId: `${name}-${i}`, serial: formatSerial({ emission: b, block: 1, unit: first + i }),
+        player: names[i % names.length], soldAt: at(i), stakeCents: 500, play: null,
+      })).join('\n') + '\n')
+      return path
+    }
+    const span = Math.max(1, to - from)
+    const onTime = feedFile(0, (i) => to + 1 + i, 'on-time.jsonl')
+    const late = feedFile(FEED_LINES, (i) => from + Math.floor((i * span) / FEED_LINES), 'late.jsonl')
+    f.catalog.deriver(b, 1).tiers
+    const onTimeS = seconds(() => importer.importContent(TEST_ACTOR, readFeedFile(onTime), 'on-time.jsonl'))
+    const lateS = seconds(() => importer.importContent(TEST_ACTOR, readFeedFile(late), 'late.jsonl'))
+    lines.push({ name: `import ${FEED_LINES.toLocaleString('en-US')} lines sold after all others, lines per second`, value: fmt(FEED_LINES / onTimeS, 0) })
+    lines.push({ name: '  the same, sold among the older sales (a late feed), lines per second', value: fmt(FEED_LINES / lateS, 0) })
+    lines.push({ name: '  late / on time', value: fmt(onTimeS / lateS, 2) })
+
+    let problems = 0
+    const checkS = seconds(() => (problems = checkLedgerData({ db: f.db, catalog: f.catalog }, { prizes: false }).problemCount))
+    if (problems) throw new Error(`the ledger check found ${problems} problems after the feeds`)
+    lines.push({ name: 'ledger check of the counters and chains (prizes not re-derived), seconds', value: fmt(checkS, 2) })
+
+    // as version 4 left a ledger: chains in order of arrival; version 5 puts them in order when it opens it
+    f.db.exec(`UPDATE sales SET prev_key = o.prev FROM (SELECT unit_key, lag(unit_key) OVER (PARTITION BY player_id ORDER BY unit_key) AS prev FROM sales) AS o
+      WHERE sales.unit_key = o.unit_key AND sales.prev_key IS NOT o.prev;
+      PRAGMA user_version = 4;`)
+    const migrateS = seconds(() => openLedger(f.path).close())
+    lines.push({ name: `migration 5 (chains put in order), ${(sales + 2 * FEED_LINES).toLocaleString('en-US')} sales, seconds`, value: fmt(migrateS, 1) })
+  } finally {
+    f.close()
+  }
+  printTable('Last-game recall', lines)
+  return lines
+}
