@@ -207,7 +207,7 @@ describe.sequential('the emission screen, its verdicts, its verification report 
     const row = norm(await report.locator('[data-test="report-block-1"]').innerText())
     expect(row).toContain('NON SAIN')
     expect(row).toContain('NON reproduit')
-    expect(row).toContain(groups(forged))
+    expect(row).toContain(`enregistré : ${groups(forged)}`)
     expect(row).toContain(`recalculé : ${groups(before.commitment)}`)
     expect(norm(await report.locator('[data-test="report-problems"]').innerText())).toContain('the commitment differs')
     await page.emulateMedia({ media: 'print' })
