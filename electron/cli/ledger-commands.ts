@@ -72,7 +72,7 @@ export function print(ctx: CommandContext, value: unknown, human: () => string):
 }
 
 /** Waits for a task, with its progress on stderr; Ctrl-C cancels it. */
-async function follow(ctx: CommandContext, b: Backend, job: JobInfo): Promise<JobInfo> {
+export async function follow(ctx: CommandContext, b: Backend, job: JobInfo): Promise<JobInfo> {
   const onInt = () => {
     try {
       b.services.jobs.cancel(job.id)
@@ -112,10 +112,10 @@ const emissionCreate: Command = (ctx) =>
     return 0
   })
 
-const jobCommand = (what: 'generate' | 'verify'): Command => (ctx) =>
+const jobCommand = (what: 'generate'): Command => (ctx) =>
   withBackend(ctx, async (b) => {
     const emission = emissionArg(ctx)
-    const job = what === 'generate' ? b.services.emissions.generate(b.actor, emission) : b.services.emissions.verify(b.actor, emission)
+    const job = b.services.emissions[what](b.actor, emission)
     const end = await follow(ctx, b, job)
     const s = b.services.emissions.get(emission)
     print(ctx, { job: end, emission: s }, () => `emission ${emission}: ${end.message}\n${s.blockList.map((x) => `  block ${x.block}: ${x.status}, commitment ${x.commitment}`).join('\n')}`)
@@ -326,7 +326,6 @@ const userAdd: Command = (ctx) =>
 export const ledgerCommands: Record<string, Command> = {
   'emission create': emissionCreate,
   'emission generate': jobCommand('generate'),
-  'emission verify': jobCommand('verify'),
   'emission open': stateCommand('open'),
   'emission close': stateCommand('close'),
   'emission withdraw': emissionWithdraw,

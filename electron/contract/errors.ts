@@ -72,6 +72,8 @@ export const ERROR_REASON_KEYS = [
   'KEY_WRONG', // {path, fingerprint, expected}: the key file holds another ledger's key
   'KEY_UNSAFE', // {path}: others may read the key file
   'KEY_DAMAGED', // {path}
+  'NEVER_VERIFIED', // {emission}: no verification of the emission has given a verdict yet
+  'VERIFICATION_NOT_FOUND', // {emission, verification}: no such verification of this emission
 ] as const
 export type ErrorReasonKey = (typeof ERROR_REASON_KEYS)[number]
 /** The steps named by EMISSION_BUSY and EMISSION_STEP. */

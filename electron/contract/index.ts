@@ -67,6 +67,10 @@ export const contract = {
   /** One click: an emission of one block, generated, verified, opened, with a simulated sales history. */
   'emissions:demo': channel<T.JobInfo>()({ args: z.object({ sales: z.number().int().min(1).max(8_016_000).default(200_000) }).strict(), access: operators }),
   'blocks:get': channel<T.BlockDetail>()({ args: z.object({ emission: emissionNo, block: blockNo }).strict(), access: 'signed-in' }),
+  /** Each block's latest verdict and the emission's latest verification. */
+  'verifications:latest': channel<T.EmissionVerdicts>()({ args: z.object({ emission: emissionNo }).strict(), access: 'signed-in' }),
+  /** A verification's printable report (default: the latest that gave a verdict), with the emission's history. */
+  'verifications:report': channel<T.VerificationReport>()({ args: z.object({ emission: emissionNo, verification: z.number().int().min(1).optional() }).strict(), access: 'signed-in' }),
 
   // long tasks
   'jobs:get': channel<T.JobInfo>()({ args: z.object({ jobId: z.string().min(1) }).strict(), access: 'signed-in' }),

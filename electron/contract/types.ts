@@ -73,6 +73,7 @@ export interface TierState {
 
 export interface EmissionDetail extends EmissionSummary {
   blockList: BlockSummary[]
+  figures: EmissionFigures
 }
 
 export interface BlockDetail extends BlockSummary {
@@ -95,11 +96,108 @@ export interface Certificate {
   salesPerBlockCents: number
   payoutRatio: number
   oddsOneIn: number
-  blocks: { block: number; status: BlockStatus; commitment: string | null; verifiedAt: string | null }[]
-  issuedAt: string
+  blocks: { block: number; status: BlockStatus; commitment: string | null; generatedAt: string | null; verifiedAt: string | null }[]
+  /** When the commitments were made: the last block's generation (null: no block is committed yet). */
+  issuedAt: string | null
+  /** Not every block is committed yet: the certificate is provisional. */
+  provisional: boolean
+  /** The first day of sale (null: none set). */
+  startsOn: string | null
+  /** The whole emission: every block's units, prizes and sales, and the theoretical payout. */
+  totals: { units: number; blocks: number; blocksCommitted: number; prizes: number; prizesCents: number; salesCents: number; payoutRatio: number }
+  /** When this copy was printed (the server's clock). */
+  printedAt: string
   demo: boolean
   /** The audit log's checkpoint when the certificate was issued (null: none, or the key is missing). */
   auditCheckpoint: { entries: number; head: string; at: string } | null
+}
+
+/** What an emission's sales have brought so far (counters of the ledger, not a scan of the sales). */
+export interface EmissionFigures {
+  unitsSold: number
+  unitsTotal: number
+  salesCents: number
+  /** Winning units sold, and what they paid. */
+  prizesWon: number
+  prizesWonCents: number
+  /** Prizes won over sales (0 before any sale). */
+  realisedPayout: number
+  /** The game's: the prize table over the block's sales. */
+  theoreticalPayout: number
+}
+
+// ---------------------------------------------------------------------------------------------
+// verdicts of block verification (services/verifications.ts)
+
+/** How a verification of an emission ended; `running` until it has (or when its process died). */
+export type VerificationOutcome = 'running' | 'sound' | 'unsound' | 'cancelled' | 'failed'
+
+/** One block's verdict: what re-deriving every unit from its secret found. */
+export interface BlockVerdict {
+  verification: number
+  block: number
+  sound: boolean
+  commitmentRecorded: string | null
+  /** The commitment the units re-derive to (null: the block's secret could not be opened). */
+  commitmentReproduced: string | null
+  commitmentMatches: boolean
+  unitsChecked: number
+  unitsTotal: number
+  /** Units whose record, evaluation or prize disagree. */
+  unitsFailed: number
+  /** Every tier holds exactly the table's count, and the losing units theirs. */
+  prizeTableExact: boolean
+  tiers: { amountCents: number; expected: number; found: number }[]
+  losingExpected: number
+  losingFound: number
+  prizeTotalCents: number
+  /** The first problems found, in English, as the verifier states them. */
+  problems: string[]
+  startedAt: string
+  endedAt: string
+  ms: number
+  /** Who verified, and when the verification began. */
+  actor: string
+}
+
+/** One verification of an emission: who, when, with which software, and how it ended. */
+export interface VerificationRun {
+  id: number
+  emission: number
+  actor: string
+  role: Role
+  software: string
+  blocks: number
+  blocksChecked: number
+  blocksSound: number
+  /** The blocks found unsound. */
+  unsoundBlocks: number[]
+  startedAt: string
+  endedAt: string | null
+  ms: number | null
+  outcome: VerificationOutcome
+  /** Why a failed verification stopped (in English). */
+  error: string | null
+}
+
+/** The latest verdict of each block and the latest verification of the emission. */
+export interface EmissionVerdicts {
+  emission: number
+  latest: VerificationRun | null
+  /** Per block, its latest verdict, from whichever verification gave it. */
+  blocks: BlockVerdict[]
+}
+
+/** A verification as its printable report shows it. */
+export interface VerificationReport {
+  run: VerificationRun
+  emission: { emission: number; code: string; gameName: string; definitionDigest: string; blockSize: number; demo: boolean }
+  blocks: BlockVerdict[]
+  /** Earlier and later verifications of the emission, newest first. */
+  history: VerificationRun[]
+  /** The software that prints the report (the one that verified is in `run`). */
+  printedBy: string
+  asOf: string
 }
 
 export type JobKind = 'generate' | 'verify' | 'simulate' | 'demo' | 'backup' | 'ledger-check'
@@ -268,7 +366,7 @@ export const AUDIT_ACTIONS = [
   'auth.setup', 'auth.login', 'auth.login-failed', 'auth.locked', 'auth.login-failures', 'auth.logout', 'auth.password-change',
   'user.create', 'user.update', 'user.unlock',
   'emission.create', 'emission.generate-start', 'emission.generate-done', 'emission.generate-cancelled', 'emission.generate-failed', 'emission.generate-interrupted',
-  'block.generate', 'emission.verify-start', 'block.verify', 'block.verify-failed', 'emission.verify-done',
+  'block.generate', 'emission.verify-start', 'block.verify', 'block.verify-failed', 'emission.verify-done', 'emission.verify-cancelled',
   'emission.open', 'emission.close', 'emission.withdraw',
   'sales.simulate-start', 'sales.simulate', 'sales.simulate-cancelled', 'sales.simulate-failed', 'sales.import', 'sales.import-rejected',
   'ticket.inspect-unsold', 'alert.top-prizes-sold-out', 'job.cancel',

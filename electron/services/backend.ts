@@ -29,6 +29,7 @@ import { createSalesService, type SalesService } from './sales'
 import { createSimulator } from './simulator'
 import { createTicketsService, type TicketsService } from './tickets'
 import { createUsersService, type UsersService } from './users'
+import { createVerifications, type Verifications } from './verifications'
 
 export interface Services {
   db: Db
@@ -41,6 +42,7 @@ export interface Services {
   jobs: JobRegistry
   alerts: AlertsService
   emissions: EmissionsService
+  verifications: Verifications
   sales: SalesService
   tickets: TicketsService
   players: PlayersService
@@ -85,7 +87,8 @@ export function createServices(opts: { db: Db; dbPath: string; keys: KeyStore; c
   const users = createUsersService({ db, clock, audit })
   const jobs = createJobRegistry({ clock })
   const alerts = createAlertsService({ db, clock, audit, catalog })
-  const emissions = createEmissionsService({ db, clock, keys, audit, jobs, catalog, threads: opts.threads, verifyBlock: opts.verifyBlock ?? verifyBlockInWorkers })
+  const verifications = createVerifications({ db, clock, catalog })
+  const emissions = createEmissionsService({ db, clock, keys, audit, jobs, catalog, verifications, threads: opts.threads, verifyBlock: opts.verifyBlock ?? verifyBlockInWorkers })
   const sales = createSalesService({ db, clock, catalog, alerts })
   const tickets = createTicketsService({ db, catalog, audit })
   const players = createPlayersService({ db, catalog })
@@ -95,7 +98,7 @@ export function createServices(opts: { db: Db; dbPath: string; keys: KeyStore; c
   const reports: ReportsService = createReports({ db, clock, catalog, alerts })
   const demo = createDemoService({ jobs, emissions, simulator })
   const ledger = createLedgerOffice({ db, dbPath, keys, audit, jobs, clock, runTask: runLedgerTask })
-  return { db, dbPath, clock, keys, catalog, audit, users, jobs, alerts, emissions, sales, tickets, players, simulator, importer, reports, demo, ledger }
+  return { db, dbPath, clock, keys, catalog, audit, users, jobs, alerts, emissions, verifications, sales, tickets, players, simulator, importer, reports, demo, ledger }
 }
 
 export function openBackend(opts: BackendOptions): Backend {

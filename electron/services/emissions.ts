@@ -17,6 +17,9 @@ import { canonicalJson, definitionDigest } from '../../game-core/commitment'
 import { toHex } from '../../game-core/primitives'
 import { deriveFigures, validateDefinition, type GameDefinition } from '../../game-core/rules'
 import type { BlockVerification } from '../../game-core/verify'
+import { buildCertificate } from './certificate'
+import { emissionFigures } from './emission-figures'
+import { blockVerdict, createVerifications, verdictReasons, type Verdict, type Verifications } from './verifications'
 import { newBlockSecret, nodePrimitives } from '../crypto/node-primitives'
 import type { Db } from '../ledger/db'
 import type { KeyStore } from '../ledger/keystore'
@@ -43,6 +46,8 @@ export interface EmissionsDeps {
   threads?: number
   /** The game of new emissions. */
   definition?: GameDefinition
+  /** Where verdicts are kept (default: this ledger's, made here). */
+  verifications?: Verifications
 }
 
 export interface EmissionsService {
@@ -76,16 +81,6 @@ const LEASE_HEARTBEAT_MS = 2_000
 /** A generation not heard from for this long is taken as dead, even if its process id lives on. */
 const LEASE_TIMEOUT_MS = 60_000
 
-/** The audit checkpoint as the certificate prints it; none when it cannot be read under the key. */
-function checkpointOf(audit: AuditService): Certificate['auditCheckpoint'] {
-  try {
-    const cp = audit.readCheckpoint().checkpoint
-    return cp ? { entries: cp.entries, head: cp.head, at: cp.at } : null
-  } catch {
-    return null
-  }
-}
-
 function processIsAlive(pid: number): boolean {
   try {
     process.kill(pid, 0)
@@ -108,6 +103,7 @@ export function describeStatus(status: EmissionStatus): string {
 
 export function createEmissionsService(deps: EmissionsDeps): EmissionsService {
   const { db, clock, keys, audit, jobs, catalog, verifyBlock, threads } = deps
+  const verifications = deps.verifications ?? createVerifications({ db, clock, catalog })
   const newDefinition = deps.definition ?? CARATS
   const setStatus = db.prepare('UPDATE emissions SET status = ? WHERE emission = ?')
   // A generation holds a lease with its process and a heartbeat, so that another process opening
@@ -219,7 +215,7 @@ export function createEmissionsService(deps: EmissionsDeps): EmissionsService {
     get(emission) {
       const s = service.summary(emission)
       const def = catalog.definition(emission)
-      return { ...s, blockList: catalog.blocks(emission).map((b) => toBlockSummary(b, def)) }
+      return { ...s, blockList: catalog.blocks(emission).map((b) => toBlockSummary(b, def)), figures: emissionFigures(db, catalog, emission) }
     },
 
     block(emission, block) {
@@ -238,31 +234,7 @@ export function createEmissionsService(deps: EmissionsDeps): EmissionsService {
       return { ...toBlockSummary(b, def), tiers, losingRemaining: figures.losingUnits - (b.units_sold - prizesSold) }
     },
 
-    certificate(emission) {
-      const e = catalog.emission(emission)
-      const def = catalog.definition(emission)
-      const f = deriveFigures(def)
-      return {
-        emission,
-        code: e.code,
-        gameName: def.name,
-        definitionId: def.id,
-        definitionDigest: e.definition_digest,
-        unitPriceCents: def.unitPriceCents,
-        blockSize: def.blockSize,
-        tiers: def.tiers.map((t) => ({ amountCents: t.amountCents, count: t.count, totalCents: t.amountCents * t.count })),
-        prizesPerBlock: f.prizesPerBlock,
-        prizeTotalCents: f.prizeTotalCents,
-        losingUnits: f.losingUnits,
-        salesPerBlockCents: f.salesPerBlockCents,
-        payoutRatio: f.payoutRatio,
-        oddsOneIn: f.oddsOneIn,
-        blocks: catalog.blocks(emission).map((b) => ({ block: b.block, status: b.status, commitment: b.commitment, verifiedAt: b.verified_at })),
-        issuedAt: iso(clock()),
-        demo: e.demo === 1,
-        auditCheckpoint: checkpointOf(audit),
-      }
-    },
+    certificate: (emission) => buildCertificate({ catalog, audit, clock }, emission),
 
     create(actor, { blocks, code, startsOn, demo = false }) {
       const problems = validateDefinition(newDefinition)
@@ -362,15 +334,20 @@ export function createEmissionsService(deps: EmissionsDeps): EmissionsService {
       const pending = blocks.filter((b) => !b.secret)
       if (pending.length) throw illegal(e, 'verify', 'blocksNotGenerated', pending.map((b) => b.block))
       const total = blocks.length * def.blockSize
-      audit.record(actor.name, 'emission.verify-start', `emission:${emission}`, { blocks: blocks.length })
+      const run = db.transaction(() => {
+        const id = verifications.begin(actor, emission, blocks.length)
+        audit.record(actor.name, 'emission.verify-start', `emission:${emission}`, { blocks: blocks.length, verification: id })
+        return id
+      }).immediate()
       const setBlock = db.prepare('UPDATE blocks SET status = ?, verified_at = ? WHERE emission = ? AND block = ?')
-      /** Why the block does not verify (none: it does). A key that is not the ledger's throws: it says nothing of the block. */
-      async function blockReasons(b: BlockRow, i: number, ctx: JobContext): Promise<string[]> {
+      /** The block's verdict. A key that is not the ledger's throws: it says nothing of the block. */
+      async function checkBlock(b: BlockRow, i: number, ctx: JobContext): Promise<Verdict> {
+        const startedAt = clock()
         let secret: Uint8Array
         try {
           secret = keys.openSecret({ emission, block: b.block }, b.secret!)
         } catch (e) {
-          if (e instanceof AppError && e.code === 'DATABASE') return [e.message]
+          if (e instanceof AppError && e.code === 'DATABASE') return blockVerdict({ verification: run, def, block: b, v: null, unreadable: e.message, startedAt, endedAt: clock() })
           throw e
         }
         const v = await verifyBlock(def, { emission, block: b.block, secret }, {
@@ -378,38 +355,49 @@ export function createEmissionsService(deps: EmissionsDeps): EmissionsService {
           signal: ctx.signal,
           onProgress: (done) => ctx.progress(i * def.blockSize + done, total, `block ${b.block} (${i + 1} of ${blocks.length})`),
         })
-        const reasons: string[] = []
-        if (v.commitment !== b.commitment) reasons.push(`the commitment differs (stored ${b.commitment}, regenerated ${v.commitment})`)
-        if (!v.sound) reasons.push(...v.problems.slice(0, 3).map((p) => p.message))
-        return reasons
+        return blockVerdict({ verification: run, def, block: b, v, startedAt, endedAt: clock() })
       }
-      return jobs.start('verify', emission, total, `verifying ${blocks.length} block(s)`, async (ctx) => {
-        const failed: string[] = []
-        const failedBlocks: number[] = []
-        for (const [i, b] of blocks.entries()) {
-          ctx.checkCancelled()
-          const reasons = await blockReasons(b, i, ctx)
-          const ok = reasons.length === 0
-          if (!ok) {
-            failed.push(`block ${b.block}: ${reasons.join('; ')}`)
-            failedBlocks.push(b.block)
-          }
-          db.transaction(() => {
-            setBlock.run(ok ? 'verified' : 'failed', iso(clock()), emission, b.block)
-            audit.record(actor.name, ok ? 'block.verify' : 'block.verify-failed', `block:${emission}/${b.block}`, ok ? { commitment: b.commitment } : { reasons })
-          }).immediate()
-        }
+      /** The block's new status, its verdict and its audit entry, together. */
+      const keep = (v: Verdict) =>
         db.transaction(() => {
+          setBlock.run(v.sound ? 'verified' : 'failed', v.endedAt, emission, v.block)
+          verifications.record(v)
+          const summary = { verification: run, units: v.unitsChecked, commitmentReproduced: v.commitmentMatches, prizeTableExact: v.prizeTableExact, ms: v.ms }
+          audit.record(actor.name, v.sound ? 'block.verify' : 'block.verify-failed', `block:${emission}/${v.block}`, v.sound ? { commitment: v.commitmentRecorded, ...summary } : { reasons: v.problems.slice(0, 3), ...summary })
+        }).immediate()
+      return jobs.start('verify', emission, total, `verifying ${blocks.length} block(s)`, async (ctx) => {
+        const unsound: Verdict[] = []
+        try {
+          for (const [i, b] of blocks.entries()) {
+            ctx.checkCancelled()
+            const v = await checkBlock(b, i, ctx)
+            if (!v.sound) unsound.push(v)
+            keep(v)
+          }
+        } catch (err) {
+          const cancelled = err instanceof AppError && err.code === 'CANCELLED'
+          const message = err instanceof Error ? err.message : String(err)
+          db.transaction(() => {
+            const r = verifications.finish(run, cancelled ? 'cancelled' : 'failed', cancelled ? null : message)
+            const summary = { verification: run, outcome: r.outcome, blocks: r.blocks, checked: r.blocksChecked, sound: r.blocksSound, unsound: r.unsoundBlocks, ms: r.ms }
+            audit.record(actor.name, cancelled ? 'emission.verify-cancelled' : 'emission.verify-done', `emission:${emission}`, cancelled ? summary : { ...summary, error: message })
+          }).immediate()
+          throw err
+        }
+        const failed = unsound.map((v) => `block ${v.block}: ${verdictReasons(v)}`)
+        db.transaction(() => {
+          const r = verifications.finish(run, unsound.length ? 'unsound' : 'sound')
+          const summary = { verification: run, outcome: r.outcome, blocks: r.blocks, sound: r.blocksSound, unsound: r.unsoundBlocks, ms: r.ms }
           const now = catalog.emission(emission)
           const allVerified = catalog.blocks(emission).every((b) => b.status === 'verified')
           if (now.status === 'generated' && allVerified) {
             setStatus.run('verified', emission)
-            audit.record(actor.name, 'emission.verify-done', `emission:${emission}`, { from: 'generated', to: 'verified' })
+            audit.record(actor.name, 'emission.verify-done', `emission:${emission}`, { from: 'generated', to: 'verified', ...summary })
           } else {
-            audit.record(actor.name, 'emission.verify-done', `emission:${emission}`, { failed })
+            audit.record(actor.name, 'emission.verify-done', `emission:${emission}`, { failed, ...summary })
           }
         }).immediate()
-        if (failed.length) throw new AppError('INTERNAL', `verification failed: ${failed.join(' | ')}`, because('VERIFY_FAILED', { blocks: failedBlocks.join(', ') }))
+        if (failed.length) throw new AppError('INTERNAL', `verification failed: ${failed.join(' | ')}`, because('VERIFY_FAILED', { blocks: unsound.map((v) => v.block).join(', ') }))
         return `${blocks.length} block(s) verified: every commitment reproduced`
       })
     },

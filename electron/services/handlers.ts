@@ -34,6 +34,8 @@ export function createHandlers(s: Services): Handlers {
     'emissions:certificate': (a) => s.emissions.certificate(a.emission),
     'emissions:demo': (a, ctx) => s.demo.start(actorOf(ctx), a),
     'blocks:get': (a) => s.emissions.block(a.emission, a.block),
+    'verifications:latest': (a) => s.verifications.latest(a.emission),
+    'verifications:report': (a) => s.verifications.report(a.emission, a.verification),
 
     'jobs:get': (a) => s.jobs.get(a.jobId),
     'jobs:list': () => s.jobs.list(),

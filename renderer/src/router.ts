@@ -29,6 +29,7 @@ const routes: RouteRecordRaw[] = [
       { path: 'emissions', name: 'emissions', component: () => import('./views/emissions/EmissionsView.vue'), meta: { channel: 'emissions:list', menu: { label: 'menu.emissions', icon: 'emissions' } } },
       { path: 'emissions/:emission', name: 'emission', component: () => import('./views/emissions/EmissionView.vue'), meta: { channel: 'emissions:get' } },
       { path: 'emissions/:emission/certificate', name: 'certificate', component: () => import('./views/certificate/CertificateView.vue'), meta: { channel: 'emissions:certificate' } },
+      { path: 'emissions/:emission/verification/:verification?', name: 'verification', component: () => import('./views/verification/VerificationView.vue'), meta: { channel: 'verifications:report' } },
       { path: 'emissions/:emission/blocks/:block', name: 'block', component: () => import('./views/block/BlockView.vue'), meta: { channel: 'blocks:get' } },
       { path: 'tickets/:serial?', name: 'tickets', component: () => import('./views/tickets/TicketView.vue'), meta: { channel: 'tickets:get', menu: { label: 'menu.tickets', icon: 'tickets' } } },
       { path: 'tickets/:serial/replay', name: 'replay', component: () => import('./views/tickets/ReplayView.vue'), meta: { channel: 'tickets:get' } },

@@ -1,6 +1,6 @@
 import { h } from 'vue'
 import { NProgress, NTag, NTooltip, type DataTableColumns } from 'naive-ui'
-import type { BlockStatus, BlockSummary } from '../../../../electron/contract'
+import type { BlockStatus, BlockSummary, BlockVerdict } from '../../../../electron/contract'
 import { blockNo } from '../../format'
 
 export const BLOCK_STATUS_TYPE: Record<BlockStatus, 'default' | 'info' | 'success' | 'error'> = {
@@ -16,6 +16,16 @@ export interface BlockColumnContext {
   pct: (x: number, digits?: number) => string
   dateTime: (iso: string | null) => string
   hash: (hex: string | null, keep?: number) => string
+  /** The block's latest verdict (none: never verified). */
+  verdict: (block: number) => BlockVerdict | undefined
+}
+
+/** The latest verdict as a tag: sound, or loudly not. */
+function verdictCell(c: BlockColumnContext, b: BlockSummary) {
+  const v = c.verdict(b.block)
+  if (!v) return h('span', { class: 'muted' }, c.t('emission.verdictNone'))
+  const tag = h(NTag, { type: v.sound ? 'success' : 'error', size: 'small', round: v.sound, strong: !v.sound, 'data-test': `verdict-${b.block}` }, { default: () => c.t(v.sound ? 'emission.verdictSound' : 'emission.verdictUnsound') })
+  return h(NTooltip, null, { trigger: () => tag, default: () => c.t('emission.verdictTooltip', { n: v.verification, actor: v.actor, at: c.dateTime(v.endedAt) }) })
 }
 
 export function createBlockColumns(c: BlockColumnContext): DataTableColumns<BlockSummary> {
@@ -30,6 +40,7 @@ export function createBlockColumns(c: BlockColumnContext): DataTableColumns<Bloc
     },
     { title: c.t('emission.generatedAt'), key: 'generatedAt', width: 190, render: (b) => c.dateTime(b.generatedAt) },
     { title: c.t('emission.verifiedAt'), key: 'verifiedAt', width: 190, render: (b) => c.dateTime(b.verifiedAt) },
+    { title: c.t('emission.verdict'), key: 'verdict', width: 120, render: (b) => verdictCell(c, b) },
     {
       title: c.t('emissions.sold'),
       key: 'unitsSold',

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest'
+import type { EmissionStatus, EmissionSummary } from '../../../../electron/contract'
+import type { Role } from '../../../../electron/contract/define'
+import { canUse } from '../../access'
+import { screenActions } from './emissionActions'
+
+const emission = (status: EmissionStatus, more: Partial<EmissionSummary> = {}): EmissionSummary => ({
+  emission: 1, code: 'E0001', startsOn: null, status, blocks: 1, blocksGenerated: 1, blocksVerified: 1, unitsTotal: 8_016_000, unitsSold: 0,
+  createdAt: '2026-01-01T00:00:00.000Z', withdrawnReason: null, demo: false, jobId: null, ...more,
+})
+const as = (role: Role, e: EmissionSummary, verdict = true) => screenActions(e, verdict, (c) => canUse(c, role))
+
+describe('the emission screen offers only the actions the role may take in its state', () => {
+  it('to an operator: the next steps, the import while on sale, simulations only in a demonstration', () => {
+    expect(as('operator', emission('created', { blocksGenerated: 0 }), false)).toEqual(['generate', 'withdraw', 'certificate'])
+    expect(as('operator', emission('verified'))).toEqual(['open', 'verify', 'withdraw', 'certificate', 'report'])
+    expect(as('operator', emission('open'))).toEqual(['close', 'verify', 'withdraw', 'import', 'certificate', 'report'])
+    expect(as('operator', emission('open', { demo: true }))).toEqual(['close', 'simulate', 'verify', 'withdraw', 'import', 'certificate', 'report'])
+    // a task running: no step until it ends
+    expect(as('operator', emission('open', { jobId: 'j' }))).toEqual(['certificate', 'report'])
+  })
+
+  it('to an auditor: verification, never generation, sale or withdrawal', () => {
+    expect(as('auditor', emission('created', { blocksGenerated: 0 }), false)).toEqual(['certificate'])
+    expect(as('auditor', emission('open', { demo: true }))).toEqual(['verify', 'certificate', 'report'])
+    expect(as('auditor', emission('closed'))).toEqual(['verify', 'certificate', 'report'])
+  })
+
+  it('to support and managers: the documents only', () => {
+    for (const role of ['support', 'manager'] as const) {
+      expect(as(role, emission('created', { blocksGenerated: 0 }), false)).toEqual(['certificate'])
+      expect(as(role, emission('open', { demo: true }))).toEqual(['certificate', 'report'])
+    }
+  })
+
+  it('never offers a withdrawn emission a step', () => {
+    expect(as('admin', emission('withdrawn'))).toEqual(['certificate', 'report'])
+  })
+})
