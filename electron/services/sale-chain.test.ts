@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest'
 import { smallDefinition } from '../../test/support/game-fixtures'
-import { openLedger } from '../ledger/db'
+import { MIGRATIONS } from '../ledger/migrations'
 import { NO_PLAY, type CheckedSales } from './sales'
 import { checkLedgerData } from './ledger-check'
 import { createPlayersService } from './players'
@@ -104,19 +104,15 @@ describe('a ledger whose chains were written in the order of arrival', () => {
     // as version 4 wrote it: each sale's previous is the player's sale written before it
     f.db.exec(`UPDATE sales SET prev_key = o.prev FROM (SELECT unit_key, lag(unit_key) OVER (PARTITION BY player_id ORDER BY unit_key) AS prev FROM sales) AS o
       WHERE sales.unit_key = o.unit_key;
-      UPDATE players SET last_key = (SELECT max(unit_key) FROM sales WHERE player_id = players.id);
-      PRAGMA user_version = 4;`)
+      UPDATE players SET last_key = (SELECT max(unit_key) FROM sales WHERE player_id = players.id);`)
     expect(checkLedgerData({ db: f.db, catalog: f.catalog }, { prizes: false }).problems.map((p) => p.kind)).toContain('PLAYER_CHAIN')
-    // another connection opens it, as the next version of the app would
-    const db = openLedger(f.path)
-    try {
-      const chain = db.prepare(`WITH RECURSIVE c(k) AS (SELECT last_key FROM players WHERE name = 'alice'
-        UNION ALL SELECT s.prev_key FROM c JOIN sales s ON s.unit_key = c.k WHERE s.prev_key IS NOT NULL)
-        SELECT s.sold_at FROM c JOIN sales s ON s.unit_key = c.k`).pluck().all()
-      expect(chain).toEqual([9, 5, 1].map((m) => T0 + m * MIN))
-    } finally {
-      db.close()
-    }
+    // migration 5, as opening the ledger runs it
+    f.db.transaction(() => f.db.exec(MIGRATIONS.find((m) => m.version === 5)!.sql))()
+    const chain = f.db.prepare(`WITH RECURSIVE c(k) AS (SELECT last_key FROM players WHERE name = 'alice'
+      UNION ALL SELECT s.prev_key FROM c JOIN sales s ON s.unit_key = c.k WHERE s.prev_key IS NOT NULL)
+      SELECT s.sold_at FROM c JOIN sales s ON s.unit_key = c.k`).pluck().all()
+    expect(chain).toEqual([9, 5, 1].map((m) => T0 + m * MIN))
+    expect(checkLedgerData({ db: f.db, catalog: f.catalog }, { prizes: false }).problems).toEqual([])
   })
 })
 
