@@ -13,29 +13,37 @@ const workerInputs = Object.fromEntries(
 )
 
 /**
- * The browser host (electron/host/serve.ts) as one CommonJS file, out/main/host.js, so that it
- * starts without compiling TypeScript (electron/host/serve.mjs runs it). It sits beside the worker
- * entries it starts (found from its own folder) and is self-contained: as a third input of the
- * main build, the backend would move into a shared chunk under out/main/chunks/, where the
- * workers are not. Only the native database driver, and esbuild (which only the workers' run-from-
- * source path loads), stay in node_modules; the ledger picks the driver's binary as before
+ * The two commands that run in plain Node, each bundled to one CommonJS file so that it starts
+ * without compiling TypeScript: the browser host (electron/host/serve.ts) as out/main/host.js,
+ * which electron/host/serve.mjs runs, and the command line (electron/cli/main.ts) as
+ * out/main/cli.js, which electron/cli/carats.mjs runs. They sit beside the worker entries they
+ * start (found from their own folder) and are self-contained: as further inputs of the main
+ * build, the backend would move into a shared chunk under out/main/chunks/, where the workers are
+ * not. Only the native database driver, and esbuild (which only the workers' run-from-source path
+ * loads), stay in node_modules; the ledger picks the driver's binary as before
  * (CARATS_SQLITE_BINDING, else better-sqlite3's own build for Node).
  */
-function hostBundle(): Plugin {
+const NODE_BUNDLES = { 'out/main/host.js': 'electron/host/serve.ts', 'out/main/cli.js': 'electron/cli/main.ts' }
+
+function nodeBundles(): Plugin {
   return {
-    name: 'carats-host-bundle',
+    name: 'carats-node-bundles',
     apply: 'build',
     async closeBundle() {
-      await esbuild({
-        entryPoints: [resolve(__dirname, 'electron/host/serve.ts')],
-        outfile: resolve(__dirname, 'out/main/host.js'),
-        bundle: true,
-        platform: 'node',
-        format: 'cjs',
-        target: 'node20',
-        external: ['better-sqlite3', 'esbuild', 'electron'],
-        logLevel: 'warning',
-      })
+      await Promise.all(
+        Object.entries(NODE_BUNDLES).map(([outfile, entry]) =>
+          esbuild({
+            entryPoints: [resolve(__dirname, entry)],
+            outfile: resolve(__dirname, outfile),
+            bundle: true,
+            platform: 'node',
+            format: 'cjs',
+            target: 'node20',
+            external: ['better-sqlite3', 'esbuild', 'electron'],
+            logLevel: 'warning',
+          }),
+        ),
+      )
     },
   }
 }
@@ -44,7 +52,7 @@ function hostBundle(): Plugin {
 // a sandboxed window can only load a CommonJS preload.
 export default defineConfig({
   main: {
-    plugins: [hostBundle()],
+    plugins: [nodeBundles()],
     build: {
       outDir: 'out/main',
       rollupOptions: {

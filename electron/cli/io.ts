@@ -22,9 +22,19 @@ export class UsageError extends Error {}
 
 export function stdio(): CliIo {
   const tty = process.stderr.isTTY === true
+  // One wait for the pipe to drain, shared by every write made meanwhile: a listener per write
+  // would pile up (and warn) when a command writes many lines without awaiting each.
+  let drained: Promise<void> | null = null
   return {
     out: (t) => {
-      if (!process.stdout.write(t)) return new Promise<void>((resolve) => process.stdout.once('drain', () => resolve()))
+      if (process.stdout.write(t)) return
+      drained ??= new Promise<void>((resolve) =>
+        process.stdout.once('drain', () => {
+          drained = null
+          resolve()
+        }),
+      )
+      return drained
     },
     err: (t) => process.stderr.write(t),
     progress: (t) => {

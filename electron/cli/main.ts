@@ -3,6 +3,10 @@
  * Usage: npm run --silent carats -- [--db <file>] [--json] <command> …
  * `--json` prints one JSON document on stdout; progress goes to stderr; an error exits non-zero
  * with a one-line message.
+ *
+ * Bundled into out/main/cli.js (electron.vite.config.ts), which the launcher carats.mjs runs
+ * after building out/ if it is missing or stale: no TypeScript is compiled when `carats` starts.
+ * `node out/main/cli.js …` and, from source, `npx tsx electron/cli/main.ts …` run it directly.
  */
 import { blockCommands } from './block-commands'
 import { integrityCommands } from './integrity-commands'

@@ -7,8 +7,11 @@ export declare const OUTPUTS: readonly string[]
 
 export declare function buildStatus(root?: string): { fresh: true } | { fresh: false; why: string }
 
-/** Runs `electron-vite build`; its output goes to stderr so that stdout stays the caller's. */
+/** Runs `electron-vite build`; a failure throws an Error whose `reason` says in one line what went wrong. */
 export declare function runBuild(root?: string): void
+
+/** The one line of a failed build's output that says what is wrong (and where). */
+export declare function failureReason(output: string): string
 
 /** Builds out/ if it is missing or stale; concurrent callers wait for one build. Returns whether it built. */
 export declare function ensureBuilt(opts?: { root?: string; log?: (message: string) => void }): Promise<boolean>

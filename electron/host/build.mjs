@@ -15,8 +15,8 @@ export const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url)).rep
 
 /** What the build reads. Tests are excluded: editing one must not force a rebuild. */
 const INPUTS = ['renderer', 'game-core', 'electron', 'resources', 'electron.vite.config.ts', 'package.json', 'package-lock.json', 'tsconfig.web.json']
-/** What it must produce: out/main/host.js is the browser host (electron.vite.config.ts). */
-export const OUTPUTS = ['out/main/index.js', 'out/main/host.js', 'out/preload/index.js', 'out/renderer/index.html']
+/** What it must produce: out/main/host.js is the browser host, out/main/cli.js the command line (electron.vite.config.ts). */
+export const OUTPUTS = ['out/main/index.js', 'out/main/host.js', 'out/main/cli.js', 'out/preload/index.js', 'out/renderer/index.html']
 
 function newest(path) {
   let st
@@ -45,16 +45,38 @@ export function buildStatus(root = PROJECT_ROOT) {
   return newestInput > oldestOutput ? { fresh: false, why: 'sources changed since the last build' } : { fresh: true }
 }
 
-/** Runs `electron-vite build`; its output goes to stderr so that stdout stays the caller's. */
+/**
+ * Runs `electron-vite build`; its output goes to stderr so that stdout stays the caller's. A
+ * failure throws an Error whose message has the build's last lines and whose `reason` says what
+ * went wrong in one line.
+ */
 export function runBuild(root = PROJECT_ROOT) {
   const bin = join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js')
+  if (!existsSync(bin)) {
+    const why = `electron-vite is not installed (${join(root, 'node_modules')} has no electron-vite): run npm install in ${root}`
+    throw Object.assign(new Error(why), { reason: why })
+  }
   // loaded here, not at start: a host starting on a fresh build never needs it
   const { spawnSync } = createRequire(import.meta.url)('node:child_process')
   const r = spawnSync(process.execPath, [bin, 'build'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' })
   if (r.status !== 0) {
-    const output = `${r.stdout ?? ''}${r.stderr ?? ''}`.trim().split('\n').slice(-25).join('\n')
-    throw new Error(`the build failed (npx electron-vite build):\n${output}`)
+    const output = `${r.stdout ?? ''}${r.stderr ?? ''}`.trim()
+    const tail = output.split('\n').slice(-25).join('\n')
+    throw Object.assign(new Error(`the build failed (npx electron-vite build):\n${tail}`), { reason: failureReason(output) })
   }
+}
+
+/**
+ * The one line of a failed build's output that says what is wrong: the first after Vite's
+ * "error during build:", with the file and line it names.
+ */
+export function failureReason(output) {
+  const lines = output.replace(/\x1b\[[0-9;]*m/g, '').split('\n').map((l) => l.trim()).filter(Boolean)
+  const start = lines.findIndex((l) => l.startsWith('error during build:'))
+  const rest = start >= 0 ? lines.slice(start + 1) : lines
+  const message = rest.find((l) => !/^Build failed with \d+ errors?:?$/.test(l) && !l.startsWith('at ')) ?? 'no error message'
+  const where = rest.map((l) => /[\w@./-]+\.(?:ts|vue|mjs|cjs|js|json|html|css):\d+:\d+/.exec(l)?.[0]).find(Boolean)
+  return where && !message.includes(where) ? `${message} (${where})` : message
 }
 
 const LOCK_STALE_MS = 10 * 60_000

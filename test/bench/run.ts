@@ -8,12 +8,14 @@ import { benchCore } from './core'
 import { benchUi } from './ui'
 import { benchLedger } from './ledger'
 import { benchRecall } from './recall'
+import { benchCli } from './cli'
 
 const sections: Record<string, () => Promise<unknown>> = {
   core: () => benchCore({ runs: 5 }),
   ui: () => benchUi({ runs: 5 }),
   ledger: () => benchLedger({ importLines: 200_000 }),
   recall: () => benchRecall(),
+  cli: () => benchCli({ runs: 10 }),
 }
 
 async function main() {

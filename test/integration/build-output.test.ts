@@ -2,7 +2,8 @@
  * What `electron-vite build` emits for the Electron shell, checked on the files themselves: the
  * sandboxed preload must be one CommonJS file that requires nothing but 'electron', and must
  * expose only the contract-checked invoke when run the way a sandboxed renderer runs it; and for
- * the browser host, which must start from out/main/host.js beside the worker entries.
+ * the browser host and the command line, which must start from out/main/host.js and
+ * out/main/cli.js beside the worker entries.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { builtinModules } from 'node:module'
@@ -108,6 +109,27 @@ describe('browser host build', () => {
     for (const w of workers) expect(existsSync(out(`main/${w.replace(/\.ts$/, '.js')}`))).toBe(true)
     const launcher = readFileSync(join(PROJECT_ROOT, 'electron', 'host', 'serve.mjs'), 'utf8')
     expect(launcher).toMatch(/'out', 'main', 'host\.js'/)
+  })
+})
+
+describe('command line build', () => {
+  it('is one CommonJS file that loads only Node built-ins, the native database driver and (workers run from source) esbuild', () => {
+    const code = readFileSync(out('main/cli.js'), 'utf8')
+    expect(code).not.toMatch(/^\s*import[\s{*]/m)
+    expect(code).not.toMatch(/^\s*export[\s{*]/m)
+    const packages = new Set(requires(code).filter((r) => !r.startsWith('node:') && !builtinModules.includes(r)))
+    expect(packages).toEqual(new Set(['better-sqlite3', 'esbuild']))
+  })
+
+  it('exports runCli, which the launcher carats.mjs calls, and sits beside the worker entries', async () => {
+    const launcher = readFileSync(join(PROJECT_ROOT, 'electron', 'cli', 'carats.mjs'), 'utf8')
+    expect(launcher).toMatch(/'out', 'main', 'cli\.js'/)
+    const { runCli } = (await import(out('main/cli.js'))) as { runCli: (argv: string[], io: object) => Promise<number> }
+    let printed = ''
+    const code = await runCli(['rules', '--json'], { out: (t: string) => void (printed += t), err: () => {}, progress: () => {} })
+    expect(code).toBe(0)
+    expect(JSON.parse(printed)).toMatchObject({ blockSize: 8_016_000 })
+    for (const w of ['block-worker', 'import-worker', 'simulate-worker', 'ledger-task-worker']) expect(existsSync(out(`main/${w}.js`))).toBe(true)
   })
 })
 

@@ -6,19 +6,21 @@ import { spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ensureBuilt } from '../../electron/host/build'
+import { caratsArgv, caratsEnv } from './cli-process'
 
 const root = join(__dirname, '../..')
 const dir = mkdtempSync(join(tmpdir(), 'carats-cli-inputs-'))
 const db = join(dir, 'ledger.db')
-const tsx = join(root, 'node_modules/.bin/tsx')
 const feed = readFileSync(join(root, 'test/fixtures/sales-valid.jsonl'))
 
 function carats(args: string[]) {
-  const r = spawnSync(tsx, ['electron/cli/main.ts', '--db', db, ...args], { cwd: root, encoding: 'utf8', env: { ...process.env, CARATS_DB: '' }, timeout: 170_000 })
+  const r = spawnSync(process.execPath, caratsArgv(['--db', db, ...args]), { cwd: root, encoding: 'utf8', env: caratsEnv(), timeout: 170_000 })
   return { code: r.status, out: r.stdout, err: r.stderr }
 }
 
+beforeAll(() => ensureBuilt(), 300_000)
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 describe.sequential('carats refuses', () => {

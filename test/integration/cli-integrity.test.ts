@@ -1,8 +1,9 @@
 /**
  * The ledger as a system of record, from the outside: `carats backup`, `restore`, `ledger check`,
  * `audit verify | export | reanchor` and the key file, run as an IT administrator, an auditor or
- * an attacker would, each step a real process (node --import tsx electron/cli/main.ts), judged by
- * its exit code, its output and the files it leaves.
+ * an attacker would, each step a real process (the launcher electron/cli/carats.mjs running the
+ * built out/main/cli.js, its workers from out/main: see cli-process.ts), judged by its exit code,
+ * its output and the files it leaves.
  *
  * The attacker works on the files directly (better-sqlite3 from this process, with the app
  * closed): dropping the audit log's triggers, cutting or rewriting it, rolling the file back,
@@ -19,7 +20,9 @@ import Database from 'better-sqlite3'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { entryHash, GENESIS_HASH, type AuditRow } from '../../electron/services/audit-chain'
 import { formatSerial } from '../../game-core/serial'
+import { ensureBuilt } from '../../electron/host/build'
 import { tempDir, templatePath } from './ledger-fixture'
+import { caratsArgv, caratsEnv } from './cli-process'
 
 const ROOT = join(__dirname, '..', '..')
 const T = 120_000
@@ -40,11 +43,7 @@ interface Run {
 
 /** `carats --db <db> <args>` as a child process; `done` resolves when it has exited. */
 function start(db: string, args: string[]): { child: ChildProcess; done: Promise<Run> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'electron/cli/main.ts', '--db', db, ...args], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, CARATS_DB: '' },
-  })
+  const child = spawn(process.execPath, caratsArgv(['--db', db, ...args]), { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: caratsEnv() })
   let out = ''
   let err = ''
   child.stdout!.setEncoding('utf8').on('data', (d: string) => (out += d))
@@ -119,6 +118,7 @@ function ledgerCopy(label: string): { dir: string; db: string } {
 }
 
 beforeAll(async () => {
+  await ensureBuilt()
   const template = await templatePath()
   baseDir = tempDir('integrity-base')
   baseDb = join(baseDir, 'ledger.db')
@@ -148,7 +148,7 @@ beforeAll(async () => {
   }
   expect((await carats(baseDb, 'audit', 'verify')).code).toBe(0)
   expect(existsSync(`${baseDb}-wal`)).toBe(false)
-}, 240_000)
+}, 540_000)
 
 afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true })

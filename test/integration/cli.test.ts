@@ -1,25 +1,27 @@
 /**
  * The `carats` ledger commands as a user runs them: one journey on a temporary ledger, each step
- * a real process (tsx electron/cli/main.ts), checked through its exit code and its JSON output.
+ * a real process (the launcher electron/cli/carats.mjs running the built out/main/cli.js, its
+ * workers from out/main: see cli-process.ts), checked through its exit code and its JSON output.
  */
 import { spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir, userInfo } from 'node:os'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ensureBuilt } from '../../electron/host/build'
 import { validatePlay } from '../../game-core/play'
 import { CARATS } from '../../game-core/carats'
 import { parseSerial } from '../../game-core/serial'
+import { caratsArgv, caratsEnv } from './cli-process'
 
 const root = join(__dirname, '../..')
 const dir = mkdtempSync(join(tmpdir(), 'carats-cli-'))
 const db = join(dir, 'ledger.db')
-const tsx = join(root, 'node_modules/.bin/tsx')
 const feed = join(root, 'test/fixtures/sales-valid.jsonl')
 
 function carats(args: string[], input?: string) {
-  const r = spawnSync(tsx, ['electron/cli/main.ts', '--db', db, ...args], { cwd: root, encoding: 'utf8', input, env: { ...process.env, CARATS_DB: '' }, timeout: 170_000 })
+  const r = spawnSync(process.execPath, caratsArgv(['--db', db, ...args]), { cwd: root, encoding: 'utf8', input, env: caratsEnv(), timeout: 170_000 })
   return { code: r.status, out: r.stdout, err: r.stderr }
 }
 function json(args: string[]) {
@@ -28,6 +30,7 @@ function json(args: string[]) {
   return JSON.parse(r.out)
 }
 
+beforeAll(() => ensureBuilt(), 300_000)
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 describe.sequential('carats ledger commands, one journey', () => {
