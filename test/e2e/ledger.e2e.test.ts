@@ -14,16 +14,17 @@ import { PROJECT_ROOT } from '../../electron/host/build'
 import { splitUnitKey } from '../../electron/ledger/migrations'
 import { CARATS } from '../../game-core/carats'
 import { formatSerial } from '../../game-core/serial'
+import { caratsArgv, caratsEnv } from '../integration/cli-process'
 import { screenshot } from './support'
 import { norm, signIn, textOf, useJourneyApp } from './fixtures/app'
 import { SALES_LEDGER, STAFF } from './fixtures/ledger'
 
 /** `carats --db <db> <args>`, as an IT administrator runs it beside the app. */
 function carats(db: string, ...args: string[]): Promise<{ code: number | null; text: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'electron/cli/main.ts', '--db', db, ...args], {
+  const child = spawn(process.execPath, caratsArgv(['--db', db, ...args]), {
     cwd: PROJECT_ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, CARATS_DB: '' },
+    env: caratsEnv(),
   })
   let text = ''
   child.stdout.setEncoding('utf8').on('data', (d: string) => (text += d))

@@ -1,6 +1,6 @@
 /**
  * `carats emission verify` and `carats emission verdict` as a user runs them (real processes,
- * tsx electron/cli/main.ts) on a copy of the template ledger: a real block re-verified, its
+ * the launcher electron/cli/carats.mjs) on a copy of the template ledger: a real block re-verified, its
  * verdict printed and kept; then its recorded commitment altered, found unsound (exit 1); and
  * every verdict still there to print.
  */
@@ -9,16 +9,16 @@ import { rmSync } from 'node:fs'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { caratsArgv, caratsEnv } from './cli-process'
 import { openEmissionBackend, tempDir } from './ledger-fixture'
 
 const root = join(__dirname, '../..')
-const tsx = join(root, 'node_modules/.bin/tsx')
 const dir = tempDir('cli-verdict')
 const db = join(dir, 'ledger.db')
 const T = 180_000
 
 function carats(args: string[]) {
-  const r = spawnSync(tsx, ['electron/cli/main.ts', '--db', db, ...args], { cwd: root, encoding: 'utf8', env: { ...process.env, CARATS_DB: '' }, timeout: 170_000 })
+  const r = spawnSync(process.execPath, caratsArgv(['--db', db, ...args]), { cwd: root, encoding: 'utf8', env: caratsEnv(), timeout: 170_000 })
   return { code: r.status, out: r.stdout, err: r.stderr }
 }
 
