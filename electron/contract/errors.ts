@@ -65,6 +65,7 @@ export const ERROR_REASON_KEYS = [
   'SIM_SOLD_OUT', // {emission}
   'SIM_TOO_MANY', // {emission, unsold, sales}
   'PLAYER_NOT_FOUND', // {player}
+  'PLAYER_AMBIGUOUS', // {player, count, accounts}: ids that differ only by case, none of them the id as typed (accounts: comma-separated)
   'VERIFY_FAILED', // {blocks}: the blocks whose verification failed
   'FEED_NOT_UTF8', // {line, byte, offset}: where a sales feed stops being UTF-8 (byte: its place in the line from 1; offset: in the file from 0)
   'SIM_REAL_EMISSION', // {emission}: simulated sales only go to demonstration emissions

@@ -19,6 +19,8 @@ const emissionNo = z.number().int().min(1).max(9999)
 const blockNo = z.number().int().min(1).max(999)
 const page = z.number().int().min(1).default(1)
 const pageSize = z.number().int().min(1).max(500).default(50)
+/** Newest (largest) first unless asked otherwise. */
+const sortOrder = z.enum(['asc', 'desc']).default('desc')
 const name = z.string().trim().min(1, 'must not be empty').max(64)
 const password = z.string().min(8, 'must have at least 8 characters').max(256)
 const reason = z.string().trim().min(3, 'give a reason of at least 3 characters').max(500)
@@ -93,9 +95,24 @@ export const contract = {
   // tickets and players
   /** Any unit by serial. An unsold unit's content needs the auditor role and a reason, and is logged. */
   'tickets:get': channel<T.TicketView>()({ args: z.object({ serial: z.string().max(40), reason: reason.optional() }).strict(), access: staff }),
-  'players:search': channel<T.PlayerSummary[]>()({ args: z.object({ query: playerText(z.string().trim().max(64)), limit: z.number().int().min(1).max(100).default(20) }).strict(), access: ['admin', 'support', 'manager', 'auditor'] }),
+  /** Accounts whose id starts with `query`, ignoring case (ASCII letters), a page at a time with their count. */
+  'players:search': channel<T.Page<T.PlayerSummary>>()({
+    args: z.object({ query: playerText(z.string().trim().max(64)), page, pageSize: z.number().int().min(1).max(100).default(20) }).strict(),
+    access: ['admin', 'support', 'manager', 'auditor'],
+  }),
+  /** By id ignoring case; ids that differ only by case are refused as ambiguous (CONFLICT, PLAYER_AMBIGUOUS) unless one is the id exactly. */
   'players:last': channel<T.PlayerLast>()({ args: z.object({ player: playerId }).strict(), access: ['admin', 'support', 'auditor'] }),
-  'players:history': channel<T.Page<T.PlayerUnit>>()({ args: z.object({ player: playerId, page, pageSize }).strict(), access: ['admin', 'support', 'auditor'] }),
+  'players:history': channel<T.Page<T.PlayerUnit>>()({
+    args: z.object({
+      player: playerId,
+      page,
+      pageSize,
+      sort: z.enum(['soldAt', 'prizeCents']).default('soldAt'),
+      order: sortOrder,
+      outcome: z.enum(['all', 'won', 'lost']).default('all'),
+    }).strict(),
+    access: ['admin', 'support', 'auditor'],
+  }),
 
   // reports
   'reports:depletion': channel<T.DepletionReport>()({ args: z.object({ emission: emissionNo, block: blockNo.optional() }).strict(), access: readers }),
@@ -122,6 +139,8 @@ export const contract = {
     args: z.object({
       page,
       pageSize,
+      sort: z.enum(['seq', 'at', 'actor', 'action', 'object']).default('seq'),
+      order: sortOrder,
       actor: z.string().max(64).optional(),
       action: z.string().max(64).optional(),
       object: z.string().max(64).optional(),

@@ -270,7 +270,18 @@ export interface PlayerSummary {
 export interface PlayerLast extends PlayerSummary {
   /** The last unit first, then the 9 before it. */
   lastUnits: PlayerUnit[]
+  /** Other accounts whose id differs from this one only by case (support says so and lets one be picked). */
+  otherCase: string[]
 }
+
+/** Which way a list is sorted. */
+export type SortOrder = 'asc' | 'desc'
+/** What a player's history is sorted by: its place in the player's chain of sales, or the prize. */
+export type PlayerHistorySortKey = 'soldAt' | 'prizeCents'
+/** Which of a player's units the history lists. */
+export type PlayerOutcome = 'all' | 'won' | 'lost'
+/** What the audit log's list is sorted by. */
+export type AuditSortKey = 'seq' | 'at' | 'actor' | 'action' | 'object'
 
 export interface Page<T> {
   total: number

@@ -14,17 +14,11 @@ import { readMeta, writeMeta } from '../ledger/meta'
 import { CHAIN_KEY_LABEL, entryMac, GENESIS_HASH, judgeCheckpoint, KEYING_ACTION, walkChain, type AuditRow } from './audit-chain'
 import { type Clock, iso } from './common'
 import { toCsv } from './csv'
+import { auditWhere, listAudit, type AuditFilter, type AuditListRequest } from './audit-list'
 
 export { entryHash, GENESIS_HASH } from './audit-chain'
 
-export interface AuditFilter {
-  actor?: string
-  action?: string
-  object?: string
-  /** YYYY-MM-DD, inclusive, UTC */
-  from?: string
-  to?: string
-}
+export type { AuditFilter, AuditListRequest } from './audit-list'
 
 export interface AuditService {
   /** Appends an entry; call it inside the transaction of the change it records, so both commit or neither. */
@@ -35,7 +29,8 @@ export interface AuditService {
   flushCheckpoint(): void
   /** Starts the checkpoint afresh at the log's head, after an administrator has seen why it failed. */
   reanchor(actor: string, reason: string): AuditEntry
-  list(filter: AuditFilter & { page: number; pageSize: number }): Page<AuditEntry>
+  /** One page of the log, filtered and sorted on indexes (audit-list.ts). */
+  list(request: AuditListRequest): Page<AuditEntry>
   /** The chain, and the log against its checkpoint (or against one read earlier: a copy's against its ledger's). */
   verify(against?: CheckpointRead): AuditVerification
   /** The checkpoint as it stands now, authenticated. */
@@ -59,8 +54,6 @@ export interface AuditDeps {
   /** A copy of a ledger just made (a backup, a restore): its checkpoint may start at its head. */
   startCheckpoint?: boolean
 }
-
-const toEntry = (r: AuditRow): AuditEntry => ({ seq: r.seq, at: r.at, actor: r.actor, action: r.action, object: r.object, details: r.details, hash: r.hash })
 
 export function createAuditService({ db, clock, keys, dbPath, startCheckpoint }: AuditDeps): AuditService {
   const checkpointFile = checkpointFilePath(dbPath)
@@ -151,17 +144,6 @@ export function createAuditService({ db, clock, keys, dbPath, startCheckpoint }:
     return hashOf.get(cp.entries) === cp.head
   }
 
-  function where(f: AuditFilter): { sql: string; params: unknown[] } {
-    const parts: string[] = []
-    const params: unknown[] = []
-    if (f.actor) { parts.push('actor = ?'); params.push(f.actor) }
-    if (f.action) { parts.push('action LIKE ?'); params.push(`${f.action.replace(/[%_]/g, '')}%`) }
-    if (f.object) { parts.push('object LIKE ?'); params.push(`${f.object.replace(/[%_]/g, '')}%`) }
-    if (f.from) { parts.push('at >= ?'); params.push(f.from) }
-    if (f.to) { parts.push('at < ?'); params.push(nextDay(f.to)) }
-    return { sql: parts.length ? `WHERE ${parts.join(' AND ')}` : '', params }
-  }
-
   const currentCheckpoint = () => readCheckpoint(checkpointFile, keys.derive(CHECKPOINT_KEY_LABEL))
 
   function verify(against?: CheckpointRead): AuditVerification {
@@ -205,12 +187,7 @@ export function createAuditService({ db, clock, keys, dbPath, startCheckpoint }:
       advanceCheckpoint(true)
       return e
     },
-    list({ page, pageSize, ...f }) {
-      const w = where(f)
-      const total = (db.prepare(`SELECT count(*) AS n FROM audit ${w.sql}`).get(...w.params) as { n: number }).n
-      const rows = db.prepare(`SELECT * FROM audit ${w.sql} ORDER BY seq DESC LIMIT ? OFFSET ?`).all(...w.params, pageSize, (page - 1) * pageSize) as AuditRow[]
-      return { total, page, pageSize, items: rows.map(toEntry) }
-    },
+    list: (request) => listAudit(db, request),
     verify,
     readCheckpoint: currentCheckpoint,
     exportLog() {
@@ -222,7 +199,7 @@ export function createAuditService({ db, clock, keys, dbPath, startCheckpoint }:
       return { fileName: `audit-${ledgerId.slice(0, 8)}-${iso(clock()).slice(0, 10)}.jsonl`, content }
     },
     csv(f) {
-      const w = where(f)
+      const w = auditWhere(f)
       const rows = db.prepare(`SELECT * FROM audit ${w.sql} ORDER BY seq`).all(...w.params) as AuditRow[]
       // the shared CSV writer: a name typed at sign-in such as =cmd|… lands as text, not as a formula
       const content = toCsv(['seq', 'at', 'actor', 'action', 'object', 'details', 'hash'], rows.map((r) => [r.seq, r.at, r.actor, r.action, r.object, r.details, r.hash]))
@@ -232,10 +209,4 @@ export function createAuditService({ db, clock, keys, dbPath, startCheckpoint }:
   // a new ledger's chain, or an older ledger's, is keyed before anything else is written
   if (!keys.problem) service.ensureKeyed()
   return service
-}
-
-function nextDay(day: string): string {
-  const d = new Date(`${day}T00:00:00Z`)
-  d.setUTCDate(d.getUTCDate() + 1)
-  return d.toISOString().slice(0, 10)
 }

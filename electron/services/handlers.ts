@@ -49,9 +49,9 @@ export function createHandlers(s: Services): Handlers {
     'sales:import': (a, ctx) => s.importer.importContent(actorOf(ctx), a.content, a.fileName),
 
     'tickets:get': (a, ctx) => s.tickets.get(actorOf(ctx), a.serial, a.reason),
-    'players:search': (a) => s.players.search(a.query, a.limit),
+    'players:search': (a) => s.players.search(a.query, a.page, a.pageSize),
     'players:last': (a) => s.players.last(a.player),
-    'players:history': (a) => s.players.history(a.player, a.page, a.pageSize),
+    'players:history': ({ player, ...request }) => s.players.history(player, request),
 
     'reports:depletion': (a) => s.reports.depletion(a),
     'reports:dashboard': (a) => s.reports.dashboard(a),

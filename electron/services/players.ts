@@ -2,20 +2,34 @@
  * Players as support sees them: totals, the last unit and the 9 before it (newest first), the
  * full history paged, and a search by the start of the account id. A player's sales are chained
  * newest to oldest (players.last_key → sales.prev_key), so these reads follow the chain.
+ *
+ * Ids are found ignoring case, as SQLite's NOCASE folds it (ASCII letters only; an id may hold
+ * others, and those match as typed), on the index players_by_name_nocase (migration 7). Two
+ * accounts may differ only by case: a lookup then takes the one whose id is exactly the one given
+ * and names the others, or, when none is, refuses as ambiguous and names them all.
  */
 import { AppError, because } from '../contract/errors'
-import type { Page, PlayerLast, PlayerSummary, PlayerUnit } from '../contract/types'
+import type { Page, PlayerHistorySortKey, PlayerLast, PlayerOutcome, PlayerSummary, PlayerUnit, SortOrder } from '../contract/types'
 import { formatSerial } from '../../game-core/serial'
 import type { Db } from '../ledger/db'
 import { splitUnitKey } from '../ledger/migrations'
 import { playModeOf, playStatusOf } from '../ledger/play-codec'
 import type { Catalog } from './catalog'
 
+export interface HistoryRequest {
+  page: number
+  pageSize: number
+  /** soldAt: the player's chain of sales, newest first for desc. */
+  sort?: PlayerHistorySortKey
+  order?: SortOrder
+  outcome?: PlayerOutcome
+}
+
 export interface PlayersService {
   summary(player: string): PlayerSummary
   last(player: string, count?: number): PlayerLast
-  history(player: string, page: number, pageSize: number): Page<PlayerUnit>
-  search(query: string, limit: number): PlayerSummary[]
+  history(player: string, request: HistoryRequest): Page<PlayerUnit>
+  search(query: string, page: number, pageSize: number): Page<PlayerSummary>
 }
 
 interface PlayerRow {
@@ -38,64 +52,112 @@ interface ChainRow {
   play: number | null
 }
 
+/** Past every character a text can go on with: `prefix + END` bounds the texts that start with `prefix`. */
+const END = '\u{10FFFF}'
+/** Accounts named in an ambiguity at most (ids that differ only by case are a handful at worst). */
+const SAME_ID_MAX = 20
+
 const isoOrNull = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString())
 
+/** The player's units from the last one back, n = 0 for the last: the whole chain, or its first `?` links. */
+const CHAIN = `
+  WITH RECURSIVE c(k, n) AS (
+    SELECT ?, 0
+    UNION ALL
+    SELECT s.prev_key, c.n + 1 FROM c JOIN sales s ON s.unit_key = c.k WHERE c.n + 1 < ? AND s.prev_key IS NOT NULL
+  )`
+const UNIT_COLUMNS = 's.unit_key, s.sale_id, s.sold_at, s.stake_cents, s.prize_cents, s.play'
+const OUTCOME_SQL: Record<PlayerOutcome, string> = { all: '', won: 'AND s.prize_cents > 0', lost: 'AND s.prize_cents = 0' }
+
+function historyOrder(sort: PlayerHistorySortKey, order: SortOrder): string {
+  // n counts back from the last sale: newest first is n ascending
+  const chain = order === 'desc' ? 'c.n ASC' : 'c.n DESC'
+  return sort === 'prizeCents' ? `ORDER BY s.prize_cents ${order === 'asc' ? 'ASC' : 'DESC'}, c.n ASC` : `ORDER BY ${chain}`
+}
+
 export function createPlayersService({ db, catalog }: { db: Db; catalog: Catalog }): PlayersService {
-  const byName = db.prepare('SELECT * FROM players WHERE name = ?')
-  const chain = db.prepare(`
-    WITH RECURSIVE c(k, n) AS (
-      SELECT ?, 0
-      UNION ALL
-      SELECT s.prev_key, c.n + 1 FROM c JOIN sales s ON s.unit_key = c.k WHERE c.n + 1 < ? AND s.prev_key IS NOT NULL
-    )
-    SELECT s.unit_key, s.sale_id, s.sold_at, s.stake_cents, s.prize_cents, s.play
-    FROM c JOIN sales s ON s.unit_key = c.k WHERE c.n >= ? ORDER BY c.n`)
+  const sameIdIgnoringCase = db.prepare(`SELECT * FROM players WHERE name COLLATE NOCASE = ? ORDER BY name LIMIT ${SAME_ID_MAX}`)
+  const firstLinks = db.prepare(`${CHAIN} SELECT ${UNIT_COLUMNS} FROM c JOIN sales s ON s.unit_key = c.k WHERE c.n >= ? ORDER BY c.n`)
+  const searchPage = db.prepare(
+    `SELECT * FROM players WHERE name COLLATE NOCASE >= ? AND name COLLATE NOCASE < ? ORDER BY name COLLATE NOCASE, name LIMIT ? OFFSET ?`,
+  )
+  const searchCount = db.prepare('SELECT count(*) FROM players WHERE name COLLATE NOCASE >= ? AND name COLLATE NOCASE < ?').pluck()
+  const allPage = db.prepare('SELECT * FROM players ORDER BY name COLLATE NOCASE, name LIMIT ? OFFSET ?')
+  const allCount = db.prepare('SELECT count(*) FROM players').pluck()
 
   const toSummary = (r: PlayerRow): PlayerSummary => ({
     player: r.name, units: r.units, stakedCents: r.staked_cents, wonCents: r.won_cents, firstSaleAt: isoOrNull(r.first_sale_at), lastSaleAt: isoOrNull(r.last_sale_at),
   })
 
-  function find(player: string): PlayerRow {
-    const r = byName.get(player) as PlayerRow | undefined
-    if (!r) throw new AppError('NOT_FOUND', `no player "${player}" has bought a unit`, { field: 'player', ...because('PLAYER_NOT_FOUND', { player }) })
-    return r
+  /** The account of this id ignoring case, and the others that differ from it only by case. */
+  function find(player: string): { row: PlayerRow; otherCase: string[] } {
+    const rows = sameIdIgnoringCase.all(player) as PlayerRow[]
+    if (rows.length === 0) throw new AppError('NOT_FOUND', `no player "${player}" has bought a unit`, { field: 'player', ...because('PLAYER_NOT_FOUND', { player }) })
+    const row = rows.length === 1 ? rows[0] : rows.find((r) => r.name === player)
+    if (!row) throw ambiguous(player, rows.map((r) => r.name))
+    return { row, otherCase: rows.filter((r) => r !== row).map((r) => r.name) }
   }
 
-  function units(r: PlayerRow, skip: number, take: number): PlayerUnit[] {
+  function toUnit(s: ChainRow): PlayerUnit {
+    const id = splitUnitKey(s.unit_key)
+    const serial = formatSerial(id, catalog.definition(id.emission).blockSize)
+    return {
+      serial,
+      saleId: s.sale_id ?? serial,
+      soldAt: new Date(s.sold_at).toISOString(),
+      stakeCents: s.stake_cents,
+      prizeCents: s.prize_cents,
+      mode: s.play === null ? null : playModeOf(s.play),
+      status: s.play === null ? null : playStatusOf(s.play),
+      demo: catalog.emission(id.emission).demo === 1,
+    }
+  }
+
+  /** The newest units first, as far into the chain as they go: no more links are read than shown. */
+  function newest(r: PlayerRow, skip: number, take: number): PlayerUnit[] {
     if (r.last_key === null || take <= 0) return []
-    return (chain.all(r.last_key, skip + take, skip) as ChainRow[]).map((s) => {
-      const id = splitUnitKey(s.unit_key)
-      const serial = formatSerial(id, catalog.definition(id.emission).blockSize)
-      return {
-        serial,
-        saleId: s.sale_id ?? serial,
-        soldAt: new Date(s.sold_at).toISOString(),
-        stakeCents: s.stake_cents,
-        prizeCents: s.prize_cents,
-        mode: s.play === null ? null : playModeOf(s.play),
-        status: s.play === null ? null : playStatusOf(s.play),
-        demo: catalog.emission(id.emission).demo === 1,
-      }
-    })
+    return (firstLinks.all(r.last_key, skip + take, skip) as ChainRow[]).map(toUnit)
+  }
+
+  /** Another order, or some outcomes only: the whole chain is read (one player's sales), then sorted and cut. */
+  function sortedHistory(r: PlayerRow, q: Required<HistoryRequest>): Page<PlayerUnit> {
+    const empty = { total: 0, page: q.page, pageSize: q.pageSize, items: [] }
+    if (r.last_key === null) return empty
+    const filter = OUTCOME_SQL[q.outcome]
+    const from = `${CHAIN} SELECT %COLUMNS% FROM c JOIN sales s ON s.unit_key = c.k WHERE 1 ${filter}`
+    const total = q.outcome === 'all' ? r.units : (db.prepare(from.replace('%COLUMNS%', 'count(*)')).pluck().get(r.last_key, r.units) as number)
+    const rows = db
+      .prepare(`${from.replace('%COLUMNS%', UNIT_COLUMNS)} ${historyOrder(q.sort, q.order)} LIMIT ? OFFSET ?`)
+      .all(r.last_key, r.units, q.pageSize, (q.page - 1) * q.pageSize) as ChainRow[]
+    return { total, page: q.page, pageSize: q.pageSize, items: rows.map(toUnit) }
   }
 
   return {
-    summary: (player) => toSummary(find(player)),
+    summary: (player) => toSummary(find(player).row),
     last(player, count = 10) {
-      const r = find(player)
-      return { ...toSummary(r), lastUnits: units(r, 0, count) }
+      const { row, otherCase } = find(player)
+      return { ...toSummary(row), lastUnits: newest(row, 0, count), otherCase }
     },
-    history(player, page, pageSize) {
-      const r = find(player)
-      return { total: r.units, page, pageSize, items: units(r, (page - 1) * pageSize, pageSize) }
+    history(player, { page, pageSize, sort = 'soldAt', order = 'desc', outcome = 'all' }) {
+      const { row } = find(player)
+      if (sort === 'soldAt' && order === 'desc' && outcome === 'all') return { total: row.units, page, pageSize, items: newest(row, (page - 1) * pageSize, pageSize) }
+      return sortedHistory(row, { page, pageSize, sort, order, outcome })
     },
-    search(query, limit) {
+    search(query, page, pageSize) {
       const q = query.trim()
-      // a prefix range on the unique index: no scan, whatever the number of players
-      const rows = (q === ''
-        ? db.prepare('SELECT * FROM players ORDER BY name LIMIT ?').all(limit)
-        : db.prepare('SELECT * FROM players WHERE name >= ? AND name < ? ORDER BY name LIMIT ?').all(q, q + '\u{10FFFF}', limit)) as PlayerRow[]
-      return rows.map(toSummary)
+      const offset = (page - 1) * pageSize
+      // a prefix range on the NOCASE index: no scan, whatever the number of players
+      const total = (q === '' ? allCount.get() : searchCount.get(q, q + END)) as number
+      const rows = (q === '' ? allPage.all(pageSize, offset) : searchPage.all(q, q + END, pageSize, offset)) as PlayerRow[]
+      return { total, page, pageSize, items: rows.map(toSummary) }
     },
   }
+}
+
+function ambiguous(player: string, accounts: string[]): AppError {
+  const list = accounts.join(', ')
+  return new AppError('CONFLICT', `${accounts.length} accounts match "${player}" ignoring case (${list}): name one exactly as it is written`, {
+    field: 'player',
+    ...because('PLAYER_AMBIGUOUS', { player, count: accounts.length, accounts: list }),
+  })
 }

@@ -301,13 +301,13 @@ describe('players', () => {
     expect(last.lastSaleAt).toBe(carols[0].soldAt)
     expect(last.lastUnits[0]).toMatchObject({ mode: 'play', status: 'complete' }) // sale 57: odd, with a play
     expect(last.lastUnits[1]).toMatchObject({ mode: null, status: null }) // sale 54: even, without
-    const p2 = s.players.history('carol', 2, 8)
+    const p2 = s.players.history('carol', { page: 2, pageSize: 8 })
     expect(p2).toMatchObject({ total: 20, page: 2, pageSize: 8 })
     expect(p2.items.map((u) => u.serial)).toEqual(carols.slice(8, 16).map((x) => x.serial))
-    expect(s.players.history('carol', 3, 8).items).toHaveLength(4)
-    expect(s.players.history('carol', 9, 8).items).toHaveLength(0)
-    expect(s.players.search('other-', 10).map((p) => p.player)).toEqual(['other-0', 'other-1', 'other-2', 'other-3', 'other-4'])
-    expect(s.players.search('car', 10).map((p) => p.units)).toEqual([20])
+    expect(s.players.history('carol', { page: 3, pageSize: 8 }).items).toHaveLength(4)
+    expect(s.players.history('carol', { page: 9, pageSize: 8 }).items).toHaveLength(0)
+    expect(s.players.search('other-', 1, 10).items.map((p) => p.player)).toEqual(['other-0', 'other-1', 'other-2', 'other-3', 'other-4'])
+    expect(s.players.search('car', 1, 10).items.map((p) => p.units)).toEqual([20])
     expect(() => s.players.last('nobody')).toThrow(/no player "nobody"/)
   })
 })
