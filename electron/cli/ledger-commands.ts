@@ -25,7 +25,7 @@ import type { Simulator } from '../services/simulator'
 import { warmFeedReader } from '../workers/feed-reader'
 import { UsageError, type Command, type CommandContext } from './io'
 
-const eur = (cents: number) => `${(cents / 100).toLocaleString('fr-FR', { maximumFractionDigits: 2 }).replace(/\u202f|\u00a0/g, ' ')} €`
+export const eur = (cents: number) => `${(cents / 100).toLocaleString('fr-FR', { maximumFractionDigits: 2 }).replace(/\u202f|\u00a0/g, ' ')} €`
 export const int = (n: number) => n.toLocaleString('en-US')
 const pct = (x: number) => `${(x * 100).toFixed(3)} %`
 
@@ -54,7 +54,7 @@ export function options<O extends Record<string, { type: 'string' | 'boolean' }>
   return { values: values as { [K in keyof O]?: O[K]['type'] extends 'boolean' ? boolean : string }, pos }
 }
 
-function whole(flag: string, text: string | undefined, min: number, max: number): number {
+export function whole(flag: string, text: string | undefined, min: number, max: number): number {
   if (text === undefined) throw new UsageError(`${flag} is required`)
   if (!/^\d+$/.test(text)) throw new UsageError(`${flag} must be a whole number, got ${JSON.stringify(text)}`)
   const n = Number(text)
@@ -216,7 +216,7 @@ const salesImport: Command = (ctx) =>
   })
 
 // ---------------------------------------------------------------------------------------------
-// tickets and players
+// tickets (players: player-commands.ts)
 
 function ticketText(t: TicketView): string {
   const matched = new Set(t.matches)
@@ -241,25 +241,6 @@ const ticketShow: Command = (ctx) =>
     // as an auditor: a sold unit is shown, an unsold one only with --reason (audited)
     const t = b.services.tickets.get({ name: b.actor.name, role: 'auditor' }, pos[0], values.reason)
     print(ctx, t, () => ticketText(t))
-    return 0
-  })
-
-const playerLast: Command = (ctx) =>
-  withBackend(ctx, (b) => {
-    const { pos } = options(ctx, {}, 1)
-    if (!pos[0]) throw new UsageError('name the player account: carats player last <player>')
-    const p = b.services.players.last(pos[0])
-    const out = {
-      player: p.player,
-      units: p.lastUnits,
-      totals: { units: p.units, stakedCents: p.stakedCents, wonCents: p.wonCents, firstSaleAt: p.firstSaleAt, lastSaleAt: p.lastSaleAt },
-    }
-    print(ctx, out, () =>
-      [
-        `${p.player}: ${int(p.units)} units, staked ${eur(p.stakedCents)}, won ${eur(p.wonCents)}; last ${p.lastUnits.length}, newest first:`,
-        ...p.lastUnits.map((u) => `  ${u.serial}  ${u.soldAt}  ${(u.prizeCents > 0 ? eur(u.prizeCents) : '-').padStart(12)}  ${u.mode ?? 'no play'}${u.status === 'interrupted' ? ' (interrupted)' : ''}`),
-      ].join('\n'),
-    )
     return 0
   })
 
@@ -333,7 +314,6 @@ export const ledgerCommands: Record<string, Command> = {
   simulate,
   'sales import': salesImport,
   'ticket show': ticketShow,
-  'player last': playerLast,
   'report depletion': reportDepletion,
   'report dashboard': reportDashboard,
   'user add': userAdd,
