@@ -110,6 +110,7 @@ const en: Messages = {
     SIM_SOLD_OUT: 'emission {emission} is sold out',
     SIM_TOO_MANY: 'emission {emission} has {unsold} units left, fewer than the {sales} sales asked',
     PLAYER_NOT_FOUND: 'no player “{player}” has bought a unit',
+    PLAYER_AMBIGUOUS: '{count} accounts match “{player}” ignoring case ({accounts}): pick one',
     VERIFY_FAILED: 'block(s) {blocks} do not verify: they are marked failed and will not sell; tell an auditor',
     FEED_NOT_UTF8: 'the file is not UTF-8 text: it stops being UTF-8 at line {line}, byte {byte} of that line (offset {offset} in the file, counting from 0); save it as UTF-8',
     SIM_REAL_EMISSION: 'emission {emission} is a real emission: simulated sales go only to demonstration emissions, so that no real unit is sold to a simulated player',
@@ -506,7 +507,7 @@ const en: Messages = {
     firstSale: 'First sale',
     lastSale: 'Last sale',
     lastUnit: 'Last unit played',
-    previous: 'The 9 units before it',
+    previous: 'no units before it | The unit before it | The {n} units before it',
     history: 'Full history',
     serial: 'Serial',
     soldAt: 'Sold at',
@@ -517,6 +518,10 @@ const en: Messages = {
     inspect: 'Inspect',
     noUnits: 'This player has no unit yet.',
     choose: 'Search a player account, then pick it to see the last unit played.',
+    otherCase: 'Other accounts differ from this one only by upper and lower case:',
+    ambiguous: '{count} accounts differ from “{player}” only by upper and lower case: pick the right one.',
+    caseNote: 'Upper and lower case are the same (letters without accents).',
+    outcome: { won: 'Winning', lost: 'Losing' },
   },
   demo: {
     tag: 'DEMO',
@@ -733,6 +738,30 @@ const en: Messages = {
       restoreNote: 'The ledger in place is moved aside, never deleted; the backup is checked before it replaces it.',
     },
     bytes: { b: '{n} B', kb: '{n} kB', mb: '{n} MB', gb: '{n} GB' },
+  },
+  // tables: counts, search and column settings (components/TableBar.vue)
+  tables: {
+    columns: 'Columns',
+    reset: 'Default columns',
+    moveUp: 'Move the {column} column up',
+    moveDown: 'Move the {column} column down',
+    count: {
+      emissions: 'no emissions | {n} emission | {n} emissions',
+      users: 'no users | {n} user | {n} users',
+      audit: 'no entries | {n} entry | {n} entries',
+      accounts: 'no accounts | {n} account | {n} accounts',
+      units: 'no units | {n} unit | {n} units',
+    },
+    countOf: {
+      emissions: '{shown} of {n} emission | {shown} of {n} emission | {shown} of {n} emissions',
+      users: '{shown} of {n} user | {shown} of {n} user | {shown} of {n} users',
+    },
+    matching: {
+      audit: 'no entry matches the filters | {n} entry matches the filters | {n} entries match the filters',
+      units: 'no unit matches | {n} unit matches | {n} units match',
+    },
+    searchEmissions: 'Number or code',
+    searchUsers: 'Name',
   },
   audit: {
     title: 'Audit log',

@@ -108,6 +108,7 @@ const fr = {
     SIM_SOLD_OUT: 'l’émission {emission} est épuisée',
     SIM_TOO_MANY: 'il reste {unsold} unités à l’émission {emission}, moins que les {sales} ventes demandées',
     PLAYER_NOT_FOUND: 'aucun joueur « {player} » n’a acheté d’unité',
+    PLAYER_AMBIGUOUS: '{count} comptes correspondent à « {player} » à la casse près ({accounts}) : choisissez-en un',
     VERIFY_FAILED: 'le ou les blocs {blocks} ne se vérifient pas : ils sont marqués en échec et ne se vendront pas ; prévenez un auditeur',
     FEED_NOT_UTF8: 'le fichier n’est pas un texte UTF-8 : il cesse de l’être à la ligne {line}, à l’octet {byte} de cette ligne (position {offset} dans le fichier, en comptant depuis 0) ; enregistrez-le en UTF-8',
     SIM_REAL_EMISSION: 'l’émission {emission} est une émission réelle : les ventes simulées ne vont qu’aux émissions de démonstration, pour qu’aucune unité réelle ne soit vendue à un joueur simulé',
@@ -504,7 +505,7 @@ const fr = {
     firstSale: 'Première vente',
     lastSale: 'Dernière vente',
     lastUnit: 'Dernière unité jouée',
-    previous: 'Les 9 unités précédentes',
+    previous: 'aucune unité précédente | L’unité précédente | Les {n} unités précédentes',
     history: 'Historique complet',
     serial: 'Numéro de série',
     soldAt: 'Vendu le',
@@ -515,6 +516,10 @@ const fr = {
     inspect: 'Inspecter',
     noUnits: 'Ce joueur n’a encore joué aucune unité.',
     choose: 'Recherchez un compte joueur, puis choisissez-le pour voir sa dernière unité jouée.',
+    otherCase: 'D’autres comptes ne diffèrent de celui-ci que par les majuscules et minuscules :',
+    ambiguous: '{count} comptes ne diffèrent de « {player} » que par les majuscules et minuscules : choisissez le bon.',
+    caseNote: 'Majuscules et minuscules sont confondues (lettres non accentuées).',
+    outcome: { won: 'Gagnantes', lost: 'Perdantes' },
   },
   demo: {
     tag: 'DÉMO',
@@ -731,6 +736,30 @@ const fr = {
       restoreNote: 'Le registre en place est mis de côté, jamais effacé ; la sauvegarde est vérifiée avant de le remplacer.',
     },
     bytes: { b: '{n} o', kb: '{n} ko', mb: '{n} Mo', gb: '{n} Go' },
+  },
+  // tables: counts, search and column settings (components/TableBar.vue)
+  tables: {
+    columns: 'Colonnes',
+    reset: 'Colonnes par défaut',
+    moveUp: 'Monter la colonne {column}',
+    moveDown: 'Descendre la colonne {column}',
+    count: {
+      emissions: 'aucune émission | {n} émission | {n} émissions',
+      users: 'aucun utilisateur | {n} utilisateur | {n} utilisateurs',
+      audit: 'aucune entrée | {n} entrée | {n} entrées',
+      accounts: 'aucun compte | {n} compte | {n} comptes',
+      units: 'aucune unité | {n} unité | {n} unités',
+    },
+    countOf: {
+      emissions: '{shown} sur {n} émission | {shown} sur {n} émission | {shown} sur {n} émissions',
+      users: '{shown} sur {n} utilisateur | {shown} sur {n} utilisateur | {shown} sur {n} utilisateurs',
+    },
+    matching: {
+      audit: 'aucune entrée ne correspond aux filtres | {n} entrée correspond aux filtres | {n} entrées correspondent aux filtres',
+      units: 'aucune unité ne correspond | {n} unité correspond | {n} unités correspondent',
+    },
+    searchEmissions: 'Numéro ou code',
+    searchUsers: 'Identifiant',
   },
   audit: {
     title: 'Journal d’audit',

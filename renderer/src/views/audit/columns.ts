@@ -12,20 +12,22 @@ export interface AuditColumnContext {
 
 export function createAuditColumns(c: AuditColumnContext): DataTableColumns<AuditEntry> {
   return [
-    { title: c.t('audit.seq'), key: 'seq', width: 80, render: (e) => h('span', { class: 'mono' }, String(e.seq)) },
-    { title: c.t('audit.at'), key: 'at', width: 190, render: (e) => c.dateTime(e.at) },
-    { title: c.t('audit.actor'), key: 'actor', width: 130 },
+    // sorted on the server (audit:list): each of these has an index
+    { title: c.t('audit.seq'), key: 'seq', width: 90, sorter: true, render: (e) => h('span', { class: 'mono' }, String(e.seq)) },
+    { title: c.t('audit.at'), key: 'at', width: 190, sorter: true, render: (e) => c.dateTime(e.at) },
+    { title: c.t('audit.actor'), key: 'actor', width: 140, sorter: true },
     {
       title: c.t('audit.action'),
       key: 'action',
-      width: 230,
+      width: 240,
+      sorter: true,
       // its name in the user's language, above the code that the filter takes
       render: (e) =>
         c.te(`audit.actions.${e.action}`)
           ? h('div', null, [h('div', null, c.t(`audit.actions.${e.action}`)), h('div', { class: 'mono muted', style: { fontSize: '12px' } }, e.action)])
           : h('span', { class: 'mono' }, e.action),
     },
-    { title: c.t('audit.object'), key: 'object', width: 190, ellipsis: { tooltip: true } },
+    { title: c.t('audit.object'), key: 'object', width: 190, sorter: true, ellipsis: { tooltip: true } },
     { title: c.t('audit.details'), key: 'details', minWidth: 260, ellipsis: { tooltip: { contentStyle: { maxWidth: '520px' } } } },
     {
       title: c.t('audit.hash'),

@@ -32,6 +32,10 @@ export function nextSteps(e: EmissionSummary): EmissionAction[] {
   }
 }
 
+/** The order of an emission's life, for sorting by status. */
+const LIFE: EmissionStatus[] = ['created', 'generating', 'generated', 'verified', 'open', 'closed', 'withdrawn']
+const soldShare = (e: EmissionSummary) => (e.unitsTotal > 0 ? e.unitsSold / e.unitsTotal : 0)
+
 export interface ColumnContext {
   t: (key: string, params?: Record<string, unknown>) => string
   int: (n: number) => string
@@ -49,13 +53,19 @@ export function createColumns(c: ColumnContext): DataTableColumns<EmissionSummar
       title: c.t('emissions.emission'),
       key: 'emission',
       width: 140,
+      sorter: (a, b) => a.emission - b.emission,
       render: (e) => h('div', { class: 'em-cell' }, [h('strong', { class: 'mono' }, emissionNo(e.emission)), e.code ? h('span', { class: 'muted em-code' }, e.code) : null, e.demo ? h(DemoTag) : null]),
     },
-    { title: c.t('emissions.startsOn'), key: 'startsOn', width: 120, render: (e) => c.day(e.startsOn) },
+    { title: c.t('emissions.startsOn'), key: 'startsOn', width: 140, sorter: (a, b) => (a.startsOn ?? '').localeCompare(b.startsOn ?? ''), render: (e) => c.day(e.startsOn) },
     {
       title: c.t('emissions.status'),
       key: 'status',
-      width: 120,
+      width: 130,
+      sorter: (a, b) => LIFE.indexOf(a.status) - LIFE.indexOf(b.status),
+      // filtered by the screen (useListFilters), so that its count is the table's
+      filter: true,
+      filterMultiple: true,
+      filterOptions: LIFE.map((s) => ({ label: c.t(`status.${s}`), value: s })),
       render: (e) => {
         const tag = h(NTag, { type: STATUS_TYPE[e.status], size: 'small', round: true, bordered: false }, { default: () => c.t(`status.${e.status}`) })
         return e.status === 'withdrawn' && e.withdrawnReason
@@ -73,10 +83,11 @@ export function createColumns(c: ColumnContext): DataTableColumns<EmissionSummar
       title: c.t('emissions.sold'),
       key: 'unitsSold',
       minWidth: 210,
+      sorter: (a, b) => soldShare(a) - soldShare(b),
       render: (e) => {
         const job = e.jobId ? c.job(e.jobId) : undefined
         if (job) return h(JobProgress, { job })
-        const share = e.unitsTotal > 0 ? e.unitsSold / e.unitsTotal : 0
+        const share = soldShare(e)
         return h('div', { class: 'sold' }, [
           h(NProgress, { type: 'line', percentage: Math.round(share * 1000) / 10, showIndicator: false, height: 8, status: e.status === 'open' ? 'success' : 'default' }),
           h('span', { class: 'muted sold-text' }, `${c.int(e.unitsSold)} / ${c.int(e.unitsTotal)} · ${c.pct(share, 1)}`),

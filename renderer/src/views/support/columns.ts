@@ -17,11 +17,18 @@ export function prizeCell(c: Pick<UnitColumnContext, 't' | 'money'>, prizeCents:
     : h('span', { class: 'muted' }, c.t('ticket.losing'))
 }
 
-export function createUnitColumns(c: UnitColumnContext): DataTableColumns<PlayerUnit> {
+/**
+ * The player's units. `paged`: the full history, sorted and filtered on the server
+ * (players:history); the last units are shown as they come.
+ */
+export function createUnitColumns(c: UnitColumnContext, paged = false): DataTableColumns<PlayerUnit> {
+  const outcome = paged
+    ? { filter: true, filterMultiple: false, filterOptions: (['won', 'lost'] as const).map((o) => ({ label: c.t(`support.outcome.${o}`), value: o })) }
+    : {}
   return [
-    { title: c.t('support.soldAt'), key: 'soldAt', width: 190, render: (u) => c.dateTime(u.soldAt) },
+    { title: c.t('support.soldAt'), key: 'soldAt', width: 190, sorter: paged, render: (u) => c.dateTime(u.soldAt) },
     { title: c.t('support.serial'), key: 'serial', width: 200, render: (u) => h('span', null, [h('span', { class: 'mono' }, u.serial), u.demo ? h(DemoTag) : null]) },
-    { title: c.t('support.prize'), key: 'prizeCents', width: 120, render: (u) => prizeCell(c, u.prizeCents) },
+    { title: c.t('support.prize'), key: 'prizeCents', width: 130, sorter: paged, ...outcome, render: (u) => prizeCell(c, u.prizeCents) },
     { title: c.t('support.mode'), key: 'mode', width: 150, render: (u) => (u.mode ? c.t(`ticket.mode.${u.mode}`) : '—') },
     {
       title: c.t('support.status'),

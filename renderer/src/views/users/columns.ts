@@ -16,6 +16,9 @@ export interface UserColumnContext {
   unlock: (u: UserAccount) => void
 }
 
+/** Sooner first; never signed in goes last either way up. */
+const byTime = (a: string | null, b: string | null) => (a === b ? 0 : a === null ? 1 : b === null ? -1 : a < b ? -1 : 1)
+
 export function createUserColumns(c: UserColumnContext): DataTableColumns<UserAccount> {
   const roleOptions = ROLES.map((r) => ({ label: c.t(`roles.${r}`), value: r }))
   return [
@@ -23,12 +26,18 @@ export function createUserColumns(c: UserColumnContext): DataTableColumns<UserAc
       title: c.t('users.name'),
       key: 'name',
       minWidth: 120,
+      sorter: (a, b) => a.name.localeCompare(b.name),
       render: (u) => h('span', null, [h('strong', null, u.name), u.id === c.selfId ? h('span', { class: 'muted' }, ` (${c.t('users.you')})`) : null]),
     },
     {
       title: c.t('users.role'),
       key: 'role',
       width: 180,
+      sorter: (a, b) => ROLES.indexOf(a.role) - ROLES.indexOf(b.role),
+      // filtered by the screen (useListFilters), so that its count is the table's
+      filter: true,
+      filterMultiple: true,
+      filterOptions: roleOptions,
       render: (u) =>
         h(NSelect, {
           value: u.role,
@@ -43,7 +52,11 @@ export function createUserColumns(c: UserColumnContext): DataTableColumns<UserAc
     {
       title: c.t('users.active'),
       key: 'active',
-      width: 90,
+      width: 100,
+      sorter: (a, b) => Number(b.active) - Number(a.active),
+      filter: true,
+      filterMultiple: false,
+      filterOptions: [{ label: c.t('app.yes'), value: 'true' }, { label: c.t('app.no'), value: 'false' }],
       render: (u) => h(NTag, { size: 'small', round: true, bordered: false, type: u.active ? 'success' : 'default' }, { default: () => (u.active ? c.t('app.yes') : c.t('app.no')) }),
     },
     {
@@ -51,6 +64,7 @@ export function createUserColumns(c: UserColumnContext): DataTableColumns<UserAc
       title: c.t('users.lastLoginAt'),
       key: 'lastLoginAt',
       width: 240,
+      sorter: (a, b) => byTime(a.lastLoginAt, b.lastLoginAt),
       render: (u) =>
         h('div', { class: 'sign-in' }, [
           u.lastLoginAt ? h('span', null, c.dateTime(u.lastLoginAt)) : h('span', { class: 'muted' }, c.t('users.never')),
@@ -64,7 +78,7 @@ export function createUserColumns(c: UserColumnContext): DataTableColumns<UserAc
             : null,
         ]),
     },
-    { title: c.t('users.createdAt'), key: 'createdAt', width: 180, render: (u) => c.dateTime(u.createdAt) },
+    { title: c.t('users.createdAt'), key: 'createdAt', width: 180, sorter: (a, b) => byTime(a.createdAt, b.createdAt), render: (u) => c.dateTime(u.createdAt) },
     {
       title: c.t('users.actions'),
       key: 'actions',
