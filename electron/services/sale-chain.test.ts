@@ -89,7 +89,7 @@ describe("a player's last units follow the time of sale", () => {
       const want = byTime(f, name)
       const serialTimes = (units: { soldAt: string }[]) => times(units)
       expect(serialTimes(svc.last(name).lastUnits)).toEqual(want.slice(0, 10).map((s) => s.soldAt))
-      const pages = [1, 2, 3, 4].flatMap((p) => svc.history(name, p, 7).items)
+      const pages = [1, 2, 3, 4].flatMap((p) => svc.history(name, { page: p, pageSize: 7 }).items)
       expect(serialTimes(pages)).toEqual(want.slice(0, 28).map((s) => s.soldAt))
     }
     expect(checkLedgerData({ db: f.db, catalog: f.catalog }, { prizes: false }).problems).toEqual([])

@@ -49,7 +49,7 @@ export async function benchRecall(): Promise<BenchLine[]> {
     const last = timeEach(names.length, (i) => players.last(names[i]))
     lines.push({ name: "player's last 10, p50", value: `${fmt(last.p50, 3)} ms` })
     lines.push({ name: "player's last 10, p99", value: `${fmt(last.p99, 3)} ms`, target: '< 5 ms', ok: last.p99 < 5 })
-    const page = timeEach(names.length, (i) => players.history(names[i], 2, 20))
+    const page = timeEach(names.length, (i) => players.history(names[i], { page: 2, pageSize: 20 }))
     lines.push({ name: 'history page 2 (20 units), p99', value: `${fmt(page.p99, 3)} ms` })
 
     // two feeds of emission b to the simulated players: one sold after every simulated sale,

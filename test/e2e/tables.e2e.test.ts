@@ -49,7 +49,7 @@ describe('tables: search, sort, filter, count and column settings', () => {
 
   const countText = (page: Page, within = 'body') => page.locator(`${within} [data-test="table-count"]`).first().innerText().then(norm)
   const firstCells = (page: Page, table: string, column: number) =>
-    page.locator(`[data-test="${table}"] tbody tr`).evaluateAll((rows, c) => rows.map((r) => (r.children[c] as HTMLElement | undefined)?.innerText.trim() ?? ''), column)
+    page.locator(`[data-test="${table}"] tbody tr`).evaluateAll((rows, c) => rows.map((r) => (r.children[c] as { innerText?: string } | undefined)?.innerText?.trim() ?? ''), column)
 
   it('support searches in upper case, sees how many accounts match, and pages through them', async () => {
     const { page, problems } = await app.open()
