@@ -94,7 +94,8 @@ export function createServices(opts: { db: Db; dbPath: string; keys: KeyStore; c
   const players = createPlayersService({ db, catalog })
   // plugged in from their own modules (simulator*, import*, reports*) as they land
   const simulator: SimulatorService = createSimulator({ db, clock, catalog, sales, audit, jobs, seller: workerSeller(dbPath) })
-  const importer: ImporterService = { importContent: workerImport(dbPath, clock), importHere: createImporter({ db, clock, catalog, sales, audit }).importContent }
+  const here = createImporter({ db, clock, catalog, sales, audit })
+  const importer: ImporterService = { importContent: workerImport(dbPath, clock), importHere: here.importContent, history: here.history }
   const reports: ReportsService = createReports({ db, clock, catalog, alerts })
   const demo = createDemoService({ jobs, emissions, simulator })
   const ledger = createLedgerOffice({ db, dbPath, keys, audit, jobs, clock, runTask: runLedgerTask })

@@ -10,6 +10,7 @@ import { AppError, type ErrorCode } from '../contract/errors'
 import type { ImportResult } from '../contract/types'
 import type { Actor, Clock } from '../services/common'
 import { workerEntry } from './entry'
+import { copyShared } from '../services/import-feed'
 
 export interface ImportWorkerData {
   dbPath: string
@@ -28,10 +29,11 @@ export function workerImport(dbPath: string, clock: Clock) {
   return (actor: Actor, content: string | Uint8Array, fileName?: string): Promise<ImportResult> =>
     new Promise<ImportResult>((resolve, reject) => {
       const entry = workerEntry('import-worker')
-      // Text is encoded here into memory that the import's worker (and its reader thread) share:
-      // a string passed to a worker is copied twice (out of this thread and into the worker's
-      // heap), which for a 355 MB feed took longer than the encoding and the import together.
-      const bytes = typeof content === 'string' ? encodeShared(content) : content
+      // The feed goes to the worker (and its reader thread) in memory that they share: text is
+      // encoded there (a string passed to a worker is copied twice, out of this thread and into
+      // the worker's heap: for a 355 MB feed longer than the import), bytes of this thread's
+      // own (the Electron bridge's) copied there once; the browser host's body is there already.
+      const bytes = typeof content === 'string' ? encodeShared(content) : content.buffer instanceof SharedArrayBuffer ? content : copyShared(content)
       const data: ImportWorkerData = { dbPath, actor: { name: actor.name, role: actor.role }, content: bytes, fileName, now: clock().getTime(), readerEntry: workerEntry('feed-reader-worker') }
       const worker = new Worker(entry.file, { eval: entry.eval, workerData: data })
       let settled = false
