@@ -359,7 +359,7 @@ export interface ImportRecord {
 export const IMPORT_PROBLEM_CODES = [
   'JSON', 'FIELD_MISSING', 'FIELD_UNKNOWN', 'EVENT_FIELDS_UNKNOWN', 'EVENT_FIELDS_MISSING',
   // a field of the wrong kind or value, as the schema says it ({field}: a dotted path, `play.mode`)
-  'FIELD_TYPE', // {field, expected: string|number|object|array|object-or-null, got: the value as JSON}
+  'FIELD_TYPE', // {field, expected: string|number|object|array|objectOrNull, got: the value as JSON}
   'FIELD_VALUE', // {field, values: the values allowed, as JSON, joined by "|"}
   'TEXT_EMPTY', 'TEXT_SPACES', // {field}
   'TEXT_TOO_LONG', // {field, max}

@@ -24,7 +24,7 @@ export function tooLargeRefusal(bytes: number, fileName: string | undefined, max
   if (bytes <= max) return null
   return new AppError('BAD_ARGUMENTS', `${fileName ?? 'the file'} is ${mib(bytes)}, more than the ${mib(max)} an import takes: split it into smaller files`, {
     field: 'content',
-    ...because('FEED_TOO_LARGE', { bytes, max }),
+    ...because('FEED_TOO_LARGE', { mib: Math.ceil(bytes / 2 ** 20), maxMib: Math.floor(max / 2 ** 20) }),
   })
 }
 

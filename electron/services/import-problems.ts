@@ -54,12 +54,12 @@ function shown(value: unknown): string {
   return s.length > 40 ? `${s.slice(0, 39)}…` : s
 }
 
-const KIND_TEXT: Record<string, string> = { object: 'an object', array: 'a list', 'object-or-null': 'an object or null' }
+const KIND_TEXT: Record<string, string> = { object: 'an object', array: 'a list', 'objectOrNull': 'an object or null' }
 
 function typeProblem(path: string, expected: string, value: unknown): Problem {
   // a whole number asked for, another number given: the stake's own reason
   if (expected === 'int' && typeof value === 'number') return problem('STAKE_NOT_WHOLE', { got: shown(value) }, `stakeCents must be a whole number of cents, not ${shown(value)}`)
-  const kind = expected === 'int' ? 'number' : expected === 'object' && path === 'play' ? 'object-or-null' : expected
+  const kind = expected === 'int' ? 'number' : expected === 'object' && path === 'play' ? 'objectOrNull' : expected
   const field = path || 'line'
   return problem('FIELD_TYPE', { field, expected: kind, got: shown(value) }, `${path || 'the line'} must be ${KIND_TEXT[kind] ?? `a ${kind}`}, not ${shown(value)}`)
 }
