@@ -82,7 +82,7 @@ describe("a refused feed line's reasons on screen", () => {
   it('never say "block 0": a serial out of range names its part in words', () => {
     const blockZero = `0001-000-0000504-${dammCheckDigit('00010000000504')}`
     const text = fr.say(one('SERIAL', { serial: blockZero }))
-    expect(text).toBe(`numéro de série « ${blockZero} » : Numéro hors limites : bloc 0 (de 1 à 999).`)
+    expect(text).toBe(`numéro de série « ${blockZero} » : Numéro hors limites : bloc 000 (de 001 à 999).`)
     expect(text).not.toMatch(/\bblock\b/)
   })
 

@@ -32,6 +32,9 @@ function fieldWords(field: string, t: Translate, te: (key: string) => boolean): 
 function serialDetail(serial: string, t: Translate): string {
   const f = serialFeedback(serial)
   const params: Params = { ...f.params }
+  // a part out of range as the serial writes it (bloc 000, de 001 à 999), its name in words
+  const pad = params.field === 'block' ? blockNo : params.field === 'emission' ? emissionNo : null
+  if (pad) for (const k of ['value', 'min', 'max']) if (typeof params[k] === 'number') params[k] = pad(params[k] as number)
   if (typeof params.field === 'string') params.field = t(`serial.field.${params.field}`)
   return t(f.key, params)
 }
