@@ -9,7 +9,7 @@ import type { Envelope } from '../contract/errors'
 import { openLedger, type Db } from '../ledger/db'
 import { openLedgerKey, type KeyStore } from '../ledger/keystore'
 import { verifyBlockInWorkers } from '../workers/block-pool'
-import { workerImport } from '../workers/import-runner'
+import { closeImportWorkers, workerImport } from '../workers/import-runner'
 import { runLedgerTask } from '../workers/ledger-task-runner'
 import { workerSeller } from '../workers/simulate-seller'
 import { createAlertsService, type AlertsService } from './alerts'
@@ -123,6 +123,7 @@ export function openBackend(opts: BackendOptions): Backend {
       if (closed) return
       closed = true
       void services.jobs.shutdown()
+      closeImportWorkers(opts.dbPath)
       services.audit.flushCheckpoint()
       db.close()
     },
@@ -130,6 +131,7 @@ export function openBackend(opts: BackendOptions): Backend {
       if (closed) return
       await services.jobs.shutdown()
       closed = true
+      closeImportWorkers(opts.dbPath)
       services.audit.flushCheckpoint()
       db.close()
     },
