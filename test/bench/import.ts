@@ -1,12 +1,13 @@
 /**
  * The sales-feed import from the app against the command line, in one process and one ledger:
  * the same kind of feed (the next units of one emission, with their plays) imported through the
- * browser host over HTTP as the screen sends it (the renderer's httpTransport, the file's bytes as
- * the body; the import on a worker thread with its own connection) and as `carats sales import`
+ * browser host over HTTP as the screen sends it, from Chromium (the file chosen in a file input,
+ * its bytes read and posted as the body, as ImportSalesModal and the renderer's httpTransport do;
+ * the import on the host's worker thread with its own connection) and as `carats sales import`
  * does (the file read in place, imported on this thread). Runs alternate which goes first; the
  * figure is the ratio of the medians of lines per second. `npm run bench -- import` (docs/import.md).
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { CARATS } from '../../game-core/carats'
@@ -18,7 +19,25 @@ import { feedLine, readFeedFile } from '../../electron/services/import'
 import { createSalesGenerator } from '../../electron/services/simulator'
 import { createHost, type Host } from '../../electron/host/server'
 import { warmFeedReader } from '../../electron/workers/feed-reader'
+import { launchBrowser } from '../e2e/support/browser'
+import type { Page } from 'playwright-core'
 import { fmt, printTable, type BenchLine } from './stats'
+
+/**
+ * The page the browser imports from, served by the host: a file input, and the screen's request
+ * (ImportSalesModal reads the chosen file's bytes; renderer/src/api/transports.ts posts them, in a
+ * Blob, with these headers). A script of its own: the host's Content-Security-Policy allows no inline one.
+ */
+const PAGE = '<!doctype html><meta charset="utf-8"><input type="file" id="feed"><script src="bench.js"></script>'
+const SCRIPT = `window.importFeed = async (token) => {
+  const f = document.getElementById('feed').files[0]
+  const start = performance.now()
+  const bytes = new Uint8Array(await f.arrayBuffer())
+  const headers = { 'content-type': '${BYTES_CONTENT_TYPE}', '${BYTES_ARGS_HEADER}': encodeURIComponent(JSON.stringify({ fileName: f.name })), authorization: 'Bearer ' + token }
+  const res = await fetch('/api/sales:import', { method: 'POST', headers, body: new Blob([bytes]) })
+  const envelope = await res.json()
+  return { seconds: (performance.now() - start) / 1000, envelope }
+}`
 
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b)
@@ -49,22 +68,12 @@ async function openEmission(b: Backend): Promise<number> {
   return e.emission
 }
 
-/**
- * The screen's way: the file's bytes (as the browser reads them) sent to the host as the
- * renderer's httpTransport sends them (renderer/src/api/transports.ts, which needs the DOM's
- * types: its request is written out here), the envelope read back.
- */
-async function importViaApp(host: Host, token: string, path: string): Promise<number> {
-  const start = performance.now()
-  const bytes = new Uint8Array(readFileSync(path))
-  const res = await fetch(`${host.url}api/sales:import`, {
-    method: 'POST',
-    headers: { 'content-type': BYTES_CONTENT_TYPE, [BYTES_ARGS_HEADER]: encodeURIComponent(JSON.stringify({ fileName: 'bench-app.jsonl' })), authorization: `Bearer ${token}` },
-    body: bytes,
-  })
-  const envelope = (await res.json()) as Envelope<unknown>
-  if (!envelope.ok) throw new Error(`the app's import failed: ${envelope.error.message}`)
-  return (performance.now() - start) / 1000
+/** The screen's way, in Chromium: the file chosen, its bytes read and posted to the host, the envelope read back. */
+async function importViaApp(page: Page, token: string, path: string): Promise<number> {
+  await page.locator('#feed').setInputFiles(path)
+  const r = (await page.evaluate(`importFeed(${JSON.stringify(token)})`)) as { seconds: number; envelope: Envelope<unknown> }
+  if (!r.envelope.ok) throw new Error(`the app's import failed: ${r.envelope.error.message}`)
+  return r.seconds
 }
 
 /** The command line's way (electron/cli/import-commands.ts): the file read in place, imported on this thread. */
@@ -82,12 +91,19 @@ export async function benchImport(opts: { lines: number; runs: number }): Promis
   const dir = mkdtempSync(join(tmpdir(), 'carats-bench-import-'))
   const b = openBackend({ dbPath: join(dir, 'ledger.db') })
   let host: Host | null = null
+  const browser = await launchBrowser()
   try {
     log('generating and verifying a block of the real game…')
     const emission = await openEmission(b)
     b.services.users.create(b.actor, { name: 'bench-operator', role: 'operator', password: 'bench-password' })
     const { token } = await b.services.users.login('bench-operator', 'bench-password')
-    host = await createHost({ backend: b, staticDir: dir, onError: (e) => log(`host: ${String(e)}`) })
+    const site = join(dir, 'site')
+    mkdirSync(site)
+    writeFileSync(join(site, 'index.html'), PAGE)
+    writeFileSync(join(site, 'bench.js'), SCRIPT)
+    host = await createHost({ backend: b, staticDir: site, onError: (e) => log(`host: ${String(e)}`) })
+    const page = await (await browser.newContext()).newPage()
+    await page.goto(host.url)
     let next = 0
     const feed = (name: string, count: number, seed: number) => {
       const path = join(dir, name)
@@ -96,7 +112,7 @@ export async function benchImport(opts: { lines: number; runs: number }): Promis
       return { path, size }
     }
     // warm both ways (the worker's code, the reader thread, the ledger's pages) on a small feed
-    await importViaApp(host, token, feed('warm-app.jsonl', 2000, 1).path)
+    await importViaApp(page, token, feed('warm-app.jsonl', 2000, 1).path)
     importViaCli(b, feed('warm-cli.jsonl', 2000, 2).path)
 
     const app: number[] = []
@@ -108,7 +124,7 @@ export async function benchImport(opts: { lines: number; runs: number }): Promis
       for (const way of run % 2 === 0 ? ['app', 'cli'] : ['cli', 'app']) {
         const f = feed(`${way}-${run}.jsonl`, opts.lines, (way === 'app' ? 10 : 100) + run)
         bytes = f.size
-        if (way === 'app') app.push(opts.lines / (await importViaApp(host, token, f.path)))
+        if (way === 'app') app.push(opts.lines / (await importViaApp(page, token, f.path)))
         else cli.push(opts.lines / importViaCli(b, f.path))
         rmSync(f.path)
       }
@@ -116,7 +132,7 @@ export async function benchImport(opts: { lines: number; runs: number }): Promis
     }
     const ratio = median(app) / median(cli)
     const lines: BenchLine[] = [
-      { name: `import ${opts.lines.toLocaleString('en-US')} lines (${fmt(bytes / opts.lines, 0)} B each) from the app (HTTP host, bytes), median lines/s`, value: fmt(median(app), 0) },
+      { name: `import ${opts.lines.toLocaleString('en-US')} lines (${fmt(bytes / opts.lines, 0)} B each) from the app (Chromium, HTTP host, bytes), median lines/s`, value: fmt(median(app), 0) },
       { name: '  runs', value: app.map((x) => fmt(x, 0)).join(', ') },
       { name: '  the same from the command line (file read in place), median lines/s', value: fmt(median(cli), 0) },
       { name: '  runs', value: cli.map((x) => fmt(x, 0)).join(', ') },
@@ -125,6 +141,7 @@ export async function benchImport(opts: { lines: number; runs: number }): Promis
     printTable('Import: app against command line', lines)
     return lines
   } finally {
+    await browser.close()
     await host?.close()
     await b.closeGracefully()
     rmSync(dir, { recursive: true, force: true })

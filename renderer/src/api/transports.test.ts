@@ -23,7 +23,8 @@ describe('httpTransport', () => {
     await httpTransport.invoke('sales:import', { content: bytes, fileName: 'é.jsonl' }, 'tok')
     const [url, init] = fetch.mock.calls[0]
     expect(url).toBe('/api/sales:import')
-    expect(init.body).toBe(bytes)
+    expect(init.body).toBeInstanceOf(Blob)
+    expect(new Uint8Array(await (init.body as Blob).arrayBuffer())).toEqual(bytes)
     expect(init.headers).toEqual({ 'content-type': 'application/octet-stream', 'x-carats-args': encodeURIComponent('{"fileName":"é.jsonl"}'), authorization: 'Bearer tok' })
     // text stays JSON
     await httpTransport.invoke('sales:import', { content: '{}', fileName: 'a' }, 'tok')

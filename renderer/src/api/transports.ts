@@ -43,7 +43,9 @@ export const httpTransport: Transport = {
     if (split) {
       headers['content-type'] = BYTES_CONTENT_TYPE
       headers[BYTES_ARGS_HEADER] = encodeURIComponent(JSON.stringify(split.rest))
-      body = split.bytes as Uint8Array<ArrayBuffer>
+      // in a Blob: Chromium uploads an ArrayBuffer body many times slower than a Blob's (measured
+      // for 177 MB: 16–23 s against 3 s, docs/import.md)
+      body = new Blob([split.bytes as Uint8Array<ArrayBuffer>])
     }
     let res: Response
     try {
