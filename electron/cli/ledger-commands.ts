@@ -10,19 +10,18 @@
  *
  * The ledger: --db <file>, else CARATS_DB, else carats.db in the app's data folder.
  */
-import { mkdirSync, statSync } from 'node:fs'
+import { mkdirSync } from 'node:fs'
 import { homedir } from 'node:os'
-import { basename, dirname } from 'node:path'
+import { dirname } from 'node:path'
 import { parseArgs } from 'node:util'
 import { isoDayProblem } from '../contract/dates'
 import { AppError } from '../contract/errors'
-import type { DepletionReport, ImportLineError, JobInfo, TicketView } from '../contract/types'
+import type { DepletionReport, JobInfo, TicketView } from '../contract/types'
 import { ROLES, type Role } from '../contract/define'
 import { DB_FILE_NAME, userDataDir } from '../main/paths'
 import { openBackend, type Backend } from '../services/backend'
-import { notUtf8Refusal, readFeedFile, STREAM_FROM_BYTES } from '../services/import'
 import type { Simulator } from '../services/simulator'
-import { warmFeedReader } from '../workers/feed-reader'
+import { salesImport, salesImports } from './import-commands'
 import { UsageError, type Command, type CommandContext } from './io'
 
 export const eur = (cents: number) => `${(cents / 100).toLocaleString('fr-FR', { maximumFractionDigits: 2 }).replace(/\u202f|\u00a0/g, ' ')} €`
@@ -182,39 +181,6 @@ const simulate: Command = (ctx) =>
     }
   })
 
-const salesImport: Command = (ctx) =>
-  withBackend(ctx, (b) => {
-    const { pos } = options(ctx, {}, 1)
-    const file = pos[0]
-    if (!file) throw new UsageError('name the JSONL file to import: carats sales import <file.jsonl>')
-    let bytes: Buffer
-    try {
-      // a large feed's reader thread starts while the file is read
-      if (statSync(file).size >= STREAM_FROM_BYTES) warmFeedReader()
-      bytes = readFeedFile(file)
-    } catch (e) {
-      throw new UsageError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`)
-    }
-    // the file's bytes, not decoded: the importer reads them in place and records the SHA-256 of
-    // the file itself; a file that is not UTF-8 is refused rather than read with replacement
-    // characters, as the importer refuses it, saying where it stops being UTF-8
-    const notUtf8 = notUtf8Refusal(bytes, file)
-    if (notUtf8) throw new UsageError(notUtf8.message)
-    try {
-      const r = b.services.importer.importHere(b.actor, bytes, basename(file))
-      print(ctx, r, () => `${basename(file)}: ${int(r.lines)} lines, ${int(r.imported)} sales imported, ${int(r.alreadyImported)} already imported`)
-      return 0
-    } catch (e) {
-      if (e instanceof AppError && e.code === 'IMPORT_REJECTED') {
-        // every bad line, for whoever fixes the file: in the JSON document, or after the one-line error
-        const details = e.extras.details as ImportLineError[]
-        if (ctx.json) ctx.io.out(JSON.stringify({ ok: false, code: e.code, message: e.message, details }) + '\n')
-        throw new AppError('IMPORT_REJECTED', ctx.json ? e.message : `${e.message} (--json lists all ${details.length})`)
-      }
-      throw e
-    }
-  })
-
 // ---------------------------------------------------------------------------------------------
 // tickets (players: player-commands.ts)
 
@@ -313,6 +279,7 @@ export const ledgerCommands: Record<string, Command> = {
   'emission list': emissionList,
   simulate,
   'sales import': salesImport,
+  'sales imports': salesImports,
   'ticket show': ticketShow,
   'report depletion': reportDepletion,
   'report dashboard': reportDashboard,

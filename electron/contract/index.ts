@@ -13,6 +13,7 @@ import { describePlayerIdProblem, playerIdProblem } from './player-id'
 
 export * from './types'
 export * from './errors'
+export * from './feed'
 export { ROLES, type Role } from './define'
 
 const emissionNo = z.number().int().min(1).max(9999)
@@ -37,6 +38,9 @@ const isoDay = z
 const staff = ['admin', 'operator', 'support', 'manager', 'auditor'] as const
 const operators = ['admin', 'operator'] as const
 const readers = ['admin', 'operator', 'manager', 'auditor'] as const
+
+/** A file's bytes, as the screen sends them (structured clone over IPC, the request's body over HTTP). */
+const bytes = z.custom<Uint8Array>((v) => v instanceof Uint8Array, 'must be the file’s bytes or its text')
 
 export const contract = {
   // sign-in and the first-start admin account
@@ -89,8 +93,13 @@ export const contract = {
     }).strict(),
     access: operators,
   }),
-  /** A JSONL sales feed, imported whole or not at all (IMPORT_REJECTED lists every bad line in details). */
-  'sales:import': channel<T.ImportResult>()({ args: z.object({ content: z.string(), fileName: z.string().max(260).optional() }).strict(), access: operators }),
+  /**
+   * A JSONL sales feed, imported whole or not at all (IMPORT_REJECTED lists every bad line in
+   * details): the file's bytes (the screen), or its text. At most FEED_MAX_BYTES.
+   */
+  'sales:import': channel<T.ImportResult>()({ args: z.object({ content: z.union([z.string(), bytes]), fileName: z.string().max(260).optional() }).strict(), access: operators }),
+  /** The imports of sales feeds, latest first, from the audit log: imported, already recorded, or refused. */
+  'sales:imports': channel<T.Page<T.ImportRecord>>()({ args: z.object({ page, pageSize }).strict(), access: readers }),
 
   // tickets and players
   /** Any unit by serial. An unsold unit's content needs the auditor role and a reason, and is logged. */

@@ -342,9 +342,41 @@ export interface ImportResult {
   alreadyImported: number
 }
 
+/** One import of a sales feed, as the ledger's audit log records it (sales.import, sales.import-rejected). */
+export interface ImportRecord {
+  /** the audit entry's number */
+  seq: number
+  at: string
+  actor: string
+  fileName: string | null
+  /** of the file's bytes; null in an entry written before the refusals kept it */
+  sha256: string | null
+  bytes: number | null
+  /** lines that are not blank; null when the file was refused before its lines were counted */
+  lines: number | null
+  /** `already`: every line was imported before, nothing new */
+  result: 'imported' | 'already' | 'refused'
+  imported: number
+  alreadyImported: number
+  /** a refusal's bad lines (0 when the file itself was refused: `refusal` says why) */
+  badLines: number
+  /** why the file itself was refused (an ErrorReasonKey: FEED_NOT_UTF8, FEED_EMPTY, FEED_TOO_LARGE), else null */
+  refusal: string | null
+  firstSerial: string | null
+  lastSerial: string | null
+}
+
 /** Why a line of a sales feed is refused: a stable code, and the values its sentence names. */
 export const IMPORT_PROBLEM_CODES = [
-  'JSON', 'FIELD_MISSING', 'FIELD_UNKNOWN', 'SHAPE', 'EVENT_FIELDS_UNKNOWN', 'EVENT_FIELDS_MISSING',
+  'JSON', 'FIELD_MISSING', 'FIELD_UNKNOWN', 'EVENT_FIELDS_UNKNOWN', 'EVENT_FIELDS_MISSING',
+  // a field of the wrong kind or value, as the schema says it ({field}: a dotted path, `play.mode`)
+  'FIELD_TYPE', // {field, expected: string|number|object|array|objectOrNull, got: the value as JSON}
+  'FIELD_VALUE', // {field, values: the values allowed, as JSON, joined by "|"}
+  'TEXT_EMPTY', 'TEXT_SPACES', // {field}
+  'TEXT_TOO_LONG', // {field, max}
+  'STAKE_NOT_WHOLE', // {got}
+  'EVENTS_TOO_MANY', // {max}
+  'SHAPE', // {field, detail}: any other shape the schema refuses (detail in English)
   'SALE_ID_TWICE', 'SALE_ID_SERIAL', 'RECORDED_OTHER',
   'SERIAL', 'EMISSION_UNKNOWN', 'BLOCK_UNKNOWN', 'UNIT_BEYOND', 'UNIT_SOLD', 'UNIT_TWICE', 'OUT_OF_ORDER', 'OUT_OF_ORDER_SOLD_OUT',
   'SOLD_AT_FORMAT', 'SOLD_AT_FUTURE', 'SOLD_AT_EARLY', 'STAKE', 'NOT_OPEN', 'BLOCK_NOT_SELLING',

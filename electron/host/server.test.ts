@@ -343,6 +343,54 @@ describe('browser host', () => {
       expect(backend.calls).toHaveLength(0)
     })
 
+    describe("a sales feed's bytes as the body", () => {
+      const feedHeaders = (extra: Record<string, string> = {}) => ({ 'content-type': 'application/octet-stream', authorization: `Bearer ${SESSION}`, ...extra })
+
+      it('are taken as they are, in memory the import can share, with the other arguments from their header', async () => {
+        let got: { content: unknown; fileName: unknown } | null = null
+        await restart({ maxBytesBodyBytes: 4096, backend: { dispatch: async (_c, args) => ((got = args as typeof got), { ok: true, result: null }), services: backend.services } })
+        const bytes = Buffer.from([0xef, 0xbb, 0xbf, 0x7b, 0x7d, 0x0d, 0x0a, 0xe9])
+        const r = await raw('/api/sales:import', { method: 'POST', headers: feedHeaders({ 'x-carats-args': encodeURIComponent(JSON.stringify({ fileName: 'ventes de mars.jsonl' })) }), body: bytes })
+        expect(r.status).toBe(200)
+        expect(got!.fileName).toBe('ventes de mars.jsonl')
+        expect(Buffer.isBuffer(got!.content)).toBe(true)
+        expect(Buffer.compare(got!.content as Buffer, bytes)).toBe(0)
+        expect((got!.content as Buffer).buffer).toBeInstanceOf(SharedArrayBuffer)
+        // sent in chunks, without a length
+        const chunked = await raw('/api/sales:import', { method: 'POST', headers: feedHeaders({ 'transfer-encoding': 'chunked' }), body: bytes })
+        expect(chunked.status).toBe(200)
+        expect(Buffer.compare(got!.content as Buffer, bytes)).toBe(0)
+      })
+
+      it('beyond the feed limit are refused with 413 before they are read, saying the limit in MiB', async () => {
+        await restart({ maxBytesBodyBytes: 2 * 1024 * 1024 })
+        const r = await raw('/api/sales:import', { method: 'POST', headers: feedHeaders(), body: Buffer.alloc(3 * 1024 * 1024, 0x20) })
+        expect(r.status).toBe(413)
+        const env = JSON.parse(r.text) as { error: { code: string; message: string; reason: unknown } }
+        expect(env.error.code).toBe('BAD_ARGUMENTS')
+        expect(env.error.message).toBe('the file is 3 MiB, more than the 2 MiB an import takes: split it into smaller files')
+        expect(env.error.reason).toEqual({ key: 'FEED_TOO_LARGE', params: { mib: 3, maxMib: 2 } })
+        expect(backend.calls).toHaveLength(0)
+      })
+
+      it('under another content type are refused with 415, and a channel without bytes takes none', async () => {
+        const r = await raw('/api/sales:import', { method: 'POST', headers: feedHeaders({ 'content-type': 'text/plain' }), body: 'hello' })
+        expect(r.status).toBe(415)
+        expect(JSON.parse(r.text).error).toMatchObject({ code: 'BAD_ARGUMENTS', reason: { key: 'FEED_CONTENT_TYPE', params: { type: 'text/plain' } } })
+        const other = await raw('/api/emissions:list', { method: 'POST', headers: feedHeaders(), body: 'hello' })
+        expect(other.status).toBe(415)
+        const badArgs = await raw('/api/sales:import', { method: 'POST', headers: feedHeaders({ 'x-carats-args': '%7Bnot json' }), body: 'x' })
+        expect(badArgs.status).toBe(400)
+        expect(backend.calls).toHaveLength(0)
+      })
+
+      it('are read only for a live session', async () => {
+        const r = await raw('/api/sales:import', { method: 'POST', headers: feedHeaders({ authorization: 'Bearer nope' }), body: 'x' })
+        expect(JSON.parse(r.text).error.code).toBe('NOT_SIGNED_IN')
+        expect(backend.calls).toHaveLength(0)
+      })
+    })
+
     it('answers bad JSON and non-object bodies with a BAD_ARGUMENTS envelope', async () => {
       const bad = await api('auth:status', '{"args": ')
       expect(bad.status).toBe(400)
@@ -391,6 +439,7 @@ describe('browser host', () => {
     it('states its limits in one place and applies them by default', () => {
       expect(HOST_LIMITS).toMatchObject({
         maxBodyBytes: 64 * 1024 * 1024,
+        maxBytesBodyBytes: 512 * 1024 * 1024,
         maxConnections: expect.any(Number),
         headersTimeoutMs: expect.any(Number),
         requestTimeoutMs: expect.any(Number),

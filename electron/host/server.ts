@@ -7,14 +7,17 @@
  * protection that a local web server needs and an IPC channel does not:
  * - it answers only to its own Host header (DNS rebinding: evil.example resolving to 127.0.0.1);
  * - it refuses requests whose Origin is not its own, and cross-site fetch metadata (CSRF);
- * - /api takes only POST with a JSON body of bounded size, answered with no-store;
+ * - /api takes only POST with a JSON body of bounded size, answered with no-store; a sales feed's
+ *   bytes (contract/feed.ts BYTES_BODIES) may come instead as the body itself, application/octet-stream,
+ *   the call's other arguments in the X-Carats-Args header (URI-encoded JSON);
  * - a channel that needs a session is refused (NOT_SIGNED_IN, as the dispatcher would) before
  *   its body is read when the bearer token is not a live session (the backend's
  *   services.users.resolve): only signed-in callers can make the host read a big body;
  * - every page carries the app's Content-Security-Policy.
  *
  * Limits (HOST_LIMITS below says why each value; HostOptions can lower them for tests):
- * - request body: 64 MiB (a sales feed is imported as one request), for signed-in callers;
+ * - request body: 64 MiB of JSON, for signed-in callers; a sales feed's bytes up to FEED_MAX_BYTES
+ *   (512 MiB, the importer's own limit), read into memory that the import's threads share;
  * - connections: 64 at once, more are closed as they arrive;
  * - headers must arrive within 10 s, the whole request (headers and body) within 30 s; a slow
  *   client is answered 408 and cut off. The backend's own work does not count;
@@ -26,6 +29,7 @@ import { createReadStream } from 'node:fs'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { AppError, because, type ApiErrorData, type Envelope, type ErrorCode, type ErrorReason } from '../contract/errors'
+import { BYTES_ARGS_HEADER, BYTES_BODIES, BYTES_CONTENT_TYPE, FEED_MAX_BYTES } from '../contract/feed'
 import { securityHeaders } from '../main/security'
 import { resolveStatic } from './static'
 
@@ -54,6 +58,8 @@ export interface HostOptions {
   port?: number
   /** Largest /api request body accepted, in bytes (HOST_LIMITS.maxBodyBytes). */
   maxBodyBytes?: number
+  /** Largest body of bytes (a sales feed's) accepted (HOST_LIMITS.maxBytesBodyBytes). */
+  maxBytesBodyBytes?: number
   /** Connections at once (HOST_LIMITS.maxConnections). */
   maxConnections?: number
   /** Time for a request's headers to arrive (HOST_LIMITS.headersTimeoutMs). */
@@ -85,6 +91,11 @@ export const HOST_LIMITS = {
    * hundred thousand sales. Only a signed-in caller (or a public channel's) body is read.
    */
   maxBodyBytes: 64 * 1024 * 1024,
+  /**
+   * A sales feed's bytes, sent as they are: the importer's own limit (contract/feed.ts), 512 MiB,
+   * about 290,000 sales with their plays. Only a signed-in caller's body is read.
+   */
+  maxBytesBodyBytes: FEED_MAX_BYTES,
   /** Ten times what a few browser tabs open; beyond it a new connection is closed at once. */
   maxConnections: 64,
   /** Headers are a few hundred bytes, sent at once; 10 s leaves room for a machine under load. */
@@ -179,6 +190,68 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   })
 }
 
+/**
+ * A body of bytes, read into memory that threads can share (the import's worker and its reader
+ * read it in place): straight into it when its length is declared, else gathered and copied once.
+ */
+function readBytesBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  const declared = Number(req.headers['content-length'] ?? NaN)
+  if (declared > limit) return Promise.reject(feedTooLarge(declared, limit))
+  return new Promise((resolveBody, reject) => {
+    const known = Number.isInteger(declared) && declared >= 0
+    let into = known ? Buffer.from(new SharedArrayBuffer(declared)) : null
+    const chunks: Buffer[] = []
+    let size = 0
+    let done = false
+    const fail = (e: unknown) => {
+      if (done) return
+      done = true
+      reject(e)
+    }
+    req.on('data', (chunk: Buffer) => {
+      if (done) return
+      if (size + chunk.length > limit) return fail(feedTooLarge(size + chunk.length, limit))
+      if (into && size + chunk.length > into.length) return fail(new HttpFailure(400, 'BAD_ARGUMENTS', 'the body is longer than its Content-Length'))
+      if (into) into.set(chunk, size)
+      else chunks.push(chunk)
+      size += chunk.length
+    })
+    req.on('end', () => {
+      if (done) return
+      done = true
+      if (!into) {
+        into = Buffer.from(new SharedArrayBuffer(size))
+        let at = 0
+        for (const c of chunks) {
+          into.set(c, at)
+          at += c.length
+        }
+      }
+      resolveBody(size === into.length ? into : into.subarray(0, size))
+    })
+    req.on('error', fail)
+  })
+}
+
+/** The call's other arguments, beside a body of bytes: URI-encoded JSON of an object, or none. */
+function bytesArgs(header: string | string[] | undefined): Record<string, unknown> {
+  if (header === undefined) return {}
+  let value: unknown
+  try {
+    value = JSON.parse(decodeURIComponent(Array.isArray(header) ? header.join('') : header))
+  } catch {
+    throw new HttpFailure(400, 'BAD_ARGUMENTS', `the ${BYTES_ARGS_HEADER} header must be URI-encoded JSON of the call's other arguments`)
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new HttpFailure(400, 'BAD_ARGUMENTS', `the ${BYTES_ARGS_HEADER} header must hold a JSON object`)
+  return value as Record<string, unknown>
+}
+
+function feedTooLarge(bytes: number, limit: number): HttpFailure {
+  const mib = (n: number) => Math.round((n / (1024 * 1024)) * 10) / 10
+  const { message, reason } = new AppError('BAD_ARGUMENTS', `the file is ${mib(bytes)} MiB, more than the ${mib(limit)} MiB an import takes: split it into smaller files`, because('FEED_TOO_LARGE', { mib: Math.ceil(bytes / 2 ** 20), maxMib: Math.floor(limit / 2 ** 20) })).toData()
+  return new HttpFailure(413, 'BAD_ARGUMENTS', message, { Connection: 'close' }, reason)
+}
+
 function tooLarge(limit: number): HttpFailure {
   const mib = Math.round((limit / (1024 * 1024)) * 10) / 10
   return new HttpFailure(413, 'BAD_ARGUMENTS', `the request is larger than ${mib} MiB: split the import into smaller files`, {
@@ -188,6 +261,7 @@ function tooLarge(limit: number): HttpFailure {
 
 export async function createHost(opts: HostOptions): Promise<Host> {
   const limit = opts.maxBodyBytes ?? HOST_LIMITS.maxBodyBytes
+  const bytesLimit = opts.maxBytesBodyBytes ?? HOST_LIMITS.maxBytesBodyBytes
   const headersTimeout = opts.headersTimeoutMs ?? HOST_LIMITS.headersTimeoutMs
   const requestTimeout = opts.requestTimeoutMs ?? HOST_LIMITS.requestTimeoutMs
   const hasSession = sessionCheck(opts.backend)
@@ -256,7 +330,19 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     // The dispatcher checks the session again, with the role, once the body is in.
     if (!isPublic && (token === null || !(await hasSession(token)))) throw notSignedIn()
     const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase()
+    const bytesField = BYTES_BODIES[channel]
+    if (bytesField && type === BYTES_CONTENT_TYPE) {
+      // a feed's bytes as the body: the importer reads them in place
+      const args = bytesArgs(req.headers[BYTES_ARGS_HEADER])
+      const bytes = await readBytesBody(req, bytesLimit)
+      sendEnvelope(res, 200, await opts.backend.dispatch(channel, { ...args, [bytesField]: bytes }, token))
+      return
+    }
     if (type !== 'application/json') {
+      if (bytesField) {
+        const { message, reason } = new AppError('BAD_ARGUMENTS', `send the file's bytes as ${BYTES_CONTENT_TYPE} (or the call as application/json), not ${type || 'no content type'}`, because('FEED_CONTENT_TYPE', { type: type || '—' })).toData()
+        throw new HttpFailure(415, 'BAD_ARGUMENTS', message, {}, reason)
+      }
       throw new HttpFailure(415, 'BAD_ARGUMENTS', 'the request body must be JSON (Content-Type: application/json)')
     }
     const raw = await readBody(req, limit)

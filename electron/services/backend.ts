@@ -9,7 +9,7 @@ import type { Envelope } from '../contract/errors'
 import { openLedger, type Db } from '../ledger/db'
 import { openLedgerKey, type KeyStore } from '../ledger/keystore'
 import { verifyBlockInWorkers } from '../workers/block-pool'
-import { workerImport } from '../workers/import-runner'
+import { closeImportWorkers, workerImport } from '../workers/import-runner'
 import { runLedgerTask } from '../workers/ledger-task-runner'
 import { workerSeller } from '../workers/simulate-seller'
 import { createAlertsService, type AlertsService } from './alerts'
@@ -94,7 +94,8 @@ export function createServices(opts: { db: Db; dbPath: string; keys: KeyStore; c
   const players = createPlayersService({ db, catalog })
   // plugged in from their own modules (simulator*, import*, reports*) as they land
   const simulator: SimulatorService = createSimulator({ db, clock, catalog, sales, audit, jobs, seller: workerSeller(dbPath) })
-  const importer: ImporterService = { importContent: workerImport(dbPath, clock), importHere: createImporter({ db, clock, catalog, sales, audit }).importContent }
+  const here = createImporter({ db, clock, catalog, sales, audit })
+  const importer: ImporterService = { importContent: workerImport(dbPath, clock), importHere: here.importContent, history: here.history }
   const reports: ReportsService = createReports({ db, clock, catalog, alerts })
   const demo = createDemoService({ jobs, emissions, simulator })
   const ledger = createLedgerOffice({ db, dbPath, keys, audit, jobs, clock, runTask: runLedgerTask })
@@ -122,6 +123,7 @@ export function openBackend(opts: BackendOptions): Backend {
       if (closed) return
       closed = true
       void services.jobs.shutdown()
+      closeImportWorkers(opts.dbPath)
       services.audit.flushCheckpoint()
       db.close()
     },
@@ -129,6 +131,7 @@ export function openBackend(opts: BackendOptions): Backend {
       if (closed) return
       await services.jobs.shutdown()
       closed = true
+      closeImportWorkers(opts.dbPath)
       services.audit.flushCheckpoint()
       db.close()
     },

@@ -2,7 +2,7 @@
  * The shapes of the services that live in their own modules (simulator, sales-feed importer,
  * reports), so that the backend, the demo and the handlers depend on the shape only.
  */
-import type { CsvFile, Dashboard, DepletionReport, ImportResult, JobInfo } from '../contract/types'
+import type { CsvFile, Dashboard, DepletionReport, ImportRecord, ImportResult, JobInfo, Page } from '../contract/types'
 import type { Actor } from './common'
 
 export interface SimulateArgs {
@@ -28,6 +28,8 @@ export interface ImporterService {
   importContent(actor: Actor, content: string | Uint8Array, fileName?: string): Promise<ImportResult>
   /** The same on this thread, the bytes read in place: the command line (no copy of a large file, no thread to start). */
   importHere(actor: Actor, content: string | Uint8Array, fileName?: string): ImportResult
+  /** The imports, latest first, from the audit log (the contract's sales:imports). */
+  history(args: { page: number; pageSize: number }): Page<ImportRecord>
 }
 
 export interface ReportsService {

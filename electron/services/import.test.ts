@@ -136,7 +136,7 @@ describe(mode, () => {
       const changed = JSON.stringify({ ...line, soldAt: '2025-03-19T10:00:00.000Z', play: null })
       const e = rejection(() => importer.importContent(TEST_ACTOR, changed))
       expect(e.code).toBe('IMPORT_REJECTED')
-      expect(e.extras.details).toEqual([{ line: 1, reason: `saleId ${line.saleId} is already recorded with other content (soldAt, play differ)`, problems: [{ code: 'RECORDED_OTHER', params: { saleId: line.saleId, fields: 'soldAt, play' } }] }])
+      expect(e.extras.details).toEqual([{ line: 1, reason: `saleId ${line.saleId} is already recorded with other content (soldAt, play differ)`, problems: [{ code: 'RECORDED_OTHER', params: { saleId: line.saleId, fields: 'soldAt,play' } }] }])
       expect(f.db.prepare('SELECT count(*) FROM sales').pluck().get()).toBe(20)
     })
 

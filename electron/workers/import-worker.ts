@@ -1,11 +1,13 @@
 /**
- * Worker thread: imports one sales feed (services/import.ts) through a connection of its own to
- * the ledger, so that the app's thread stays free while a large file is read, checked and
- * written. Started by import-runner.ts, once per file.
+ * Worker thread: imports sales feeds (services/import.ts) through a connection of its own to the
+ * ledger, so that the app's thread stays free while a large file is read, checked and written.
+ * Started by import-runner.ts, which keeps it for the next import a while: each import is a
+ * message, answered in turn; `close` closes the connection and ends the thread.
  */
 import { parentPort, workerData } from 'node:worker_threads'
-import { createImporter } from '../services/import'
-import type { ImportWorkerData, ImportWorkerMessage } from './import-runner'
+import { AppError } from '../contract/errors'
+import { createImporter, type Importer } from '../services/import'
+import type { ImportJob, ImportWorkerData, ImportWorkerMessage } from './import-runner'
 import { provideWorkerEntries } from './entry'
 import { openWorkerLedger, postedError, type WorkerLedger } from './worker-ledger'
 
@@ -14,15 +16,34 @@ const post = (m: ImportWorkerMessage) => parentPort!.postMessage(m)
 
 provideWorkerEntries({ 'feed-reader-worker': data.readerEntry })
 
+/** The app's clock, as it read when the import being run was asked for. */
+let now = Date.now()
 let ledger: WorkerLedger | null = null
+let importer: Importer | null = null
+let opening: unknown = null
 try {
-  // the app's clock, as it read when the import was asked for
-  ledger = openWorkerLedger(data.dbPath, () => new Date(data.now))
-  const importer = createImporter(ledger)
-  post({ type: 'done', result: importer.importContent(data.actor, data.content, data.fileName) })
+  ledger = openWorkerLedger(data.dbPath, () => new Date(now))
+  importer = createImporter(ledger)
 } catch (e) {
-  post(postedError(e))
-} finally {
-  ledger?.close()
-  parentPort!.close()
+  opening = e
 }
+
+function run(job: ImportJob): void {
+  now = job.now
+  try {
+    if (!importer) throw opening instanceof AppError ? opening : new AppError('INTERNAL', `the import's worker cannot open the ledger: ${opening instanceof Error ? opening.message : String(opening)}`)
+    post({ id: job.id, type: 'done', result: importer.importContent(job.actor, job.content, job.fileName) })
+  } catch (e) {
+    post({ id: job.id, ...postedError(e) })
+  } finally {
+    // the audit entries this import wrote, in the checkpoint outside the ledger file
+    ledger?.audit.flushCheckpoint()
+  }
+}
+
+parentPort!.on('message', (m: ImportJob | { type: 'close' }) => {
+  if (m.type === 'import') return run(m)
+  ledger?.close()
+  ledger = null
+  parentPort!.close()
+})

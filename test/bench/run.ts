@@ -9,6 +9,7 @@ import { benchUi } from './ui'
 import { benchLedger } from './ledger'
 import { benchRecall } from './recall'
 import { benchCli } from './cli'
+import { benchImport } from './import'
 
 const sections: Record<string, () => Promise<unknown>> = {
   core: () => benchCore({ runs: 5 }),
@@ -16,6 +17,7 @@ const sections: Record<string, () => Promise<unknown>> = {
   ledger: () => benchLedger({ importLines: 200_000 }),
   recall: () => benchRecall(),
   cli: () => benchCli({ runs: 10 }),
+  import: () => benchImport({ lines: Number(process.env.CARATS_BENCH_IMPORT_LINES || 100_000), runs: 5 }),
 }
 
 async function main() {

@@ -4,6 +4,7 @@
  * workers from out/main: see cli-process.ts), checked through its exit code and its JSON output.
  */
 import { spawnSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir, userInfo } from 'node:os'
 import { join } from 'node:path'
@@ -53,6 +54,20 @@ describe.sequential('carats ledger commands, one journey', () => {
     const again = carats(['sales', 'import', feed])
     expect(again.code).toBe(0)
     expect(again.out).toBe('sales-valid.jsonl: 20 lines, 0 sales imported, 20 already imported\n')
+  }, T)
+
+  it('lists the imports, latest first, with the SHA-256 of each file', () => {
+    const sha = createHash('sha256').update(readFileSync(feed)).digest('hex')
+    const h = json(['sales', 'imports'])
+    expect(h.total).toBe(2)
+    expect(h.items.map((r: { result: string; sha256: string; fileName: string }) => [r.fileName, r.result, r.sha256])).toEqual([
+      ['sales-valid.jsonl', 'already', sha],
+      ['sales-valid.jsonl', 'imported', sha],
+    ])
+    const text = carats(['sales', 'imports', '--limit', '1'])
+    expect(text.code).toBe(0)
+    expect(text.out).toMatch(new RegExp(`^imports 1–1 of 2, latest first\\n\\S+Z  \\S+  sales-valid\\.jsonl  20 lines  already recorded\\n    sha256 ${sha}\\n$`))
+    expect(carats(['sales', 'imports', '--limit', '0']).code).toBe(2)
   }, T)
 
   it('refuses a feed that is not UTF-8, naming the file, and imports nothing', () => {

@@ -92,6 +92,7 @@ const MATRIX: Record<Exclude<ChannelName, 'auth:status' | 'auth:setup' | 'auth:l
   'jobs:cancel': [A, O, U],
   'sales:simulate': [A, O],
   'sales:import': [A, O],
+  'sales:imports': [A, O, M, U],
   'tickets:get': ALL,
   'players:search': [A, S, M, U],
   'players:last': [A, S, U],

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import { createAppI18n } from '../../i18n'
-import { formatMoney } from '../../format'
-import { formatSerial } from '../../../../game-core/serial'
-import type { ImportLineError } from '../../../../electron/contract'
-import { describeLine, readFeedText } from './importProblems'
+import { formatDateTime, formatDay, formatInteger, formatMoney } from '../../format'
+import { dammCheckDigit, formatSerial } from '../../../../game-core/serial'
+import { IMPORT_PROBLEM_CODES, type ImportLineError, type ImportProblem, type ImportProblemCode } from '../../../../electron/contract'
+import { countFeedLines, describeLine, describeProblem } from './importProblems'
+import { ENGLISH_WORDS, ISO_TIME, leftovers } from './importProblems.fixtures'
 
 const serial = formatSerial({ emission: 1, block: 1, unit: 5 })
 const typo = serial.slice(0, -1) + String((Number(serial.slice(-1)) + 1) % 10)
@@ -18,57 +19,92 @@ const line: ImportLineError = {
   ],
 }
 
-function say(locale: 'fr' | 'en', l: ImportLineError) {
+function speaker(locale: 'fr' | 'en') {
   const i18n = createAppI18n(locale)
-  // the no-break spaces of money as plain spaces, to compare
-  return describeLine(l, (k, p) => i18n.global.t(k, p ?? {}), (c) => formatMoney(c, locale)).replace(/[\u00a0\u202f]/g, ' ')
+  const t = (k: string, p?: Record<string, unknown>) => i18n.global.t(k, p ?? {})
+  const te = (k: string) => i18n.global.te(k)
+  const fmt = { money: (c: number) => formatMoney(c, locale), int: (n: number) => formatInteger(n, locale), dateTime: (s: string) => formatDateTime(s, locale), day: (d: string) => formatDay(d, locale) }
+  // the no-break spaces of money and numbers as plain spaces, to compare
+  const plain = (s: string) => s.replace(/[\u00a0\u202f]/g, ' ')
+  return { say: (l: ImportLineError) => plain(describeLine(l, t, te, fmt)), one: (p: ImportProblem) => plain(describeProblem(p, t, te, fmt)) }
+}
+const fr = speaker('fr')
+const en = speaker('en')
+const one = (code: ImportProblemCode, params: Record<string, string | number>): ImportLineError => ({ line: 4, reason: '(English)', problems: [{ code, params }] })
+
+/** Values of the kind each code names, as the importer sends them (import-problems.ts, import-careful.ts, game-core/play.ts). */
+const SAMPLE: Record<string, string | number> = {
+  detail: 'Unexpected token', column: 12, field: 'stakeCents', fields: '"channel"', where: '', expected: 'number', got: '"cinq"', values: '"play"|"auto"', max: 64,
+  event: 3, t: '-1', last: 200, gesture: '"swipe"', zone: 'winning', cell: 9, mode: '"x"', status: 'closed', shown: 2, of: 6, cells: 30, count: 20,
+  saleId: 'S-1', first: 2, serial, sale: 'S-2', emission: 42, block: 7, blocks: 1, unit: 12000, size: 10000, next: serial,
+  soldAt: '2099-01-01T00:00:00Z', now: '2025-03-20T15:00:00.000Z', skewMinutes: 5, startsOn: '2025-03-01', createdAt: '2025-02-01T09:00:00.000Z',
+  expectedCents: 500, gotCents: 200, char: 'U+202E', position: 4,
 }
 
 describe("a refused feed line's reasons on screen", () => {
   it('are said in French, money as money, the state in words, a mistyped serial explained as in the inspector', () => {
-    expect(say('fr', line)).toBe(
-      'la mise doit être le prix de l’unité, 5 €, et non 2,50 € ; l’émission 1 n’est pas en vente (état : close) ; ' +
+    expect(fr.say(line)).toBe(
+      'la mise doit être le prix de l’unité, 5 €, et non 2,50 € ; l’émission 0001 n’est pas en vente (état : close) ; ' +
         `numéro de série « ${typo} » : La clé de contrôle ne correspond pas : un chiffre a été mal saisi ou deux chiffres ont été inversés. Comparez avec le ticket. ; ` +
         'partie, événement 3 : « vos numéros » grattés avant les numéros gagnants (2 sur 6 découverts)',
     )
   })
 
   it('are said in English too, and a line without codes keeps its own sentence', () => {
-    expect(say('en', line)).toMatch(/^the stake must be the unit price, €5(\.00)?, not €2\.50; emission 1 is not on sale \(status: closed\); serial ".*": .*; play, event 3: "your numbers" revealed before the winning numbers \(2 of 6 shown\)$/)
-    expect(say('fr', { line: 2, reason: 'not valid JSON', problems: [] })).toBe('not valid JSON')
+    expect(en.say(line)).toMatch(/^the stake must be the unit price, €5(\.00)?, not €2\.50; emission 0001 is not on sale \(status: closed\); serial ".*": .*; play, event 3: "your numbers" revealed before the winning numbers \(2 of 6 shown\)$/)
+    expect(fr.say({ line: 2, reason: 'not valid JSON', problems: [] })).toBe('not valid JSON')
   })
 
-  it("say where a line stops being JSON instead of JavaScript's English message, when the importer knows the column", () => {
-    const json = (params: Record<string, string | number>): ImportLineError => ({ line: 3, reason: 'not valid JSON (…)', problems: [{ code: 'JSON', params }] })
-    expect(say('fr', json({ detail: 'Unexpected end of JSON input', column: 61, end: 1 }))).toBe('JSON incomplet : la ligne s’arrête à la colonne 61, avant la fin de l’objet')
-    expect(say('fr', json({ detail: 'Unexpected string in JSON at position 25', column: 26 }))).toBe('JSON invalide à la colonne 26')
-    expect(say('en', json({ detail: 'Unexpected string in JSON at position 25', column: 26 }))).toBe('not valid JSON at column 26')
-    // without a column, its message as it came
-    expect(say('fr', json({ detail: 'Unexpected token \'o\', "not json" is not valid JSON' }))).toBe('JSON invalide (Unexpected token \'o\', "not json" is not valid JSON)')
+  it("say where a line stops being JSON, never JavaScript's English message", () => {
+    const json = (params: Record<string, string | number>) => one('JSON', params)
+    expect(fr.say(json({ detail: 'Unexpected end of JSON input', column: 61, end: 1 }))).toBe('JSON incomplet : la ligne s’arrête à la colonne 61, avant la fin de l’objet')
+    expect(fr.say(json({ detail: 'Unexpected string in JSON at position 25', column: 26 }))).toBe('la ligne n’est pas du JSON valide : erreur à la colonne 26')
+    expect(en.say(json({ detail: 'Unexpected string in JSON at position 25', column: 26 }))).toBe('the line is not valid JSON: error at column 26')
+    expect(fr.say(json({ detail: 'Unexpected token \'o\', "not json" is not valid JSON' }))).toBe('la ligne n’est pas du JSON valide')
   })
-})
 
-describe("a feed's new reasons on screen", () => {
-  const one = (code: ImportLineError['problems'][number]['code'], params: Record<string, string | number>): ImportLineError => ({ line: 4, reason: '(English)', problems: [{ code, params }] })
+  it('name the fields in words, say the times in the interface’s language, and the emissions and blocks as the screens number them', () => {
+    expect(fr.say(one('FIELD_TYPE', { field: 'stakeCents', expected: 'number', got: '"cinq"' }))).toBe('la mise doit être un nombre ; la ligne porte « "cinq" »')
+    expect(en.say(one('FIELD_TYPE', { field: 'stakeCents', expected: 'number', got: '"cinq"' }))).toBe('the stake must be a number; the line holds ""cinq""')
+    expect(fr.say(one('FIELD_VALUE', { field: 'play.mode', values: '"play"|"auto"', got: '"x"' }))).toBe('le mode de la partie doit valoir "play" ou "auto" ; la ligne porte « "x" »')
+    expect(fr.say(one('FIELD_MISSING', { field: 'player' }))).toBe('il manque l’identifiant du joueur (champ « player »)')
+    expect(fr.say(one('TEXT_SPACES', { field: 'saleId' }))).toBe('l’identifiant de vente commence ou finit par une espace')
+    expect(fr.say(one('RECORDED_OTHER', { saleId: 'S-3', fields: 'serial,player,soldAt', recordedFor: serial }))).toBe(
+      `la vente « S-3 » est déjà enregistrée avec un autre contenu (diffèrent : le numéro de série (la vente est enregistrée pour ${serial}), l’identifiant du joueur, l’heure de vente)`,
+    )
+    const future = fr.say(one('SOLD_AT_FUTURE', { soldAt: '2099-01-01T00:00:00Z', now: '2025-03-20T15:00:00.000Z', skewMinutes: 5 }))
+    expect(future).toBe(`l’heure de vente, ${formatDateTime('2099-01-01T00:00:00Z', 'fr')}, est dans le futur (il est ${formatDateTime('2025-03-20T15:00:00.000Z', 'fr')} ; les horloges peuvent différer de 5 minutes au plus)`.replace(/[\u00a0\u202f]/g, ' '))
+    expect(future).not.toMatch(ISO_TIME)
+    expect(fr.say(one('SOLD_AT_EARLY', { soldAt: '2025-02-01T10:00:00Z', emission: 1, startsOn: '2025-03-01' }))).toMatch(/^l’heure de vente, .*2025.*, précède l’ouverture des ventes de l’émission 0001 \(le 1 mars 2025\)$/)
+    expect(fr.say(one('BLOCK_NOT_SELLING', { emission: 2, block: 1, status: 'failed' }))).toMatch(/^le bloc 0002\/001 ne peut pas vendre \(état : /)
+  })
 
-  it('say a day that does not exist, a sale before its emission was created, a time beyond the skew and a bad character in a player id, in French and English', () => {
-    expect(say('fr', one('SOLD_AT_DATE', { soldAt: '2026-02-30T10:00:00Z' }))).toBe('soldAt « 2026-02-30T10:00:00Z » désigne un jour ou une heure qui n’existe pas')
-    expect(say('en', one('SOLD_AT_DATE', { soldAt: '2026-02-30T10:00:00Z' }))).toBe('soldAt "2026-02-30T10:00:00Z" names a day or a time that does not exist')
-    expect(say('fr', one('SOLD_AT_BEFORE_CREATION', { soldAt: 'T1', emission: 3, createdAt: 'T2' }))).toBe('soldAt T1 précède la création de l’émission 3 (T2), qui n’a pas de date d’ouverture des ventes')
-    expect(say('en', one('SOLD_AT_FUTURE', { soldAt: 'T1', now: 'T0', skewMinutes: 5 }))).toBe('soldAt T1 is in the future (now is T0; clocks may differ by up to 5 minutes)')
-    expect(say('fr', one('PLAYER_CHARS', { char: 'U+202E', position: 4 }))).toMatch(/^l’identifiant du joueur contient U\+202E au caractère 4 : /)
-    expect(say('en', one('PLAYER_CHARS', { char: 'U+202E', position: 4 }))).toMatch(/^the player id holds U\+202E at character 4: /)
+  it('never say "block 0": a serial out of range names its part in words', () => {
+    const blockZero = `0001-000-0000504-${dammCheckDigit('00010000000504')}`
+    const text = fr.say(one('SERIAL', { serial: blockZero }))
+    expect(text).toBe(`numéro de série « ${blockZero} » : Numéro hors limites : bloc 000 (de 001 à 999).`)
+    expect(text).not.toMatch(/\bblock\b/)
+  })
+
+  it('have a French and an English sentence for every reason the importer can give, with no value left unsaid and no English word in French', () => {
+    for (const code of IMPORT_PROBLEM_CODES) {
+      const p: ImportProblem = { code, params: SAMPLE }
+      const f = fr.one(p)
+      const e = en.one(p)
+      expect(f, code).not.toMatch(/emissions\.importModal|\{\w+\}/)
+      expect(e, code).not.toMatch(/emissions\.importModal|\{\w+\}/)
+      expect(f, code).not.toBe(e)
+      expect(leftovers(f), `${code}: ${f}`).toEqual([])
+    }
+    expect(ENGLISH_WORDS.test('the stake must be')).toBe(true)
   })
 })
 
 describe('a chosen feed file', () => {
-  it('is read as UTF-8 (its byte order mark dropped), or refused where it stops being UTF-8', () => {
-    expect(readFeedText(new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode('{"player":"Zoé"}\n')]))).toEqual({ text: '{"player":"Zoé"}\n' })
-    const latin1 = new Uint8Array([...new TextEncoder().encode('{"a":1}\n{"player":"Zo'), 0xe9, 0x22, 0x7d])
-    expect(readFeedText(latin1)).toEqual({ stop: { line: 2, byte: 14, offset: 21 } })
-    const i18n = createAppI18n('fr')
-    expect(i18n.global.t('emissions.importModal.notUtf8', { name: 'ventes.jsonl', line: 2, byte: 14, offset: 21 })).toBe(
-      'ventes.jsonl n’est pas un texte UTF-8 : il cesse de l’être à la ligne 2, à l’octet 14 de cette ligne (position 21 dans le fichier, en comptant depuis 0). Enregistrez-le en UTF-8 et choisissez-le à nouveau.',
-    )
+  it('has its non-empty lines counted on its bytes, CRLF or LF, blank lines aside', () => {
+    const enc = (s: string) => new TextEncoder().encode(s)
+    expect(countFeedLines(enc('{"a":1}\n{"a":2}\n'))).toBe(2)
+    expect(countFeedLines(enc('{"a":1}\r\n\r\n{"a":2}'))).toBe(2)
+    expect(countFeedLines(enc(''))).toBe(0)
   })
 })
