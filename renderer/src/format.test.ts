@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { blockNo, emissionNo, formatClock, formatDay, formatInteger, formatMoney, formatOdds, formatPercent, shortHash } from './format'
+import { blockNo, emissionNo, formatClock, formatDay, formatInteger, formatMoney, formatOdds, formatPercent, percentDecimals, shortHash } from './format'
 
 // Intl puts narrow no-break spaces in French numbers: compare with plain spaces.
 const plain = (s: string) => s.replace(/[\u00a0\u202f]/g, ' ')
@@ -23,6 +23,22 @@ describe('format', () => {
     expect(formatOdds(3.8998, 'fr')).toBe('1 sur 3,90')
     expect(formatOdds(3.8998, 'en')).toBe('1 in 3.90')
     expect(plain(formatOdds(4_008_000, 'fr'))).toBe('1 sur 4 008 000')
+  })
+  it('prints French percentages with a narrow no-break space before the sign, as French typography does', () => {
+    expect(formatPercent(0.025)).toBe('2,5\u202f%')
+    expect(formatPercent(0.7199975, 'fr', 5)).toBe('71,99975\u202f%')
+    expect(formatPercent(1, 'fr')).toBe('100\u202f%')
+    expect(formatPercent(12.5, 'fr', 0)).toBe('1\u202f250\u202f%')
+    expect(formatPercent(0.025, 'en')).toBe('2.5%')
+  })
+  it('prints a percentage with as many decimals as another when asked (a realised payout beside the theoretical one)', () => {
+    expect(percentDecimals(0.7199975)).toBe(5)
+    expect(percentDecimals(0.69)).toBe(0)
+    expect(percentDecimals(0.025)).toBe(1)
+    expect(percentDecimals(1 / 3)).toBe(5)
+    expect(plain(formatPercent(0.69, 'fr', 5, 5))).toBe('69,00000 %')
+    expect(plain(formatPercent(0.6912345678, 'fr', 5, 5))).toBe('69,12346 %')
+    expect(formatPercent(0.69, 'en', 2, 2)).toBe('69.00%')
   })
   it('reads a calendar day without shifting it across time zones', () => {
     expect(formatDay('2024-03-01', 'en')).toBe('1 Mar 2024')

@@ -37,9 +37,28 @@ export function formatDecimal(n: number, locale: AppLocale = 'fr', digits = 2): 
   return nf(locale, `dec${digits}`, { maximumFractionDigits: digits }).format(n)
 }
 
-/** A fraction (0.7199975) as a percentage ("71,99975 %"), with at most `digits` decimals. */
-export function formatPercent(fraction: number, locale: AppLocale = 'fr', digits = 2): string {
-  return nf(locale, `pct${digits}`, { style: 'percent', minimumFractionDigits: 0, maximumFractionDigits: digits }).format(fraction)
+/**
+ * A fraction (0.7199975) as a percentage ("71,99975 %"), with at most `digits` decimals and at
+ * least `minDigits` (a figure shown beside another with as many decimals: "69,00000 %" beside
+ * "71,99975 %", not "69 %"). The one place every screen turns a share into text.
+ *
+ * French typography puts a narrow no-break space (U+202F) before the sign; Intl's fr-FR data
+ * writes a full-width no-break space (U+00A0) there, so that space is narrowed here.
+ */
+export function formatPercent(fraction: number, locale: AppLocale = 'fr', digits = 2, minDigits = 0): string {
+  const min = Math.min(minDigits, digits)
+  const parts = nf(locale, `pct${digits}.${min}`, { style: 'percent', minimumFractionDigits: min, maximumFractionDigits: digits }).formatToParts(fraction)
+  return parts.map((p, i) => (p.type === 'literal' && parts[i + 1]?.type === 'percentSign' ? p.value.replace(/\s/g, '\u202f') : p.value)).join('')
+}
+
+/** How many decimals (0 to `max`) the percentage of `fraction` needs to be written exactly: 5 for 0.7199975 (71,99975 %). */
+export function percentDecimals(fraction: number, max = 5): number {
+  const pct = fraction * 100
+  for (let d = 0; d < max; d++) {
+    const scale = 10 ** d
+    if (Math.abs(Math.round(pct * scale) / scale - pct) < 1e-9) return d
+  }
+  return max
 }
 
 /** "1 sur 3,90" / "1 in 3.90". */
