@@ -1,5 +1,5 @@
-/** The cells of a CSV text, read as RFC 4180 says (quotes doubled inside quoted cells). */
-export function parseCsv(text: string): string[][] {
+/** The cells of a CSV text, read as RFC 4180 says (quotes doubled inside quoted cells); `delimiter` between cells (`;` in a French office export). */
+export function parseCsv(text: string, delimiter = ','): string[][] {
   const rows: string[][] = []
   let row: string[] = []
   let cell = ''
@@ -13,7 +13,7 @@ export function parseCsv(text: string): string[][] {
       } else if (c === '"') quoted = false
       else cell += c
     } else if (c === '"') quoted = true
-    else if (c === ',') {
+    else if (c === delimiter) {
       row.push(cell)
       cell = ''
     } else if (c === '\n') {
