@@ -234,13 +234,16 @@ const reportDepletion: Command = (ctx) =>
 
 const reportDashboard: Command = (ctx) =>
   withBackend(ctx, (b) => {
-    const { values } = options(ctx, { 'include-demo': { type: 'boolean' } })
-    const d = b.services.reports.dashboard({ includeDemo: values['include-demo'] })
+    const { values } = options(ctx, { 'include-demo': { type: 'boolean' }, emission: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' } })
+    const emission = values.emission === undefined ? undefined : whole('--emission', values.emission, 1, 9999)
+    const d = b.services.reports.dashboard({ includeDemo: values['include-demo'], emission, from: values.from, to: values.to })
+    const f = d.filters
+    const scope = [f.emission === null ? 'all emissions' : `emission ${f.emission}`, f.from || f.to ? `sale days ${f.from ?? 'start'} to ${f.to ?? 'today'}` : 'every sale day']
     print(ctx, d, () =>
       [
-        `as of ${d.asOf}${d.includesDemo ? ', demonstration emissions included' : ' (real emissions only; --include-demo counts demonstration emissions too)'}`,
-        `units sold ${int(d.unitsSold)}, sales ${eur(d.salesCents)}, prizes won ${int(d.prizesWon)} (${eur(d.prizesWonCents)})`,
-        `payout realised ${pct(d.realisedPayout)}, theoretical ${pct(d.theoreticalPayout)}; remaining prize liability ${eur(d.remainingLiabilityCents)}`,
+        `carats ${d.version}, as of ${d.asOf}: ${scope.join(', ')}${d.includesDemo ? ', demonstration emissions included' : ' (real emissions only; --include-demo counts demonstration emissions too)'}`,
+        d.unitsSold === 0 ? 'no activity in the period' : `units sold ${int(d.unitsSold)}, sales ${eur(d.salesCents)}, prizes won ${int(d.prizesWon)} (${eur(d.prizesWonCents)})`,
+        `payout realised ${d.realisedPayout === null ? '-' : pct(d.realisedPayout)}, theoretical ${pct(d.theoreticalPayout)}; remaining prize liability ${eur(d.remainingLiabilityCents)} (as of now)`,
         `top prizes remaining: ${d.topPrizesRemaining.map((t) => `${eur(t.amountCents)}: ${t.remaining} of ${t.initial}`).join(', ') || 'none on sale'}`,
         `last days: ${d.salesPerDay.slice(-7).map((s) => `${s.day} ${int(s.units)}`).join(', ') || 'no sales'}`,
         ...d.alerts.slice(0, 5).map((a) => `alert: ${a.message} (${a.at})`),

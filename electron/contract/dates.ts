@@ -68,3 +68,12 @@ export function isoDateTimeMillis(text: string): number {
 
 /** Whether `text` has the shape of an ISO 8601 date-time with a zone, whether or not its day and time exist. */
 export const isoDateTimeShaped = (text: string): boolean => typeof text === 'string' && ISO_DATE_TIME.test(text)
+
+/**
+ * Why `from`…`to` is not a range of days (either may be absent): the reason in English, or null.
+ * Days compare as text in YYYY-MM-DD; each is checked on its own by isoDayProblem first.
+ */
+export function dayRangeProblem(from: string | undefined | null, to: string | undefined | null): string | null {
+  if (!from || !to || from <= to) return null
+  return `the range starts on ${from}, after its end on ${to}: give a first day on or before the last`
+}

@@ -8,7 +8,8 @@ import './zod-jitless'
 import { z } from 'zod'
 import { channel, ROLES } from './define'
 import type * as T from './types'
-import { isoDayProblem, ISO_DAY_SHAPE } from './dates'
+import { CSV_FORMS, CSV_LOCALES } from './types'
+import { dayRangeProblem, isoDayProblem, ISO_DAY_SHAPE } from './dates'
 import { describePlayerIdProblem, playerIdProblem } from './player-id'
 
 export * from './types'
@@ -34,6 +35,19 @@ const isoDay = z
   .string()
   .regex(ISO_DAY_SHAPE, 'must be a date YYYY-MM-DD')
   .refine((v) => isoDayProblem(v) !== 'nonexistent', { error: (issue) => `${String(issue.input)} is not a day of the calendar` })
+
+/** A range of days, either end optional, its first day on or before its last. */
+const dayRange = <S extends z.ZodRawShape>(shape: S) =>
+  z
+    .object({ ...shape, from: isoDay.optional(), to: isoDay.optional() })
+    .strict()
+    .superRefine((a, ctx) => {
+      const { from, to } = a as { from?: string; to?: string }
+      const problem = dayRangeProblem(from, to)
+      if (problem) ctx.addIssue({ code: 'custom', path: ['to'], message: problem })
+    })
+/** How an export is written (docs/exports.md): for a spreadsheet in the interface's language, or for programs. */
+const csvStyle = { form: z.enum(CSV_FORMS).default('machine'), locale: z.enum(CSV_LOCALES).default('fr') }
 
 const staff = ['admin', 'operator', 'support', 'manager', 'auditor'] as const
 const operators = ['admin', 'operator'] as const
@@ -125,11 +139,13 @@ export const contract = {
 
   // reports
   'reports:depletion': channel<T.DepletionReport>()({ args: z.object({ emission: emissionNo, block: blockNo.optional() }).strict(), access: readers }),
-  'reports:dashboard': channel<T.Dashboard>()({ args: z.object({ includeDemo: z.boolean().default(false) }).strict(), access: readers }),
+  /** One emission or all, the sale days from…to (UTC, inclusive). */
+  'reports:dashboard': channel<T.Dashboard>()({ args: dayRange({ includeDemo: z.boolean().default(false), emission: emissionNo.optional() }), access: readers }),
   'reports:csv': channel<T.CsvFile>()({
-    args: z.discriminatedUnion('report', [
-      z.object({ report: z.literal('depletion'), emission: emissionNo, block: blockNo.optional() }).strict(),
-      z.object({ report: z.literal('dashboard'), includeDemo: z.boolean().default(false) }).strict(),
+    args: z.union([
+      z.object({ report: z.literal('depletion'), emission: emissionNo, block: blockNo.optional(), ...csvStyle }).strict(),
+      // the dashboard's sales per day and emission, or its prize tiers, under its filters
+      dayRange({ report: z.enum(['dashboard', 'dashboard-tiers']), includeDemo: z.boolean().default(false), emission: emissionNo.optional(), ...csvStyle }),
     ]),
     access: readers,
   }),
@@ -160,7 +176,7 @@ export const contract = {
   }),
   'audit:verify': channel<T.AuditVerification>()({ args: z.object({}).strict(), access: ['admin', 'auditor'] }),
   'audit:csv': channel<T.CsvFile>()({
-    args: z.object({ actor: z.string().max(64).optional(), action: z.string().max(64).optional(), object: z.string().max(64).optional(), from: isoDay.optional(), to: isoDay.optional() }).strict(),
+    args: z.object({ actor: z.string().max(64).optional(), action: z.string().max(64).optional(), object: z.string().max(64).optional(), from: isoDay.optional(), to: isoDay.optional(), ...csvStyle }).strict(),
     access: ['admin', 'auditor'],
   }),
 

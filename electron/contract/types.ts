@@ -317,22 +317,40 @@ export interface Alert {
   at: string
 }
 
+/** What the dashboard's figures were read under: one emission or all, a range of sale days (UTC, inclusive), demonstrations or not. */
+export interface DashboardFilters {
+  emission: number | null
+  from: string | null
+  to: string | null
+  includeDemo: boolean
+}
+
+/**
+ * The managers' figures. The period's figures (units, sales, prizes won, payouts, sales per day)
+ * count the sales of the chosen days; the state's (liability, top prizes, depletion) count every
+ * sale so far, as of `asOf`, of the chosen emissions.
+ */
 export interface Dashboard {
   asOf: string
-  /** Whether demonstration emissions' simulated sales are counted (they are not, unless asked). */
+  /** The software that read the figures (package.json). */
+  version: string
+  filters: DashboardFilters
+  /** Whether demonstration emissions' simulated sales are counted (they are not, unless asked or chosen). */
   includesDemo: boolean
   unitsSold: number
   salesCents: number
   prizesWon: number
   prizesWonCents: number
-  /** prizes won / sales, as a fraction. */
-  realisedPayout: number
+  /** prizes won / sales, as a fraction; null when the period has no sale. */
+  realisedPayout: number | null
   theoreticalPayout: number
   /** Prizes still to be won in the units not yet sold of open emissions (a closed one never sells again). */
   remainingLiabilityCents: number
   topPrizesRemaining: { amountCents: number; remaining: number; initial: number }[]
   salesPerDay: { day: string; units: number; salesCents: number; prizesCents: number }[]
   depletion: { amountCents: number; initial: number; sold: number; remaining: number }[]
+  /** Units sold so far and issued, of the emissions the depletion counts (what a uniform spread compares with). */
+  depletionUnits: { sold: number; total: number }
   alerts: Alert[]
 }
 
@@ -461,6 +479,11 @@ export interface CsvFile {
   fileName: string
   content: string
 }
+
+/** An export's form: `office` for a spreadsheet in the interface's language, `machine` for programs (docs/exports.md). */
+export const CSV_FORMS = ['office', 'machine'] as const
+export type CsvFormName = (typeof CSV_FORMS)[number]
+export const CSV_LOCALES = ['fr', 'en'] as const
 
 // ---------------------------------------------------------------------------------------------
 // the ledger as a system of record: its check, backups and restores

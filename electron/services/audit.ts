@@ -13,12 +13,17 @@ import type { KeyStore } from '../ledger/keystore'
 import { readMeta, writeMeta } from '../ledger/meta'
 import { CHAIN_KEY_LABEL, entryMac, GENESIS_HASH, judgeCheckpoint, KEYING_ACTION, walkChain, type AuditRow } from './audit-chain'
 import { type Clock, iso } from './common'
-import { toCsv } from './csv'
+import { writeCsv, type CsvColumn, type CsvStyle } from './csv'
 import { auditWhere, listAudit, type AuditFilter, type AuditListRequest } from './audit-list'
 
 export { entryHash, GENESIS_HASH } from './audit-chain'
 
 export type { AuditFilter, AuditListRequest } from './audit-list'
+
+const AUDIT_COLUMNS: CsvColumn[] = [
+  { id: 'seq', kind: 'int' }, { id: 'at', kind: 'time' }, { id: 'actor', kind: 'text' }, { id: 'action', kind: 'text' },
+  { id: 'object', kind: 'text' }, { id: 'details', kind: 'text' }, { id: 'hash', kind: 'text' },
+]
 
 export interface AuditService {
   /** Appends an entry; call it inside the transaction of the change it records, so both commit or neither. */
@@ -35,7 +40,8 @@ export interface AuditService {
   verify(against?: CheckpointRead): AuditVerification
   /** The checkpoint as it stands now, authenticated. */
   readCheckpoint(): CheckpointRead
-  csv(filter: AuditFilter): CsvFile
+  /** The log's entries under `filter`, oldest first, in the office or the machine form (csv.ts). */
+  csv(filter: AuditFilter & Partial<CsvStyle>): CsvFile
   /**
    * The whole log for archiving, as JSON lines: a first line with the ledger, its key's
    * fingerprint, the verification and the checkpoint as its file holds it (MAC included), then
@@ -198,12 +204,15 @@ export function createAuditService({ db, clock, keys, dbPath, startCheckpoint }:
       const content = [head, ...rows].map((r) => JSON.stringify(r)).join('\n') + '\n'
       return { fileName: `audit-${ledgerId.slice(0, 8)}-${iso(clock()).slice(0, 10)}.jsonl`, content }
     },
-    csv(f) {
+    csv({ form = 'machine', locale = 'fr', ...f }) {
       const w = auditWhere(f)
+      const asOf = iso(clock())
       const rows = db.prepare(`SELECT * FROM audit ${w.sql} ORDER BY seq`).all(...w.params) as AuditRow[]
       // the shared CSV writer: a name typed at sign-in such as =cmd|… lands as text, not as a formula
-      const content = toCsv(['seq', 'at', 'actor', 'action', 'object', 'details', 'hash'], rows.map((r) => [r.seq, r.at, r.actor, r.action, r.object, r.details, r.hash]))
-      return { fileName: `audit-${iso(clock()).slice(0, 10)}.csv`, content }
+      const filters = (['actor', 'action', 'object'] as const).map((id) => ({ id, kind: 'text' as const, value: f[id] }))
+      const about = { asOf, filters: [...filters, { id: 'from' as const, kind: 'day' as const, value: f.from }, { id: 'to' as const, kind: 'day' as const, value: f.to }] }
+      const content = writeCsv({ columns: AUDIT_COLUMNS, rows: rows.map((r) => [r.seq, r.at, r.actor, r.action, r.object, r.details, r.hash]), about }, { form, locale })
+      return { fileName: `audit-${asOf.slice(0, 10)}.csv`, content }
     },
   }
   // a new ledger's chain, or an older ledger's, is keyed before anything else is written

@@ -2,7 +2,8 @@
  * The shapes of the services that live in their own modules (simulator, sales-feed importer,
  * reports), so that the backend, the demo and the handlers depend on the shape only.
  */
-import type { CsvFile, Dashboard, DepletionReport, ImportRecord, ImportResult, JobInfo, Page } from '../contract/types'
+import type { ImportRecord, ImportResult, JobInfo, Page } from '../contract/types'
+import type { Reports } from './reports'
 import type { Actor } from './common'
 
 export interface SimulateArgs {
@@ -32,8 +33,4 @@ export interface ImporterService {
   history(args: { page: number; pageSize: number }): Page<ImportRecord>
 }
 
-export interface ReportsService {
-  depletion(args: { emission: number; block?: number }): DepletionReport
-  dashboard(opts?: { includeDemo?: boolean }): Dashboard
-  csv(args: { report: 'depletion'; emission: number; block?: number } | { report: 'dashboard'; includeDemo?: boolean }): CsvFile
-}
+export type ReportsService = Reports

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
+import { version } from '../../package.json'
 import { deriveFigures } from '../../game-core/rules'
 import { smallDefinition } from '../../test/support/game-fixtures'
 import { parseCsv } from '../../test/support/parse-csv'
@@ -140,43 +141,176 @@ describe('the dashboard', () => {
     expect(reports.dashboard({ includeDemo: true })).toMatchObject({ includesDemo: true, unitsSold: 307 })
   })
 
-  it('is all zeros on an empty ledger', async () => {
+  it('says an empty ledger has no activity: no payout realised (not a 0 that looks like one), nothing per day', async () => {
     const { reports } = await setup()
-    expect(reports.dashboard()).toMatchObject({ unitsSold: 0, salesCents: 0, realisedPayout: 0, theoreticalPayout: 0, remainingLiabilityCents: 0, salesPerDay: [], depletion: [] })
+    expect(reports.dashboard()).toMatchObject({ unitsSold: 0, salesCents: 0, realisedPayout: null, theoreticalPayout: 0, remainingLiabilityCents: 0, salesPerDay: [], depletion: [] })
+  })
+
+  it('names the software version that read the figures and the filters they were read under', async () => {
+    const { reports } = await setup()
+    expect(reports.dashboard()).toMatchObject({ version, asOf: new Date(NOW).toISOString(), filters: { emission: null, from: null, to: null, includeDemo: false } })
+  })
+})
+
+/** The period's figures read from the sales table itself: sale days from…to (UTC), one emission or all. */
+function salesIn(f: LedgerFixture, from: string, to: string, emission?: number) {
+  const keys = emission === undefined ? '' : `AND unit_key >= ${unitKey(emission, 1, 0)} AND unit_key < ${unitKey(emission + 1, 1, 0)}`
+  const day = "strftime('%Y-%m-%d', sold_at / 1000, 'unixepoch')"
+  return f.db.prepare(`SELECT count(*) AS units, coalesce(sum(stake_cents), 0) AS stake, coalesce(sum(prize_cents > 0), 0) AS winners, coalesce(sum(prize_cents), 0) AS won,
+                              count(DISTINCT ${day}) AS days FROM sales WHERE ${day} BETWEEN ? AND ? ${keys}`).get(from, to) as { units: number; stake: number; winners: number; won: number; days: number }
+}
+
+describe('the dashboard under filters', () => {
+  async function twoEmissions() {
+    const { f, reports } = await setup()
+    const a = await f.openEmission({ startsOn: '2025-03-01' })
+    const b = await f.openEmission({ blocks: 2, startsOn: '2025-03-01' })
+    await f.simulator.run(TEST_ACTOR, { emission: a, sales: 3000, seed: 3 })
+    await f.simulator.run(TEST_ACTOR, { emission: b, sales: 2000, seed: 4 })
+    return { f, reports, a, b }
+  }
+
+  it('counts the sales of the chosen days and emission only, as the sales table says', async () => {
+    const { f, reports, a, b } = await twoEmissions()
+    for (const [from, to, emission] of [['2025-03-05', '2025-03-09', undefined], ['2025-03-05', '2025-03-09', b], ['2025-03-12', '2025-03-12', a], ['0000-01-01', '9999-12-31', a]] as const) {
+      const want = salesIn(f, from, to, emission)
+      expect(want.units, `${from}…${to} ${emission}`).toBeGreaterThan(0)
+      const d = reports.dashboard({ includeDemo: true, from, to, emission })
+      expect(d).toMatchObject({ unitsSold: want.units, salesCents: want.stake, prizesWon: want.winners, prizesWonCents: want.won, filters: { from, to, emission: emission ?? null } })
+      expect(d.realisedPayout).toBeCloseTo(want.won / want.stake, 12)
+      expect(d.salesPerDay.length).toBe(want.days)
+      expect(d.salesPerDay.every((x) => x.day >= from && x.day <= to)).toBe(true)
+      expect(d.salesPerDay.reduce((n, x) => n + x.units, 0)).toBe(want.units)
+    }
+  })
+
+  it("keeps the state's figures (liability, top prizes, depletion) those of every sale so far, of the chosen emission", async () => {
+    const { f, reports, b } = await twoEmissions()
+    const all = reports.dashboard({ includeDemo: true, emission: b })
+    const some = reports.dashboard({ includeDemo: true, emission: b, from: '2025-03-10', to: '2025-03-11' })
+    expect(some.unitsSold).toBeLessThan(all.unitsSold)
+    expect(some).toMatchObject({ remainingLiabilityCents: all.remainingLiabilityCents, topPrizesRemaining: all.topPrizesRemaining, depletion: all.depletion, depletionUnits: { sold: 2000, total: 20_000 } })
+    const wonOnB = salesIn(f, '0000-01-01', '9999-12-31', b).won
+    expect(all.remainingLiabilityCents).toBe(2 * deriveFigures(def).prizeTotalCents - wonOnB)
+    expect(all.depletion.map((t) => t.initial)).toEqual(def.tiers.map((t) => 2 * t.count))
+    expect(reports.dashboard({ includeDemo: true }).depletionUnits).toEqual({ sold: 5000, total: 30_000 })
+  })
+
+  it('says a period without sales has none: no units, no payout realised, no day', async () => {
+    const { reports, a } = await twoEmissions()
+    const d = reports.dashboard({ includeDemo: true, emission: a, from: '2024-01-01', to: '2024-12-31' })
+    expect(d).toMatchObject({ unitsSold: 0, salesCents: 0, prizesWon: 0, realisedPayout: null, salesPerDay: [], theoreticalPayout: deriveFigures(def).payoutRatio })
+  })
+
+  it('counts a demonstration emission chosen by its number, and says so', async () => {
+    const { reports, a } = await twoEmissions()
+    expect(reports.dashboard()).toMatchObject({ unitsSold: 0, includesDemo: false })
+    expect(reports.dashboard({ emission: a })).toMatchObject({ unitsSold: 3000, includesDemo: true })
+  })
+
+  it('refuses a range that runs backwards, a day that does not exist, and an unknown emission, saying which', async () => {
+    const { reports } = await setup()
+    expect(() => reports.dashboard({ from: '2025-03-10', to: '2025-03-01' })).toThrow(expect.objectContaining({ code: 'BAD_ARGUMENTS', extras: { field: 'to' }, message: expect.stringMatching(/starts on 2025-03-10, after its end on 2025-03-01/) }))
+    expect(() => reports.dashboard({ from: '2025-02-30' })).toThrow(expect.objectContaining({ code: 'BAD_ARGUMENTS', extras: { field: 'from' }, message: expect.stringMatching(/2025-02-30 is not a day of the calendar/) }))
+    expect(() => reports.dashboard({ to: '10/03/2025' })).toThrow(expect.objectContaining({ extras: { field: 'to' }, message: expect.stringMatching(/not a date YYYY-MM-DD/) }))
+    expect(() => reports.dashboard({ emission: 42 })).toThrow(/emission 42 does not exist/)
+    expect(reports.dashboard({ from: '2025-03-10', to: '2025-03-10' }).filters).toMatchObject({ from: '2025-03-10', to: '2025-03-10' })
   })
 })
 
 describe('CSV exports', () => {
-  it('write the depletion tiers and the dashboard as CSV files', async () => {
+  it('write the depletion tiers, one row per tier, in the machine form by default', async () => {
     const { f, reports } = await setup()
     const e = await f.openEmission({ startsOn: '2025-03-01' })
     await f.simulator.run(TEST_ACTOR, { emission: e, sales: 500, seed: 8 })
     const dep = reports.csv({ report: 'depletion', emission: e, block: 1 })
     expect(dep.fileName).toBe('depletion-E0001-B001-2025-03-20.csv')
     const lines = dep.content.trim().split('\n')
-    expect(lines[0]).toBe('emission,block,amount_cents,initial,sold,remaining,expected_remaining,units_sold,units_total,as_of,demo_emission')
-    expect(lines.length).toBe(1 + def.tiers.length)
+    expect(lines[0]).toBe(`# software=carats-back-office ${version},as_of=2025-03-20T15:00:00.000Z,emission=${e},block=1`)
+    expect(lines[1]).toBe('emission,block,amount_cents,initial,sold,remaining,expected_remaining,units_sold,units_total,as_of,demo_emission')
+    expect(lines.length).toBe(2 + def.tiers.length)
     const r = reports.depletion({ emission: e, block: 1 })
-    expect(lines[1]).toBe([e, 1, r.tiers[0].amountCents, r.tiers[0].initial, r.tiers[0].sold, r.tiers[0].remaining, Math.round(r.tiers[0].initial * 0.95), 500, 10_000, r.asOf, 'yes'].join(','))
-    expect(reports.csv({ report: 'dashboard' }).content).toContain('summary,units_sold,0\n')
-    const dash = reports.csv({ report: 'dashboard', includeDemo: true })
-    expect(dash.content).toContain('summary,includes_demo_emissions,yes\n')
-    expect(dash.fileName).toBe('dashboard-2025-03-20.csv')
-    expect(dash.content.split('\n')[0]).toBe('section,item,value')
-    expect(dash.content).toContain('summary,units_sold,500\n')
-    expect(dash.content).toMatch(/sales_per_day,2025-03-\d\d\.units,\d+/)
+    expect(lines[2]).toBe([e, 1, r.tiers[0].amountCents, r.tiers[0].initial, r.tiers[0].sold, r.tiers[0].remaining, Math.round(r.tiers[0].initial * 0.95), 500, 10_000, r.asOf, 'yes'].join(','))
+  })
+
+  it("write the dashboard's sales, one row per day and emission of its period, agreeing with the sales table", async () => {
+    const { f, reports } = await setup()
+    const a = await f.openEmission({ startsOn: '2025-03-01' })
+    const b = await f.openEmission({ startsOn: '2025-03-01' })
+    await f.simulator.run(TEST_ACTOR, { emission: a, sales: 800, seed: 8 })
+    await f.simulator.run(TEST_ACTOR, { emission: b, sales: 600, seed: 9 })
+    const file = reports.csv({ report: 'dashboard', includeDemo: true, from: '2025-03-05', to: '2025-03-08', form: 'machine' })
+    expect(file.fileName).toBe('dashboard-2025-03-05_2025-03-08-2025-03-20.csv')
+    const [about, head, ...rows] = parseCsv(file.content)
+    expect(about).toEqual([`# software=carats-back-office ${version}`, 'as_of=2025-03-20T15:00:00.000Z', 'emission=', 'from=2025-03-05', 'to=2025-03-08', 'include_demo=yes'])
+    expect(head).toEqual(['day', 'emission', 'demo_emission', 'units_sold', 'sales_cents', 'winning_units', 'prizes_won_cents', 'realised_payout', 'theoretical_payout'])
+    for (const e of [a, b]) {
+      const mine = rows.filter((r) => Number(r[1]) === e)
+      const want = salesIn(f, '2025-03-05', '2025-03-08', e)
+      expect(mine.length).toBe(want.days)
+      expect(mine.reduce((n, r) => n + Number(r[3]), 0)).toBe(want.units)
+      expect(mine.reduce((n, r) => n + Number(r[4]), 0)).toBe(want.stake)
+      expect(mine.reduce((n, r) => n + Number(r[5]), 0)).toBe(want.winners)
+      expect(mine.reduce((n, r) => n + Number(r[6]), 0)).toBe(want.won)
+      for (const r of mine) expect(Number(r[7])).toBeCloseTo(Number(r[6]) / Number(r[4]), 12)
+    }
+    expect(rows.every((r) => r[0] >= '2025-03-05' && r[0] <= '2025-03-08' && Number(r[8]) === deriveFigures(def).payoutRatio)).toBe(true)
+  })
+
+  it('write the office form in French: BOM, semicolons, euros with a decimal comma, French days, French headers', async () => {
+    const { f, reports } = await setup()
+    const e = await f.openEmission({ startsOn: '2025-03-01' })
+    await f.simulator.run(TEST_ACTOR, { emission: e, sales: 700, seed: 2 })
+    const { content } = reports.csv({ report: 'dashboard', emission: e, form: 'office', locale: 'fr' })
+    expect(content.charCodeAt(0)).toBe(0xfeff)
+    const [about, head, ...rows] = parseCsv(content.slice(1), ';')
+    expect(about[0]).toBe(`# Logiciel\u00a0: Carats back-office ${version}`)
+    expect(about).toContain(`Émission\u00a0: ${e}`)
+    expect(head).toEqual(['Jour', 'Émission', 'Démonstration', 'Unités vendues', 'Ventes (€)', 'Unités gagnantes', 'Lots gagnés (€)', 'Taux de retour réalisé (%)', 'Taux de retour théorique (%)'])
+    const want = salesIn(f, '0000-01-01', '9999-12-31', e)
+    expect(rows.reduce((n, r) => n + Number(r[3]), 0)).toBe(want.units)
+    for (const r of rows) {
+      expect(r[0]).toMatch(/^\d\d\/03\/2025$/)
+      expect(r[4]).toMatch(/^\d+,\d\d$/)
+      expect(r[2]).toBe('oui')
+    }
+    const euros = rows.reduce((n, r) => n + Math.round(Number(r[4].replace(',', '.')) * 100), 0)
+    expect(euros).toBe(want.stake)
+    // the English office form: commas between cells, points in numbers
+    const en = parseCsv(reports.csv({ report: 'dashboard', emission: e, form: 'office', locale: 'en' }).content.slice(1))
+    expect(en[1][4]).toBe('Sales (€)')
+    expect(en[2][4]).toMatch(/^\d+\.\d\d$/)
+  })
+
+  it("say 'no activity' on the first line of an export of a period without sales", async () => {
+    const { f, reports } = await setup()
+    const e = await f.openEmission({ startsOn: '2025-03-01' })
+    await f.simulator.run(TEST_ACTOR, { emission: e, sales: 50, seed: 2 })
+    const [about, head, ...rows] = parseCsv(reports.csv({ report: 'dashboard', emission: e, from: '2024-01-01', to: '2024-01-31', form: 'office' }).content.slice(1), ';')
+    expect(about.at(-1)).toBe('Aucune activité')
+    expect(head[0]).toBe('Jour')
+    expect(rows).toEqual([])
+  })
+
+  it("write the dashboard's prize tiers as of the reading, one row per tier", async () => {
+    const { f, reports } = await setup()
+    const e = await f.openEmission({ startsOn: '2025-03-01' })
+    await f.simulator.run(TEST_ACTOR, { emission: e, sales: 900, seed: 5 })
+    const d = reports.dashboard({ emission: e })
+    const [about, head, ...rows] = parseCsv(reports.csv({ report: 'dashboard-tiers', emission: e }).content)
+    expect(about).toEqual([`# software=carats-back-office ${version}`, 'as_of=2025-03-20T15:00:00.000Z', `emission=${e}`, 'include_demo='])
+    expect(head).toEqual(['amount_cents', 'initial', 'sold', 'remaining', 'share_won'])
+    expect(rows.map((r) => r.slice(0, 4).map(Number))).toEqual(d.depletion.map((t) => [t.amountCents, t.initial, t.sold, t.remaining]))
   })
 
   it('write a text that a spreadsheet would run as a formula as text, with a single quote before it (the shared CSV writer)', async () => {
     const { f, reports } = await setup()
     const e = await f.openEmission({ startsOn: '2025-03-01' })
-    // an alert's message as a ledger could hold it
-    f.db.prepare("INSERT INTO alerts (kind, emission, block, amount_cents, message, at) VALUES ('top-prizes-sold-out', ?, NULL, 100, ?, ?)").run(e, '=HYPERLINK("http://example.invalid","x")', new Date(NOW).toISOString())
-    const rows = parseCsv(reports.csv({ report: 'dashboard' }).content)
-    expect(rows.find((r) => r[0] === 'alert')?.[2]).toBe('\'=HYPERLINK("http://example.invalid","x")')
-    // the figures stay numbers
-    expect(rows.find((r) => r[1] === 'units_sold')?.[2]).toBe('0')
-    const dep = parseCsv(reports.csv({ report: 'depletion', emission: e }).content)
-    expect(dep.slice(1).every((r) => r.every((c) => !c.startsWith("'")))).toBe(true)
+    await f.simulator.run(TEST_ACTOR, { emission: e, sales: 50, seed: 2 })
+    for (const form of ['office', 'machine'] as const) {
+      const dep = parseCsv(reports.csv({ report: 'depletion', emission: e, form, locale: 'en' }).content.replace(/^\ufeff/, ''))
+      // the figures stay numbers: none is prefixed
+      expect(dep.slice(2).every((r) => r.every((c) => !c.startsWith("'")))).toBe(true)
+    }
   })
 })

@@ -34,7 +34,9 @@ describe('the audit CSV', () => {
     const r = (await b.dispatch('audit:csv', {}, token)) as { ok: true; result: CsvFile }
     expect(r.ok).toBe(true)
     const rows = parseCsv(r.result.content)
-    expect(rows[0]).toEqual(['seq', 'at', 'actor', 'action', 'object', 'details', 'hash'])
+    // the first line says what the file is (software, as-of time, filters), the second names the columns
+    expect(rows[0][0]).toMatch(/^# software=/)
+    expect(rows[1]).toEqual(['seq', 'at', 'actor', 'action', 'object', 'details', 'hash'])
     const failed = rows.find((row) => row[3] === 'auth.login-failed')!
     expect(failed[2]).toBe(`'${name}`)
     // no cell of the file starts a formula
@@ -53,6 +55,18 @@ describe('days that do not exist', () => {
       }
       // a leap day is one
       expect((await b.dispatch(channel, { from: '2024-02-29', to: '2026-03-02' }, token)).ok).toBe(true)
+    }
+  })
+
+  it("are refused in the dashboard's range, as is a range that runs backwards", async () => {
+    for (const channel of ['reports:dashboard', 'reports:csv'] as const) {
+      const args = channel === 'reports:csv' ? { report: 'dashboard' } : {}
+      expect(await b.dispatch(channel, { ...args, from: '2026-02-30' }, token), channel).toMatchObject({ ok: false, error: { code: 'BAD_ARGUMENTS', field: 'from', message: expect.stringContaining('2026-02-30 is not a day of the calendar') } })
+      expect(await b.dispatch(channel, { ...args, from: '2026-03-10', to: '2026-03-01' }, token), channel).toMatchObject({
+        ok: false,
+        error: { code: 'BAD_ARGUMENTS', field: 'to', message: expect.stringContaining('starts on 2026-03-10, after its end on 2026-03-01') },
+      })
+      expect((await b.dispatch(channel, { ...args, from: '2026-03-01', to: '2026-03-01' }, token)).ok, channel).toBe(true)
     }
   })
 
