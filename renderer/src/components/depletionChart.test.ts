@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { depletionConfig } from './depletionChart'
+import { depletionConfig, SMALL_TIER } from './depletionChart'
 import type { DepletionReport } from '../../../electron/contract'
 
 const report: DepletionReport = {
@@ -32,5 +32,27 @@ describe('depletion chart', () => {
     const c = depletionConfig(report, 1, labels)
     expect(c.data.datasets[0].data).toEqual([{ x: 0, y: 200 }, { x: 250, y: 150 }, { x: 500, y: 100 }])
     expect(c.data.datasets[1].data).toEqual([{ x: 0, y: 200 }, { x: 500, y: 100 }])
+  })
+  it('draws the expected line above the tiers, in the all-tiers view as in one tier', () => {
+    for (const tier of [null, 0, 1]) {
+      const sets = depletionConfig(report, tier, labels).data.datasets
+      const expected = sets.find((d) => d.label === 'Expected')!
+      // chart.js draws the dataset of lowest order last, on top of the others
+      for (const d of sets.filter((x) => x !== expected)) expect(expected.order ?? 0).toBeLessThan(d.order ?? 0)
+      expect(expected.borderWidth).toBeGreaterThanOrEqual(2)
+    }
+  })
+  it('counts a small tier in whole prizes: a tier of 3 has the ticks 0 1 2 3, not 2 2 2 2', () => {
+    const small: DepletionReport = { ...report, tiers: [{ amountCents: 50_000_000, initial: 3, sold: 1, remaining: 2 }], series: [{ unitsSold: 0, remaining: [3] }, { unitsSold: 500, remaining: [2] }] }
+    const y = depletionConfig(small, 0, labels).options!.scales!.y as { min?: number; max?: number; ticks: { stepSize?: number; precision?: number } }
+    expect(y).toMatchObject({ min: 0, max: 3, ticks: { stepSize: 1, precision: 0 } })
+    // a large tier is fitted to its data, still in whole prizes
+    const large = depletionConfig(report, 1, labels).options!.scales!.y as { min?: number; ticks: { stepSize?: number; precision?: number } }
+    expect(large.min).toBeUndefined()
+    expect(large.ticks).toMatchObject({ precision: 0 })
+    expect(large.ticks.stepSize).toBeUndefined()
+    expect(SMALL_TIER).toBeGreaterThanOrEqual(3)
+    // units sold are whole too
+    expect((depletionConfig(small, 0, labels).options!.scales!.x as { ticks: { precision?: number } }).ticks.precision).toBe(0)
   })
 })

@@ -7,10 +7,27 @@ export const TIER_COLORS = ['#d4a017', '#e07b39', '#c2410c', '#7c3aed', '#2563eb
 /** Options every chart here shares: drawn at once (no animation), filling its box. */
 export const chartFrame = () => ({ responsive: true, maintainAspectRatio: false, animation: false as const })
 
-export const legendBelow = () => ({ position: 'bottom' as const, labels: { boxWidth: 12, boxHeight: 12 } })
+/** The legend under the chart, its entries in the datasets' order (the expected line's `order` only puts it on top). */
+export const legendBelow = () => ({
+  position: 'bottom' as const,
+  labels: { boxWidth: 12, boxHeight: 12, sort: (a: { datasetIndex?: number }, b: { datasetIndex?: number }) => (a.datasetIndex ?? 0) - (b.datasetIndex ?? 0) },
+})
 
-/** The dashed grey line of what a uniform spread of prizes predicts. */
-export const expectedLine = () => ({ borderColor: '#888', borderDash: [6, 5], pointRadius: 0, borderWidth: 1.5 })
+/**
+ * The dashed grey line of what a uniform spread of prizes predicts. Chart.js draws the dataset
+ * of lowest `order` last: the line stays on top of the tiers' lines and bars, which in the
+ * all-tiers view all start on it and would hide it.
+ */
+export const EXPECTED_COLOR = '#7a8294'
+export const expectedLine = () => ({ borderColor: EXPECTED_COLOR, backgroundColor: EXPECTED_COLOR, borderDash: [6, 4], pointRadius: 0, borderWidth: 2, order: -1 })
+
+/** A tier of at most this many prizes is drawn on an axis from 0 to its count, one tick per prize. */
+export const SMALL_TIER = 10
+
+/** The count axis of one tier: whole prizes; a small tier from 0 to its count with a tick each (0 1 2 3), a large one fitted to the data. */
+function countAxis(initial: number) {
+  return initial <= SMALL_TIER ? { min: 0, max: Math.max(initial, 1), ticks: { stepSize: 1, precision: 0 } } : { grace: '2%', ticks: { precision: 0 } }
+}
 
 export interface DepletionLabels {
   tier: (amountCents: number) => string
@@ -70,9 +87,12 @@ export function depletionConfig(r: DepletionReport, tier: number | null, l: Depl
       parsing: false,
       interaction: { mode: 'nearest', axis: 'x', intersect: false },
       scales: {
-        x: { type: 'linear', min: 0, max: ends[1], title: { display: true, text: l.xAxis }, ticks: { callback: (v) => l.int(Number(v)) } },
+        x: { type: 'linear', min: 0, max: ends[1], title: { display: true, text: l.xAxis }, ticks: { precision: 0, callback: (v) => l.int(Number(v)) } },
         // Fitted to the data, not from zero: early in a block the gaps to the expected line are a few percent.
-        y: { type: 'linear', grace: '2%', title: { display: true, text: l.yAxis }, ticks: { callback: (v) => (tier === null ? l.pct(Number(v) / 100) : l.int(Number(v))) } },
+        y:
+          tier === null
+            ? { type: 'linear', grace: '2%', title: { display: true, text: l.yAxis }, ticks: { callback: (v) => l.pct(Number(v) / 100) } }
+            : { type: 'linear', title: { display: true, text: l.yAxis }, ...mergeTicks(countAxis(r.tiers[tier].initial), (v) => l.int(Number(v))) },
       },
       plugins: {
         legend: legendBelow(),
@@ -85,4 +105,8 @@ export function depletionConfig(r: DepletionReport, tier: number | null, l: Depl
       },
     },
   }
+}
+
+function mergeTicks<A extends { ticks: object }>(axis: A, callback: (v: number | string) => string) {
+  return { ...axis, ticks: { ...axis.ticks, callback } }
 }

@@ -1,6 +1,6 @@
 import type { ChartConfiguration } from 'chart.js'
 import type { Dashboard } from '../../../../electron/contract'
-import { TIER_COLORS, chartFrame, expectedLine, legendBelow } from '../../components/depletionChart'
+import { chartFrame, expectedLine, legendBelow } from '../../components/depletionChart'
 
 export interface DashboardLabels {
   dark: boolean
@@ -19,8 +19,8 @@ export function salesPerDayConfig(d: Dashboard, l: DashboardLabels): ChartConfig
     data: {
       labels: d.salesPerDay.map((x) => l.day(x.day)),
       datasets: [
-        { type: 'bar', label: l.sales, data: d.salesPerDay.map((x) => x.salesCents), backgroundColor: l.dark ? 'rgba(111, 156, 245, 0.8)' : 'rgba(31, 87, 195, 0.75)', borderRadius: 3 },
-        { type: 'line', label: l.prizes, data: d.salesPerDay.map((x) => x.prizesCents), borderColor: '#d4a017', backgroundColor: '#d4a017', pointRadius: 2, borderWidth: 2, tension: 0.25 },
+        { type: 'bar', label: l.sales, data: d.salesPerDay.map((x) => x.salesCents), backgroundColor: salesColor(l.dark), borderColor: salesColor(l.dark), borderRadius: 3 },
+        { type: 'line', label: l.prizes, data: d.salesPerDay.map((x) => x.prizesCents), borderColor: PRIZES_COLOR, backgroundColor: PRIZES_COLOR, pointRadius: 2, borderWidth: 2, tension: 0.25 },
       ],
     },
     options: {
@@ -35,8 +35,17 @@ export function salesPerDayConfig(d: Dashboard, l: DashboardLabels): ChartConfig
   }
 }
 
-/** Share of each tier already won, beside the share of units sold that a uniform spread predicts. */
-export function depletionPerTierConfig(d: Dashboard, soldShare: number, l: DashboardLabels): ChartConfiguration<'bar' | 'line'> {
+/** The colours of the sales bars and of the tiers' share won: one per dataset, so that the legend's swatch is the bars' colour. */
+export const salesColor = (dark: boolean) => (dark ? 'rgba(111, 156, 245, 0.8)' : 'rgba(31, 87, 195, 0.75)')
+export const PRIZES_COLOR = '#d4a017'
+export const WON_COLOR = '#c2410c'
+
+/** The share of units sold of the emissions the depletion counts: what a uniform spread of prizes predicts each tier's share won to be. */
+export const soldShareOf = (d: Dashboard) => (d.depletionUnits.total > 0 ? d.depletionUnits.sold / d.depletionUnits.total : 0)
+
+/** Share of each tier already won (the tier named on the axis), beside the share of units sold that a uniform spread predicts. */
+export function depletionPerTierConfig(d: Dashboard, l: DashboardLabels): ChartConfiguration<'bar' | 'line'> {
+  const soldShare = soldShareOf(d)
   return {
     type: 'bar',
     data: {
@@ -46,7 +55,8 @@ export function depletionPerTierConfig(d: Dashboard, soldShare: number, l: Dashb
           type: 'bar',
           label: l.wonShare,
           data: d.depletion.map((x) => (x.initial ? (x.sold / x.initial) * 100 : 0)),
-          backgroundColor: d.depletion.map((_, i) => TIER_COLORS[i % TIER_COLORS.length]),
+          backgroundColor: WON_COLOR,
+          borderColor: WON_COLOR,
           borderRadius: 3,
         },
         { type: 'line', label: l.soldShare, data: d.depletion.map(() => soldShare * 100), ...expectedLine() },

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest'
+import { formatPercent } from '../../format'
+import { dashboardArgs, readQuery, writeQuery } from './filters'
+import { payoutTexts } from './payout'
+import { depletionPerTierConfig, salesPerDayConfig } from './charts'
+import type { Dashboard } from '../../../../electron/contract'
+
+const fr = (x: number, digits?: number, min?: number) => formatPercent(x, 'fr', digits, min).replace(/\u202f/g, ' ')
+
+describe("the dashboard's payout", () => {
+  it('shows the realised payout with as many decimals as the theoretical one', () => {
+    expect(payoutTexts({ realisedPayout: 0.69, theoreticalPayout: 0.7199975 }, fr)).toEqual({ realised: '69,00000 %', theoretical: '71,99975 %', digits: 5 })
+    expect(payoutTexts({ realisedPayout: 0.6912345678, theoreticalPayout: 0.7199975 }, fr).realised).toBe('69,12346 %')
+    expect(payoutTexts({ realisedPayout: 0.7, theoreticalPayout: 0.72 }, fr)).toEqual({ realised: '70 %', theoretical: '72 %', digits: 0 })
+  })
+  it('shows no realised payout for a period without sales', () => {
+    expect(payoutTexts({ realisedPayout: null, theoreticalPayout: 0.7199975 }, fr).realised).toBeNull()
+  })
+})
+
+describe("the dashboard's filters in the address", () => {
+  it('read back what they wrote', () => {
+    const f = { emission: 3, from: '2026-03-01', to: '2026-03-10', includeDemo: true }
+    expect(writeQuery(f)).toEqual({ emission: '3', from: '2026-03-01', to: '2026-03-10', demo: '1' })
+    expect(readQuery(writeQuery(f) as Record<string, string>)).toEqual(f)
+    expect(dashboardArgs(f)).toEqual({ includeDemo: true, emission: 3, from: '2026-03-01', to: '2026-03-10' })
+    expect(dashboardArgs({ emission: null, from: null, to: null, includeDemo: false })).toEqual({ includeDemo: false })
+  })
+  it('leave out what is not a filter: a day that does not exist, a range backwards, an emission 0', () => {
+    expect(readQuery({ emission: '0', from: '2026-02-30', to: '2026-03-01' })).toEqual({ emission: null, from: null, to: '2026-03-01', includeDemo: false })
+    expect(readQuery({ from: '2026-03-10', to: '2026-03-01' })).toMatchObject({ from: null, to: null })
+    expect(readQuery({ emission: ['2', '5'] })).toMatchObject({ emission: 2 })
+  })
+})
+
+describe("the dashboard's charts", () => {
+  const d = {
+    salesPerDay: [{ day: '2026-03-01', units: 3, salesCents: 1500, prizesCents: 500 }],
+    depletion: [{ amountCents: 100, initial: 10, sold: 4, remaining: 6 }, { amountCents: 50, initial: 20, sold: 2, remaining: 18 }],
+    depletionUnits: { sold: 25, total: 100 },
+  } as unknown as Dashboard
+  const l = { dark: false, sales: 'S', prizes: 'P', wonShare: 'W', soldShare: 'U', day: String, money: String, pct: String }
+
+  it('paint each dataset in one colour, the one its legend swatch shows (not one colour per bar)', () => {
+    for (const c of [salesPerDayConfig(d, l), depletionPerTierConfig(d, l)]) {
+      for (const set of c.data.datasets) {
+        expect(typeof set.backgroundColor, set.label).toBe('string')
+        expect(set.borderColor ?? set.backgroundColor).toBe(set.backgroundColor)
+      }
+    }
+  })
+  it("draw the share of units sold of the emissions the depletion counts, beside each tier's share won", () => {
+    const sets = depletionPerTierConfig(d, l).data.datasets
+    expect(sets[0].data).toEqual([40, 10])
+    expect(sets[1].data).toEqual([25, 25])
+  })
+})
