@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { depletionConfig, SMALL_TIER } from './depletionChart'
+import { depletionConfig, SMALL_TIER, stepDecimals } from './depletionChart'
 import type { DepletionReport } from '../../../electron/contract'
 
 const report: DepletionReport = {
@@ -54,5 +54,16 @@ describe('depletion chart', () => {
     expect(SMALL_TIER).toBeGreaterThanOrEqual(3)
     // units sold are whole too
     expect((depletionConfig(small, 0, labels).options!.scales!.x as { ticks: { precision?: number } }).ticks.precision).toBe(0)
+  })
+  it('labels the all-tiers percentages with the decimals their step needs, so that no two ticks read alike', () => {
+    expect(stepDecimals([99.7, 99.75, 99.8].map((value) => ({ value })))).toBe(2)
+    expect(stepDecimals([0, 20, 40].map((value) => ({ value })))).toBe(0)
+    expect(stepDecimals([99.8, 99.9, 100].map((value) => ({ value })))).toBe(1)
+    const pct = (x: number, digits?: number) => `${(x * 100).toFixed(digits ?? 1)} %`
+    const y = depletionConfig(report, null, { ...labels, pct }).options!.scales!.y as { ticks: { callback: (v: number, i: number, t: { value: number }[]) => string } }
+    const ticks = [99.7, 99.75, 99.8, 99.85, 99.9, 99.95, 100].map((value) => ({ value }))
+    const texts = ticks.map((t, i) => y.ticks.callback(t.value, i, ticks))
+    expect(new Set(texts).size).toBe(ticks.length)
+    expect(texts[1]).toBe('99.75 %')
   })
 })

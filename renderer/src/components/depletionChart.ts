@@ -18,8 +18,8 @@ export const legendBelow = () => ({
  * of lowest `order` last: the line stays on top of the tiers' lines and bars, which in the
  * all-tiers view all start on it and would hide it.
  */
-export const EXPECTED_COLOR = '#7a8294'
-export const expectedLine = () => ({ borderColor: EXPECTED_COLOR, backgroundColor: EXPECTED_COLOR, borderDash: [6, 4], pointRadius: 0, borderWidth: 2, order: -1 })
+export const EXPECTED_COLOR = '#4b5466'
+export const expectedLine = () => ({ borderColor: EXPECTED_COLOR, backgroundColor: EXPECTED_COLOR, borderDash: [7, 4], pointRadius: 0, borderWidth: 2.5, order: -1 })
 
 /** A tier of at most this many prizes is drawn on an axis from 0 to its count, one tick per prize. */
 export const SMALL_TIER = 10
@@ -35,7 +35,8 @@ export interface DepletionLabels {
   xAxis: string
   yAxis: string
   int: (n: number) => string
-  pct: (x: number) => string
+  /** A share as a percentage; with `digits`, exactly that many decimals (the ticks: as many as their step needs, so that no two read alike). */
+  pct: (x: number, digits?: number) => string
 }
 
 /**
@@ -91,7 +92,7 @@ export function depletionConfig(r: DepletionReport, tier: number | null, l: Depl
         // Fitted to the data, not from zero: early in a block the gaps to the expected line are a few percent.
         y:
           tier === null
-            ? { type: 'linear', grace: '2%', title: { display: true, text: l.yAxis }, ticks: { callback: (v) => l.pct(Number(v) / 100) } }
+            ? { type: 'linear', grace: '2%', title: { display: true, text: l.yAxis }, ticks: { callback: (v, _i, ticks) => l.pct(Number(v) / 100, stepDecimals(ticks)) } }
             : { type: 'linear', title: { display: true, text: l.yAxis }, ...mergeTicks(countAxis(r.tiers[tier].initial), (v) => l.int(Number(v))) },
       },
       plugins: {
@@ -109,4 +110,11 @@ export function depletionConfig(r: DepletionReport, tier: number | null, l: Depl
 
 function mergeTicks<A extends { ticks: object }>(axis: A, callback: (v: number | string) => string) {
   return { ...axis, ticks: { ...axis.ticks, callback } }
+}
+
+/** The decimals of a percentage axis's labels: as many as the step between its ticks needs (99,75 % beside 99,8 %, not 99,8 % twice). */
+export function stepDecimals(ticks: { value: number }[]): number {
+  const step = ticks.length > 1 ? Math.abs(ticks[1].value - ticks[0].value) : 1
+  for (let d = 0; d < 4; d++) if (Math.abs(Math.round(step * 10 ** d) - step * 10 ** d) < 1e-6) return d
+  return 4
 }

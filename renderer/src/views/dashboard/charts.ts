@@ -20,7 +20,7 @@ export function salesPerDayConfig(d: Dashboard, l: DashboardLabels): ChartConfig
       labels: d.salesPerDay.map((x) => l.day(x.day)),
       datasets: [
         { type: 'bar', label: l.sales, data: d.salesPerDay.map((x) => x.salesCents), backgroundColor: salesColor(l.dark), borderColor: salesColor(l.dark), borderRadius: 3 },
-        { type: 'line', label: l.prizes, data: d.salesPerDay.map((x) => x.prizesCents), borderColor: PRIZES_COLOR, backgroundColor: PRIZES_COLOR, pointRadius: 2, borderWidth: 2, tension: 0.25 },
+        { type: 'line', label: l.prizes, data: d.salesPerDay.map((x) => x.prizesCents), borderColor: PRIZES_COLOR, backgroundColor: PRIZES_COLOR, order: -1, pointRadius: 2, borderWidth: 2, tension: 0.25 },
       ],
     },
     options: {
@@ -37,6 +37,7 @@ export function salesPerDayConfig(d: Dashboard, l: DashboardLabels): ChartConfig
 
 /** The colours of the sales bars and of the tiers' share won: one per dataset, so that the legend's swatch is the bars' colour. */
 export const salesColor = (dark: boolean) => (dark ? 'rgba(111, 156, 245, 0.8)' : 'rgba(31, 87, 195, 0.75)')
+/** The prizes' line is drawn over the sales bars (lowest order last), not seen through them. */
 export const PRIZES_COLOR = '#d4a017'
 export const WON_COLOR = '#c2410c'
 
