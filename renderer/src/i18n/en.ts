@@ -596,7 +596,6 @@ const en: Messages = {
     depletionHint: 'Share of each tier already won; the line is the share of units sold.',
     wonShare: 'Won (%)',
     soldShare: 'Units sold (%)',
-    noData: 'No sale yet: open an emission for sale or run the demo.',
     alerts: 'Alerts',
     alertBlock: 'All prizes of {amount} of block {emission}/{block} are sold',
     alertEmission: 'All prizes of {amount} of emission {emission} are sold',

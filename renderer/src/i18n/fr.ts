@@ -594,7 +594,6 @@ const fr = {
     depletionHint: 'Part de chaque rang déjà gagnée ; la ligne est la part des unités vendues.',
     wonShare: 'Gagnés (%)',
     soldShare: 'Unités vendues (%)',
-    noData: 'Aucune vente pour l’instant : ouvrez une émission à la vente ou lancez la démo.',
     alerts: 'Alertes',
     alertBlock: 'Tous les lots de {amount} du bloc {emission}/{block} sont vendus',
     alertEmission: 'Tous les lots de {amount} de l’émission {emission} sont vendus',
