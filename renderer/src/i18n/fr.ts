@@ -98,6 +98,7 @@ const fr = {
     UNIT_BEYOND: 'l’unité {unit} dépasse les {size} unités du bloc',
     UNSOLD_SECRET: 'l’unité {serial} n’est pas vendue : son contenu reste secret jusqu’à sa vente, et seul un auditeur peut l’inspecter, motif à l’appui',
     UNSOLD_REASON: 'l’unité {serial} n’est pas vendue : donnez un motif (3 caractères au moins) pour l’inspecter ; il sera journalisé',
+    PROOF_VERSION: 'le bloc {emission}/{block} est engagé en version {version}, dont les preuves montreraient 127 autres unités : vérifiez plutôt le bloc entier',
     TASK_NOT_FOUND: 'cette tâche n’existe pas ou plus',
     TASK_ENDED: 'la tâche est déjà terminée ({state})',
     TASK_CANCELLED: 'la tâche a été annulée',
