@@ -825,6 +825,10 @@ const en: Messages = {
       ledger: { backup: 'Ledger backed up', restored: 'Ledger restored', check: 'Ledger checked' },
     },
   },
+  unitProof: {
+    download: 'Download the proof (JSON)',
+    hint: 'Shows that this unit, as printed, is part of its block’s commitment; check it with carats proof verify against the certificate.',
+  },
 }
 
 export default en

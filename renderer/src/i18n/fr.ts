@@ -823,6 +823,10 @@ const fr = {
       ledger: { backup: 'Sauvegarde du registre', restored: 'Registre restauré', check: 'Vérification du registre' },
     },
   },
+  unitProof: {
+    download: 'Télécharger la preuve (JSON)',
+    hint: 'Montre que cette unité, telle qu’imprimée, fait partie de l’engagement de son bloc ; vérifiez-la avec carats proof verify face au certificat.',
+  },
 }
 
 type Widen<T> = { [K in keyof T]: T[K] extends string ? string : Widen<T[K]> }
