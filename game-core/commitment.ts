@@ -6,6 +6,7 @@
 import type { GameDefinition } from './rules'
 import { type Primitives, concatBytes, u16be, u32be, utf8, toHex } from './primitives'
 import { CHUNK_UNITS } from './block'
+import type { CommitmentVersion } from './unit-commitment'
 
 export function chunkCount(def: GameDefinition): number {
   return Math.ceil(def.blockSize / CHUNK_UNITS)
@@ -91,6 +92,44 @@ export function rootFromProof(prim: Primitives, leaf: Uint8Array, m: number, n: 
   return nodeHash(prim, path[end - 1], rootFromProof(prim, leaf, m - k, n - k, path, end - 1))
 }
 
+/** Chunks per proof batch: an aligned run of 16 leaves is a whole subtree of the tree. */
+export const PROOF_BATCH_CHUNKS = 16
+
+/** The root of each aligned run of PROOF_BATCH_CHUNKS leaves (the last one may be shorter), back to back. */
+export function batchRoots(prim: Primitives, leaves: Uint8Array): Uint8Array {
+  const n = leaves.length / 32
+  const batches = Math.ceil(n / PROOF_BATCH_CHUNKS)
+  const out = new Uint8Array(32 * batches)
+  for (let b = 0; b < batches; b++) {
+    const from = b * PROOF_BATCH_CHUNKS
+    out.set(merkleRoot(prim, leaves, from, Math.min(PROOF_BATCH_CHUNKS, n - from)), 32 * b)
+  }
+  return out
+}
+
+/**
+ * The audit path of leaf m in a tree of n leaves (as inclusionProof) from the batch roots and the
+ * leaves of leaf m's own batch only (`batchLeaves`, 32 bytes each from its first leaf).
+ */
+export function auditPathFromBatches(prim: Primitives, m: number, n: number, roots: Uint8Array, batchLeaves: Uint8Array): Uint8Array[] {
+  const B = PROOF_BATCH_CHUNKS
+  const own = Math.floor(m / B) * B
+  if (roots.length !== 32 * Math.ceil(n / B)) throw new Error(`a tree of ${n} leaves has ${Math.ceil(n / B)} batch roots, not ${roots.length / 32}`)
+  const node = (from: number, count: number): Uint8Array => {
+    if (from >= own && from + count <= own + B) return merkleRoot(prim, batchLeaves, from - own, count)
+    if (from % B === 0 && count === Math.min(B, n - from)) return roots.subarray(32 * (from / B), 32 * (from / B) + 32)
+    const k = largestPowerOfTwoBelow(count)
+    return nodeHash(prim, node(from, k), node(from + k, count - k))
+  }
+  const path = (leaf: number, from: number, count: number): Uint8Array[] => {
+    if (count <= 1) return []
+    const k = largestPowerOfTwoBelow(count)
+    if (leaf < k) return [...path(leaf, from, k), node(from + k, count - k)]
+    return [...path(leaf - k, from + k, count - k), node(from, k)]
+  }
+  return path(m, 0, n)
+}
+
 /** JSON with keys sorted at every level and no white space. */
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`
@@ -106,15 +145,19 @@ export function definitionDigest(prim: Primitives, def: GameDefinition): Uint8Ar
   return prim.sha256(utf8(canonicalJson(def)))
 }
 
-/** SHA-256 over the block's identity, the definition digest and the Merkle root. */
+/**
+ * SHA-256 over the version's label, the block's identity, the definition digest and the Merkle
+ * root. Versions 1 and 2 differ only in the label and in how leaves are made.
+ */
 export function blockCommitment(
   prim: Primitives,
   def: GameDefinition,
   ref: { emission: number; block: number },
   root: Uint8Array,
+  version: CommitmentVersion = 1,
 ): string {
   return toHex(prim.sha256(concatBytes(
-    utf8('CARATS-BLOCK-COMMITMENT-v1'),
+    utf8(`CARATS-BLOCK-COMMITMENT-v${version}`),
     u16be(ref.emission),
     u16be(ref.block),
     u32be(def.blockSize),

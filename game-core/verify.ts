@@ -8,6 +8,7 @@ import type { Primitives } from './primitives'
 import { toHex } from './primitives'
 import { BlockDeriver, CHUNK_UNITS, LOSING, type BlockRef } from './block'
 import { blockCommitment, chunkCount, leafHash, merkleRoot, rootFromSubtrees } from './commitment'
+import { SALT_BYTES, UnitHasher, deriveSaltKey, unitSalts, type CommitmentVersion } from './unit-commitment'
 
 export interface UnitProblem {
   unit: number
@@ -37,6 +38,36 @@ export interface RangeOptions {
   shouldStop?: () => boolean
   /** Stop listing problems after this many (they are still counted as failures). */
   maxProblems?: number
+  /** How leaves are made (DERIVATION.md §6, §7); 1 when not given. */
+  commitmentVersion?: CommitmentVersion
+}
+
+/** Units whose salts are drawn in one keystream call (v2): 16 chunks, 64 kB of salts. */
+const SALT_GROUP_UNITS = 16 * CHUNK_UNITS
+
+/** Version 2 leaves: SHA256(0x00 ‖ h_u …) over the chunk's salted unit hashes. */
+class SaltedLeaves {
+  private readonly key: Uint8Array
+  private readonly hasher: UnitHasher
+  private readonly msg = new Uint8Array(1 + 32 * CHUNK_UNITS)
+  private salts: Uint8Array = new Uint8Array(0)
+  private saltsFrom = -1
+
+  constructor(private readonly deriver: BlockDeriver) {
+    this.key = deriveSaltKey(deriver.prim, deriver.ref)
+    this.hasher = new UnitHasher(deriver.prim, deriver.synthesizer.recordBytes)
+  }
+
+  leaf(firstUnit: number, records: Uint8Array, n: number): Uint8Array {
+    const groupFrom = firstUnit - (firstUnit % SALT_GROUP_UNITS)
+    if (groupFrom !== this.saltsFrom) {
+      const count = Math.min(SALT_GROUP_UNITS, this.deriver.def.blockSize - groupFrom)
+      this.salts = unitSalts(this.deriver.prim, this.key, groupFrom, count)
+      this.saltsFrom = groupFrom
+    }
+    this.hasher.hashUnits(records, n, this.salts, (firstUnit - groupFrom) * SALT_BYTES, this.msg, 1)
+    return this.deriver.prim.sha256(this.msg.subarray(0, 1 + 32 * n))
+  }
 }
 
 const CHUNKS_PER_BATCH = 4
@@ -56,6 +87,7 @@ export function processChunks(deriver: BlockDeriver, firstChunk: number, count: 
   const Y = def.yoursCells
   const rb = deriver.synthesizer.recordBytes
   const tiers = deriver.tiers
+  const salted = (opts.commitmentVersion ?? 1) === 2 ? new SaltedLeaves(deriver) : null
   let units = 0
   let failures = 0
   const note = (unit: number, message: string) => {
@@ -93,7 +125,9 @@ export function processChunks(deriver: BlockDeriver, firstChunk: number, count: 
         tierCounts[code === LOSING ? T : code]++
       }
       // records() writes into `into` unless it was replaced (the tests tamper with records that way)
-      const leaf = records === into && n === CHUNK_UNITS ? prim.sha256(scratch) : leafHash(prim, records.subarray(0, n * rb))
+      const leaf = salted
+        ? salted.leaf(firstUnit, records, n)
+        : records === into && n === CHUNK_UNITS ? prim.sha256(scratch) : leafHash(prim, records.subarray(0, n * rb))
       leafHashes.set(leaf, 32 * (c + k))
       units += n
     }
@@ -117,7 +151,10 @@ export interface BlockVerification {
   losingUnits: number
   prizeTotalCents: number
   merkleRoot: string
+  commitmentVersion: CommitmentVersion
   commitment: string
+  /** The leaf hashes, 32 bytes per chunk (what proofs are made from). */
+  leafHashes: Uint8Array
   problems: UnitProblem[]
   /** Units that failed a check (problems lists the first of them). */
   failedUnits: number
@@ -131,6 +168,7 @@ export function assembleVerification(
   prim: Primitives,
   ref: Pick<BlockRef, 'emission' | 'block'>,
   ranges: ChunkRangeResult[],
+  commitmentVersion: CommitmentVersion = 1,
 ): BlockVerification {
   const sorted = [...ranges].sort((a, b) => a.firstChunk - b.firstChunk)
   const total = chunkCount(def)
@@ -178,7 +216,9 @@ export function assembleVerification(
     losingUnits: counts[T],
     prizeTotalCents: tiers.reduce((a, t) => a + t.amountCents * t.found, 0),
     merkleRoot: toHex(root),
-    commitment: blockCommitment(prim, def, ref, root),
+    commitmentVersion,
+    commitment: blockCommitment(prim, def, ref, root, commitmentVersion),
+    leafHashes: leaves,
     problems,
     failedUnits,
     sound: problems.length === 0 && failedUnits === 0 && units === def.blockSize,
@@ -188,5 +228,5 @@ export function assembleVerification(
 /** The whole block in this thread (tests, small definitions); the app uses worker threads. */
 export function verifyBlock(def: GameDefinition, prim: Primitives, ref: BlockRef, opts: RangeOptions = {}): BlockVerification {
   const deriver = new BlockDeriver(def, prim, ref)
-  return assembleVerification(def, prim, ref, [processChunks(deriver, 0, chunkCount(def), opts)])
+  return assembleVerification(def, prim, ref, [processChunks(deriver, 0, chunkCount(def), opts)], opts.commitmentVersion)
 }

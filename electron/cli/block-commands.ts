@@ -3,24 +3,34 @@ import { parseArgs } from 'node:util'
 import { CARATS } from '../../game-core/carats'
 import { deriveFigures } from '../../game-core/rules'
 import { BlockDeriver, decodeRecord } from '../../game-core/block'
-import { fromHex } from '../../game-core/primitives'
+import { canonicalJson, definitionDigest } from '../../game-core/commitment'
+import { fromHex, toHex } from '../../game-core/primitives'
+import { LATEST_COMMITMENT_VERSION, type CommitmentVersion } from '../../game-core/unit-commitment'
 import { nodePrimitives } from '../crypto/node-primitives'
 import { verifyBlockInWorkers } from '../workers/block-pool'
 import { UsageError, type Command, type CommandContext } from './io'
 
 const def = CARATS
 
+/** The whole definition (every field the commitment's digest covers, DERIVATION.md §6) and the figures derived from it. */
 function rulesJson() {
   const f = deriveFigures(def)
   return {
+    id: def.id,
     name: def.name,
     unitPriceCents: def.unitPriceCents,
     blockSize: def.blockSize,
     numbers: [...def.numbers],
     winningCells: def.winningCells,
     yoursCells: def.yoursCells,
-    tiers: def.tiers.map((t) => ({ amountCents: t.amountCents, count: t.count })),
+    tiers: def.tiers.map((t) => ({ amountCents: t.amountCents, count: t.count, ...(t.printedTotalCents !== undefined ? { printedTotalCents: t.printedTotalCents } : {}) })),
     printableAmountsCents: [...def.printableAmountsCents],
+    compositions: def.compositions.map((c) => ({ amountCents: c.amountCents, options: c.options.map((o) => ({ partsCents: [...o.partsCents], weight: o.weight })) })),
+    decoyWeights: def.decoyWeights.map((d) => ({ amountCents: d.amountCents, weight: d.weight })),
+    ...(def.printed ? { printed: { ...def.printed } } : {}),
+    /** The exact bytes the definition digest hashes (UTF-8), and that digest. */
+    canonicalDefinition: canonicalJson(def),
+    definitionDigest: toHex(definitionDigest(nodePrimitives, def)),
     prizesPerBlock: f.prizesPerBlock,
     prizeTotalCents: f.prizeTotalCents,
     losingUnits: f.losingUnits,
@@ -50,7 +60,10 @@ const rules: Command = async ({ json, io }) => {
 function blockArgs(ctx: CommandContext, extra: Record<string, { type: 'string' }> = {}) {
   const { values } = parseArgs({
     args: ctx.args,
-    options: { secret: { type: 'string' }, emission: { type: 'string', default: '1' }, block: { type: 'string', default: '1' }, ...extra },
+    options: {
+      secret: { type: 'string' }, emission: { type: 'string', default: '1' }, block: { type: 'string', default: '1' },
+      'commitment-version': { type: 'string', default: String(LATEST_COMMITMENT_VERSION) }, ...extra,
+    },
     strict: true,
     allowPositionals: false,
   })
@@ -60,7 +73,8 @@ function blockArgs(ctx: CommandContext, extra: Record<string, { type: 'string' }
   if (!/^[0-9a-fA-F]{64}$/.test(secretHex)) throw new UsageError(`--secret must be 64 hexadecimal digits (32 bytes), got ${secretHex.length} characters`)
   const emission = wholeNumber('--emission', opts.emission, 1, 9999)
   const block = wholeNumber('--block', opts.block, 1, 999)
-  return { values: opts, ref: { emission, block, secret: fromHex(secretHex) } }
+  const commitmentVersion = wholeNumber('--commitment-version', opts['commitment-version'], 1, 2) as CommitmentVersion
+  return { values: opts, ref: { emission, block, secret: fromHex(secretHex), commitmentVersion } }
 }
 
 function wholeNumber(flag: string, text: string | undefined, min: number, max: number): number {
@@ -70,7 +84,7 @@ function wholeNumber(flag: string, text: string | undefined, min: number, max: n
   return n
 }
 
-async function regenerate(ctx: CommandContext, ref: { emission: number; block: number; secret: Uint8Array }) {
+async function regenerate(ctx: CommandContext, ref: { emission: number; block: number; secret: Uint8Array; commitmentVersion: CommitmentVersion }) {
   const started = performance.now()
   const v = await verifyBlockInWorkers(def, ref, {
     onProgress: (done, total) => ctx.io.progress(`regenerating block: ${((100 * done) / total).toFixed(0)} % (${int(done)} / ${int(total)} units)`),
@@ -87,13 +101,14 @@ const stats: Command = async (ctx) => {
     tiers: v.tiers.map((t) => ({ amountCents: t.amountCents, count: t.found })),
     losingUnits: v.losingUnits,
     prizeTotalCents: v.prizeTotalCents,
+    commitmentVersion: v.commitmentVersion,
     commitment: v.commitment,
   }
   if (ctx.json) ctx.io.out(JSON.stringify(out) + '\n')
   else {
     ctx.io.out(`${int(out.units)} units, ${int(out.losingUnits)} losing\n`)
     for (const t of out.tiers) ctx.io.out(`  ${int(t.count).padStart(10)} × ${eur(t.amountCents)}\n`)
-    ctx.io.out(`prizes: ${eur(out.prizeTotalCents)}\ncommitment: ${out.commitment}\n`)
+    ctx.io.out(`prizes: ${eur(out.prizeTotalCents)}\ncommitment (version ${out.commitmentVersion}): ${out.commitment}\n`)
   }
   return v.sound ? 0 : 1
 }
@@ -124,11 +139,14 @@ const verify: Command = async (ctx) => {
   if (!/^[0-9a-f]{64}$/.test(expected)) throw new UsageError('--commitment must be 64 hexadecimal digits')
   const { v, seconds } = await regenerate(ctx, ref)
   const problems = [...v.problems.map((p) => (p.unit >= 0 ? `unit ${p.unit}: ${p.message}` : p.message))]
-  if (v.commitment !== expected) problems.unshift(`the commitment does not match: the block regenerates to ${v.commitment}, not ${expected}`)
+  if (v.commitment !== expected) {
+    const other = ref.commitmentVersion === 2 ? 1 : 2
+    problems.unshift(`the commitment does not match: the block regenerates to ${v.commitment} under commitment version ${ref.commitmentVersion}, not ${expected} (a block committed under version ${other}: add --commitment-version ${other})`)
+  }
   const name = `block ${String(ref.emission).padStart(4, '0')}-${String(ref.block).padStart(3, '0')}`
   const rate = v.units / seconds
   if (ctx.json) {
-    ctx.io.out(JSON.stringify({ sound: problems.length === 0, units: v.units, seconds, unitsPerSecond: rate, commitment: v.commitment, problems }) + '\n')
+    ctx.io.out(JSON.stringify({ sound: problems.length === 0, units: v.units, seconds, unitsPerSecond: rate, commitmentVersion: v.commitmentVersion, commitment: v.commitment, problems }) + '\n')
   } else if (problems.length === 0) {
     ctx.io.out(`${name} is sound: ${int(v.units)} units in ${seconds.toFixed(2)} s (${int(Math.round(rate))} units/s), the commitment matches\n`)
   } else {

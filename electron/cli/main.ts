@@ -13,10 +13,11 @@ import { integrityCommands } from './integrity-commands'
 import { ledgerCommands } from './ledger-commands'
 import { verdictCommands } from './verdict-commands'
 import { playerCommands } from './player-commands'
+import { proofCommands } from './proof-commands'
 import { stdio, UsageError, type Command } from './io'
 import { AppError } from '../contract/errors'
 
-const commands: Record<string, Command> = { ...blockCommands, ...ledgerCommands, ...playerCommands, ...verdictCommands, ...integrityCommands }
+const commands: Record<string, Command> = { ...blockCommands, ...ledgerCommands, ...playerCommands, ...verdictCommands, ...integrityCommands, ...proofCommands }
 
 const USAGE = `usage: carats [--db <file>] [--json] <command>
 commands:

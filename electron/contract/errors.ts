@@ -55,6 +55,7 @@ export const ERROR_REASON_KEYS = [
   'UNIT_BEYOND', // {unit, size}
   'UNSOLD_SECRET', // {serial}
   'UNSOLD_REASON', // {serial}
+  'PROOF_VERSION', // {emission, block, version}: a block committed under a version without unit proofs
   'TASK_NOT_FOUND', // {}
   'TASK_ENDED', // {state}
   'TASK_CANCELLED', // {}

@@ -118,6 +118,8 @@ export const contract = {
   // tickets and players
   /** Any unit by serial. An unsold unit's content needs the auditor role and a reason, and is logged. */
   'tickets:get': channel<T.TicketView>()({ args: z.object({ serial: z.string().max(40), reason: reason.optional() }).strict(), access: staff }),
+  /** The unit's proof of inclusion in its block's commitment (game-core/DERIVATION.md §8): as tickets:get, an unsold unit only for an auditor with a reason, audited. */
+  'tickets:proof': channel<T.UnitProof>()({ args: z.object({ serial: z.string().max(40), reason: reason.optional() }).strict(), access: staff }),
   /** Accounts whose id starts with `query`, ignoring case (ASCII letters), a page at a time with their count. */
   'players:search': channel<T.Page<T.PlayerSummary>>()({
     args: z.object({ query: playerText(z.string().trim().max(64)), page, pageSize: z.number().int().min(1).max(100).default(20) }).strict(),

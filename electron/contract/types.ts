@@ -8,6 +8,7 @@ import { PLAY_PROBLEM_CODES, type Play } from '../../game-core/play'
 
 export type { Role } from './define'
 export type { Play, RevealEvent, PlayMode, PlayStatus, Zone, Gesture } from '../../game-core/play'
+export type { UnitProof } from '../../game-core/proof'
 
 export interface UserInfo {
   id: number
@@ -56,6 +57,8 @@ export interface BlockSummary {
   block: number
   status: BlockStatus
   commitment: string | null
+  /** How the commitment was made (game-core/DERIVATION.md): 1 for older blocks, 2 from then on; version 2 gives unit proofs. */
+  commitmentVersion: number
   generatedAt: string | null
   verifiedAt: string | null
   unitsSold: number

@@ -298,6 +298,13 @@ CREATE INDEX IF NOT EXISTS audit_by_at ON audit(at);
 DROP INDEX IF EXISTS audit_by_actor;
 `
 
+// Commitment versions (game-core/DERIVATION.md §6, §7): the blocks committed so far are version 1;
+// blocks generated from now on are version 2, with their proof batches' roots kept for unit proofs.
+const V8 = /* sql */ `
+ALTER TABLE blocks ADD COLUMN commitment_version INTEGER NOT NULL DEFAULT 1 CHECK (commitment_version IN (1, 2));
+ALTER TABLE blocks ADD COLUMN proof_roots BLOB;
+`
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, description: 'the whole ledger', sql: V1 },
   { version: 2, description: 'leases of long tasks', sql: V2 },
@@ -306,6 +313,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 5, description: "players' sales chained in the order of sale", sql: V5 },
   { version: 6, description: 'verdicts of block verifications', sql: V6 },
   { version: 7, description: 'players found ignoring case; the audit log filtered and sorted on indexes', sql: V7 },
+  { version: 8, description: "blocks' commitment version and proof batch roots", sql: V8 },
 ]
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version

@@ -33,6 +33,10 @@ export interface BlockRow {
   secret: Buffer | null
   commitment: string | null
   merkle_root: string | null
+  /** 1 for blocks committed before version 2, 2 from then on (DERIVATION.md §6, §7). */
+  commitment_version: number
+  /** Version 2: the roots of the block's proof batches, 32 bytes each (game-core batchRoots). */
+  proof_roots: Buffer | null
   generated_at: string | null
   verified_at: string | null
   units_sold: number

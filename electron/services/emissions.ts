@@ -13,7 +13,8 @@ import { isIsoDay } from '../contract/dates'
 import { AppError, because, type ErrorAction, type ErrorHint } from '../contract/errors'
 import type { AuditAction, BlockDetail, BlockSummary, Certificate, EmissionDetail, EmissionStatus, EmissionSummary, JobInfo } from '../contract/types'
 import { CARATS } from '../../game-core/carats'
-import { canonicalJson, definitionDigest } from '../../game-core/commitment'
+import { batchRoots, canonicalJson, definitionDigest } from '../../game-core/commitment'
+import { LATEST_COMMITMENT_VERSION, type CommitmentVersion } from '../../game-core/unit-commitment'
 import { toHex } from '../../game-core/primitives'
 import { deriveFigures, validateDefinition, type GameDefinition } from '../../game-core/rules'
 import type { BlockVerification } from '../../game-core/verify'
@@ -30,7 +31,7 @@ import type { JobContext, JobRegistry } from './jobs'
 
 export type VerifyBlockFn = (
   def: GameDefinition,
-  ref: { emission: number; block: number; secret: Uint8Array },
+  ref: { emission: number; block: number; secret: Uint8Array; commitmentVersion?: CommitmentVersion },
   opts?: { threads?: number; onProgress?: (unitsDone: number, unitsTotal: number) => void; signal?: AbortSignal },
 ) => Promise<BlockVerification>
 
@@ -155,6 +156,7 @@ export function createEmissionsService(deps: EmissionsDeps): EmissionsService {
       block: b.block,
       status: b.status,
       commitment: b.commitment,
+      commitmentVersion: b.commitment_version,
       generatedAt: b.generated_at,
       verifiedAt: b.verified_at,
       unitsSold: b.units_sold,
@@ -280,15 +282,15 @@ export function createEmissionsService(deps: EmissionsDeps): EmissionsService {
         lastBeat = now
         beat.run(now, emission, process.pid, hostname())
       }
-      const storeBlock = db.prepare(`UPDATE blocks SET status = 'generated', secret = ?, commitment = ?, merkle_root = ?, generated_at = ?
-                                     WHERE emission = ? AND block = ? AND status = 'pending'`)
+      const storeBlock = db.prepare(`UPDATE blocks SET status = 'generated', secret = ?, commitment = ?, merkle_root = ?, generated_at = ?,
+                                     commitment_version = ?, proof_roots = ? WHERE emission = ? AND block = ? AND status = 'pending'`)
       const total = todo.length * def.blockSize
       return jobs.start('generate', emission, total, `generating ${todo.length} block(s)`, async (ctx) => {
         try {
           for (const [i, block] of todo.entries()) {
             ctx.checkCancelled()
             const secret = newBlockSecret()
-            const v = await verifyBlock(def, { emission, block, secret }, {
+            const v = await verifyBlock(def, { emission, block, secret, commitmentVersion: LATEST_COMMITMENT_VERSION }, {
               threads,
               signal: ctx.signal,
               onProgress: (done) => {
@@ -299,10 +301,11 @@ export function createEmissionsService(deps: EmissionsDeps): EmissionsService {
             if (!v.sound) throw new Error(`block ${emission}/${block} came out unsound: ${v.problems.slice(0, 3).map((p) => p.message).join('; ')}`)
             db.transaction(() => {
               const sealed = keys.sealSecret({ emission, block }, secret)
-              if (storeBlock.run(sealed, v.commitment, v.merkleRoot, iso(clock()), emission, block).changes !== 1) {
+              const roots = Buffer.from(batchRoots(nodePrimitives, v.leafHashes))
+              if (storeBlock.run(sealed, v.commitment, v.merkleRoot, iso(clock()), v.commitmentVersion, roots, emission, block).changes !== 1) {
                 throw new Error(`block ${emission}/${block} was changed by someone else during its generation`)
               }
-              audit.record(actor.name, 'block.generate', `block:${emission}/${block}`, { commitment: v.commitment })
+              audit.record(actor.name, 'block.generate', `block:${emission}/${block}`, { commitment: v.commitment, commitmentVersion: v.commitmentVersion })
             }).immediate()
           }
           db.transaction(() => {
@@ -350,7 +353,7 @@ export function createEmissionsService(deps: EmissionsDeps): EmissionsService {
           if (e instanceof AppError && e.code === 'DATABASE') return blockVerdict({ verification: run, def, block: b, v: null, unreadable: e.message, startedAt, endedAt: clock() })
           throw e
         }
-        const v = await verifyBlock(def, { emission, block: b.block, secret }, {
+        const v = await verifyBlock(def, { emission, block: b.block, secret, commitmentVersion: b.commitment_version as CommitmentVersion }, {
           threads,
           signal: ctx.signal,
           onProgress: (done) => ctx.progress(i * def.blockSize + done, total, `block ${b.block} (${i + 1} of ${blocks.length})`),

@@ -50,6 +50,7 @@ export function createHandlers(s: Services): Handlers {
     'sales:imports': (a) => s.importer.history(a),
 
     'tickets:get': (a, ctx) => s.tickets.get(actorOf(ctx), a.serial, a.reason),
+    'tickets:proof': (a, ctx) => s.tickets.proof(actorOf(ctx), a.serial, a.reason),
     'players:search': (a) => s.players.search(a.query, a.page, a.pageSize),
     'players:last': (a) => s.players.last(a.player),
     'players:history': ({ player, ...request }) => s.players.history(player, request),

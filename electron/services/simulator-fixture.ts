@@ -42,7 +42,7 @@ export interface LedgerFixture {
 export const TEST_ACTOR: Actor = { name: 'tester', role: 'admin' }
 
 /** Blocks of a small game verify in process; real blocks on all cores. */
-const inProcess: VerifyBlockFn = async (def, ref) => verifyBlock(def, nodePrimitives, ref)
+const inProcess: VerifyBlockFn = async (def, ref) => verifyBlock(def, nodePrimitives, ref, { commitmentVersion: ref.commitmentVersion })
 
 export function openLedgerFixture(opts: { definition?: GameDefinition; clock?: Clock; path?: string; workers?: boolean } = {}): LedgerFixture {
   const dir = mkdtempSync(join(tmpdir(), 'carats-ledger-'))

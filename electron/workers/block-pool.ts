@@ -15,6 +15,7 @@ import { availableParallelism } from 'node:os'
 import type { GameDefinition } from '../../game-core/rules'
 import { assembleVerification, type BlockVerification, type ChunkRangeResult, type UnitProblem } from '../../game-core/verify'
 import { chunkCount } from '../../game-core/commitment'
+import type { CommitmentVersion } from '../../game-core/unit-commitment'
 import { nodePrimitives } from '../crypto/node-primitives'
 import { AppError } from '../contract/errors'
 import { workerEntry } from './entry'
@@ -103,9 +104,10 @@ function runTask(worker: Worker, task: BlockTask): Promise<BlockWorkerResult> {
   })
 }
 
+/** Regenerates and checks a whole block, its leaves made as its commitment version says (1 when not given). */
 export async function verifyBlockInWorkers(
   def: GameDefinition,
-  ref: { emission: number; block: number; secret: Uint8Array },
+  ref: { emission: number; block: number; secret: Uint8Array; commitmentVersion?: CommitmentVersion },
   opts: BlockJobOptions = {},
 ): Promise<BlockVerification> {
   const total = chunkCount(def)
@@ -128,7 +130,7 @@ export async function verifyBlockInWorkers(
     const settled = await Promise.allSettled(
       Array.from({ length: threads }, (_, i) => {
         const task: BlockTask = {
-          def, emission: ref.emission, block: ref.block, secret: ref.secret,
+          def, emission: ref.emission, block: ref.block, secret: ref.secret, commitmentVersion: ref.commitmentVersion ?? 1,
           buildTiers: i === 0, tiers, control, progress, leaves, batchChunks: BATCH_CHUNKS, index: i, maxProblems: MAX_PROBLEMS,
         }
         // One failed worker stops the others.
@@ -143,7 +145,7 @@ export async function verifyBlockInWorkers(
     const results = settled.map((s) => (s as PromiseFulfilledResult<BlockWorkerResult>).value)
     if (opts.signal?.aborted || results.some((r) => r.cancelled)) throw new AppError('CANCELLED', 'the task was cancelled')
     opts.onProgress?.(def.blockSize, def.blockSize)
-    return assembleVerification(def, nodePrimitives, ref, toRanges(def, results, new Uint8Array(leaves)))
+    return assembleVerification(def, nodePrimitives, ref, toRanges(def, results, new Uint8Array(leaves)), ref.commitmentVersion ?? 1)
   } finally {
     if (timer) clearInterval(timer)
     opts.signal?.removeEventListener('abort', stop)

@@ -65,6 +65,7 @@ function run(task: BlockTask): BlockWorkerResult {
       const before = result.units
       const r = processChunks(deriver, first, count, {
         maxProblems: task.maxProblems,
+        commitmentVersion: task.commitmentVersion,
         onProgress: (done) => { progress[task.index] = before + done },
         shouldStop: stopped,
       })

@@ -1,5 +1,6 @@
 import type { GameDefinition } from '../../game-core/rules'
 import type { UnitProblem } from '../../game-core/verify'
+import type { CommitmentVersion } from '../../game-core/unit-commitment'
 
 /** Indexes into the job's control words (Int32Array over a SharedArrayBuffer). */
 export const CONTROL = {
@@ -24,6 +25,8 @@ export interface BlockTask {
   emission: number
   block: number
   secret: Uint8Array
+  /** How the block's leaves are made (DERIVATION.md §6, §7). */
+  commitmentVersion: CommitmentVersion
   /** This worker builds the tier table (into `tiers`) before taking batches. */
   buildTiers: boolean
   /** Uint8Array over a SharedArrayBuffer: the block's tier table, built once for all workers. */

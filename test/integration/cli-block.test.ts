@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { spawnSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
 import { runCli } from '../../electron/cli/main'
 import type { CliIo } from '../../electron/cli/io'
 import { CARATS } from '../../game-core/carats'
@@ -26,7 +27,12 @@ describe('carats rules', () => {
     expect(r.blockSize).toBe(8_016_000)
     expect(r.numbers).toHaveLength(46)
     expect(r.numbers).not.toContain(5)
-    expect(r.tiers).toContainEqual({ amountCents: 50_000_000, count: 2 })
+    expect(r.tiers).toContainEqual({ amountCents: 50_000_000, count: 2, printedTotalCents: 100_000_000 })
+    // the whole definition the commitment covers: weights and the order of each list, its canonical bytes and digest
+    expect(r.compositions).toEqual(CARATS.compositions)
+    expect(r.decoyWeights).toEqual(CARATS.decoyWeights)
+    expect(JSON.parse(r.canonicalDefinition)).toEqual(JSON.parse(JSON.stringify(CARATS)))
+    expect(r.definitionDigest).toBe(createHash('sha256').update(r.canonicalDefinition).digest('hex'))
     expect(r.prizesPerBlock).toBe(2_055_464)
     expect(r.prizeTotalCents).toBe(2_885_750_000)
     expect(r.losingUnits).toBe(5_960_536)

@@ -100,6 +100,7 @@ const en: Messages = {
     UNIT_BEYOND: 'unit {unit} is beyond the block’s {size} units',
     UNSOLD_SECRET: 'unit {serial} is not sold: its content stays secret until it is sold, and only an auditor may inspect it, giving a reason',
     UNSOLD_REASON: 'unit {serial} is not sold: give a reason (at least 3 characters) to inspect it; it will be logged',
+    PROOF_VERSION: 'block {emission}/{block} is committed under version {version}, whose proofs would show 127 other units: verify the whole block instead',
     TASK_NOT_FOUND: 'this task does not exist, or no longer',
     TASK_ENDED: 'the task has already ended ({state})',
     TASK_CANCELLED: 'the task was cancelled',
@@ -898,6 +899,10 @@ const en: Messages = {
       audit: { keyed: 'Log sealed under the ledger key', reanchored: 'Log checkpoint restarted' },
       ledger: { backup: 'Ledger backed up', restored: 'Ledger restored', check: 'Ledger checked' },
     },
+  },
+  unitProof: {
+    download: 'Download the proof (JSON)',
+    hint: 'Shows that this unit, as printed, is part of its block’s commitment; check it with carats proof verify against the certificate.',
   },
 }
 

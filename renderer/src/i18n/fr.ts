@@ -98,6 +98,7 @@ const fr = {
     UNIT_BEYOND: 'l’unité {unit} dépasse les {size} unités du bloc',
     UNSOLD_SECRET: 'l’unité {serial} n’est pas vendue : son contenu reste secret jusqu’à sa vente, et seul un auditeur peut l’inspecter, motif à l’appui',
     UNSOLD_REASON: 'l’unité {serial} n’est pas vendue : donnez un motif (3 caractères au moins) pour l’inspecter ; il sera journalisé',
+    PROOF_VERSION: 'le bloc {emission}/{block} est engagé en version {version}, dont les preuves montreraient 127 autres unités : vérifiez plutôt le bloc entier',
     TASK_NOT_FOUND: 'cette tâche n’existe pas ou plus',
     TASK_ENDED: 'la tâche est déjà terminée ({state})',
     TASK_CANCELLED: 'la tâche a été annulée',
@@ -896,6 +897,10 @@ const fr = {
       audit: { keyed: 'Journal scellé sous la clé du registre', reanchored: 'Point de contrôle du journal repris' },
       ledger: { backup: 'Sauvegarde du registre', restored: 'Registre restauré', check: 'Vérification du registre' },
     },
+  },
+  unitProof: {
+    download: 'Télécharger la preuve (JSON)',
+    hint: 'Montre que cette unité, telle qu’imprimée, fait partie de l’engagement de son bloc ; vérifiez-la avec carats proof verify face au certificat.',
   },
 }
 
