@@ -41,7 +41,7 @@ export const ERROR_REASON_KEYS = [
   'EMISSIONS_FULL', // {}
   'EMISSION_CODE_TAKEN', // {code}
   'WITHDRAW_REASON', // {}
-  'USER_NAME_TAKEN', // {name}
+  'USER_NAME_TAKEN', // {name, existing}
   'ADMIN_EXISTS', // {}
   'SETUP_FIRST', // {}
   'ACCOUNT_DEACTIVATED', // {}

@@ -213,6 +213,29 @@ describe('the administrator', () => {
     expect(await b.dispatch('users:unlock', { userId: 99 }, (await b.services.users.login('ada', PASSWORD)).token)).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } })
   })
 
+  it('refuses a name already taken, whatever its case, naming the account that holds it', async () => {
+    const refusal = (name: string) => {
+      try {
+        b.services.users.create(ADMIN, { name, role: 'auditor', password: PASSWORD })
+      } catch (e) {
+        if (!(e instanceof AppError)) throw e
+        return { code: e.code, field: e.extras.field, reason: e.extras.reason, message: e.message }
+      }
+      throw new Error(`${name} was created`)
+    }
+    expect(refusal('suzy')).toEqual({
+      code: 'CONFLICT',
+      field: 'name',
+      reason: { key: 'USER_NAME_TAKEN', params: { name: 'suzy', existing: 'suzy' } },
+      message: 'the name "suzy" is already taken: choose another name',
+    })
+    expect(refusal('Suzy')).toMatchObject({
+      reason: { key: 'USER_NAME_TAKEN', params: { name: 'Suzy', existing: 'suzy' } },
+      message: 'the name "Suzy" is already taken (by "suzy": names ignore case): choose another name',
+    })
+    expect(b.services.users.list().map((u) => u.name)).toEqual(['ada', 'suzy'])
+  })
+
   it('changes a role, audited with the role before and after', async () => {
     const id = account('suzy').id
     expect((await b.services.users.update(ADMIN, { userId: id, role: 'auditor' })).role).toBe('auditor')

@@ -30,6 +30,18 @@ interface UserRow {
   last_login_at: string | null
 }
 
+/**
+ * Names are compared without case ("Sophie" is taken by "sophie"), so the refusal names the account
+ * that holds the name as it is spelled, and says what to do.
+ */
+function nameTaken(name: string, existing: string): AppError {
+  const whose = existing === name ? '' : ` (by "${existing}": names ignore case)`
+  return new AppError('CONFLICT', `the name "${name}" is already taken${whose}: choose another name`, {
+    field: 'name',
+    ...because('USER_NAME_TAKEN', { name, existing }),
+  })
+}
+
 const toInfo = (r: UserRow): UserInfo => ({ id: r.id, name: r.name, role: r.role, active: r.active === 1, createdAt: r.created_at, lastLoginAt: r.last_login_at })
 
 export interface UsersService {
@@ -95,7 +107,8 @@ export function createUsersService({
   }
 
   function insertUser(name: string, role: Role, password: string): UserRow {
-    if (byName.get(name)) throw new AppError('CONFLICT', `a user named "${name}" already exists`, { field: 'name', ...because('USER_NAME_TAKEN', { name }) })
+    const holder = byName.get(name) as UserRow | undefined
+    if (holder) throw nameTaken(name, holder.name)
     const salt = newSalt()
     const id = Number(insert.run(name, role, hashPasswordSync(password, salt), salt, iso(clock())).lastInsertRowid)
     return byId.get(id) as UserRow

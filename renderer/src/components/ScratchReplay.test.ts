@@ -55,6 +55,18 @@ describe('ScratchReplay', () => {
     expect(revealed(w)).toBe(6)
   })
 
+  it('starts the next ticket\'s play from the beginning at 1×, whatever the last one was left at', async () => {
+    const w = mountWithApp(ScratchReplay, { props: { ticket, play: handPlay() } })
+    const r = (w.vm as unknown as { replay: { speed: { value: number }; eventsShown: { value: number } } }).replay
+    r.speed.value = 4
+    for (let i = 0; i < 3; i++) await w.get('[data-test="step-forward"]').trigger('click')
+    expect(r.eventsShown.value).toBe(3)
+    await w.setProps({ play: handPlay(10) })
+    expect(r.speed.value).toBe(1)
+    expect(r.eventsShown.value).toBe(0)
+    expect(revealed(w)).toBe(0)
+  })
+
   it('steps one reveal at a time, forward and back, and pauses', async () => {
     const w = mountWithApp(ScratchReplay, { props: { ticket, play: handPlay() } })
     for (let i = 0; i < 7; i++) await w.get('[data-test="step-forward"]').trigger('click')

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest'
 import { defineComponent, h, ref } from 'vue'
 import SerialInput from './SerialInput.vue'
-import { serialFeedback } from './serialFeedback'
+import { answerFor, serialFeedback, type LookupAnswer } from './serialFeedback'
 import { mountWithApp } from '../testing'
 import { dammCheckDigit, formatSerial } from '../../../game-core/serial'
 
@@ -12,10 +12,12 @@ const badCheck = good.slice(0, -1) + String((Number(good.slice(-1)) + 1) % 10)
 const swapped = good.slice(0, 13) + good[14] + good[13] + good.slice(15)
 
 const Host = defineComponent({
+  props: { answer: { type: Object as () => LookupAnswer | null, default: null } },
   emits: ['submit'],
-  setup(_, { emit }) {
+  setup(props, { emit }) {
     const v = ref('')
-    return () => h(SerialInput, { modelValue: v.value, 'onUpdate:modelValue': (x: string) => (v.value = x), buttonLabel: 'Inspect', onSubmit: (s: string) => emit('submit', s) })
+    return () =>
+      h(SerialInput, { modelValue: v.value, 'onUpdate:modelValue': (x: string) => (v.value = x), answer: props.answer, buttonLabel: 'Inspect', onSubmit: (s: string) => emit('submit', s) })
   },
 })
 
@@ -44,12 +46,40 @@ describe('serial input', () => {
     expect(feedback()).toBe('7 of 15 digits typed.')
     await input.setValue(badCheck)
     expect(feedback()).toContain('check digit does not match')
-    await input.trigger('keyup', { key: 'Enter' })
+    await w.get('form').trigger('submit')
     expect(w.emitted('submit')).toBeUndefined()
 
+    // the form only: whether the unit exists is for the lookup to say
     await input.setValue(good)
-    expect(feedback()).toBe('Valid serial: emission 1, block 2, unit 1,234.')
-    await input.trigger('keyup', { key: 'Enter' })
+    expect(feedback()).toBe('Well-formed serial: emission 1, block 2, unit 1,234.')
+    await w.get('form').trigger('submit')
     expect(w.emitted('submit')).toEqual([[good]])
+  })
+
+  it('says the lookup\'s answer while the field holds its serial, and only then', async () => {
+    const other = formatSerial({ emission: 1, block: 2, unit: 1235 })
+    const missing: LookupAnswer = { serial: good, state: 'refused', text: 'Not found: emission 1 has no block 2.' }
+    expect(answerFor(serialFeedback(good), missing)).toBe(missing)
+    expect(answerFor(serialFeedback(good.replace(/-/g, '')), missing)).toBe(missing)
+    expect(answerFor(serialFeedback(other), missing)).toBeNull()
+    expect(answerFor(serialFeedback(good.slice(0, 8)), missing)).toBeNull()
+
+    const w = mountWithApp(Host, { props: { answer: missing } })
+    const input = w.get('input')
+    const feedback = w.get('[data-test="serial-feedback"]')
+    await input.setValue(good)
+    // a well-formed serial of a block that does not exist is red, with the reason, never "valid"
+    expect(feedback.text()).toBe('Not found: emission 1 has no block 2.')
+    expect(feedback.attributes('data-state')).toBe('refused')
+    expect(w.find('.n-input--error-status').exists()).toBe(true)
+    // another serial typed: back to the form check, neither red nor green
+    await input.setValue(other)
+    expect(feedback.text()).toBe('Well-formed serial: emission 1, block 2, unit 1,235.')
+    expect(feedback.attributes('data-state')).toBe('ok')
+    expect(w.find('.n-input--error-status').exists()).toBe(false)
+    expect(w.find('.n-input--success-status').exists()).toBe(false)
+    await w.setProps({ answer: { serial: other, state: 'found', text: 'Unit found.' } })
+    expect(feedback.attributes('data-state')).toBe('found')
+    expect(w.find('.n-input--success-status').exists()).toBe(true)
   })
 })

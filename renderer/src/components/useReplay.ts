@@ -1,4 +1,4 @@
-import { computed, onBeforeUnmount, ref, type Ref } from 'vue'
+import { computed, onBeforeUnmount, ref, watch, type Ref } from 'vue'
 import { playDuration, visibleAt, type Play } from '../../../game-core/play'
 
 /** The covered ticket stays on screen a moment before the first reveal, and the last reveal a moment before the end. */
@@ -9,7 +9,7 @@ export const SPEEDS = [0.5, 1, 2, 4] as const
 /**
  * The replay clock. Time runs on requestAnimationFrame at the play's own pace times `speed`;
  * what is shown at any moment comes from game-core's visibleAt, so stepping, scrubbing and
- * playing always agree with the recorded events.
+ * playing always agree with the recorded events. Each play starts at the beginning, at 1×.
  */
 export function useReplay(play: Ref<Play>, zones: Ref<{ winningCells: number; yoursCells: number }>) {
   const clock = ref(0)
@@ -84,6 +84,12 @@ export function useReplay(play: Ref<Play>, zones: Ref<{ winningCells: number; yo
     pause()
     seek(0)
   }
+
+  // Another play (the next ticket's) starts afresh: covered, at 1×, whatever the last one was left at.
+  watch(play, () => {
+    restart()
+    speed.value = 1
+  })
 
   onBeforeUnmount(pause)
 

@@ -31,7 +31,7 @@ function verdictCell(c: BlockColumnContext, b: BlockSummary) {
 export function createBlockColumns(c: BlockColumnContext): DataTableColumns<BlockSummary> {
   return [
     { title: c.t('emission.block'), key: 'block', width: 80, render: (b) => h('strong', { class: 'mono' }, blockNo(b.block)) },
-    { title: c.t('emissions.status'), key: 'status', width: 120, render: (b) => h(NTag, { type: BLOCK_STATUS_TYPE[b.status], size: 'small', round: true, bordered: false }, { default: () => c.t(`status.${b.status}`) }) },
+    { title: c.t('emissions.status'), key: 'status', width: 120, render: (b) => h(NTag, { type: BLOCK_STATUS_TYPE[b.status], size: 'small', round: true, bordered: false }, { default: () => c.t(`blockStatus.${b.status}`) }) },
     {
       title: c.t('emission.commitment'),
       key: 'commitment',

@@ -50,7 +50,7 @@ describe('a refused sign-in', () => {
     const [name, password] = w.findAll('input')
     await name.setValue('suzy')
     await password.setValue('whatever it is')
-    await w.get('button.n-button--primary-type').trigger('click')
+    await w.get('form').trigger('submit')
     await flushPromises()
     expect(auth.login).toHaveBeenCalledTimes(1)
     expect(auth.login).toHaveBeenCalledWith('suzy', 'whatever it is')

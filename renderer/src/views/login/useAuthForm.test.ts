@@ -17,14 +17,14 @@ describe('the set-up form', () => {
 
     await password.setValue('short')
     await again.setValue('short')
-    await w.get('button.n-button--primary-type').trigger('click')
+    await w.get('form').trigger('submit')
     await flushPromises()
     expect(setup).not.toHaveBeenCalled()
     expect(w.text()).toContain('At least 8 characters.')
 
     await password.setValue('long enough')
     await again.setValue('long enough')
-    await w.get('button.n-button--primary-type').trigger('click')
+    await w.get('form').trigger('submit')
     await flushPromises()
     expect(setup).toHaveBeenCalledWith('admin', 'long enough')
   })

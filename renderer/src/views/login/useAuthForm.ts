@@ -16,8 +16,9 @@ export function useAuthForm(action: () => Promise<void>) {
   const busy = ref(false)
   const error = ref<string | null>(null)
 
-  // One attempt at a time: the button's click, the form's submit and Enter in a field may all fire
-  // for one press, and each attempt counts against the sign-in throttle.
+  // The form's submit event is the only way in (its button is a submit button, Enter in a field
+  // submits the form). One attempt at a time: a press while one is pending sends nothing, for
+  // each attempt counts against the sign-in throttle.
   async function submit() {
     if (busy.value) return
     busy.value = true
