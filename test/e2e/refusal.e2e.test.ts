@@ -42,8 +42,9 @@ describe('refusal: support cannot act as an operator', () => {
     // an unsold unit: support is told only an auditor may look, and is not asked for a reason
     const unsold = formatSerial({ emission: 1, block: 1, unit: 7_000_000 }, CARATS.blockSize)
     await page.goto(new URL(`#/tickets/${unsold}`, app.host.url).toString())
-    await page.locator('[data-test="unsold-refused"]').waitFor({ timeout: 15_000 })
-    expect(norm(await page.locator('[data-test="unsold-refused"]').innerText())).toContain('seul un auditeur peut l’inspecter')
+    const refusedHere = page.locator('[data-test="serial-feedback"][data-state="refused"]')
+    await refusedHere.waitFor({ timeout: 15_000 })
+    expect(norm(await refusedHere.innerText())).toContain('seul un auditeur peut l’inspecter')
     expect(await page.locator('[data-test="unsold-reason"]').count()).toBe(0)
     expect(await page.locator('[data-test="ticket"]').count()).toBe(0)
     await screenshot(page, 'refusal-2-support-unsold-unit')
