@@ -53,17 +53,9 @@ describe('admin: staff accounts', () => {
       await modal.locator('[data-test="user-submit"]').click()
     }
     await create('sophie')
-    const taken = page.locator('.n-message').filter({ hasText: 'sophie' })
-    await taken.waitFor({ timeout: 15_000 })
-    expect(norm(await taken.innerText())).toBe('Déjà fait ou déjà existant : un utilisateur nommé « sophie » existe déjà. Actualisez pour voir l’état actuel.')
-    // the screenshot once the message has faded in
-    const opacity = () =>
-      taken.evaluate((el) => {
-        // in the page (the tests' TypeScript has no DOM types)
-        const page = globalThis as unknown as { getComputedStyle(e: unknown): { opacity: string } }
-        return page.getComputedStyle((el as unknown as { closest(s: string): unknown }).closest('.n-message-wrapper') ?? el).opacity
-      })
-    await expect.poll(opacity).toBe('1')
+    // said beside the name, which is what to change, not as a passing message
+    const taken = modal.locator('[data-test="user-name-item"]')
+    await expect.poll(async () => norm(await taken.innerText()), { timeout: 15_000 }).toContain('L’identifiant « sophie » est déjà pris : choisissez-en un autre.')
     await screenshot(page, 'admin-1-name-taken')
     await modal.getByRole('button', { name: 'Annuler' }).click()
     await modal.waitFor({ state: 'hidden' })
