@@ -59,8 +59,9 @@ async function pressedTwiceWhilePending(page: Page, channel: string, first: () =
   await page.route(matches, hold)
   try {
     return await requestsDuring(page, channel, async () => {
+      const sent = page.waitForRequest((r) => isChannel(r.url(), channel), { timeout: 10_000 }).catch(() => null)
       await first()
-      await page.waitForRequest((r) => isChannel(r.url(), channel), { timeout: 5_000 }).catch(() => null)
+      await sent
       await second()
       await page.waitForTimeout(400)
       release()
@@ -98,7 +99,11 @@ async function checkForm(page: Page, name: string, c: FormCase): Promise<void> {
     page,
     c.channel,
     () => pressEnter(page, c.channel, f.ctrl),
-    () => f.submit.click({ force: true }),
+    async () => {
+      if ((await f.submit.count()) === 0) await screenshot(page, `forms-${name.replace(/\W+/g, '-')}-gone-while-pending`)
+      expect(await f.submit.count(), `${name}: the form stays while its request is pending`).toBe(1)
+      await f.submit.click({ force: true })
+    },
     c.dropPending ? 'abort' : 'continue',
   )
   expect(twice, `${name}: Enter, then a click while pending`).toBe(1)
