@@ -60,7 +60,7 @@ async function main(): Promise<void> {
       process.exit(1)
     },
   )
-  const host = await createHost({ backend, staticDir: join(PROJECT_ROOT, 'out', 'renderer'), port })
+  const host = await createHost({ backend, staticDir: join(PROJECT_ROOT, 'out', 'renderer'), port, importWhileUploading: true })
   console.log(`listening on ${host.url}`)
   backend.openWhenIdle(host.server)
 

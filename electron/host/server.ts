@@ -31,6 +31,7 @@ import type { AddressInfo } from 'node:net'
 import { AppError, because, type ApiErrorData, type Envelope, type ErrorCode, type ErrorReason } from '../contract/errors'
 import { BYTES_ARGS_HEADER, BYTES_BODIES, BYTES_CONTENT_TYPE, FEED_MAX_BYTES } from '../contract/feed'
 import { securityHeaders } from '../main/security'
+import { FeedArrival, registerArrival } from '../services/import-arrival'
 import { resolveStatic } from './static'
 
 /** The part of the backend's users service the host asks before reading a body. */
@@ -70,6 +71,13 @@ export interface HostOptions {
   keepAliveTimeoutMs?: number
   /** Where unexpected failures are reported. */
   onError?: (error: unknown) => void
+  /**
+   * A sales feed's bytes of declared length are handed to the backend as soon as its headers are
+   * in, and read by the import while they arrive (services/import-arrival.ts): for a backend whose
+   * sales:import is the import worker's (services/backend.ts), which waits for the bytes it
+   * reaches. Off, the host hands the bytes over once they are all in.
+   */
+  importWhileUploading?: boolean
 }
 
 export interface Host {
@@ -233,6 +241,51 @@ function readBytesBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   })
 }
 
+/** A body of bytes handed over before it is in: its bytes, their arrival, and the upload's end. */
+interface ArrivingBody {
+  bytes: Buffer
+  /** Resolves once the body is all in; rejects when it stops short (the arrival is cut then). */
+  done: Promise<void>
+}
+
+/**
+ * A body of bytes of declared length, read into shared memory as it arrives, each chunk published
+ * to the import's threads (FeedArrival); null when its length is not declared (read it whole).
+ * A body that stops short (the client gone, the request's time up) cuts the arrival: the import
+ * waiting for its bytes fails and writes nothing.
+ */
+function arrivingBytesBody(req: IncomingMessage, limit: number): ArrivingBody | null {
+  const declared = Number(req.headers['content-length'] ?? NaN)
+  if (!Number.isInteger(declared) || declared < 0) return null
+  if (declared > limit) throw feedTooLarge(declared, limit)
+  const bytes = Buffer.from(new SharedArrayBuffer(declared))
+  const arrival = FeedArrival.create(declared)
+  registerArrival(bytes, arrival)
+  let size = 0
+  const done = new Promise<void>((resolveBody, reject) => {
+    const stop = (e: Error) => {
+      arrival.cut()
+      reject(e)
+    }
+    req.on('data', (chunk: Buffer) => {
+      if (size + chunk.length > declared) {
+        stop(new HttpFailure(400, 'BAD_ARGUMENTS', 'the body is longer than its Content-Length'))
+        return void req.destroy()
+      }
+      bytes.set(chunk, size)
+      size += chunk.length
+      arrival.publish(size)
+    })
+    req.on('end', () => resolveBody())
+    req.on('error', stop)
+    req.on('close', () => {
+      if (size < declared) stop(new Error(`the upload stopped after ${size} of ${declared} bytes`))
+    })
+  })
+  done.catch(() => {})
+  return { bytes, done }
+}
+
 /** The call's other arguments, beside a body of bytes: URI-encoded JSON of an object, or none. */
 function bytesArgs(header: string | string[] | undefined): Record<string, unknown> {
   if (header === undefined) return {}
@@ -334,6 +387,14 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     if (bytesField && type === BYTES_CONTENT_TYPE) {
       // a feed's bytes as the body: the importer reads them in place
       const args = bytesArgs(req.headers[BYTES_ARGS_HEADER])
+      const arriving = opts.importWhileUploading ? arrivingBytesBody(req, bytesLimit) : null
+      if (arriving) {
+        const envelope = await opts.backend.dispatch(channel, { ...args, [bytesField]: arriving.bytes }, token)
+        // a body cut short: the client is gone (or Node answered 408), the import failed
+        if (!(await arriving.done.then(() => true, () => false))) return
+        sendEnvelope(res, 200, envelope)
+        return
+      }
       const bytes = await readBytesBody(req, bytesLimit)
       sendEnvelope(res, 200, await opts.backend.dispatch(channel, { ...args, [bytesField]: bytes }, token))
       return

@@ -15,11 +15,16 @@
  * Each side waits for the other with Atomics.wait: the importer for a slot to fill, the reader
  * for a slot to be given back. The importer gives a slot back only once its lines are written,
  * so their packed plays are read from the slot itself.
+ *
+ * A feed still arriving (the browser host's upload, import-arrival.ts) is read as far as its bytes
+ * have come: the reader waits with Atomics.wait for the bytes a line reaches, and stops (CUT) when
+ * the upload stops short. The hash takes only bytes already read, so it is the whole file's.
  */
 import { createHash } from 'node:crypto'
 import { canonicalSerialAt } from '../../game-core/serial'
 import { NO_PLAY } from '../ledger/play-codec'
 import { isoMillisAt } from './common'
+import { FeedArrival } from './import-arrival'
 import { fastPlayCode, packFastPlayInto, scanFeedLine, scanned } from './feed-line'
 
 export const SLOTS = 8
@@ -43,7 +48,8 @@ export const CTRL = {
 } as const
 const CTRL_WORDS = 8
 
-export const READER = { RUNNING: 0, DONE: 1, IRREGULAR: 2, FAILED: 3 } as const
+/** CUT: the feed's upload stopped short (import-arrival.ts): the bytes the reader reached will not come. */
+export const READER = { RUNNING: 0, DONE: 1, IRREGULAR: 2, FAILED: 3, CUT: 4 } as const
 
 /** Flags of a line handed over. */
 export const LINE_FLAGS = {
@@ -125,6 +131,47 @@ export interface FeedReadJob {
   memory: FeedRingMemory
   /** [emission, winning cells, yours cells] of every emission in the ledger */
   zones: [number, number, number][]
+  /** The feed is still arriving (an upload): FeedArrival's memory. The reader waits for the bytes it reaches. */
+  arrival?: SharedArrayBuffer
+}
+
+/**
+ * The part of the feed that has arrived, and where a line ends in it: the whole feed at once, or
+ * (an upload under way) as far as its bytes have come, waiting for more when a line goes past them.
+ */
+class FeedWindow {
+  private arrived: number
+  private view: Buffer
+  constructor(private readonly feed: Buffer, private readonly arrival: FeedArrival | null, private readonly cancelled: () => boolean) {
+    this.arrived = arrival ? arrival.arrived() : feed.length
+    this.view = this.arrived === feed.length ? feed : feed.subarray(0, this.arrived)
+  }
+
+  /** Waits until `bytes` have arrived (at most the feed's length); false when they will not (cut, or cancelled). */
+  has(bytes: number): boolean {
+    while (this.arrived < Math.min(bytes, this.feed.length)) if (!this.more()) return false
+    return true
+  }
+
+  /** Where the line from `pos` ends: its newline, the feed's end, or -1 when the bytes will not come. */
+  lineEnd(pos: number): number {
+    let from = pos
+    for (;;) {
+      const end = this.view.indexOf(0x0a, from)
+      if (end >= 0) return end
+      if (this.arrived === this.feed.length) return this.feed.length
+      from = Math.max(from, this.arrived)
+      if (!this.more()) return -1
+    }
+  }
+
+  private more(): boolean {
+    const got = this.arrival!.waitFor(this.arrived + 1, this.cancelled)
+    if (got < 0) return false
+    this.arrived = got
+    this.view = got === this.feed.length ? this.feed : this.feed.subarray(0, got)
+    return true
+  }
 }
 
 /** Whether feed[from … to) has the shape of a serial, EEEE-BBB-UUUUUUU-K (as the importer's SERIAL_SHAPE). */
@@ -218,10 +265,8 @@ export function readFeedIntoRing(job: FeedReadJob): void {
   const feed = Buffer.from(job.feed.buffer, job.feed.byteOffset, job.feed.byteLength)
   const zones = new Map(job.zones.map(([e, w, y]) => [e, { w, y }]))
   const hash = createHash('sha256')
-  // a sale id a line: room for as many lines as the first line's length says
-  const first = feed.indexOf(0x0a)
-  const ids = new ByteTexts(feed, first > 0 ? (feed.length / first) * 1.25 : 0)
-  const players = new ByteTexts(feed)
+  const cancelled = () => Atomics.load(ctrl, CTRL.CANCEL) !== 0
+  const arrived = new FeedWindow(feed, job.arrival ? new FeedArrival(job.arrival, feed.length) : null, cancelled)
   let hashed = 0
   let produced = 0
   let slot = 0
@@ -244,7 +289,7 @@ export function readFeedIntoRing(job: FeedReadJob): void {
     Atomics.store(ctrl, CTRL.PRODUCED, produced)
     Atomics.notify(ctrl, CTRL.PRODUCED)
     for (;;) {
-      if (Atomics.load(ctrl, CTRL.CANCEL) !== 0) return false
+      if (cancelled()) return false
       const consumed = Atomics.load(ctrl, CTRL.CONSUMED)
       if (produced - consumed < SLOTS) break
       Atomics.wait(ctrl, CTRL.CONSUMED, consumed, WAIT_MS)
@@ -256,11 +301,20 @@ export function readFeedIntoRing(job: FeedReadJob): void {
     return true
   }
 
+  /** The bytes will not come: the upload was cut (or the importer went away). */
+  const cut = () => (cancelled() ? undefined : stop(READER.CUT, lineNo))
+
   try {
+    if (!arrived.has(3)) return cut()
     let pos = feed[0] === 0xef && feed[1] === 0xbb && feed[2] === 0xbf ? 3 : 0
+    // a sale id a line: room for as many lines as the first line's length says
+    const first = arrived.lineEnd(pos)
+    if (first < 0) return cut()
+    const ids = new ByteTexts(feed, first > 0 ? (feed.length / first) * 1.25 : 0)
+    const players = new ByteTexts(feed)
     while (pos <= feed.length) {
-      let end = feed.indexOf(0x0a, pos)
-      if (end < 0) end = feed.length
+      const end = arrived.lineEnd(pos)
+      if (end < 0) return cut()
       const start = pos
       pos = end + 1
       lineNo++

@@ -12,6 +12,7 @@ import type { BlockRow, Catalog } from './catalog'
 import { type Clock, SALE_CLOCK_SKEW_MS, saleFloorMs } from './common'
 import { CTRL, LINE_FLAGS, READER, SLOT_LINES, SLOTS } from './feed-ring'
 import type { ImportOutcome } from './import-history'
+import type { FeedArrival } from './import-arrival'
 import { copyShared } from './import-feed'
 import type { CheckedStream, SalesService } from './sales'
 import { startFeedReader } from '../workers/feed-reader'
@@ -26,8 +27,11 @@ export interface StreamDeps {
   sales: SalesService
 }
 
-/** The streamed import of a feed, in the caller's transaction (see createStreamedImport). */
-export type StreamedImport = (feed: Buffer) => ImportOutcome
+/**
+ * The streamed import of a feed, in the caller's transaction (see createStreamedImport); `arrival`:
+ * the feed is still arriving (import-arrival.ts), read as its bytes come.
+ */
+export type StreamedImport = (feed: Buffer, arrival?: FeedArrival | null) => ImportOutcome
 
 export function createStreamedImport({ db, clock, catalog, sales }: StreamDeps): StreamedImport {
   const openEmissions = db.prepare("SELECT emission FROM emissions WHERE status = 'open' ORDER BY emission").pluck()
@@ -39,7 +43,7 @@ export function createStreamedImport({ db, clock, catalog, sales }: StreamDeps):
    * careful import then starts again from the first line, and says what is wrong, if anything.
    * What a streamed import stores is what the careful one stores.
    */
-  function streamed(feed: Buffer): ImportOutcome {
+  function streamed(feed: Buffer, arrival?: FeedArrival | null): ImportOutcome {
     const latest = clock().getTime() + SALE_CLOCK_SKEW_MS
     /** `floor`: the earliest sale time (the first sale day, else the emission's creation) */
     type Open = { emission: number; def: GameDefinition; blocks: BlockRow[]; floor: number; next: number }
@@ -53,7 +57,7 @@ export function createStreamedImport({ db, clock, catalog, sales }: StreamDeps):
       open.set(emission, { emission, def, blocks, floor: saleFloorMs(row), next })
     }
     const shared = feed.buffer instanceof SharedArrayBuffer ? feed : copyShared(feed)
-    const reader = startFeedReader(shared, [...open.values()].map((e) => [e.emission, e.def.winningCells, e.def.yoursCells]))
+    const reader = startFeedReader(shared, [...open.values()].map((e) => [e.emission, e.def.winningCells, e.def.yoursCells]), arrival?.memory)
     const { ring } = reader
     const ctrl = ring.control
     try {
@@ -71,8 +75,9 @@ export function createStreamedImport({ db, clock, catalog, sales }: StreamDeps):
         if (produced === consumed) {
           if (state === READER.DONE) break
           if (state !== READER.RUNNING) throw new Irregular()
-          // a reader that says nothing for a minute has died
-          if (Atomics.wait(ctrl, CTRL.PRODUCED, consumed, 1000) === 'timed-out' && ++waited >= 60) throw new Irregular()
+          // a reader that says nothing for a minute has died (one waiting for an upload's bytes is
+          // not: the upload's own stall ends it, STALL_MS)
+          if (Atomics.wait(ctrl, CTRL.PRODUCED, consumed, 1000) === 'timed-out' && ++waited >= 60 && !(arrival && arrival.arrived() < arrival.length)) throw new Irregular()
           continue
         }
         waited = 0

@@ -42,6 +42,7 @@ import type { Db } from '../ledger/db'
 import type { AuditService } from './audit'
 import type { Catalog } from './catalog'
 import type { Actor, Clock } from './common'
+import type { FeedArrival } from './import-arrival'
 import { createCarefulImport, type LineRefusal } from './import-careful'
 import { feedBytes, notUtf8Refusal, tooLargeRefusal } from './import-feed'
 import { listImports, recordImport, recordRefusal, type ImportOutcome, type Refusal } from './import-history'
@@ -75,7 +76,7 @@ export interface Importer {
    * Imports a feed given as the bytes of its file (the screen, the command line: no decoding of
    * the whole file, and the hash is the file's own) or as text (the contract's older callers).
    */
-  importContent(actor: Actor, content: string | Uint8Array, fileName?: string): ImportResult
+  importContent(actor: Actor, content: string | Uint8Array, fileName?: string, arrival?: FeedArrival | null): ImportResult
   /** The imports, latest first (the contract's sales:imports). */
   history(args: { page: number; pageSize: number }): Page<ImportRecord>
 }
@@ -104,17 +105,20 @@ export function createImporter({ db, clock, catalog, sales, audit, streamFrom = 
   const careful = createCarefulImport({ db, clock, catalog, sales })
 
   /** The feed read, checked and written, or its bad lines: in one transaction. */
-  function run(actor: Actor, content: Buffer, fileName: string | undefined): ImportResult | LineRefusal {
+  function run(actor: Actor, content: Buffer, fileName: string | undefined, arrival: FeedArrival | null): ImportResult | LineRefusal {
     let outcome: ImportOutcome | LineRefusal | null = null
     if (content.length >= streamFrom) {
       try {
-        outcome = streamTx(content)
+        outcome = streamTx(content, arrival)
         onRead?.('streamed')
       } catch (e) {
         if (!(e instanceof Irregular)) throw e
       }
     }
     if (outcome === null) {
+      // the careful import reads the whole file: an upload must be in (a cut one fails here, and
+      // the transaction rolls back what the streamed import wrote)
+      arrival?.waitWhole()
       onRead?.('careful')
       // fatal, as a decoder would be: a file that is not UTF-8 is refused rather than read with
       // replacement characters (a feed that streamed through is ASCII: the reader takes nothing wider)
@@ -129,13 +133,13 @@ export function createImporter({ db, clock, catalog, sales, audit, streamFrom = 
   const importTx = db.transaction(run)
 
   return {
-    importContent(actor, content, fileName) {
+    importContent(actor, content, fileName, arrival = null) {
       const bytes = feedBytes(content)
       try {
         const tooLarge = tooLargeRefusal(bytes.length, fileName)
         if (tooLarge) throw tooLarge
         // the sales are written by sales.sellChecked, whose batch checks their players itself
-        const r = withoutKeyChecks(db, () => importTx.immediate(actor, bytes, fileName))
+        const r = withoutKeyChecks(db, () => importTx.immediate(actor, bytes, fileName, arrival))
         if (!('refused' in r)) return r
         const { error, refusal } = linesRejected(r)
         recordRefusal(audit, actor, fileName, bytes, refusal)

@@ -47,8 +47,9 @@ function keepIdle(worker: Worker): void {
 /**
  * Starts reading `feed` (whose memory must be shared) into a new ring, and returns the ring. Call
  * `done` once the importer no longer reads from it, whether the reader finished or not.
+ * `arrival`: the feed is still arriving (FeedArrival's memory); the reader waits for its bytes.
  */
-export function startFeedReader(feed: Uint8Array, zones: FeedReadJob['zones']): { ring: FeedRing; done: () => void } {
+export function startFeedReader(feed: Uint8Array, zones: FeedReadJob['zones'], arrival?: SharedArrayBuffer): { ring: FeedRing; done: () => void } {
   let worker: Worker
   if (idle) {
     clearTimeout(idle.timer)
@@ -57,7 +58,7 @@ export function startFeedReader(feed: Uint8Array, zones: FeedReadJob['zones']): 
   } else worker = spawn()
   worker.unref()
   const ring = FeedRing.create()
-  const job: FeedReadJob = { feed, memory: ring.memory, zones }
+  const job: FeedReadJob = { feed, memory: ring.memory, zones, ...(arrival ? { arrival } : {}) }
   worker.postMessage(job)
   return {
     ring,

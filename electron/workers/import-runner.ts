@@ -16,6 +16,7 @@ import { Worker } from 'node:worker_threads'
 import { AppError, type ErrorCode } from '../contract/errors'
 import type { ImportResult } from '../contract/types'
 import type { Actor, Clock } from '../services/common'
+import { arrivalOf, type FeedArrival } from '../services/import-arrival'
 import { copyShared } from '../services/import-feed'
 import { workerEntry } from './entry'
 
@@ -35,6 +36,8 @@ export interface ImportJob {
   fileName: string | undefined
   /** the app's clock, in milliseconds */
   now: number
+  /** the feed is still arriving (the browser host's upload): FeedArrival's memory */
+  arrival?: SharedArrayBuffer
 }
 
 export type ImportWorkerMessage = { id: number } & ({ type: 'done'; result: ImportResult } | { type: 'error'; code: ErrorCode; message: string; extras: AppError['extras'] })
@@ -62,13 +65,13 @@ class ImportThread {
     this.worker.on('exit', (code) => this.fail(`the import's worker stopped (exit code ${code})`))
   }
 
-  run(actor: Actor, content: Uint8Array, fileName: string | undefined, now: number): Promise<ImportResult> {
+  run(actor: Actor, content: Uint8Array, fileName: string | undefined, now: number, arrival: FeedArrival | null): Promise<ImportResult> {
     if (this.timer) clearTimeout(this.timer)
     this.timer = null
     // busy: it keeps the process alive until the import ends
     this.worker.ref()
     const id = this.nextId++
-    const job: ImportJob = { type: 'import', id, actor: { name: actor.name, role: actor.role }, content, fileName, now }
+    const job: ImportJob = { type: 'import', id, actor: { name: actor.name, role: actor.role }, content, fileName, now, ...(arrival ? { arrival: arrival.memory } : {}) }
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject })
       this.worker.postMessage(job)
@@ -130,9 +133,11 @@ export function workerImport(dbPath: string, clock: Clock) {
     // The feed goes to the worker (and its reader thread) in memory that they share: text is
     // encoded there (a string passed to a worker is copied twice, out of this thread and into
     // the worker's heap: for a 355 MB feed longer than the import), bytes of this thread's
-    // own (the Electron bridge's) copied there once; the browser host's body is there already.
+    // own (the Electron bridge's) copied there once; the browser host's body is there already,
+    // maybe still arriving (import-arrival.ts): the worker and its reader wait for its bytes.
     const bytes = typeof content === 'string' ? encodeShared(content) : content.buffer instanceof SharedArrayBuffer ? content : copyShared(content)
-    return threadFor(dbPath).run(actor, bytes, fileName, clock().getTime())
+    const arrival = typeof content === 'string' ? null : arrivalOf(content)
+    return threadFor(dbPath).run(actor, bytes, fileName, clock().getTime(), arrival)
   }
 }
 

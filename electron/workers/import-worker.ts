@@ -7,6 +7,7 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import { AppError } from '../contract/errors'
 import { createImporter, type Importer } from '../services/import'
+import { FeedArrival } from '../services/import-arrival'
 import type { ImportJob, ImportWorkerData, ImportWorkerMessage } from './import-runner'
 import { provideWorkerEntries } from './entry'
 import { openWorkerLedger, postedError, type WorkerLedger } from './worker-ledger'
@@ -28,11 +29,16 @@ try {
   opening = e
 }
 
+/** The feed's arrival, when it is an upload still under way. */
+function arrivalIn(job: ImportJob): FeedArrival | null {
+  return job.arrival ? new FeedArrival(job.arrival, job.content.byteLength) : null
+}
+
 function run(job: ImportJob): void {
   now = job.now
   try {
     if (!importer) throw opening instanceof AppError ? opening : new AppError('INTERNAL', `the import's worker cannot open the ledger: ${opening instanceof Error ? opening.message : String(opening)}`)
-    post({ id: job.id, type: 'done', result: importer.importContent(job.actor, job.content, job.fileName) })
+    post({ id: job.id, type: 'done', result: importer.importContent(job.actor, job.content, job.fileName, arrivalIn(job)) })
   } catch (e) {
     post({ id: job.id, ...postedError(e) })
   } finally {

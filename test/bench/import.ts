@@ -101,7 +101,7 @@ export async function benchImport(opts: { lines: number; runs: number }): Promis
     mkdirSync(site)
     writeFileSync(join(site, 'index.html'), PAGE)
     writeFileSync(join(site, 'bench.js'), SCRIPT)
-    host = await createHost({ backend: b, staticDir: site, onError: (e) => log(`host: ${String(e)}`) })
+    host = await createHost({ backend: b, staticDir: site, importWhileUploading: true, onError: (e) => log(`host: ${String(e)}`) })
     const page = await (await browser.newContext()).newPage()
     await page.goto(host.url)
     let next = 0
