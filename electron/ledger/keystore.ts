@@ -18,6 +18,9 @@ import { readMeta, writeMeta } from './meta'
 export interface KeyStore {
   sealSecret(ref: { emission: number; block: number }, secret: Uint8Array): Buffer
   openSecret(ref: { emission: number; block: number }, sealed: Uint8Array): Uint8Array
+  /** A key ceremony's share, sealed as a block's secret is, with its own additional data. */
+  sealShare(ref: ShareRef, share: Uint8Array): Buffer
+  openShare(ref: ShareRef, sealed: Uint8Array): Uint8Array
   /** A key of its own for one use (HMAC-SHA256 of the label under the master key). */
   derive(label: string): Buffer
   /** The key's fingerprint (hex), as the ledger records it; throws as the other methods do. */
@@ -28,12 +31,42 @@ export interface KeyStore {
   readonly problem: AppError | null
 }
 
+/** Whose share of an emission's key ceremony (the backend's, or the custodian's). */
+export interface ShareRef {
+  emission: number
+  party: 'server' | 'custodian'
+}
+
 const VERSION = 1
 const IV_BYTES = 12
 const TAG_BYTES = 16
 
 function aad(ref: { emission: number; block: number }): Buffer {
   return Buffer.from(`CARATS-BLOCK-SECRET/${ref.emission}/${ref.block}`)
+}
+
+const shareAad = (ref: ShareRef) => Buffer.from(`CARATS-CEREMONY-SHARE/${ref.emission}/${ref.party}`)
+
+function seal(key: Buffer, additional: Buffer, secret: Uint8Array): Buffer {
+  const iv = randomBytes(IV_BYTES)
+  const cipher = createCipheriv('aes-256-gcm', key, iv)
+  cipher.setAAD(additional)
+  const body = Buffer.concat([cipher.update(secret), cipher.final()])
+  return Buffer.concat([Buffer.of(VERSION), iv, cipher.getAuthTag(), body])
+}
+
+/** The sealed bytes opened, or why not: not in a known format, or altered (or sealed for elsewhere). */
+function unseal(key: Buffer, additional: Buffer, sealed: Uint8Array): Uint8Array | 'format' | 'altered' {
+  const buf = Buffer.from(sealed)
+  if (buf.length < 1 + IV_BYTES + TAG_BYTES || buf[0] !== VERSION) return 'format'
+  try {
+    const decipher = createDecipheriv('aes-256-gcm', key, buf.subarray(1, 1 + IV_BYTES))
+    decipher.setAAD(additional)
+    decipher.setAuthTag(buf.subarray(1 + IV_BYTES, 1 + IV_BYTES + TAG_BYTES))
+    return new Uint8Array(Buffer.concat([decipher.update(buf.subarray(1 + IV_BYTES + TAG_BYTES)), decipher.final()]))
+  } catch {
+    return 'altered'
+  }
 }
 
 const deriveKey = (key: Buffer, label: string) => createHmac('sha256', key).update(label).digest()
@@ -52,26 +85,22 @@ export function keyStoreFromKey(masterKey: Uint8Array): KeyStore {
     fingerprint: () => fingerprint,
     derive: (label) => deriveKey(key, label),
     saveCopy: (path) => writeKeyFile(path, key),
-    sealSecret(ref, secret) {
-      const iv = randomBytes(IV_BYTES)
-      const cipher = createCipheriv('aes-256-gcm', key, iv)
-      cipher.setAAD(aad(ref))
-      const body = Buffer.concat([cipher.update(secret), cipher.final()])
-      return Buffer.concat([Buffer.of(VERSION), iv, cipher.getAuthTag(), body])
-    },
+    sealSecret: (ref, secret) => seal(key, aad(ref), secret),
     openSecret(ref, sealed) {
-      const buf = Buffer.from(sealed)
-      if (buf.length < 1 + IV_BYTES + TAG_BYTES || buf[0] !== VERSION) {
-        throw new AppError('DATABASE', `the secret of block ${ref.emission}/${ref.block} is not in a known format`)
-      }
-      try {
-        const decipher = createDecipheriv('aes-256-gcm', key, buf.subarray(1, 1 + IV_BYTES))
-        decipher.setAAD(aad(ref))
-        decipher.setAuthTag(buf.subarray(1 + IV_BYTES, 1 + IV_BYTES + TAG_BYTES))
-        return new Uint8Array(Buffer.concat([decipher.update(buf.subarray(1 + IV_BYTES + TAG_BYTES)), decipher.final()]))
-      } catch {
+      const opened = unseal(key, aad(ref), sealed)
+      if (opened === 'format') throw new AppError('DATABASE', `the secret of block ${ref.emission}/${ref.block} is not in a known format`)
+      if (opened === 'altered') {
         throw new AppError('DATABASE', `the sealed secret of block ${ref.emission}/${ref.block} does not open under this ledger's key: it was altered, or copied from another block`)
       }
+      return opened
+    },
+    sealShare: (ref, share) => seal(key, shareAad(ref), share),
+    openShare(ref, sealed) {
+      const opened = unseal(key, shareAad(ref), sealed)
+      if (typeof opened === 'string') {
+        throw new AppError('DATABASE', `the ${ref.party} share of emission ${ref.emission}'s key ceremony does not open under this ledger's key: it was altered, or copied from elsewhere`)
+      }
+      return opened
     },
   }
 }
@@ -81,7 +110,7 @@ export function refusingKeyStore(problem: AppError): KeyStore {
   const refuse = (): never => {
     throw problem
   }
-  return { problem, fingerprint: refuse, derive: refuse, saveCopy: refuse, sealSecret: refuse, openSecret: refuse }
+  return { problem, fingerprint: refuse, derive: refuse, saveCopy: refuse, sealSecret: refuse, openSecret: refuse, sealShare: refuse, openShare: refuse }
 }
 
 export function keyFilePath(dbPath: string): string {

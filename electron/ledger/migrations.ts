@@ -305,6 +305,28 @@ ALTER TABLE blocks ADD COLUMN commitment_version INTEGER NOT NULL DEFAULT 1 CHEC
 ALTER TABLE blocks ADD COLUMN proof_roots BLOB;
 `
 
+// Two-person seeding (game-core/DERIVATION.md §1.1) and publication after the game: an emission's
+// key ceremony (the backend's share first, sealed, with its hash; then a second person's share),
+// how each block's secret was made, and when the emission was published.
+const V9 = /* sql */ `
+CREATE TABLE key_ceremonies (
+  emission         INTEGER PRIMARY KEY REFERENCES emissions(emission),
+  server_share     BLOB NOT NULL,
+  server_hash      TEXT NOT NULL,
+  started_by       TEXT NOT NULL,
+  started_at       TEXT NOT NULL,
+  custodian        TEXT,
+  custodian_share  BLOB,
+  custodian_hash   TEXT,
+  custodian_source TEXT CHECK (custodian_source IN ('random', 'dice')),
+  contributed_at   TEXT,
+  CHECK ((custodian IS NULL) = (custodian_share IS NULL) AND (custodian IS NULL) = (contributed_at IS NULL))
+);
+ALTER TABLE blocks ADD COLUMN seeding TEXT NOT NULL DEFAULT 'single' CHECK (seeding IN ('single', 'two-person'));
+ALTER TABLE emissions ADD COLUMN published_at TEXT;
+ALTER TABLE emissions ADD COLUMN published_by TEXT;
+`
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, description: 'the whole ledger', sql: V1 },
   { version: 2, description: 'leases of long tasks', sql: V2 },
@@ -314,6 +336,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 6, description: 'verdicts of block verifications', sql: V6 },
   { version: 7, description: 'players found ignoring case; the audit log filtered and sorted on indexes', sql: V7 },
   { version: 8, description: "blocks' commitment version and proof batch roots", sql: V8 },
+  { version: 9, description: 'key ceremonies, how each block was seeded, publication', sql: V9 },
 ]
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version
