@@ -21,22 +21,32 @@ export function blockSecretFromShares(p: Primitives, serverShare: Uint8Array, cu
 /** SHA256(share) in lowercase hex: what each party is shown and the certificate prints. */
 export const shareHash = (p: Primitives, share: Uint8Array): string => toHex(p.sha256(share))
 
+/** Why typed dice rolls are refused: a character that is not a roll, or too few rolls. */
+export type DiceProblem = { problem: 'not-a-roll'; char: string } | { problem: 'too-few'; count: number }
+
 /**
- * The rolls of a die (digits 1 to 6; spaces, commas and line breaks between them are ignored),
- * at least MIN_DICE_ROLLS of them. Returns the digits alone, or why they are refused.
+ * The rolls of a die (digits 1 to 6; spaces, commas, semicolons and line breaks between them are
+ * ignored), at least MIN_DICE_ROLLS of them: the digits alone, or why they are refused.
  */
-export function diceRolls(text: string): { rolls: string } | { problem: string } {
+export function diceRolls(text: string): { rolls: string } | DiceProblem {
   const rolls = text.replace(/[\s,;]+/g, '')
   const bad = rolls.search(/[^1-6]/)
-  if (bad >= 0) return { problem: `“${rolls[bad]}” is not the roll of a die: type digits 1 to 6 only` }
-  if (rolls.length < MIN_DICE_ROLLS) return { problem: `${rolls.length} rolls typed: at least ${MIN_DICE_ROLLS} are needed for 32 bytes` }
+  if (bad >= 0) return { problem: 'not-a-roll', char: [...rolls.slice(bad)][0] }
+  if (rolls.length < MIN_DICE_ROLLS) return { problem: 'too-few', count: rolls.length }
   return { rolls }
+}
+
+/** What is wrong with typed dice rolls, in English. */
+export function diceProblemText(p: DiceProblem): string {
+  return p.problem === 'not-a-roll'
+    ? `“${p.char}” is not the roll of a die: type digits 1 to 6 only`
+    : `${p.count} rolls typed: at least ${MIN_DICE_ROLLS} are needed for a share of 32 bytes`
 }
 
 /** C = SHA256(ascii("CARATS/v1/dice") || ascii(rolls)), the rolls as digits without separators. */
 export function shareFromDice(p: Primitives, rolls: string): Uint8Array {
   const checked = diceRolls(rolls)
-  if ('problem' in checked) throw new Error(checked.problem)
+  if ('problem' in checked) throw new Error(diceProblemText(checked))
   return p.sha256(concatBytes(utf8('CARATS/v1/dice'), utf8(checked.rolls)))
 }
 

@@ -79,6 +79,14 @@ export const ERROR_REASON_KEYS = [
   'KEY_DAMAGED', // {path}
   'NEVER_VERIFIED', // {emission}: no verification of the emission has given a verdict yet
   'VERIFICATION_NOT_FOUND', // {emission, verification}: no such verification of this emission
+  'CEREMONY_EXISTS', // {emission}: the emission's key ceremony was started already (one per emission)
+  'CEREMONY_NOT_STARTED', // {emission}: no key ceremony to contribute to
+  'CEREMONY_COMPLETE', // {emission, custodian}: the custodian's share is already in
+  'CEREMONY_SAME_PERSON', // {name}: the custodian must be another person than who started the ceremony
+  'CEREMONY_TOO_LATE', // {emission, status}: the emission's blocks are generated already
+  'CEREMONY_REQUIRED', // {emission}: a real emission is generated only from a complete key ceremony
+  'DICE_NOT_A_ROLL', // {char}: typed dice rolls with a character other than 1 to 6
+  'DICE_TOO_FEW', // {count, min}: fewer rolls than a 32-byte share needs
 ] as const
 export type ErrorReasonKey = (typeof ERROR_REASON_KEYS)[number]
 /** The steps named by EMISSION_BUSY and EMISSION_STEP. */

@@ -86,6 +86,18 @@ export const contract = {
   'emissions:certificate': channel<T.Certificate>()({ args: z.object({ emission: emissionNo }).strict(), access: 'signed-in' }),
   /** One click: an emission of one block, generated, verified, opened, with a simulated sales history. */
   'emissions:demo': channel<T.JobInfo>()({ args: z.object({ sales: z.number().int().min(1).max(8_016_000).default(200_000) }).strict(), access: operators }),
+  /** The emission's key ceremony, or null when none was started. */
+  'ceremony:get': channel<T.KeyCeremony | null>()({ args: z.object({ emission: emissionNo }).strict(), access: 'signed-in' }),
+  /** The backend draws its share and records its hash; the emission then waits for its custodian. */
+  'ceremony:start': channel<T.KeyCeremony>()({ args: z.object({ emission: emissionNo }).strict(), access: operators }),
+  /** A second person's share: 32 bytes drawn in their window (hex), or at least 100 rolls of a die. */
+  'ceremony:contribute': channel<T.KeyCeremony>()({
+    args: z
+      .object({ emission: emissionNo, share: z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hexadecimal digits (32 bytes)').optional(), dice: z.string().max(2000).optional() })
+      .strict()
+      .refine((a) => (a.share === undefined) !== (a.dice === undefined), 'give either share (drawn in your window) or dice (your rolls), not both'),
+    access: ['admin', 'operator', 'manager', 'auditor'],
+  }),
   'blocks:get': channel<T.BlockDetail>()({ args: z.object({ emission: emissionNo, block: blockNo }).strict(), access: 'signed-in' }),
   /** Each block's latest verdict and the emission's latest verification. */
   'verifications:latest': channel<T.EmissionVerdicts>()({ args: z.object({ emission: emissionNo }).strict(), access: 'signed-in' }),

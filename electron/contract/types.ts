@@ -50,6 +50,9 @@ export interface EmissionSummary {
   demo: boolean
   /** The long task running on this emission, if any. */
   jobId: string | null
+  /** When an auditor published the emission's secrets and sales after the game (null: not published). */
+  publishedAt: string | null
+  publishedBy: string | null
 }
 
 export interface BlockSummary {
@@ -63,6 +66,8 @@ export interface BlockSummary {
   verifiedAt: string | null
   unitsSold: number
   unitsTotal: number
+  /** How the block's secret was made: from the emission's key ceremony, or by one person (tests, demonstrations, older blocks). */
+  seeding: BlockSeeding
 }
 
 export interface TierState {
@@ -99,7 +104,11 @@ export interface Certificate {
   salesPerBlockCents: number
   payoutRatio: number
   oddsOneIn: number
-  blocks: { block: number; status: BlockStatus; commitment: string | null; generatedAt: string | null; verifiedAt: string | null }[]
+  blocks: { block: number; status: BlockStatus; commitment: string | null; generatedAt: string | null; verifiedAt: string | null; seeding: BlockSeeding }[]
+  /** The emission's key ceremony (null: none was held; its blocks are then under single control). */
+  ceremony: KeyCeremony | null
+  /** Some committed block's secret was drawn by one person alone: printed as "single control". */
+  singleControl: boolean
   /** When the commitments were made: the last block's generation (null: no block is committed yet). */
   issuedAt: string | null
   /** Not every block is committed yet: the certificate is provisional. */
@@ -113,6 +122,29 @@ export interface Certificate {
   demo: boolean
   /** The audit log's checkpoint when the certificate was issued (null: none, or the key is missing). */
   auditCheckpoint: { entries: number; head: string; at: string } | null
+}
+
+export type BlockSeeding = 'single' | 'two-person'
+
+/**
+ * An emission's key ceremony (game-core/DERIVATION.md §1.1): the backend's share drawn and its
+ * hash recorded first; then a second person, having seen only that hash, contributes a share of
+ * their own. Each block's secret comes from both. The shares themselves are never shown before
+ * the emission is published.
+ */
+export interface KeyCeremony {
+  emission: number
+  state: 'awaiting-custodian' | 'complete'
+  /** SHA-256 of the backend's share, hex. */
+  serverHash: string
+  startedBy: string
+  startedAt: string
+  custodian: string | null
+  /** SHA-256 of the custodian's share, hex. */
+  custodianHash: string | null
+  /** Drawn in the custodian's window (crypto.getRandomValues), or read from dice. */
+  custodianSource: 'random' | 'dice' | null
+  contributedAt: string | null
 }
 
 /** What an emission's sales have brought so far (counters of the ledger, not a scan of the sales). */
@@ -431,7 +463,7 @@ export const AUDIT_ACTIONS = [
   'user.create', 'user.update', 'user.unlock',
   'emission.create', 'emission.generate-start', 'emission.generate-done', 'emission.generate-cancelled', 'emission.generate-failed', 'emission.generate-interrupted',
   'block.generate', 'emission.verify-start', 'block.verify', 'block.verify-failed', 'emission.verify-done', 'emission.verify-cancelled',
-  'emission.open', 'emission.close', 'emission.withdraw',
+  'emission.open', 'emission.close', 'emission.withdraw', 'ceremony.start', 'ceremony.contribute', 'emission.publish',
   'sales.simulate-start', 'sales.simulate', 'sales.simulate-cancelled', 'sales.simulate-failed', 'sales.import', 'sales.import-rejected',
   'ticket.inspect-unsold', 'alert.top-prizes-sold-out', 'job.cancel',
   'audit.keyed', 'audit.reanchored', 'ledger.backup', 'ledger.restored', 'ledger.check',

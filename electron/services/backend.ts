@@ -17,6 +17,7 @@ import { createAuditService, type AuditService } from './audit'
 import { createCatalog, type Catalog } from './catalog'
 import { type Actor, type Clock, systemClock } from './common'
 import { createDemoService, type DemoService } from './demo'
+import { createCeremonyService, type CeremonyService } from './ceremony'
 import { createEmissionsService, type EmissionsService, type VerifyBlockFn } from './emissions'
 import { type ImporterService, type ReportsService, type SimulatorService } from './extensions'
 import { createHandlers } from './handlers'
@@ -42,6 +43,7 @@ export interface Services {
   jobs: JobRegistry
   alerts: AlertsService
   emissions: EmissionsService
+  ceremony: CeremonyService
   verifications: Verifications
   sales: SalesService
   tickets: TicketsService
@@ -88,7 +90,8 @@ export function createServices(opts: { db: Db; dbPath: string; keys: KeyStore; c
   const jobs = createJobRegistry({ clock })
   const alerts = createAlertsService({ db, clock, audit, catalog })
   const verifications = createVerifications({ db, clock, catalog })
-  const emissions = createEmissionsService({ db, clock, keys, audit, jobs, catalog, verifications, threads: opts.threads, verifyBlock: opts.verifyBlock ?? verifyBlockInWorkers })
+  const ceremony = createCeremonyService({ db, keys, audit, catalog, clock })
+  const emissions = createEmissionsService({ db, clock, keys, audit, jobs, catalog, verifications, ceremony, threads: opts.threads, verifyBlock: opts.verifyBlock ?? verifyBlockInWorkers })
   const sales = createSalesService({ db, clock, catalog, alerts })
   const tickets = createTicketsService({ db, catalog, audit })
   const players = createPlayersService({ db, catalog })
@@ -99,7 +102,7 @@ export function createServices(opts: { db: Db; dbPath: string; keys: KeyStore; c
   const reports: ReportsService = createReports({ db, clock, catalog, alerts })
   const demo = createDemoService({ jobs, emissions, simulator })
   const ledger = createLedgerOffice({ db, dbPath, keys, audit, jobs, clock, runTask: runLedgerTask })
-  return { db, dbPath, clock, keys, catalog, audit, users, jobs, alerts, emissions, verifications, sales, tickets, players, simulator, importer, reports, demo, ledger }
+  return { db, dbPath, clock, keys, catalog, audit, users, jobs, alerts, emissions, ceremony, verifications, sales, tickets, players, simulator, importer, reports, demo, ledger }
 }
 
 export function openBackend(opts: BackendOptions): Backend {

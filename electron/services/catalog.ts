@@ -3,7 +3,7 @@
  * is fixed at its creation, so it is parsed once and kept.
  */
 import { AppError, because } from '../contract/errors'
-import type { BlockStatus, EmissionStatus } from '../contract/types'
+import type { BlockSeeding, BlockStatus, EmissionStatus } from '../contract/types'
 import type { GameDefinition } from '../../game-core/rules'
 import { BlockDeriver } from '../../game-core/block'
 import { nodePrimitives } from '../crypto/node-primitives'
@@ -24,6 +24,8 @@ export interface EmissionRow {
   created_at: string
   opened_at: string | null
   closed_at: string | null
+  published_at: string | null
+  published_by: string | null
 }
 
 export interface BlockRow {
@@ -40,6 +42,8 @@ export interface BlockRow {
   generated_at: string | null
   verified_at: string | null
   units_sold: number
+  /** 'two-person': the secret came from the emission's key ceremony; 'single': drawn by one person. */
+  seeding: BlockSeeding
 }
 
 export interface Catalog {

@@ -7,6 +7,7 @@ import type { Certificate } from '../contract/types'
 import { deriveFigures } from '../../game-core/rules'
 import type { AuditService } from './audit'
 import type { BlockRow, Catalog } from './catalog'
+import type { CeremonyService } from './ceremony'
 import { type Clock, iso } from './common'
 import { emissionTotals } from './emission-figures'
 
@@ -25,8 +26,8 @@ export function commitmentsMadeAt(blocks: Pick<BlockRow, 'generated_at'>[]): str
   return blocks.reduce<string | null>((last, b) => (b.generated_at !== null && (last === null || b.generated_at > last) ? b.generated_at : last), null)
 }
 
-export function buildCertificate(deps: { catalog: Catalog; audit: AuditService; clock: Clock }, emission: number): Certificate {
-  const { catalog, audit, clock } = deps
+export function buildCertificate(deps: { catalog: Catalog; audit: AuditService; clock: Clock; ceremony: CeremonyService }, emission: number): Certificate {
+  const { catalog, audit, clock, ceremony } = deps
   const e = catalog.emission(emission)
   const def = catalog.definition(emission)
   const f = deriveFigures(def)
@@ -47,7 +48,9 @@ export function buildCertificate(deps: { catalog: Catalog; audit: AuditService; 
     salesPerBlockCents: f.salesPerBlockCents,
     payoutRatio: f.payoutRatio,
     oddsOneIn: f.oddsOneIn,
-    blocks: blocks.map((b) => ({ block: b.block, status: b.status, commitment: b.commitment, generatedAt: b.generated_at, verifiedAt: b.verified_at })),
+    blocks: blocks.map((b) => ({ block: b.block, status: b.status, commitment: b.commitment, generatedAt: b.generated_at, verifiedAt: b.verified_at, seeding: b.seeding })),
+    ceremony: ceremony.get(emission),
+    singleControl: blocks.some((b) => b.status !== 'pending' && b.seeding === 'single'),
     issuedAt: commitmentsMadeAt(blocks),
     provisional: totals.blocksCommitted < totals.blocks,
     startsOn: e.starts_on,

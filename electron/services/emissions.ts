@@ -19,6 +19,7 @@ import { toHex } from '../../game-core/primitives'
 import { deriveFigures, validateDefinition, type GameDefinition } from '../../game-core/rules'
 import type { BlockVerification } from '../../game-core/verify'
 import { buildCertificate } from './certificate'
+import { createCeremonyService, type CeremonyService } from './ceremony'
 import { emissionFigures } from './emission-figures'
 import { blockVerdict, createVerifications, verdictReasons, type Verdict, type Verifications } from './verifications'
 import { newBlockSecret, nodePrimitives } from '../crypto/node-primitives'
@@ -42,6 +43,8 @@ export interface EmissionsDeps {
   audit: AuditService
   jobs: JobRegistry
   catalog: Catalog
+  /** The emissions' key ceremonies (default: this ledger's, made here). */
+  ceremony?: CeremonyService
   /** The worker pool (electron/workers/block-pool.ts). */
   verifyBlock: VerifyBlockFn
   threads?: number
@@ -105,6 +108,7 @@ export function describeStatus(status: EmissionStatus): string {
 export function createEmissionsService(deps: EmissionsDeps): EmissionsService {
   const { db, clock, keys, audit, jobs, catalog, verifyBlock, threads } = deps
   const verifications = deps.verifications ?? createVerifications({ db, clock, catalog })
+  const ceremony = deps.ceremony ?? createCeremonyService({ db, keys, audit, catalog, clock })
   const newDefinition = deps.definition ?? CARATS
   const setStatus = db.prepare('UPDATE emissions SET status = ? WHERE emission = ?')
   // A generation holds a lease with its process and a heartbeat, so that another process opening
@@ -147,6 +151,8 @@ export function createEmissionsService(deps: EmissionsDeps): EmissionsService {
       withdrawnReason: r.withdrawn_reason,
       demo: r.demo === 1,
       jobId: jobs.runningOn(r.emission)?.id ?? null,
+      publishedAt: r.published_at,
+      publishedBy: r.published_by,
     }
   }
 
@@ -161,6 +167,7 @@ export function createEmissionsService(deps: EmissionsDeps): EmissionsService {
       verifiedAt: b.verified_at,
       unitsSold: b.units_sold,
       unitsTotal: def.blockSize,
+      seeding: b.seeding,
     }
   }
 
@@ -236,7 +243,7 @@ export function createEmissionsService(deps: EmissionsDeps): EmissionsService {
       return { ...toBlockSummary(b, def), tiers, losingRemaining: figures.losingUnits - (b.units_sold - prizesSold) }
     },
 
-    certificate: (emission) => buildCertificate({ catalog, audit, clock }, emission),
+    certificate: (emission) => buildCertificate({ catalog, audit, clock, ceremony }, emission),
 
     create(actor, { blocks, code, startsOn, demo = false }) {
       const problems = validateDefinition(newDefinition)

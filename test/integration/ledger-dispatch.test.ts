@@ -84,6 +84,10 @@ const MATRIX: Record<Exclude<ChannelName, 'auth:status' | 'auth:setup' | 'auth:l
   'emissions:withdraw': [A, O],
   'emissions:certificate': ALL,
   'emissions:demo': [A, O],
+  'ceremony:get': ALL,
+  'ceremony:start': [A, O],
+  // the custodian: anyone but support (who never touches outcomes), and never who started it
+  'ceremony:contribute': [A, O, M, U],
   'blocks:get': ALL,
   'verifications:latest': ALL,
   'verifications:report': ALL,
