@@ -8,7 +8,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Locator, Page, Request, Route } from 'playwright-core'
+import type { Locator, Page, Request, Response, Route } from 'playwright-core'
 import { afterAll, describe, expect, it } from 'vitest'
 import { CARATS } from '../../game-core/carats'
 import { formatSerial } from '../../game-core/serial'
@@ -48,7 +48,7 @@ async function pressEnter(page: Page, channel: string, withCtrl = false): Promis
  * Two presses, the second while the first one's request is held pending; then the request goes
  * on (or is dropped, when it must not reach the server). The number of requests sent.
  */
-async function pressedTwiceWhilePending(page: Page, channel: string, first: () => Promise<void>, second: (firstSent: boolean) => Promise<void>, end: 'continue' | 'abort' = 'continue'): Promise<number> {
+async function pressedTwiceWhilePending(page: Page, channel: string, first: () => Promise<void>, second: (sofar: string) => Promise<void>, end: 'continue' | 'abort' = 'continue'): Promise<number> {
   let release = () => {}
   const held = new Promise<void>((r) => (release = r))
   const hold = async (route: Route) => {
@@ -56,29 +56,33 @@ async function pressedTwiceWhilePending(page: Page, channel: string, first: () =
     await (end === 'abort' ? route.abort() : route.continue())
   }
   const matches = (url: URL) => url.pathname === `/api/${channel}`
+  let answers = 0
+  const answered = (r: Response) => void (isChannel(r.url(), channel) && answers++)
+  page.on('response', answered)
   await page.route(matches, hold)
   try {
     return await requestsDuring(page, channel, async () => {
       const sent = page.waitForRequest((r) => isChannel(r.url(), channel), { timeout: 10_000 }).catch(() => null)
       await first()
       const firstSent = (await sent) !== null
-      await second(firstSent)
+      await second(`first press ${firstSent ? 'sent its request' : 'sent NO request'}, ${answers} answer(s) arrived while held`)
       await page.waitForTimeout(400)
       release()
     })
   } finally {
+    page.off('response', answered)
     release()
     await page.unroute(matches, hold)
   }
 }
 
 /** What the page shows when a form was expected and is not there: for the failure's message. */
-async function whereAmI(page: Page, firstSent: boolean): Promise<string> {
+async function whereAmI(page: Page, sofar: string): Promise<string> {
   const dialogs = await page.getByRole('dialog').count()
   const focused = await page.locator('*:focus').evaluateAll((els) =>
     els.map((el) => `${el.tagName.toLowerCase()}${el.getAttribute('data-test') ? `[data-test=${el.getAttribute('data-test')}]` : ''} “${(el.textContent ?? '').trim().slice(0, 40)}”`).join(', ') || 'nothing',
   )
-  return `first press ${firstSent ? 'sent its request' : 'sent NO request'}; ${dialogs} dialog(s) open; focus on ${focused}; at ${page.url()}`
+  return `${sofar}; ${dialogs} dialog(s) open; focus on ${focused}; at ${page.url()}`
 }
 
 /** The three checks of one form: Enter, a click, and a second press while pending. */
@@ -108,11 +112,11 @@ async function checkForm(page: Page, name: string, c: FormCase): Promise<void> {
     page,
     c.channel,
     () => pressEnter(page, c.channel, f.ctrl),
-    async (firstSent) => {
+    async (sofar) => {
       let where = ''
       if ((await f.submit.count()) === 0) {
         await screenshot(page, `forms-${name.replace(/\W+/g, '-')}-gone-while-pending`)
-        where = await whereAmI(page, firstSent)
+        where = await whereAmI(page, sofar)
       }
       expect(await f.submit.count(), `${name}: the form stays while its request is pending (${where})`).toBe(1)
       await f.submit.click({ force: true })
