@@ -96,17 +96,24 @@ interface FormCase {
   dropPending?: boolean
 }
 
+/** Waits for the page's transitions to end (a modal still fading in or out), as a person would. */
+const settled = (page: Page) =>
+  page.evaluate(() => Promise.all((globalThis as unknown as { document: { getAnimations(): { finished: Promise<unknown> }[] } }).document.getAnimations().map((a) => a.finished.catch(() => null))))
+
 async function checkForm(page: Page, name: string, c: FormCase): Promise<void> {
   let f = await c.open()
+  await settled(page)
   await f.field.focus()
   expect(await requestsDuring(page, c.channel, () => pressEnter(page, c.channel, f.ctrl)), `${name}: Enter`).toBe(1)
   await c.after()
 
   f = await c.open()
+  await settled(page)
   expect(await requestsDuring(page, c.channel, () => f.submit.click()), `${name}: click`).toBe(1)
   await c.after()
 
   f = await c.open()
+  await settled(page)
   await f.field.focus()
   const twice = await pressedTwiceWhilePending(
     page,
