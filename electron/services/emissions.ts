@@ -1,6 +1,6 @@
 /**
- * Emissions and their blocks: creation, generation and verification (worker threads, progress,
- * cancel), opening, closing and withdrawal. Each state change is one transaction with its audit
+ * Emissions and their blocks: creation, generation (generation.ts) and verification (worker
+ * threads, progress, cancel), opening, closing and withdrawal. Each state change is one transaction with its audit
  * entry. A block is made whole or not at all: its sealed secret and commitment are written in one
  * statement once the whole block has been derived and checked.
  *
@@ -8,21 +8,21 @@
  *   withdrawn (with a reason) from any state but closed; a cancelled or interrupted generation
  *   goes back to created and resumes with the blocks still pending.
  */
-import { hostname } from 'node:os'
 import { isIsoDay } from '../contract/dates'
 import { AppError, because, type ErrorAction, type ErrorHint } from '../contract/errors'
 import type { AuditAction, BlockDetail, BlockSummary, Certificate, EmissionDetail, EmissionStatus, EmissionSummary, JobInfo } from '../contract/types'
 import { CARATS } from '../../game-core/carats'
-import { batchRoots, canonicalJson, definitionDigest } from '../../game-core/commitment'
-import { LATEST_COMMITMENT_VERSION, type CommitmentVersion } from '../../game-core/unit-commitment'
+import { canonicalJson, definitionDigest } from '../../game-core/commitment'
+import type { CommitmentVersion } from '../../game-core/unit-commitment'
 import { toHex } from '../../game-core/primitives'
 import { deriveFigures, validateDefinition, type GameDefinition } from '../../game-core/rules'
 import type { BlockVerification } from '../../game-core/verify'
 import { buildCertificate } from './certificate'
 import { createCeremonyService, type CeremonyService } from './ceremony'
+import { createGeneration } from './generation'
 import { emissionFigures } from './emission-figures'
-import { blockVerdict, createVerifications, verdictReasons, type Verdict, type Verifications } from './verifications'
-import { newBlockSecret, nodePrimitives } from '../crypto/node-primitives'
+import { blockVerdict, ceremonyProblem, createVerifications, verdictReasons, type Verdict, type Verifications } from './verifications'
+import { nodePrimitives } from '../crypto/node-primitives'
 import type { Db } from '../ledger/db'
 import type { KeyStore } from '../ledger/keystore'
 import type { AuditService } from './audit'
@@ -81,26 +81,6 @@ const STATUS_WORDS: Record<EmissionStatus, string> = {
   withdrawn: 'withdrawn',
 }
 
-const LEASE_HEARTBEAT_MS = 2_000
-/** A generation not heard from for this long is taken as dead, even if its process id lives on. */
-const LEASE_TIMEOUT_MS = 60_000
-
-function processIsAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (e) {
-    // EPERM: the process exists but belongs to someone else
-    return (e as NodeJS.ErrnoException).code === 'EPERM'
-  }
-}
-
-export function leaseIsLive(lease: { pid: number; host: string; heartbeatAt: number }, now: number): boolean {
-  if (now - lease.heartbeatAt > LEASE_TIMEOUT_MS) return false
-  if (lease.host !== hostname()) return true
-  return lease.pid !== process.pid && processIsAlive(lease.pid)
-}
-
 export function describeStatus(status: EmissionStatus): string {
   return STATUS_WORDS[status]
 }
@@ -110,14 +90,8 @@ export function createEmissionsService(deps: EmissionsDeps): EmissionsService {
   const verifications = deps.verifications ?? createVerifications({ db, clock, catalog })
   const ceremony = deps.ceremony ?? createCeremonyService({ db, keys, audit, catalog, clock })
   const newDefinition = deps.definition ?? CARATS
+  const generation = createGeneration({ db, clock, keys, audit, jobs, catalog, ceremony, verifyBlock, threads })
   const setStatus = db.prepare('UPDATE emissions SET status = ? WHERE emission = ?')
-  // A generation holds a lease with its process and a heartbeat, so that another process opening
-  // the ledger can tell a live generation from one whose process died.
-  const takeLease = db.prepare('INSERT OR REPLACE INTO task_leases (emission, pid, host, heartbeat_at) VALUES (?, ?, ?, ?)')
-  const beat = db.prepare('UPDATE task_leases SET heartbeat_at = ? WHERE emission = ? AND pid = ? AND host = ?')
-  const dropLease = db.prepare('DELETE FROM task_leases WHERE emission = ?')
-  const leaseOf = db.prepare('SELECT pid, host, heartbeat_at AS heartbeatAt FROM task_leases WHERE emission = ?')
-
   const summaryStmt = db.prepare(`
     SELECT e.*, count(b.block) AS n_blocks,
            coalesce(sum(b.status <> 'pending'), 0) AS n_generated,
@@ -275,64 +249,7 @@ export function createEmissionsService(deps: EmissionsDeps): EmissionsService {
       refuseIfBusy(emission, 'generate')
       const e = catalog.emission(emission)
       if (e.status !== 'created') throw illegal(e, 'generate', ['generated', 'verified', 'open', 'closed'].includes(e.status) ? 'generatedOnce' : null)
-      const def = catalog.definition(emission)
-      const pending = () => (db.prepare("SELECT block FROM blocks WHERE emission = ? AND status = 'pending' ORDER BY block").pluck().all(emission) as number[])
-      const todo = pending()
-      transition(actor, emission, 'emission.generate-start', () => undefined, 'generating', () => {
-        takeLease.run(emission, process.pid, hostname(), clock().getTime())
-        return { blocks: todo }
-      })
-      let lastBeat = 0
-      const heartbeat = () => {
-        const now = clock().getTime()
-        if (now - lastBeat < LEASE_HEARTBEAT_MS) return
-        lastBeat = now
-        beat.run(now, emission, process.pid, hostname())
-      }
-      const storeBlock = db.prepare(`UPDATE blocks SET status = 'generated', secret = ?, commitment = ?, merkle_root = ?, generated_at = ?,
-                                     commitment_version = ?, proof_roots = ? WHERE emission = ? AND block = ? AND status = 'pending'`)
-      const total = todo.length * def.blockSize
-      return jobs.start('generate', emission, total, `generating ${todo.length} block(s)`, async (ctx) => {
-        try {
-          for (const [i, block] of todo.entries()) {
-            ctx.checkCancelled()
-            const secret = newBlockSecret()
-            const v = await verifyBlock(def, { emission, block, secret, commitmentVersion: LATEST_COMMITMENT_VERSION }, {
-              threads,
-              signal: ctx.signal,
-              onProgress: (done) => {
-                heartbeat()
-                ctx.progress(i * def.blockSize + done, total, `block ${block} (${i + 1} of ${todo.length})`)
-              },
-            })
-            if (!v.sound) throw new Error(`block ${emission}/${block} came out unsound: ${v.problems.slice(0, 3).map((p) => p.message).join('; ')}`)
-            db.transaction(() => {
-              const sealed = keys.sealSecret({ emission, block }, secret)
-              const roots = Buffer.from(batchRoots(nodePrimitives, v.leafHashes))
-              if (storeBlock.run(sealed, v.commitment, v.merkleRoot, iso(clock()), v.commitmentVersion, roots, emission, block).changes !== 1) {
-                throw new Error(`block ${emission}/${block} was changed by someone else during its generation`)
-              }
-              audit.record(actor.name, 'block.generate', `block:${emission}/${block}`, { commitment: v.commitment, commitmentVersion: v.commitmentVersion })
-            }).immediate()
-          }
-          db.transaction(() => {
-            dropLease.run(emission)
-            setStatus.run('generated', emission)
-            audit.record(actor.name, 'emission.generate-done', `emission:${emission}`, { from: 'generating', to: 'generated' })
-          }).immediate()
-          return `${todo.length} block(s) generated`
-        } catch (err) {
-          const cancelled = err instanceof AppError && err.code === 'CANCELLED'
-          db.transaction(() => {
-            dropLease.run(emission)
-            setStatus.run('created', emission)
-            audit.record(actor.name, cancelled ? 'emission.generate-cancelled' : 'emission.generate-failed', `emission:${emission}`, {
-              from: 'generating', to: 'created', pending: pending(), ...(cancelled ? {} : { error: err instanceof Error ? err.message : String(err) }),
-            })
-          }).immediate()
-          throw err
-        }
-      })
+      return generation.generate(actor, emission)
     },
 
     verify(actor, emission) {
@@ -360,12 +277,13 @@ export function createEmissionsService(deps: EmissionsDeps): EmissionsService {
           if (e instanceof AppError && e.code === 'DATABASE') return blockVerdict({ verification: run, def, block: b, v: null, unreadable: e.message, startedAt, endedAt: clock() })
           throw e
         }
+        const seedingProblem = b.seeding === 'two-person' ? ceremonyProblem(ceremony, { emission, block: b.block }, secret) : null
         const v = await verifyBlock(def, { emission, block: b.block, secret, commitmentVersion: b.commitment_version as CommitmentVersion }, {
           threads,
           signal: ctx.signal,
           onProgress: (done) => ctx.progress(i * def.blockSize + done, total, `block ${b.block} (${i + 1} of ${blocks.length})`),
         })
-        return blockVerdict({ verification: run, def, block: b, v, startedAt, endedAt: clock() })
+        return blockVerdict({ verification: run, def, block: b, v, seedingProblem, startedAt, endedAt: clock() })
       }
       /** The block's new status, its verdict and its audit entry, together. */
       const keep = (v: Verdict) =>
@@ -440,24 +358,7 @@ export function createEmissionsService(deps: EmissionsDeps): EmissionsService {
       }, 'withdrawn', () => ({ reason: why }))
     },
 
-    recoverInterrupted() {
-      // nothing generating: no write lock is taken (a command opened beside a busy writer need not wait for it)
-      if (!db.prepare("SELECT 1 FROM emissions WHERE status = 'generating'").get()) return []
-      return db.transaction(() => {
-        const stuck = db.prepare("SELECT emission FROM emissions WHERE status = 'generating'").pluck().all() as number[]
-        const recovered: number[] = []
-        for (const emission of stuck) {
-          if (jobs.runningOn(emission)) continue
-          const lease = leaseOf.get(emission) as { pid: number; host: string; heartbeatAt: number } | undefined
-          if (lease && leaseIsLive(lease, clock().getTime())) continue
-          recovered.push(emission)
-          dropLease.run(emission)
-          setStatus.run('created', emission)
-          audit.record('system', 'emission.generate-interrupted', `emission:${emission}`, { from: 'generating', to: 'created', note: 'the generating process ended; pending blocks will be generated on the next run' })
-        }
-        return recovered
-      }).immediate()
-    },
+    recoverInterrupted: () => generation.recoverInterrupted(),
   }
   return service
 }

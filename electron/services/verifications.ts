@@ -7,10 +7,13 @@
  * any change to a verdict.
  *
  * A block is sound when every unit re-derives and evaluates as its record says, the tiers hold
- * exactly the table's counts, and the units re-derive to the commitment recorded at generation.
+ * exactly the table's counts, the units re-derive to the commitment recorded at generation, and,
+ * for a block seeded by two people, its secret is the one its key ceremony's shares give
+ * (DERIVATION.md §1.1).
  */
 import { version } from '../../package.json'
 import { AppError, because } from '../contract/errors'
+import type { CeremonyService } from './ceremony'
 import type { BlockVerdict, EmissionVerdicts, Role, VerificationOutcome, VerificationReport, VerificationRun } from '../contract/types'
 import type { GameDefinition } from '../../game-core/rules'
 import type { BlockVerification } from '../../game-core/verify'
@@ -79,6 +82,19 @@ interface VerdictRow {
   actor: string
 }
 
+/** What a block's secret has to do with its key ceremony: null when the shares give it, else why not. */
+export function ceremonyProblem(ceremony: CeremonyService, ref: { emission: number; block: number }, secret: Uint8Array): string | null {
+  let expected: Uint8Array | null
+  try {
+    expected = ceremony.blockSecret(ref.emission, ref.block)
+  } catch (e) {
+    if (e instanceof AppError && e.code === 'DATABASE') return e.message
+    throw e
+  }
+  if (!expected) return "the block was seeded by two people, but its emission has no complete key ceremony to re-derive its secret from"
+  return Buffer.from(expected).equals(Buffer.from(secret)) ? null : "the block's secret is not the one its key ceremony gives"
+}
+
 /**
  * What a block's check says. `v` is null when its secret could not be opened (`unreadable` says
  * why): then nothing of it was checked.
@@ -89,6 +105,8 @@ export function blockVerdict(input: {
   block: Pick<BlockRow, 'block' | 'commitment'>
   v: BlockVerification | null
   unreadable?: string
+  /** A two-person block whose secret is not its ceremony's: why (ceremonyProblem). */
+  seedingProblem?: string | null
   startedAt: Date
   endedAt: Date
 }): Verdict {
@@ -98,7 +116,7 @@ export function blockVerdict(input: {
   const losingFound = v?.losingUnits ?? 0
   const commitmentMatches = v !== null && block.commitment !== null && v.commitment === block.commitment
   const prizeTableExact = v !== null && tiers.every((t) => t.found === t.expected) && losingFound === losingExpected
-  const problems: string[] = []
+  const problems: string[] = input.seedingProblem ? [input.seedingProblem] : []
   if (!v) problems.push(input.unreadable ?? 'the block could not be re-derived')
   else {
     if (!commitmentMatches) problems.push(`the commitment differs (stored ${block.commitment}, regenerated ${v.commitment})`)
@@ -107,7 +125,7 @@ export function blockVerdict(input: {
   return {
     verification: input.verification,
     block: block.block,
-    sound: v !== null && v.sound && commitmentMatches,
+    sound: v !== null && v.sound && commitmentMatches && !input.seedingProblem,
     commitmentRecorded: block.commitment,
     commitmentReproduced: v?.commitment ?? null,
     commitmentMatches,
