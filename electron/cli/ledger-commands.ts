@@ -5,7 +5,9 @@
  * Who acts: the operating-system user, audited as "os:<username>". Whoever runs the CLI can read
  * the ledger file and its key file anyway, so roles cannot protect anything from them; the CLI
  * trusts the OS user as an operator and an auditor, and every change it makes is in the audit log
- * under that name. The one rule kept is the auditor's: an unsold unit is shown only with
+ * under that name. CARATS_ACTOR, if set, is the name audited instead: for tests and scripted key
+ * ceremonies, where the second person of the ceremony is another account than the one running
+ * the script (emission ceremony, ceremony-commands.ts); a person at the keyboard leaves it unset. The one rule kept is the auditor's: an unsold unit is shown only with
  * `--reason`, and the inspection is audited with that reason.
  *
  * The ledger: --db <file>, else CARATS_DB, else carats.db in the app's data folder.
@@ -39,7 +41,7 @@ export async function withBackend<T>(ctx: CommandContext, fn: (b: Backend) => Pr
   const path = ledgerPath(ctx.db)
   if (ctx.db) mkdirSync(dirname(path), { recursive: true })
   // a command waits up to a minute for another process's transaction (a long import or simulation)
-  const backend = openBackend({ dbPath: path, busyTimeoutMs: 60_000 })
+  const backend = openBackend({ dbPath: path, busyTimeoutMs: 60_000, actorName: process.env.CARATS_ACTOR?.trim() || undefined })
   try {
     return await fn(backend)
   } finally {
@@ -117,7 +119,7 @@ const jobCommand = (what: 'generate'): Command => (ctx) =>
     const job = b.services.emissions[what](b.actor, emission)
     const end = await follow(ctx, b, job)
     const s = b.services.emissions.get(emission)
-    print(ctx, { job: end, emission: s }, () => `emission ${emission}: ${end.message}\n${s.blockList.map((x) => `  block ${x.block}: ${x.status}, commitment ${x.commitment}`).join('\n')}`)
+    print(ctx, { job: end, emission: s }, () => `emission ${emission}: ${end.message}\n${s.blockList.map((x) => `  block ${x.block}: ${x.status}, seeding ${x.seeding}, commitment ${x.commitment}`).join('\n')}`)
     return 0
   })
 

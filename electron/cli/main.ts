@@ -9,6 +9,7 @@
  * `node out/main/cli.js …` and, from source, `npx tsx electron/cli/main.ts …` run it directly.
  */
 import { blockCommands } from './block-commands'
+import { ceremonyCommands, ceremonySynopsis } from './ceremony-commands'
 import { integrityCommands } from './integrity-commands'
 import { ledgerCommands } from './ledger-commands'
 import { verdictCommands } from './verdict-commands'
@@ -17,11 +18,14 @@ import { proofCommands } from './proof-commands'
 import { stdio, UsageError, type Command } from './io'
 import { AppError } from '../contract/errors'
 
-const commands: Record<string, Command> = { ...blockCommands, ...ledgerCommands, ...playerCommands, ...verdictCommands, ...integrityCommands, ...proofCommands }
+const commands: Record<string, Command> = { ...blockCommands, ...ledgerCommands, ...ceremonyCommands, ...playerCommands, ...verdictCommands, ...integrityCommands, ...proofCommands }
+
+/** Commands whose arguments `carats help` spells out (the others: by name). */
+const SYNOPSIS: Record<string, string[]> = { ...ceremonySynopsis }
 
 const USAGE = `usage: carats [--db <file>] [--json] <command>
 commands:
-${Object.keys(commands).map((c) => `  ${c}`).join('\n')}`
+${Object.keys(commands).flatMap((c) => (SYNOPSIS[c] ?? [c]).map((line) => `  ${line}`)).join('\n')}`
 
 export async function runCli(argv: string[], io = stdio()): Promise<number> {
   const rest: string[] = []

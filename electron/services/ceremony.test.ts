@@ -65,7 +65,7 @@ function world(): World {
   const jobs = createJobRegistry({ clock })
   const ceremony = createCeremonyService({ db, keys, audit, catalog, clock })
   const verifications = createVerifications({ db, clock, catalog })
-  const emissions = createEmissionsService({ db, clock, keys, audit, jobs, catalog, ceremony, verifications, verifyBlock: async (d, ref) => verifyBlock(d, nodePrimitives, ref), definition: def })
+  const emissions = createEmissionsService({ db, clock, keys, audit, jobs, catalog, ceremony, verifications, verifyBlock: async (d, ref) => verifyBlock(d, nodePrimitives, ref, { commitmentVersion: ref.commitmentVersion }), definition: def })
   return { path, db, keys, audit, catalog, jobs, ceremony, emissions, verifications }
 }
 
@@ -238,7 +238,7 @@ describe('verification of a two-person block', () => {
     await generate(w, e)
     // an insider with the ledger key remakes block 2 from a secret of their choosing, consistently
     const chosen = newBlockSecret()
-    const v = verifyBlock(def, nodePrimitives, { emission: e, block: 2, secret: chosen, commitmentVersion: 2 })
+    const v = verifyBlock(def, nodePrimitives, { emission: e, block: 2, secret: chosen }, { commitmentVersion: 2 })
     w.db.prepare('UPDATE blocks SET secret = ?, commitment = ?, merkle_root = ?, proof_roots = ? WHERE emission = ? AND block = 2')
       .run(w.keys.sealSecret({ emission: e, block: 2 }, chosen), v.commitment, v.merkleRoot, Buffer.from(batchRoots(nodePrimitives, v.leafHashes)), e)
     const end = await w.jobs.wait(w.emissions.verify(aude, e).id)
