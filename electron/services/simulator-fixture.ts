@@ -1,13 +1,14 @@
 /**
  * A ledger with its services wired together, for the simulator's, importer's and reports' tests
  * and the ledger benchmark: a fresh file in a temporary folder, a fixed or given clock, and an
- * emission made, generated, verified and opened in one call.
+ * emission made, generated, verified and opened in one call (a real one after its key ceremony).
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { nodePrimitives } from '../crypto/node-primitives'
 import { verifyBlock } from '../../game-core/verify'
+import { completeCeremony } from '../../test/support/ceremony'
 import type { GameDefinition } from '../../game-core/rules'
 import { openLedger, type Db } from '../ledger/db'
 import { openLedgerKey } from '../ledger/keystore'
@@ -16,6 +17,7 @@ import { workerSeller } from '../workers/simulate-seller'
 import { createAlertsService } from './alerts'
 import { createAuditService, type AuditService } from './audit'
 import { createCatalog, type Catalog } from './catalog'
+import { createCeremonyService, type CeremonyService } from './ceremony'
 import type { Actor, Clock } from './common'
 import { createEmissionsService, type EmissionsService, type VerifyBlockFn } from './emissions'
 import { createJobRegistry, type JobRegistry } from './jobs'
@@ -30,6 +32,7 @@ export interface LedgerFixture {
   audit: AuditService
   catalog: Catalog
   jobs: JobRegistry
+  ceremony: CeremonyService
   emissions: EmissionsService
   sales: SalesService
   simulator: Simulator
@@ -54,8 +57,9 @@ export function openLedgerFixture(opts: { definition?: GameDefinition; clock?: C
   const catalog = createCatalog({ db, keys })
   const jobs = createJobRegistry({ clock })
   const alerts = createAlertsService({ db, clock, audit, catalog })
+  const ceremony = createCeremonyService({ db, keys, audit, catalog, clock })
   const emissions = createEmissionsService({
-    db, clock, keys, audit, jobs, catalog,
+    db, clock, keys, audit, jobs, catalog, ceremony,
     verifyBlock: opts.workers ? verifyBlockInWorkers : inProcess,
     definition: opts.definition,
   })
@@ -65,6 +69,7 @@ export function openLedgerFixture(opts: { definition?: GameDefinition; clock?: C
 
   async function openEmission(o: { blocks?: number; startsOn?: string; code?: string; demo?: boolean } = {}): Promise<number> {
     const e = emissions.create(TEST_ACTOR, { blocks: o.blocks ?? 1, startsOn: o.startsOn, code: o.code, demo: o.demo ?? true })
+    if (!e.demo) completeCeremony(ceremony, e.emission, { starter: TEST_ACTOR })
     for (const start of [() => emissions.generate(TEST_ACTOR, e.emission), () => emissions.verify(TEST_ACTOR, e.emission)]) {
       const end = await jobs.wait(start().id)
       if (end.state !== 'done') throw new Error(`${end.kind} of emission ${e.emission} ended ${end.state}: ${end.message}`)
@@ -74,7 +79,7 @@ export function openLedgerFixture(opts: { definition?: GameDefinition; clock?: C
   }
 
   return {
-    dir, path, db, clock, audit, catalog, jobs, emissions, sales, simulator, openEmission,
+    dir, path, db, clock, audit, catalog, jobs, ceremony, emissions, sales, simulator, openEmission,
     close() {
       db.close()
       rmSync(dir, { recursive: true, force: true })

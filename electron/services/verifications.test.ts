@@ -6,12 +6,14 @@ import { AppError } from '../contract/errors'
 import { BlockDeriver } from '../../game-core/block'
 import { chunkCount } from '../../game-core/commitment'
 import { assembleVerification, processChunks, verifyBlock } from '../../game-core/verify'
+import { completeCeremony } from '../../test/support/ceremony'
 import { smallDefinition } from '../../test/support/game-fixtures'
 import { newBlockSecret, nodePrimitives } from '../crypto/node-primitives'
 import { openLedger, type Db } from '../ledger/db'
 import { openLedgerKey, type KeyStore } from '../ledger/keystore'
 import { createAuditService, type AuditService } from './audit'
 import { createCatalog, type Catalog } from './catalog'
+import { createCeremonyService, type CeremonyService } from './ceremony'
 import type { Actor } from './common'
 import { createEmissionsService, type EmissionsService, type VerifyBlockFn } from './emissions'
 import { createJobRegistry, type JobRegistry } from './jobs'
@@ -28,6 +30,7 @@ interface World {
   audit: AuditService
   catalog: Catalog
   jobs: JobRegistry
+  ceremony: CeremonyService
   emissions: EmissionsService
   verifications: Verifications
   /** Moves the clock on. */
@@ -63,12 +66,14 @@ function world(): World {
     const instead = alter.get(ref.block)
     return instead ? instead(d, ref, opts) : verifyBlock(d, nodePrimitives, ref)
   }
-  const emissions = createEmissionsService({ db, clock, keys, audit, jobs, catalog, verifications, verifyBlock: verify, definition: def })
-  return { db, keys, audit, catalog, jobs, emissions, verifications, alter, tick: (ms) => (now += ms) }
+  const ceremony = createCeremonyService({ db, keys, audit, catalog, clock })
+  const emissions = createEmissionsService({ db, clock, keys, audit, jobs, catalog, ceremony, verifications, verifyBlock: verify, definition: def })
+  return { db, keys, audit, catalog, jobs, ceremony, emissions, verifications, alter, tick: (ms) => (now += ms) }
 }
 
 async function generated(w: World, blocks = 2): Promise<number> {
   const e = w.emissions.create(operator, { blocks, code: 'SPRING', startsOn: '2026-06-01' })
+  completeCeremony(w.ceremony, e.emission, { starter: operator, custodian: auditor })
   const g = await w.jobs.wait(w.emissions.generate(operator, e.emission).id)
   expect(g.state).toBe('done')
   return e.emission
@@ -231,6 +236,7 @@ describe('the certificate', () => {
   it('is issued when the last commitment was made, and provisional until every block is committed', async () => {
     const w = world()
     const e = w.emissions.create(operator, { blocks: 2, code: 'SPRING', startsOn: '2026-06-01' }).emission
+    completeCeremony(w.ceremony, e, { starter: operator, custodian: auditor })
     const none = w.emissions.certificate(e)
     expect(none).toMatchObject({ issuedAt: null, provisional: true, startsOn: '2026-06-01', totals: { blocks: 2, blocksCommitted: 0 } })
 

@@ -22,6 +22,7 @@ import { warmFeedReader } from '../../electron/workers/feed-reader'
 import { launchBrowser } from '../e2e/support/browser'
 import type { Page } from 'playwright-core'
 import { fmt, printTable, type BenchLine } from './stats'
+import { completeCeremony } from '../support/ceremony'
 
 /**
  * The page the browser imports from, served by the host: a file input, and the screen's request
@@ -56,10 +57,11 @@ function writeFeed(path: string, emission: number, from: number, count: number, 
   return Buffer.byteLength(text)
 }
 
-/** An emission of the real game, one block generated, verified and opened. */
+/** An emission of the real game, one block generated (after its key ceremony), verified and opened. */
 async function openEmission(b: Backend): Promise<number> {
   const s = b.services
   const e = s.emissions.create(b.actor, { blocks: 1, startsOn: '2025-01-01', demo: false })
+  completeCeremony(s.ceremony, e.emission, { starter: b.actor })
   for (const start of [() => s.emissions.generate(b.actor, e.emission), () => s.emissions.verify(b.actor, e.emission)]) {
     const end = await s.jobs.wait(start().id)
     if (end.state !== 'done') throw new Error(`${end.kind} ended ${end.state}: ${end.message}`)

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { rmSync } from 'node:fs'
 import { AppError, type ErrorReason } from '../../electron/contract/errors'
 import type { Backend } from '../../electron/services/backend'
+import { completeCeremony } from '../support/ceremony'
 import { actor, emptyBackend, tempDir } from './ledger-fixture'
 
 let dir: string
@@ -42,6 +43,8 @@ describe('the life of an emission', () => {
     })
     expectAppError(() => s.emissions.verify(op, 1), 'ILLEGAL_STATE', /generate its blocks first/, { key: 'EMISSION_STEP', params: { emission: 1, action: 'verify', status: 'created', hint: 'generateFirst' } })
     expectAppError(() => s.emissions.close(op, 1), 'ILLEGAL_STATE', /only an open emission closes/, { key: 'EMISSION_STEP', params: { emission: 1, action: 'close', status: 'created', hint: 'onlyOpenCloses' } })
+    expectAppError(() => s.emissions.generate(op, 1), 'ILLEGAL_STATE', /no key ceremony yet/, { key: 'CEREMONY_REQUIRED', params: { emission: 1 } })
+    completeCeremony(s.ceremony, 1, { starter: op, custodian: actor('auditor') })
 
     const job = s.emissions.generate(op, 1)
     expect(job).toMatchObject({ kind: 'generate', emission: 1, state: 'running', total: 8_016_000 })
@@ -52,7 +55,7 @@ describe('the life of an emission', () => {
     expect(done).toMatchObject({ state: 'done', done: 8_016_000, message: '1 block(s) generated' })
     const g = s.emissions.get(1)
     expect(g).toMatchObject({ status: 'generated', blocksGenerated: 1, blocksVerified: 0, jobId: null })
-    expect(g.blockList[0].commitment).toMatch(/^[0-9a-f]{64}$/)
+    expect(g.blockList[0]).toMatchObject({ commitment: expect.stringMatching(/^[0-9a-f]{64}$/), seeding: 'two-person' })
     expectAppError(() => s.emissions.generate(op, 1), 'ILLEGAL_STATE', /generated once, never again/)
     expectAppError(() => s.emissions.open(op, 1), 'ILLEGAL_STATE', /generated but not verified/)
     // the database holds the secret sealed, never in the clear
@@ -70,16 +73,18 @@ describe('the life of an emission', () => {
 
     const cert = s.emissions.certificate(1)
     expect(cert).toMatchObject({ code: 'SPRING', prizesPerBlock: 2_055_464, prizeTotalCents: 2_885_750_000, losingUnits: 5_960_536, salesPerBlockCents: 4_008_000_000 })
-    expect(cert.blocks[0]).toMatchObject({ block: 1, status: 'verified', commitment: g.blockList[0].commitment })
+    expect(cert.blocks[0]).toMatchObject({ block: 1, status: 'verified', commitment: g.blockList[0].commitment, seeding: 'two-person' })
+    expect(cert).toMatchObject({ singleControl: false, ceremony: { state: 'complete', startedBy: 'otto', custodian: 'aude' } })
 
     const actions = s.audit.list({ page: 1, pageSize: 100 }).items.map((a) => a.action).reverse()
-    expect(actions).toEqual(['audit.keyed', 'emission.create', 'emission.generate-start', 'block.generate', 'emission.generate-done', 'emission.verify-start', 'block.verify', 'emission.verify-done', 'emission.open', 'emission.close'])
+    expect(actions).toEqual(['audit.keyed', 'emission.create', 'ceremony.start', 'ceremony.contribute', 'emission.generate-start', 'block.generate', 'emission.generate-done', 'emission.verify-start', 'block.verify', 'emission.verify-done', 'emission.open', 'emission.close'])
     expect(s.audit.verify().ok).toBe(true)
   }, 180_000)
 
   it('marks a block failed when its commitment does not reproduce, and then refuses to open', async () => {
     const s = b.services
     s.emissions.create(op, { blocks: 1 })
+    completeCeremony(s.ceremony, 1)
     await s.jobs.wait(s.emissions.generate(op, 1).id)
     s.db.prepare("UPDATE blocks SET commitment = '00' || substr(commitment, 3)").run()
     const v = await s.jobs.wait(s.emissions.verify(actor('auditor'), 1).id)
@@ -93,6 +98,7 @@ describe('the life of an emission', () => {
   it('cancels a generation: back to created, no half-made block', async () => {
     const s = b.services
     s.emissions.create(op, { blocks: 2 })
+    completeCeremony(s.ceremony, 1)
     const job = s.emissions.generate(op, 1)
     // cancel while the first block is under way
     while (s.jobs.get(job.id).done === 0) await new Promise((r) => setTimeout(r, 20))
