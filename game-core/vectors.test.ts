@@ -9,6 +9,7 @@ import { fromHex, toHex } from './primitives'
 import type { GameDefinition } from './rules'
 import { deriveSaltKey, unitHash, unitSalts } from './unit-commitment'
 import { processChunks, verifyBlock } from './verify'
+import { blockSecretFromShares, diceRolls, shareFromDice, shareHash } from './seeding'
 
 const V = JSON.parse(readFileSync(new URL('./vectors/derivation.json', import.meta.url), 'utf8'))
 const main = V.block
@@ -73,5 +74,21 @@ describe('known-answer vectors', () => {
       expect(v.sound).toBe(true)
       expect({ merkleRoot: v.merkleRoot, commitment: v.commitment }).toEqual(s[`v${version}`])
     }
+  })
+
+  it('the key ceremony: both shares’ hashes, the secrets they give, a share from typed dice (§1.1)', () => {
+    const c = V.ceremony
+    const A = fromHex(c.serverShare)
+    const C = fromHex(c.custodianShare)
+    expect(shareHash(prim, A)).toBe(c.serverHash)
+    expect(shareHash(prim, C)).toBe(c.custodianHash)
+    expect(c.secrets.map((s: { emission: number; block: number }) => ({ ...s, secret: toHex(blockSecretFromShares(prim, A, C, s.emission, s.block)) }))).toEqual(c.secrets)
+    expect(c.secrets.some((s: { emission: number; block: number }) => s.emission > 255 && s.block > 255)).toBe(true)
+    expect(diceRolls(c.dice.typed)).toEqual({ rolls: c.dice.rolls })
+    const D = shareFromDice(prim, c.dice.typed)
+    expect(toHex(D)).toBe(c.dice.share)
+    expect(shareHash(prim, D)).toBe(c.dice.hash)
+    const [s] = c.dice.secrets
+    expect(toHex(blockSecretFromShares(prim, A, D, s.emission, s.block))).toBe(s.secret)
   })
 })

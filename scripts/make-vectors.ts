@@ -16,6 +16,7 @@ import { verifyBlock } from '../game-core/verify'
 import { nodePrimitives as prim } from '../electron/crypto/node-primitives'
 import { verifyBlockInWorkers } from '../electron/workers/block-pool'
 import { smallDefinition } from '../test/support/game-fixtures'
+import { ceremonyVectors } from './ceremony-vectors'
 // the outsiders' verifier only counts the extra slices a unit takes
 import { makeUnit, keys as outsideKeys, tierTable as outsideTiers, KS } from '../tools/carats-verify.mjs'
 
@@ -82,6 +83,7 @@ async function main() {
       canonicalDefinition: canonicalJson(small), secret: toHex(sref.secret), emission: sref.emission, block: sref.block,
       v1: { merkleRoot: s1.merkleRoot, commitment: s1.commitment }, v2: { merkleRoot: s2.merkleRoot, commitment: s2.commitment },
     },
+    ceremony: ceremonyVectors(),
   }
   writeFileSync('game-core/vectors/derivation.json', JSON.stringify(out, null, 2) + '\n')
   console.log(`written; the extra-keystream unit is ${found}`)
