@@ -1,6 +1,6 @@
 import { h } from 'vue'
 import { NProgress, NTag, NTooltip, type DataTableColumns } from 'naive-ui'
-import type { BlockStatus, BlockSummary, BlockVerdict } from '../../../../electron/contract'
+import type { BlockSeeding, BlockStatus, BlockSummary, BlockVerdict } from '../../../../electron/contract'
 import { blockNo } from '../../format'
 
 export const BLOCK_STATUS_TYPE: Record<BlockStatus, 'default' | 'info' | 'success' | 'error'> = {
@@ -8,6 +8,15 @@ export const BLOCK_STATUS_TYPE: Record<BlockStatus, 'default' | 'info' | 'succes
   generated: 'info',
   verified: 'success',
   failed: 'error',
+}
+
+/** Two-person seeding is the norm; single control stands out. */
+export const SEEDING_TYPE: Record<BlockSeeding, 'success' | 'warning'> = { 'two-person': 'success', single: 'warning' }
+
+/** How a generated block's secret was made, as a tag (a pending block has none yet). */
+export function seedingTag(t: BlockColumnContext['t'], b: Pick<BlockSummary, 'block' | 'seeding' | 'status'>) {
+  if (b.status === 'pending') return h('span', { class: 'muted' }, '—')
+  return h(NTag, { type: SEEDING_TYPE[b.seeding], size: 'small', bordered: b.seeding === 'single', 'data-test': `seeding-${b.block}` }, { default: () => t(`ceremony.seeding.${b.seeding}`) })
 }
 
 export interface BlockColumnContext {
@@ -38,6 +47,7 @@ export function createBlockColumns(c: BlockColumnContext): DataTableColumns<Bloc
       minWidth: 220,
       render: (b) => (b.commitment ? h(NTooltip, null, { trigger: () => h('span', { class: 'mono' }, c.hash(b.commitment, 12)), default: () => h('span', { class: 'mono break' }, b.commitment ?? '') }) : '—'),
     },
+    { title: c.t('ceremony.seedingColumn'), key: 'seeding', width: 150, render: (b) => seedingTag(c.t, b) },
     { title: c.t('emission.generatedAt'), key: 'generatedAt', width: 190, render: (b) => c.dateTime(b.generatedAt) },
     { title: c.t('emission.verifiedAt'), key: 'verifiedAt', width: 190, render: (b) => c.dateTime(b.verifiedAt) },
     { title: c.t('emission.verdict'), key: 'verdict', width: 120, render: (b) => verdictCell(c, b) },

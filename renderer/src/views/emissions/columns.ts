@@ -5,7 +5,8 @@ import DemoTag from '../../components/DemoTag.vue'
 import JobProgress from '../../components/JobProgress.vue'
 import { emissionNo } from '../../format'
 
-export type EmissionAction = 'generate' | 'verify' | 'open' | 'close' | 'simulate' | 'withdraw' | 'certificate' | 'details'
+/** `ceremony`: the key ceremony a real emission needs before generation (held on its screen). */
+export type EmissionAction = 'ceremony' | 'generate' | 'verify' | 'open' | 'close' | 'simulate' | 'withdraw' | 'certificate' | 'details'
 
 export const STATUS_TYPE: Record<EmissionStatus, 'default' | 'info' | 'success' | 'warning' | 'error' | 'primary'> = {
   created: 'default',
@@ -17,11 +18,15 @@ export const STATUS_TYPE: Record<EmissionStatus, 'default' | 'info' | 'success' 
   withdrawn: 'error',
 }
 
-/** The next steps an emission's state allows, in the order an operator takes them. */
+/**
+ * The next steps an emission's state allows, in the order an operator takes them. A real
+ * emission is generated from a complete key ceremony (its screen offers generation once it is);
+ * a demonstration one directly.
+ */
 export function nextSteps(e: EmissionSummary): EmissionAction[] {
   if (e.jobId) return []
   switch (e.status) {
-    case 'created': return ['generate', 'withdraw']
+    case 'created': return e.demo ? ['generate', 'withdraw'] : ['ceremony', 'withdraw']
     case 'generating': return []
     case 'generated': return ['verify', 'withdraw']
     case 'verified': return ['open', 'verify', 'withdraw']
@@ -36,15 +41,31 @@ export function nextSteps(e: EmissionSummary): EmissionAction[] {
 const LIFE: EmissionStatus[] = ['created', 'generating', 'generated', 'verified', 'open', 'closed', 'withdrawn']
 const soldShare = (e: EmissionSummary) => (e.unitsTotal > 0 ? e.unitsSold / e.unitsTotal : 0)
 
+/** The i18n key of a step's button. */
+export function stepLabel(a: EmissionAction): string {
+  if (a === 'simulate') return 'emissions.simulateShort'
+  if (a === 'ceremony') return 'ceremony.title'
+  return `emissions.${a}`
+}
+
 export interface ColumnContext {
   t: (key: string, params?: Record<string, unknown>) => string
   int: (n: number) => string
   day: (d: string | null) => string
+  dateTime: (iso: string | null) => string
   pct: (x: number, digits?: number) => string
   allowed: (a: EmissionAction) => boolean
   job: (id: string) => JobInfo | undefined
   busy: (e: EmissionSummary) => boolean
   act: (a: EmissionAction, e: EmissionSummary) => void
+}
+
+/** A published emission's mark in the list, saying when and by whom on hover. */
+function publishedTag(c: ColumnContext, e: EmissionSummary) {
+  if (!e.publishedAt) return null
+  const text = c.t('ceremony.publishedOn', { at: c.dateTime(e.publishedAt), name: e.publishedBy ?? '—' })
+  const tag = h(NTag, { size: 'small', type: 'info', bordered: true, class: 'published-tag', 'aria-label': text, 'data-test': `published-${e.emission}` }, { default: () => c.t('ceremony.publishedTag') })
+  return h(NTooltip, null, { trigger: () => tag, default: () => text })
 }
 
 export function createColumns(c: ColumnContext): DataTableColumns<EmissionSummary> {
@@ -54,7 +75,7 @@ export function createColumns(c: ColumnContext): DataTableColumns<EmissionSummar
       key: 'emission',
       width: 140,
       sorter: (a, b) => a.emission - b.emission,
-      render: (e) => h('div', { class: 'em-cell' }, [h('strong', { class: 'mono' }, emissionNo(e.emission)), e.code ? h('span', { class: 'muted em-code' }, e.code) : null, e.demo ? h(DemoTag) : null]),
+      render: (e) => h('div', { class: 'em-cell' }, [h('strong', { class: 'mono' }, emissionNo(e.emission)), e.code ? h('span', { class: 'muted em-code' }, e.code) : null, e.demo ? h(DemoTag) : null, publishedTag(c, e)]),
     },
     { title: c.t('emissions.startsOn'), key: 'startsOn', width: 140, sorter: (a, b) => (a.startsOn ?? '').localeCompare(b.startsOn ?? ''), render: (e) => c.day(e.startsOn) },
     {
@@ -114,7 +135,7 @@ export function createColumns(c: ColumnContext): DataTableColumns<EmissionSummar
               'data-test': `${a}-${e.emission}`,
               onClick: (ev: MouseEvent) => { ev.stopPropagation(); c.act(a, e) },
             },
-            { default: () => c.t(a === 'simulate' ? 'emissions.simulateShort' : `emissions.${a}`) },
+            { default: () => c.t(stepLabel(a)) },
           ),
         )
         const links = (['details', 'certificate'] as const).filter(c.allowed).map((a) =>

@@ -2,7 +2,7 @@ import { computed, type Ref } from 'vue'
 import { useI18n } from 'vue-i18n'
 import { useRouter } from 'vue-router'
 import { useDialog, useMessage } from 'naive-ui'
-import type { EmissionSummary, JobInfo } from '../../../../electron/contract'
+import type { EmissionSummary, JobInfo, KeyCeremony } from '../../../../electron/contract'
 import { useAuthStore } from '../../stores/auth'
 import { useEmissionsStore } from '../../stores/emissions'
 import { useJobsStore } from '../../stores/jobs'
@@ -19,6 +19,8 @@ export type { EmissionScreenAction } from './emissionActions'
 export function useEmissionActions(opts: {
   detail: Ref<EmissionSummary | null>
   hasVerdict: Ref<boolean>
+  /** The emission's key ceremony: a real emission is generated once it is complete. */
+  ceremony: Ref<KeyCeremony | null>
   reload: () => void
   show: (modal: 'withdraw' | 'simulate' | 'import') => void
 }) {
@@ -32,7 +34,7 @@ export function useEmissionActions(opts: {
   const { attempt } = useErrors()
   const fmt = useFormat()
 
-  const actions = computed(() => (opts.detail.value ? screenActions(opts.detail.value, opts.hasVerdict.value, auth.can) : []))
+  const actions = computed(() => (opts.detail.value ? screenActions(opts.detail.value, opts.hasVerdict.value, auth.can, opts.ceremony.value) : []))
 
   function onJobEnd(job: JobInfo) {
     if (job.state === 'done') message.success(t('jobs.done', { kind: t(`jobs.${job.kind}`) }))
@@ -84,7 +86,9 @@ export function useEmissionActions(opts: {
         return opts.show(a)
       case 'certificate': return router.push({ name: 'certificate', params: { emission: n } })
       case 'report': return router.push({ name: 'verification', params: { emission: n } })
-      case 'details': return
+      case 'ceremony':
+      case 'details':
+        return
     }
   }
 
