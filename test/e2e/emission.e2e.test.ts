@@ -20,6 +20,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { screenshot } from './support'
 import { eur, int, norm, signIn, useJourneyApp } from './fixtures/app'
 import { SALES_LEDGER, STAFF } from './fixtures/ledger'
+import { holdCeremony } from './fixtures/ceremony'
 import { CARATS } from '../../game-core/carats'
 import { deriveFigures } from '../../game-core/rules'
 
@@ -123,9 +124,14 @@ describe.sequential('the emission screen, its verdicts, its verification report 
     expect(await support.page.locator('[data-test="emission-depletion"]').count()).toBe(0)
     expect(norm(await support.page.locator('[data-test="sales"]').innerText())).toBe(eur(before.staked))
 
-    // a new emission: the operator may generate it, support and the auditor may not
+    // a new real emission: generated only from a complete key ceremony; then the operator may
+    // generate it, support and the auditor may not
     const made = await app.call<{ emission: number }>('emissions:create', { blocks: 2, code: 'E2E-NEW', startsOn: '2026-09-01' }, await app.token('operator'))
     if (!made.ok) throw new Error(made.error.message)
+    await emissionScreen(page, 2)
+    expect(await actionsOf(page)).toEqual(['withdraw', 'certificate'])
+    expect(norm(await page.locator('[data-test="ceremony-generation"]').innerText())).toBe('La génération sera proposée une fois la cérémonie complète.')
+    await holdCeremony(app, 2)
     await emissionScreen(page, 2)
     expect(await actionsOf(page)).toEqual(['generate', 'withdraw', 'certificate'])
     expect(norm(await page.locator('[data-test="never-verified"]').innerText())).toBe('Cette émission n’a encore jamais été vérifiée : aucun verdict n’est enregistré.')

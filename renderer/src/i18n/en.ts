@@ -929,6 +929,7 @@ const en: Messages = {
   // the key ceremony (two-person seeding) on the emission, block and certificate screens
   ceremony: {
     title: 'Key ceremony',
+    createdReal: 'Emission {n} created: now open its key ceremony, before generating its blocks.',
     intro: 'Each block’s secret comes from two shares: the server’s, drawn and sealed first (only its hash is shown), then a second person’s. So no one alone chooses the outcomes.',
     demoNote: 'Demonstration emission: it may also be generated directly, under single control (marked on its certificate).',
     state: { none: 'Not opened', 'awaiting-custodian': 'Awaiting the second custodian', complete: 'Complete' },

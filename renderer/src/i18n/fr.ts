@@ -928,6 +928,7 @@ const fr = {
   // the key ceremony (two-person seeding) on the emission, block and certificate screens
   ceremony: {
     title: 'Cérémonie des clés',
+    createdReal: 'Émission {n} créée : ouvrez maintenant sa cérémonie des clés, avant de générer ses blocs.',
     intro: 'Le secret de chaque bloc naît de deux parts : celle du serveur, tirée et scellée d’abord (seule son empreinte est montrée), puis celle d’une seconde personne. Ainsi personne ne choisit seul les résultats.',
     demoNote: 'Émission de démonstration : elle peut aussi être générée directement, en contrôle unique (marqué sur son certificat).',
     state: { none: 'À ouvrir', 'awaiting-custodian': 'En attente du second dépositaire', complete: 'Complète' },
