@@ -132,6 +132,8 @@ describe.sequential('the emission screen, its verdicts, its verification report 
     expect(await actionsOf(page)).toEqual(['withdraw', 'certificate'])
     expect(norm(await page.locator('[data-test="ceremony-generation"]').innerText())).toBe('La génération sera proposée une fois la cérémonie complète.')
     await holdCeremony(app, 2)
+    // the same address: loaded anew
+    await page.reload()
     await emissionScreen(page, 2)
     expect(await actionsOf(page)).toEqual(['generate', 'withdraw', 'certificate'])
     expect(norm(await page.locator('[data-test="never-verified"]').innerText())).toBe('Cette émission n’a encore jamais été vérifiée : aucun verdict n’est enregistré.')
