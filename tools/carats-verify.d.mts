@@ -11,3 +11,9 @@ export function tierTable(def: unknown, key: Uint8Array): Uint8Array
 export function makeUnit(def: unknown, keys: OutsideKeys, tier: number, unit: number, slice: Uint8Array): OutsideUnit
 export function verifyProof(proof: unknown): ProofResult
 export function checkVectors(vectors: unknown, opts?: { wholeBlocks?: boolean }): string[]
+export interface BundleProblem { code: string; count: number; examples: string[] }
+export interface BundleBlockResult {
+  block: number; status: string; seeding: string; commitment: string | null; derivedCommitment: string | null
+  sales: { rows: number; winning: number; prizeCents: number } | null; ms: number; problems: BundleProblem[]
+}
+export interface BundleResult { holds: boolean; emission: { number: number; code: string; status: string }; problems: BundleProblem[]; blocks: BundleBlockResult[] }

@@ -11,12 +11,19 @@
  *       re-derives every unit of the block from its secret (§2–§5), checks each against its
  *       evaluation and the prize table, and computes the commitment (§6, §7). <rules.json> is
  *       the output of `carats rules --json` (its canonicalDefinition) or a canonical definition.
+ *   node carats-verify.mjs bundle <dir>
+ *       checks a publication bundle (`carats emission publish`, §11) completely: the definition's
+ *       bytes and digest, each share against its hash and each two-person block's secret against
+ *       the shares, every block re-derived and its commitment, every sold unit's serial and prize,
+ *       and each sales file's SHA-256 (helpers in carats-verify-bundle.mjs, beside this file).
+ *       Exit 0: it holds; 1: something does not; 2: the input cannot be read.
  *   node carats-verify.mjs vectors <derivation.json> [--whole]
  *       recomputes the known-answer vectors (game-core/vectors/) and says which differ; with
  *       --whole, also the main block's 8,016,000 units, Merkle roots and commitments.
  */
 import { createCipheriv, createHash, createHmac } from 'node:crypto'
 import { readFileSync } from 'node:fs'
+import { bundleCommand } from './carats-verify-bundle.mjs'
 
 // ---------------------------------------------------------------------------------------------
 // bytes (§0)
@@ -255,7 +262,7 @@ export function verifyBlock(def, digest, secret, e, b, version) {
   const leaves = []
   const counts = new Array(def.tiers.length + 1).fill(0)
   const problems = []
-  deriveBlock(def, secret, e, b, {
+  const { tiers } = deriveBlock(def, secret, e, b, {
     onChunk(c, units, salts) {
       for (const u of units) {
         const ev = evaluate(def, u)
@@ -268,7 +275,7 @@ export function verifyBlock(def, digest, secret, e, b, version) {
   })
   def.tiers.forEach((t, i) => { if (counts[i] !== t.count) problems.push(`tier ${t.amountCents} cents: ${counts[i]} units, the table says ${t.count}`) })
   const root = mth(leaves)
-  return { sound: problems.length === 0, problems, units: def.blockSize, merkleRoot: hex(root), commitment: commitment(version, e, b, def, digest, root), leaves }
+  return { sound: problems.length === 0, problems, units: def.blockSize, merkleRoot: hex(root), commitment: commitment(version, e, b, def, digest, root), leaves, tiers }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -411,12 +418,13 @@ function main(argv) {
     console.log(`commitment (version ${version}): ${r.commitment}${matches === null ? '' : matches ? ' (matches)' : ` DOES NOT MATCH ${f.commitment}`}`)
     return r.sound && matches !== false ? 0 : 1
   }
+  if (what === 'bundle' && rest[0]) return bundleCommand(rest[0])
   if (what === 'vectors' && rest[0]) {
     const diffs = checkVectors(JSON.parse(readFileSync(rest[0], 'utf8')), { wholeBlocks: rest[1] === '--whole' })
     console.log(diffs.length ? diffs.join('\n') : 'every vector reproduced')
     return diffs.length ? 1 : 0
   }
-  console.error('usage: carats-verify.mjs proof <file> | block --definition <file> --secret <hex> --emission E --block B [--commitment-version 1|2] [--commitment <hex>] | vectors <file>')
+  console.error('usage: carats-verify.mjs proof <file> | block --definition <file> --secret <hex> --emission E --block B [--commitment-version 1|2] [--commitment <hex>] | vectors <file> | bundle <dir>')
   return 2
 }
 

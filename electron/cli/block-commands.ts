@@ -1,44 +1,18 @@
 /** `rules` and `block …`: the game definition, and whole blocks made and verified from a secret. */
 import { parseArgs } from 'node:util'
 import { CARATS } from '../../game-core/carats'
-import { deriveFigures } from '../../game-core/rules'
 import { BlockDeriver, decodeRecord } from '../../game-core/block'
-import { canonicalJson, definitionDigest } from '../../game-core/commitment'
-import { fromHex, toHex } from '../../game-core/primitives'
+import { fromHex } from '../../game-core/primitives'
 import { LATEST_COMMITMENT_VERSION, type CommitmentVersion } from '../../game-core/unit-commitment'
 import { nodePrimitives } from '../crypto/node-primitives'
+import { definitionJson } from '../services/definition-json'
 import { verifyBlockInWorkers } from '../workers/block-pool'
 import { UsageError, type Command, type CommandContext } from './io'
 
 const def = CARATS
 
 /** The whole definition (every field the commitment's digest covers, DERIVATION.md §6) and the figures derived from it. */
-function rulesJson() {
-  const f = deriveFigures(def)
-  return {
-    id: def.id,
-    name: def.name,
-    unitPriceCents: def.unitPriceCents,
-    blockSize: def.blockSize,
-    numbers: [...def.numbers],
-    winningCells: def.winningCells,
-    yoursCells: def.yoursCells,
-    tiers: def.tiers.map((t) => ({ amountCents: t.amountCents, count: t.count, ...(t.printedTotalCents !== undefined ? { printedTotalCents: t.printedTotalCents } : {}) })),
-    printableAmountsCents: [...def.printableAmountsCents],
-    compositions: def.compositions.map((c) => ({ amountCents: c.amountCents, options: c.options.map((o) => ({ partsCents: [...o.partsCents], weight: o.weight })) })),
-    decoyWeights: def.decoyWeights.map((d) => ({ amountCents: d.amountCents, weight: d.weight })),
-    ...(def.printed ? { printed: { ...def.printed } } : {}),
-    /** The exact bytes the definition digest hashes (UTF-8), and that digest. */
-    canonicalDefinition: canonicalJson(def),
-    definitionDigest: toHex(definitionDigest(nodePrimitives, def)),
-    prizesPerBlock: f.prizesPerBlock,
-    prizeTotalCents: f.prizeTotalCents,
-    losingUnits: f.losingUnits,
-    salesPerBlockCents: f.salesPerBlockCents,
-    payoutRatio: f.payoutRatio,
-    oddsOneIn: f.oddsOneIn,
-  }
-}
+const rulesJson = () => definitionJson(def)
 
 const eur = (cents: number) => `${(cents / 100).toLocaleString('fr-FR')} €`
 const int = (n: number) => n.toLocaleString('en-US')

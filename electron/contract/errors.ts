@@ -87,6 +87,8 @@ export const ERROR_REASON_KEYS = [
   'CEREMONY_REQUIRED', // {emission}: a real emission is generated only from a complete key ceremony
   'DICE_NOT_A_ROLL', // {char}: typed dice rolls with a character other than 1 to 6
   'DICE_TOO_FEW', // {count, min}: fewer rolls than a 32-byte share needs
+  'PUBLISH_NOT_OVER', // {emission, status}: an emission is published only once closed or withdrawn
+  'PUBLISH_DIR_NOT_EMPTY', // {dir}: a publication goes into a new or empty folder
 ] as const
 export type ErrorReasonKey = (typeof ERROR_REASON_KEYS)[number]
 /** The steps named by EMISSION_BUSY and EMISSION_STEP. */

@@ -25,6 +25,7 @@ import { createImporter } from './import'
 import { createJobRegistry, type JobRegistry } from './jobs'
 import { createLedgerOffice, type LedgerOffice } from './ledger-office'
 import { createPlayersService, type PlayersService } from './players'
+import { createPublicationService, type PublicationService } from './publication'
 import { createReports } from './reports'
 import { createSalesService, type SalesService } from './sales'
 import { createSimulator } from './simulator'
@@ -44,6 +45,7 @@ export interface Services {
   alerts: AlertsService
   emissions: EmissionsService
   ceremony: CeremonyService
+  publication: PublicationService
   verifications: Verifications
   sales: SalesService
   tickets: TicketsService
@@ -93,6 +95,7 @@ export function createServices(opts: { db: Db; dbPath: string; keys: KeyStore; c
   const ceremony = createCeremonyService({ db, keys, audit, catalog, clock })
   const emissions = createEmissionsService({ db, clock, keys, audit, jobs, catalog, verifications, ceremony, threads: opts.threads, verifyBlock: opts.verifyBlock ?? verifyBlockInWorkers })
   const sales = createSalesService({ db, clock, catalog, alerts })
+  const publication = createPublicationService({ db, keys, catalog, ceremony, audit, clock })
   const tickets = createTicketsService({ db, catalog, audit })
   const players = createPlayersService({ db, catalog })
   // plugged in from their own modules (simulator*, import*, reports*) as they land
@@ -102,7 +105,7 @@ export function createServices(opts: { db: Db; dbPath: string; keys: KeyStore; c
   const reports: ReportsService = createReports({ db, clock, catalog, alerts })
   const demo = createDemoService({ jobs, emissions, simulator })
   const ledger = createLedgerOffice({ db, dbPath, keys, audit, jobs, clock, runTask: runLedgerTask })
-  return { db, dbPath, clock, keys, catalog, audit, users, jobs, alerts, emissions, ceremony, verifications, sales, tickets, players, simulator, importer, reports, demo, ledger }
+  return { db, dbPath, clock, keys, catalog, audit, users, jobs, alerts, emissions, ceremony, publication, verifications, sales, tickets, players, simulator, importer, reports, demo, ledger }
 }
 
 export function openBackend(opts: BackendOptions): Backend {

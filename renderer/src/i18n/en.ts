@@ -132,6 +132,8 @@ const en: Messages = {
     CEREMONY_REQUIRED: 'emission {emission} is generated from a complete key ceremony: an operator starts it, another person contributes a share',
     DICE_NOT_A_ROLL: '“{char}” is not the roll of a die: type digits 1 to 6 only',
     DICE_TOO_FEW: '{count} rolls typed: at least {min} are needed for a share of 32 bytes',
+    PUBLISH_NOT_OVER: 'emission {emission} is “{status}”: it is published only once the game is over (closed or withdrawn), since its secrets tell the outcome of every unsold unit',
+    PUBLISH_DIR_NOT_EMPTY: '{dir} is not a new or empty folder: name one, so that the bundle holds nothing else',
     actions: {
       generate: 'generate its blocks',
       verify: 'verify it',

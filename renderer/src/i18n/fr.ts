@@ -130,6 +130,8 @@ const fr = {
     CEREMONY_REQUIRED: 'l’émission {emission} se génère à partir d’une cérémonie des clés complète : un opérateur l’ouvre, une autre personne verse sa part',
     DICE_NOT_A_ROLL: '« {char} » n’est pas un lancer de dé : tapez seulement des chiffres de 1 à 6',
     DICE_TOO_FEW: '{count} lancers tapés : il en faut au moins {min} pour une part de 32 octets',
+    PUBLISH_NOT_OVER: 'l’émission {emission} est à l’état « {status} » : elle ne se publie qu’une fois le jeu terminé (close ou retirée), car ses secrets disent le résultat de chaque unité invendue',
+    PUBLISH_DIR_NOT_EMPTY: '{dir} n’est pas un dossier nouveau ou vide : nommez-en un, pour que la publication ne contienne rien d’autre',
     actions: {
       generate: 'générer ses blocs',
       verify: 'la vérifier',

@@ -1,0 +1,63 @@
+/**
+ * `emission publish` and `emission show`: publication after the game (game-core/DERIVATION.md
+ * §11), and one emission's state, publication included.
+ */
+import type { EmissionDetail } from '../contract/types'
+import { UsageError, type Command } from './io'
+import { int, options, print, whole, withBackend } from './ledger-commands'
+
+export const PUBLISH_HELP = `usage: carats emission publish <E> --out <dir>
+
+Publishes emission E once the game is over (closed or withdrawn): writes into <dir>, which must
+be new or empty, bundle.json (the game definition, the key ceremony and its two shares, each
+block's secret, seeding and commitment) and, per block, sales-<E>-<B>.csv with every sold unit
+(serial, time of sale, prize in cents). Anyone can then check it offline, with nothing but Node:
+  node tools/carats-verify.mjs bundle <dir>
+The bundle tells every unit's outcome: it is meant for an auditor, who publishes it. The command
+line acts as the operating-system user (audited under that name, as an administrator); the
+emission records when it was first published and by whom, and each publication is audited.
+Publishing again into another folder writes the same content (the game is over).`
+
+const emissionPublish: Command = async (ctx) => {
+  if (ctx.args.includes('--help')) {
+    ctx.io.out(PUBLISH_HELP + '\n')
+    return 0
+  }
+  return withBackend(ctx, (b) => {
+    const { values, pos } = options(ctx, { out: { type: 'string' } }, 1)
+    const emission = whole('the emission number', pos[0], 1, 9999)
+    if (!values.out) throw new UsageError('--out <dir> is required: a new or empty folder for the bundle (carats emission publish --help)')
+    const r = b.services.publication.publish(b.actor, emission, values.out)
+    print(ctx, r, () =>
+      [
+        `emission ${emission} published into ${r.dir} by ${r.publishedBy} at ${r.publishedAt}${r.firstPublishedAt ? ` (a new copy: first published at ${r.firstPublishedAt})` : ''}`,
+        ...r.blocks.map((x) => `  block ${x.block}: ${x.seeding === 'two-person' ? 'two-person seeding' : 'single control'}, ${int(x.unitsSold)} sold units`),
+        ...r.files.map((f) => `  ${f.name}  sha256 ${f.sha256}`),
+        `check it: node tools/carats-verify.mjs bundle ${r.dir}`,
+      ].join('\n'),
+    )
+    return 0
+  })
+}
+
+export function emissionText(e: EmissionDetail): string {
+  const published = e.publishedAt ? `published at ${e.publishedAt} by ${e.publishedBy}` : `not published${e.status === 'closed' || e.status === 'withdrawn' ? ` (carats emission publish ${e.emission} --out <dir>)` : ''}`
+  return [
+    `emission ${e.emission} (${e.code})${e.demo ? ' DEMO' : ''}: ${e.status}${e.withdrawnReason ? ` (${e.withdrawnReason})` : ''}, created ${e.createdAt}${e.startsOn ? `, on sale from ${e.startsOn}` : ''}`,
+    `${int(e.unitsSold)} / ${int(e.unitsTotal)} units sold; ${published}`,
+    ...e.blockList.map((x) => `  block ${x.block}: ${x.status}, ${x.seeding === 'two-person' ? 'two-person seeding' : 'single control'}, ${int(x.unitsSold)} sold, commitment ${x.commitment ?? '-'} (v${x.commitmentVersion})`),
+  ].join('\n')
+}
+
+const emissionShow: Command = (ctx) =>
+  withBackend(ctx, (b) => {
+    const { pos } = options(ctx, {}, 1)
+    const e = b.services.emissions.get(whole('the emission number', pos[0], 1, 9999))
+    print(ctx, e, () => emissionText(e))
+    return 0
+  })
+
+export const publishCommands: Record<string, Command> = {
+  'emission publish': emissionPublish,
+  'emission show': emissionShow,
+}

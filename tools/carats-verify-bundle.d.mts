@@ -1,0 +1,6 @@
+/** Types of the outsiders' bundle check (carats-verify-bundle.mjs), for the project's tests only. */
+import type { BundleBlockResult, BundleResult } from './carats-verify.mjs'
+export class UnreadableBundle extends Error {}
+export function verifyBundle(dir: string, opts?: { onBlock?: (b: BundleBlockResult) => void }): BundleResult
+export function bundleCommand(dir: string, print?: (line: string) => void): number
+export function secretFromShares(serverShare: Uint8Array, custodianShare: Uint8Array, emission: number, block: number): Uint8Array
