@@ -60,6 +60,9 @@ function readBundle(dir) {
     throw new UnreadableBundle(`bundle.json is not JSON: ${e.message}`)
   }
   if (bundle?.format !== BUNDLE_FORMAT) throw new UnreadableBundle(`bundle.json is not a ${BUNDLE_FORMAT} bundle (format ${JSON.stringify(bundle?.format)})`)
+  if (!Number.isInteger(bundle.emission?.number) || !Array.isArray(bundle.blocks) || bundle.blocks.some((b) => !Number.isInteger(b?.block))) {
+    throw new UnreadableBundle('bundle.json lacks emission.number or a list of blocks with their numbers')
+  }
   return bundle
 }
 

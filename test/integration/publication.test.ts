@@ -95,7 +95,20 @@ describe('publishing an emission', () => {
     const again = f.publication.publish({ name: 'someone-else', role: 'auditor' }, single, join(f.dir, 'pub-again'))
     expect(again.firstPublishedAt).toBe(first)
     expect(f.emissions.summary(single)).toMatchObject({ publishedAt: first, publishedBy: AUDITOR.name })
-    expect(readFileSync(join(f.dir, 'pub-again', `sales-${single}-1.csv`))).toEqual(readFileSync(join(single_dir, `sales-${single}-1.csv`)))
+    // the same content: the game is over
+    expect(sha256(join(f.dir, 'pub-again', `sales-${single}-1.csv`))).toBe(sha256(join(single_dir, `sales-${single}-1.csv`)))
+  })
+
+  it('publishes a withdrawn emission whose blocks were never generated: nothing to check, and it holds', () => {
+    const e = f.emissions.create({ name: 'tester', role: 'admin' }, { blocks: 2, demo: true }).emission
+    f.emissions.withdraw({ name: 'tester', role: 'admin' }, e, 'printing error')
+    const dir = join(f.dir, 'pub-withdrawn')
+    f.publication.publish(AUDITOR, e, dir)
+    expect(readdirSync(dir)).toEqual(['bundle.json'])
+    expect(readBundle(dir)).toMatchObject({ emission: { status: 'withdrawn', withdrawnReason: 'printing error' }, blocks: [{ status: 'pending', secret: null, salesFile: null }, { status: 'pending' }] })
+    const r = verifier(dir)
+    expect(r.stdout).toMatch(/block 1: never generated/)
+    expect(r.status).toBe(0)
   })
 
   it('a two-person emission carries its ceremony and both shares', () => {
