@@ -27,7 +27,8 @@ const emissionPublish: Command = async (ctx) => {
     const { values, pos } = options(ctx, { out: { type: 'string' } }, 1)
     const emission = whole('the emission number', pos[0], 1, 9999)
     if (!values.out) throw new UsageError('--out <dir> is required: a new or empty folder for the bundle (carats emission publish --help)')
-    const r = b.services.publication.publish(b.actor, emission, values.out)
+    const r = b.services.publication.publish(b.actor, emission, values.out, (p) => ctx.io.progress(`writing the sales of block ${p.block} of ${p.blocks}: ${int(p.rows)} rows`))
+    ctx.io.progress('')
     print(ctx, r, () =>
       [
         `emission ${emission} published into ${r.dir} by ${r.publishedBy} at ${r.publishedAt}${r.firstPublishedAt ? ` (a new copy: first published at ${r.firstPublishedAt})` : ''}`,

@@ -63,7 +63,7 @@ class HashedFile {
  * `sales-<E>-<B>.csv`: a header, then one row per sold unit in unit order: its serial as printed,
  * the sale's time in ISO UTC with milliseconds, and the prize the ledger recorded, in cents.
  */
-export function writeSalesFile(db: Db, dir: string, emission: number, block: number, blockSize: number): SalesFile {
+export function writeSalesFile(db: Db, dir: string, emission: number, block: number, blockSize: number, onRows?: (rows: number) => void): SalesFile {
   const name = salesFileName(emission, block)
   const first = unitKey(emission, block, 0)
   const rows = db.prepare('SELECT unit_key, sold_at, prize_cents FROM sales WHERE unit_key >= ? AND unit_key < ? ORDER BY unit_key').raw()
@@ -77,6 +77,7 @@ export function writeSalesFile(db: Db, dir: string, emission: number, block: num
       if (text.length >= CHUNK_CHARS) {
         file.write(text)
         text = ''
+        onRows?.(count)
       }
     }
     file.write(text)

@@ -39,8 +39,11 @@ export interface PublicationResult {
   blocks: { block: number; seeding: string; unitsSold: number }[]
 }
 
+/** Where a publication stands: the block whose sales are being written, and its rows so far. */
+export type PublicationProgress = (p: { block: number; blocks: number; rows: number }) => void
+
 export interface PublicationService {
-  publish(actor: Actor, emission: number, outDir: string): PublicationResult
+  publish(actor: Actor, emission: number, outDir: string, onProgress?: PublicationProgress): PublicationResult
 }
 
 export interface PublicationDeps {
@@ -99,26 +102,26 @@ export function createPublicationService({ db, keys, catalog, ceremony, audit, c
   const record = db.prepare('UPDATE emissions SET published_at = coalesce(published_at, ?), published_by = coalesce(published_by, ?) WHERE emission = ?')
 
   /** One block's sales file and entry; the rows written must be the ledger's count of units sold. */
-  function publishBlock(dir: string, e: EmissionRow, b: BlockRow, blockSize: number, withCeremony: boolean): { entry: BlockEntry; sales: SalesFile | null } {
+  function publishBlock(dir: string, e: EmissionRow, b: BlockRow, blockSize: number, withCeremony: boolean, onRows: (rows: number) => void): { entry: BlockEntry; sales: SalesFile | null } {
     if (b.status === 'pending' || !b.secret) return { entry: blockPart(b, null, null), sales: null }
     if (b.seeding === 'two-person' && !withCeremony) {
       throw new AppError('INTERNAL', `block ${e.emission}/${b.block} was seeded by two persons, yet the emission has no complete key ceremony: the ledger is inconsistent (carats ledger check)`)
     }
-    const sales = writeSalesFile(db, dir, e.emission, b.block, blockSize)
+    const sales = writeSalesFile(db, dir, e.emission, b.block, blockSize, onRows)
     if (sales.rows !== b.units_sold) {
       throw new AppError('INTERNAL', `block ${e.emission}/${b.block}: ${sales.rows} sales found, the block counts ${b.units_sold}: the ledger is inconsistent (carats ledger check)`)
     }
     return { entry: blockPart(b, keys.openSecret({ emission: e.emission, block: b.block }, b.secret), sales), sales }
   }
 
-  function writeBundle(actor: Actor, e: EmissionRow, dir: string, now: string) {
+  function writeBundle(actor: Actor, e: EmissionRow, dir: string, now: string, onProgress?: PublicationProgress) {
     const def = catalog.definition(e.emission)
     const definition = definitionJson(def)
     if (definition.canonicalDefinition !== e.definition || definition.definitionDigest !== e.definition_digest) {
       throw new AppError('INTERNAL', `emission ${e.emission}'s stored definition is not the canonical text of its digest: the ledger is inconsistent`)
     }
     const cer = ceremonyPart(ceremony, e.emission)
-    const parts = catalog.blocks(e.emission).map((b) => publishBlock(dir, e, b, def.blockSize, cer !== null))
+    const parts = catalog.blocks(e.emission).map((b) => publishBlock(dir, e, b, def.blockSize, cer !== null, (rows) => onProgress?.({ block: b.block, blocks: e.blocks, rows })))
     const blocks = parts.map((p) => p.entry)
     const bundle = {
       format: BUNDLE_FORMAT,
@@ -136,14 +139,14 @@ export function createPublicationService({ db, keys, catalog, ceremony, audit, c
   }
 
   return {
-    publish(actor, emission, outDir) {
+    publish(actor, emission, outDir, onProgress) {
       const dir = resolve(outDir)
       refuseUnlessOver(catalog.emission(emission))
       prepareDir(dir)
       const now = iso(clock())
       let written: { blocks: BlockEntry[]; files: WrittenFile[] }
       try {
-        written = writeBundle(actor, catalog.emission(emission), dir, now)
+        written = writeBundle(actor, catalog.emission(emission), dir, now, onProgress)
       } catch (err) {
         // nothing half-made is left behind: the folder was new or empty
         for (const f of readdirSync(dir)) rmSync(join(dir, f), { force: true })
