@@ -14,6 +14,7 @@ import type { KeyCeremony } from '../contract/types'
 import type { Backend } from '../services/backend'
 import { UsageError, type Command, type CommandContext } from './io'
 import { int, options, print, whole, withBackend } from './ledger-commands'
+import { publicationLine } from './publish-commands'
 
 const CONTRIBUTE_HOW = '(--random | --dice <rolls> | --dice-file <file>)'
 
@@ -124,7 +125,7 @@ const emissionShow: Command = (ctx) =>
     const text = () => {
       const head = `emission ${e.emission} (${e.code}): ${e.status}, ${e.blocks} block(s) of ${int(e.unitsTotal / e.blocks)} units${e.demo ? ', DEMO' : ''}${e.startsOn ? `, on sale from ${e.startsOn}` : ''}, ${int(e.unitsSold)} sold`
       const blocks = e.blockList.map((x) => `  block ${x.block}: ${x.status}${x.status === 'pending' ? '' : `, seeding ${x.seeding}, commitment ${x.commitment}`}`)
-      return [head, ...blocks, ...seedingLines(cert.ceremony, cert.singleControl, e.blockList)].join('\n')
+      return [head, ...blocks, ...seedingLines(cert.ceremony, cert.singleControl, e.blockList), publicationLine(e)].join('\n')
     }
     print(ctx, { emission: e, ceremony: cert.ceremony, singleControl: cert.singleControl }, text)
     return 0

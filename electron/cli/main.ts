@@ -15,14 +15,14 @@ import { ledgerCommands } from './ledger-commands'
 import { verdictCommands } from './verdict-commands'
 import { playerCommands } from './player-commands'
 import { proofCommands } from './proof-commands'
-import { publishCommands } from './publish-commands'
+import { publishCommands, publishSynopsis } from './publish-commands'
 import { stdio, UsageError, type Command } from './io'
 import { AppError } from '../contract/errors'
 
 const commands: Record<string, Command> = { ...blockCommands, ...ledgerCommands, ...ceremonyCommands, ...playerCommands, ...verdictCommands, ...integrityCommands, ...proofCommands, ...publishCommands }
 
 /** Commands whose arguments `carats help` spells out (the others: by name). */
-const SYNOPSIS: Record<string, string[]> = { ...ceremonySynopsis }
+const SYNOPSIS: Record<string, string[]> = { ...ceremonySynopsis, ...publishSynopsis }
 
 const USAGE = `usage: carats [--db <file>] [--json] <command>
 commands:

@@ -1,8 +1,8 @@
 /**
- * `emission publish` and `emission show`: publication after the game (game-core/DERIVATION.md
- * §11), and one emission's state, publication included.
+ * `emission publish`: publication after the game (game-core/DERIVATION.md §11). `emission show`
+ * (ceremony-commands.ts) says when and by whom it was published (publicationLine).
  */
-import type { EmissionDetail } from '../contract/types'
+import type { EmissionSummary } from '../contract/types'
 import { UsageError, type Command } from './io'
 import { int, options, print, whole, withBackend } from './ledger-commands'
 
@@ -41,24 +41,17 @@ const emissionPublish: Command = async (ctx) => {
   })
 }
 
-export function emissionText(e: EmissionDetail): string {
-  const published = e.publishedAt ? `published at ${e.publishedAt} by ${e.publishedBy}` : `not published${e.status === 'closed' || e.status === 'withdrawn' ? ` (carats emission publish ${e.emission} --out <dir>)` : ''}`
-  return [
-    `emission ${e.emission} (${e.code})${e.demo ? ' DEMO' : ''}: ${e.status}${e.withdrawnReason ? ` (${e.withdrawnReason})` : ''}, created ${e.createdAt}${e.startsOn ? `, on sale from ${e.startsOn}` : ''}`,
-    `${int(e.unitsSold)} / ${int(e.unitsTotal)} units sold; ${published}`,
-    ...e.blockList.map((x) => `  block ${x.block}: ${x.status}, ${x.seeding === 'two-person' ? 'two-person seeding' : 'single control'}, ${int(x.unitsSold)} sold, commitment ${x.commitment ?? '-'} (v${x.commitmentVersion})`),
-  ].join('\n')
+/** When and by whom the emission was published, or how to publish it (`emission show`). */
+export function publicationLine(e: EmissionSummary): string {
+  if (e.publishedAt) return `published at ${e.publishedAt} by ${e.publishedBy}`
+  return `not published${e.status === 'closed' || e.status === 'withdrawn' ? ` (carats emission publish ${e.emission} --out <dir>)` : ''}`
 }
 
-const emissionShow: Command = (ctx) =>
-  withBackend(ctx, (b) => {
-    const { pos } = options(ctx, {}, 1)
-    const e = b.services.emissions.get(whole('the emission number', pos[0], 1, 9999))
-    print(ctx, e, () => emissionText(e))
-    return 0
-  })
+/** What `carats help` says of the command. */
+export const publishSynopsis: Record<string, string[]> = {
+  'emission publish': ['emission publish <E> --out <dir>      after the game: secrets, shares and every sale, for the outsiders\' verifier (an auditor)'],
+}
 
 export const publishCommands: Record<string, Command> = {
   'emission publish': emissionPublish,
-  'emission show': emissionShow,
 }

@@ -204,12 +204,13 @@ describe('the command line', () => {
     const show = await carats('emission', 'show', String(twoPerson))
     expect(show.out).toContain(`published at ${f.emissions.summary(twoPerson).publishedAt} by ${AUDITOR.name}`)
     const json = JSON.parse((await carats('--json', 'emission', 'show', String(open))).out)
-    expect(json).toMatchObject({ emission: open, publishedAt: null, publishedBy: null })
+    expect(json.emission).toMatchObject({ emission: open, publishedAt: null, publishedBy: null })
   })
 
   it('explains itself', async () => {
     const r = await carats('emission', 'publish', '--help')
     expect(r.out).toMatch(/meant for an auditor/)
+    expect((await carats('help')).out).toMatch(/emission publish <E> --out <dir> +after the game/)
     expect((await carats('emission', 'publish', String(single))).err).toMatch(/--out <dir> is required/)
   })
 })
