@@ -13,7 +13,7 @@ import type { CliIo } from '../../electron/cli/io'
 import { AppError } from '../../electron/contract/errors'
 import { formatSerial } from '../../game-core/serial'
 import { unitKey } from '../../electron/ledger/migrations'
-import { verifyBundle } from '../../tools/carats-verify-bundle.mjs'
+import { secretFromShares, verifyBundle } from '../../tools/carats-verify-bundle.mjs'
 import { ROOT } from './cli-process'
 import { AUDITOR, copyBundle, openPublicationLedger, readBundle, writeBundle, type PublicationLedger } from './publication-fixture'
 
@@ -127,6 +127,12 @@ describe('the outsiders’ verifier on a bundle', () => {
       expect(r.status).toBe(0)
     }
     expect(verifier(single_dir).stdout).toMatch(/block 1 \(single control[^\n]*10000 sold units/)
+  })
+
+  it('makes a secret from two shares as the ceremony vectors say (DERIVATION.md §1.1)', () => {
+    const v = JSON.parse(readFileSync(join(ROOT, 'game-core', 'vectors', 'derivation.json'), 'utf8')).ceremony
+    const [a, c] = [Buffer.from(v.serverShare, 'hex'), Buffer.from(v.custodianShare, 'hex')]
+    for (const s of v.secrets) expect(Buffer.from(secretFromShares(a, c, s.emission, s.block)).toString('hex')).toBe(s.secret)
   })
 
   it('says exit 2 for a folder without a bundle', () => {
