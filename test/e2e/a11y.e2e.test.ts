@@ -1,0 +1,94 @@
+/**
+ * Accessibility: axe-core's WCAG 2.0/2.1 A and AA rules on every screen, in French and English,
+ * light and dark, must find nothing. An admin sees every screen; the prepared ledger gives an
+ * emission with a verified block, sales, players and tickets to show.
+ */
+import type { Page } from 'playwright-core'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { screenshot } from './support'
+import { signIn, useJourneyApp } from './fixtures/app'
+import { axeViolations, describeViolations, type Violation } from './fixtures/axe'
+import { ledgerFacts, SALES_LEDGER } from './fixtures/ledger'
+
+type Locale = 'fr' | 'en'
+type Theme = 'light' | 'dark'
+const LOOKS: { locale: Locale; theme: Theme }[] = [
+  { locale: 'fr', theme: 'light' },
+  { locale: 'en', theme: 'light' },
+  { locale: 'fr', theme: 'dark' },
+  { locale: 'en', theme: 'dark' },
+]
+
+/** Language and theme as the switches in the header remember them, then a reload. */
+async function look(page: Page, locale: Locale, theme: Theme): Promise<void> {
+  await page.evaluate(`localStorage.setItem('carats.locale', '${locale}'); localStorage.setItem('carats.theme', '${theme}')`)
+  await page.reload()
+}
+
+/** A screen is ready once its heading shows and nothing is loading any more. */
+export async function settled(page: Page, heading = 'h1'): Promise<void> {
+  await page.locator(heading).first().waitFor({ timeout: 20_000 })
+  // (a polled evaluate: waitForFunction evals a string, which the app's CSP refuses)
+  const loading = '!!document.querySelector(".n-spin-container .n-spin, .n-skeleton, .n-data-table--loading")'
+  await expect.poll(() => page.evaluate(loading), { timeout: 20_000 }).toBe(false)
+  // Naive UI fades things in: let the transitions end before colours are measured
+  await page.waitForTimeout(400)
+}
+
+describe('accessibility: axe-core finds nothing on any screen', () => {
+  const app = useJourneyApp(SALES_LEDGER)
+  let screens: { name: string; hash: string }[]
+
+  beforeAll(() => {
+    const facts = ledgerFacts(app.dbPath)
+    try {
+      const p = facts.playerWithWinningLastUnit()
+      const serial = encodeURIComponent(p.lastUnits[0].serial)
+      screens = [
+        { name: 'emissions', hash: '#/emissions' },
+        { name: 'emission', hash: '#/emissions/1' },
+        { name: 'block', hash: '#/emissions/1/blocks/1' },
+        { name: 'certificate', hash: '#/emissions/1/certificate' },
+        { name: 'verification', hash: '#/emissions/1/verification' },
+        { name: 'dashboard', hash: '#/dashboard' },
+        { name: 'users', hash: '#/users' },
+        { name: 'audit', hash: '#/audit' },
+        { name: 'ledger', hash: '#/ledger' },
+        { name: 'support', hash: '#/support' },
+        { name: 'player', hash: `#/support?player=${encodeURIComponent(p.player)}` },
+        { name: 'tickets', hash: '#/tickets' },
+        { name: 'ticket', hash: `#/tickets/${serial}` },
+        { name: 'replay', hash: `#/tickets/${serial}/replay` },
+      ]
+    } finally {
+      facts.close()
+    }
+  })
+
+  const counts: Record<string, number> = {}
+
+  for (const { locale, theme } of LOOKS) {
+    it(`sign-in and every signed-in screen, ${locale}, ${theme}`, async () => {
+      const { page, problems } = await app.open()
+      const found: Violation[] = []
+      await look(page, locale, theme)
+      await settled(page, '.n-card-header')
+      found.push(...(await axeViolations(page, `sign-in (${locale}, ${theme})`)))
+      await screenshot(page, `a11y-${locale}-${theme}-sign-in`)
+
+      await look(page, 'fr', theme)
+      await signIn(page, 'admin')
+      await look(page, locale, theme)
+      for (const s of screens) {
+        await page.evaluate(`location.hash = ${JSON.stringify(s.hash)}`)
+        await settled(page)
+        found.push(...(await axeViolations(page, `${s.name} (${locale}, ${theme})`)))
+        await screenshot(page, `a11y-${locale}-${theme}-${s.name}`)
+      }
+      counts[`${locale}-${theme}`] = found.length
+      console.log(`axe, ${locale} ${theme}: ${found.length} violation(s)`)
+      expect(describeViolations(found)).toBe('no violations')
+      expect(problems).toEqual([])
+    }, 240_000)
+  }
+})
