@@ -5,6 +5,7 @@ import { createAppI18n } from './i18n'
 import { createAppRouter } from './router'
 import { usePrefsStore } from './stores/prefs'
 import './styles.css'
+import { watchRepairs } from './a11y/repairs'
 
 const app = createApp(App)
 const pinia = createPinia()
@@ -12,3 +13,4 @@ app.use(pinia)
 app.use(createAppI18n(usePrefsStore(pinia).locale))
 app.use(createAppRouter())
 app.mount('#app')
+watchRepairs()

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { depletionConfig, SMALL_TIER, stepDecimals } from './depletionChart'
+import { depletionConfig, depletionFigures, SMALL_TIER, stepDecimals } from './depletionChart'
 import type { DepletionReport } from '../../../electron/contract'
 
 const report: DepletionReport = {
@@ -65,5 +65,25 @@ describe('depletion chart', () => {
     const texts = ticks.map((t, i) => y.ticks.callback(t.value, i, ticks))
     expect(new Set(texts).size).toBe(ticks.length)
     expect(texts[1]).toBe('99.75 %')
+  })
+})
+
+describe("depletion chart's figures (its text alternative)", () => {
+  const pct = (x: number, digits?: number) => `${(x * 100).toFixed(digits ?? 0)}%`
+  it('lists, at each point sold, every tier’s share left and the expected share', () => {
+    expect(depletionFigures(report, null, { ...labels, pct })).toEqual({
+      columns: ['Units sold', '1000 €', '5 €', 'Expected'],
+      rows: [
+        ['0', '100.0%', '100.0%', '100.0%'],
+        ['250', '70.0%', '75.0%', '75.0%'],
+        ['500', '40.0%', '50.0%', '50.0%'],
+      ],
+    })
+  })
+  it('lists one tier in counts beside the count a uniform spread predicts', () => {
+    expect(depletionFigures(report, 0, labels)).toEqual({
+      columns: ['Units sold', '1000 €', 'Expected'],
+      rows: [['0', '10', '10'], ['250', '7', '8'], ['500', '4', '5']],
+    })
   })
 })

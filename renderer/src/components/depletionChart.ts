@@ -29,6 +29,17 @@ function countAxis(initial: number) {
   return initial <= SMALL_TIER ? { min: 0, max: Math.max(initial, 1), ticks: { stepSize: 1, precision: 0 } } : { grace: '2%', ticks: { precision: 0 } }
 }
 
+/** A chart's figures as a table (first column: what the x axis counts), for those who cannot see the chart. */
+export interface ChartFigures {
+  columns: string[]
+  rows: string[][]
+}
+
+/** What a uniform spread of prizes predicts is left of `initial` once `sold` units are sold. */
+export function expectedRemaining(r: DepletionReport, initial: number, sold: number): number {
+  return r.unitsTotal > 0 ? initial * (1 - sold / r.unitsTotal) : initial
+}
+
 export interface DepletionLabels {
   tier: (amountCents: number) => string
   expected: string
@@ -48,7 +59,7 @@ export function depletionConfig(r: DepletionReport, tier: number | null, l: Depl
   const xs = r.series.map((p) => p.unitsSold)
   const last = xs.length ? xs[xs.length - 1] : 0
   const ends = [0, Math.max(last, 1)]
-  const expectedAt = (initial: number, sold: number) => initial * (1 - sold / r.unitsTotal)
+  const expectedAt = (initial: number, sold: number) => expectedRemaining(r, initial, sold)
 
   const datasets: ChartConfiguration<'line'>['data']['datasets'] = []
   if (tier === null) {
@@ -117,4 +128,23 @@ export function stepDecimals(ticks: { value: number }[]): number {
   const step = ticks.length > 1 ? Math.abs(ticks[1].value - ticks[0].value) : 1
   for (let d = 0; d < 4; d++) if (Math.abs(Math.round(step * 10 ** d) - step * 10 ** d) < 1e-6) return d
   return 4
+}
+
+/** The depletion chart's figures: at each point of the series, what is left of each tier drawn and what was expected. */
+export function depletionFigures(r: DepletionReport, tier: number | null, l: DepletionLabels): ChartFigures {
+  if (tier === null) {
+    return {
+      columns: [l.xAxis, ...r.tiers.map((t) => l.tier(t.amountCents)), l.expected],
+      rows: r.series.map((p) => [
+        l.int(p.unitsSold),
+        ...r.tiers.map((t, i) => l.pct(t.initial > 0 ? p.remaining[i] / t.initial : 0, 1)),
+        l.pct(expectedRemaining(r, 1, p.unitsSold), 1),
+      ]),
+    }
+  }
+  const t = r.tiers[tier]
+  return {
+    columns: [l.xAxis, l.tier(t.amountCents), l.expected],
+    rows: r.series.map((p) => [l.int(p.unitsSold), l.int(p.remaining[tier]), l.int(Math.round(expectedRemaining(r, t.initial, p.unitsSold)))]),
+  }
 }

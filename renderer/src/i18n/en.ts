@@ -985,6 +985,18 @@ const en: Messages = {
     startedAt: 'Opened on',
     custodian: 'Second custodian',
     contributedAt: 'Share contributed on',
+  a11y: {
+    sold: 'Units sold: {pct}',
+    remaining: '{amount} prizes remaining: {pct}',
+    job: '{kind}: {pct}',
+    scrollTable: '{name} (scroll with the arrow keys)',
+    showData: 'Show the data',
+    hideData: 'Hide the data',
+    dataOf: 'Data of the chart “{title}”',
+    main: 'Screen content',
+    day: 'Day',
+    tier: 'Prize tier',
+    nav: 'Main menu',
   },
   unitProof: {
     download: 'Download the proof (JSON)',

@@ -984,6 +984,18 @@ const fr = {
     startedAt: 'Ouverte le',
     custodian: 'Second dépositaire',
     contributedAt: 'Part versée le',
+  a11y: {
+    sold: 'Unités vendues : {pct}',
+    remaining: 'Lots de {amount} restants : {pct}',
+    job: '{kind} : {pct}',
+    scrollTable: '{name} (défilement avec les flèches)',
+    showData: 'Voir les données',
+    hideData: 'Masquer les données',
+    dataOf: 'Données du graphique « {title} »',
+    main: 'Contenu de l’écran',
+    day: 'Jour',
+    tier: 'Lot',
+    nav: 'Menu principal',
   },
   unitProof: {
     download: 'Télécharger la preuve (JSON)',

@@ -3,7 +3,8 @@ import { NProgress, type DataTableColumns } from 'naive-ui'
 import type { TierState } from '../../../../electron/contract'
 
 export interface TierColumnContext {
-  t: (key: string) => string
+  t: (key: string, params?: Record<string, unknown>) => string
+  pct: (x: number, digits?: number) => string
   int: (n: number) => string
   money: (cents: number) => string
   odds: (n: number) => string
@@ -19,7 +20,10 @@ export function createTierColumns(c: TierColumnContext): DataTableColumns<TierSt
       title: '',
       key: 'bar',
       width: 160,
-      render: (x) => h(NProgress, { type: 'line', percentage: x.initial ? Math.round((x.remaining / x.initial) * 1000) / 10 : 0, showIndicator: false, height: 6 }),
+      render: (x) => {
+        const left = x.initial ? x.remaining / x.initial : 0
+        return h(NProgress, { type: 'line', percentage: Math.round(left * 1000) / 10, showIndicator: false, height: 6, 'aria-label': c.t('a11y.remaining', { amount: c.money(x.amountCents), pct: c.pct(left, 1) }) })
+      },
     },
     { title: c.t('block.remainingOdds'), key: 'remainingOddsOneIn', align: 'right', render: (x) => (x.remainingOddsOneIn === null ? '—' : c.odds(x.remainingOddsOneIn)) },
   ]

@@ -1,6 +1,6 @@
 import type { ChartConfiguration } from 'chart.js'
 import type { Dashboard } from '../../../../electron/contract'
-import { chartFrame, expectedLine, legendBelow } from '../../components/depletionChart'
+import { chartFrame, expectedLine, legendBelow, type ChartFigures } from '../../components/depletionChart'
 
 export interface DashboardLabels {
   dark: boolean
@@ -11,6 +11,9 @@ export interface DashboardLabels {
   day: (d: string) => string
   money: (cents: number) => string
   pct: (x: number) => string
+  /** Headers of the first column of the charts' tables. */
+  dayColumn: string
+  tierColumn: string
 }
 
 export function salesPerDayConfig(d: Dashboard, l: DashboardLabels): ChartConfiguration<'bar' | 'line'> {
@@ -78,5 +81,19 @@ export function depletionPerTierConfig(d: Dashboard, l: DashboardLabels): ChartC
         },
       },
     },
+  }
+}
+
+/** The sales chart's figures: each day's sales and prizes. */
+export function salesPerDayFigures(d: Dashboard, l: DashboardLabels): ChartFigures {
+  return { columns: [l.dayColumn, l.sales, l.prizes], rows: d.salesPerDay.map((x) => [l.day(x.day), l.money(x.salesCents), l.money(x.prizesCents)]) }
+}
+
+/** The depletion chart's figures: each tier's share won (with its counts) beside the share of units sold. */
+export function depletionPerTierFigures(d: Dashboard, l: DashboardLabels): ChartFigures {
+  const sold = l.pct(soldShareOf(d))
+  return {
+    columns: [l.tierColumn, l.wonShare, l.soldShare],
+    rows: d.depletion.map((x) => [l.money(x.amountCents), `${l.pct(x.initial ? x.sold / x.initial : 0)} (${x.sold} / ${x.initial})`, sold]),
   }
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { formatPercent } from '../../format'
 import { dashboardArgs, readQuery, writeQuery } from './filters'
 import { payoutTexts } from './payout'
-import { depletionPerTierConfig, salesPerDayConfig } from './charts'
+import { depletionPerTierConfig, depletionPerTierFigures, salesPerDayConfig, salesPerDayFigures } from './charts'
 import type { Dashboard } from '../../../../electron/contract'
 
 const fr = (x: number, digits?: number, min?: number) => formatPercent(x, 'fr', digits, min).replace(/\u202f/g, ' ')
@@ -39,7 +39,7 @@ describe("the dashboard's charts", () => {
     depletion: [{ amountCents: 100, initial: 10, sold: 4, remaining: 6 }, { amountCents: 50, initial: 20, sold: 2, remaining: 18 }],
     depletionUnits: { sold: 25, total: 100 },
   } as unknown as Dashboard
-  const l = { dark: false, sales: 'S', prizes: 'P', wonShare: 'W', soldShare: 'U', day: String, money: String, pct: String }
+  const l = { dark: false, sales: 'S', prizes: 'P', wonShare: 'W', soldShare: 'U', day: String, money: String, pct: String, dayColumn: 'Day', tierColumn: 'Tier' }
 
   it('paint each dataset in one colour, the one its legend swatch shows (not one colour per bar)', () => {
     for (const c of [salesPerDayConfig(d, l), depletionPerTierConfig(d, l)]) {
@@ -53,5 +53,10 @@ describe("the dashboard's charts", () => {
     const sets = depletionPerTierConfig(d, l).data.datasets
     expect(sets[0].data).toEqual([40, 10])
     expect(sets[1].data).toEqual([25, 25])
+  })
+  it('give a screen reader the figures each chart draws, as a table', () => {
+    expect(salesPerDayFigures(d, l)).toEqual({ columns: ['Day', 'S', 'P'], rows: [['2026-03-01', '1500', '500']] })
+    // each tier's share won with its counts, beside the share of units sold (25 of 100)
+    expect(depletionPerTierFigures(d, l)).toEqual({ columns: ['Tier', 'W', 'U'], rows: [['100', '0.4 (4 / 10)', '0.25'], ['50', '0.1 (2 / 20)', '0.25']] })
   })
 })

@@ -1,4 +1,5 @@
 import { h } from 'vue'
+import { RouterLink } from 'vue-router'
 import { NProgress, NTag, NTooltip, type DataTableColumns } from 'naive-ui'
 import type { BlockSeeding, BlockStatus, BlockSummary, BlockVerdict } from '../../../../electron/contract'
 import { blockNo } from '../../format'
@@ -39,7 +40,7 @@ function verdictCell(c: BlockColumnContext, b: BlockSummary) {
 
 export function createBlockColumns(c: BlockColumnContext): DataTableColumns<BlockSummary> {
   return [
-    { title: c.t('emission.block'), key: 'block', width: 80, render: (b) => h('strong', { class: 'mono' }, blockNo(b.block)) },
+    { title: c.t('emission.block'), key: 'block', width: 80, render: (b) => h(RouterLink, { to: { name: 'block', params: { emission: b.emission, block: b.block } }, class: 'mono', style: 'font-weight: 600', onClick: (e: MouseEvent) => e.stopPropagation() }, () => blockNo(b.block)) },
     { title: c.t('emissions.status'), key: 'status', width: 120, render: (b) => h(NTag, { type: BLOCK_STATUS_TYPE[b.status], size: 'small', round: true, bordered: false }, { default: () => c.t(`blockStatus.${b.status}`) }) },
     {
       title: c.t('emission.commitment'),
@@ -58,7 +59,7 @@ export function createBlockColumns(c: BlockColumnContext): DataTableColumns<Bloc
       render: (b) => {
         const share = b.unitsTotal > 0 ? b.unitsSold / b.unitsTotal : 0
         return h('div', { class: 'sold' }, [
-          h(NProgress, { type: 'line', percentage: Math.round(share * 1000) / 10, showIndicator: false, height: 8 }),
+          h(NProgress, { type: 'line', percentage: Math.round(share * 1000) / 10, showIndicator: false, height: 8, 'aria-label': c.t('a11y.sold', { pct: c.pct(share, 1) }) }),
           h('span', { class: 'muted sold-text' }, `${c.int(b.unitsSold)} · ${c.pct(share, 1)}`),
         ])
       },

@@ -110,7 +110,7 @@ export function createColumns(c: ColumnContext): DataTableColumns<EmissionSummar
         if (job) return h(JobProgress, { job })
         const share = soldShare(e)
         return h('div', { class: 'sold' }, [
-          h(NProgress, { type: 'line', percentage: Math.round(share * 1000) / 10, showIndicator: false, height: 8, status: e.status === 'open' ? 'success' : 'default' }),
+          h(NProgress, { type: 'line', percentage: Math.round(share * 1000) / 10, showIndicator: false, height: 8, status: e.status === 'open' ? 'success' : 'default', 'aria-label': c.t('a11y.sold', { pct: c.pct(share, 1) }) }),
           h('span', { class: 'muted sold-text' }, `${c.int(e.unitsSold)} / ${c.int(e.unitsTotal)} · ${c.pct(share, 1)}`),
         ])
       },
