@@ -8,7 +8,11 @@
  *   optionally `data-a11y-valuetext`) on the NSlider, and they go to the handle;
  * - a table's scrolling body cannot be reached by the keyboard: a screen puts `data-a11y-scroll`
  *   (the region's name) on the NDataTable, and its scroll container becomes a named, focusable
- *   region, so arrow keys scroll it.
+ *   region, so arrow keys scroll it;
+ * - a form item's message (its hint, or the error that replaces it) is not tied to its field:
+ *   the message gets an id and is announced as it changes, the field points to it with
+ *   aria-describedby and says aria-invalid while the item is in error. A field whose screen ties
+ *   its own message (aria-describedby already set) is left alone.
  */
 
 function headingLevel(inner: Element): number {
@@ -52,8 +56,30 @@ function repairScrollRegions(root: ParentNode): void {
   }
 }
 
+const FIELD_CONTROLS = 'input:not([type="hidden"]), textarea, [role="checkbox"], .n-base-selection[tabindex]'
+let feedbackIds = 0
+
+function repairFormFeedback(root: ParentNode): void {
+  for (const item of root.querySelectorAll('.n-form-item')) {
+    const message = item.querySelector(':scope > .n-form-item-feedback-wrapper')
+    const blank = item.querySelector(':scope > .n-form-item-blank')
+    if (!message || !blank) continue
+    if (!message.id) message.id = `field-message-${++feedbackIds}`
+    setIfChanged(message, 'aria-live', 'polite')
+    const said = Boolean(message.textContent?.trim())
+    const invalid = blank.classList.contains('n-form-item-blank--error')
+    for (const control of blank.querySelectorAll(FIELD_CONTROLS)) {
+      if (control.hasAttribute('aria-describedby') && !control.hasAttribute('data-a11y-message')) continue
+      control.setAttribute('data-a11y-message', '')
+      setIfChanged(control, 'aria-describedby', said ? message.id : null)
+      setIfChanged(control, 'aria-invalid', invalid ? 'true' : null)
+    }
+  }
+}
+
 export function repairAll(root: ParentNode): void {
   repairCardHeadings(root)
+  repairFormFeedback(root)
   repairSliders(root)
   repairScrollRegions(root)
 }

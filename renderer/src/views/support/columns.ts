@@ -1,4 +1,5 @@
 import { h } from 'vue'
+import { RouterLink } from 'vue-router'
 import { NButton, NSpace, NTag, type DataTableColumns } from 'naive-ui'
 import type { PlayerSummary, PlayerUnit } from '../../../../electron/contract'
 import DemoTag from '../../components/DemoTag.vue'
@@ -60,7 +61,12 @@ export interface PlayerColumnContext {
 
 export function createPlayerColumns(c: PlayerColumnContext): DataTableColumns<PlayerSummary> {
   return [
-    { title: c.t('support.player'), key: 'player', render: (p) => h('strong', null, p.player) },
+    {
+      title: c.t('support.player'),
+      key: 'player',
+      // a link as well as the row's click: the keyboard opens an account too
+      render: (p) => h(RouterLink, { to: { name: 'support', query: { player: p.player } }, replace: true, style: 'font-weight: 600', onClick: (e: MouseEvent) => e.stopPropagation() }, () => p.player),
+    },
     { title: c.t('support.units'), key: 'units', align: 'right', render: (p) => c.int(p.units) },
     { title: c.t('support.staked'), key: 'stakedCents', align: 'right', render: (p) => c.money(p.stakedCents) },
     { title: c.t('support.won'), key: 'wonCents', align: 'right', render: (p) => c.money(p.wonCents) },
