@@ -121,4 +121,13 @@ describe('ScratchReplay keyboard', () => {
     expect(revealed(w)).toBe(30)
     vi.useRealTimers()
   })
+  it('leaves a focused control its own keys: space presses the button, not play', async () => {
+    const w = mountWithApp(ScratchReplay, { props: { ticket, play: handPlay() } })
+    const next = w.get('[data-test="step-forward"]')
+    await next.trigger('keydown', { key: ' ' })
+    await next.trigger('keydown', { key: 'ArrowRight' })
+    expect(revealed(w)).toBe(0) // neither played nor stepped by the region's shortcuts
+    await next.trigger('click')
+    expect(revealed(w)).toBe(1)
+  })
 })
