@@ -50,7 +50,8 @@ describe('accessibility: axe-core finds nothing on any screen', () => {
         { name: 'block', hash: '#/emissions/1/blocks/1' },
         { name: 'certificate', hash: '#/emissions/1/certificate' },
         { name: 'verification', hash: '#/emissions/1/verification' },
-        { name: 'dashboard', hash: '#/dashboard' },
+        // the prepared ledger's emission is a demonstration: its sales show with the demo filter on
+        { name: 'dashboard', hash: '#/dashboard?demo=1' },
         { name: 'users', hash: '#/users' },
         { name: 'audit', hash: '#/audit' },
         { name: 'ledger', hash: '#/ledger' },
@@ -84,9 +85,24 @@ describe('accessibility: axe-core finds nothing on any screen', () => {
         await page.evaluate(`location.hash = ${JSON.stringify(s.hash)}`)
         await page.reload()
         await settled(page)
+        // the window's title names the screen in the interface's language
+        expect(await page.title()).toMatch(/^.+ — 500 000 CARATS$/)
         found.push(...(await axeViolations(page, `${s.name} (${locale}, ${theme})`)))
         await screenshot(page, `a11y-${locale}-${theme}-${s.name}`)
       }
+      // a chart's figures, once shown, are checked too
+      await page.evaluate(`location.hash = '#/dashboard?demo=1'`)
+      await page.reload()
+      await settled(page)
+      await page.locator('[data-test="chart-data-toggle"]').first().press('Enter')
+      await page.locator('[data-test="chart-data"].figures').first().waitFor()
+      found.push(...(await axeViolations(page, `dashboard, data shown (${locale}, ${theme})`)))
+      await screenshot(page, `a11y-${locale}-${theme}-dashboard-data`)
+      // the title follows a change of language at once
+      const other = locale === 'fr' ? 'English' : 'Français'
+      await page.locator('.prefs .n-base-selection').click()
+      await page.locator('.n-base-select-option').filter({ hasText: other }).click()
+      expect(await page.title()).toBe(locale === 'fr' ? 'Dashboard — 500 000 CARATS' : 'Tableau de bord — 500 000 CARATS')
       counts[`${locale}-${theme}`] = found.length
       console.log(`axe, ${locale} ${theme}: ${found.length} violation(s)`)
       expect(describeViolations(found)).toBe('no violations')

@@ -64,5 +64,5 @@ export function themeOverrides(theme: ThemeName): GlobalThemeOverrides {
 /** The same colours for the app's own CSS (styles.css reads them as custom properties). */
 export function cssVariables(theme: ThemeName): Record<string, string> {
   const p = PALETTES[theme]
-  return { '--carats-muted': p.muted, '--carats-success': p.success, '--carats-warning': p.warning, '--carats-error': p.error, '--carats-focus': p.focus }
+  return { '--carats-surface': p.surface, '--carats-muted': p.muted, '--carats-success': p.success, '--carats-warning': p.warning, '--carats-error': p.error, '--carats-focus': p.focus }
 }
