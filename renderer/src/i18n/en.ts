@@ -985,6 +985,7 @@ const en: Messages = {
     startedAt: 'Opened on',
     custodian: 'Second custodian',
     contributedAt: 'Share contributed on',
+  },
   a11y: {
     sold: 'Units sold: {pct}',
     remaining: '{amount} prizes remaining: {pct}',

@@ -984,6 +984,7 @@ const fr = {
     startedAt: 'Ouverte le',
     custodian: 'Second dépositaire',
     contributedAt: 'Part versée le',
+  },
   a11y: {
     sold: 'Unités vendues : {pct}',
     remaining: 'Lots de {amount} restants : {pct}',
