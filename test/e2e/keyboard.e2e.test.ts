@@ -78,6 +78,7 @@ describe('keyboard only', () => {
     await h1(page, /Rejeu du grattage/)
     expect(await page.title()).toBe(`Rejeu du grattage — ${APP}`)
     const count = page.locator('[data-test="count"]')
+    await count.waitFor({ timeout: 15_000 }) // the unit's play has loaded
     const shown = async () => Number(/(\d+) \//.exec(norm(await count.innerText()))?.[1] ?? NaN)
     // back to the start with Enter, then one reveal at a time with Space
     await tabTo(page, 'restart', byLabel('Depuis le début'))
