@@ -3,27 +3,17 @@
  * (hashes in the clear, shares sealed), and how generation and verification depend on it.
  */
 import { createHash } from 'node:crypto'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import Database from 'better-sqlite3'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { AppError, type ErrorReason } from '../contract/errors'
 import { blockSecretFromShares, shareFromDice } from '../../game-core/seeding'
 import { verifyBlock } from '../../game-core/verify'
 import { batchRoots } from '../../game-core/commitment'
 import { randomShareHex } from '../../test/support/ceremony'
 import { smallDefinition } from '../../test/support/game-fixtures'
+import { useServiceWorlds, type ServiceWorld } from '../../test/support/service-world'
 import { newBlockSecret, nodePrimitives } from '../crypto/node-primitives'
-import { openLedger, type Db } from '../ledger/db'
-import { openLedgerKey, type KeyStore } from '../ledger/keystore'
-import { createAuditService, type AuditService } from './audit'
-import { createCatalog, type Catalog } from './catalog'
-import { createCeremonyService, type CeremonyService } from './ceremony'
 import type { Actor } from './common'
-import { createEmissionsService, type EmissionsService } from './emissions'
-import { createJobRegistry, type JobRegistry } from './jobs'
-import { createVerifications, type Verifications } from './verifications'
 
 const def = smallDefinition()
 const T0 = Date.parse('2026-05-04T08:00:00Z')
@@ -32,41 +22,17 @@ const aude: Actor = { name: 'aude', role: 'auditor' }
 const DICE = '3141526535 8979323846 2643383279 5028841971 6939937510 5820974944 5923078164 0628620899 8628034825 3421170679'
   .replace(/[0789]/g, (d) => String({ 0: 6, 7: 1, 8: 2, 9: 3 }[d]))
 
-interface World {
-  path: string
-  db: Db
-  keys: KeyStore
-  audit: AuditService
-  catalog: Catalog
-  jobs: JobRegistry
-  ceremony: CeremonyService
-  emissions: EmissionsService
-  verifications: Verifications
-}
+type World = ServiceWorld
 
-const dirs: string[] = []
-const dbs: Db[] = []
-afterEach(() => {
-  while (dbs.length) dbs.pop()!.close()
-  while (dirs.length) rmSync(dirs.pop()!, { recursive: true, force: true })
-})
+const serviceWorld = useServiceWorlds('ceremony')
 
 function world(): World {
-  const dir = mkdtempSync(join(tmpdir(), 'carats-ceremony-'))
-  dirs.push(dir)
-  const path = join(dir, 'ledger.db')
   let now = T0
-  const clock = () => new Date((now += 1000))
-  const db = openLedger(path)
-  dbs.push(db)
-  const keys = openLedgerKey(db, path)
-  const audit = createAuditService({ db, clock, keys, dbPath: path })
-  const catalog = createCatalog({ db, keys })
-  const jobs = createJobRegistry({ clock })
-  const ceremony = createCeremonyService({ db, keys, audit, catalog, clock })
-  const verifications = createVerifications({ db, clock, catalog })
-  const emissions = createEmissionsService({ db, clock, keys, audit, jobs, catalog, ceremony, verifications, verifyBlock: async (d, ref) => verifyBlock(d, nodePrimitives, ref, { commitmentVersion: ref.commitmentVersion }), definition: def })
-  return { path, db, keys, audit, catalog, jobs, ceremony, emissions, verifications }
+  return serviceWorld({
+    clock: () => new Date((now += 1000)),
+    verifyBlock: async (d, ref) => verifyBlock(d, nodePrimitives, ref, { commitmentVersion: ref.commitmentVersion }),
+    definition: def,
+  })
 }
 
 function refusal(fn: () => unknown): { code: string; message: string; reason: ErrorReason | undefined } {

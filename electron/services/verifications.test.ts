@@ -1,64 +1,32 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { AppError } from '../contract/errors'
 import { BlockDeriver } from '../../game-core/block'
 import { chunkCount } from '../../game-core/commitment'
 import { assembleVerification, processChunks, verifyBlock } from '../../game-core/verify'
 import { completeCeremony } from '../../test/support/ceremony'
 import { smallDefinition } from '../../test/support/game-fixtures'
+import { useServiceWorlds, type ServiceWorld } from '../../test/support/service-world'
 import { newBlockSecret, nodePrimitives } from '../crypto/node-primitives'
-import { openLedger, type Db } from '../ledger/db'
-import { openLedgerKey, type KeyStore } from '../ledger/keystore'
-import { createAuditService, type AuditService } from './audit'
-import { createCatalog, type Catalog } from './catalog'
-import { createCeremonyService, type CeremonyService } from './ceremony'
 import type { Actor } from './common'
-import { createEmissionsService, type EmissionsService, type VerifyBlockFn } from './emissions'
-import { createJobRegistry, type JobRegistry } from './jobs'
-import { createVerifications, SOFTWARE, type Verifications } from './verifications'
+import type { VerifyBlockFn } from './emissions'
+import { SOFTWARE } from './verifications'
 
 const def = smallDefinition()
 const T0 = Date.parse('2026-05-04T08:00:00Z')
 const operator: Actor = { name: 'otto', role: 'operator' }
 const auditor: Actor = { name: 'aude', role: 'auditor' }
 
-interface World {
-  db: Db
-  keys: KeyStore
-  audit: AuditService
-  catalog: Catalog
-  jobs: JobRegistry
-  ceremony: CeremonyService
-  emissions: EmissionsService
-  verifications: Verifications
+interface World extends ServiceWorld {
   /** Moves the clock on. */
   tick(ms: number): void
   /** What the next verifications run instead of the honest check of a block (by block number). */
   alter: Map<number, VerifyBlockFn>
 }
 
-const dirs: string[] = []
-const dbs: Db[] = []
-afterEach(() => {
-  while (dbs.length) dbs.pop()!.close()
-  while (dirs.length) rmSync(dirs.pop()!, { recursive: true, force: true })
-})
+const serviceWorld = useServiceWorlds('verdicts')
 
 function world(): World {
-  const dir = mkdtempSync(join(tmpdir(), 'carats-verdicts-'))
-  dirs.push(dir)
-  const path = join(dir, 'ledger.db')
   let now = T0
-  const clock = () => new Date(now)
-  const db = openLedger(path)
-  dbs.push(db)
-  const keys = openLedgerKey(db, path)
-  const audit = createAuditService({ db, clock, keys, dbPath: path })
-  const catalog = createCatalog({ db, keys })
-  const jobs = createJobRegistry({ clock })
-  const verifications = createVerifications({ db, clock, catalog })
   const alter = new Map<number, VerifyBlockFn>()
   // each block takes 1.5 s of the test's clock
   const verify: VerifyBlockFn = async (d, ref, opts) => {
@@ -66,9 +34,8 @@ function world(): World {
     const instead = alter.get(ref.block)
     return instead ? instead(d, ref, opts) : verifyBlock(d, nodePrimitives, ref)
   }
-  const ceremony = createCeremonyService({ db, keys, audit, catalog, clock })
-  const emissions = createEmissionsService({ db, clock, keys, audit, jobs, catalog, ceremony, verifications, verifyBlock: verify, definition: def })
-  return { db, keys, audit, catalog, jobs, ceremony, emissions, verifications, alter, tick: (ms) => (now += ms) }
+  const w = serviceWorld({ clock: () => new Date(now), verifyBlock: verify, definition: def })
+  return { ...w, alter, tick: (ms) => (now += ms) }
 }
 
 async function generated(w: World, blocks = 2): Promise<number> {

@@ -1,0 +1,56 @@
+/**
+ * A ledger of its own for a services test, in a temporary folder: the emissions, their key
+ * ceremonies and their verdicts wired as the backend wires them, with the test's clock and check
+ * of a block. Every ledger made is closed and its folder removed after each test.
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach } from 'vitest'
+import type { GameDefinition } from '../../game-core/rules'
+import { openLedger, type Db } from '../../electron/ledger/db'
+import { openLedgerKey, type KeyStore } from '../../electron/ledger/keystore'
+import { createAuditService, type AuditService } from '../../electron/services/audit'
+import { createCatalog, type Catalog } from '../../electron/services/catalog'
+import { createCeremonyService, type CeremonyService } from '../../electron/services/ceremony'
+import type { Clock } from '../../electron/services/common'
+import { createEmissionsService, type EmissionsService, type VerifyBlockFn } from '../../electron/services/emissions'
+import { createJobRegistry, type JobRegistry } from '../../electron/services/jobs'
+import { createVerifications, type Verifications } from '../../electron/services/verifications'
+
+export interface ServiceWorld {
+  path: string
+  db: Db
+  keys: KeyStore
+  audit: AuditService
+  catalog: Catalog
+  jobs: JobRegistry
+  ceremony: CeremonyService
+  emissions: EmissionsService
+  verifications: Verifications
+}
+
+/** Call at the top of a test file: returns the function that makes a world. */
+export function useServiceWorlds(prefix: string): (opts: { clock: Clock; verifyBlock: VerifyBlockFn; definition: GameDefinition }) => ServiceWorld {
+  const dirs: string[] = []
+  const dbs: Db[] = []
+  afterEach(() => {
+    while (dbs.length) dbs.pop()!.close()
+    while (dirs.length) rmSync(dirs.pop()!, { recursive: true, force: true })
+  })
+  return ({ clock, verifyBlock, definition }) => {
+    const dir = mkdtempSync(join(tmpdir(), `carats-${prefix}-`))
+    dirs.push(dir)
+    const path = join(dir, 'ledger.db')
+    const db = openLedger(path)
+    dbs.push(db)
+    const keys = openLedgerKey(db, path)
+    const audit = createAuditService({ db, clock, keys, dbPath: path })
+    const catalog = createCatalog({ db, keys })
+    const jobs = createJobRegistry({ clock })
+    const ceremony = createCeremonyService({ db, keys, audit, catalog, clock })
+    const verifications = createVerifications({ db, clock, catalog })
+    const emissions = createEmissionsService({ db, clock, keys, audit, jobs, catalog, ceremony, verifications, verifyBlock, definition })
+    return { path, db, keys, audit, catalog, jobs, ceremony, emissions, verifications }
+  }
+}
