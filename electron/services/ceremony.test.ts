@@ -216,4 +216,25 @@ describe('verification of a two-person block', () => {
     expect(two).toMatchObject({ sound: false, commitmentMatches: true, prizeTableExact: true, problems: ["the block's secret is not the one its key ceremony gives"] })
     expect(end.message).toContain("block 2: the block's secret is not the one its key ceremony gives")
   })
+
+  it('checks each share against the hash it recorded: a hash edited in the file makes every block unsound and stops generation', async () => {
+    const w = world()
+    const e = w.emissions.create(otto, { blocks: 1 }).emission
+    w.ceremony.start(otto, e)
+    w.ceremony.contribute(aude, e, { share: randomShareHex() })
+    const forged = 'ab'.repeat(32)
+    const honest = w.ceremony.get(e)!.custodianHash!
+    // the file edited: the certificate would print a hash that the share does not have
+    w.db.prepare('UPDATE key_ceremonies SET custodian_hash = ? WHERE emission = ?').run(forged, e)
+    const refused = await w.jobs.wait(w.emissions.generate(otto, e).id)
+    expect(refused.state).toBe('failed')
+    expect(refused.message).toContain(`the custodian's share of emission ${e}'s key ceremony does not have the hash recorded for it`)
+    w.db.prepare('UPDATE key_ceremonies SET custodian_hash = ? WHERE emission = ?').run(honest, e)
+    await generate(w, e)
+    w.db.prepare('UPDATE key_ceremonies SET server_hash = ? WHERE emission = ?').run(forged, e)
+    const end = await w.jobs.wait(w.emissions.verify(aude, e).id)
+    expect(end.state).toBe('failed')
+    expect(w.verifications.latest(e).blocks[0]).toMatchObject({ sound: false, commitmentMatches: true })
+    expect(w.verifications.latest(e).blocks[0].problems.join()).toContain(`the backend's share of emission ${e}'s key ceremony does not have the hash recorded for it`)
+  })
 })

@@ -85,6 +85,16 @@ export function createCeremonyService({ db, keys, audit, catalog, clock }: Cerem
     }
   }
 
+  /** A share opened, and checked against the hash recorded (and printed on the certificate) for it. */
+  function openChecked(emission: number, party: 'server' | 'custodian', sealed: Buffer, recorded: string): Uint8Array {
+    const share = keys.openShare({ emission, party }, sealed)
+    if (shareHash(nodePrimitives, share) !== recorded) {
+      const whose = party === 'server' ? "the backend's share" : "the custodian's share"
+      throw new AppError('DATABASE', `${whose} of emission ${emission}'s key ceremony does not have the hash recorded for it: the ledger's record of the ceremony was altered; restore the ledger from a backup`)
+    }
+    return share
+  }
+
   const service: CeremonyService = {
     get: (emission) => {
       catalog.emission(emission)
@@ -125,8 +135,8 @@ export function createCeremonyService({ db, keys, audit, catalog, clock }: Cerem
 
     shares(emission) {
       const r = row(emission)
-      if (!r || !r.custodian_share) return null
-      return { server: keys.openShare({ emission, party: 'server' }, r.server_share), custodian: keys.openShare({ emission, party: 'custodian' }, r.custodian_share) }
+      if (!r || !r.custodian_share || !r.custodian_hash) return null
+      return { server: openChecked(emission, 'server', r.server_share, r.server_hash), custodian: openChecked(emission, 'custodian', r.custodian_share, r.custodian_hash) }
     },
 
     blockSecret(emission, block) {
