@@ -89,6 +89,17 @@ export const ERROR_REASON_KEYS = [
   'DICE_TOO_FEW', // {count, min}: fewer rolls than a 32-byte share needs
   'PUBLISH_NOT_OVER', // {emission, status}: an emission is published only once closed or withdrawn
   'PUBLISH_DIR_NOT_EMPTY', // {dir}: a publication goes into a new or empty folder
+  'CLAIM_THRESHOLD_RANGE', // {cents, maxCents}: a claim threshold is whole euros from 1 € to the top prize
+  'CLAIM_NONE', // {serial, why, prizeCents, thresholdCents}: no claim on this unit; why: 'unsold' | 'losing' | 'below'
+  'CLAIM_STEP', // {serial, status, step}: the claim's status does not allow this step (step: verify|approve|signOff|pay|reject)
+  'CLAIM_SAME_PERSON', // {serial, name, step, earlier}: the step must be taken by another person than who took `earlier`
+  'CLAIM_SIGN_OFF', // {serial, player}: a related party's claim is paid only after an auditor's sign-off
+  'CLAIM_NOT_RELATED', // {serial, player}: a sign-off is for related parties' claims only
+  'CLAIM_CONFLICT', // {serial, name, player}: the register links the claim's player to the person acting
+  'PAYMENT_REF_USED', // {reference, serial}: the payment reference was recorded for another claim
+  'PARTY_NOT_FOUND', // {id}
+  'PARTY_EXISTS', // {player, linkedTo}: the register already links this account to this person
+  'PARTY_REMOVED', // {id}: the entry was removed already
 ] as const
 export type ErrorReasonKey = (typeof ERROR_REASON_KEYS)[number]
 /** The steps named by EMISSION_BUSY and EMISSION_STEP. */

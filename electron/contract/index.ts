@@ -8,11 +8,14 @@ import './zod-jitless'
 import { z } from 'zod'
 import { channel, ROLES } from './define'
 import type * as T from './types'
+import type * as C from './claims-types'
 import { CSV_FORMS, CSV_LOCALES } from './types'
+import { CLAIM_STATUSES, IDENTITY_DOCUMENTS, RELATIONS } from './claims-types'
 import { dayRangeProblem, isoDayProblem, ISO_DAY_SHAPE } from './dates'
 import { describePlayerIdProblem, playerIdProblem } from './player-id'
 
 export * from './types'
+export * from './claims-types'
 export * from './errors'
 export * from './feed'
 export { ROLES, type Role } from './define'
@@ -52,6 +55,9 @@ const csvStyle = { form: z.enum(CSV_FORMS).default('machine'), locale: z.enum(CS
 const staff = ['admin', 'operator', 'support', 'manager', 'auditor'] as const
 const operators = ['admin', 'operator'] as const
 const readers = ['admin', 'operator', 'manager', 'auditor'] as const
+/** Who sees claims: not operators, whose work is emissions and feeds. */
+const claimsReaders = ['admin', 'support', 'manager', 'auditor'] as const
+const serial = z.string().trim().min(1, 'must not be empty').max(40)
 
 /** A file's bytes, as the screen sends them (structured clone over IPC, the request's body over HTTP). */
 const bytes = z.custom<Uint8Array>((v) => v instanceof Uint8Array, 'must be the file’s bytes or its text')
@@ -75,6 +81,8 @@ export const contract = {
       startsOn: isoDay.optional(),
       /** A demonstration emission, the only kind that takes simulated sales. */
       demo: z.boolean().default(false),
+      /** From this prize up, claimed in person (default 500,000 cents: 5,000 €); whole euros, at most the top prize. */
+      claimThresholdCents: z.number().int().min(100).optional(),
     }).strict(),
     access: operators,
   }),
@@ -164,6 +172,36 @@ export const contract = {
     access: readers,
   }),
   'alerts:list': channel<T.Alert[]>()({ args: z.object({}).strict(), access: 'signed-in' }),
+
+  // prize claims (docs/claims.md) and the register of related parties
+  'claims:list': channel<C.ClaimsPage>()({
+    args: z.object({ status: z.enum(CLAIM_STATUSES).optional(), emission: emissionNo.optional(), player: playerId.optional(), order: z.enum(['asc', 'desc']).default('desc'), page, pageSize }).strict(),
+    access: claimsReaders,
+  }),
+  'claims:get': channel<C.ClaimDetail>()({ args: z.object({ serial }).strict(), access: claimsReaders }),
+  /** Support records the winner's identity check. */
+  'claims:verify': channel<C.Claim>()({
+    args: z.object({ serial, identity: z.object({ document: z.enum(IDENTITY_DOCUMENTS), reference: z.string().trim().min(4, 'give the document’s number (at least 4 characters)').max(64) }).strict() }).strict(),
+    access: ['admin', 'support'],
+  }),
+  /** A manager, never the person who verified. */
+  'claims:approve': channel<C.Claim>()({ args: z.object({ serial }).strict(), access: ['manager'] }),
+  /** An auditor signs off a related party's claim (besides the manager's approval). */
+  'claims:signOff': channel<C.Claim>()({ args: z.object({ serial }).strict(), access: ['auditor'] }),
+  'claims:pay': channel<C.Claim>()({ args: z.object({ serial, reference: z.string().trim().min(3, 'give the payment’s reference (at least 3 characters)').max(64) }).strict(), access: ['admin', 'manager'] }),
+  'claims:reject': channel<C.Claim>()({ args: z.object({ serial, reason }).strict(), access: ['admin', 'support', 'manager', 'auditor'] }),
+  'claims:csv': channel<T.CsvFile>()({
+    args: z.object({ status: z.enum(CLAIM_STATUSES).optional(), emission: emissionNo.optional(), player: playerId.optional(), ...csvStyle }).strict(),
+    access: claimsReaders,
+  }),
+  /** Claimants' figures: one player's (flagged or not), or every flagged player's, least probable first. */
+  'claims:flags': channel<C.WinnerFigures[]>()({ args: z.object({ player: playerId.optional() }).strict(), access: claimsReaders }),
+  'parties:list': channel<C.RelatedParty[]>()({ args: z.object({ includeRemoved: z.boolean().default(false) }).strict(), access: claimsReaders }),
+  'parties:add': channel<C.RelatedParty>()({
+    args: z.object({ player: playerId, relation: z.enum(RELATIONS), linkedTo: name, reason }).strict(),
+    access: ['admin', 'auditor'],
+  }),
+  'parties:remove': channel<C.RelatedParty>()({ args: z.object({ id: z.number().int().min(1), reason }).strict(), access: ['admin', 'auditor'] }),
 
   // users and the audit log
   'users:list': channel<T.UserAccount[]>()({ args: z.object({}).strict(), access: ['admin'] }),

@@ -53,6 +53,8 @@ export interface EmissionSummary {
   /** When an auditor published the emission's secrets and sales after the game (null: not published). */
   publishedAt: string | null
   publishedBy: string | null
+  /** From this prize up, a sold unit's prize is claimed in person (identity checked, payment approved). */
+  claimThresholdCents: number
 }
 
 export interface BlockSummary {
@@ -467,6 +469,7 @@ export const AUDIT_ACTIONS = [
   'sales.simulate-start', 'sales.simulate', 'sales.simulate-cancelled', 'sales.simulate-failed', 'sales.import', 'sales.import-rejected',
   'ticket.inspect-unsold', 'alert.top-prizes-sold-out', 'job.cancel',
   'audit.keyed', 'audit.reanchored', 'ledger.backup', 'ledger.restored', 'ledger.check',
+  'claim.verify', 'claim.approve', 'claim.sign-off', 'claim.pay', 'claim.reject', 'party.add', 'party.remove',
 ] as const
 export type AuditAction = (typeof AUDIT_ACTIONS)[number]
 

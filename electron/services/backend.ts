@@ -18,6 +18,9 @@ import { createCatalog, type Catalog } from './catalog'
 import { type Actor, type Clock, systemClock } from './common'
 import { createDemoService, type DemoService } from './demo'
 import { createCeremonyService, type CeremonyService } from './ceremony'
+import { createClaimFigures } from './claim-figures'
+import { createClaimsService, type ClaimsService } from './claims'
+import { createRelatedParties, type RelatedPartiesService } from './related-parties'
 import { createEmissionsService, type EmissionsService, type VerifyBlockFn } from './emissions'
 import { type ImporterService, type ReportsService, type SimulatorService } from './extensions'
 import { createHandlers } from './handlers'
@@ -55,6 +58,8 @@ export interface Services {
   reports: ReportsService
   demo: DemoService
   ledger: LedgerOffice
+  parties: RelatedPartiesService
+  claims: ClaimsService
 }
 
 export interface BackendOptions {
@@ -98,6 +103,8 @@ export function createServices(opts: { db: Db; dbPath: string; keys: KeyStore; c
   const publication = createPublicationService({ db, keys, catalog, ceremony, audit, clock })
   const tickets = createTicketsService({ db, catalog, audit })
   const players = createPlayersService({ db, catalog })
+  const parties = createRelatedParties({ db, audit, clock })
+  const claims = createClaimsService({ db, clock, catalog, audit, players, parties, figures: createClaimFigures({ db, catalog }) })
   // plugged in from their own modules (simulator*, import*, reports*) as they land
   const simulator: SimulatorService = createSimulator({ db, clock, catalog, sales, audit, jobs, seller: workerSeller(dbPath) })
   const here = createImporter({ db, clock, catalog, sales, audit })
@@ -105,7 +112,7 @@ export function createServices(opts: { db: Db; dbPath: string; keys: KeyStore; c
   const reports: ReportsService = createReports({ db, clock, catalog, alerts })
   const demo = createDemoService({ jobs, emissions, simulator })
   const ledger = createLedgerOffice({ db, dbPath, keys, audit, jobs, clock, runTask: runLedgerTask })
-  return { db, dbPath, clock, keys, catalog, audit, users, jobs, alerts, emissions, ceremony, publication, verifications, sales, tickets, players, simulator, importer, reports, demo, ledger }
+  return { db, dbPath, clock, keys, catalog, audit, users, jobs, alerts, emissions, ceremony, publication, verifications, sales, tickets, players, simulator, importer, reports, demo, ledger, parties, claims }
 }
 
 export function openBackend(opts: BackendOptions): Backend {

@@ -26,6 +26,8 @@ export interface EmissionRow {
   closed_at: string | null
   published_at: string | null
   published_by: string | null
+  /** From this prize up, a sold unit's prize is claimed (claims table) rather than credited. */
+  claim_threshold_cents: number
 }
 
 export interface BlockRow {

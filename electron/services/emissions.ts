@@ -8,6 +8,7 @@
  *   withdrawn (with a reason) from any state but closed; a cancelled or interrupted generation
  *   goes back to created and resumes with the blocks still pending.
  */
+import { DEFAULT_CLAIM_THRESHOLD_CENTS } from '../contract/claims-types'
 import { isIsoDay } from '../contract/dates'
 import { AppError, because, type ErrorAction, type ErrorHint } from '../contract/errors'
 import type { AuditAction, BlockDetail, BlockSummary, Certificate, EmissionDetail, EmissionStatus, EmissionSummary, JobInfo } from '../contract/types'
@@ -61,7 +62,7 @@ export interface EmissionsService {
   block(emission: number, block: number): BlockDetail
   certificate(emission: number): Certificate
   /** A demonstration emission (`demo`) is the only kind that takes simulated sales. */
-  create(actor: Actor, input: { blocks: number; code?: string; startsOn?: string; demo?: boolean }): EmissionSummary
+  create(actor: Actor, input: { blocks: number; code?: string; startsOn?: string; demo?: boolean; claimThresholdCents?: number }): EmissionSummary
   generate(actor: Actor, emission: number): JobInfo
   verify(actor: Actor, emission: number): JobInfo
   open(actor: Actor, emission: number): EmissionSummary
@@ -79,6 +80,16 @@ const STATUS_WORDS: Record<EmissionStatus, string> = {
   open: 'open for sale',
   closed: 'closed',
   withdrawn: 'withdrawn',
+}
+
+/** A threshold given is whole euros, from 1 € up to the top prize (above it, no prize would ever be claimed). */
+function refuseThreshold(def: GameDefinition, cents: number): void {
+  const top = Math.max(...def.tiers.map((t) => t.amountCents))
+  if (!Number.isInteger(cents) || cents < 100 || cents > top || cents % 100 !== 0) {
+    throw new AppError('BAD_ARGUMENTS', `the claim threshold must be whole euros from 1 € to the top prize, ${top / 100} €, not ${cents} cents`, {
+      field: 'claimThresholdCents', ...because('CLAIM_THRESHOLD_RANGE', { cents, maxCents: top }),
+    })
+  }
 }
 
 export function describeStatus(status: EmissionStatus): string {
@@ -127,6 +138,7 @@ export function createEmissionsService(deps: EmissionsDeps): EmissionsService {
       jobId: jobs.runningOn(r.emission)?.id ?? null,
       publishedAt: r.published_at,
       publishedBy: r.published_by,
+      claimThresholdCents: r.claim_threshold_cents,
     }
   }
 
@@ -219,19 +231,22 @@ export function createEmissionsService(deps: EmissionsDeps): EmissionsService {
 
     certificate: (emission) => buildCertificate({ catalog, audit, clock, ceremony }, emission),
 
-    create(actor, { blocks, code, startsOn, demo = false }) {
+    create(actor, { blocks, code, startsOn, demo = false, claimThresholdCents }) {
       const problems = validateDefinition(newDefinition)
       if (problems.length) throw new AppError('INTERNAL', `the game definition is not sound: ${problems.join('; ')}`)
       if (!Number.isInteger(blocks) || blocks < 1 || blocks > 999) throw new AppError('BAD_ARGUMENTS', `an emission has 1 to 999 blocks, not ${blocks}`, { field: 'blocks', ...because('BLOCKS_RANGE', { blocks }) })
       // the app's one date reader: YYYY-MM-DD, a day that exists
       if (startsOn !== undefined && !isIsoDay(startsOn)) throw new AppError('BAD_ARGUMENTS', `startsOn: ${startsOn} is not a real date`, { field: 'startsOn', ...because('DATE_INVALID', { date: startsOn }) })
+      if (claimThresholdCents !== undefined) refuseThreshold(newDefinition, claimThresholdCents)
+      const threshold = claimThresholdCents ?? DEFAULT_CLAIM_THRESHOLD_CENTS
       const emission = db.transaction(() => {
         const next = ((db.prepare('SELECT max(emission) FROM emissions').pluck().get() as number | null) ?? 0) + 1
         if (next > 9999) throw new AppError('ILLEGAL_STATE', 'the ledger already holds emission 9999, the last number a serial can carry', because('EMISSIONS_FULL'))
         const theCode = code?.trim() || `E${String(next).padStart(4, '0')}`
         if (db.prepare('SELECT 1 FROM emissions WHERE code = ?').get(theCode)) throw new AppError('CONFLICT', `an emission with code "${theCode}" already exists`, { field: 'code', ...because('EMISSION_CODE_TAKEN', { code: theCode }) })
-        db.prepare('INSERT INTO emissions (emission, code, starts_on, status, blocks, definition, definition_digest, created_at, demo) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)').run(
-          next, theCode, startsOn ?? null, 'created', blocks, canonicalJson(newDefinition), toHex(definitionDigest(nodePrimitives, newDefinition)), iso(clock()), demo ? 1 : 0,
+        db.prepare(`INSERT INTO emissions (emission, code, starts_on, status, blocks, definition, definition_digest, created_at, demo, claim_threshold_cents)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(
+          next, theCode, startsOn ?? null, 'created', blocks, canonicalJson(newDefinition), toHex(definitionDigest(nodePrimitives, newDefinition)), iso(clock()), demo ? 1 : 0, threshold,
         )
         const insBlock = db.prepare("INSERT INTO blocks (emission, block, status) VALUES (?, ?, 'pending')")
         const insTier = db.prepare('INSERT INTO block_tiers (emission, block, tier, sold) VALUES (?, ?, ?, 0)')
@@ -239,7 +254,7 @@ export function createEmissionsService(deps: EmissionsDeps): EmissionsService {
           insBlock.run(next, b)
           for (let t = 0; t < newDefinition.tiers.length; t++) insTier.run(next, b, t)
         }
-        audit.record(actor.name, 'emission.create', `emission:${next}`, { code: theCode, blocks, startsOn: startsOn ?? null, definition: newDefinition.id, demo })
+        audit.record(actor.name, 'emission.create', `emission:${next}`, { code: theCode, blocks, startsOn: startsOn ?? null, definition: newDefinition.id, demo, claimThresholdCents: threshold })
         return next
       }).immediate()
       return service.summary(emission)

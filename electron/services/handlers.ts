@@ -63,6 +63,21 @@ export function createHandlers(s: Services): Handlers {
     'reports:csv': (a) => s.reports.csv(a),
     'alerts:list': () => s.alerts.list(),
 
+    'claims:list': (a) => s.claims.list(a),
+    'claims:get': (a) => s.claims.get(a.serial),
+    'claims:verify': (a, ctx) => s.claims.verify(actorOf(ctx), a.serial, a.identity),
+    'claims:approve': (a, ctx) => s.claims.approve(actorOf(ctx), a.serial),
+    'claims:signOff': (a, ctx) => s.claims.signOff(actorOf(ctx), a.serial),
+    'claims:pay': (a, ctx) => s.claims.pay(actorOf(ctx), a.serial, a.reference),
+    'claims:reject': (a, ctx) => s.claims.reject(actorOf(ctx), a.serial, a.reason),
+    'claims:csv': () => {
+      throw new AppError('INTERNAL', 'claims:csv is not built yet')
+    },
+    'claims:flags': (a) => s.claims.flags(a.player),
+    'parties:list': (a) => s.parties.list(a.includeRemoved),
+    'parties:add': (a, ctx) => s.parties.add(actorOf(ctx), a),
+    'parties:remove': (a, ctx) => s.parties.remove(actorOf(ctx), a.id, a.reason),
+
     'users:list': () => s.users.list(),
     'users:create': (a, ctx) => s.users.create(actorOf(ctx), a),
     'users:update': (a, ctx) => s.users.update(actorOf(ctx), a),

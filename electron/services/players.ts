@@ -30,6 +30,8 @@ export interface PlayersService {
   last(player: string, count?: number): PlayerLast
   history(player: string, request: HistoryRequest): Page<PlayerUnit>
   search(query: string, page: number, pageSize: number): Page<PlayerSummary>
+  /** The account's row id and exact name, found as the other lookups find it (ignoring case, never ambiguous). */
+  account(player: string): { id: number; name: string }
 }
 
 interface PlayerRow {
@@ -134,6 +136,10 @@ export function createPlayersService({ db, catalog }: { db: Db; catalog: Catalog
 
   return {
     summary: (player) => toSummary(find(player).row),
+    account(player) {
+      const { row } = find(player)
+      return { id: row.id, name: row.name }
+    },
     last(player, count = 10) {
       const { row, otherCase } = find(player)
       return { ...toSummary(row), lastUnits: newest(row, 0, count), otherCase }

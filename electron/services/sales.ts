@@ -20,6 +20,7 @@ import { describePlayerIdProblem, playerIdProblem } from '../contract/player-id'
 import { type Clock, SALE_CLOCK_SKEW_MS, toMillis } from './common'
 import { describeStatus } from './emissions'
 import { createRelink, soldBefore } from './sale-chain'
+import { createClaimWriter } from './claim-writer'
 
 export interface SaleInput {
   /** Sell the next unit of this emission… */
@@ -261,6 +262,7 @@ export function createSalesService({ db, clock, catalog, alerts }: { db: Db; clo
   const playersByName = db.prepare(`SELECT p.id, p.name, p.last_key, s.sold_at FROM players p LEFT JOIN sales s ON s.unit_key = p.last_key
     WHERE p.name IN (SELECT value FROM json_each(?))`).raw()
   const relink = createRelink(db)
+  const claims = createClaimWriter(db, catalog)
   const dataVersion = db.prepare('PRAGMA data_version').pluck()
   const totalChanges = db.prepare('SELECT total_changes()').pluck()
   let cache = playerCaches.get(db)
@@ -643,6 +645,7 @@ export function createSalesService({ db, clock, catalog, alerts }: { db: Db; clo
       throw e
     }
 
+    const thresholds = claims.batch()
     let lastDay = NaN
     let lastEmission = NaN
     let lastEntry: { units: number; sales: number; prizes: number; prizesCents: number } | null = null
@@ -660,6 +663,7 @@ export function createSalesService({ db, clock, catalog, alerts }: { db: Db; clo
       if (p.prize > 0) {
         lastEntry.prizes++
         lastEntry.prizesCents += p.prize
+        if (p.prize >= thresholds.of(p.emission)) thresholds.claim(p.key, p.emission, p.who!.id, p.soldAt, p.prize)
       }
     }
   }

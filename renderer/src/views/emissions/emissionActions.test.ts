@@ -6,7 +6,7 @@ import { screenActions } from './emissionActions'
 
 const emission = (status: EmissionStatus, more: Partial<EmissionSummary> = {}): EmissionSummary => ({
   emission: 1, code: 'E0001', startsOn: null, status, blocks: 1, blocksGenerated: 1, blocksVerified: 1, unitsTotal: 8_016_000, unitsSold: 0,
-  createdAt: '2026-01-01T00:00:00.000Z', withdrawnReason: null, demo: false, jobId: null, publishedAt: null, publishedBy: null, ...more,
+  createdAt: '2026-01-01T00:00:00.000Z', withdrawnReason: null, demo: false, jobId: null, publishedAt: null, publishedBy: null, claimThresholdCents: 500_000, ...more,
 })
 const as = (role: Role, e: EmissionSummary, verdict = true, ceremony: KeyCeremony | null = null) => screenActions(e, verdict, (c) => canUse(c, role), ceremony)
 const ceremony = (state: KeyCeremony['state']): KeyCeremony => ({

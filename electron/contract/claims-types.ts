@@ -1,0 +1,107 @@
+/**
+ * Prize claims (docs/claims.md): a sold unit whose prize reaches its emission's claim threshold
+ * is paid in person, after its winner's identity is checked by one person and the payment
+ * approved by another; claims by related parties also need an auditor's sign-off.
+ */
+
+/** pending (won, not yet claimed) → verified → approved → paid; rejected at any step before paid. */
+export const CLAIM_STATUSES = ['pending', 'verified', 'approved', 'paid', 'rejected'] as const
+export type ClaimStatus = (typeof CLAIM_STATUSES)[number]
+
+/** The identity documents support accepts (those FDJ asks for). */
+export const IDENTITY_DOCUMENTS = ['id-card', 'passport', 'residence-permit'] as const
+export type IdentityDocument = (typeof IDENTITY_DOCUMENTS)[number]
+
+/** How a related party is linked to the lottery. */
+export const RELATIONS = ['staff', 'retailer', 'family', 'other'] as const
+export type Relation = (typeof RELATIONS)[number]
+
+/** The default claim threshold: 5,000 €, from which FDJ asks for the winner's identity. */
+export const DEFAULT_CLAIM_THRESHOLD_CENTS = 500_000
+
+export interface ClaimStep {
+  by: string
+  at: string
+}
+
+export interface Claim {
+  serial: string
+  emission: number
+  prizeCents: number
+  player: string
+  soldAt: string
+  status: ClaimStatus
+  /** The player is in the register of related parties (now, or when an auditor signed off). */
+  related: boolean
+  /** A related party's claim not yet signed off by an auditor: it cannot be paid. */
+  needsSignOff: boolean
+  verified: (ClaimStep & { document: IdentityDocument; reference: string }) | null
+  approved: ClaimStep | null
+  signedOff: ClaimStep | null
+  paid: (ClaimStep & { reference: string }) | null
+  rejected: (ClaimStep & { reason: string; from: Exclude<ClaimStatus, 'paid' | 'rejected'> }) | null
+}
+
+/** Claims of one status, under the list's other filters. */
+export interface ClaimTotal {
+  status: ClaimStatus
+  count: number
+  amountCents: number
+}
+
+export interface ClaimsPage {
+  total: number
+  page: number
+  pageSize: number
+  items: Claim[]
+  /** One entry per status (all five, zeros included), under the filters other than status. */
+  totals: ClaimTotal[]
+}
+
+export interface RelatedParty {
+  id: number
+  /** The player account, as the sales feed names it (matched ignoring case). */
+  player: string
+  relation: Relation
+  /** The staff member or retailer the account is linked to. */
+  linkedTo: string
+  reason: string
+  addedBy: string
+  addedAt: string
+  removed: (ClaimStep & { reason: string }) | null
+}
+
+/** Why a player is flagged for auditors. */
+export const WINNER_FLAGS = ['improbable', 'many-claims', 'related'] as const
+export type WinnerFlag = (typeof WINNER_FLAGS)[number]
+
+/**
+ * A claimant's figures (docs/claims.md): their units, their claims, how many claims their units
+ * would bring on average (the tier odds at each emission's threshold), and the chance of at
+ * least as many.
+ */
+export interface WinnerFigures {
+  player: string
+  units: number
+  claims: number
+  claimsCents: number
+  /** Σ over emissions of units bought × (units at or above the threshold ÷ units of a block). */
+  expectedClaims: number
+  /** P(at least `claims` claims) for those units, a Poisson tail of mean expectedClaims. */
+  probability: number
+  flags: WinnerFlag[]
+}
+
+/** The claims side of the dashboard, as of now, of the dashboard's emissions. */
+export interface ClaimsDashboard {
+  byStatus: ClaimTotal[]
+  /** Prizes won at or above the threshold and not yet paid (pending, verified, approved). */
+  unpaidCents: number
+}
+
+/** The claim's page: the claim, the player's entries in the register, and the player's figures. */
+export interface ClaimDetail {
+  claim: Claim
+  parties: RelatedParty[]
+  figures: WinnerFigures
+}

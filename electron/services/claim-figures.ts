@@ -1,0 +1,111 @@
+/**
+ * Improbable winners (docs/claims.md). For a claimant who bought n_e units of emission e, each
+ * unit reaches e's claim threshold with probability p_e = (units of a block at or above the
+ * threshold) ÷ (units of a block), from the prize table. Their claims then number about a Poisson
+ * variable of mean λ = Σ n_e·p_e (units are drawn without replacement from blocks of 8 million,
+ * so the binomial and Poisson agree to well under 1 %). The chance of at least k claims is the
+ * Poisson tail P(X ≥ k). A player is flagged:
+ * - `improbable` when k ≥ 2 and P(X ≥ k) < IMPROBABLE_BELOW. One claim is not flagged however
+ *   few units were bought: every top prize is won by somebody, most often by someone who bought
+ *   few units. Two or more is the pattern of insiders who collect for others.
+ * - `many-claims` from MANY_CLAIMS claims, whatever their odds (how auditors found ordinary
+ *   players with dozens of claims);
+ * - `related` when the account is in the register of related parties.
+ */
+import type { WinnerFigures, WinnerFlag } from '../contract/claims-types'
+import type { Db } from '../ledger/db'
+import { UNIT_KEY_EMISSION } from '../ledger/migrations'
+import type { Catalog } from './catalog'
+import { RELATED_SQL } from './related-parties'
+
+/** One chance in a million: below it, k ≥ 2 claims on these units are improbable. */
+export const IMPROBABLE_BELOW = 1e-6
+export const MANY_CLAIMS = 5
+
+/** P(X ≥ k) for X Poisson of mean λ, summed from k up (exact for the tiny tails that matter). */
+export function poissonTail(lambda: number, k: number): number {
+  if (k <= 0) return 1
+  if (lambda <= 0) return 0
+  // log of the first term, e^-λ λ^k / k!
+  let logTerm = -lambda + k * Math.log(lambda)
+  for (let i = 2; i <= k; i++) logTerm -= Math.log(i)
+  let term = Math.exp(logTerm)
+  let sum = 0
+  for (let i = k; i < k + 1000 && term > 0; i++) {
+    sum += term
+    if (term < sum * 1e-17) break
+    term *= lambda / (i + 1)
+  }
+  return Math.min(1, sum)
+}
+
+interface ClaimantRow {
+  id: number
+  name: string
+  last_key: number | null
+  units: number
+  claims: number
+  claims_cents: number
+  related: number
+}
+
+export interface ClaimFigures {
+  /** One player's figures (by account id), flagged or not. */
+  of(playerId: number): WinnerFigures
+  /** Every flagged claimant, least probable first. */
+  flagged(): WinnerFigures[]
+}
+
+export function createClaimFigures({ db, catalog }: { db: Db; catalog: Catalog }): ClaimFigures {
+  const claimant = `SELECT p.id, p.name, p.last_key, p.units, count(c.unit_key) AS claims, coalesce(sum(c.prize_cents), 0) AS claims_cents,
+                           ${RELATED_SQL} AS related
+                    FROM players p LEFT JOIN claims c ON c.player_id = p.id`
+  const one = db.prepare(`${claimant} WHERE p.id = ? GROUP BY p.id`)
+  const candidates = db.prepare(`${claimant} WHERE p.id IN (SELECT player_id FROM claims) GROUP BY p.id
+                                 HAVING count(c.unit_key) >= 2 OR ${RELATED_SQL}`)
+  // the player's sales, walked along their chain (players.last_key → sales.prev_key): no index on player
+  const unitsByEmission = db.prepare(`WITH RECURSIVE c(k) AS (SELECT last_key FROM players WHERE id = ? AND last_key IS NOT NULL UNION ALL SELECT s.prev_key FROM c JOIN sales s ON s.unit_key = c.k WHERE s.prev_key IS NOT NULL)
+                                      SELECT k / ${UNIT_KEY_EMISSION} AS emission, count(*) AS units FROM c GROUP BY 1`)
+  const odds = new Map<number, number>()
+
+  /** p_e: the chance that one unit of emission e reaches its claim threshold. */
+  function claimOdds(emission: number): number {
+    let p = odds.get(emission)
+    if (p === undefined) {
+      const def = catalog.definition(emission)
+      const threshold = catalog.emission(emission).claim_threshold_cents
+      p = def.tiers.filter((t) => t.amountCents >= threshold).reduce((n, t) => n + t.count, 0) / def.blockSize
+      odds.set(emission, p)
+    }
+    return p
+  }
+
+  function expectedClaims(r: ClaimantRow): number {
+    if (r.last_key === null) return 0
+    const rows = unitsByEmission.all(r.id) as { emission: number; units: number }[]
+    return rows.reduce((sum, e) => sum + e.units * claimOdds(e.emission), 0)
+  }
+
+  function figures(r: ClaimantRow): WinnerFigures {
+    const expected = expectedClaims(r)
+    const probability = poissonTail(expected, r.claims)
+    const flags: WinnerFlag[] = []
+    if (r.claims >= 2 && probability < IMPROBABLE_BELOW) flags.push('improbable')
+    if (r.claims >= MANY_CLAIMS) flags.push('many-claims')
+    if (r.related) flags.push('related')
+    return { player: r.name, units: r.units, claims: r.claims, claimsCents: r.claims_cents, expectedClaims: expected, probability, flags }
+  }
+
+  return {
+    of(playerId) {
+      const r = one.get(playerId) as ClaimantRow | undefined
+      if (!r) throw new Error(`player id ${playerId} is not in the ledger`)
+      return figures(r)
+    },
+    flagged: () =>
+      (candidates.all() as ClaimantRow[])
+        .map(figures)
+        .filter((f) => f.flags.length > 0)
+        .sort((a, b) => a.probability - b.probability || b.claims - a.claims || a.player.localeCompare(b.player)),
+  }
+}
