@@ -128,6 +128,21 @@ describe('openLedger', () => {
     after.close()
   })
 
+  it('gives the sales of a ledger from before claims their claims, from 5,000 € up (migration 10)', () => {
+    const path = join(dir, 'v9.db')
+    const old = openLedger(path, { migrations: MIGRATIONS.slice(0, 9) })
+    old.prepare("INSERT INTO emissions (emission, code, blocks, definition, definition_digest, created_at) VALUES (1, 'E1', 1, '{}', 'x', '2026-01-01T00:00:00Z')").run()
+    old.prepare("INSERT INTO players (id, name) VALUES (7, 'zoe')").run()
+    const sell = old.prepare('INSERT INTO sales (unit_key, player_id, sold_at, stake_cents, prize_cents) VALUES (?, 7, ?, 500, ?)')
+    for (const [unit, prize] of [[1, 50_000_000], [2, 1_000_000], [3, 100_000], [4, 0], [5, 500_000]]) sell.run(unitKey(1, 1, unit), 1000 + unit, prize)
+    old.close()
+    const db = openLedger(path)
+    const claims = db.prepare('SELECT unit_key, emission, player_id, sold_at, prize_cents, status FROM claims ORDER BY unit_key').all()
+    expect(claims).toEqual([1, 2, 5].map((unit) => ({ unit_key: unitKey(1, 1, unit), emission: 1, player_id: 7, sold_at: 1000 + unit, prize_cents: [0, 50_000_000, 1_000_000, 0, 0, 500_000][unit], status: 'pending' })))
+    expect(db.prepare('SELECT claim_threshold_cents FROM emissions').pluck().get()).toBe(500_000)
+    db.close()
+  })
+
   it("refuses another application's SQLite database", () => {
     const path = join(dir, 'other.db')
     const other = new Database(path)
