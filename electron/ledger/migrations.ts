@@ -368,8 +368,9 @@ CREATE TABLE claims (
   CHECK (approved_by IS NULL OR lower(approved_by) <> lower(verified_by))
 );
 CREATE INDEX claims_by_sold_at ON claims(sold_at);
-CREATE INDEX claims_by_status ON claims(status, sold_at);
-CREATE INDEX claims_by_emission ON claims(emission, status, sold_at);
+-- prize_cents last: the totals per status (count, amount) are read from the index alone
+CREATE INDEX claims_by_status ON claims(status, sold_at, prize_cents);
+CREATE INDEX claims_by_emission ON claims(emission, status, sold_at, prize_cents);
 CREATE INDEX claims_by_player ON claims(player_id, sold_at);
 CREATE UNIQUE INDEX claims_payment_ref ON claims(payment_ref) WHERE payment_ref IS NOT NULL;
 CREATE TRIGGER claims_no_delete BEFORE DELETE ON claims
