@@ -54,6 +54,7 @@ describe('claims are made with their sales', () => {
     expect(refusal(() => w.claims.get(losing.serial))).toMatchObject({ code: 'NOT_FOUND', reason: { key: 'CLAIM_NONE', params: { why: 'losing' } } })
     expect(refusal(() => w.claims.get(formatSerial({ emission: w.emission, block: 2, unit: 5 }, 10_000)))).toMatchObject({ code: 'NOT_FOUND', reason: { params: { why: 'unsold' } } })
     expect(refusal(() => w.claims.get('0001-001-0000000-0'))).toMatchObject({ code: 'INVALID_SERIAL' })
+    expect(refusal(() => w.claims.get(formatSerial({ emission: w.emission, block: 9, unit: 5 }, 10_000)))).toMatchObject({ code: 'NOT_FOUND', reason: { key: 'BLOCK_NOT_FOUND' } })
   })
 
   it('writes no claim when the batch is refused', async () => {

@@ -126,6 +126,7 @@ export function createClaimsService(deps: ClaimsDeps): ClaimsService {
   function claimRow(serial: string): ClaimRow {
     const id = parseSerialOrThrow(serial)
     const emission = catalog.emission(id.emission)
+    catalog.block(id.emission, id.block)
     const key = unitKey(id.emission, id.block, id.unit)
     const row = byKey.get(key) as ClaimRow | undefined
     if (row) return row
