@@ -5,7 +5,6 @@
 import { createHash } from 'node:crypto'
 import Database from 'better-sqlite3'
 import { describe, expect, it } from 'vitest'
-import { AppError, type ErrorReason } from '../contract/errors'
 import { blockSecretFromShares, shareFromDice } from '../../game-core/seeding'
 import { verifyBlock } from '../../game-core/verify'
 import { batchRoots } from '../../game-core/commitment'
@@ -14,6 +13,7 @@ import { smallDefinition } from '../../test/support/game-fixtures'
 import { useServiceWorlds, type ServiceWorld } from '../../test/support/service-world'
 import { newBlockSecret, nodePrimitives } from '../crypto/node-primitives'
 import type { Actor } from './common'
+import { refusalData as refusal } from '../../test/support/refusal'
 
 const def = smallDefinition()
 const T0 = Date.parse('2026-05-04T08:00:00Z')
@@ -35,15 +35,6 @@ function world(): World {
   })
 }
 
-function refusal(fn: () => unknown): { code: string; message: string; reason: ErrorReason | undefined } {
-  try {
-    fn()
-  } catch (e) {
-    if (!(e instanceof AppError)) throw e
-    return { code: e.code, message: e.message, reason: e.extras.reason as ErrorReason | undefined }
-  }
-  throw new Error('expected a refusal')
-}
 
 const sha = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex')
 const auditOf = (w: World, action: string) =>

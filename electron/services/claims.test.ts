@@ -3,25 +3,16 @@
  * order, the second-person rule, related parties' sign-off, and what a tampered file meets.
  */
 import { describe, expect, it } from 'vitest'
-import { AppError, type ErrorReason } from '../contract/errors'
 import type { Claim } from '../contract/claims-types'
 import { formatSerial } from '../../game-core/serial'
 import { splitUnitKey } from '../ledger/migrations'
 import { CLAIMS_T0, STAFF, useClaimsWorlds, type ClaimsWorld } from '../../test/support/claims-world'
+import { refusalData as refusal } from '../../test/support/refusal'
 
 const world = useClaimsWorlds('claims')
 const { support: suzy, manager: max, auditor: aude, admin: ada } = STAFF
 const PLAYERS = ['alice', 'bob', 'carol']
 
-function refusal(fn: () => unknown): { code: string; message: string; reason: ErrorReason | undefined } {
-  try {
-    fn()
-  } catch (e) {
-    if (!(e instanceof AppError)) throw e
-    return { code: e.code, message: e.message, reason: e.extras.reason as ErrorReason | undefined }
-  }
-  throw new Error('expected a refusal')
-}
 
 const serialOfKey = (key: number) => formatSerial(splitUnitKey(key), 10_000)
 /** The sold units as SQL sees them, by prize. */

@@ -4,9 +4,9 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { smallDefinition } from '../../test/support/game-fixtures'
 import { FEED_MAX_BYTES } from '../contract/feed'
-import { AppError } from '../contract/errors'
 import { createImporter, type Importer } from './import'
 import { openLedgerFixture, TEST_ACTOR, type LedgerFixture } from './simulator-fixture'
+import { refusal } from '../../test/support/refusal'
 
 const FIXTURES = join(__dirname, '../../test/fixtures')
 const validFeed = readFileSync(join(FIXTURES, 'sales-valid.jsonl'))
@@ -27,15 +27,6 @@ async function fresh(): Promise<{ f: LedgerFixture; importer: Importer }> {
   return { f, importer: createImporter({ db: f.db, clock: f.clock, catalog: f.catalog, sales: f.sales, audit: f.audit, streamFrom: Infinity }) }
 }
 
-function refusal(fn: () => unknown): AppError {
-  try {
-    fn()
-  } catch (e) {
-    if (e instanceof AppError) return e
-    throw e
-  }
-  throw new Error('not refused')
-}
 
 describe('the import history', () => {
   it('lists every import, latest first: file, SHA-256 of its bytes, who, when, lines and result', async () => {

@@ -2,11 +2,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { AppError } from '../contract/errors'
 import { openLedger, type Db } from '../ledger/db'
 import { unitKey } from '../ledger/migrations'
 import type { Catalog } from './catalog'
 import { createPlayersService, type PlayersService } from './players'
+import { refusal } from '../../test/support/refusal'
 
 let dir: string
 let db: Db
@@ -45,15 +45,6 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true })
 })
 
-function refusal(fn: () => unknown): AppError {
-  try {
-    fn()
-  } catch (e) {
-    if (e instanceof AppError) return e
-    throw e
-  }
-  throw new Error('expected a refusal')
-}
 
 describe('finding a player', () => {
   it('searches by the start of the id ignoring case, with the count of matches and a page of them', () => {

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { smallDefinition } from '../../test/support/game-fixtures'
-import { AppError } from '../contract/errors'
 import { SALE_CLOCK_SKEW_MS } from './common'
 import { openLedgerFixture, type LedgerFixture } from './simulator-fixture'
+import { refusal } from '../../test/support/refusal'
 
 const NOW = Date.parse('2025-03-20T15:00:00Z')
 const open: LedgerFixture[] = []
@@ -16,15 +16,6 @@ function fixture(): LedgerFixture {
   return f
 }
 
-function refusal(fn: () => unknown): AppError {
-  try {
-    fn()
-  } catch (e) {
-    if (e instanceof AppError) return e
-    throw e
-  }
-  throw new Error('not refused')
-}
 
 describe("a sale's time, as sellBatch and sellNext take it", () => {
   it('is refused before the emission was created when it has no first sale day, and taken from then on', async () => {
