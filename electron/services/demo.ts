@@ -14,6 +14,11 @@ export interface DemoService {
 }
 
 const POLL_MS = 100
+/**
+ * The demo's claim threshold: 1,000 €, so that a demo's few hundred thousand sales hold a few
+ * dozen claims for its claims screens (at the default 5,000 € a block has only four).
+ */
+export const DEMO_CLAIM_THRESHOLD_CENTS = 100_000
 
 export function createDemoService({ jobs, emissions, simulator }: { jobs: JobRegistry; emissions: EmissionsService; simulator: SimulatorService }): DemoService {
   /** Waits for a sub-task, mirroring its progress into the demo's share [from, from + span) and passing a cancel on. */
@@ -39,7 +44,7 @@ export function createDemoService({ jobs, emissions, simulator }: { jobs: JobReg
   return {
     start(actor, { sales }) {
       return jobs.start('demo', null, 100, 'creating the demo emission', async (ctx) => {
-        const e = emissions.create(actor, { blocks: 1, demo: true })
+        const e = emissions.create(actor, { blocks: 1, demo: true, claimThresholdCents: DEMO_CLAIM_THRESHOLD_CENTS })
         await follow(ctx, emissions.generate(actor, e.emission), 0, 35, `emission ${e.emission}: generating`)
         await follow(ctx, emissions.verify(actor, e.emission), 35, 35, `emission ${e.emission}: verifying`)
         emissions.open(actor, e.emission)
