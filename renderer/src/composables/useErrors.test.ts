@@ -44,4 +44,17 @@ describe('describeError', () => {
     expect(describeError(new TransportError('down'), tr)).toMatch(/cannot be reached/)
     expect(describeError(new Error('boom'), tr)).toMatch(/Unexpected error: boom/)
   })
+
+  it('says a claim’s refusals with its statuses, steps and amounts in words', () => {
+    const { t: fr } = createAppI18n('fr').global
+    const trFr = (k: string, p?: Record<string, unknown>) => fr(k, p ?? {})
+    const money = (c: number) => `${c / 100} €`
+    const step = new ApiError({ code: 'CONFLICT', message: '…', reason: { key: 'CLAIM_STEP', params: { serial: '0001-001-0000042-7', status: 'paid', step: 'pay' } } })
+    expect(describeError(step, trFr, String, money)).toContain('la réclamation sur 0001-001-0000042-7 est à l’état « payée » : le paiement n’y est pas possible')
+    // the second-person rule is not a matter of role: said on its own
+    const same = new ApiError({ code: 'FORBIDDEN', message: '…', reason: { key: 'CLAIM_SAME_PERSON', params: { serial: 'S', name: 'marc', step: 'approve', earlier: 'verify' } } })
+    expect(describeError(same, tr, String, money)).toBe('Marc took the identity check of the claim on S: the approval is another person’s.')
+    const below = new ApiError({ code: 'NOT_FOUND', message: '…', reason: { key: 'CLAIM_NONE', params: { serial: 'S', why: 'below', prizeCents: 5_000, thresholdCents: 10_000 } } })
+    expect(describeError(below, tr, String, money)).toContain('no claim on unit S: its prize of 50 € is below its emission’s claim threshold (100 €)')
+  })
 })

@@ -12,13 +12,24 @@ type Translate = (key: string, params?: Record<string, unknown>) => string
 /** Counts that a reason names, written as numbers in the user's language. */
 const COUNTS = ['unit', 'size', 'unsold', 'sales', 'max']
 
+/** A claim's reasons (CLAIM_*): its status, its steps and why a unit has none, in words (claims.*). */
+function claimWords(key: string, p: Record<string, unknown>, t: Translate): void {
+  if (!key.startsWith('CLAIM_')) return
+  if (typeof p.status === 'string') p.status = t(`claims.status.${p.status}`).toLowerCase()
+  for (const k of ['step', 'earlier']) if (typeof p[k] === 'string') p[k] = t(`claims.steps.${p[k] as string}`)
+  if (key === 'CLAIM_NONE' && typeof p.why === 'string') p.why = t(`claims.none.${p.why}`, p)
+}
+
 /** Why the server refused (or a task failed), in the user's language: its reason when it gave one, else its English sentence. */
-export function describeReason(e: { reason?: ErrorReason; message: string }, t: Translate, int: (n: number) => string = String): string {
+export function describeReason(e: { reason?: ErrorReason; message: string }, t: Translate, int: (n: number) => string = String, money: (cents: number) => string = (c) => `${c / 100} €`): string {
   const r = e.reason
   if (!r) return e.message.replace(/\.$/, '')
   const p: Record<string, unknown> = { ...r.params }
   for (const k of COUNTS) if (typeof p[k] === 'number') p[k] = int(p[k] as number)
-  if (typeof p.status === 'string') p.status = t(`status.${p.status}`).toLowerCase()
+  // amounts (prizeCents, thresholdCents…) as money
+  for (const k of Object.keys(p)) if (/(^c|C)ents$/.test(k) && typeof p[k] === 'number') p[k] = money(p[k] as number)
+  claimWords(r.key, p, t)
+  if (typeof p.status === 'string' && !r.key.startsWith('CLAIM_')) p.status = t(`status.${p.status}`).toLowerCase()
   if (typeof p.action === 'string') p.action = t(`reasons.actions.${p.action}`)
   if (typeof p.kind === 'string') p.kind = t(`jobs.${p.kind}`)
   if (typeof p.role === 'string') p.role = t(`roles.${p.role}`)
@@ -33,12 +44,12 @@ export function describeReason(e: { reason?: ErrorReason; message: string }, t: 
 }
 
 /** Reasons that say more than their code's general sentence, which names no detail: said on their own. */
-const SAYS_MORE = new Set(['ACCOUNT_DEACTIVATED', 'UNSOLD_SECRET', 'UNSOLD_REASON', 'WITHDRAW_REASON', 'SERIAL'])
+const SAYS_MORE = new Set(['ACCOUNT_DEACTIVATED', 'UNSOLD_SECRET', 'UNSOLD_REASON', 'WITHDRAW_REASON', 'SERIAL', 'CLAIM_THRESHOLD_RANGE', 'CLAIM_SAME_PERSON', 'CLAIM_CONFLICT', 'CLAIM_SIGN_OFF'])
 
 /** An error as a sentence that says what to do, in the user's language. */
-export function describeError(e: unknown, t: Translate, int?: (n: number) => string): string {
+export function describeError(e: unknown, t: Translate, int?: (n: number) => string, money?: (cents: number) => string): string {
   if (e instanceof ApiError) {
-    const detail = describeReason(e, t, int)
+    const detail = describeReason(e, t, int, money)
     if (e.reason && SAYS_MORE.has(e.reason.key)) return `${detail.charAt(0).toUpperCase()}${detail.slice(1)}${detail.endsWith('.') ? '' : '.'}`
     if (e.code === 'BAD_ARGUMENTS' && e.field) return t('errors.BAD_ARGUMENTS_FIELD', { field: e.field, detail })
     return t(`errors.${e.code}`, { detail })
@@ -56,7 +67,7 @@ export function useErrors() {
   const fmt = useFormat()
 
   function report(e: unknown) {
-    message.error(describeError(e, t, fmt.int), { duration: 8000, closable: true })
+    message.error(describeError(e, t, fmt.int, fmt.money), { duration: 8000, closable: true })
     if (e instanceof ApiError && e.code === 'NOT_SIGNED_IN') {
       auth.forgetSession()
       void router.push({ name: 'login' })

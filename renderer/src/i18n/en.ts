@@ -1,5 +1,6 @@
 /** English messages. Every key of fr.ts has its translation here (the type says so). */
 import type { Messages } from './fr'
+import claims from './claims.en'
 
 const en: Messages = {
   app: {
@@ -25,6 +26,7 @@ const en: Messages = {
     dashboard: 'Dashboard',
     users: 'Users',
     audit: 'Audit log',
+    claims: 'Claims',
   },
   auth: {
     signInTitle: 'Sign in',
@@ -133,6 +135,18 @@ const en: Messages = {
     DICE_NOT_A_ROLL: '“{char}” is not the roll of a die: type digits 1 to 6 only',
     DICE_TOO_FEW: '{count} rolls typed: at least {min} are needed for a share of 32 bytes',
     PUBLISH_NOT_OVER: 'emission {emission} is “{status}”: it is published only once the game is over (closed or withdrawn), since its secrets tell the outcome of every unsold unit',
+    // prize claims and the register of related parties (claims.*: statuses, steps, reasons a unit has no claim)
+    CLAIM_THRESHOLD_RANGE: 'a claim threshold is whole euros, from 1 € to the top prize ({maxCents}), not {cents}',
+    CLAIM_NONE: 'no claim on unit {serial}: {why}',
+    CLAIM_STEP: 'the claim on {serial} is “{status}”: {step} is not possible now (each step once, in order)',
+    CLAIM_SAME_PERSON: '{name} took {earlier} of the claim on {serial}: {step} is another person’s',
+    CLAIM_SIGN_OFF: '{player} is in the register of related parties: an auditor signs off the claim on {serial} before it is paid',
+    CLAIM_NOT_RELATED: '{player} is not in the register of related parties: the claim on {serial} needs no sign-off',
+    CLAIM_CONFLICT: 'the register links {player} to {name}: another person must handle the claim on {serial}',
+    PAYMENT_REF_USED: 'payment reference “{reference}” was recorded for the claim on {serial}: each payment has its own',
+    PARTY_NOT_FOUND: 'the register of related parties has no entry no. {id}',
+    PARTY_EXISTS: 'the register already links {player} to {linkedTo}',
+    PARTY_REMOVED: 'register entry no. {id} was removed already',
     PUBLISH_DIR_NOT_EMPTY: '{dir} is not a new or empty folder: name one, so that the bundle holds nothing else',
     actions: {
       generate: 'generate its blocks',
@@ -853,6 +867,7 @@ const en: Messages = {
       audit: 'no entries | {n} entry | {n} entries',
       accounts: 'no accounts | {n} account | {n} accounts',
       units: 'no units | {n} unit | {n} units',
+      claims: 'no claims | {n} claim | {n} claims',
     },
     countOf: {
       emissions: '{shown} of {n} emission | {shown} of {n} emission | {shown} of {n} emissions',
@@ -861,6 +876,7 @@ const en: Messages = {
     matching: {
       audit: 'no entry matches the filters | {n} entry matches the filters | {n} entries match the filters',
       units: 'no unit matches | {n} unit matches | {n} units match',
+      claims: 'no claim matches the filters | {n} claim matches the filters | {n} claims match the filters',
     },
     searchEmissions: 'Number or code',
     searchUsers: 'Name',
@@ -926,6 +942,8 @@ const en: Messages = {
       job: { cancel: 'Task cancelled' },
       audit: { keyed: 'Log sealed under the ledger key', reanchored: 'Log checkpoint restarted' },
       ledger: { backup: 'Ledger backed up', restored: 'Ledger restored', check: 'Ledger checked' },
+      claim: { verify: 'Winner’s identity verified', approve: 'Prize payment approved', 'sign-off': 'Claim signed off by an auditor', pay: 'Prize paid', reject: 'Claim rejected' },
+      party: { add: 'Related party added to the register', remove: 'Related party removed from the register' },
     },
   },
   // the key ceremony (two-person seeding) on the emission, block and certificate screens
@@ -999,6 +1017,7 @@ const en: Messages = {
     tier: 'Prize tier',
     nav: 'Main menu',
   },
+  claims,
   unitProof: {
     download: 'Download the proof (JSON)',
     hint: 'Shows that this unit, as printed, is part of its block’s commitment; check it with carats proof verify against the certificate.',

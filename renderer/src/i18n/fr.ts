@@ -1,4 +1,6 @@
 /** Messages français (langue par défaut). La forme de cet objet est le type de tous les fichiers de messages. */
+import claims from './claims.fr'
+
 const fr = {
   app: {
     name: '500 000 CARATS',
@@ -23,6 +25,7 @@ const fr = {
     dashboard: 'Tableau de bord',
     users: 'Utilisateurs',
     audit: 'Journal d’audit',
+    claims: 'Réclamations',
   },
   auth: {
     signInTitle: 'Connexion',
@@ -131,6 +134,18 @@ const fr = {
     DICE_NOT_A_ROLL: '« {char} » n’est pas un lancer de dé : tapez seulement des chiffres de 1 à 6',
     DICE_TOO_FEW: '{count} lancers tapés : il en faut au moins {min} pour une part de 32 octets',
     PUBLISH_NOT_OVER: 'l’émission {emission} est à l’état « {status} » : elle ne se publie qu’une fois le jeu terminé (close ou retirée), car ses secrets disent le résultat de chaque unité invendue',
+    // prize claims and the register of related parties (claims.*: statuses, steps, reasons a unit has no claim)
+    CLAIM_THRESHOLD_RANGE: 'un seuil de réclamation est un nombre entier d’euros, de 1 € au gros lot ({maxCents}), pas {cents}',
+    CLAIM_NONE: 'aucune réclamation sur l’unité {serial} : {why}',
+    CLAIM_STEP: 'la réclamation sur {serial} est à l’état « {status} » : {step} n’y est pas possible (chaque étape se fait une fois, dans l’ordre)',
+    CLAIM_SAME_PERSON: '{name} a fait {earlier} de la réclamation sur {serial} : {step} revient à une autre personne',
+    CLAIM_SIGN_OFF: '{player} figure au registre des personnes liées : un auditeur vise la réclamation sur {serial} avant son paiement',
+    CLAIM_NOT_RELATED: '{player} ne figure pas au registre des personnes liées : la réclamation sur {serial} n’a pas besoin de visa',
+    CLAIM_CONFLICT: 'le registre lie {player} à {name} : une autre personne doit traiter la réclamation sur {serial}',
+    PAYMENT_REF_USED: 'la référence de paiement « {reference} » a déjà servi pour la réclamation sur {serial} : chaque paiement a la sienne',
+    PARTY_NOT_FOUND: 'le registre des personnes liées n’a pas d’entrée n° {id}',
+    PARTY_EXISTS: 'le registre lie déjà {player} à {linkedTo}',
+    PARTY_REMOVED: 'l’entrée n° {id} du registre a déjà été retirée',
     PUBLISH_DIR_NOT_EMPTY: '{dir} n’est pas un dossier nouveau ou vide : nommez-en un, pour que la publication ne contienne rien d’autre',
     actions: {
       generate: 'générer ses blocs',
@@ -852,6 +867,7 @@ const fr = {
       audit: 'aucune entrée | {n} entrée | {n} entrées',
       accounts: 'aucun compte | {n} compte | {n} comptes',
       units: 'aucune unité | {n} unité | {n} unités',
+      claims: 'aucune réclamation | {n} réclamation | {n} réclamations',
     },
     countOf: {
       emissions: '{shown} sur {n} émission | {shown} sur {n} émission | {shown} sur {n} émissions',
@@ -860,6 +876,7 @@ const fr = {
     matching: {
       audit: 'aucune entrée ne correspond aux filtres | {n} entrée correspond aux filtres | {n} entrées correspondent aux filtres',
       units: 'aucune unité ne correspond | {n} unité correspond | {n} unités correspondent',
+      claims: 'aucune réclamation ne correspond aux filtres | {n} réclamation correspond aux filtres | {n} réclamations correspondent aux filtres',
     },
     searchEmissions: 'Numéro ou code',
     searchUsers: 'Identifiant',
@@ -925,6 +942,8 @@ const fr = {
       job: { cancel: 'Tâche annulée' },
       audit: { keyed: 'Journal scellé sous la clé du registre', reanchored: 'Point de contrôle du journal repris' },
       ledger: { backup: 'Sauvegarde du registre', restored: 'Registre restauré', check: 'Vérification du registre' },
+      claim: { verify: 'Identité du gagnant vérifiée', approve: 'Paiement d’un gain approuvé', 'sign-off': 'Réclamation visée par un auditeur', pay: 'Gain payé', reject: 'Réclamation rejetée' },
+      party: { add: 'Personne liée inscrite au registre', remove: 'Personne liée retirée du registre' },
     },
   },
   // the key ceremony (two-person seeding) on the emission, block and certificate screens
@@ -998,6 +1017,7 @@ const fr = {
     tier: 'Lot',
     nav: 'Menu principal',
   },
+  claims,
   unitProof: {
     download: 'Télécharger la preuve (JSON)',
     hint: 'Montre que cette unité, telle qu’imprimée, fait partie de l’engagement de son bloc ; vérifiez-la avec carats proof verify face au certificat.',

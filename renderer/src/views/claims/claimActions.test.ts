@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest'
+import type { Claim, ClaimStatus, RelatedParty } from '../../../../electron/contract/claims-types'
+import type { Role } from '../../../../electron/contract/define'
+import { canUse } from '../../access'
+import { claimActions } from './claimActions'
+
+const AT = '2026-01-01T00:00:00.000Z'
+function claim(status: ClaimStatus, more: Partial<Claim> = {}): Claim {
+  const reached = (s: ClaimStatus) => ['pending', 'verified', 'approved', 'paid'].indexOf(status) >= ['pending', 'verified', 'approved', 'paid'].indexOf(s)
+  return {
+    serial: '0001-001-0000042-7', emission: 1, prizeCents: 10_000, player: 'p-17', soldAt: AT, status, related: false, needsSignOff: false,
+    verified: reached('verified') && status !== 'rejected' ? { by: 'sophie', at: AT, document: 'passport', reference: 'X1234567' } : null,
+    approved: reached('approved') && status !== 'rejected' ? { by: 'marc', at: AT } : null,
+    signedOff: null,
+    paid: status === 'paid' ? { by: 'marc', at: AT, reference: 'VIR-1' } : null,
+    rejected: status === 'rejected' ? { by: 'sophie', at: AT, reason: 'forged', from: 'pending' } : null,
+    ...more,
+  }
+}
+const related = (status: ClaimStatus, more: Partial<Claim> = {}) => claim(status, { related: true, needsSignOff: true, ...more })
+const as = (role: Role, me: string, c: Claim, parties: RelatedParty[] = []) => claimActions(c, (ch) => canUse(ch, role), me, parties)
+const actions = (role: Role, me: string, c: Claim) => as(role, me, c).actions
+const noteKeys = (role: Role, me: string, c: Claim) => as(role, me, c).notes.map((n) => n.key)
+
+describe('the steps a claim offers, by role and status', () => {
+  it('offers support the identity check of a pending claim, and its rejection', () => {
+    expect(actions('support', 'sophie', claim('pending'))).toEqual(['verify', 'reject'])
+    expect(actions('admin', 'admin', claim('pending'))).toEqual(['verify', 'reject'])
+    // support never approves nor pays
+    expect(actions('support', 'sophie', claim('verified'))).toEqual(['reject'])
+    expect(actions('support', 'sophie', claim('approved'))).toEqual(['reject'])
+  })
+
+  it('offers a manager the approval of a verified claim, then its payment', () => {
+    expect(actions('manager', 'marc', claim('pending'))).toEqual(['reject'])
+    expect(actions('manager', 'marc', claim('verified'))).toEqual(['approve', 'reject'])
+    expect(actions('manager', 'marc', claim('approved'))).toEqual(['pay', 'reject'])
+    expect(actions('admin', 'admin', claim('approved'))).toEqual(['pay', 'reject'])
+  })
+
+  it('never lets the person who verified approve, ignoring case, and says another manager approves', () => {
+    const c = claim('verified', { verified: { by: 'Marc', at: AT, document: 'id-card', reference: 'AB12' } })
+    expect(actions('manager', 'marc', c)).toEqual(['reject'])
+    expect(as('manager', 'marc', c).notes).toContainEqual({ key: 'anotherApproves', params: { name: 'Marc' } })
+    expect(actions('manager', 'paul', c)).toEqual(['approve', 'reject'])
+  })
+
+  it('asks an auditor’s sign-off of a related party’s claim before its payment', () => {
+    expect(actions('auditor', 'aline', related('pending'))).toEqual(['reject'])
+    expect(noteKeys('auditor', 'aline', related('pending'))).toEqual(['next', 'signOffNeeded', 'signOffAfterVerify'])
+    expect(actions('auditor', 'aline', related('verified'))).toEqual(['signOff', 'reject'])
+    expect(actions('auditor', 'aline', related('approved'))).toEqual(['signOff', 'reject'])
+    // approved but not signed off: no payment yet, and everyone is told why
+    expect(actions('manager', 'marc', related('approved'))).toEqual(['reject'])
+    expect(noteKeys('manager', 'marc', related('approved'))).toContain('signOffNeeded')
+    expect(noteKeys('support', 'sophie', related('verified'))).toContain('signOffNeeded')
+    // signed off: paid as any other
+    const signed = related('approved', { needsSignOff: false, signedOff: { by: 'aline', at: AT } })
+    expect(actions('manager', 'marc', signed)).toEqual(['pay', 'reject'])
+    expect(actions('auditor', 'aline', signed)).toEqual(['reject'])
+    expect(noteKeys('manager', 'marc', signed)).toEqual(['next'])
+  })
+
+  it('offers no sign-off of a claim that needs none, nor to who took an earlier step', () => {
+    expect(actions('auditor', 'aline', claim('verified'))).toEqual(['reject'])
+    const c = related('approved', { approved: { by: 'aline', at: AT } })
+    expect(actions('auditor', 'aline', c)).toEqual(['reject'])
+    expect(as('auditor', 'aline', c).notes).toContainEqual({ key: 'anotherSignsOff', params: { name: 'aline' } })
+  })
+
+  it('offers nothing on a paid or rejected claim: both are final', () => {
+    for (const role of ['admin', 'support', 'manager', 'auditor'] as const) {
+      expect(actions(role, 'x', claim('paid'))).toEqual([])
+      expect(actions(role, 'x', claim('rejected'))).toEqual([])
+    }
+    expect(noteKeys('manager', 'marc', claim('paid'))).toEqual([])
+  })
+
+  it('offers nothing to the person the register links the player to', () => {
+    const party: RelatedParty = { id: 3, player: 'p-17', relation: 'staff', linkedTo: 'Sophie', reason: 'sister', addedBy: 'aline', addedAt: AT, removed: null }
+    const offer = as('support', 'sophie', related('pending'), [party])
+    expect(offer.actions).toEqual([])
+    expect(offer.notes).toContainEqual({ key: 'conflict', params: { player: 'p-17' } })
+    // a removed entry links no more
+    expect(as('support', 'sophie', claim('pending'), [{ ...party, removed: { by: 'aline', at: AT, reason: 'error' } }]).actions).toEqual(['verify', 'reject'])
+    expect(as('manager', 'marc', related('verified'), [party]).actions).toEqual(['approve', 'reject'])
+  })
+
+  it('offers an operator nothing: operators do not see claims', () => {
+    expect(actions('operator', 'oscar', claim('pending'))).toEqual([])
+    expect(actions('operator', 'oscar', claim('approved'))).toEqual([])
+  })
+
+  it('says what every open claim waits for', () => {
+    expect(as('support', 'sophie', claim('verified')).notes[0]).toEqual({ key: 'next', params: { status: 'verified', name: 'sophie' } })
+    expect(as('support', 'sophie', claim('pending')).notes[0]).toEqual({ key: 'next', params: { status: 'pending', name: '' } })
+  })
+})
