@@ -19,6 +19,8 @@ const SCREEN_TITLES: Record<string, string> = {
   users: 'users.title',
   audit: 'audit.title',
   ledger: 'ledger.title',
+  claims: 'claims.title',
+  claim: 'claims.claimTitle',
 }
 
 function one(v: string | string[] | undefined): number {
@@ -30,6 +32,6 @@ export function screenTitle(route: { name?: unknown; params: RouteParams }, t: T
   const app = t('app.name')
   const key = SCREEN_TITLES[String(route.name ?? '')]
   if (!key) return app
-  const screen = t(key, { n: emissionNo(one(route.params.emission)), emission: emissionNo(one(route.params.emission)), block: blockNo(one(route.params.block)) })
+  const screen = t(key, { n: emissionNo(one(route.params.emission)), emission: emissionNo(one(route.params.emission)), block: blockNo(one(route.params.block)), serial: String(route.params.serial ?? '') })
   return `${screen} — ${app}`
 }
