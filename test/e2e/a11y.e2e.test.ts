@@ -1,14 +1,15 @@
 /**
  * Accessibility: axe-core's WCAG 2.0/2.1 A and AA rules on every screen, in French and English,
  * light and dark, must find nothing. An admin sees every screen; the prepared ledger gives an
- * emission with a verified block, sales, players and tickets to show.
+ * emission with a verified block, sales, players and tickets to show, and prize claims (its
+ * emission claims from 100 €: the same sales as SALES_LEDGER's).
  */
 import type { Page } from 'playwright-core'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { screenshot } from './support'
 import { signIn, useJourneyApp } from './fixtures/app'
 import { axeViolations, describeViolations, type Violation } from './fixtures/axe'
-import { ledgerFacts, SALES_LEDGER } from './fixtures/ledger'
+import { CLAIMS_LEDGER, ledgerFacts } from './fixtures/ledger'
 
 type Locale = 'fr' | 'en'
 type Theme = 'light' | 'dark'
@@ -36,7 +37,7 @@ export async function settled(page: Page, heading = 'h1'): Promise<void> {
 }
 
 describe('accessibility: axe-core finds nothing on any screen', () => {
-  const app = useJourneyApp(SALES_LEDGER)
+  const app = useJourneyApp(CLAIMS_LEDGER)
   let screens: { name: string; hash: string }[]
 
   beforeAll(() => {
@@ -44,6 +45,7 @@ describe('accessibility: axe-core finds nothing on any screen', () => {
     try {
       const p = facts.playerWithWinningLastUnit()
       const serial = encodeURIComponent(p.lastUnits[0].serial)
+      const claim = encodeURIComponent(facts.claims()[0].serial)
       screens = [
         { name: 'emissions', hash: '#/emissions' },
         { name: 'emission', hash: '#/emissions/1' },
@@ -60,6 +62,8 @@ describe('accessibility: axe-core finds nothing on any screen', () => {
         { name: 'tickets', hash: '#/tickets' },
         { name: 'ticket', hash: `#/tickets/${serial}` },
         { name: 'replay', hash: `#/tickets/${serial}/replay` },
+        { name: 'claims', hash: '#/claims' },
+        { name: 'claim', hash: `#/claims/${claim}` },
       ]
     } finally {
       facts.close()

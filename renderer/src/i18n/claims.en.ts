@@ -110,6 +110,11 @@ const claims: Messages['claims'] = {
       pending: 'Pending: support checks the winner’s identity.',
       verified: 'Identity verified by {name}: a manager other than {name} approves the payment.',
       approved: 'Approved: a manager or an admin records the payment, with its reference.',
+      signOff: 'Approved: an auditor signs it off, then a manager or an admin records the payment.',
+    },
+    closed: {
+      paid: 'Paid: the claim is closed, no other step is taken on it.',
+      rejected: 'Rejected: a rejection is final, the claim will not be paid.',
     },
     signOffNeeded: '{player} is in the register of related parties: an auditor must sign off this claim before it is paid.',
     conflict: 'The register links you to {player}: another person handles their claims.',

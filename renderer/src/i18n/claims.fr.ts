@@ -108,6 +108,11 @@ export default {
       pending: 'En attente : le service client vérifie l’identité du gagnant.',
       verified: 'Identité vérifiée par {name} : un responsable, autre que {name}, approuve le paiement.',
       approved: 'Approuvée : un responsable ou un administrateur enregistre le paiement, avec sa référence.',
+      signOff: 'Approuvée : un auditeur la vise, puis un responsable ou un administrateur enregistre le paiement.',
+    },
+    closed: {
+      paid: 'Payée : la réclamation est close, aucune autre étape ne s’y prend.',
+      rejected: 'Rejetée : un rejet est définitif, la réclamation ne sera pas payée.',
     },
     signOffNeeded: '{player} figure au registre des personnes liées : un auditeur doit viser cette réclamation avant son paiement.',
     conflict: 'Le registre vous lie à {player} : une autre personne traite ses réclamations.',

@@ -54,6 +54,8 @@ describe('the steps a claim offers, by role and status', () => {
     expect(actions('manager', 'marc', related('approved'))).toEqual(['reject'])
     expect(noteKeys('manager', 'marc', related('approved'))).toContain('signOffNeeded')
     expect(noteKeys('support', 'sophie', related('verified'))).toContain('signOffNeeded')
+    // and what it waits for is the sign-off, not the payment
+    expect(as('manager', 'marc', related('approved')).notes[0]).toEqual({ key: 'next', params: { status: 'signOff', name: 'sophie' } })
     // signed off: paid as any other
     const signed = related('approved', { needsSignOff: false, signedOff: { by: 'aline', at: AT } })
     expect(actions('manager', 'marc', signed)).toEqual(['pay', 'reject'])
@@ -73,7 +75,8 @@ describe('the steps a claim offers, by role and status', () => {
       expect(actions(role, 'x', claim('paid'))).toEqual([])
       expect(actions(role, 'x', claim('rejected'))).toEqual([])
     }
-    expect(noteKeys('manager', 'marc', claim('paid'))).toEqual([])
+    expect(as('manager', 'marc', claim('paid')).notes).toEqual([{ key: 'closed', params: { status: 'paid' } }])
+    expect(as('support', 'sophie', claim('rejected')).notes).toEqual([{ key: 'closed', params: { status: 'rejected' } }])
   })
 
   it('offers nothing to the person the register links the player to', () => {

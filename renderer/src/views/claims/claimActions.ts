@@ -18,7 +18,7 @@ export const CLAIM_ACTION_CHANNEL: Record<ClaimAction, ChannelName> = {
  * and its parameters.
  */
 export interface ClaimNote {
-  key: 'next' | 'signOffNeeded' | 'conflict' | 'anotherApproves' | 'anotherSignsOff' | 'signOffAfterVerify'
+  key: 'next' | 'closed' | 'signOffNeeded' | 'conflict' | 'anotherApproves' | 'anotherSignsOff' | 'signOffAfterVerify'
   params: Record<string, string>
 }
 
@@ -30,10 +30,14 @@ export interface ClaimOffer {
 const same = (a: string | null | undefined, b: string) => !!a && a.toLowerCase() === b.toLowerCase()
 const open = (c: Claim) => c.status !== 'paid' && c.status !== 'rejected'
 
-/** What the claim waits for, said to everyone (claims.notes.next.<status>), and a related party's sign-off. */
+/**
+ * What the claim waits for, said to everyone (claims.notes.next.<status>; an approved claim of a
+ * related party waits for its sign-off), and a related party's sign-off; or that it is closed.
+ */
 function waitsFor(c: Claim): ClaimNote[] {
-  if (!open(c)) return []
-  const next: ClaimNote = { key: 'next', params: { status: c.status, name: c.verified?.by ?? '' } }
+  if (!open(c)) return [{ key: 'closed', params: { status: c.status } }]
+  const waiting = c.status === 'approved' && c.needsSignOff ? 'signOff' : c.status
+  const next: ClaimNote = { key: 'next', params: { status: waiting, name: c.verified?.by ?? '' } }
   return c.needsSignOff ? [next, { key: 'signOffNeeded', params: { player: c.player } }] : [next]
 }
 
