@@ -37,6 +37,8 @@ async function formClosed(page: Page): Promise<void> {
 async function look(page: Page, locale: 'fr' | 'en', theme: 'light' | 'dark'): Promise<void> {
   await page.evaluate(`localStorage.setItem('carats.locale', '${locale}'); localStorage.setItem('carats.theme', '${theme}')`)
   await page.reload()
+  // the screen shown again, before the test moves on (a change of address during the reload's start is lost)
+  await page.locator('h1').first().waitFor({ timeout: 15_000 })
 }
 
 describe('prize claims: from a win to its payment', () => {
