@@ -31,6 +31,8 @@ export interface ClaimsWorld extends ServiceWorld {
   parties: RelatedPartiesService
   claims: ClaimsService
   emission: number
+  /** The world's clock: a second later at each call. */
+  clock: () => Date
   /** Sells `count` units, one player each in turn from `players`, a second apart. */
   sell(count: number, players: string[]): void
 }
@@ -60,6 +62,6 @@ export function useClaimsWorlds(prefix: string): (opts?: { thresholdCents?: numb
       if (!r.ok) throw new Error(JSON.stringify(r.errors.slice(0, 3)))
       sold += count
     }
-    return { ...w, sales, players, parties, claims, emission, sell }
+    return { ...w, clock, sales, players, parties, claims, emission, sell }
   }
 }
