@@ -36,6 +36,14 @@ describe('poissonTail', () => {
     }
   })
 
+  it("is about 1 for fewer claims than a bulk buyer's units bring, where e^-λ alone underflows", () => {
+    // 80,000 units at 1 % each: 800 claims expected, 2 made (e^-800 is below the smallest double)
+    expect(poissonTail(800, 2)).toBeCloseTo(1, 15)
+    expect(poissonTail(2000, 1500)).toBeCloseTo(1, 15)
+    // for λ = n, P(X < n) = ½ − θ·e^-n n^n/n! with θ → ⅓ (Ramanujan), and e^-n n^n/n! ≈ 1/√(2πn)
+    expect(poissonTail(10_000, 10_000)).toBeCloseTo(0.5 + 1 / (3 * Math.sqrt(2 * Math.PI * 10_000)), 4)
+  })
+
   it('does not exceed 1 and grows with λ', () => {
     expect(poissonTail(50, 1)).toBeLessThanOrEqual(1)
     expect(poissonTail(0.2, 3)).toBeLessThan(poissonTail(0.3, 3))

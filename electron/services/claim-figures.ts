@@ -22,21 +22,37 @@ import { RELATED_SQL } from './related-parties'
 export const IMPROBABLE_BELOW = 1e-6
 export const MANY_CLAIMS = 5
 
-/** P(X ≥ k) for X Poisson of mean λ, summed from k up (exact for the tiny tails that matter). */
+/** log(e^-λ λ^i / i!) */
+function logPoissonTerm(lambda: number, i: number): number {
+  let log = -lambda + i * Math.log(lambda)
+  for (let j = 2; j <= i; j++) log -= Math.log(j)
+  return log
+}
+
+/**
+ * P(X ≥ k) for X Poisson of mean λ. Above the mean (k > λ) the tail's terms fall from the first,
+ * so they are summed from k up: exact for the tiny tails that matter. At or below the mean the
+ * tail holds most of the mass: it is 1 − P(X < k), the terms below k summed from k − 1 down
+ * (e^-λ alone underflows past λ ≈ 745, where that sum is 0 and the tail 1).
+ */
 export function poissonTail(lambda: number, k: number): number {
   if (k <= 0) return 1
   if (lambda <= 0) return 0
-  // log of the first term, e^-λ λ^k / k!
-  let logTerm = -lambda + k * Math.log(lambda)
-  for (let i = 2; i <= k; i++) logTerm -= Math.log(i)
-  let term = Math.exp(logTerm)
+  if (k <= lambda) return Math.max(0, 1 - sumTerms(lambda, k - 1, -1))
+  return Math.min(1, sumTerms(lambda, k, 1))
+}
+
+/** Σ of the Poisson terms from i = from, going `step` (1 up, −1 down to 0), while they still count. */
+function sumTerms(lambda: number, from: number, step: 1 | -1): number {
+  let term = Math.exp(logPoissonTerm(lambda, from))
   let sum = 0
-  for (let i = k; i < k + 1000 && term > 0; i++) {
+  for (let i = from; i >= 0 && term > 0; i += step) {
     sum += term
     if (term < sum * 1e-17) break
-    term *= lambda / (i + 1)
+    // e^-λ λ^(i+1)/(i+1)! = term · λ/(i+1); going down, term · i/λ
+    term *= step === 1 ? lambda / (i + 1) : i / lambda
   }
-  return Math.min(1, sum)
+  return sum
 }
 
 interface ClaimantRow {
