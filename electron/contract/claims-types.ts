@@ -75,6 +75,16 @@ export interface RelatedParty {
 export const WINNER_FLAGS = ['improbable', 'many-claims', 'related'] as const
 export type WinnerFlag = (typeof WINNER_FLAGS)[number]
 
+/** The cut-offs of the flags (claim-figures.ts), here so that the screens say them too. */
+export const WINNER_CUT_OFFS = {
+  /** `improbable`: from this many claims, when the chance of as many is below `improbableBelow`. */
+  improbableFrom: 2,
+  /** One chance in a million. */
+  improbableBelow: 1e-6,
+  /** `many-claims`: from this many claims, whatever their odds. */
+  manyClaims: 5,
+} as const
+
 /**
  * A claimant's figures (docs/claims.md): their units, their claims, how many claims their units
  * would bring on average (the tier odds at each emission's threshold), and the chance of at

@@ -5,22 +5,21 @@
  * variable of mean λ = Σ n_e·p_e (units are drawn without replacement from blocks of 8 million,
  * so the binomial and Poisson agree to well under 1 %). The chance of at least k claims is the
  * Poisson tail P(X ≥ k). A player is flagged:
- * - `improbable` when k ≥ 2 and P(X ≥ k) < IMPROBABLE_BELOW. One claim is not flagged however
+ * - `improbable` when k ≥ IMPROBABLE_FROM (2) and P(X ≥ k) < IMPROBABLE_BELOW. One claim is not flagged however
  *   few units were bought: every top prize is won by somebody, most often by someone who bought
  *   few units. Two or more is the pattern of insiders who collect for others.
  * - `many-claims` from MANY_CLAIMS claims, whatever their odds (how auditors found ordinary
  *   players with dozens of claims);
  * - `related` when the account is in the register of related parties.
  */
-import type { WinnerFigures, WinnerFlag } from '../contract/claims-types'
+import { WINNER_CUT_OFFS, type WinnerFigures, type WinnerFlag } from '../contract/claims-types'
 import type { Db } from '../ledger/db'
 import { UNIT_KEY_EMISSION } from '../ledger/migrations'
 import type { Catalog } from './catalog'
 import { RELATED_SQL } from './related-parties'
 
-/** One chance in a million: below it, k ≥ 2 claims on these units are improbable. */
-export const IMPROBABLE_BELOW = 1e-6
-export const MANY_CLAIMS = 5
+/** One chance in a million: below it, k ≥ IMPROBABLE_FROM claims on these units are improbable. */
+export const { improbableBelow: IMPROBABLE_BELOW, improbableFrom: IMPROBABLE_FROM, manyClaims: MANY_CLAIMS } = WINNER_CUT_OFFS
 
 /** log(e^-λ λ^i / i!) */
 function logPoissonTerm(lambda: number, i: number): number {
@@ -78,7 +77,7 @@ export function createClaimFigures({ db, catalog }: { db: Db; catalog: Catalog }
                     FROM players p LEFT JOIN claims c ON c.player_id = p.id`
   const one = db.prepare(`${claimant} WHERE p.id = ? GROUP BY p.id`)
   const candidates = db.prepare(`${claimant} WHERE p.id IN (SELECT player_id FROM claims) GROUP BY p.id
-                                 HAVING count(c.unit_key) >= 2 OR ${RELATED_SQL}`)
+                                 HAVING count(c.unit_key) >= ${Math.min(IMPROBABLE_FROM, MANY_CLAIMS)} OR ${RELATED_SQL}`)
   // the player's sales, walked along their chain (players.last_key → sales.prev_key): no index on player
   const unitsByEmission = db.prepare(`WITH RECURSIVE c(k) AS (SELECT last_key FROM players WHERE id = ? AND last_key IS NOT NULL UNION ALL SELECT s.prev_key FROM c JOIN sales s ON s.unit_key = c.k WHERE s.prev_key IS NOT NULL)
                                       SELECT k / ${UNIT_KEY_EMISSION} AS emission, count(*) AS units FROM c GROUP BY 1`)
@@ -106,7 +105,7 @@ export function createClaimFigures({ db, catalog }: { db: Db; catalog: Catalog }
     const expected = expectedClaims(r)
     const probability = poissonTail(expected, r.claims)
     const flags: WinnerFlag[] = []
-    if (r.claims >= 2 && probability < IMPROBABLE_BELOW) flags.push('improbable')
+    if (r.claims >= IMPROBABLE_FROM && probability < IMPROBABLE_BELOW) flags.push('improbable')
     if (r.claims >= MANY_CLAIMS) flags.push('many-claims')
     if (r.related) flags.push('related')
     return { player: r.name, units: r.units, claims: r.claims, claimsCents: r.claims_cents, expectedClaims: expected, probability, flags }
