@@ -57,6 +57,8 @@ describe('accessibility: axe-core finds nothing on any screen', () => {
         { name: 'users', hash: '#/users' },
         { name: 'audit', hash: '#/audit' },
         { name: 'ledger', hash: '#/ledger' },
+        { name: 'watch', hash: '#/watch' },
+        { name: 'parties', hash: '#/parties' },
         { name: 'support', hash: '#/support' },
         { name: 'player', hash: `#/support?player=${encodeURIComponent(p.player)}` },
         { name: 'tickets', hash: '#/tickets' },

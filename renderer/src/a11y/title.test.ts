@@ -13,6 +13,8 @@ describe('the window title', () => {
     expect(screenTitle({ name: 'emission', params: { emission: '7' } }, t)).toBe('Emission 0007 — 500 000 CARATS')
     expect(screenTitle({ name: 'login', params: {} }, t)).toBe('Sign in — 500 000 CARATS')
     expect(screenTitle({ name: 'claim', params: { serial: '0001-001-0000042-7' } }, t)).toBe('Claim 0001-001-0000042-7 — 500 000 CARATS')
+    expect(screenTitle({ name: 'watch', params: {} }, t)).toBe('Improbable winners — 500 000 CARATS')
+    expect(screenTitle({ name: 'parties', params: {} }, t)).toBe('Related parties — 500 000 CARATS')
   })
 
   it('is the app’s name alone on a route without a screen of its own', () => {

@@ -21,6 +21,8 @@ const SCREEN_TITLES: Record<string, string> = {
   ledger: 'ledger.title',
   claims: 'claims.title',
   claim: 'claims.claimTitle',
+  watch: 'watch.title',
+  parties: 'parties.title',
 }
 
 function one(v: string | string[] | undefined): number {

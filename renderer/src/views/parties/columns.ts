@@ -32,7 +32,7 @@ export function createPartyColumns(c: PartyColumnContext): DataTableColumns<Rela
     {
       title: c.t('parties.relation'),
       key: 'relation',
-      width: 130,
+      width: 160,
       sorter: (a, b) => RELATIONS.indexOf(a.relation) - RELATIONS.indexOf(b.relation),
       filter: true,
       filterMultiple: true,
