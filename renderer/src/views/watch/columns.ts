@@ -35,16 +35,16 @@ const num = (title: string, key: keyof WinnerFigures, width: number, text: (f: W
 
 export function createWatchColumns(c: WatchColumnContext): DataTableColumns<WinnerFigures> {
   return [
-    { title: c.t('watch.player'), key: 'player', minWidth: 140, sorter: (a, b) => a.player.localeCompare(b.player), render: (f) => playerCell(c, f) },
-    num(c.t('watch.units'), 'units', 130, (f) => c.int(f.units)),
-    num(c.t('watch.claims'), 'claims', 150, (f) => c.int(f.claims)),
-    num(c.t('watch.amount'), 'claimsCents', 130, (f) => c.money(f.claimsCents)),
-    num(c.t('watch.expected'), 'expectedClaims', 160, (f) => c.expected(f.expectedClaims)),
-    num(c.t('watch.probability'), 'probability', 230, (f) => h('span', { title: c.raw(f.probability), 'data-test': 'watch-probability' }, c.chance(f.probability))),
+    { title: c.t('watch.player'), key: 'player', minWidth: 120, sorter: (a, b) => a.player.localeCompare(b.player), render: (f) => playerCell(c, f) },
+    num(c.t('watch.units'), 'units', 120, (f) => c.int(f.units)),
+    num(c.t('watch.claims'), 'claims', 140, (f) => c.int(f.claims)),
+    num(c.t('watch.amount'), 'claimsCents', 120, (f) => c.money(f.claimsCents)),
+    num(c.t('watch.expected'), 'expectedClaims', 150, (f) => c.expected(f.expectedClaims)),
+    num(c.t('watch.probability'), 'probability', 200, (f) => h('span', { title: c.raw(f.probability), 'data-test': 'watch-probability' }, c.chance(f.probability))),
     {
       title: c.t('watch.flags'),
       key: 'flags',
-      minWidth: 300,
+      minWidth: 260,
       filter: true,
       filterMultiple: true,
       filterOptions: WINNER_FLAGS.map((f) => ({ label: c.t(`watch.flag.${f}`), value: f })),
