@@ -9,6 +9,7 @@ import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { screenshot } from './support'
 import { eur, norm, signIn, useJourneyApp } from './fixtures/app'
+import { axeViolations, describeViolations, type Violation } from './fixtures/axe'
 import { SALES_LEDGER, STAFF, staffActor } from './fixtures/ledger'
 import { openBackend } from '../../electron/services/backend'
 import { LOSING } from '../../game-core/block'
@@ -73,6 +74,12 @@ const firstWords = async (page: Page, table: string) => (await rows(page, table)
 const rows = (page: Page, table: string) => page.locator(`[data-test="${table}"] tbody tr`)
 const rowOf = (page: Page, table: string, text: string) => rows(page, table).filter({ hasText: text })
 
+/** axe-core's findings on the screen as it is, once Naive UI's transitions have ended. */
+async function axe(page: Page, found: Violation[], name: string): Promise<void> {
+  await page.waitForTimeout(400)
+  found.push(...(await axeViolations(page, name)))
+}
+
 async function look(page: Page, locale: 'fr' | 'en', theme: 'light' | 'dark'): Promise<void> {
   await page.evaluate(`localStorage.setItem('carats.locale', '${locale}'); localStorage.setItem('carats.theme', '${theme}')`)
   await page.reload()
@@ -83,6 +90,8 @@ describe('insiders and improbable winners', () => {
 
   it('lets an auditor keep the register and read the flagged claimants with their figures', async () => {
     const { page, problems } = await app.open()
+    // the screens with rows (the accessibility test's ledger has none to flag), light and dark
+    const found: Violation[] = []
     await signIn(page, 'auditor')
 
     // the register, empty, from the side menu
@@ -114,6 +123,7 @@ describe('insiders and improbable winners', () => {
     const entryText = flat(await entry.innerText())
     for (const part of ['Famille', STAFF.support, REASON, STAFF.auditor, 'en vigueur']) expect(entryText).toContain(part)
     await screenshot(page, 'watch-2-register-fr-light')
+    await axe(page, found, 'register (fr, light)')
 
     // the flagged claimants, least probable first: LUCKY's five claims, then the related cousin
     await page.getByRole('menuitem', { name: 'Gagnants improbables' }).click()
@@ -136,6 +146,7 @@ describe('insiders and improbable winners', () => {
     await how.locator('summary').click()
     expect(flat(await how.innerText())).toContain('à partir de 2 réclamations quand cette probabilité est inférieure à 1 chance sur 1 million')
     await screenshot(page, 'watch-3-flags-fr-light')
+    await axe(page, found, 'flags (fr, light)')
 
     // the entry removed, with a reason: gone from the register in force, kept among the removed
     await page.getByRole('menuitem', { name: 'Personnes liées' }).click()
@@ -171,9 +182,13 @@ describe('insiders and improbable winners', () => {
     await page.locator('[data-test="party-include-removed"]').click()
     await rowOf(page, 'parties-table', COUSIN).waitFor()
     await screenshot(page, 'watch-6-register-fr-dark')
+    await axe(page, found, 'register with a removed entry (fr, dark)')
     await page.goto(new URL('#/watch', app.host.url).toString())
     await rowOf(page, 'watch-table', LUCKY).waitFor()
+    await page.locator('[data-test="watch-how"] summary').click()
     await screenshot(page, 'watch-7-flags-fr-dark')
+    await axe(page, found, 'flags (fr, dark)')
+    expect(describeViolations(found)).toBe('no violations')
     expect(problems).toEqual([])
   })
 
