@@ -660,7 +660,7 @@ const fr = {
       title: 'Comment c’est calculé',
       odds: 'Une unité de l’émission e atteint le seuil de réclamation de cette émission avec la probabilité pₑ = unités d’un bloc dont le lot atteint le seuil ÷ unités d’un bloc, d’après la table des lots.',
       mean: 'Un joueur qui a acheté nₑ unités de chaque émission doit s’attendre à λ = Σ nₑ × pₑ réclamations. Leur nombre suit de très près une loi de Poisson de moyenne λ ; la probabilité affichée est celle d’en avoir au moins autant que le joueur : P(X ≥ k).',
-      cutOffs: 'Signalé « improbable » à partir de {from} réclamations quand cette probabilité est inférieure à 1 chance sur {oneIn} : une seule réclamation ne l’est jamais, car chaque gros lot est gagné par quelqu’un. « Nombreuses réclamations » à partir de {many}, quelles qu’en soient les chances. « Personne liée » quand le compte figure au registre.',
+      cutOffs: 'Signalé « improbable » à partir de {from} réclamations quand cette probabilité est inférieure à 1 chance sur {oneIn} : une seule réclamation ne l’est jamais, car chaque gros lot est gagné par quelqu’un. « Nombreuses réclamations » à partir de {many}, quelles qu’en soient les chances. « Personne liée » quand le compte figure au registre.',
     },
   },
   demo: {
