@@ -22,7 +22,7 @@ describe('refusal: support cannot act as an operator', () => {
     await page.getByRole('heading', { name: 'Service client', level: 1 }).waitFor()
 
     // the menu offers only what support may use
-    expect(await menuEntries(page)).toEqual(['Émissions', 'Inspecteur de tickets', 'Service client', 'Réclamations'])
+    expect(await menuEntries(page)).toEqual(['Émissions', 'Inspecteur de tickets', 'Service client', 'Réclamations', 'Gagnants improbables', 'Personnes liées'])
 
     // the emissions list: readable, without a single operator action
     await page.getByRole('menuitem', { name: 'Émissions' }).click()
