@@ -148,6 +148,12 @@ describe('insiders and improbable winners', () => {
     await screenshot(page, 'watch-3-flags-fr-light')
     await axe(page, found, 'flags (fr, light)')
 
+    // a claimant's name opens the claims list filtered by that player
+    await lucky.getByRole('link', { name: `Réclamations de ${LUCKY}` }).click()
+    await expect.poll(() => page.url()).toContain(`#/claims?player=${LUCKY}`)
+    await expect.poll(() => rows(page, 'claims-table').filter({ hasText: LUCKY }).count()).toBe(CLAIMS)
+    expect(await rows(page, 'claims-table').count()).toBe(CLAIMS)
+
     // the entry removed, with a reason: gone from the register in force, kept among the removed
     await page.getByRole('menuitem', { name: 'Personnes liées' }).click()
     await rowOf(page, 'parties-table', COUSIN).getByRole('button', { name: /^Retirer/ }).click()
