@@ -19,6 +19,9 @@ import { iso, type Actor, type Clock } from './common'
 import type { PlayersService } from './players'
 import { RELATED_SQL, type RelatedPartiesService } from './related-parties'
 import { parseSerialOrThrow } from './tickets'
+import { claimsCsv, type ClaimsCsvFilters } from './claims-csv'
+import type { CsvStyle } from './csv'
+import type { CsvFile } from '../contract/types'
 
 interface ClaimRow {
   unit_key: number
@@ -64,6 +67,8 @@ export interface ClaimsService {
   /** Claims per status (all five) of these emissions (null: all). */
   totals(emissions: number[] | null): ClaimTotal[]
   get(serial: string): ClaimDetail
+  /** Every claim under the filters as a CSV file (claims-csv.ts), office or machine form. */
+  csv(args: ClaimsCsvFilters & Partial<CsvStyle>): CsvFile
   /** One player's figures (flagged or not), or every flagged claimant's, least probable first. */
   flags(player?: string): WinnerFigures[]
   verify(actor: Actor, serial: string, identity: { document: IdentityDocument; reference: string }): Claim
@@ -89,7 +94,7 @@ const RANK: Record<Exclude<ClaimStatus, 'rejected'>, number> = { pending: 0, ver
 const STEP_TO: Record<'verify' | 'approve' | 'pay', ClaimStatus> = { verify: 'verified', approve: 'approved', pay: 'paid' }
 const sameName = (a: string | null, b: string) => a !== null && a.toLowerCase() === b.toLowerCase()
 /** What the audit log keeps of an identity document's number: enough to tell two apart, not to copy one. */
-const masked = (reference: string) => `…${reference.slice(-4)}`
+export const maskedReference = (reference: string) => `…${reference.slice(-4)}`
 
 export function createClaimsService(deps: ClaimsDeps): ClaimsService {
   const { db, clock, catalog, audit, players, parties, figures } = deps
@@ -205,7 +210,7 @@ export function createClaimsService(deps: ClaimsDeps): ClaimsService {
     })
   }
 
-  return {
+  const service: ClaimsService = {
     list({ page = 1, pageSize = 50, order = 'desc', ...q }) {
       const w = where(q, true)
       const dir = order === 'asc' ? 'ASC' : 'DESC'
@@ -227,6 +232,11 @@ export function createClaimsService(deps: ClaimsDeps): ClaimsService {
       return totalsWhere({ sql: `WHERE c.emission IN (${emissions.map(() => '?').join(', ')})`, params: emissions })
     },
 
+    csv({ form = 'machine', locale = 'fr', timeZone, ...filters }) {
+      const asOf = iso(clock())
+      return claimsCsv(service.all(filters), filters, asOf, { form, locale, timeZone }, maskedReference)
+    },
+
     get(serial) {
       const r = claimRow(serial)
       return { claim: toClaim(r), parties: parties.of(r.player), figures: figures.of(r.player_id) }
@@ -236,7 +246,7 @@ export function createClaimsService(deps: ClaimsDeps): ClaimsService {
 
     verify(actor, serial, { document, reference }) {
       return step(actor, serial, (r) => refuseUnlessNext(r, 'verify'), "status = 'verified', document = ?, document_ref = ?, verified_by = ?, verified_at = ?",
-        [document, reference, actor.name, iso(clock())], 'claim.verify', () => ({ document, reference: masked(reference) }))
+        [document, reference, actor.name, iso(clock())], 'claim.verify', () => ({ document, reference: maskedReference(reference) }))
     },
 
     approve(actor, serial) {
@@ -282,4 +292,5 @@ export function createClaimsService(deps: ClaimsDeps): ClaimsService {
       }, "rejected_from = status, status = 'rejected', rejected_by = ?, rejected_at = ?, reject_reason = ?", [actor.name, iso(clock()), reason], 'claim.reject', () => ({ reason }))
     },
   }
+  return service
 }
