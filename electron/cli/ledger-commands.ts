@@ -245,7 +245,9 @@ const reportDashboard: Command = (ctx) =>
       [
         `carats ${d.version}, as of ${d.asOf}: ${scope.join(', ')}${d.includesDemo ? ', demonstration emissions included' : ' (real emissions only; --include-demo counts demonstration emissions too)'}`,
         d.unitsSold === 0 ? 'no activity in the period' : `units sold ${int(d.unitsSold)}, sales ${eur(d.salesCents)}, prizes won ${int(d.prizesWon)} (${eur(d.prizesWonCents)})`,
-        `payout realised ${d.realisedPayout === null ? '-' : pct(d.realisedPayout)}, theoretical ${pct(d.theoreticalPayout)}; remaining prize liability ${eur(d.remainingLiabilityCents)} (as of now)`,
+        `payout realised ${d.realisedPayout === null ? '-' : pct(d.realisedPayout)}, theoretical ${pct(d.theoreticalPayout)}`,
+        `prizes to pay (as of now): won, not yet paid ${eur(d.claims.unpaidCents)}; still in unsold units ${eur(d.remainingLiabilityCents)}`,
+        `claims: ${d.claims.byStatus.map((c) => `${c.status} ${int(c.count)} (${eur(c.amountCents)})`).join(', ')}`,
         `top prizes remaining: ${d.topPrizesRemaining.map((t) => `${eur(t.amountCents)}: ${t.remaining} of ${t.initial}`).join(', ') || 'none on sale'}`,
         `last days: ${d.salesPerDay.slice(-7).map((s) => `${s.day} ${int(s.units)}`).join(', ') || 'no sales'}`,
         ...d.alerts.slice(0, 5).map((a) => `alert: ${a.message} (${a.at})`),

@@ -8,7 +8,7 @@
  * account the register links to them.
  */
 import { AppError, because } from '../contract/errors'
-import { CLAIM_STATUSES, type Claim, type ClaimDetail, type ClaimsPage, type ClaimStatus, type ClaimTotal, type IdentityDocument, type WinnerFigures } from '../contract/claims-types'
+import { type Claim, type ClaimDetail, type ClaimsPage, type ClaimStatus, type ClaimTotal, type IdentityDocument, type WinnerFigures } from '../contract/claims-types'
 import { formatSerial } from '../../game-core/serial'
 import type { Db } from '../ledger/db'
 import { splitUnitKey, unitKey } from '../ledger/migrations'
@@ -20,6 +20,7 @@ import type { PlayersService } from './players'
 import { RELATED_SQL, type RelatedPartiesService } from './related-parties'
 import { parseSerialOrThrow } from './tickets'
 import { claimsCsv, type ClaimsCsvFilters } from './claims-csv'
+import { claimTotalsOf, claimTotalsWhere } from './claim-totals'
 import type { CsvStyle } from './csv'
 import type { CsvFile } from '../contract/types'
 
@@ -202,13 +203,7 @@ export function createClaimsService(deps: ClaimsDeps): ClaimsService {
     return { sql: terms.length ? `WHERE ${terms.join(' AND ')}` : '', params }
   }
 
-  function totalsWhere(w: { sql: string; params: unknown[] }): ClaimTotal[] {
-    const rows = db.prepare(`SELECT c.status, count(*) AS n, sum(c.prize_cents) AS cents FROM claims c ${w.sql} GROUP BY c.status`).all(...w.params) as { status: ClaimStatus; n: number; cents: number }[]
-    return CLAIM_STATUSES.map((status) => {
-      const r = rows.find((x) => x.status === status)
-      return { status, count: r?.n ?? 0, amountCents: r?.cents ?? 0 }
-    })
-  }
+  const totalsWhere = (w: { sql: string; params: unknown[] }) => claimTotalsWhere(db, w)
 
   const service: ClaimsService = {
     list({ page = 1, pageSize = 50, order = 'desc', ...q }) {
@@ -226,11 +221,7 @@ export function createClaimsService(deps: ClaimsDeps): ClaimsService {
       return (db.prepare(`${SELECT} ${w.sql} ORDER BY c.sold_at ${dir}, c.unit_key ${dir}`).all(...w.params) as ClaimRow[]).map(toClaim)
     },
 
-    totals(emissions) {
-      if (emissions === null) return totalsWhere({ sql: '', params: [] })
-      if (emissions.length === 0) return totalsWhere({ sql: 'WHERE 0', params: [] })
-      return totalsWhere({ sql: `WHERE c.emission IN (${emissions.map(() => '?').join(', ')})`, params: emissions })
-    },
+    totals: (emissions) => claimTotalsOf(db, emissions),
 
     csv({ form = 'machine', locale = 'fr', timeZone, ...filters }) {
       const asOf = iso(clock())

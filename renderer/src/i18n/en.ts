@@ -1076,6 +1076,26 @@ const en: Messages = {
     download: 'Download the proof (JSON)',
     hint: 'Shows that this unit, as printed, is part of its block’s commitment; check it with carats proof verify against the certificate.',
   },
+  // claims' threshold (certificate, new emission) and the dashboard's claims (issue 16, claims-back)
+  claimThreshold: {
+    certificate: 'Claim threshold',
+    certificateNote: 'from this prize up, the winner claims in person, identity checked; smaller prizes are credited to their account',
+    field: 'Claim threshold (€)',
+    hint: 'A prize of at least this amount is claimed in person: identity checked, then payment approved by another person. Below it, it is credited automatically. From 1 € to {top} (the top prize); 5,000 € by default, FDJ’s identity threshold.',
+  },
+  dashboardClaims: {
+    liability: 'Prizes to pay',
+    wonUnpaid: 'Won, not yet paid',
+    wonUnpaidHint: 'claims pending, verified or approved',
+    unsold: 'Still in unsold units',
+    title: 'Claims by status',
+    status: 'Status',
+    count: 'Count',
+    amount: 'Amount',
+    total: 'Total',
+    none: 'No claim for these emissions.',
+    statuses: { pending: 'Pending', verified: 'Verified', approved: 'Approved', paid: 'Paid', rejected: 'Rejected' },
+  },
 }
 
 export default en

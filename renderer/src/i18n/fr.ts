@@ -1076,6 +1076,26 @@ const fr = {
     download: 'Télécharger la preuve (JSON)',
     hint: 'Montre que cette unité, telle qu’imprimée, fait partie de l’engagement de son bloc ; vérifiez-la avec carats proof verify face au certificat.',
   },
+  // claims' threshold (certificate, new emission) and the dashboard's claims (issue 16, claims-back)
+  claimThreshold: {
+    certificate: 'Seuil de réclamation',
+    certificateNote: 'à partir de ce lot, le gagnant le réclame en personne, pièce d’identité vérifiée ; les lots plus petits sont crédités sur son compte',
+    field: 'Seuil de réclamation (€)',
+    hint: 'Un lot d’au moins ce montant se réclame en personne : pièce d’identité vérifiée, puis paiement approuvé par une autre personne. En dessous, il est crédité automatiquement. De 1 € à {top} (le plus gros lot) ; 5 000 € par défaut, seuil d’identification de la FDJ.',
+  },
+  dashboardClaims: {
+    liability: 'Lots à payer',
+    wonUnpaid: 'Gagnés, pas encore payés',
+    wonUnpaidHint: 'réclamations en attente, vérifiées ou approuvées',
+    unsold: 'Encore dans les unités invendues',
+    title: 'Réclamations par statut',
+    status: 'Statut',
+    count: 'Nombre',
+    amount: 'Montant',
+    total: 'Total',
+    none: 'Aucune réclamation pour ces émissions.',
+    statuses: { pending: 'En attente', verified: 'Vérifiée', approved: 'Approuvée', paid: 'Payée', rejected: 'Rejetée' },
+  },
 }
 
 type Widen<T> = { [K in keyof T]: T[K] extends string ? string : Widen<T[K]> }
