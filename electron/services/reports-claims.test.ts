@@ -76,3 +76,10 @@ describe("the dashboard's claims", () => {
     expect(real.claims.byStatus.every((t) => t.count === 0 && t.amountCents === 0)).toBe(true)
   })
 })
+
+describe("the certificate's claim threshold", () => {
+  it("prints the emission's threshold as it was created", async () => {
+    const w = await world({ thresholdCents: 5_000 })
+    expect(w.emissions.certificate(w.emission).claimThresholdCents).toBe(5_000)
+  })
+})

@@ -863,6 +863,9 @@ const en: Messages = {
       DAY_TOTALS: 'A day’s totals',
       PRIZE_MISMATCH: 'Stored prize differs from the prize due',
       TIER_MISMATCH: 'Stored tier differs from the one the secret gives',
+      CLAIM_MISSING: 'Large prize sold without a claim',
+      CLAIM_WITHOUT_SALE: 'Claim without a sale at the threshold',
+      CLAIM_MISMATCH: 'Claim that differs from its sale',
     },
     fields: {
       units_sold: 'Units sold',
@@ -881,6 +884,9 @@ const en: Messages = {
       prize_cents: 'Prize',
       unit: 'Unit',
       unit_key: 'Unit key',
+      player_id: 'Player',
+      sold_at: 'Time of sale',
+      emission: 'Emission',
     },
     backup: {
       heading: 'Backups',

@@ -863,6 +863,9 @@ const fr = {
       DAY_TOTALS: 'Totaux d’une journée',
       PRIZE_MISMATCH: 'Lot enregistré différent du lot dû',
       TIER_MISMATCH: 'Rang enregistré différent de celui que donne le secret',
+      CLAIM_MISSING: 'Gros lot vendu sans réclamation',
+      CLAIM_WITHOUT_SALE: 'Réclamation sans vente à hauteur du seuil',
+      CLAIM_MISMATCH: 'Réclamation différente de sa vente',
     },
     fields: {
       units_sold: 'Unités vendues',
@@ -881,6 +884,9 @@ const fr = {
       prize_cents: 'Lot',
       unit: 'Unité',
       unit_key: 'Clé d’unité',
+      player_id: 'Joueur',
+      sold_at: 'Heure de vente',
+      emission: 'Émission',
     },
     backup: {
       heading: 'Sauvegardes',
