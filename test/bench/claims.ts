@@ -7,9 +7,9 @@
  * CARATS_BENCH_SALES=<n> sells fewer units of each block (quick runs).
  */
 import { CARATS } from '../../game-core/carats'
-import { CLAIM_STATUSES } from '../../electron/contract/claims-types'
+import { CLAIM_STATUSES, type Claim } from '../../electron/contract/claims-types'
 import { createClaimFigures } from '../../electron/services/claim-figures'
-import { createClaimsService } from '../../electron/services/claims'
+import { createClaimsService, type ClaimsService } from '../../electron/services/claims'
 import { compareClaims, DueClaims } from '../../electron/services/ledger-check-claims'
 import { createPlayersService } from '../../electron/services/players'
 import { createRelatedParties } from '../../electron/services/related-parties'
@@ -35,6 +35,20 @@ function seconds(fn: () => void): number {
   return (performance.now() - t) / 1000
 }
 
+const STAFF = { support: { name: 'suzy', role: 'support' }, manager: { name: 'max', role: 'manager' }, admin: { name: 'ada', role: 'admin' }, auditor: { name: 'aude', role: 'auditor' } } as const
+
+/** Of the claims: 1 in 40 verified, 1 in 80 of those approved too, 1 in 160 paid, 1 in 160 rejected (at most a few thousand steps). */
+function takeSteps(claims: ClaimsService, list: Claim[]): void {
+  list.forEach((c, i) => {
+    if (i % 160 === 1) claims.reject(STAFF.auditor, c.serial, 'bench: rejected')
+    if (i % 40 !== 0) return
+    claims.verify(STAFF.support, c.serial, { document: 'passport', reference: `P${i}` })
+    if (i % 80 !== 0) return
+    claims.approve(STAFF.manager, c.serial)
+    if (i % 160 === 0) claims.pay(STAFF.admin, c.serial, `VIR-${i}`)
+  })
+}
+
 export async function benchClaims(): Promise<BenchLine[]> {
   const lines: BenchLine[] = []
   const sales = Number(process.env.CARATS_BENCH_SALES || CARATS.blockSize)
@@ -52,8 +66,12 @@ export async function benchClaims(): Promise<BenchLine[]> {
     const players = createPlayersService({ db: f.db, catalog: f.catalog })
     const parties = createRelatedParties({ db: f.db, audit: f.audit, clock: f.clock })
     const claims = createClaimsService({ db: f.db, clock: f.clock, catalog: f.catalog, audit: f.audit, players, parties, figures: createClaimFigures({ db: f.db, catalog: f.catalog }) })
+    // some claims along the workflow, as the desks would take them: every status has claims
+    const steps = seconds(() => takeSteps(claims, claims.all({ emission: low })))
+    log(`steps taken in ${fmt(steps, 1)} s`)
     const count = (e: number) => claims.totals([e]).reduce((n, t) => n + t.count, 0)
     lines.push({ name: `claims at 5,000 € (emission ${high}), at 100 € (emission ${low})`, value: `${count(high)}, ${count(low).toLocaleString('en-US')}` })
+    lines.push({ name: '  by status, every emission', value: claims.totals(null).map((t) => `${t.status[0]} ${t.count}`).join(' ') })
 
     const filters = [undefined, ...CLAIM_STATUSES]
     let worst = 0
