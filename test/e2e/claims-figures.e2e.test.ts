@@ -4,15 +4,14 @@
  * dashboard splits the liability into prizes won but not yet paid and prizes still in unsold
  * units, and counts claims by status, as the ledger says (SQL of the test's own).
  *
- * The prepared ledger's emission 1 is brought, by SQL, to what it would hold had it been created
- * at 100 €: its threshold set and a claim for each of its sales of 100 € or more (as the sales
- * writer makes them); then one claim is verified and approved through the api.
+ * The prepared ledger with claims (emission 1 at 100 €, 20,000 sales); one claim is verified and
+ * approved through the api first.
  */
 import Database from 'better-sqlite3'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { screenshot } from './support'
 import { eur, int, norm, pageToken, signIn, useJourneyApp } from './fixtures/app'
-import { SALES_LEDGER } from './fixtures/ledger'
+import { CLAIMS_LEDGER } from './fixtures/ledger'
 import { CARATS } from '../../game-core/carats'
 import { deriveFigures } from '../../game-core/rules'
 import { formatSerial } from '../../game-core/serial'
@@ -21,15 +20,12 @@ import { splitUnitKey } from '../../electron/ledger/migrations'
 const LOW = 10_000
 
 describe('claims on the dashboard, the certificate and the new-emission form', () => {
-  const app = useJourneyApp(SALES_LEDGER)
+  const app = useJourneyApp(CLAIMS_LEDGER)
   let first = ''
 
   beforeAll(() => {
-    const db = new Database(app.dbPath, { fileMustExist: true })
+    const db = new Database(app.dbPath, { readonly: true, fileMustExist: true })
     try {
-      db.prepare('UPDATE emissions SET claim_threshold_cents = ? WHERE emission = 1').run(LOW)
-      db.prepare(`INSERT INTO claims (unit_key, emission, player_id, sold_at, prize_cents)
-                  SELECT unit_key, 1, player_id, sold_at, prize_cents FROM sales WHERE prize_cents >= ? AND unit_key NOT IN (SELECT unit_key FROM claims)`).run(LOW)
       first = formatSerial(splitUnitKey(db.prepare('SELECT unit_key FROM claims ORDER BY sold_at, unit_key LIMIT 1').pluck().get() as number))
     } finally {
       db.close()
@@ -70,7 +66,7 @@ describe('claims on the dashboard, the certificate and the new-emission form', (
     expect(norm(await board.locator('[data-test="liability-won-unpaid"]').innerText())).toContain(eur(facts.unpaid))
     expect(norm(await board.locator('[data-test="liability-unsold"]').innerText())).toContain(eur(deriveFigures(CARATS).prizeTotalCents - facts.won))
     const claims = board.locator('[data-test="dashboard-claims"]')
-    for (const [status, word] of [['pending', 'En attente'], ['verified', 'Vérifiée'], ['approved', 'Approuvée'], ['paid', 'Payée'], ['rejected', 'Rejetée']] as const) {
+    for (const [status, word] of [['pending', 'En attente'], ['verified', 'Identité vérifiée'], ['approved', 'Approuvée'], ['paid', 'Payée'], ['rejected', 'Rejetée']] as const) {
       const row = norm(await claims.locator(`[data-test="claims-${status}"]`).innerText())
       const f = facts.by.get(status)
       expect(row).toBe(`${word} ${int(f?.n ?? 0)} ${eur(f?.cents ?? 0)}`)

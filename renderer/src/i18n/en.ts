@@ -1100,7 +1100,6 @@ const en: Messages = {
     amount: 'Amount',
     total: 'Total',
     none: 'No claim for these emissions.',
-    statuses: { pending: 'Pending', verified: 'Verified', approved: 'Approved', paid: 'Paid', rejected: 'Rejected' },
   },
 }
 

@@ -1100,7 +1100,6 @@ const fr = {
     amount: 'Montant',
     total: 'Total',
     none: 'Aucune réclamation pour ces émissions.',
-    statuses: { pending: 'En attente', verified: 'Vérifiée', approved: 'Approuvée', paid: 'Payée', rejected: 'Rejetée' },
   },
 }
 
