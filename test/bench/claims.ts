@@ -62,7 +62,6 @@ export async function benchClaims(): Promise<BenchLine[]> {
       log(`simulating ${sales.toLocaleString('en-US')} sales of emission ${e}…`)
       await f.simulator.run(TEST_ACTOR, { emission: e, sales, seed: e })
     }
-    f.db.pragma('optimize')
     const players = createPlayersService({ db: f.db, catalog: f.catalog })
     const parties = createRelatedParties({ db: f.db, audit: f.audit, clock: f.clock })
     const claims = createClaimsService({ db: f.db, clock: f.clock, catalog: f.catalog, audit: f.audit, players, parties, figures: createClaimFigures({ db: f.db, catalog: f.catalog }) })
