@@ -13,7 +13,7 @@ import { diceProblemText, diceRolls } from '../../game-core/seeding'
 import type { KeyCeremony } from '../contract/types'
 import type { Backend } from '../services/backend'
 import { UsageError, type Command, type CommandContext } from './io'
-import { int, options, print, whole, withBackend } from './ledger-commands'
+import { eur, int, options, print, whole, withBackend } from './ledger-commands'
 import { publicationLine } from './publish-commands'
 
 const CONTRIBUTE_HOW = '(--random | --dice <rolls> | --dice-file <file>)'
@@ -125,7 +125,8 @@ const emissionShow: Command = (ctx) =>
     const text = () => {
       const head = `emission ${e.emission} (${e.code}): ${e.status}, ${e.blocks} block(s) of ${int(e.unitsTotal / e.blocks)} units${e.demo ? ', DEMO' : ''}${e.startsOn ? `, on sale from ${e.startsOn}` : ''}, ${int(e.unitsSold)} sold`
       const blocks = e.blockList.map((x) => `  block ${x.block}: ${x.status}${x.status === 'pending' ? '' : `, seeding ${x.seeding}, commitment ${x.commitment}`}`)
-      return [head, ...blocks, ...seedingLines(cert.ceremony, cert.singleControl, e.blockList), publicationLine(e)].join('\n')
+      const claims = `claim threshold: ${eur(e.claimThresholdCents)} (a prize from it up is claimed in person, identity checked; smaller ones are credited)`
+      return [head, claims, ...blocks, ...seedingLines(cert.ceremony, cert.singleControl, e.blockList), publicationLine(e)].join('\n')
     }
     print(ctx, { emission: e, ceremony: cert.ceremony, singleControl: cert.singleControl }, text)
     return 0

@@ -68,6 +68,16 @@ const emissionArg = (ctx: CommandContext) => {
   return whole('the emission number', pos[0], 1, 9999)
 }
 
+/** The service's refusal of one argument (BAD_ARGUMENTS on `field`) as a usage error naming the flag: exit 2, the service's reason. */
+export function asUsage<T>(flag: string, field: string, fn: () => T): T {
+  try {
+    return fn()
+  } catch (e) {
+    if (e instanceof AppError && e.code === 'BAD_ARGUMENTS' && e.extras.field === field) throw new UsageError(`${flag}: ${e.message}`)
+    throw e
+  }
+}
+
 export function print(ctx: CommandContext, value: unknown, human: () => string): void {
   ctx.io.out(ctx.json ? JSON.stringify(value) + '\n' : human().replace(/\n?$/, '\n'))
 }
@@ -102,14 +112,17 @@ export async function follow(ctx: CommandContext, b: Backend, job: JobInfo): Pro
 
 const emissionCreate: Command = (ctx) =>
   withBackend(ctx, (b) => {
-    const { values } = options(ctx, { blocks: { type: 'string' }, code: { type: 'string' }, starts: { type: 'string' }, demo: { type: 'boolean' } })
+    const { values } = options(ctx, { blocks: { type: 'string' }, code: { type: 'string' }, starts: { type: 'string' }, demo: { type: 'boolean' }, 'claim-threshold-cents': { type: 'string' } })
     const blocks = whole('--blocks', values.blocks, 1, 999)
+    const threshold = values['claim-threshold-cents']
+    const claimThresholdCents = threshold === undefined ? undefined : whole('--claim-threshold-cents', threshold, 0, Number.MAX_SAFE_INTEGER)
     const startsProblem = values.starts === undefined ? null : isoDayProblem(values.starts)
     if (startsProblem === 'shape') throw new UsageError(`--starts must be a date YYYY-MM-DD, got ${JSON.stringify(values.starts)}`)
     if (startsProblem === 'nonexistent') throw new UsageError(`--starts must be a day of the calendar: ${values.starts} does not exist`)
-    const e = b.services.emissions.create(b.actor, { blocks, code: values.code, startsOn: values.starts, demo: values.demo })
+    const e = asUsage('--claim-threshold-cents', 'claimThresholdCents', () =>
+      b.services.emissions.create(b.actor, { blocks, code: values.code, startsOn: values.starts, demo: values.demo, claimThresholdCents }))
     const kind = e.demo ? 'demonstration emission' : 'emission'
-    print(ctx, e, () => `${kind} ${e.emission} (${e.code}) created: ${e.blocks} block(s) of ${int(e.unitsTotal / e.blocks)} units${e.startsOn ? `, on sale from ${e.startsOn}` : ''}; next: emission generate ${e.emission}`)
+    print(ctx, e, () => `${kind} ${e.emission} (${e.code}) created: ${e.blocks} block(s) of ${int(e.unitsTotal / e.blocks)} units${e.startsOn ? `, on sale from ${e.startsOn}` : ''}, prizes from ${eur(e.claimThresholdCents)} claimed in person; next: emission generate ${e.emission}`)
     return 0
   })
 
@@ -245,7 +258,9 @@ const reportDashboard: Command = (ctx) =>
       [
         `carats ${d.version}, as of ${d.asOf}: ${scope.join(', ')}${d.includesDemo ? ', demonstration emissions included' : ' (real emissions only; --include-demo counts demonstration emissions too)'}`,
         d.unitsSold === 0 ? 'no activity in the period' : `units sold ${int(d.unitsSold)}, sales ${eur(d.salesCents)}, prizes won ${int(d.prizesWon)} (${eur(d.prizesWonCents)})`,
-        `payout realised ${d.realisedPayout === null ? '-' : pct(d.realisedPayout)}, theoretical ${pct(d.theoreticalPayout)}; remaining prize liability ${eur(d.remainingLiabilityCents)} (as of now)`,
+        `payout realised ${d.realisedPayout === null ? '-' : pct(d.realisedPayout)}, theoretical ${pct(d.theoreticalPayout)}`,
+        `prizes to pay (as of now): won, not yet paid ${eur(d.claims.unpaidCents)}; still in unsold units ${eur(d.remainingLiabilityCents)}`,
+        `claims: ${d.claims.byStatus.map((c) => `${c.status} ${int(c.count)} (${eur(c.amountCents)})`).join(', ')}`,
         `top prizes remaining: ${d.topPrizesRemaining.map((t) => `${eur(t.amountCents)}: ${t.remaining} of ${t.initial}`).join(', ') || 'none on sale'}`,
         `last days: ${d.salesPerDay.slice(-7).map((s) => `${s.day} ${int(s.units)}`).join(', ') || 'no sales'}`,
         ...d.alerts.slice(0, 5).map((a) => `alert: ${a.message} (${a.at})`),
@@ -274,6 +289,14 @@ const userAdd: Command = (ctx) =>
     print(ctx, u, () => `user ${u.name} (${u.role}) created`)
     return 0
   })
+
+/** What `carats help` says of the commands here that take more than their name says. */
+export const ledgerSynopsis: Record<string, string[]> = {
+  'emission create': [
+    'emission create --blocks N [--code C] [--starts YYYY-MM-DD] [--demo] [--claim-threshold-cents N]',
+    '                                      N cents (whole euros, 1 € to the top prize; 500000 by default): a prize from it up is claimed in person',
+  ],
+}
 
 export const ledgerCommands: Record<string, Command> = {
   'emission create': emissionCreate,

@@ -9,9 +9,10 @@
  * `node out/main/cli.js …` and, from source, `npx tsx electron/cli/main.ts …` run it directly.
  */
 import { blockCommands } from './block-commands'
+import { claimCommands, claimSynopsis } from './claim-commands'
 import { ceremonyCommands, ceremonySynopsis } from './ceremony-commands'
 import { integrityCommands } from './integrity-commands'
-import { ledgerCommands } from './ledger-commands'
+import { ledgerCommands, ledgerSynopsis } from './ledger-commands'
 import { verdictCommands } from './verdict-commands'
 import { playerCommands } from './player-commands'
 import { proofCommands } from './proof-commands'
@@ -19,10 +20,10 @@ import { publishCommands, publishSynopsis } from './publish-commands'
 import { stdio, UsageError, type Command } from './io'
 import { AppError } from '../contract/errors'
 
-const commands: Record<string, Command> = { ...blockCommands, ...ledgerCommands, ...ceremonyCommands, ...playerCommands, ...verdictCommands, ...integrityCommands, ...proofCommands, ...publishCommands }
+const commands: Record<string, Command> = { ...blockCommands, ...ledgerCommands, ...ceremonyCommands, ...playerCommands, ...verdictCommands, ...integrityCommands, ...proofCommands, ...publishCommands, ...claimCommands }
 
 /** Commands whose arguments `carats help` spells out (the others: by name). */
-const SYNOPSIS: Record<string, string[]> = { ...ceremonySynopsis, ...publishSynopsis }
+const SYNOPSIS: Record<string, string[]> = { ...ledgerSynopsis, ...ceremonySynopsis, ...publishSynopsis, ...claimSynopsis }
 
 const USAGE = `usage: carats [--db <file>] [--json] <command>
 commands:

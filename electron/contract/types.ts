@@ -4,6 +4,7 @@
  */
 import type { Role } from './define'
 import type { ApiErrorData, ErrorReason } from './errors'
+import type { ClaimsDashboard } from './claims-types'
 import { PLAY_PROBLEM_CODES, type Play } from '../../game-core/play'
 
 export type { Role } from './define'
@@ -117,6 +118,8 @@ export interface Certificate {
   provisional: boolean
   /** The first day of sale (null: none set). */
   startsOn: string | null
+  /** From this prize up, a winner claims in person, identity checked (docs/claims.md). */
+  claimThresholdCents: number
   /** The whole emission: every block's units, prizes and sales, and the theoretical payout. */
   totals: { units: number; blocks: number; blocksCommitted: number; prizes: number; prizesCents: number; salesCents: number; payoutRatio: number }
   /** When this copy was printed (the server's clock). */
@@ -383,6 +386,8 @@ export interface Dashboard {
   theoreticalPayout: number
   /** Prizes still to be won in the units not yet sold of open emissions (a closed one never sells again). */
   remainingLiabilityCents: number
+  /** Claims of the dashboard's emissions per status, and the prizes won but not yet paid, as of now (whatever the days). */
+  claims: ClaimsDashboard
   topPrizesRemaining: { amountCents: number; remaining: number; initial: number }[]
   salesPerDay: { day: string; units: number; salesCents: number; prizesCents: number }[]
   depletion: { amountCents: number; initial: number; sold: number; remaining: number }[]
@@ -528,6 +533,8 @@ export const CSV_LOCALES = ['fr', 'en'] as const
 
 export const LEDGER_PROBLEM_KINDS = [
   'BLOCK_UNITS_SOLD', 'UNIT_GAP', 'UNKNOWN_UNIT', 'TIER_SOLD', 'PLAYER_TOTALS', 'PLAYER_CHAIN', 'DAY_TOTALS', 'PRIZE_MISMATCH', 'TIER_MISMATCH',
+  // claims against the sales at or above their emission's threshold (ledger-check-claims.ts)
+  'CLAIM_MISSING', 'CLAIM_WITHOUT_SALE', 'CLAIM_MISMATCH',
 ] as const
 export type LedgerProblemKind = (typeof LEDGER_PROBLEM_KINDS)[number]
 

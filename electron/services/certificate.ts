@@ -54,6 +54,7 @@ export function buildCertificate(deps: { catalog: Catalog; audit: AuditService; 
     issuedAt: commitmentsMadeAt(blocks),
     provisional: totals.blocksCommitted < totals.blocks,
     startsOn: e.starts_on,
+    claimThresholdCents: e.claim_threshold_cents,
     totals,
     printedAt: iso(clock()),
     demo: e.demo === 1,

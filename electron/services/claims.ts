@@ -8,7 +8,7 @@
  * account the register links to them.
  */
 import { AppError, because } from '../contract/errors'
-import { CLAIM_STATUSES, type Claim, type ClaimDetail, type ClaimsPage, type ClaimStatus, type ClaimTotal, type IdentityDocument, type WinnerFigures } from '../contract/claims-types'
+import { type Claim, type ClaimDetail, type ClaimsPage, type ClaimStatus, type ClaimTotal, type IdentityDocument, type WinnerFigures } from '../contract/claims-types'
 import { formatSerial } from '../../game-core/serial'
 import type { Db } from '../ledger/db'
 import { splitUnitKey, unitKey } from '../ledger/migrations'
@@ -19,6 +19,10 @@ import { iso, type Actor, type Clock } from './common'
 import type { PlayersService } from './players'
 import { RELATED_SQL, type RelatedPartiesService } from './related-parties'
 import { parseSerialOrThrow } from './tickets'
+import { claimsCsv, type ClaimsCsvFilters } from './claims-csv'
+import { claimTotalsOf, claimTotalsWhere } from './claim-totals'
+import type { CsvStyle } from './csv'
+import type { CsvFile } from '../contract/types'
 
 interface ClaimRow {
   unit_key: number
@@ -64,6 +68,8 @@ export interface ClaimsService {
   /** Claims per status (all five) of these emissions (null: all). */
   totals(emissions: number[] | null): ClaimTotal[]
   get(serial: string): ClaimDetail
+  /** Every claim under the filters as a CSV file (claims-csv.ts), office or machine form. */
+  csv(args: ClaimsCsvFilters & Partial<CsvStyle>): CsvFile
   /** One player's figures (flagged or not), or every flagged claimant's, least probable first. */
   flags(player?: string): WinnerFigures[]
   verify(actor: Actor, serial: string, identity: { document: IdentityDocument; reference: string }): Claim
@@ -89,7 +95,7 @@ const RANK: Record<Exclude<ClaimStatus, 'rejected'>, number> = { pending: 0, ver
 const STEP_TO: Record<'verify' | 'approve' | 'pay', ClaimStatus> = { verify: 'verified', approve: 'approved', pay: 'paid' }
 const sameName = (a: string | null, b: string) => a !== null && a.toLowerCase() === b.toLowerCase()
 /** What the audit log keeps of an identity document's number: enough to tell two apart, not to copy one. */
-const masked = (reference: string) => `…${reference.slice(-4)}`
+export const maskedReference = (reference: string) => `…${reference.slice(-4)}`
 
 export function createClaimsService(deps: ClaimsDeps): ClaimsService {
   const { db, clock, catalog, audit, players, parties, figures } = deps
@@ -197,15 +203,9 @@ export function createClaimsService(deps: ClaimsDeps): ClaimsService {
     return { sql: terms.length ? `WHERE ${terms.join(' AND ')}` : '', params }
   }
 
-  function totalsWhere(w: { sql: string; params: unknown[] }): ClaimTotal[] {
-    const rows = db.prepare(`SELECT c.status, count(*) AS n, sum(c.prize_cents) AS cents FROM claims c ${w.sql} GROUP BY c.status`).all(...w.params) as { status: ClaimStatus; n: number; cents: number }[]
-    return CLAIM_STATUSES.map((status) => {
-      const r = rows.find((x) => x.status === status)
-      return { status, count: r?.n ?? 0, amountCents: r?.cents ?? 0 }
-    })
-  }
+  const totalsWhere = (w: { sql: string; params: unknown[] }) => claimTotalsWhere(db, w)
 
-  return {
+  const service: ClaimsService = {
     list({ page = 1, pageSize = 50, order = 'desc', ...q }) {
       const w = where(q, true)
       const dir = order === 'asc' ? 'ASC' : 'DESC'
@@ -221,10 +221,11 @@ export function createClaimsService(deps: ClaimsDeps): ClaimsService {
       return (db.prepare(`${SELECT} ${w.sql} ORDER BY c.sold_at ${dir}, c.unit_key ${dir}`).all(...w.params) as ClaimRow[]).map(toClaim)
     },
 
-    totals(emissions) {
-      if (emissions === null) return totalsWhere({ sql: '', params: [] })
-      if (emissions.length === 0) return totalsWhere({ sql: 'WHERE 0', params: [] })
-      return totalsWhere({ sql: `WHERE c.emission IN (${emissions.map(() => '?').join(', ')})`, params: emissions })
+    totals: (emissions) => claimTotalsOf(db, emissions),
+
+    csv({ form = 'machine', locale = 'fr', timeZone, ...filters }) {
+      const asOf = iso(clock())
+      return claimsCsv(service.all(filters), filters, asOf, { form, locale, timeZone }, maskedReference)
     },
 
     get(serial) {
@@ -236,7 +237,7 @@ export function createClaimsService(deps: ClaimsDeps): ClaimsService {
 
     verify(actor, serial, { document, reference }) {
       return step(actor, serial, (r) => refuseUnlessNext(r, 'verify'), "status = 'verified', document = ?, document_ref = ?, verified_by = ?, verified_at = ?",
-        [document, reference, actor.name, iso(clock())], 'claim.verify', () => ({ document, reference: masked(reference) }))
+        [document, reference, actor.name, iso(clock())], 'claim.verify', () => ({ document, reference: maskedReference(reference) }))
     },
 
     approve(actor, serial) {
@@ -282,4 +283,5 @@ export function createClaimsService(deps: ClaimsDeps): ClaimsService {
       }, "rejected_from = status, status = 'rejected', rejected_by = ?, rejected_at = ?, reject_reason = ?", [actor.name, iso(clock()), reason], 'claim.reject', () => ({ reason }))
     },
   }
+  return service
 }

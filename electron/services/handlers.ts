@@ -70,9 +70,7 @@ export function createHandlers(s: Services): Handlers {
     'claims:signOff': (a, ctx) => s.claims.signOff(actorOf(ctx), a.serial),
     'claims:pay': (a, ctx) => s.claims.pay(actorOf(ctx), a.serial, a.reference),
     'claims:reject': (a, ctx) => s.claims.reject(actorOf(ctx), a.serial, a.reason),
-    'claims:csv': () => {
-      throw new AppError('INTERNAL', 'claims:csv is not built yet')
-    },
+    'claims:csv': (a) => s.claims.csv(a),
     'claims:flags': (a) => s.claims.flags(a.player),
     'parties:list': (a) => s.parties.list(a.includeRemoved),
     'parties:add': (a, ctx) => s.parties.add(actorOf(ctx), a),

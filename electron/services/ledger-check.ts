@@ -1,7 +1,8 @@
 /**
  * The ledger's data checked against itself: every counter recomputed from the `sales` rows
  * (blocks' sold counts, tier counters, players' totals and chains of sales, days' totals), and
- * every sold unit's tier and prize re-derived from its block's secret. One pass over the sales in
+ * every sold unit's tier and prize re-derived from its block's secret, and the claims held against
+ * the sales at or above their emission's threshold (ledger-check-claims.ts). One pass over the sales in
  * unit_key order, block by block: SQLite calls a JavaScript function with each row's columns
  * (about four times faster than reading the rows out), which counts into typed arrays; then the
  * counts are compared with the stored tables. All reads in one transaction, so that another
@@ -15,6 +16,7 @@ import type { Db } from '../ledger/db'
 import { UNIT_KEY_BLOCK, UNIT_KEY_EMISSION } from '../ledger/migrations'
 import type { Catalog } from './catalog'
 import { ChainOrderScan, type ChainOutOfOrder } from './sale-chain'
+import { compareClaims, DueClaims, thresholdsOf } from './ledger-check-claims'
 
 // the result's types are the contract's (it crosses IPC); re-exported for the services that use the check
 export type { LedgerDataCheck, LedgerProblem, LedgerProblemKind, LedgerProblemRow }
@@ -76,6 +78,8 @@ interface BlockScan {
   /** prize per tier code, 0 for LOSING */
   amounts: Float64Array
   tierSold: Float64Array
+  /** the emission's claim threshold: a sale whose prize reaches it has a claim (Infinity: none is due) */
+  threshold: number
   /** stored tiers outside the prize table: value → rows */
   oddTiers: Map<unknown, number>
   rows: number
@@ -83,7 +87,7 @@ interface BlockScan {
 
 /** What the rows of no block (keys between and around the blocks') are counted into. */
 const noBlock = (): BlockScan => ({
-  emission: 0, block: 0, size: 0, table: null, amounts: new Float64Array(256), tierSold: new Float64Array(0), oddTiers: new Map(), rows: 0,
+  emission: 0, block: 0, size: 0, table: null, amounts: new Float64Array(256), tierSold: new Float64Array(0), threshold: Infinity, oddTiers: new Map(), rows: 0,
 })
 
 /** The one pass: SQLite calls row() with each sale's columns. */
@@ -96,6 +100,8 @@ class SaleScan {
   rederived = 0
   readonly players: Float64Array
   readonly strayPlayers = new Map<unknown, number>()
+  /** the sales at or above their emission's claim threshold (ledger-check-claims.ts) */
+  readonly due = new DueClaims()
   /** per day × 1e6 + emission: units, sales_cents, prizes, prizes_cents, a sale time of the day, the emission */
   readonly days = new Map<number, Float64Array>()
   private dayKey = NaN
@@ -140,6 +146,7 @@ class SaleScan {
       const due = tier === null ? 0 : b.amounts[tier]
       if (prize !== due) this.prizeMismatch(key, prize, due ?? null, `its stored ${tierName(tier)}`)
     }
+    if (prize >= b.threshold) this.due.add(key, pid, soldAt, prize)
     this.player(key, pid, prev, soldAt, stake, prize)
     this.order.sale(key, pid, prev, soldAt)
     this.dayOf(key, soldAt, stake, prize)
@@ -251,6 +258,7 @@ function scanBlocks(db: Db, catalog: Catalog, scan: SaleScan): void {
     AND carats_check_sale(unit_key, player_id, prev_key, sold_at, stake_cents, prize_cents, tier)`).pluck()
   const any = db.prepare('SELECT 1 FROM sales WHERE unit_key >= ? AND unit_key < ? LIMIT 1').pluck()
   const tiersOf = db.prepare('SELECT tier, sold FROM block_tiers WHERE emission = ? AND block = ?')
+  const thresholds = thresholdsOf(db)
   let from = -Infinity
   const strays = (to: number) => {
     scan.begin(noBlock(), from, true)
@@ -268,7 +276,8 @@ function scanBlocks(db: Db, catalog: Catalog, scan: SaleScan): void {
     const tierSold = new Float64Array(def.tiers.length)
     // written in noBlock's order: one shape for every block (a spread made a second one, and the scan a second slower)
     const { emission, block } = row
-    const b: BlockScan = { emission, block, size: def.blockSize, table, amounts, tierSold, oddTiers: new Map(), rows: 0 }
+    const threshold = thresholds.get(emission) ?? Infinity
+    const b: BlockScan = { emission, block, size: def.blockSize, table, amounts, tierSold, threshold, oddTiers: new Map(), rows: 0 }
     scan.begin(b, lo, false)
     scan.order.block(lo, row.units_sold)
     if (sold) range.get(lo, lo + UNIT_KEY_BLOCK)
@@ -432,6 +441,7 @@ export function checkLedgerData(deps: { db: Db; catalog: Catalog }, opts: Ledger
       h.player = null
     }
     compareDays(db, scan, problems)
+    compareClaims(db, scan.due, (kind, make) => problems.add(kind, make), (key) => keySerial(key, UNIT_KEY_BLOCK))
     opts.progress?.(scan.rows, Math.max(scan.rows, total))
     const { list, count, byKind } = problems
     return {

@@ -23,6 +23,7 @@ import { TOP_TIERS } from './alerts'
 import type { Catalog, EmissionRow } from './catalog'
 import { type Clock, iso } from './common'
 import { SOFTWARE } from './version'
+import { claimsDashboard, claimTotalsOf } from './claim-totals'
 
 /** Days of sales per day on the dashboard when the period has no first day. */
 export const DASHBOARD_DAYS = 366
@@ -99,6 +100,7 @@ export function createDashboardReader({ db, clock, catalog, alerts }: Deps): Das
       ...figures,
       salesPerDay: perDay(days.filter((d) => d.day >= since)),
       ...state,
+      claims: claimsDashboard(claimTotalsOf(db, [...chosen])),
       alerts: filters.emission === null ? alerts.list() : alerts.list().filter((a) => chosen.has(a.emission)),
     }
   }

@@ -38,7 +38,7 @@ export interface LedgerFixture {
   simulator: Simulator
   /** Creates, generates, verifies and opens an emission; returns its number. */
   /** A demonstration emission unless `demo: false` (only those take simulated sales). */
-  openEmission(opts?: { blocks?: number; startsOn?: string; code?: string; demo?: boolean }): Promise<number>
+  openEmission(opts?: { blocks?: number; startsOn?: string; code?: string; demo?: boolean; claimThresholdCents?: number }): Promise<number>
   close(): void
 }
 
@@ -67,8 +67,8 @@ export function openLedgerFixture(opts: { definition?: GameDefinition; clock?: C
   // with workers, as in the app: the sales are written on a worker thread (which also makes its drafts on another)
   const simulator = createSimulator({ db, clock, catalog, sales, audit, jobs, seller: opts.workers ? workerSeller(path) : undefined })
 
-  async function openEmission(o: { blocks?: number; startsOn?: string; code?: string; demo?: boolean } = {}): Promise<number> {
-    const e = emissions.create(TEST_ACTOR, { blocks: o.blocks ?? 1, startsOn: o.startsOn, code: o.code, demo: o.demo ?? true })
+  async function openEmission(o: { blocks?: number; startsOn?: string; code?: string; demo?: boolean; claimThresholdCents?: number } = {}): Promise<number> {
+    const e = emissions.create(TEST_ACTOR, { blocks: o.blocks ?? 1, startsOn: o.startsOn, code: o.code, demo: o.demo ?? true, claimThresholdCents: o.claimThresholdCents })
     if (!e.demo) completeCeremony(ceremony, e.emission, { starter: TEST_ACTOR })
     for (const start of [() => emissions.generate(TEST_ACTOR, e.emission), () => emissions.verify(TEST_ACTOR, e.emission)]) {
       const end = await jobs.wait(start().id)

@@ -10,6 +10,7 @@ import { benchLedger } from './ledger'
 import { benchRecall } from './recall'
 import { benchCli } from './cli'
 import { benchImport } from './import'
+import { benchClaims } from './claims'
 
 const sections: Record<string, () => Promise<unknown>> = {
   core: () => benchCore({ runs: 5 }),
@@ -17,6 +18,7 @@ const sections: Record<string, () => Promise<unknown>> = {
   ledger: () => benchLedger({ importLines: 200_000 }),
   recall: () => benchRecall(),
   cli: () => benchCli({ runs: 10 }),
+  claims: () => benchClaims(),
   import: () => benchImport({ lines: Number(process.env.CARATS_BENCH_IMPORT_LINES || 100_000), runs: 5 }),
 }
 

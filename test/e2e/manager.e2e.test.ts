@@ -115,7 +115,7 @@ describe('manager: the dashboard', () => {
     expect(await board.locator('[data-test="payout-theoretical"]').innerText()).toContain('71,99975\u202f%')
 
     // the one open block's prizes, less those already won
-    const liability = await kpi('Lots restant à gagner')
+    const liability = await kpi('Encore dans les unités invendues')
     expect(liability).toContain(eur(figures.prizeTotalCents - totals.won))
 
     // top prizes remaining, largest first, out of the block's initial count
@@ -201,7 +201,7 @@ describe('manager: the dashboard', () => {
     expect(norm(await page.locator('[data-test="report-filters"]').innerText())).toBe(`émission 0001 · du ${frDay(from)} au ${frDay(to)} · émissions de démonstration comprises`)
     await expect.poll(async () => (await drawnChart(page, 'Ventes par jour')).datasets[0].colors.length).toBe(period.days)
     // the state's figures stay those of every sale so far
-    expect(await kpiText(page, 'Lots restant à gagner')).toContain(eur(deriveFigures(CARATS).prizeTotalCents - totals.won))
+    expect(await kpiText(page, 'Encore dans les unités invendues')).toContain(eur(deriveFigures(CARATS).prizeTotalCents - totals.won))
     await screenshot(page, 'manager-4-dashboard-filtered')
 
     // a month without a sale says so, and draws no empty chart

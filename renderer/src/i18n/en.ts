@@ -863,6 +863,9 @@ const en: Messages = {
       DAY_TOTALS: 'A day’s totals',
       PRIZE_MISMATCH: 'Stored prize differs from the prize due',
       TIER_MISMATCH: 'Stored tier differs from the one the secret gives',
+      CLAIM_MISSING: 'Large prize sold without a claim',
+      CLAIM_WITHOUT_SALE: 'Claim without a sale at the threshold',
+      CLAIM_MISMATCH: 'Claim that differs from its sale',
     },
     fields: {
       units_sold: 'Units sold',
@@ -881,6 +884,9 @@ const en: Messages = {
       prize_cents: 'Prize',
       unit: 'Unit',
       unit_key: 'Unit key',
+      player_id: 'Player',
+      sold_at: 'Time of sale',
+      emission: 'Emission',
     },
     backup: {
       heading: 'Backups',
@@ -1075,6 +1081,25 @@ const en: Messages = {
   unitProof: {
     download: 'Download the proof (JSON)',
     hint: 'Shows that this unit, as printed, is part of its block’s commitment; check it with carats proof verify against the certificate.',
+  },
+  // claims' threshold (certificate, new emission) and the dashboard's claims (issue 16, claims-back)
+  claimThreshold: {
+    certificate: 'Claim threshold',
+    certificateNote: 'from this prize up, the winner claims in person, identity checked; smaller prizes are credited to their account',
+    field: 'Claim threshold (€)',
+    hint: 'A prize of at least this amount is claimed in person: identity checked, then payment approved by another person. Below it, it is credited automatically. From 1 € to {top} (the top prize); 5,000 € by default, FDJ’s identity threshold.',
+  },
+  dashboardClaims: {
+    liability: 'Prizes to pay',
+    wonUnpaid: 'Won, not yet paid',
+    wonUnpaidHint: 'claims pending, verified or approved',
+    unsold: 'Still in unsold units',
+    title: 'Claims by status',
+    status: 'Status',
+    count: 'Count',
+    amount: 'Amount',
+    total: 'Total',
+    none: 'No claim for these emissions.',
   },
 }
 

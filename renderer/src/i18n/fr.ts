@@ -863,6 +863,9 @@ const fr = {
       DAY_TOTALS: 'Totaux d’une journée',
       PRIZE_MISMATCH: 'Lot enregistré différent du lot dû',
       TIER_MISMATCH: 'Rang enregistré différent de celui que donne le secret',
+      CLAIM_MISSING: 'Gros lot vendu sans réclamation',
+      CLAIM_WITHOUT_SALE: 'Réclamation sans vente à hauteur du seuil',
+      CLAIM_MISMATCH: 'Réclamation différente de sa vente',
     },
     fields: {
       units_sold: 'Unités vendues',
@@ -881,6 +884,9 @@ const fr = {
       prize_cents: 'Lot',
       unit: 'Unité',
       unit_key: 'Clé d’unité',
+      player_id: 'Joueur',
+      sold_at: 'Heure de vente',
+      emission: 'Émission',
     },
     backup: {
       heading: 'Sauvegardes',
@@ -1075,6 +1081,25 @@ const fr = {
   unitProof: {
     download: 'Télécharger la preuve (JSON)',
     hint: 'Montre que cette unité, telle qu’imprimée, fait partie de l’engagement de son bloc ; vérifiez-la avec carats proof verify face au certificat.',
+  },
+  // claims' threshold (certificate, new emission) and the dashboard's claims (issue 16, claims-back)
+  claimThreshold: {
+    certificate: 'Seuil de réclamation',
+    certificateNote: 'à partir de ce lot, le gagnant le réclame en personne, pièce d’identité vérifiée ; les lots plus petits sont crédités sur son compte',
+    field: 'Seuil de réclamation (€)',
+    hint: 'Un lot d’au moins ce montant se réclame en personne : pièce d’identité vérifiée, puis paiement approuvé par une autre personne. En dessous, il est crédité automatiquement. De 1 € à {top} (le plus gros lot) ; 5 000 € par défaut, seuil d’identification de la FDJ.',
+  },
+  dashboardClaims: {
+    liability: 'Lots à payer',
+    wonUnpaid: 'Gagnés, pas encore payés',
+    wonUnpaidHint: 'réclamations en attente, vérifiées ou approuvées',
+    unsold: 'Encore dans les unités invendues',
+    title: 'Réclamations par statut',
+    status: 'Statut',
+    count: 'Nombre',
+    amount: 'Montant',
+    total: 'Total',
+    none: 'Aucune réclamation pour ces émissions.',
   },
 }
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { formatPercent } from '../../format'
 import { dashboardArgs, readQuery, writeQuery } from './filters'
 import { payoutTexts } from './payout'
+import { claimsTable, liabilitySplit } from './liability'
 import { depletionPerTierConfig, depletionPerTierFigures, salesPerDayConfig, salesPerDayFigures } from './charts'
 import type { Dashboard } from '../../../../electron/contract'
 
@@ -58,5 +59,23 @@ describe("the dashboard's charts", () => {
     expect(salesPerDayFigures(d, l)).toEqual({ columns: ['Day', 'S', 'P'], rows: [['2026-03-01', '1500', '500']] })
     // each tier's share won with its counts, beside the share of units sold (25 of 100)
     expect(depletionPerTierFigures(d, l)).toEqual({ columns: ['Tier', 'W', 'U'], rows: [['100', '0.4 (4 / 10)', '0.25'], ['50', '0.1 (2 / 20)', '0.25']] })
+  })
+})
+
+describe("the dashboard's liability and claims", () => {
+  const byStatus = [
+    { status: 'pending' as const, count: 3, amountCents: 1_500_000 },
+    { status: 'verified' as const, count: 1, amountCents: 500_000 },
+    { status: 'approved' as const, count: 1, amountCents: 1_000_000 },
+    { status: 'paid' as const, count: 2, amountCents: 2_000_000 },
+    { status: 'rejected' as const, count: 1, amountCents: 500_000 },
+  ]
+  it('splits the liability into prizes won but not yet paid and prizes still in unsold units', () => {
+    const d = { remainingLiabilityCents: 7_000_000, claims: { byStatus, unpaidCents: 3_000_000 } }
+    expect(liabilitySplit(d)).toEqual({ wonUnpaidCents: 3_000_000, unsoldCents: 7_000_000, totalCents: 10_000_000 })
+  })
+  it('lists every status with a total line, and nothing when there is no claim', () => {
+    expect(claimsTable({ byStatus, unpaidCents: 3_000_000 })).toEqual({ rows: byStatus, total: { count: 8, amountCents: 5_500_000 } })
+    expect(claimsTable({ byStatus: byStatus.map((t) => ({ ...t, count: 0, amountCents: 0 })), unpaidCents: 0 })).toBeNull()
   })
 })
