@@ -14,26 +14,12 @@ import { compareClaims, DueClaims } from '../../electron/services/ledger-check-c
 import { createPlayersService } from '../../electron/services/players'
 import { createRelatedParties } from '../../electron/services/related-parties'
 import { openLedgerFixture, TEST_ACTOR } from '../../electron/services/simulator-fixture'
-import { fmt, printTable, summarize, type BenchLine } from './stats'
+import { type BenchLine, fmt, printTable, seconds, timeEach } from './stats'
 
 const RUNS = 200
 const TARGET_MS = 50
 
-function timeEach(n: number, fn: (i: number) => void): ReturnType<typeof summarize> {
-  const ms: number[] = []
-  for (let i = 0; i < n; i++) {
-    const t = performance.now()
-    fn(i)
-    ms.push(performance.now() - t)
-  }
-  return summarize(ms)
-}
 
-function seconds(fn: () => void): number {
-  const t = performance.now()
-  fn()
-  return (performance.now() - t) / 1000
-}
 
 const STAFF = { support: { name: 'suzy', role: 'support' }, manager: { name: 'max', role: 'manager' }, admin: { name: 'ada', role: 'admin' }, auditor: { name: 'aude', role: 'auditor' } } as const
 

@@ -23,22 +23,13 @@ import { openLedgerFixture, TEST_ACTOR } from '../../electron/services/simulator
 import { createTicketsService } from '../../electron/services/tickets'
 import { warmFeedReader } from '../../electron/workers/feed-reader'
 import { workerImport } from '../../electron/workers/import-runner'
-import { fmt, printTable, summarize, type BenchLine } from './stats'
+import { type BenchLine, fmt, printTable, timeEach } from './stats'
 
 const cpuSeconds = () => {
   const c = process.cpuUsage()
   return (c.user + c.system) / 1e6
 }
 
-function timeEach(n: number, fn: (i: number) => void): ReturnType<typeof summarize> {
-  const ms: number[] = []
-  for (let i = 0; i < n; i++) {
-    const t = performance.now()
-    fn(i)
-    ms.push(performance.now() - t)
-  }
-  return summarize(ms)
-}
 
 export async function benchLedger(opts: { importLines: number }): Promise<BenchLine[]> {
   const lines: BenchLine[] = []

@@ -13,25 +13,11 @@ import { createImporter, feedLine, readFeedFile } from '../../electron/services/
 import { createPlayersService } from '../../electron/services/players'
 import { checkLedgerData } from '../../electron/services/ledger-check'
 import { openLedgerFixture, TEST_ACTOR } from '../../electron/services/simulator-fixture'
-import { fmt, printTable, summarize, type BenchLine } from './stats'
+import { type BenchLine, fmt, printTable, seconds, timeEach } from './stats'
 
 const FEED_LINES = 100_000
 
-function timeEach(n: number, fn: (i: number) => void): ReturnType<typeof summarize> {
-  const ms: number[] = []
-  for (let i = 0; i < n; i++) {
-    const t = performance.now()
-    fn(i)
-    ms.push(performance.now() - t)
-  }
-  return summarize(ms)
-}
 
-function seconds(fn: () => void): number {
-  const t = performance.now()
-  fn()
-  return (performance.now() - t) / 1000
-}
 
 export async function benchRecall(): Promise<BenchLine[]> {
   const lines: BenchLine[] = []

@@ -37,3 +37,21 @@ export function printTable(title: string, lines: BenchLine[]) {
     console.log(`${l.name.padEnd(52)} ${l.value.padStart(22)}${l.target ? `   (target ${l.target})` : ''}${verdict}`)
   }
 }
+
+/** Runs fn n times (fn(0) … fn(n − 1)) and summarizes each run's milliseconds. */
+export function timeEach(n: number, fn: (i: number) => void): ReturnType<typeof summarize> {
+  const ms: number[] = []
+  for (let i = 0; i < n; i++) {
+    const t = performance.now()
+    fn(i)
+    ms.push(performance.now() - t)
+  }
+  return summarize(ms)
+}
+
+/** How long one run of fn takes, in seconds. */
+export function seconds(fn: () => void): number {
+  const t = performance.now()
+  fn()
+  return (performance.now() - t) / 1000
+}

@@ -19,7 +19,6 @@ const claims: Messages['claims'] = {
     allStatuses: 'All statuses',
     emission: 'Emission',
     allEmissions: 'All emissions',
-    emissionOption: 'Emission {no} · {code}',
     player: 'Player',
     playerPlaceholder: 'Exact player account',
     apply: 'Filter',

@@ -17,7 +17,6 @@ export default {
     allStatuses: 'Tous les statuts',
     emission: 'Émission',
     allEmissions: 'Toutes les émissions',
-    emissionOption: 'Émission {no} · {code}',
     player: 'Joueur',
     playerPlaceholder: 'Compte joueur exact',
     apply: 'Filtrer',
