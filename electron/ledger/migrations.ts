@@ -371,6 +371,8 @@ CREATE INDEX claims_by_sold_at ON claims(sold_at);
 -- prize_cents last: the totals per status (count, amount) are read from the index alone
 CREATE INDEX claims_by_status ON claims(status, sold_at, prize_cents);
 CREATE INDEX claims_by_emission ON claims(emission, status, sold_at, prize_cents);
+-- one emission's claims of every status, newest sale first, without sorting them
+CREATE INDEX claims_by_emission_time ON claims(emission, sold_at);
 CREATE INDEX claims_by_player ON claims(player_id, sold_at);
 CREATE UNIQUE INDEX claims_payment_ref ON claims(payment_ref) WHERE payment_ref IS NOT NULL;
 CREATE TRIGGER claims_no_delete BEFORE DELETE ON claims
