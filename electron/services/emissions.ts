@@ -86,7 +86,7 @@ const STATUS_WORDS: Record<EmissionStatus, string> = {
 function refuseThreshold(def: GameDefinition, cents: number): void {
   const top = Math.max(...def.tiers.map((t) => t.amountCents))
   if (!Number.isInteger(cents) || cents < 100 || cents > top || cents % 100 !== 0) {
-    throw new AppError('BAD_ARGUMENTS', `the claim threshold must be whole euros from 1 € to the top prize, ${top / 100} €, not ${cents} cents`, {
+    throw new AppError('BAD_ARGUMENTS', `the claim threshold must be whole euros from 1 € to the top prize, ${(top / 100).toLocaleString('en-US')} €, not ${cents} cents`, {
       field: 'claimThresholdCents', ...because('CLAIM_THRESHOLD_RANGE', { cents, maxCents: top }),
     })
   }

@@ -51,10 +51,10 @@ describe.sequential('carats and prize claims', () => {
   it('refuses a claim threshold out of range with the reason, as a usage error, and creates nothing', () => {
     const odd = carats(['emission', 'create', '--blocks', '1', '--demo', '--claim-threshold-cents', '12345'])
     expect(odd.code, odd.err).toBe(2)
-    expect(odd.err).toBe('carats emission create: --claim-threshold-cents: the claim threshold must be whole euros from 1 € to the top prize, 500000 €, not 12345 cents\n')
+    expect(odd.err).toBe('carats emission create: --claim-threshold-cents: the claim threshold must be whole euros from 1 € to the top prize, 500,000 €, not 12345 cents\n')
     const above = carats(['emission', 'create', '--blocks', '1', '--demo', '--claim-threshold-cents', '60000000'])
     expect(above.code).toBe(2)
-    expect(above.err).toContain('to the top prize, 500000 €, not 60000000 cents')
+    expect(above.err).toContain('to the top prize, 500,000 €, not 60000000 cents')
     const shape = carats(['emission', 'create', '--blocks', '1', '--claim-threshold-cents', '100€'])
     expect(shape.code).toBe(2)
     expect(shape.err).toContain('--claim-threshold-cents must be a whole number, got "100€"')
