@@ -74,6 +74,7 @@ export const ERROR_REASON_KEYS = [
   'FEED_CONTENT_TYPE', // {type}: a feed's bytes sent to the host with another content type than application/octet-stream
   'SIM_REAL_EMISSION', // {emission}: simulated sales only go to demonstration emissions
   'KEY_MISSING', // {path, fingerprint}: the key file is gone; the ledger was sealed under that key
+  'KEY_FILE_REQUIRED', // {}: a team ledger on PostgreSQL was opened without its key file (--key-file, CARATS_KEY_FILE)
   'KEY_WRONG', // {path, fingerprint, expected}: the key file holds another ledger's key
   'KEY_UNSAFE', // {path}: others may read the key file
   'KEY_DAMAGED', // {path}

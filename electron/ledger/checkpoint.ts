@@ -9,6 +9,8 @@ import { createHmac } from 'node:crypto'
 import { readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { threadId } from 'node:worker_threads'
 import { canonicalJson } from '../../game-core/commitment'
+import { keyFilePath } from './keystore'
+import { isPostgresUrl } from './location'
 
 export const CHECKPOINT_FORMAT = 'carats-audit-checkpoint/1'
 export const CHECKPOINT_KEY_LABEL = 'CARATS-AUDIT-CHECKPOINT/1'
@@ -27,8 +29,12 @@ export interface Checkpoint {
 
 export type CheckpointRead = { checkpoint: Checkpoint; problem: null } | { checkpoint: null; problem: 'missing' | 'altered' }
 
-export function checkpointFilePath(dbPath: string): string {
-  return `${dbPath}.audit-checkpoint`
+/**
+ * Beside a SQLite ledger's file; for a team ledger on PostgreSQL, beside this workstation's key
+ * file (each workstation's checkpoint vouches for the entries it has seen).
+ */
+export function checkpointFilePath(dbPath: string, keyFile?: string): string {
+  return isPostgresUrl(dbPath) ? `${keyFile ?? keyFilePath(dbPath)}.audit-checkpoint` : `${dbPath}.audit-checkpoint`
 }
 
 const macOf = (key: Buffer, cp: Checkpoint) => createHmac('sha256', key).update(canonicalJson(cp)).digest('hex')

@@ -13,6 +13,7 @@ import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:
 import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { AppError, because } from '../contract/errors'
 import type { Db } from './db'
+import { displayLocation, isPostgresUrl } from './location'
 import { readMeta, writeMeta } from './meta'
 
 export interface KeyStore {
@@ -113,7 +114,22 @@ export function refusingKeyStore(problem: AppError): KeyStore {
   return { problem, fingerprint: refuse, derive: refuse, saveCopy: refuse, sealSecret: refuse, openSecret: refuse, sealShare: refuse, openShare: refuse }
 }
 
+/**
+ * The ledger's key file: the one given by CARATS_KEY_FILE (or --key-file, which sets it), else
+ * `<ledger file>.key` beside a SQLite file. A team ledger on PostgreSQL has no file to sit beside:
+ * its key file must be given.
+ */
 export function keyFilePath(dbPath: string): string {
+  const given = process.env.CARATS_KEY_FILE
+  if (given) return given
+  if (isPostgresUrl(dbPath)) {
+    throw new AppError(
+      'KEY',
+      `a team ledger on PostgreSQL (${displayLocation(dbPath)}) keeps its master key in a file of its own: ` +
+        'give it with --key-file <file> or CARATS_KEY_FILE (the same file on every workstation; a new ledger makes it)',
+      because('KEY_FILE_REQUIRED', {}),
+    )
+  }
   return `${dbPath}.key`
 }
 

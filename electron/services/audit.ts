@@ -55,14 +55,16 @@ export interface AuditDeps {
   db: Db
   clock: Clock
   keys: KeyStore
-  /** The ledger's file, beside which the checkpoint is kept. */
+  /** The ledger's file, beside which the checkpoint is kept (a team ledger's: beside its key file). */
   dbPath: string
+  /** The key file, when given rather than found beside the ledger. */
+  keyFile?: string
   /** A copy of a ledger just made (a backup, a restore): its checkpoint may start at its head. */
   startCheckpoint?: boolean
 }
 
-export function createAuditService({ db, clock, keys, dbPath, startCheckpoint }: AuditDeps): AuditService {
-  const checkpointFile = checkpointFilePath(dbPath)
+export function createAuditService({ db, clock, keys, dbPath, keyFile, startCheckpoint }: AuditDeps): AuditService {
+  const checkpointFile = checkpointFilePath(dbPath, keyFile)
   const ledgerId = readMeta(db, 'ledger_id') ?? ''
   const last = db.prepare('SELECT seq, hash FROM audit ORDER BY seq DESC LIMIT 1')
   const hashOf = db.prepare('SELECT hash FROM audit WHERE seq = ?').pluck()

@@ -7,7 +7,8 @@ import { userInfo } from 'node:os'
 import { createDispatcher } from '../contract/dispatch'
 import type { Envelope } from '../contract/errors'
 import { openLedger, type Db } from '../ledger/db'
-import { openLedgerKey, type KeyStore } from '../ledger/keystore'
+import { isPostgresUrl } from '../ledger/location'
+import { keyFilePath, openLedgerKey, type KeyStore } from '../ledger/keystore'
 import { verifyBlockInWorkers } from '../workers/block-pool'
 import { closeImportWorkers, workerImport } from '../workers/import-runner'
 import { runLedgerTask } from '../workers/ledger-task-runner'
@@ -88,11 +89,11 @@ export interface Backend {
   closeGracefully(): Promise<void>
 }
 
-export function createServices(opts: { db: Db; dbPath: string; keys: KeyStore; clock?: Clock; threads?: number; verifyBlock?: VerifyBlockFn }): Services {
-  const { db, dbPath, keys } = opts
+export function createServices(opts: { db: Db; dbPath: string; keyFile?: string; keys: KeyStore; clock?: Clock; threads?: number; verifyBlock?: VerifyBlockFn }): Services {
+  const { db, dbPath, keys, keyFile } = opts
   const clock = opts.clock ?? systemClock
   const catalog = createCatalog({ db, keys })
-  const audit = createAuditService({ db, clock, keys, dbPath })
+  const audit = createAuditService({ db, clock, keys, dbPath, keyFile })
   const users = createUsersService({ db, clock, audit })
   const jobs = createJobRegistry({ clock })
   const alerts = createAlertsService({ db, clock, audit, catalog })
@@ -116,11 +117,13 @@ export function createServices(opts: { db: Db; dbPath: string; keys: KeyStore; c
 }
 
 export function openBackend(opts: BackendOptions): Backend {
+  // a team ledger is only opened with its key file at hand (keyFilePath says how to give it)
+  if (isPostgresUrl(opts.dbPath)) opts = { ...opts, keyFile: opts.keyFile ?? keyFilePath(opts.dbPath) }
   const db = openLedger(opts.dbPath, { busyTimeoutMs: opts.busyTimeoutMs })
   let services: Services
   try {
     const keys = openLedgerKey(db, opts.dbPath, { keyFile: opts.keyFile })
-    services = createServices({ db, dbPath: opts.dbPath, keys, clock: opts.clock, threads: opts.threads, verifyBlock: opts.verifyBlock })
+    services = createServices({ db, dbPath: opts.dbPath, keyFile: opts.keyFile, keys, clock: opts.clock, threads: opts.threads, verifyBlock: opts.verifyBlock })
     services.emissions.recoverInterrupted()
   } catch (e) {
     db.close()

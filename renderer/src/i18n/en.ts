@@ -121,6 +121,7 @@ const en: Messages = {
     FEED_NOT_UTF8: 'the file is not UTF-8 text: it stops being UTF-8 at line {line}, byte {byte} of that line (offset {offset} in the file, counting from 0); save it as UTF-8',
     SIM_REAL_EMISSION: 'emission {emission} is a real emission: simulated sales go only to demonstration emissions, so that no real unit is sold to a simulated player',
     KEY_MISSING: 'the ledger key file {path} is missing, while the blocks’ secrets and the audit log are sealed under that key (fingerprint {fingerprint}): restore the file from the backup made with the ledger (mode 0600); no new key was made',
+    KEY_FILE_REQUIRED: 'a team ledger on PostgreSQL keeps its master key in a file of its own: give it with --key-file <file> or CARATS_KEY_FILE (the same file on every workstation)',
     KEY_WRONG: 'wrong key: {path} holds the key with fingerprint {fingerprint}, which is not this ledger’s: put back the key file backed up with this ledger',
     KEY_UNSAFE: 'the key file {path} can be read by other users: run chmod 600 {path}',
     KEY_DAMAGED: 'the key file {path} is damaged (it must hold 64 hexadecimal digits): restore it from the backup',

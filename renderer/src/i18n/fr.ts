@@ -120,6 +120,7 @@ const fr = {
     FEED_NOT_UTF8: 'le fichier n’est pas un texte UTF-8 : il cesse de l’être à la ligne {line}, à l’octet {byte} de cette ligne (position {offset} dans le fichier, en comptant depuis 0) ; enregistrez-le en UTF-8',
     SIM_REAL_EMISSION: 'l’émission {emission} est une émission réelle : les ventes simulées ne vont qu’aux émissions de démonstration, pour qu’aucune unité réelle ne soit vendue à un joueur simulé',
     KEY_MISSING: 'le fichier de clé du registre {path} est absent, alors que les secrets des blocs et le journal d’audit sont scellés sous cette clé (empreinte {fingerprint}) : restaurez ce fichier depuis la sauvegarde faite avec le registre (droits 0600) ; aucune nouvelle clé n’a été créée',
+    KEY_FILE_REQUIRED: 'un registre d’équipe sur PostgreSQL garde sa clé maîtresse dans un fichier à part : indiquez-le avec --key-file <fichier> ou CARATS_KEY_FILE (le même fichier sur chaque poste)',
     KEY_WRONG: 'mauvaise clé : {path} contient la clé d’empreinte {fingerprint}, qui n’est pas celle de ce registre : remettez le fichier de clé sauvegardé avec ce registre',
     KEY_UNSAFE: 'le fichier de clé {path} est lisible par d’autres utilisateurs : exécutez chmod 600 {path}',
     KEY_DAMAGED: 'le fichier de clé {path} est abîmé (il doit contenir 64 chiffres hexadécimaux) : restaurez-le depuis la sauvegarde',

@@ -1,0 +1,22 @@
+/**
+ * Where a ledger is: a SQLite file (a path) or a team database on a PostgreSQL server (a
+ * `postgresql://` or `postgres://` URL). One place decides which, so that a URL is never taken
+ * for a file name.
+ */
+const PG_URL = /^postgres(ql)?:\/\//i
+
+export function isPostgresUrl(location: string): boolean {
+  return PG_URL.test(location.trim())
+}
+
+/** The location as it may be shown or logged: a URL's password is masked. */
+export function displayLocation(location: string): string {
+  if (!isPostgresUrl(location)) return location
+  try {
+    const u = new URL(location)
+    if (u.password) u.password = '***'
+    return u.toString()
+  } catch {
+    return location.replace(/:[^:@/]*@/, ':***@')
+  }
+}

@@ -1,0 +1,28 @@
+/** What the calling thread and the PostgreSQL connection's thread (pg-bridge-worker.ts) say to each other. */
+export type Param = string | number | bigint | Uint8Array | null
+
+export type BridgeRequest =
+  | { op: 'connect' }
+  | { op: 'query'; sql: string; params: Param[]; array: boolean }
+  /** COPY … FROM STDIN with the rows as text (tab-separated, one per line). */
+  | { op: 'copy'; sql: string; data: string }
+  /** The next `count` rows of a cursor, declared on its first fetch. */
+  | { op: 'fetch'; cursor: number; sql: string; params: Param[]; count: number; array: boolean }
+  | { op: 'closeCursor'; cursor: number }
+  | { op: 'close' }
+
+export interface BridgeRows {
+  rows: unknown[]
+  changes: number
+}
+
+export interface BridgeError {
+  message: string
+  code?: string
+  detail?: string
+  table?: string
+  column?: string
+  constraint?: string
+}
+
+export type BridgeAnswer = ({ ok: true } & BridgeRows) | { ok: false; error: BridgeError }

@@ -1,0 +1,99 @@
+/**
+ * A PostgreSQL connection the calling thread uses synchronously, as it uses better-sqlite3: the
+ * connection lives in a worker thread (pg-bridge-worker.ts); each request is posted to it and the
+ * caller waits (Atomics.wait) until the answer is there, then takes it (receiveMessageOnPort).
+ * The services keep one model for both engines: a statement runs to its end before the next one.
+ */
+import { MessageChannel, Worker, receiveMessageOnPort, type MessagePort } from 'node:worker_threads'
+import { workerEntry } from '../../workers/entry'
+import type { BridgeAnswer, BridgeError, BridgeRequest, BridgeRows } from './bridge-messages'
+
+/** An error of the server, with SQLite's wording where the services read it (constraint failures). */
+export class PgError extends Error {
+  constructor(
+    message: string,
+    readonly code: string,
+    readonly pgCode: string | undefined,
+  ) {
+    super(message)
+    this.name = 'PgError'
+  }
+}
+
+/** "Key (a, b)=(1, 2) already exists." → "a, b" */
+function keyColumns(detail: string | undefined): string[] {
+  const m = /^Key \(([^)]*)\)/.exec(detail ?? '')
+  return m ? m[1].split(',').map((c) => c.trim()) : []
+}
+
+/** The server's error, worded as SQLite words the same failure (the services match on that wording). */
+export function toPgError(e: BridgeError): PgError {
+  const table = e.table ?? '?'
+  switch (e.code) {
+    case '23505':
+      return new PgError(`UNIQUE constraint failed: ${keyColumns(e.detail).map((c) => `${table}.${c}`).join(', ')}`, 'SQLITE_CONSTRAINT_UNIQUE', e.code)
+    case '23514':
+      return new PgError(`CHECK constraint failed: ${e.constraint ?? table}`, 'SQLITE_CONSTRAINT_CHECK', e.code)
+    case '23503':
+      return new PgError('FOREIGN KEY constraint failed', 'SQLITE_CONSTRAINT_FOREIGNKEY', e.code)
+    case '23502':
+      return new PgError(`NOT NULL constraint failed: ${table}.${e.column ?? '?'}`, 'SQLITE_CONSTRAINT_NOTNULL', e.code)
+    case 'P0001':
+      return new PgError(e.message, 'SQLITE_CONSTRAINT_TRIGGER', e.code)
+    case '55P03':
+      return new PgError('database is locked (another workstation holds the ledger\'s write lock)', 'SQLITE_BUSY', e.code)
+    default:
+      return new PgError(e.message, `PG_${e.code ?? 'ERROR'}`, e.code)
+  }
+}
+
+/** bytea arrives as a plain Uint8Array (structured clone): the services expect Buffers, as better-sqlite3 gives. */
+function buffersIn(rows: unknown[]): unknown[] {
+  for (const row of rows) {
+    const r = row as Record<string, unknown>
+    for (const k in r) {
+      const v = r[k]
+      if (v instanceof Uint8Array && !Buffer.isBuffer(v)) r[k] = Buffer.from(v.buffer, v.byteOffset, v.byteLength)
+    }
+  }
+  return rows
+}
+
+export class SyncBridge {
+  private readonly worker: Worker
+  private readonly port: MessagePort
+  private readonly flag = new Int32Array(new SharedArrayBuffer(4))
+  private closed = false
+
+  constructor(url: string) {
+    const { port1, port2 } = new MessageChannel()
+    const entry = workerEntry('pg-bridge-worker')
+    this.worker = new Worker(entry.file, { eval: entry.eval, workerData: { url, port: port2, flag: this.flag }, transferList: [port2] })
+    this.worker.unref()
+    this.port = port1
+  }
+
+  /** Sends one request and waits for its answer; a server error is thrown as a PgError. */
+  call(req: BridgeRequest): BridgeRows {
+    if (this.closed) throw new PgError('The PostgreSQL ledger is closed', 'SQLITE_MISUSE', undefined)
+    Atomics.store(this.flag, 0, 0)
+    this.port.postMessage(req)
+    Atomics.wait(this.flag, 0, 0)
+    const got = receiveMessageOnPort(this.port)
+    if (!got) throw new PgError('The PostgreSQL connection thread gave no answer', 'PG_BRIDGE', undefined)
+    const a = got.message as BridgeAnswer
+    if (!a.ok) throw toPgError(a.error)
+    return { rows: buffersIn(a.rows), changes: a.changes }
+  }
+
+  close(): void {
+    if (this.closed) return
+    try {
+      this.call({ op: 'close' })
+    } finally {
+      this.closed = true
+      this.port.close()
+      void this.worker.terminate()
+    }
+  }
+}

@@ -1,0 +1,214 @@
+/**
+ * A PostgreSQL ledger with the part of better-sqlite3's Database the services use, so that they
+ * run unchanged on both engines: prepare → get/all/run/iterate (pluck, raw), exec,
+ * transaction(fn) (nested ones as savepoints), pragma for the names the services read, close.
+ *
+ * One writer at a time, as SQLite's file lock gives: every transaction, and every write outside
+ * one, first takes the ledger's advisory lock (held until it commits or rolls back). The sales
+ * cursor, the audit chain and the claims' steps keep their rules across workstations.
+ */
+import { SyncBridge } from './bridge'
+import type { Param } from './bridge-messages'
+import { LEDGER_WRITE_LOCK } from './locks'
+import { toNumbered } from './placeholders'
+
+type Row = Record<string, unknown>
+const FETCH_ROWS = 5000
+const WRITE = /^\s*(INSERT|UPDATE|DELETE|WITH\b[\s\S]*\b(INSERT|UPDATE|DELETE)\b)/i
+
+function params(args: unknown[]): Param[] {
+  const list = args.length === 1 && Array.isArray(args[0]) ? (args[0] as unknown[]) : args
+  return list.map((v) => {
+    if (v === undefined) return null
+    if (typeof v === 'boolean') throw new TypeError('SQLite3 can only bind numbers, strings, bigints, buffers, and null')
+    return v as Param
+  })
+}
+
+export class PgStatement {
+  private mode: 'object' | 'pluck' | 'raw' = 'object'
+  private readonly text: string
+
+  constructor(
+    private readonly db: PgDb,
+    readonly source: string,
+  ) {
+    this.text = toNumbered(source)
+  }
+
+  pluck(on = true): this {
+    this.mode = on ? 'pluck' : 'object'
+    return this
+  }
+
+  raw(on = true): this {
+    this.mode = on ? 'raw' : 'object'
+    return this
+  }
+
+  private shape(rows: unknown[]): unknown[] {
+    if (this.mode === 'pluck') return rows.map((r) => (r as unknown[])[0])
+    return rows
+  }
+
+  all(...args: unknown[]): unknown[] {
+    return this.shape(this.db.query(this.text, params(args), this.mode !== 'object').rows)
+  }
+
+  get(...args: unknown[]): unknown {
+    return this.all(...args)[0]
+  }
+
+  run(...args: unknown[]): { changes: number; lastInsertRowid: number } {
+    return { changes: this.db.query(this.text, params(args), false).changes, lastInsertRowid: 0 }
+  }
+
+  *iterate(...args: unknown[]): IterableIterator<unknown> {
+    yield* this.db.cursor(this.text, params(args), this.mode !== 'object', (rows) => this.shape(rows))
+  }
+}
+
+type TxMode = 'deferred' | 'immediate' | 'exclusive'
+type TxFn<A extends unknown[], R> = ((...args: A) => R) & Record<TxMode, (...args: A) => R>
+
+export class PgDb {
+  readonly engine = 'postgres'
+  readonly memory = false
+  readonly readonly = false
+  private readonly bridge: SyncBridge
+  private depth = 0
+  private cursors = 0
+  private isOpen = true
+  /** data_version's answer: writes by other connections seen so far (see pragma). */
+  private othersWrites = 0
+  private lastWrites: number | null = null
+
+  constructor(
+    readonly name: string,
+    url: string,
+  ) {
+    this.bridge = new SyncBridge(url)
+    this.bridge.call({ op: 'connect' })
+  }
+
+  get open(): boolean {
+    return this.isOpen
+  }
+
+  get inTransaction(): boolean {
+    return this.depth > 0
+  }
+
+  prepare(sql: string): PgStatement {
+    return new PgStatement(this, sql)
+  }
+
+  /** One statement; a write outside a transaction takes the write lock for itself. */
+  query(text: string, values: Param[], array: boolean): { rows: unknown[]; changes: number } {
+    if (this.depth === 0 && WRITE.test(text)) return this.transaction(() => this.query(text, values, array)).immediate()
+    return this.bridge.call({ op: 'query', sql: text, params: values, array })
+  }
+
+  /** The rows of a large result in pages (a server-side cursor, inside a transaction). */
+  *cursor(text: string, values: Param[], array: boolean, shape: (rows: unknown[]) => unknown[]): IterableIterator<unknown> {
+    const own = this.depth === 0
+    if (own) this.bridge.call({ op: 'query', sql: 'BEGIN READ ONLY', params: [], array: false })
+    const id = ++this.cursors
+    try {
+      for (;;) {
+        const { rows } = this.bridge.call({ op: 'fetch', cursor: id, sql: text, params: values, count: FETCH_ROWS, array })
+        yield* shape(rows)
+        if (rows.length < FETCH_ROWS) break
+      }
+    } finally {
+      this.bridge.call({ op: 'closeCursor', cursor: id })
+      if (own) this.bridge.call({ op: 'query', sql: 'COMMIT', params: [], array: false })
+    }
+  }
+
+  exec(sql: string): this {
+    this.bridge.call({ op: 'query', sql, params: [], array: false })
+    return this
+  }
+
+  /** COPY … FROM STDIN: the bulk path of the sales (rows as tab-separated text lines). */
+  copyIn(sql: string, data: string): number {
+    return this.bridge.call({ op: 'copy', sql, data }).changes
+  }
+
+  transaction<A extends unknown[], R>(fn: (...args: A) => R): TxFn<A, R> {
+    const run = (...args: A): R => this.inTx(fn, args)
+    return Object.assign(run, { deferred: run, immediate: run, exclusive: run })
+  }
+
+  private inTx<A extends unknown[], R>(fn: (...args: A) => R, args: A): R {
+    const savepoint = this.depth > 0 ? `carats_sp_${this.depth}` : null
+    if (savepoint) this.exec(`SAVEPOINT ${savepoint}`)
+    else this.begin()
+    this.depth++
+    let result: R
+    try {
+      result = fn(...args)
+      if (result && typeof (result as { then?: unknown }).then === 'function') throw new TypeError('Transaction function cannot return a promise')
+    } catch (e) {
+      this.depth--
+      this.exec(savepoint ? `ROLLBACK TO SAVEPOINT ${savepoint}; RELEASE SAVEPOINT ${savepoint}` : 'ROLLBACK')
+      throw e
+    }
+    this.depth--
+    if (savepoint) this.exec(`RELEASE SAVEPOINT ${savepoint}`)
+    else this.commit()
+    return result
+  }
+
+  /** Opens a transaction holding the write lock; one that could not take it is closed again. */
+  private begin(): void {
+    try {
+      this.exec(`BEGIN; SELECT pg_advisory_xact_lock(${LEDGER_WRITE_LOCK})`)
+    } catch (e) {
+      this.exec('ROLLBACK')
+      throw e
+    }
+  }
+
+  /** Commits, counting the write so that other connections' data_version moves. */
+  private commit(): void {
+    const { rows } = this.bridge.call({ op: 'query', sql: 'UPDATE ledger_identity SET writes = writes + 1 RETURNING writes', params: [], array: true })
+    this.bridge.call({ op: 'query', sql: 'COMMIT', params: [], array: false })
+    this.lastWrites = Number((rows[0] as unknown[] | undefined)?.[0] ?? 0)
+  }
+
+  pragma(source: string, opts: { simple?: boolean } = {}): unknown {
+    const [name, value] = source.split('=').map((s) => s.trim())
+    if (name === 'data_version') return this.dataVersion()
+    if (name === 'busy_timeout' && value !== undefined) {
+      this.exec(`SET lock_timeout = ${Math.max(0, Math.floor(Number(value)))}`)
+      return opts.simple ? Number(value) : [{ timeout: Number(value) }]
+    }
+    // foreign keys stay checked on PostgreSQL; WAL, cache and checkpoints are the server's business
+    if (['foreign_keys', 'journal_mode', 'synchronous', 'cache_size', 'wal_autocheckpoint'].includes(name)) return opts.simple ? null : []
+    throw new TypeError(`PRAGMA ${name} is SQLite's: the PostgreSQL ledger has no such setting`)
+  }
+
+  /** Like SQLite's: a number that changes when another connection has committed a write. */
+  private dataVersion(): number {
+    const rows = this.bridge.call({ op: 'query', sql: 'SELECT writes FROM ledger_identity', params: [], array: true }).rows
+    const writes = Number((rows[0] as unknown[] | undefined)?.[0] ?? 0)
+    if (this.lastWrites !== null && writes !== this.lastWrites) this.othersWrites++
+    this.lastWrites = writes
+    return this.othersWrites
+  }
+
+  function(): never {
+    throw new TypeError('user functions are SQLite\'s: on PostgreSQL the check reads the rows instead')
+  }
+
+  close(): this {
+    if (!this.isOpen) return this
+    this.isOpen = false
+    this.bridge.close()
+    return this
+  }
+}
+
+export type { Row }

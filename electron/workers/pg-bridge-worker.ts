@@ -1,0 +1,124 @@
+/**
+ * The thread that holds a PostgreSQL ledger's connection (electron/ledger/pg/bridge.ts): it runs
+ * each statement its parent sends, posts the answer, then wakes the parent, which waits for it as
+ * it waits for better-sqlite3. One connection, one statement at a time.
+ */
+import { Client, types, type ClientConfig } from 'pg'
+import { parse } from 'pg-connection-string'
+import { from as copyFrom } from 'pg-copy-streams'
+import { userInfo } from 'node:os'
+import { workerData, type MessagePort } from 'node:worker_threads'
+import type { BridgeAnswer, BridgeRequest, BridgeRows } from '../ledger/pg/bridge-messages'
+
+// The ledger's integers are below 2^53 (unit keys, cents, milliseconds): numbers, as SQLite gives.
+types.setTypeParser(types.builtins.INT8, (v) => Number(v))
+types.setTypeParser(types.builtins.NUMERIC, (v) => Number(v))
+// SQLite answers a comparison with 1 or 0; the services compare with numbers.
+types.setTypeParser(types.builtins.BOOL, (v) => (v === 't' ? 1 : 0))
+
+const { url, port, flag } = workerData as { url: string; port: MessagePort; flag: Int32Array }
+/** As libpq does: a URL without a user name connects as PGUSER, else as the operating-system user. */
+function osUser(): string | undefined {
+  try {
+    return userInfo().username
+  } catch {
+    return process.env.USER || undefined
+  }
+}
+
+function clientConfig(url: string): ClientConfig {
+  const parsed = parse(url) as ClientConfig
+  const user = parsed.user || process.env.PGUSER || osUser()
+  return { ...parsed, port: parsed.port || undefined, user, application_name: 'carats' } as ClientConfig
+}
+
+const client = new Client(clientConfig(url))
+let lost: Error | null = null
+client.on('error', (e) => {
+  lost = e
+})
+
+const cursors = new Map<number, string>()
+
+async function query(req: Extract<BridgeRequest, { op: 'query' }>): Promise<BridgeRows> {
+  const res = await client.query({ text: req.sql, values: req.params, rowMode: req.array ? 'array' : undefined })
+  const last = Array.isArray(res) ? res[res.length - 1] : res
+  return { rows: last.rows ?? [], changes: last.rowCount ?? 0 }
+}
+
+async function copyIn(req: Extract<BridgeRequest, { op: 'copy' }>): Promise<BridgeRows> {
+  const stream = client.query(copyFrom(req.sql))
+  await new Promise<void>((resolve, reject) => {
+    stream.on('error', reject)
+    stream.on('finish', resolve)
+    stream.end(req.data)
+  })
+  return { rows: [], changes: Number(stream.rowCount ?? 0) }
+}
+
+async function fetchCursor(req: Extract<BridgeRequest, { op: 'fetch' }>): Promise<BridgeRows> {
+  let name = cursors.get(req.cursor)
+  if (!name) {
+    name = `carats_cursor_${req.cursor}`
+    await client.query({ text: `DECLARE ${name} NO SCROLL CURSOR FOR ${req.sql}`, values: req.params })
+    cursors.set(req.cursor, name)
+  }
+  const res = await client.query({ text: `FETCH ${req.count} FROM ${name}`, rowMode: req.array ? 'array' : undefined })
+  return { rows: res.rows, changes: res.rowCount ?? 0 }
+}
+
+async function closeCursor(req: Extract<BridgeRequest, { op: 'closeCursor' }>): Promise<BridgeRows> {
+  const name = cursors.get(req.cursor)
+  cursors.delete(req.cursor)
+  if (name) await client.query(`CLOSE ${name}`)
+  return { rows: [], changes: 0 }
+}
+
+async function handle(req: BridgeRequest): Promise<BridgeRows> {
+  if (lost) throw lost
+  switch (req.op) {
+    case 'connect':
+      await client.connect()
+      return { rows: [], changes: 0 }
+    case 'query':
+      return query(req)
+    case 'copy':
+      return copyIn(req)
+    case 'fetch':
+      return fetchCursor(req)
+    case 'closeCursor':
+      return closeCursor(req)
+    case 'close':
+      await client.end()
+      return { rows: [], changes: 0 }
+  }
+}
+
+function errorOf(e: unknown): BridgeAnswer {
+  const err = e as Error & Record<string, unknown>
+  const pick = (k: string) => (typeof err?.[k] === 'string' ? (err[k] as string) : undefined)
+  return {
+    ok: false,
+    error: {
+      message: err instanceof Error ? err.message : String(e),
+      code: pick('code'),
+      detail: pick('detail'),
+      table: pick('table'),
+      column: pick('column'),
+      constraint: pick('constraint'),
+    },
+  }
+}
+
+function answer(a: BridgeAnswer): void {
+  port.postMessage(a)
+  Atomics.store(flag, 0, 1)
+  Atomics.notify(flag, 0)
+}
+
+port.on('message', (req: BridgeRequest) => {
+  handle(req).then(
+    (rows) => answer({ ok: true, ...rows }),
+    (e) => answer(errorOf(e)),
+  )
+})
