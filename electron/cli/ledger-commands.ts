@@ -10,7 +10,8 @@
  * the script (emission ceremony, ceremony-commands.ts); a person at the keyboard leaves it unset. The one rule kept is the auditor's: an unsold unit is shown only with
  * `--reason`, and the inspection is audited with that reason.
  *
- * The ledger: --db <file>, else CARATS_DB, else carats.db in the app's data folder.
+ * The ledger: --db <file or postgresql:// URL>, else CARATS_DB, else carats.db in the app's data
+ * folder. A team ledger on PostgreSQL needs its key file: --key-file or CARATS_KEY_FILE.
  */
 import { mkdirSync } from 'node:fs'
 import { homedir } from 'node:os'
@@ -21,6 +22,7 @@ import { AppError } from '../contract/errors'
 import type { DepletionReport, JobInfo, TicketView } from '../contract/types'
 import { ROLES, type Role } from '../contract/define'
 import { DB_FILE_NAME, userDataDir } from '../main/paths'
+import { isPostgresUrl } from '../ledger/location'
 import { openBackend, type Backend } from '../services/backend'
 import type { Simulator } from '../services/simulator'
 import { salesImport, salesImports } from './import-commands'
@@ -39,7 +41,7 @@ export function ledgerPath(db: string | undefined): string {
 
 export async function withBackend<T>(ctx: CommandContext, fn: (b: Backend) => Promise<T> | T): Promise<T> {
   const path = ledgerPath(ctx.db)
-  if (ctx.db) mkdirSync(dirname(path), { recursive: true })
+  if (ctx.db && !isPostgresUrl(path)) mkdirSync(dirname(path), { recursive: true })
   // a command waits up to a minute for another process's transaction (a long import or simulation)
   const backend = openBackend({ dbPath: path, busyTimeoutMs: 60_000, actorName: process.env.CARATS_ACTOR?.trim() || undefined })
   try {

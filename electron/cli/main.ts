@@ -8,6 +8,7 @@
  * after building out/ if it is missing or stale: no TypeScript is compiled when `carats` starts.
  * `node out/main/cli.js …` and, from source, `npx tsx electron/cli/main.ts …` run it directly.
  */
+import { resolve } from 'node:path'
 import { blockCommands } from './block-commands'
 import { claimCommands, claimSynopsis } from './claim-commands'
 import { ceremonyCommands, ceremonySynopsis } from './ceremony-commands'
@@ -25,7 +26,7 @@ const commands: Record<string, Command> = { ...blockCommands, ...ledgerCommands,
 /** Commands whose arguments `carats help` spells out (the others: by name). */
 const SYNOPSIS: Record<string, string[]> = { ...ledgerSynopsis, ...ceremonySynopsis, ...publishSynopsis, ...claimSynopsis }
 
-const USAGE = `usage: carats [--db <file>] [--json] <command>
+const USAGE = `usage: carats [--db <file>|<postgresql://…>] [--key-file <file>] [--json] <command>
 commands:
 ${Object.keys(commands).flatMap((c) => (SYNOPSIS[c] ?? [c]).map((line) => `  ${line}`)).join('\n')}`
 
@@ -35,7 +36,12 @@ export async function runCli(argv: string[], io = stdio()): Promise<number> {
   let db = process.env.CARATS_DB || undefined
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]
-    if (a === '--json') json = true
+    if (rest.length === 0 && (a === '--key-file' || a.startsWith('--key-file='))) {
+      // before the command only: `restore` has a --key-file of its own (the backup's key)
+      const file = a === '--key-file' ? argv[++i] : a.slice('--key-file='.length)
+      if (!file) { io.err('carats: --key-file needs a file name\n'); return 2 }
+      process.env.CARATS_KEY_FILE = resolve(file)
+    } else if (a === '--json') json = true
     else if (a === '--db') {
       db = argv[++i]
       if (!db) { io.err('carats: --db needs a file name\n'); return 2 }

@@ -1,5 +1,5 @@
 /**
- * `npm run serve -- --db <file> [--port N]`: the browser host as a command. Prints exactly one
+ * `npm run serve -- --db <file or postgresql:// URL> [--key-file <file>] [--port N]`: the browser host as a command. Prints exactly one
  * line on stdout, `listening on http://127.0.0.1:<port>/`; anything else goes to stderr. The
  * ledger is opened just after that line, while the browser loads the app; if it cannot be opened,
  * the host says why on stderr and exits with status 1.
@@ -12,18 +12,29 @@
 import { mkdirSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
+import { isPostgresUrl } from '../ledger/location'
 import { resolveDbPath, userDataDir } from '../main/paths'
 import { lazyBackend } from './lazy-backend'
 import { createHost } from './server'
 
 const PROJECT_ROOT = resolve(__dirname, '..', '..')
 
-const USAGE = 'usage: npm run serve -- [--db <file>] [--port N]   (default ledger: CARATS_DB, else the per-user data folder)'
+const USAGE =
+  'usage: npm run serve -- [--db <file>|<postgresql://…>] [--key-file <file>] [--port N]\n' +
+  '  default ledger: CARATS_DB, else the per-user data folder; a PostgreSQL ledger needs --key-file or CARATS_KEY_FILE'
+
+/** The value of `--name <v>` or `--name=<v>`, if given. */
+function optionValue(argv: readonly string[], name: string): string | undefined {
+  const i = argv.findIndex((a) => a === name || a.startsWith(`${name}=`))
+  if (i < 0) return undefined
+  const v = argv[i].startsWith(`${name}=`) ? argv[i].slice(name.length + 1) : argv[i + 1]
+  if (!v || v.startsWith('--')) throw new Error(`${name} needs a value\n${USAGE}`)
+  return v
+}
 
 function portArgument(argv: readonly string[]): number {
-  const i = argv.findIndex((a) => a === '--port' || a.startsWith('--port='))
-  if (i < 0) return 0
-  const raw = argv[i].startsWith('--port=') ? argv[i].slice('--port='.length) : argv[i + 1]
+  const raw = optionValue(argv, '--port')
+  if (raw === undefined) return 0
   const port = Number(raw)
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port needs a port number from 0 to 65535, not ${raw ?? 'nothing'}`)
   return port
@@ -35,22 +46,20 @@ async function main(): Promise<void> {
     console.error(USAGE)
     return
   }
-  const known = new Set(['--db', '--port'])
+  const known = new Set(['--db', '--port', '--key-file'])
   for (let i = 0; i < argv.length; i++) {
     const name = argv[i].split('=')[0]
     if (!known.has(name)) throw new Error(`unknown option ${argv[i]}\n${USAGE}`)
     if (!argv[i].includes('=')) i++
   }
   const port = portArgument(argv)
-  const dbPath = resolveDbPath(
-    argv,
-    process.env,
-    userDataDir({ platform: process.platform, env: process.env, home: homedir() }),
-    // npm runs scripts from the package folder; INIT_CWD is where the user typed the command.
-    process.env.INIT_CWD || process.cwd(),
-  )
+  // npm runs scripts from the package folder; INIT_CWD is where the user typed the command.
+  const cwd = process.env.INIT_CWD || process.cwd()
+  const dbPath = resolveDbPath(argv, process.env, userDataDir({ platform: process.platform, env: process.env, home: homedir() }), cwd)
+  const keyFile = optionValue(argv, '--key-file')
+  if (keyFile) process.env.CARATS_KEY_FILE = resolve(cwd, keyFile)
 
-  mkdirSync(dirname(dbPath), { recursive: true })
+  if (!isPostgresUrl(dbPath)) mkdirSync(dirname(dbPath), { recursive: true })
   // The ledger is opened once the host listens, while the browser loads the app (lazy-backend.ts);
   // the services' code is loaded then too. A ledger that cannot be opened stops the host.
   const backend = lazyBackend(

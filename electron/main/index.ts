@@ -12,6 +12,7 @@ import { INVOKE_CHANNEL } from '../preload/bridge'
 import { openBackend } from '../services/backend'
 import { createInvokeHandler } from './ipc'
 import { checkElectronBinding } from './native'
+import { displayLocation, isPostgresUrl } from '../ledger/location'
 import { resolveDbPath, userDataDir } from './paths'
 import { APP_ENTRY_URL, APP_HOST, APP_SCHEME, appOrigin, contentSecurityPolicy, isTrustedSender, securityHeaders, windowOptions } from './security'
 
@@ -56,10 +57,10 @@ function openLedger(): Backend {
     fail('CARATS cannot start', e instanceof Error ? e.message : String(e))
   }
   try {
-    mkdirSync(dirname(dbPath), { recursive: true })
+    if (!isPostgresUrl(dbPath)) mkdirSync(dirname(dbPath), { recursive: true })
     return openBackend({ dbPath })
   } catch (e) {
-    fail('CARATS cannot open its ledger', `${dbPath}: ${e instanceof Error ? e.message : String(e)}`)
+    fail('CARATS cannot open its ledger', `${displayLocation(dbPath)}: ${e instanceof Error ? e.message : String(e)}`)
   }
 }
 

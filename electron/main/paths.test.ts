@@ -34,4 +34,11 @@ describe('ledger path', () => {
     expect(resolveDbPath([], { CARATS_DB: '' }, '/d', '/cwd')).toBe('/d/carats.db')
     expect(resolveDbPath([], {}, '/d', '/cwd')).toBe('/d/carats.db')
   })
+
+  it('takes a PostgreSQL URL as it is, never as a file name', () => {
+    const url = 'postgresql:///carats?host=/var/run/postgresql'
+    expect(resolveDbPath(['--db', url], {}, '/d', '/cwd')).toBe(url)
+    expect(resolveDbPath([], { CARATS_DB: 'postgres://u:p@db.example:5433/team' }, '/d', '/cwd')).toBe('postgres://u:p@db.example:5433/team')
+    expect(resolveDbPath([`--db=${url}`], {}, '/d', '/cwd')).toBe(url)
+  })
 })

@@ -3,6 +3,7 @@
  * use the same per-user folder, so a user sees the same ledger whichever way the app opened.
  */
 import { isAbsolute, join, resolve } from 'node:path'
+import { isPostgresUrl } from '../ledger/location'
 
 export const APP_DIR_NAME = 'carats'
 export const DB_FILE_NAME = 'carats.db'
@@ -39,8 +40,12 @@ export function dbArgument(argv: readonly string[]): string | undefined {
   return undefined
 }
 
-/** --db wins over CARATS_DB, which wins over the per-user default. Relative paths are taken from `cwd`. */
+/**
+ * --db wins over CARATS_DB, which wins over the per-user default. Relative paths are taken from
+ * `cwd`; a PostgreSQL URL (a team ledger) is kept as it is.
+ */
 export function resolveDbPath(argv: readonly string[], env: Record<string, string | undefined>, defaultDir: string, cwd: string): string {
   const chosen = dbArgument(argv) ?? (env.CARATS_DB || undefined)
+  if (chosen && isPostgresUrl(chosen)) return chosen.trim()
   return chosen ? resolve(cwd, chosen) : join(defaultDir, DB_FILE_NAME)
 }
