@@ -21,6 +21,7 @@ import { type Clock, SALE_CLOCK_SKEW_MS, toMillis } from './common'
 import { describeStatus } from './emissions'
 import { createRelink, soldBefore } from './sale-chain'
 import { createClaimWriter } from './claim-writer'
+import { createSalesRows, SALE_COLUMNS } from './sales-rows'
 
 export interface SaleInput {
   /** Sell the next unit of this emission… */
@@ -168,8 +169,6 @@ interface StoredSale {
 }
 
 const MAX_TEXT = 64
-const ROWS_PER_INSERT = 100
-const SALE_COLUMNS = 10
 /** Names looked up in one query (json_each), for the players the cache does not hold. */
 const LOOKUP_CHUNK = 5000
 /** Past this many players the cache starts over (about 100 bytes each). */
@@ -272,13 +271,7 @@ export function createSalesService({ db, clock, catalog, alerts }: { db: Db; clo
   let nested = false
   /** The players of the batch just written, merged into the cache once it has committed. */
   let batchPlayers: PlayerEntry[] = []
-  const insertPlayer = db.prepare('INSERT INTO players (name) VALUES (?)')
-  const updatePlayer = db.prepare(`UPDATE players SET units = units + ?, staked_cents = staked_cents + ?, won_cents = won_cents + ?,
-      first_sale_at = min(coalesce(first_sale_at, ?), ?), last_sale_at = max(coalesce(last_sale_at, ?), ?), last_key = ? WHERE id = ?`)
-  const cols = '(unit_key, sale_id, player_id, prev_key, sold_at, stake_cents, prize_cents, tier, play, events)'
-  const one = '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)'
-  const insertOne = db.prepare(`INSERT INTO sales ${cols} VALUES ${one}`)
-  const insertMany = db.prepare(`INSERT INTO sales ${cols} VALUES ${Array(ROWS_PER_INSERT).fill(one).join(', ')}`)
+  const rows = createSalesRows(db)
   const setSold = db.prepare('UPDATE blocks SET units_sold = ? WHERE emission = ? AND block = ? AND units_sold = ?')
   const addTier = db.prepare('UPDATE block_tiers SET sold = sold + ? WHERE emission = ? AND block = ? AND tier = ?')
   const addDay = db.prepare(`
@@ -592,26 +585,28 @@ export function createSalesService({ db, clock, catalog, alerts }: { db: Db; clo
         e.lastSoldAt = e.headSoldAt = lastSoldAt ?? -Infinity
       }
     }
-    for (const e of missing) if (e.id === 0) e.id = Number(insertPlayer.run(e.name).lastInsertRowid)
+    const created = missing.filter((e) => e.id === 0)
+    const ids = rows.newPlayers(created.map((e) => e.name))
+    created.forEach((e, i) => (e.id = ids[i]))
   }
 
   /** The sales' rows, all inserted before it returns, and their days counted. */
   function writeRows(b: Batch, pending: PendingSale[]): void {
     playersOf(b, pending)
-    const params: unknown[] = new Array(ROWS_PER_INSERT * SALE_COLUMNS)
+    const values: unknown[] = new Array(pending.length * SALE_COLUMNS)
     let o = 0
-    const put = (p: PendingSale) => {
+    for (const p of pending) {
       const t = p.who!
-      params[o++] = p.key
-      params[o++] = p.saleId
-      params[o++] = t.id
-      params[o++] = t.head
-      params[o++] = p.soldAt
-      params[o++] = p.stake
-      params[o++] = p.prize
-      params[o++] = p.tier
-      params[o++] = p.play
-      params[o++] = p.events
+      values[o++] = p.key
+      values[o++] = p.saleId
+      values[o++] = t.id
+      values[o++] = t.head
+      values[o++] = p.soldAt
+      values[o++] = p.stake
+      values[o++] = p.prize
+      values[o++] = p.tier
+      values[o++] = p.play
+      values[o++] = p.events
       if (t.head !== null && !t.late && soldBefore(p.soldAt, p.key, t.headSoldAt, t.head)) {
         t.late = true
         b.late.push(t)
@@ -624,20 +619,8 @@ export function createSalesService({ db, clock, catalog, alerts }: { db: Db; clo
       if (p.soldAt < t.first) t.first = p.soldAt
       if (p.soldAt > t.lastAt) t.lastAt = p.soldAt
     }
-    let i = 0
     try {
-      for (; i + ROWS_PER_INSERT <= pending.length; i += ROWS_PER_INSERT) {
-        o = 0
-        for (let k = 0; k < ROWS_PER_INSERT; k++) put(pending[i + k])
-        insertMany.run(params)
-      }
-      const one = new Array(SALE_COLUMNS)
-      for (; i < pending.length; i++) {
-        o = 0
-        put(pending[i])
-        for (let k = 0; k < SALE_COLUMNS; k++) one[k] = params[k]
-        insertOne.run(one)
-      }
+      rows.insert(values, pending.length)
     } catch (e) {
       const msg = e instanceof Error ? e.message : String(e)
       if (/UNIQUE constraint failed: sales\.sale_id/.test(msg)) throw new AppError('CONFLICT', 'a sale id of the batch is already recorded for another unit', { field: 'saleId' })
@@ -679,10 +662,9 @@ export function createSalesService({ db, clock, catalog, alerts }: { db: Db; clo
       t.headSoldAt = head.soldAt
     }
     const players = byId(b.players)
-    for (const t of players) {
-      if (updatePlayer.run(t.units, t.staked, t.won, t.first, t.first, t.lastAt, t.lastAt, t.head, t.id).changes !== 1) {
-        throw new AppError('INTERNAL', `player ${t.name} (id ${t.id}) is not in the ledger: nothing of the batch is written`)
-      }
+    if (rows.addToPlayers(players) !== players.length) {
+      const gone = players.find((t) => !(db.prepare('SELECT 1 FROM players WHERE id = ?').get(t.id)))
+      throw new AppError('INTERNAL', `player ${gone?.name ?? '?'} (id ${gone?.id ?? '?'}) is not in the ledger: nothing of the batch is written`)
     }
     batchPlayers = players
     for (const [k, v] of b.days) {

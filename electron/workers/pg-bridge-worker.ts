@@ -3,7 +3,7 @@
  * each statement its parent sends, posts the answer, then wakes the parent, which waits for it as
  * it waits for better-sqlite3. One connection, one statement at a time.
  */
-import { Client, types, type ClientConfig } from 'pg'
+import { Client, types, type ClientConfig, type QueryConfig, type QueryResult } from 'pg'
 import { parse } from 'pg-connection-string'
 import { from as copyFrom } from 'pg-copy-streams'
 import { userInfo } from 'node:os'
@@ -40,8 +40,13 @@ client.on('error', (e) => {
 
 const cursors = new Map<number, string>()
 
+/** A statement for pg: rows as arrays for pluck() and raw(). */
+function config(text: string, values: unknown[], array: boolean): QueryConfig {
+  return (array ? { text, values, rowMode: 'array' } : { text, values }) as QueryConfig
+}
+
 async function query(req: Extract<BridgeRequest, { op: 'query' }>): Promise<BridgeRows> {
-  const res = await client.query({ text: req.sql, values: req.params, rowMode: req.array ? 'array' : undefined })
+  const res: QueryResult | QueryResult[] = await client.query(config(req.sql, req.params, req.array))
   const last = Array.isArray(res) ? res[res.length - 1] : res
   return { rows: last.rows ?? [], changes: last.rowCount ?? 0 }
 }
@@ -63,7 +68,7 @@ async function fetchCursor(req: Extract<BridgeRequest, { op: 'fetch' }>): Promis
     await client.query({ text: `DECLARE ${name} NO SCROLL CURSOR FOR ${req.sql}`, values: req.params })
     cursors.set(req.cursor, name)
   }
-  const res = await client.query({ text: `FETCH ${req.count} FROM ${name}`, rowMode: req.array ? 'array' : undefined })
+  const res: QueryResult = await client.query(config(`FETCH ${req.count} FROM ${name}`, [], req.array))
   return { rows: res.rows, changes: res.rowCount ?? 0 }
 }
 

@@ -1,0 +1,110 @@
+/**
+ * The hot path of every sale, per engine: the sales' rows of a batch, and its players' totals.
+ * SQLite: prepared multi-row INSERTs and one UPDATE per player (no round trip: a call into the
+ * library). PostgreSQL: COPY for the rows and one UPDATE … FROM unnest(…) for all the players,
+ * since each statement there is a round trip to the server.
+ */
+import type { Db } from '../ledger/db'
+import type { PgDb } from '../ledger/pg/pg-db'
+
+export const SALE_COLUMNS = 10
+const COLUMNS = '(unit_key, sale_id, player_id, prev_key, sold_at, stake_cents, prize_cents, tier, play, events)'
+const ROWS_PER_INSERT = 100
+
+/** What a batch adds to one player. */
+export interface PlayerTotals {
+  id: number
+  units: number
+  staked: number
+  won: number
+  first: number
+  lastAt: number
+  head: number | null
+}
+
+export interface SalesRows {
+  /** Inserts `count` sales whose columns are `values` in order (SALE_COLUMNS each). */
+  insert(values: unknown[], count: number): void
+  /** Adds each player's totals; returns how many players rows were updated. */
+  addToPlayers(players: readonly PlayerTotals[]): number
+  /** New players by name, in the order given: their ids. */
+  newPlayers(names: readonly string[]): number[]
+}
+
+const isPostgres = (db: Db) => (db as unknown as { engine?: string }).engine === 'postgres'
+
+export function createSalesRows(db: Db): SalesRows {
+  return isPostgres(db) ? pgSalesRows(db as unknown as PgDb) : sqliteSalesRows(db)
+}
+
+function sqliteSalesRows(db: Db): SalesRows {
+  const one = '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)'
+  const insertOne = db.prepare(`INSERT INTO sales ${COLUMNS} VALUES ${one}`)
+  const insertMany = db.prepare(`INSERT INTO sales ${COLUMNS} VALUES ${Array(ROWS_PER_INSERT).fill(one).join(', ')}`)
+  const chunk: unknown[] = new Array(ROWS_PER_INSERT * SALE_COLUMNS)
+  const single: unknown[] = new Array(SALE_COLUMNS)
+  const insertPlayer = db.prepare('INSERT INTO players (name) VALUES (?) RETURNING id').pluck()
+  const updatePlayer = db.prepare(`UPDATE players SET units = units + ?, staked_cents = staked_cents + ?, won_cents = won_cents + ?,
+      first_sale_at = min(coalesce(first_sale_at, ?), ?), last_sale_at = max(coalesce(last_sale_at, ?), ?), last_key = ? WHERE id = ?`)
+  return {
+    insert(values, count) {
+      let i = 0
+      for (; i + ROWS_PER_INSERT <= count; i += ROWS_PER_INSERT) {
+        const from = i * SALE_COLUMNS
+        for (let k = 0; k < chunk.length; k++) chunk[k] = values[from + k]
+        insertMany.run(chunk)
+      }
+      for (; i < count; i++) {
+        for (let k = 0; k < SALE_COLUMNS; k++) single[k] = values[i * SALE_COLUMNS + k]
+        insertOne.run(single)
+      }
+    },
+    addToPlayers(players) {
+      let updated = 0
+      for (const t of players) updated += updatePlayer.run(t.units, t.staked, t.won, t.first, t.first, t.lastAt, t.lastAt, t.head, t.id).changes
+      return updated
+    },
+    newPlayers: (names) => names.map((name) => Number(insertPlayer.get(name))),
+  }
+}
+
+/** COPY's text form of one value: \N for null, bytea as \\x…, text with its backslashes, tabs and line ends escaped. */
+function copyValue(v: unknown): string {
+  if (v === null || v === undefined) return '\\N'
+  if (typeof v === 'number' || typeof v === 'bigint') return String(v)
+  if (v instanceof Uint8Array) return `\\\\x${Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('hex')}`
+  return String(v).replace(/[\\\t\n\r]/g, (c) => ({ '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' })[c]!)
+}
+
+function pgSalesRows(db: PgDb): SalesRows {
+  const update = db.prepare(`UPDATE players p SET units = p.units + v.units, staked_cents = p.staked_cents + v.staked,
+      won_cents = p.won_cents + v.won, first_sale_at = least(coalesce(p.first_sale_at, v.first), v.first),
+      last_sale_at = greatest(coalesce(p.last_sale_at, v.last_at), v.last_at), last_key = v.head
+    FROM (SELECT unnest(CAST(? AS bigint[])) AS id, unnest(CAST(? AS bigint[])) AS units, unnest(CAST(? AS bigint[])) AS staked,
+                 unnest(CAST(? AS bigint[])) AS won, unnest(CAST(? AS bigint[])) AS first, unnest(CAST(? AS bigint[])) AS last_at,
+                 unnest(CAST(? AS bigint[])) AS head) v
+    WHERE p.id = v.id`)
+  const insertNames = db.prepare('INSERT INTO players (name) SELECT unnest(CAST(? AS text[])) RETURNING id, name').raw()
+  return {
+    insert(values, count) {
+      const lines: string[] = new Array(count)
+      for (let i = 0; i < count; i++) {
+        const from = i * SALE_COLUMNS
+        let line = copyValue(values[from])
+        for (let k = 1; k < SALE_COLUMNS; k++) line += '\t' + copyValue(values[from + k])
+        lines[i] = line
+      }
+      if (count > 0) db.copyIn(`COPY sales ${COLUMNS} FROM STDIN`, lines.join('\n') + '\n')
+    },
+    addToPlayers(players) {
+      if (players.length === 0) return 0
+      const col = (f: (t: PlayerTotals) => number | null) => players.map(f)
+      return update.run(col((t) => t.id), col((t) => t.units), col((t) => t.staked), col((t) => t.won), col((t) => t.first), col((t) => t.lastAt), col((t) => t.head)).changes
+    },
+    newPlayers(names) {
+      if (names.length === 0) return []
+      const ids = new Map((insertNames.all([names]) as [number, string][]).map(([id, name]) => [name, id]))
+      return names.map((n) => ids.get(n)!)
+    },
+  }
+}
