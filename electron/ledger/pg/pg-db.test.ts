@@ -110,3 +110,14 @@ describe('a PostgreSQL ledger answers as better-sqlite3 does', () => {
     expect(a.pragma('data_version', { simple: true })).not.toBe(before)
   })
 })
+
+describe("SQLite's statements about the connection", () => {
+  it('answers PRAGMA data_version and total_changes() as prepared statements', () => {
+    const db = open()
+    const changes = db.prepare('SELECT total_changes()').pluck()
+    const before = changes.get() as number
+    db.prepare('INSERT INTO t (id, label, big) VALUES (?, ?, ?), (?, ?, ?)').run(50, 'c1', 1, 51, 'c2', 1)
+    expect(changes.get()).toBe(before + 2)
+    expect(typeof db.prepare('PRAGMA data_version').pluck().get()).toBe('number')
+  })
+})

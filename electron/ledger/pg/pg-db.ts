@@ -25,15 +25,24 @@ function params(args: unknown[]): Param[] {
   })
 }
 
+/** SQLite's statements about the connection itself, answered by the connection (see PgDb). */
+const PRAGMA = /^\s*PRAGMA\s+(\w+)\s*;?\s*$/i
+const TOTAL_CHANGES = /^\s*SELECT\s+total_changes\(\)\s*;?\s*$/i
+
 export class PgStatement {
   private mode: 'object' | 'pluck' | 'raw' = 'object'
   private readonly text: string
+  /** Answered here rather than by the server: PRAGMA data_version, SELECT total_changes(). */
+  private readonly local: (() => number) | null
 
   constructor(
     private readonly db: PgDb,
     readonly source: string,
   ) {
     this.text = toNumbered(source)
+    const pragma = PRAGMA.exec(source)?.[1]
+    if (pragma) this.local = () => db.pragma(pragma, { simple: true }) as number
+    else this.local = TOTAL_CHANGES.test(source) ? () => db.totalChanges : null
   }
 
   pluck(on = true): this {
@@ -52,6 +61,7 @@ export class PgStatement {
   }
 
   all(...args: unknown[]): unknown[] {
+    if (this.local) return this.mode === 'object' ? [{ value: this.local() }] : this.shape([[this.local()]])
     return this.shape(this.db.query(this.text, params(args), this.mode !== 'object').rows)
   }
 
@@ -82,6 +92,8 @@ export class PgDb {
   /** data_version's answer: writes by other connections seen so far (see pragma). */
   private othersWrites = 0
   private lastWrites: number | null = null
+  /** Rows this connection has changed, as SQLite's total_changes() counts them. */
+  totalChanges = 0
 
   constructor(
     readonly name: string,
@@ -106,7 +118,9 @@ export class PgDb {
   /** One statement; a write outside a transaction takes the write lock for itself. */
   query(text: string, values: Param[], array: boolean): { rows: unknown[]; changes: number } {
     if (this.depth === 0 && WRITE.test(text)) return this.transaction(() => this.query(text, values, array)).immediate()
-    return this.bridge.call({ op: 'query', sql: text, params: values, array })
+    const r = this.bridge.call({ op: 'query', sql: text, params: values, array })
+    if (WRITE.test(text)) this.totalChanges += r.changes
+    return r
   }
 
   /** The rows of a large result in pages (a server-side cursor, inside a transaction). */
@@ -133,7 +147,9 @@ export class PgDb {
 
   /** COPY … FROM STDIN: the bulk path of the sales (rows as tab-separated text lines). */
   copyIn(sql: string, data: string): number {
-    return this.bridge.call({ op: 'copy', sql, data }).changes
+    const n = this.bridge.call({ op: 'copy', sql, data }).changes
+    this.totalChanges += n
+    return n
   }
 
   transaction<A extends unknown[], R>(fn: (...args: A) => R): TxFn<A, R> {
