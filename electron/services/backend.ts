@@ -13,6 +13,7 @@ import { verifyBlockInWorkers } from '../workers/block-pool'
 import { closeImportWorkers, workerImport } from '../workers/import-runner'
 import { runLedgerTask } from '../workers/ledger-task-runner'
 import { workerSeller } from '../workers/simulate-seller'
+import { workerLedgerRef } from '../workers/worker-ledger'
 import { createAlertsService, type AlertsService } from './alerts'
 import { createAuditService, type AuditService } from './audit'
 import { createCatalog, type Catalog } from './catalog'
@@ -107,12 +108,12 @@ export function createServices(opts: { db: Db; dbPath: string; keyFile?: string;
   const parties = createRelatedParties({ db, audit, clock })
   const claims = createClaimsService({ db, clock, catalog, audit, players, parties, figures: createClaimFigures({ db, catalog }) })
   // plugged in from their own modules (simulator*, import*, reports*) as they land
-  const simulator: SimulatorService = createSimulator({ db, clock, catalog, sales, audit, jobs, seller: workerSeller(dbPath) })
+  const simulator: SimulatorService = createSimulator({ db, clock, catalog, sales, audit, jobs, seller: workerSeller(workerLedgerRef(dbPath, keyFile)) })
   const here = createImporter({ db, clock, catalog, sales, audit })
-  const importer: ImporterService = { importContent: workerImport(dbPath, clock), importHere: here.importContent, history: here.history }
+  const importer: ImporterService = { importContent: workerImport(dbPath, clock, keyFile), importHere: here.importContent, history: here.history }
   const reports: ReportsService = createReports({ db, clock, catalog, alerts })
   const demo = createDemoService({ jobs, emissions, simulator })
-  const ledger = createLedgerOffice({ db, dbPath, keys, audit, jobs, clock, runTask: runLedgerTask })
+  const ledger = createLedgerOffice({ db, dbPath, keyFile, keys, audit, jobs, clock, runTask: runLedgerTask })
   return { db, dbPath, clock, keys, catalog, audit, users, jobs, alerts, emissions, ceremony, publication, verifications, sales, tickets, players, simulator, importer, reports, demo, ledger, parties, claims }
 }
 

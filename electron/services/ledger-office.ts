@@ -12,6 +12,7 @@ import type { Db } from '../ledger/db'
 import type { KeyStore } from '../ledger/keystore'
 import { readMeta } from '../ledger/meta'
 import type { LedgerTaskRunner } from '../workers/ledger-task-runner'
+import { workerLedgerRef } from '../workers/worker-ledger'
 import type { AuditService } from './audit'
 import { type Actor, type Clock, iso } from './common'
 import type { JobRegistry } from './jobs'
@@ -25,6 +26,8 @@ export interface LedgerOffice {
 export interface LedgerOfficeDeps {
   db: Db
   dbPath: string
+  /** The key file, when given rather than found beside the ledger's file. */
+  keyFile?: string
   keys: KeyStore
   audit: AuditService
   jobs: JobRegistry
@@ -75,7 +78,7 @@ export function createLedgerOffice(deps: LedgerOfficeDeps): LedgerOffice {
       refuseIfRunning()
       if (deps.keys.problem) throw deps.keys.problem
       return jobs.start('ledger-check', null, 0, 'checking the ledger', async (ctx) => {
-        const r = await deps.runTask({ task: 'check', dbPath: deps.dbPath, actor: actor.name, prizes }, (done, total) => ctx.progress(done, total, 'checking every sale'))
+        const r = await deps.runTask({ task: 'check', ledger: workerLedgerRef(deps.dbPath, deps.keyFile), actor: actor.name, prizes }, (done, total) => ctx.progress(done, total, 'checking every sale'))
         lastReport = r
         return r.ok ? `the ledger is sound (${r.seconds} s)` : `the ledger is NOT sound: ${r.data.problemCount} disagreement(s), audit log ${r.audit.ok ? 'ok' : 'failing'}`
       })
@@ -87,7 +90,7 @@ export function createLedgerOffice(deps: LedgerOfficeDeps): LedgerOffice {
       mkdirSync(folder, { recursive: true })
       const dest = join(folder, `carats-${iso(deps.clock()).replace(/[:.]/g, '-')}.db`)
       return jobs.start('backup', null, 0, `backing up to ${dest}`, async () => {
-        const r = await deps.runTask({ task: 'backup', dbPath: deps.dbPath, actor: actor.name, dest })
+        const r = await deps.runTask({ task: 'backup', ledger: workerLedgerRef(deps.dbPath, deps.keyFile), actor: actor.name, dest })
         return r.check.ok ? `backed up to ${r.file} and checked` : `backed up to ${r.file}, but the copy does not pass its check`
       })
     },

@@ -65,7 +65,7 @@ export function openLedgerFixture(opts: { definition?: GameDefinition; clock?: C
   })
   const sales = createSalesService({ db, clock, catalog, alerts })
   // with workers, as in the app: the sales are written on a worker thread (which also makes its drafts on another)
-  const simulator = createSimulator({ db, clock, catalog, sales, audit, jobs, seller: opts.workers ? workerSeller(path) : undefined })
+  const simulator = createSimulator({ db, clock, catalog, sales, audit, jobs, seller: opts.workers ? workerSeller({ dbPath: path }) : undefined })
 
   async function openEmission(o: { blocks?: number; startsOn?: string; code?: string; demo?: boolean; claimThresholdCents?: number } = {}): Promise<number> {
     const e = emissions.create(TEST_ACTOR, { blocks: o.blocks ?? 1, startsOn: o.startsOn, code: o.code, demo: o.demo ?? true, claimThresholdCents: o.claimThresholdCents })

@@ -19,10 +19,11 @@ import type { Actor, Clock } from '../services/common'
 import { arrivalOf, type FeedArrival } from '../services/import-arrival'
 import { copyShared } from '../services/import-feed'
 import { workerEntry } from './entry'
+import { workerLedgerRef, type WorkerLedgerRef } from './worker-ledger'
 
 /** What the worker is started with. */
 export interface ImportWorkerData {
-  dbPath: string
+  ledger: WorkerLedgerRef
   /** the importer's reader thread (it starts one of its own for a large feed) */
   readerEntry: { file: string; eval: boolean }
 }
@@ -56,9 +57,9 @@ class ImportThread {
   private nextId = 1
   private timer: ReturnType<typeof setTimeout> | null = null
 
-  constructor(readonly dbPath: string, private readonly onEnd: (t: ImportThread) => void) {
+  constructor(readonly dbPath: string, keyFile: string | undefined, private readonly onEnd: (t: ImportThread) => void) {
     const entry = workerEntry('import-worker')
-    const workerData: ImportWorkerData = { dbPath, readerEntry: workerEntry('feed-reader-worker') }
+    const workerData: ImportWorkerData = { ledger: workerLedgerRef(dbPath, keyFile), readerEntry: workerEntry('feed-reader-worker') }
     this.worker = new Worker(entry.file, { eval: entry.eval, workerData })
     this.worker.on('message', (m: ImportWorkerMessage) => this.settle(m))
     this.worker.on('error', (e) => this.fail(`the import's worker failed: ${e.message}`))
@@ -110,10 +111,10 @@ class ImportThread {
 
 const threads = new Map<string, ImportThread>()
 
-function threadFor(dbPath: string): ImportThread {
+function threadFor(dbPath: string, keyFile: string | undefined): ImportThread {
   let t = threads.get(dbPath)
   if (!t) {
-    t = new ImportThread(dbPath, (ended) => threads.get(ended.dbPath) === ended && threads.delete(ended.dbPath))
+    t = new ImportThread(dbPath, keyFile, (ended) => threads.get(ended.dbPath) === ended && threads.delete(ended.dbPath))
     threads.set(dbPath, t)
   }
   return t
@@ -128,7 +129,7 @@ export function closeImportWorkers(dbPath?: string): void {
   }
 }
 
-export function workerImport(dbPath: string, clock: Clock) {
+export function workerImport(dbPath: string, clock: Clock, keyFile?: string) {
   return (actor: Actor, content: string | Uint8Array, fileName?: string): Promise<ImportResult> => {
     // The feed goes to the worker (and its reader thread) in memory that they share: text is
     // encoded there (a string passed to a worker is copied twice, out of this thread and into
@@ -137,7 +138,7 @@ export function workerImport(dbPath: string, clock: Clock) {
     // maybe still arriving (import-arrival.ts): the worker and its reader wait for its bytes.
     const bytes = typeof content === 'string' ? encodeShared(content) : content.buffer instanceof SharedArrayBuffer ? content : copyShared(content)
     const arrival = typeof content === 'string' ? null : arrivalOf(content)
-    return threadFor(dbPath).run(actor, bytes, fileName, clock().getTime(), arrival)
+    return threadFor(dbPath, keyFile).run(actor, bytes, fileName, clock().getTime(), arrival)
   }
 }
 

@@ -23,7 +23,7 @@ let ledger: WorkerLedger | null = null
 let importer: Importer | null = null
 let opening: unknown = null
 try {
-  ledger = openWorkerLedger(data.dbPath, () => new Date(now))
+  ledger = openWorkerLedger(data.ledger, () => new Date(now))
   importer = createImporter(ledger)
 } catch (e) {
   opening = e

@@ -7,13 +7,14 @@ import { Worker } from 'node:worker_threads'
 import { AppError, type ErrorCode } from '../contract/errors'
 import type { BackupReport, LedgerCheckReport } from '../contract/types'
 import { workerEntry } from './entry'
+import type { WorkerLedgerRef } from './worker-ledger'
 
 /** The integrity check's worker, as this thread resolves it (a worker run from memory cannot find it). */
 type Entries = { integrityEntry?: { file: string; eval: boolean } }
 
 export type LedgerTaskData =
-  | ({ task: 'check'; dbPath: string; actor: string; prizes: boolean } & Entries)
-  | ({ task: 'backup'; dbPath: string; actor: string; dest: string } & Entries)
+  | ({ task: 'check'; ledger: WorkerLedgerRef; actor: string; prizes: boolean } & Entries)
+  | ({ task: 'backup'; ledger: WorkerLedgerRef; actor: string; dest: string } & Entries)
 
 export type LedgerTaskMessage =
   | { type: 'progress'; done: number; total: number }

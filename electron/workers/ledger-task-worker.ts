@@ -24,7 +24,7 @@ async function run(ledger: WorkerLedger): Promise<LedgerTaskMessage> {
 async function main(): Promise<void> {
   let ledger: WorkerLedger | null = null
   try {
-    ledger = openWorkerLedger(data.dbPath, () => new Date())
+    ledger = openWorkerLedger(data.ledger, () => new Date())
     post(await run(ledger))
   } catch (e) {
     post(postedError(e))

@@ -14,6 +14,7 @@ import { AppError, type ErrorCode } from '../contract/errors'
 import type { UnitRun } from '../services/sales'
 import type { Seller, SellJob } from '../services/simulator'
 import { workerEntry } from './entry'
+import type { WorkerLedgerRef } from './worker-ledger'
 
 /** Sales per transaction on the worker thread, at most… */
 export const WORKER_BATCH = 200_000
@@ -29,18 +30,18 @@ export const WORKER_BATCH_MS = 1500
 const YOUNG_GENERATION_MB = 256
 
 export interface SimulateWorkerData {
-  dbPath: string
+  ledger: WorkerLedgerRef
   job: SellJob
   draftsEntry: { file: string; eval: boolean }
 }
 
 export type SimulateWorkerMessage = { type: 'progress'; sold: number; run: UnitRun } | { type: 'done' } | { type: 'error'; code: ErrorCode; message: string }
 
-export function workerSeller(dbPath: string): Seller {
+export function workerSeller(ledger: WorkerLedgerRef): Seller {
   return (job, hooks) =>
     new Promise<void>((resolve, reject) => {
       const entry = workerEntry('simulate-worker')
-      const data: SimulateWorkerData = { dbPath, job: job.batchSize ? job : { ...job, batchSize: WORKER_BATCH, batchMs: WORKER_BATCH_MS }, draftsEntry: workerEntry('sales-worker') }
+      const data: SimulateWorkerData = { ledger, job: job.batchSize ? job : { ...job, batchSize: WORKER_BATCH, batchMs: WORKER_BATCH_MS }, draftsEntry: workerEntry('sales-worker') }
       const worker = new Worker(entry.file, { eval: entry.eval, workerData: data, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } })
       let settled = false
       const onAbort = () => worker.postMessage('cancel')

@@ -19,7 +19,7 @@ parentPort!.on('message', (m: unknown) => {
 async function main(): Promise<void> {
   let ledger: WorkerLedger | null = null
   try {
-    ledger = openWorkerLedger(data.dbPath, () => new Date())
+    ledger = openWorkerLedger(data.ledger, () => new Date())
       await sellDrafts(ledger.sales, workerDrafts(data.job.gen, data.draftsEntry), data.job, {
       signal: cancel.signal,
       progress: (sold, run) => post({ type: 'progress', sold, run }),

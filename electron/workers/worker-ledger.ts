@@ -5,6 +5,8 @@
  */
 import { AppError } from '../contract/errors'
 import { openLedger, type Db } from '../ledger/db'
+import { isPostgresUrl } from '../ledger/location'
+import { provideWorkerEntries, workerEntry } from './entry'
 import { openLedgerKey, type KeyStore } from '../ledger/keystore'
 import { createAlertsService } from '../services/alerts'
 import { createAuditService, type AuditService } from '../services/audit'
@@ -24,12 +26,30 @@ export interface WorkerLedger {
   close(): void
 }
 
-/** Opens the ledger at dbPath for a worker; the caller closes it (`close`). */
-export function openWorkerLedger(dbPath: string, clock: Clock): WorkerLedger {
+/**
+ * Which ledger a worker opens, as the thread that starts it knows it: the location, the key file
+ * when it was given rather than found beside the file, and how to start a PostgreSQL ledger's
+ * connection thread (a worker run from memory cannot find that file itself).
+ */
+export interface WorkerLedgerRef {
+  dbPath: string
+  keyFile?: string
+  bridgeEntry?: { file: string; eval: boolean }
+}
+
+/** The reference to pass in a worker's data. */
+export function workerLedgerRef(dbPath: string, keyFile?: string): WorkerLedgerRef {
+  return { dbPath, keyFile, bridgeEntry: isPostgresUrl(dbPath) ? workerEntry('pg-bridge-worker') : undefined }
+}
+
+/** Opens the ledger for a worker; the caller closes it (`close`). */
+export function openWorkerLedger(ref: WorkerLedgerRef, clock: Clock): WorkerLedger {
+  const { dbPath, keyFile } = ref
+  if (ref.bridgeEntry) provideWorkerEntries({ 'pg-bridge-worker': ref.bridgeEntry })
   const db = openLedger(dbPath, { secondary: true })
   try {
-    const keys = openLedgerKey(db, dbPath, { secondary: true })
-    const audit = createAuditService({ db, clock, keys, dbPath })
+    const keys = openLedgerKey(db, dbPath, { secondary: true, keyFile })
+    const audit = createAuditService({ db, clock, keys, dbPath, keyFile })
     const catalog = createCatalog({ db, keys })
     const alerts = createAlertsService({ db, clock, audit, catalog })
     const sales = createSalesService({ db, clock, catalog, alerts })
