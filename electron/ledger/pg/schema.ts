@@ -1,0 +1,51 @@
+/**
+ * The ledger's schema on PostgreSQL: numbered steps, as migrations.ts is for SQLite, with the same
+ * version numbers. `ledger_identity` (one row) holds what SQLite keeps in PRAGMA application_id
+ * and user_version; each step's SQL ends by writing its version there, so that running a step
+ * whole, in one transaction, is all a runner does. How the two schemas correspond, and the rule
+ * for the next migration (its SQLite and its PostgreSQL SQL, same number): docs/pg-schema.md.
+ */
+import { APPLICATION_ID, LATEST_VERSION, type Migration } from '../migrations'
+import { PG_V10 } from './schema-v10'
+
+/**
+ * The key of the one-writer lock: every write transaction on a PostgreSQL ledger, and the schema
+ * steps, first take `pg_advisory_xact_lock(PG_ADVISORY_LOCK_KEY)` (the one-bigint form; the
+ * two-int form is another key space). It is held until commit or rollback, as SQLite's file lock
+ * is. Advisory locks are per database, so two ledgers on one server do not wait for each other.
+ * The value is "CART" in ASCII, as the application id: another program of the same database is
+ * unlikely to pick it. Never change it: two versions of the app would then write at once.
+ */
+export const PG_ADVISORY_LOCK_KEY = 0x43415254
+
+/** One more statement for a step: the version it brings the database to. */
+function setVersion(version: number): string {
+  return `\nUPDATE ledger_identity SET schema_version = ${version};\n`
+}
+
+/** The identity row, made by the first step before anything else (application id "CART", version 0 until the step ends). */
+const IDENTITY = /* sql */ `
+CREATE TABLE ledger_identity (
+  application_id BIGINT NOT NULL,
+  schema_version BIGINT NOT NULL
+);
+-- one row at most: every row has the same value of the expression
+CREATE UNIQUE INDEX ledger_identity_one_row ON ledger_identity ((true));
+INSERT INTO ledger_identity (application_id, schema_version) VALUES (${APPLICATION_ID}, 0);
+`
+
+function step(version: number, description: string, sql: string): Migration {
+  return { version, description, sql: sql + setVersion(version) }
+}
+
+/**
+ * The steps, oldest first. A PostgreSQL ledger starts at 10 (the SQLite ledger's schema when the
+ * team ledger came): its first step makes the whole of it at once.
+ */
+export const PG_MIGRATIONS: readonly Migration[] = [step(10, 'the ledger as of schema 10', IDENTITY + PG_V10)]
+
+/**
+ * The version a PostgreSQL ledger is brought to: the SQLite schema's. The last of PG_MIGRATIONS
+ * must bring it there (schema.test.ts checks it): a SQLite migration comes with its PostgreSQL step.
+ */
+export const PG_SCHEMA_VERSION = LATEST_VERSION
