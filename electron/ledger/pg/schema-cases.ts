@@ -101,7 +101,11 @@ const VERIFIED = "verified_by = 'Bob', verified_at = 't', document_ref = 'X1'"
 const PARTY = "INSERT INTO related_parties (player, relation, linked_to, reason, added_by, added_at) VALUES ('P2',"
 
 const CHECKS: Refusal[] = [
-  check('emissions_emission_check', "INSERT INTO emissions (emission, code, blocks, definition, definition_digest, created_at) VALUES (10000, 'E2', 1, '{}', 'd', 't')", 'emission BETWEEN 1 AND 9999'),
+  check(
+    'emissions_emission_check',
+    "INSERT INTO emissions (emission, code, blocks, definition, definition_digest, created_at) VALUES (10000, 'E2', 1, '{}', 'd', 't')",
+    'emission BETWEEN 1 AND 9999',
+  ),
   check('emissions_status_check', `${E} status = 'sold'`, "status IN ('created','generating','generated','verified','open','closed','withdrawn')"),
   check('emissions_blocks_check', `${E} blocks = 0`, 'blocks BETWEEN 1 AND 999'),
   check('emissions_demo_check', `${E} demo = 2`, 'demo IN (0, 1)'),
@@ -132,11 +136,19 @@ const CHECKS: Refusal[] = [
   check('verification_blocks_units_failed_check', verdict(2, 'units_failed', -1), 'units_failed >= 0'),
   check('verification_blocks_prize_table_exact_check', verdict(2, 'prize_table_exact', 2), 'prize_table_exact IN (0, 1)'),
   check('verification_blocks_ms_check', verdict(2, 'ms', -1), 'ms >= 0'),
-  check('key_ceremonies_check', "UPDATE key_ceremonies SET custodian = 'Bob'", '(custodian IS NULL) = (custodian_share IS NULL) AND (custodian IS NULL) = (contributed_at IS NULL)'),
+  check(
+    'key_ceremonies_check',
+    "UPDATE key_ceremonies SET custodian = 'Bob'",
+    '(custodian IS NULL) = (custodian_share IS NULL) AND (custodian IS NULL) = (contributed_at IS NULL)',
+  ),
   check('key_ceremonies_custodian_source_check', "UPDATE key_ceremonies SET custodian_source = 'coin'", "custodian_source IN ('random', 'dice')"),
   ...claimChecks(),
   check('related_parties_relation_check', `${PARTY} 'friend', 'Bob', 'r', 'Alice', 't')`, "relation IN ('staff', 'retailer', 'family', 'other')"),
-  check('related_parties_check', "UPDATE related_parties SET removed_by = 'Bob'", '(removed_by IS NULL) = (removed_at IS NULL) AND (removed_by IS NULL) = (removed_reason IS NULL)'),
+  check(
+    'related_parties_check',
+    "UPDATE related_parties SET removed_by = 'Bob'",
+    '(removed_by IS NULL) = (removed_at IS NULL) AND (removed_by IS NULL) = (removed_reason IS NULL)',
+  ),
 ]
 
 /** The pending claim, moved each time so that one rule alone is broken. */
@@ -186,7 +198,12 @@ const KEYS: Refusal[] = [
     sql: "INSERT INTO users (name, role, password_hash, password_salt, created_at) SELECT 'ALICE', role, password_hash, password_salt, 't' FROM users",
     sqlite: 'UNIQUE constraint failed: users.name',
   },
-  { rule: 'sign_in_throttle_pkey', kind: 'unique', sql: "INSERT INTO sign_in_throttle (name, window_start, last_at) VALUES ('aLiCe', 0, 0)", sqlite: 'UNIQUE constraint failed: sign_in_throttle.name' },
+  {
+    rule: 'sign_in_throttle_pkey',
+    kind: 'unique',
+    sql: "INSERT INTO sign_in_throttle (name, window_start, last_at) VALUES ('aLiCe', 0, 0)",
+    sqlite: 'UNIQUE constraint failed: sign_in_throttle.name',
+  },
   { rule: 'players_name_key', kind: 'unique', sql: "INSERT INTO players (name) VALUES ('P1')", sqlite: 'UNIQUE constraint failed: players.name' },
   {
     rule: 'alerts_once',

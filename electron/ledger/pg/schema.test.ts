@@ -101,7 +101,7 @@ describe.skipIf(!server)(`the PostgreSQL schema against the SQLite one${WHY}`, (
     expect(tables.map((t) => t.name)).toEqual(expected)
   })
 
-  it("has each table's columns in the same order, with the corresponding type, nullability, default and generation", async () => {
+  it("has each table's columns in the same order, with the corresponding type, nullability, default, generation and collation", async () => {
     const TYPES: Record<string, string> = { INTEGER: 'bigint', TEXT: 'text', BLOB: 'bytea', REAL: 'double precision' }
     for (const { name: table } of sqliteNames('table')) {
       type Info = { name: string; type: string; notnull: number; dflt_value: string | null; pk: number; hidden: number }
@@ -112,8 +112,11 @@ describe.skipIf(!server)(`the PostgreSQL schema against the SQLite one${WHY}`, (
         default: c.dflt_value,
         generated: c.hidden >= 2,
       }))
-      const pgCols = await q<{ name: string; type: string; nullable: string; dflt: string | null; generated: string }>(
-        `SELECT column_name AS name, data_type AS type, is_nullable AS nullable, column_default AS dflt, is_generated AS generated
+      const createSql = lite.prepare('SELECT sql FROM sqlite_master WHERE name = ?').pluck().get(table) as string
+      const liteColls = liteCols.map((c) => (c.type !== 'text' ? null : new RegExp(`\\b${c.name}\\s+TEXT[^,]*COLLATE NOCASE`).test(createSql) ? 'nocase' : 'C'))
+      const pgCols = await q<{ name: string; type: string; nullable: string; dflt: string | null; generated: string; coll: string | null }>(
+        `SELECT column_name AS name, data_type AS type, is_nullable AS nullable, column_default AS dflt, is_generated AS generated,
+           collation_name AS coll
          FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = ? ORDER BY ordinal_position`,
         [table],
       )
@@ -125,6 +128,7 @@ describe.skipIf(!server)(`the PostgreSQL schema against the SQLite one${WHY}`, (
         generated: c.generated === 'ALWAYS',
       }))
       expect({ table, columns: asLite }).toEqual({ table, columns: liteCols })
+      expect({ table, collations: pgCols.map((c) => c.coll) }).toEqual({ table, collations: liteColls })
     }
   })
 
@@ -157,7 +161,8 @@ describe.skipIf(!server)(`the PostgreSQL schema against the SQLite one${WHY}`, (
   })
 
   it('has one identity row (application id "CART", schema 10) and a random 32-hex ledger id, as SQLite has', async () => {
-    expect(await q('SELECT application_id, schema_version FROM ledger_identity')).toEqual([{ application_id: String(APPLICATION_ID), schema_version: String(PG_SCHEMA_VERSION) }])
+    const identity = await q('SELECT application_id, schema_version FROM ledger_identity')
+    expect(identity).toEqual([{ application_id: String(APPLICATION_ID), schema_version: String(PG_SCHEMA_VERSION) }])
     await expect(client.query('INSERT INTO ledger_identity VALUES (1, 1)')).rejects.toMatchObject({ code: '23505' })
     const liteId = lite.prepare("SELECT value FROM ledger_meta WHERE name = 'ledger_id'").pluck().get() as string
     const [{ value: pgId }] = await q<{ value: string }>("SELECT value FROM ledger_meta WHERE name = 'ledger_id'")
@@ -221,7 +226,8 @@ describe.skipIf(!server)(`the PostgreSQL schema against the SQLite one${WHY}`, (
   })
 
   it('tries every trigger and every CHECK of both schemas', async () => {
-    const checks = await q<{ name: string }>(`SELECT conname AS name FROM pg_constraint WHERE contype = 'c' AND connamespace = current_schema()::regnamespace AND conrelid <> 0 ORDER BY 1`)
+    const checks = await q<{ name: string }>(`SELECT conname AS name FROM pg_constraint
+      WHERE contype = 'c' AND connamespace = current_schema()::regnamespace AND conrelid <> 0 ORDER BY 1`)
     const triggers = await q<{ name: string }>('SELECT tgname AS name FROM pg_trigger WHERE NOT tgisinternal ORDER BY 1')
     const tried = (kind: Refusal['kind']) => [...new Set(REFUSALS.filter((r) => r.kind === kind).map((r) => r.rule))].sort()
     expect(tried('check')).toEqual(checks.map((c) => c.name))
