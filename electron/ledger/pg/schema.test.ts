@@ -186,6 +186,26 @@ describe.skipIf(!server)(`the PostgreSQL schema against the SQLite one${WHY}`, (
     expect(Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Number(v)]))).toEqual(splitUnitKey(key))
   })
 
+  it('compares and orders NOCASE as docs/pg-schema.md says: as SQLite for ASCII letters, as a language beyond', async () => {
+    const pairs = [['Alice', 'aLICE'], ['a_b', 'A_B'], ['É', 'é'], ['ab', 'a\u00ADb'], ['e', 'é']]
+    const liteEq = pairs.map(([a, b]) => lite.prepare('SELECT ? = ? COLLATE NOCASE').pluck().get(a, b))
+    const pgEq = await Promise.all(pairs.map(async ([a, b]) => (await q<{ eq: boolean }>('SELECT $1::text = $2::text COLLATE nocase AS eq', [a, b]))[0].eq))
+    expect(liteEq).toEqual([1, 1, 0, 0, 0])
+    expect(pgEq).toEqual([true, true, true, true, false])
+    const ids = ['player_2', 'player1', 'Player-3', 'éa', 'eb']
+    const values = ids.map((id) => `('${id}')`).join(', ')
+    const liteOrder = lite.prepare(`SELECT column1 FROM (VALUES ${values}) ORDER BY column1 COLLATE NOCASE`).pluck().all()
+    const pgOrder = (await q<{ x: string }>(`SELECT x FROM (VALUES ${values}) v(x) ORDER BY x COLLATE nocase`)).map((r) => r.x)
+    expect(liteOrder).toEqual(['eb', 'Player-3', 'player1', 'player_2', 'éa'])
+    expect(pgOrder).toEqual(['éa', 'eb', 'player_2', 'Player-3', 'player1'])
+    const prefix = await q<{ x: string }>(`SELECT x FROM (VALUES ${values}) v(x) WHERE x COLLATE nocase >= $1 AND x COLLATE nocase < $2 ORDER BY x COLLATE "C"`, [
+      'PLAYER',
+      'PLAYER\u{10FFFF}',
+    ])
+    expect(prefix.map((r) => r.x)).toEqual(['Player-3', 'player1', 'player_2'])
+    await expect(client.query("SELECT count(*) FROM users WHERE name LIKE 'A%'")).rejects.toThrow(/nondeterministic collations are not supported for LIKE/)
+  })
+
   /** What each engine says to a statement, run in a transaction rolled back afterwards. */
   function liteSays(sql: string): string {
     lite.exec('SAVEPOINT r')
