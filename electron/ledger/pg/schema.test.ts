@@ -160,9 +160,9 @@ describe.skipIf(!server)(`the PostgreSQL schema against the SQLite one${WHY}`, (
     expect(pgTriggers).toEqual([...liteTriggers, ...truncates].sort(byName))
   })
 
-  it('has one identity row (application id "CART", schema 10) and a random 32-hex ledger id, as SQLite has', async () => {
-    const identity = await q('SELECT application_id, schema_version FROM ledger_identity')
-    expect(identity).toEqual([{ application_id: String(APPLICATION_ID), schema_version: String(PG_SCHEMA_VERSION) }])
+  it('has one identity row (application id "CART", schema 10, no write yet) and a random 32-hex ledger id, as SQLite has', async () => {
+    const identity = await q('SELECT application_id, schema_version, writes FROM ledger_identity')
+    expect(identity).toEqual([{ application_id: String(APPLICATION_ID), schema_version: String(PG_SCHEMA_VERSION), writes: '0' }])
     await expect(client.query('INSERT INTO ledger_identity VALUES (1, 1)')).rejects.toMatchObject({ code: '23505' })
     const liteId = lite.prepare("SELECT value FROM ledger_meta WHERE name = 'ledger_id'").pluck().get() as string
     const [{ value: pgId }] = await q<{ value: string }>("SELECT value FROM ledger_meta WHERE name = 'ledger_id'")

@@ -23,11 +23,16 @@ function setVersion(version: number): string {
   return `\nUPDATE ledger_identity SET schema_version = ${version};\n`
 }
 
-/** The identity row, made by the first step before anything else (application id "CART", version 0 until the step ends). */
+/**
+ * The identity row, made by the first step before anything else (application id "CART", version 0
+ * until the step ends). `writes` counts the write transactions committed: PRAGMA data_version's
+ * counterpart, which pg-db.ts moves with each commit and reads to see other connections' writes.
+ */
 const IDENTITY = /* sql */ `
 CREATE TABLE ledger_identity (
   application_id BIGINT NOT NULL,
-  schema_version BIGINT NOT NULL
+  schema_version BIGINT NOT NULL,
+  writes         BIGINT NOT NULL DEFAULT 0
 );
 -- one row at most: every row has the same value of the expression
 CREATE UNIQUE INDEX ledger_identity_one_row ON ledger_identity ((true));
