@@ -12,7 +12,9 @@
 import Database from 'better-sqlite3'
 import { statSync } from 'node:fs'
 import { AppError } from '../contract/errors'
+import { isPostgresUrl } from './location'
 import { APPLICATION_ID, LATEST_VERSION, MIGRATIONS, type Migration } from './migrations'
+import { openPgLedger } from './pg/open'
 
 export type Db = Database.Database
 
@@ -134,8 +136,12 @@ function quickCheck(db: Db, path: string, file: FileState, fullCheckMaxBytes: nu
   }
 }
 
-/** Opens (creating it where no file exists) the ledger at `dbPath` and brings its schema up to date. */
+/**
+ * Opens the ledger at `dbPath` and brings its schema up to date: a SQLite file (made where no file
+ * exists), or a team ledger on PostgreSQL when `dbPath` is a `postgresql://` URL.
+ */
 export function openLedger(dbPath: string, opts: OpenOptions = {}): Db {
+  if (isPostgresUrl(dbPath)) return openPgLedger(dbPath, opts)
   const migrations = opts.migrations ?? MIGRATIONS
   const latest = migrations.length ? migrations[migrations.length - 1].version : 0
   const file = fileState(dbPath)

@@ -1,6 +1,6 @@
 /**
  * The advisory lock every write transaction on a PostgreSQL ledger takes first (held until it
- * commits or rolls back): PostgreSQL's counterpart of SQLite's one writer per file. Its key is
- * the ledger's application id, "CART".
+ * commits or rolls back): PostgreSQL's counterpart of SQLite's one writer per file. Its key and
+ * why it never changes: PG_ADVISORY_LOCK_KEY in schema.ts.
  */
-export const LEDGER_WRITE_LOCK = 0x43415254
+export { PG_ADVISORY_LOCK_KEY as LEDGER_WRITE_LOCK } from './schema'
