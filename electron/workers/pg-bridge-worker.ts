@@ -121,6 +121,12 @@ function answer(a: BridgeAnswer): void {
   Atomics.notify(flag, 0)
 }
 
+// A thread that stops (a failure outside any request) wakes its caller, which then says so.
+process.on('exit', () => {
+  Atomics.store(flag, 0, 2)
+  Atomics.notify(flag, 0)
+})
+
 port.on('message', (req: BridgeRequest) => {
   handle(req).then(
     (rows) => answer({ ok: true, ...rows }),

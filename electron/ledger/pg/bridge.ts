@@ -80,7 +80,10 @@ export class SyncBridge {
     this.port.postMessage(req)
     Atomics.wait(this.flag, 0, 0)
     const got = receiveMessageOnPort(this.port)
-    if (!got) throw new PgError('The PostgreSQL connection thread gave no answer', 'PG_BRIDGE', undefined)
+    if (!got) {
+      this.closed = true
+      throw new PgError('the PostgreSQL connection thread stopped without an answer: restart the app', 'PG_BRIDGE', undefined)
+    }
     const a = got.message as BridgeAnswer
     if (!a.ok) throw toPgError(a.error)
     return { rows: buffersIn(a.rows), changes: a.changes }
