@@ -1,0 +1,36 @@
+/**
+ * The one place for what differs between the ledger's two engines, SQLite (the local file) and
+ * PostgreSQL (the team's database). Everything else in the services' SQL is written in the form
+ * both accept (ON CONFLICT, RETURNING, coalesce, string_agg, CASE, CAST(? AS …), quoted aliases):
+ * a fragment belongs here only when no such common form exists.
+ */
+import type { Db } from './db'
+
+export type Engine = 'sqlite' | 'postgres'
+
+/** The engine behind a ledger: a PostgreSQL ledger says so (`engine: 'postgres'`); better-sqlite3's Database has no such property. */
+export function engineOf(db: Db): Engine {
+  return (db as unknown as { engine?: unknown }).engine === 'postgres' ? 'postgres' : 'sqlite'
+}
+
+/**
+ * A table source with one text column `value`, one row per element of the JSON array given as the
+ * statement's parameter (JSON.stringify of a list): `SELECT value FROM ${jsonValues(db)}`.
+ */
+export function jsonValues(db: Db): string {
+  return engineOf(db) === 'postgres' ? 'json_array_elements_text(CAST(? AS json)) AS j(value)' : 'json_each(?)'
+}
+
+/**
+ * A LIMIT that keeps every row, for an OFFSET alone: SQLite wants a LIMIT before an OFFSET and
+ * PostgreSQL refuses SQLite's `LIMIT -1`; both take the largest 64-bit integer.
+ */
+export const NO_LIMIT = 'LIMIT 9223372036854775807'
+
+/**
+ * SQLite's `INDEXED BY`, which makes the planner read a table from the named index (the audit
+ * list's filtered pages, audit-list.ts); PostgreSQL has no such hint and plans on its own: nothing.
+ */
+export function indexedBy(db: Db, index: string | null): string {
+  return index !== null && engineOf(db) === 'sqlite' ? `INDEXED BY ${index}` : ''
+}
