@@ -28,10 +28,11 @@ export function recordImport(db: Db, audit: AuditService, clock: Clock, actor: A
   const sha256 = outcome.sha256 ?? sha256Of(bytes)
   const { lines, imported, alreadyImported } = counts
   const batch = db
-    .prepare('INSERT INTO import_batches (file_sha256, file_name, lines, imported, already, actor, at) VALUES (?, ?, ?, ?, ?, ?, ?)')
-    .run(sha256, fileName ?? null, lines, imported, alreadyImported, actor.name, iso(clock()))
+    .prepare('INSERT INTO import_batches (file_sha256, file_name, lines, imported, already, actor, at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id')
+    .pluck()
+    .get(sha256, fileName ?? null, lines, imported, alreadyImported, actor.name, iso(clock())) as number
   const details = { fileName: fileName ?? null, sha256, bytes: bytes.length, lines, imported, alreadyImported, firstSerial, lastSerial }
-  audit.record(actor.name, 'sales.import', `import:${Number(batch.lastInsertRowid)}`, details)
+  audit.record(actor.name, 'sales.import', `import:${batch}`, details)
   return counts
 }
 

@@ -50,7 +50,7 @@ export function createRelatedParties({ db, audit, clock }: { db: Db; audit: Audi
   const inForce = db.prepare('SELECT * FROM related_parties WHERE removed_at IS NULL ORDER BY id DESC')
   const ofPlayer = db.prepare('SELECT * FROM related_parties WHERE player = ? COLLATE NOCASE AND removed_at IS NULL ORDER BY id')
   const byId = db.prepare('SELECT * FROM related_parties WHERE id = ?')
-  const insert = db.prepare('INSERT INTO related_parties (player, relation, linked_to, reason, added_by, added_at) VALUES (?, ?, ?, ?, ?, ?)')
+  const insert = db.prepare('INSERT INTO related_parties (player, relation, linked_to, reason, added_by, added_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id').pluck()
   const markRemoved = db.prepare('UPDATE related_parties SET removed_by = ?, removed_at = ?, removed_reason = ? WHERE id = ? AND removed_at IS NULL')
 
   function entry(id: number): PartyRow {
@@ -69,7 +69,7 @@ export function createRelatedParties({ db, audit, clock }: { db: Db; audit: Audi
         if (same) {
           throw new AppError('CONFLICT', `the register already links ${same.player} to ${same.linked_to} (entry ${same.id})`, { field: 'player', ...because('PARTY_EXISTS', { player, linkedTo }) })
         }
-        const newId = Number(insert.run(player, relation, linkedTo, reason, actor.name, iso(clock())).lastInsertRowid)
+        const newId = insert.get(player, relation, linkedTo, reason, actor.name, iso(clock())) as number
         audit.record(actor.name, 'party.add', `player:${player}`, { id: newId, relation, linkedTo, reason })
         return newId
       }).immediate()

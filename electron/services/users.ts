@@ -84,7 +84,7 @@ export function createUsersService({
   const byName = db.prepare('SELECT * FROM users WHERE name = ?')
   const byId = db.prepare('SELECT * FROM users WHERE id = ?')
   const count = db.prepare('SELECT count(*) AS n FROM users')
-  const insert = db.prepare('INSERT INTO users (name, role, password_hash, password_salt, active, created_at) VALUES (?, ?, ?, ?, 1, ?)')
+  const insert = db.prepare('INSERT INTO users (name, role, password_hash, password_salt, active, created_at) VALUES (?, ?, ?, ?, 1, ?) RETURNING id').pluck()
   const activeAdmins = db.prepare("SELECT count(*) AS n FROM users WHERE role = 'admin' AND active = 1")
   const setLastLogin = db.prepare('UPDATE users SET last_login_at = ? WHERE id = ?')
   const setPassword = db.prepare('UPDATE users SET password_hash = ?, password_salt = ? WHERE id = ?')
@@ -110,7 +110,7 @@ export function createUsersService({
     const holder = byName.get(name) as UserRow | undefined
     if (holder) throw nameTaken(name, holder.name)
     const salt = newSalt()
-    const id = Number(insert.run(name, role, hashPasswordSync(password, salt), salt, iso(clock())).lastInsertRowid)
+    const id = insert.get(name, role, hashPasswordSync(password, salt), salt, iso(clock())) as number
     return byId.get(id) as UserRow
   }
 

@@ -194,11 +194,11 @@ function toVerdict(r: VerdictRow): BlockVerdict {
 
 const RUN_SELECT = `
   SELECT v.*, count(b.block) AS checked, coalesce(sum(b.sound), 0) AS sound,
-         group_concat(CASE WHEN b.sound = 0 THEN b.block END) AS unsound_blocks
+         string_agg(CASE WHEN b.sound = 0 THEN CAST(b.block AS TEXT) END, ',') AS unsound_blocks
   FROM verifications v LEFT JOIN verification_blocks b ON b.verification = v.id`
 
 export function createVerifications({ db, clock, catalog }: { db: Db; clock: Clock; catalog: Catalog }): Verifications {
-  const insertRun = db.prepare('INSERT INTO verifications (emission, actor, role, software, blocks, started_at) VALUES (?, ?, ?, ?, ?, ?)')
+  const insertRun = db.prepare('INSERT INTO verifications (emission, actor, role, software, blocks, started_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id').pluck()
   const insertVerdict = db.prepare(`
     INSERT INTO verification_blocks (verification, block, sound, commitment_recorded, commitment_reproduced, units_checked, units_total,
       units_failed, prize_table_exact, tiers, losing_found, losing_expected, prize_total_cents, problems, started_at, ended_at, ms)
@@ -221,7 +221,7 @@ export function createVerifications({ db, clock, catalog }: { db: Db; clock: Clo
 
   const service: Verifications = {
     begin(actor, emission, blocks) {
-      return Number(insertRun.run(emission, actor.name, actor.role, SOFTWARE, blocks, iso(clock())).lastInsertRowid)
+      return insertRun.get(emission, actor.name, actor.role, SOFTWARE, blocks, iso(clock())) as number
     },
 
     record(v) {
