@@ -21,7 +21,7 @@ const EUR = (cents: number) => `${(cents / 100).toLocaleString('fr-FR').replace(
 export function createAlertsService({ db, clock, audit, catalog }: { db: Db; clock: Clock; audit: AuditService; catalog: Catalog }): AlertsService {
   const blockSold = db.prepare('SELECT sold FROM block_tiers WHERE emission = ? AND block = ? AND tier = ?').pluck()
   const emissionSold = db.prepare('SELECT sum(sold) FROM block_tiers WHERE emission = ? AND tier = ?').pluck()
-  const insert = db.prepare('INSERT OR IGNORE INTO alerts (kind, emission, block, amount_cents, message, at) VALUES (?, ?, ?, ?, ?, ?)')
+  const insert = db.prepare('INSERT INTO alerts (kind, emission, block, amount_cents, message, at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING')
 
   function raise(emission: number, block: number | null, amountCents: number, message: string): Alert | null {
     const at = iso(clock())
@@ -53,7 +53,7 @@ export function createAlertsService({ db, clock, audit, catalog }: { db: Db; clo
       return raised
     },
     list() {
-      const rows = db.prepare('SELECT kind, emission, block, amount_cents AS amountCents, message, at FROM alerts ORDER BY id DESC').all() as Alert[]
+      const rows = db.prepare('SELECT kind, emission, block, amount_cents AS "amountCents", message, at FROM alerts ORDER BY id DESC').all() as Alert[]
       return rows
     },
   }

@@ -82,10 +82,11 @@ function secretOf(ceremony: CeremonyService, seeding: BlockSeeding, emission: nu
 export function createGeneration(deps: GenerationDeps) {
   const { db, clock, keys, audit, jobs, catalog, ceremony, verifyBlock, threads } = deps
   const setStatus = db.prepare('UPDATE emissions SET status = ? WHERE emission = ?')
-  const takeLease = db.prepare('INSERT OR REPLACE INTO task_leases (emission, pid, host, heartbeat_at) VALUES (?, ?, ?, ?)')
+  const takeLease = db.prepare(`INSERT INTO task_leases (emission, pid, host, heartbeat_at) VALUES (?, ?, ?, ?)
+    ON CONFLICT (emission) DO UPDATE SET pid = excluded.pid, host = excluded.host, heartbeat_at = excluded.heartbeat_at`)
   const beat = db.prepare('UPDATE task_leases SET heartbeat_at = ? WHERE emission = ? AND pid = ? AND host = ?')
   const dropLease = db.prepare('DELETE FROM task_leases WHERE emission = ?')
-  const leaseOf = db.prepare('SELECT pid, host, heartbeat_at AS heartbeatAt FROM task_leases WHERE emission = ?')
+  const leaseOf = db.prepare('SELECT pid, host, heartbeat_at AS "heartbeatAt" FROM task_leases WHERE emission = ?')
   const pendingOf = db.prepare("SELECT block FROM blocks WHERE emission = ? AND status = 'pending' ORDER BY block").pluck()
   const storeBlock = db.prepare(`UPDATE blocks SET status = 'generated', secret = ?, commitment = ?, merkle_root = ?, generated_at = ?,
                                  commitment_version = ?, proof_roots = ?, seeding = ? WHERE emission = ? AND block = ? AND status = 'pending'`)
