@@ -12,6 +12,7 @@ import { playProblems, type Play } from '../../game-core/play'
 import type { GameDefinition } from '../../game-core/rules'
 import { formatSerial, parseSerial, SerialError, type UnitId } from '../../game-core/serial'
 import type { Db } from '../ledger/db'
+import { jsonValues } from '../ledger/dialect'
 import { splitUnitKey, unitKey } from '../ledger/migrations'
 import { isValidPlayFast, packEvents, playCode } from '../ledger/play-codec'
 import type { Catalog } from './catalog'
@@ -71,7 +72,7 @@ function emissionCache(catalog: Catalog): (n: number) => EmissionInfo | null {
 
 export function createCarefulImport({ db, clock, catalog, sales }: CarefulDeps): CarefulImport {
   const byIds = db.prepare(`SELECT s.unit_key, s.sale_id, p.name AS player, s.sold_at, s.stake_cents, s.play, s.events
-                            FROM sales s JOIN players p ON p.id = s.player_id WHERE s.sale_id IN (SELECT value FROM json_each(?))`)
+                            FROM sales s JOIN players p ON p.id = s.player_id WHERE s.sale_id IN (SELECT value FROM ${jsonValues(db)})`)
   const byKey = db.prepare(`SELECT s.unit_key, s.sale_id, p.name AS player, s.sold_at, s.stake_cents, s.play, s.events
                             FROM sales s JOIN players p ON p.id = s.player_id WHERE s.unit_key = ?`)
 

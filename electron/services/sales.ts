@@ -12,6 +12,7 @@ import { formatSerial, parseSerial, SerialError } from '../../game-core/serial'
 import { LOSING } from '../../game-core/block'
 import type { GameDefinition } from '../../game-core/rules'
 import type { Db } from '../ledger/db'
+import { jsonValues } from '../ledger/dialect'
 import { unitKey } from '../ledger/migrations'
 import { isValidPlayFast, NO_PLAY, playCode, packEvents } from '../ledger/play-codec'
 import type { AlertsService } from './alerts'
@@ -169,7 +170,7 @@ interface StoredSale {
 }
 
 const MAX_TEXT = 64
-/** Names looked up in one query (json_each), for the players the cache does not hold. */
+/** Names looked up in one query (a JSON array parameter), for the players the cache does not hold. */
 const LOOKUP_CHUNK = 5000
 /** Past this many players the cache starts over (about 100 bytes each). */
 const MAX_CACHED_PLAYERS = 1_000_000
@@ -259,7 +260,7 @@ class RolledBack extends Error {
 
 export function createSalesService({ db, clock, catalog, alerts }: { db: Db; clock: Clock; catalog: Catalog; alerts: AlertsService }): SalesService {
   const playersByName = db.prepare(`SELECT p.id, p.name, p.last_key, s.sold_at FROM players p LEFT JOIN sales s ON s.unit_key = p.last_key
-    WHERE p.name IN (SELECT value FROM json_each(?))`).raw()
+    WHERE p.name IN (SELECT value FROM ${jsonValues(db)})`).raw()
   const relink = createRelink(db)
   const claims = createClaimWriter(db, catalog)
   const dataVersion = db.prepare('PRAGMA data_version').pluck()
@@ -276,8 +277,8 @@ export function createSalesService({ db, clock, catalog, alerts }: { db: Db; clo
   const addTier = db.prepare('UPDATE block_tiers SET sold = sold + ? WHERE emission = ? AND block = ? AND tier = ?')
   const addDay = db.prepare(`
     INSERT INTO daily_sales (day, emission, units, sales_cents, prizes, prizes_cents) VALUES (?, ?, ?, ?, ?, ?)
-    ON CONFLICT(day, emission) DO UPDATE SET units = units + excluded.units, sales_cents = sales_cents + excluded.sales_cents,
-      prizes = prizes + excluded.prizes, prizes_cents = prizes_cents + excluded.prizes_cents`)
+    ON CONFLICT(day, emission) DO UPDATE SET units = daily_sales.units + excluded.units, sales_cents = daily_sales.sales_cents + excluded.sales_cents,
+      prizes = daily_sales.prizes + excluded.prizes, prizes_cents = daily_sales.prizes_cents + excluded.prizes_cents`)
   const saleById = db.prepare(`SELECT s.unit_key, p.name AS player, s.sold_at, s.stake_cents, s.play, s.events
                                FROM sales s JOIN players p ON p.id = s.player_id WHERE s.sale_id = ?`)
   const saleByKey = db.prepare(`SELECT s.unit_key, s.sale_id, p.name AS player, s.sold_at, s.stake_cents, s.play, s.events
