@@ -45,6 +45,7 @@
  *   hour has passed (at the next attempt). At most 101 entries per 15 minutes, without signing in.
  */
 import type { Db } from '../ledger/db'
+import { NO_LIMIT } from '../ledger/dialect'
 import type { AuditAction } from '../contract/types'
 import type { AuditService } from './audit'
 import { type Clock, iso } from './common'
@@ -119,16 +120,19 @@ export function createSignInThrottle({ db, clock, audit, options = {} }: { db: D
   const del = db.prepare('DELETE FROM sign_in_throttle WHERE name = ?')
   const insert = db.prepare('INSERT INTO sign_in_throttle (name, failures, window_start, lockouts, locked_until, unlogged, unlogged_since, last_at) VALUES (?, 0, ?, 0, NULL, 0, NULL, ?)')
   const reserve = db.prepare('UPDATE sign_in_throttle SET failures = ?, lockouts = ?, locked_until = ?, last_at = ? WHERE name = ?')
-  const countUnlogged = db.prepare('UPDATE sign_in_throttle SET unlogged = unlogged + ?, unlogged_since = coalesce(unlogged_since, ?), last_at = max(last_at, ?) WHERE name = ?')
+  const countUnlogged = db.prepare(`UPDATE sign_in_throttle SET unlogged = unlogged + ?, unlogged_since = coalesce(unlogged_since, ?),
+    last_at = CASE WHEN last_at > ? THEN last_at ELSE ? END WHERE name = ?`)
   const clearUnlogged = db.prepare('UPDATE sign_in_throttle SET unlogged = 0, unlogged_since = NULL WHERE name = ?')
   const userId = db.prepare('SELECT id FROM users WHERE name = ?').pluck()
   const beyondUnknown = db.prepare(`
     SELECT name, unlogged FROM sign_in_throttle t
     WHERE t.name <> '' AND NOT EXISTS (SELECT 1 FROM users u WHERE u.name = t.name)
-    ORDER BY t.last_at DESC, t.rowid DESC LIMIT -1 OFFSET ?`)
+    ORDER BY t.last_at DESC, t.window_start DESC, t.name DESC ${NO_LIMIT} OFFSET ?`)
   const locked = db.prepare('SELECT u.id AS id, t.locked_until AS until FROM sign_in_throttle t JOIN users u ON u.name = t.name WHERE t.locked_until > ?')
 
   const rowOf = (name: string) => get.get(name) as ThrottleRow | undefined
+  /** `count` more failures of the name counted, not logged, the last of them at `now`. */
+  const addUnlogged = (count: number, now: number, name: string) => countUnlogged.run(count, now, now, now, name)
   const objectOf = (name: string) => {
     const id = userId.get(name) as number | undefined
     return id === undefined ? 'user:unknown' : `user:${id}`
@@ -160,7 +164,7 @@ export function createSignInThrottle({ db, clock, audit, options = {} }: { db: D
       reserve.run(g.failures + 1, 0, null, now, GLOBAL)
       audit.record(actor, action, object, details)
     } else {
-      countUnlogged.run(count, now, now, GLOBAL)
+      addUnlogged(count, now, GLOBAL)
     }
   }
 
@@ -185,7 +189,7 @@ export function createSignInThrottle({ db, clock, audit, options = {} }: { db: D
     }
     if (unlogged > 0) {
       if (!rowOf(GLOBAL)) insert.run(GLOBAL, now, now)
-      countUnlogged.run(unlogged, now, now, GLOBAL)
+      addUnlogged(unlogged, now, GLOBAL)
     }
   }
 
@@ -198,7 +202,7 @@ export function createSignInThrottle({ db, clock, audit, options = {} }: { db: D
       row = undefined
     }
     if (row && row.locked_until !== null && now < row.locked_until) {
-      countUnlogged.run(1, now, now, name)
+      addUnlogged(1, now, name)
       return { locked: true, until: row.locked_until }
     }
     if (row && row.locked_until !== null && row.unlogged > 0) {
@@ -233,7 +237,7 @@ export function createSignInThrottle({ db, clock, audit, options = {} }: { db: D
       return recordUnsigned(now, row.name, 'auth.locked', object, { reason, until: iso(new Date(ticket.lock.until)), minutes, lockout: ticket.lock.lockout, failures: row.failures }, 1)
     }
     if (ticket.first) return recordUnsigned(now, row.name, 'auth.login-failed', object, { reason }, 1)
-    countUnlogged.run(1, now, now, ticket.name)
+    addUnlogged(1, now, ticket.name)
   })
 
   const succeeded = db.transaction((name: string): void => {
