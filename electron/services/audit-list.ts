@@ -6,6 +6,7 @@
  */
 import type { AuditEntry, AuditSortKey, Page, SortOrder } from '../contract/types'
 import type { Db } from '../ledger/db'
+import { indexedBy } from '../ledger/dialect'
 import type { AuditRow } from './audit-chain'
 
 export interface AuditFilter {
@@ -78,7 +79,7 @@ export function listAudit(db: Db, { page, pageSize, sort, order, ...filter }: Au
   const by = auditOrder(sort, order)
   const total = db.prepare(`SELECT count(*) FROM audit ${w.sql}`).pluck().get(...w.params) as number
   const rows = db
-    .prepare(`SELECT * FROM audit WHERE seq IN (SELECT seq FROM audit ${w.index ? `INDEXED BY ${w.index}` : ''} ${w.sql} ${by} LIMIT ? OFFSET ?) ${by}`)
+    .prepare(`SELECT * FROM audit WHERE seq IN (SELECT seq FROM audit ${indexedBy(db, w.index)} ${w.sql} ${by} LIMIT ? OFFSET ?) ${by}`)
     .all(...w.params, pageSize, (page - 1) * pageSize) as AuditRow[]
   return { total, page, pageSize, items: rows.map(toEntry) }
 }

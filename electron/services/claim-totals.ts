@@ -21,7 +21,7 @@ export function claimTotalsWhere(db: Db, where: { sql: string; params: unknown[]
 /** Claims per status of these emissions (null: all). */
 export function claimTotalsOf(db: Db, emissions: readonly number[] | null): ClaimTotal[] {
   if (emissions === null) return claimTotalsWhere(db, { sql: '', params: [] })
-  if (emissions.length === 0) return claimTotalsWhere(db, { sql: 'WHERE 0', params: [] })
+  if (emissions.length === 0) return claimTotalsWhere(db, { sql: 'WHERE 1 = 0', params: [] })
   return claimTotalsWhere(db, { sql: `WHERE c.emission IN (${emissions.map(() => '?').join(', ')})`, params: [...emissions] })
 }
 

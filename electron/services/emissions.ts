@@ -105,15 +105,15 @@ export function createEmissionsService(deps: EmissionsDeps): EmissionsService {
   const setStatus = db.prepare('UPDATE emissions SET status = ? WHERE emission = ?')
   const summaryStmt = db.prepare(`
     SELECT e.*, count(b.block) AS n_blocks,
-           coalesce(sum(b.status <> 'pending'), 0) AS n_generated,
-           coalesce(sum(b.status = 'verified'), 0) AS n_verified,
+           count(CASE WHEN b.status <> 'pending' THEN 1 END) AS n_generated,
+           count(CASE WHEN b.status = 'verified' THEN 1 END) AS n_verified,
            coalesce(sum(b.units_sold), 0) AS units_sold
     FROM emissions e LEFT JOIN blocks b ON b.emission = e.emission
     WHERE e.emission = ? GROUP BY e.emission`)
   const listStmt = db.prepare(`
     SELECT e.*, count(b.block) AS n_blocks,
-           coalesce(sum(b.status <> 'pending'), 0) AS n_generated,
-           coalesce(sum(b.status = 'verified'), 0) AS n_verified,
+           count(CASE WHEN b.status <> 'pending' THEN 1 END) AS n_generated,
+           count(CASE WHEN b.status = 'verified' THEN 1 END) AS n_verified,
            coalesce(sum(b.units_sold), 0) AS units_sold
     FROM emissions e LEFT JOIN blocks b ON b.emission = e.emission
     GROUP BY e.emission ORDER BY e.emission DESC`)

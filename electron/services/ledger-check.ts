@@ -429,7 +429,7 @@ export function checkLedgerData(deps: { db: Db; catalog: Catalog }, opts: Ledger
   const problems = new Problems()
   return db.transaction(() => {
     const maxId = Math.min(MAX_PLAYER_ID, (db.prepare('SELECT max(id) FROM players').pluck().get() as number | null) ?? 0)
-    const total = (db.prepare('SELECT total(units_sold) FROM blocks').pluck().get() as number) || 0
+    const total = (db.prepare('SELECT coalesce(sum(units_sold), 0) FROM blocks').pluck().get() as number) || 0
     const progress = opts.progress ? (done: number) => opts.progress!(done, Math.max(done, total)) : () => {}
     const scan = new SaleScan(problems, opts.prizes !== false, maxId, total, progress)
     try {

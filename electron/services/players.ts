@@ -64,7 +64,7 @@ const isoOrNull = (ms: number | null) => (ms === null ? null : new Date(ms).toIS
 /** The player's units from the last one back, n = 0 for the last: the whole chain, or its first `?` links. */
 const CHAIN = `
   WITH RECURSIVE c(k, n) AS (
-    SELECT ?, 0
+    SELECT CAST(? AS BIGINT), 0
     UNION ALL
     SELECT s.prev_key, c.n + 1 FROM c JOIN sales s ON s.unit_key = c.k WHERE c.n + 1 < ? AND s.prev_key IS NOT NULL
   )`
@@ -126,7 +126,7 @@ export function createPlayersService({ db, catalog }: { db: Db; catalog: Catalog
     const empty = { total: 0, page: q.page, pageSize: q.pageSize, items: [] }
     if (r.last_key === null) return empty
     const filter = OUTCOME_SQL[q.outcome]
-    const from = `${CHAIN} SELECT %COLUMNS% FROM c JOIN sales s ON s.unit_key = c.k WHERE 1 ${filter}`
+    const from = `${CHAIN} SELECT %COLUMNS% FROM c JOIN sales s ON s.unit_key = c.k WHERE 1 = 1 ${filter}`
     const total = q.outcome === 'all' ? r.units : (db.prepare(from.replace('%COLUMNS%', 'count(*)')).pluck().get(r.last_key, r.units) as number)
     const rows = db
       .prepare(`${from.replace('%COLUMNS%', UNIT_COLUMNS)} ${historyOrder(q.sort, q.order)} LIMIT ? OFFSET ?`)
