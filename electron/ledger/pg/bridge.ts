@@ -38,6 +38,7 @@ export function toPgError(e: BridgeError): PgError {
       return new PgError('FOREIGN KEY constraint failed', 'SQLITE_CONSTRAINT_FOREIGNKEY', e.code)
     case '23502':
       return new PgError(`NOT NULL constraint failed: ${table}.${e.column ?? '?'}`, 'SQLITE_CONSTRAINT_NOTNULL', e.code)
+    case '23000':
     case 'P0001':
       return new PgError(e.message, 'SQLITE_CONSTRAINT_TRIGGER', e.code)
     case '55P03':
