@@ -21,7 +21,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { entryHash, GENESIS_HASH, type AuditRow } from '../../electron/services/audit-chain'
 import { formatSerial } from '../../game-core/serial'
 import { ensureBuilt } from '../../electron/host/build'
-import { tempDir, templatePath } from './ledger-fixture'
+import { tempDir, sqliteTemplatePath } from './ledger-fixture'
 import { caratsArgv, caratsEnv } from './cli-process'
 
 const ROOT = join(__dirname, '..', '..')
@@ -119,7 +119,7 @@ function ledgerCopy(label: string): { dir: string; db: string } {
 
 beforeAll(async () => {
   await ensureBuilt()
-  const template = await templatePath()
+  const template = await sqliteTemplatePath()
   baseDir = tempDir('integrity-base')
   baseDb = join(baseDir, 'ledger.db')
   copyFileSync(template, baseDb)

@@ -1,17 +1,17 @@
 import { execFileSync } from 'node:child_process'
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import {
-  databaseUrl, dropOrphanTestLedgers, dropTestLedgers, ledgerArgs, ownerPid, testDatabaseName, testEngine,
+  cloneTestLedger, databaseUrl, dropOrphanTestLedgers, dropTestLedgers, ledgerArgs, ownerPid, testDatabaseName, testEngine,
   testLedgerLocation, testLedgersMade, testServerUrl,
 } from '../support/ledger-engine'
 
 const dir = mkdtempSync(join(tmpdir(), 'carats-engine-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-const databases = () => execFileSync('psql', [testServerUrl(), '-XAtqc', "SELECT datname FROM pg_database WHERE datname LIKE 'carats_t_%'"], { encoding: 'utf8' }).split('\n').filter(Boolean)
+const databases = () => execFileSync('psql', [testServerUrl(), '-XAtqc', "SELECT datname FROM pg_database WHERE starts_with(datname, 'carats_t_')"], { encoding: 'utf8' }).split('\n').filter(Boolean)
 
 describe('the test engine', () => {
   it('is read from CARATS_TEST_ENGINE, SQLite by default, and a wrong name is refused', () => {
@@ -36,6 +36,16 @@ describe.skipIf(testEngine() !== 'sqlite')('a SQLite test ledger', () => {
     expect(ledgerArgs(l)).toEqual(['--db', join(dir, 'books.db')])
     expect(existsSync(l.location)).toBe(false)
   })
+
+  it('is copied with its key beside the copy', () => {
+    const from = testLedgerLocation(dir, 'from')
+    writeFileSync(from.location, 'ledger bytes')
+    writeFileSync(`${from.location}.key`, 'key bytes')
+    const copy = cloneTestLedger(from, dir, 'copy')
+    expect(copy).toEqual({ location: join(dir, 'copy.db'), keyFile: undefined })
+    expect(readFileSync(copy.location, 'utf8')).toBe('ledger bytes')
+    expect(readFileSync(`${copy.location}.key`, 'utf8')).toBe('key bytes')
+  })
 })
 
 describe.skipIf(testEngine() !== 'postgres')('a PostgreSQL test ledger', () => {
@@ -56,6 +66,17 @@ describe.skipIf(testEngine() !== 'postgres')('a PostgreSQL test ledger', () => {
     expect(databases()).not.toEqual(expect.arrayContaining([names[1]]))
   })
 
+  it('is copied whole, its key file too, even while a connection is open on it', () => {
+    const from = testLedgerLocation(dir, 'from')
+    const sql = (url: string, q: string) => execFileSync('psql', [url, '-XAtq', '-v', 'ON_ERROR_STOP=1', '-c', q], { encoding: 'utf8' }).trim()
+    sql(from.location, "CREATE TABLE t (n int8, s text); INSERT INTO t VALUES (1, 'un'), (2, 'deux')")
+    writeFileSync(from.keyFile!, 'k'.repeat(64), { mode: 0o600 })
+    const copy = cloneTestLedger(from, dir, 'copy')
+    expect(sql(copy.location, 'SELECT string_agg(s, \',\' ORDER BY n) FROM t')).toBe('un,deux')
+    expect(readFileSync(copy.keyFile!, 'utf8')).toBe('k'.repeat(64))
+    expect(copy.keyFile).toBe(join(dir, 'copy.key'))
+  })
+
   it('left by a process that no longer runs is dropped; a live process\'s is kept', () => {
     const dead = `carats_t_999999999_1_0badf00d`
     execFileSync('psql', [testServerUrl(), '-XAtqc', `CREATE DATABASE ${dead}`])
@@ -63,7 +84,8 @@ describe.skipIf(testEngine() !== 'postgres')('a PostgreSQL test ledger', () => {
     const dropped = dropOrphanTestLedgers((pid) => pid !== 999999999)
     expect(dropped).toContain(dead)
     expect(databases()).not.toContain(dead)
-    expect(databases()).toContain(testLedgersMade()[0])
-    expect(mine.location).toContain(testLedgersMade()[0])
+    const mineName = new URL(mine.location).pathname.slice(1)
+    expect(testLedgersMade()).toContain(mineName)
+    expect(databases()).toContain(mineName)
   })
 })

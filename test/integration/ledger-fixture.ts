@@ -1,7 +1,8 @@
 /**
  * Ledgers for the integration tests. Generating and verifying a real CARATS block takes seconds,
  * so one template ledger (users of every role; emission 1 of one block, generated, verified and
- * open) is built once per code version and copied into a fresh temp dir for each test.
+ * open) is built once per code version and copied for each test: into a fresh temp dir on SQLite,
+ * into a database of its own on PostgreSQL (CREATE DATABASE … TEMPLATE: pg-template.ts).
  */
 import { createHash } from 'node:crypto'
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs'
@@ -11,6 +12,8 @@ import { MIGRATIONS } from '../../electron/ledger/migrations'
 import { checkpointFilePath } from '../../electron/ledger/checkpoint'
 import { keyFilePath } from '../../electron/ledger/keystore'
 import { openBackend, type Backend, type BackendOptions } from '../../electron/services/backend'
+import { testEngine, testLedgerLocation, type TestLedgerLocation } from '../support/ledger-engine'
+import { copyPgTemplate, pgTemplate } from './pg-template'
 import type { Actor } from '../../electron/services/common'
 import type { Role } from '../../electron/contract/define'
 import { CARATS } from '../../game-core/carats'
@@ -29,13 +32,15 @@ export function tempDir(label = 'ledger'): string {
   return mkdtempSync(join(tmpdir(), `carats-${label}-`))
 }
 
-/** A fresh ledger in `dir` with no user and no emission. */
+/** A fresh ledger in `dir` (or named by it, on PostgreSQL) with no user and no emission. */
 export function emptyBackend(dir: string, opts: Partial<BackendOptions> = {}): Backend {
-  return openBackend({ dbPath: join(dir, 'ledger.db'), threads: 2, ...opts })
+  const { location, keyFile } = testLedgerLocation(dir)
+  return openBackend({ dbPath: location, keyFile, threads: 2, ...opts })
 }
 
-async function buildTemplate(path: string): Promise<void> {
-  const b = openBackend({ dbPath: path, threads: 2 })
+/** Builds the template ledger at `at`: users of every role, emission 1 open. */
+export async function buildTemplate(at: TestLedgerLocation): Promise<void> {
+  const b = openBackend({ dbPath: at.location, keyFile: at.keyFile, threads: 2 })
   try {
     const s = b.services
     s.users.setup(USERS.admin, PASSWORD)
@@ -48,24 +53,32 @@ async function buildTemplate(path: string): Promise<void> {
     const v = await s.jobs.wait(s.emissions.verify(actor('operator'), 1).id)
     if (v.state !== 'done') throw new Error(`template verification failed: ${v.message}`)
     s.emissions.open(actor('operator'), 1)
-    s.db.pragma('wal_checkpoint(TRUNCATE)')
+    if (testEngine() === 'sqlite') s.db.pragma('wal_checkpoint(TRUNCATE)')
   } finally {
     await b.closeGracefully()
   }
 }
 
 /**
- * The template's path, built on first use (by whichever test process gets there first). It is
+ * The template's location on this run's engine (a file, or a database's URL), built on first use:
+ * awaited in a beforeAll, it keeps the build out of the first test's time.
+ */
+export async function templatePath(): Promise<string> {
+  return testEngine() === 'postgres' ? (await pgTemplate(version, buildTemplate)).location : sqliteTemplatePath()
+}
+
+/**
+ * The SQLite template's path, built on first use (by whichever test process gets there first). It is
  * built in a folder of its own, which is then renamed into place whole: a ledger, its key and its
  * checkpoint always come from the same build, whatever other processes build at the same time.
  */
-export async function templatePath(): Promise<string> {
+export async function sqliteTemplatePath(): Promise<string> {
   const folder = join(cacheDir, `open-emission-${version}`)
   const path = join(folder, 'ledger.db')
   if (existsSync(path)) return path
   mkdirSync(cacheDir, { recursive: true })
   const work = mkdtempSync(join(cacheDir, 'build-'))
-  await buildTemplate(join(work, 'ledger.db'))
+  await buildTemplate({ location: join(work, 'ledger.db'), keyFile: undefined })
   try {
     renameSync(work, folder)
   } catch (e) {
@@ -78,7 +91,11 @@ export async function templatePath(): Promise<string> {
 
 /** A copy of the template in `dir`: emission 1 open with one verified block, users of every role. */
 export async function openEmissionBackend(dir: string, opts: Partial<BackendOptions> = {}): Promise<Backend> {
-  const src = await templatePath()
+  if (testEngine() === 'postgres') {
+    const { location, keyFile } = copyPgTemplate(await pgTemplate(version, buildTemplate), dir)
+    return openBackend({ dbPath: location, keyFile, threads: 2, ...opts })
+  }
+  const src = await sqliteTemplatePath()
   const dbPath = join(dir, 'ledger.db')
   copyFileSync(src, dbPath)
   copyFileSync(keyFilePath(src), keyFilePath(dbPath))

@@ -11,7 +11,9 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
+import { copyFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { keyFilePath } from '../../electron/ledger/keystore'
 
 export type TestEngine = 'sqlite' | 'postgres'
 
@@ -67,6 +69,54 @@ export function testLedgerLocation(dir: string, name = 'ledger'): TestLedgerLoca
   return { location: databaseUrl(testServerUrl(), database), keyFile: join(dir, `${name}.key`) }
 }
 
+/** A database that stays after the run (a template, test/integration/pg-template.ts); its URL. */
+export function createLastingDatabase(database: string): string {
+  runSql(testServerUrl(), `CREATE DATABASE ${database}`)
+  return databaseUrl(testServerUrl(), database)
+}
+
+export function databaseExists(database: string): boolean {
+  return runSql(testServerUrl(), `SELECT 1 FROM pg_database WHERE datname = '${database}'`).trim() === '1'
+}
+
+/** Drops a database made by createLastingDatabase. */
+export function dropLastingDatabase(database: string): void {
+  dropDatabase(testServerUrl(), database)
+}
+
+/**
+ * A fresh ledger copied from a template database (CREATE DATABASE … TEMPLATE, no connection to
+ * the template may be open), its key file copied to `<dir>/<name>.key`; dropped as the others.
+ */
+export function copyTestLedger(template: { database: string; keyFile: string }, dir: string, name = 'ledger'): TestLedgerLocation {
+  const database = testDatabaseName()
+  runSql(testServerUrl(), `CREATE DATABASE ${database} TEMPLATE ${template.database}`)
+  made.add(database)
+  const keyFile = join(dir, `${name}.key`)
+  copyFileSync(template.keyFile, keyFile)
+  return { location: databaseUrl(testServerUrl(), database), keyFile }
+}
+
+/**
+ * A copy of the ledger at `source` in `dir`, its key too: the file copied on SQLite (its
+ * write-ahead log checkpointed first by the caller), pg_dump into a fresh database on PostgreSQL
+ * (a consistent snapshot, even with connections open).
+ */
+export function cloneTestLedger(source: TestLedgerLocation, dir: string, name = 'ledger'): TestLedgerLocation {
+  const sourceKey = source.keyFile ?? keyFilePath(source.location)
+  if (testEngine() === 'sqlite') {
+    const location = join(dir, `${name}.db`)
+    copyFileSync(source.location, location)
+    copyFileSync(sourceKey, keyFilePath(location))
+    return { location, keyFile: undefined }
+  }
+  const copy = testLedgerLocation(dir, name)
+  const r = spawnSync('bash', ['-o', 'pipefail', '-c', 'pg_dump --no-owner --no-privileges "$1" | psql -Xq -v ON_ERROR_STOP=1 "$2"', 'clone', source.location, copy.location], { encoding: 'utf8', timeout: 300_000 })
+  if (r.status !== 0) throw new Error(`could not copy ${source.location} into ${copy.location}: ${(r.stderr || r.error?.message || '').trim()}`)
+  copyFileSync(sourceKey, copy.keyFile!)
+  return copy
+}
+
 /** The CLI's arguments naming a ledger: --db, and --key-file where there is one. */
 export function ledgerArgs(l: TestLedgerLocation): string[] {
   return l.keyFile ? ['--db', l.location, '--key-file', l.keyFile] : ['--db', l.location]
@@ -99,7 +149,7 @@ export function dropTestLedgers(): void {
  */
 export function dropOrphanTestLedgers(isAlive: (pid: number) => boolean = processIsAlive): string[] {
   const server = testServerUrl()
-  const names = runSql(server, `SELECT datname FROM pg_database WHERE datname LIKE '${PREFIX}%'`).split('\n').filter(Boolean)
+  const names = runSql(server, `SELECT datname FROM pg_database WHERE starts_with(datname, '${PREFIX}')`).split('\n').filter(Boolean)
   const orphans = names.filter((n) => {
     const pid = ownerPid(n)
     return pid !== null && pid !== process.pid && !isAlive(pid)
