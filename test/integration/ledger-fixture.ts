@@ -32,10 +32,25 @@ export function tempDir(label = 'ledger'): string {
   return mkdtempSync(join(tmpdir(), `carats-${label}-`))
 }
 
-/** A fresh ledger in `dir` (or named by it, on PostgreSQL) with no user and no emission. */
+const ledgers = new WeakMap<Backend, TestLedgerLocation>()
+
+/** The backend opened on `at`, remembered for ledgerOf. */
+function opened(at: TestLedgerLocation, opts: Partial<BackendOptions>): Backend {
+  const b = openBackend({ dbPath: at.location, keyFile: at.keyFile, threads: 2, ...opts })
+  ledgers.set(b, at)
+  return b
+}
+
+/** Where a backend of this fixture keeps its ledger (for the CLI: `ledgerArgs(ledgerOf(b))`). */
+export function ledgerOf(b: Backend): TestLedgerLocation {
+  const at = ledgers.get(b)
+  if (!at) throw new Error('this backend was not opened by emptyBackend or openEmissionBackend')
+  return at
+}
+
+/** A fresh ledger in `dir` (its key file there, on PostgreSQL) with no user and no emission. */
 export function emptyBackend(dir: string, opts: Partial<BackendOptions> = {}): Backend {
-  const { location, keyFile } = testLedgerLocation(dir)
-  return openBackend({ dbPath: location, keyFile, threads: 2, ...opts })
+  return opened(testLedgerLocation(dir), opts)
 }
 
 /** Builds the template ledger at `at`: users of every role, emission 1 open. */
@@ -89,18 +104,20 @@ export async function sqliteTemplatePath(): Promise<string> {
   return path
 }
 
-/** A copy of the template in `dir`: emission 1 open with one verified block, users of every role. */
-export async function openEmissionBackend(dir: string, opts: Partial<BackendOptions> = {}): Promise<Backend> {
-  if (testEngine() === 'postgres') {
-    const { location, keyFile } = copyPgTemplate(await pgTemplate(version, buildTemplate), dir)
-    return openBackend({ dbPath: location, keyFile, threads: 2, ...opts })
-  }
+/** A copy of the template in `dir` (not opened): emission 1 open with one verified block, users of every role. */
+export async function openEmissionLedger(dir: string): Promise<TestLedgerLocation> {
+  if (testEngine() === 'postgres') return copyPgTemplate(await pgTemplate(version, buildTemplate), dir)
   const src = await sqliteTemplatePath()
   const dbPath = join(dir, 'ledger.db')
   copyFileSync(src, dbPath)
   copyFileSync(keyFilePath(src), keyFilePath(dbPath))
   copyFileSync(checkpointFilePath(src), checkpointFilePath(dbPath))
-  return openBackend({ dbPath, threads: 2, ...opts })
+  return { location: dbPath, keyFile: undefined }
+}
+
+/** The template's copy in `dir`, opened. */
+export async function openEmissionBackend(dir: string, opts: Partial<BackendOptions> = {}): Promise<Backend> {
+  return opened(await openEmissionLedger(dir), opts)
 }
 
 /** A valid play: the winning numbers by click, then "your numbers" by click or drag. */

@@ -13,6 +13,8 @@ import { execFileSync, spawnSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { copyFileSync } from 'node:fs'
 import { join } from 'node:path'
+import Database from 'better-sqlite3'
+import { openLedger, type Db } from '../../electron/ledger/db'
 import { keyFilePath } from '../../electron/ledger/keystore'
 
 export type TestEngine = 'sqlite' | 'postgres'
@@ -115,6 +117,19 @@ export function cloneTestLedger(source: TestLedgerLocation, dir: string, name = 
   if (r.status !== 0) throw new Error(`could not copy ${source.location} into ${copy.location}: ${(r.stderr || r.error?.message || '').trim()}`)
   copyFileSync(sourceKey, copy.keyFile!)
   return copy
+}
+
+/**
+ * Runs `fn` on a connection of the test's own to the ledger (to read or alter it behind the app):
+ * better-sqlite3 on the file (read-only unless told), openLedger on a PostgreSQL database.
+ */
+export function withTestLedger<T>(l: TestLedgerLocation, fn: (db: Db) => T, opts: { write?: boolean } = {}): T {
+  const db = testEngine() === 'sqlite' ? new Database(l.location, { readonly: !opts.write, fileMustExist: true }) : openLedger(l.location)
+  try {
+    return fn(db)
+  } finally {
+    db.close()
+  }
 }
 
 /** The CLI's arguments naming a ledger: --db, and --key-file where there is one. */
