@@ -11,6 +11,9 @@
  * base ledger: the fixture's template (emission 1 open, one verified block) with 3,000 simulated
  * sales, on emission 1 or, where simulations go only to demonstration emissions, on a
  * demonstration emission of one block made for them.
+ *
+ * SQLite only (left out of the postgres project in vitest.config.ts): the attacks and backups
+ * here work on the file.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { createHash, randomBytes } from 'node:crypto'
