@@ -4,9 +4,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import {
-  cloneTestLedger, databaseUrl, dropOrphanTestLedgers, dropTestLedgers, ledgerArgs, ownerPid, testDatabaseName, testEngine,
+  databaseUrl, dropOrphanTestLedgers, dropTestLedgers, ledgerArgs, ownerPid, testDatabaseName, testEngine,
   testLedgerLocation, testLedgersMade, testServerUrl,
 } from '../support/ledger-engine'
+import { cloneTestLedger } from '../support/test-ledgers'
 
 const dir = mkdtempSync(join(tmpdir(), 'carats-engine-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
