@@ -24,7 +24,7 @@ import { createEmissionsService, type EmissionsService, type VerifyBlockFn } fro
 import { createJobRegistry, type JobRegistry } from './jobs'
 import { createSalesService, type SalesService } from './sales'
 import { createSimulator, type Simulator } from './simulator'
-import { testLedgerLocation } from '../../test/support/ledger-engine'
+import { dropTestLedger, testLedgerLocation } from '../../test/support/ledger-engine'
 
 export interface LedgerFixture {
   dir: string
@@ -87,6 +87,7 @@ export function openLedgerFixture(opts: { definition?: GameDefinition; clock?: C
     dir, path, keyFile, db, clock, audit, catalog, jobs, ceremony, emissions, sales, simulator, openEmission,
     close() {
       db.close()
+      dropTestLedger(path)
       rmSync(dir, { recursive: true, force: true })
     },
   }

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import {
-  databaseUrl, dropOrphanTestLedgers, dropTestLedgers, ledgerArgs, ownerPid, testDatabaseName, testEngine,
+  databaseUrl, dropOrphanTestLedgers, dropTestLedger, dropTestLedgers, ledgerArgs, ownerPid, testDatabaseName, testEngine,
   testLedgerLocation, testLedgersMade, testServerUrl,
 } from '../support/ledger-engine'
 import { cloneTestLedger } from '../support/test-ledgers'
@@ -65,6 +65,17 @@ describe.skipIf(testEngine() !== 'postgres')('a PostgreSQL test ledger', () => {
     expect(testLedgersMade()).toEqual([])
     expect(databases()).not.toEqual(expect.arrayContaining([names[0]]))
     expect(databases()).not.toEqual(expect.arrayContaining([names[1]]))
+  })
+
+  it('is dropped at once by the fixture that closes it, and only if this process made it', () => {
+    const l = testLedgerLocation(dir)
+    const name = new URL(l.location).pathname.slice(1)
+    dropTestLedger(databaseUrl(testServerUrl(), 'postgres'))
+    dropTestLedger(join(dir, 'a.db'))
+    expect(databases()).toContain(name)
+    dropTestLedger(l.location)
+    expect(databases()).not.toContain(name)
+    expect(testLedgersMade()).not.toContain(name)
   })
 
   it('is copied whole, its key file too, even while a connection is open on it', () => {

@@ -106,6 +106,18 @@ export function testLedgersMade(): string[] {
   return [...made]
 }
 
+/**
+ * Drops the database at `location` now, if this process made it (a fixture closing its ledger;
+ * a location that is a file, or not one of ours, is left alone). Its connections must be closed.
+ */
+export function dropTestLedger(location: string): void {
+  if (!location.startsWith('postgres')) return
+  const database = decodeURIComponent(new URL(location).pathname.slice(1))
+  if (!made.has(database)) return
+  dropDatabase(testServerUrl(), database)
+  made.delete(database)
+}
+
 /** Drops every database this process made (their connections ended first). */
 export function dropTestLedgers(): void {
   if (made.size === 0) return
