@@ -159,7 +159,7 @@ describe.skipIf(testEngine() === 'postgres')('openLedger', () => {
 describe('the ledger schema', () => {
   it('keeps the audit log append-only', () => {
     const db = openLedger(testLedgerLocation(dir, 'a').location)
-    db.prepare("INSERT INTO audit (at, actor, action, object, details, prev_hash, hash) VALUES ('t','a','x','o','{}','0','1')").run()
+    db.prepare("INSERT INTO audit (seq, at, actor, action, object, details, prev_hash, hash) VALUES (1, 't','a','x','o','{}','0','1')").run()
     expect(() => db.prepare("UPDATE audit SET actor = 'mallory'").run()).toThrow(/append-only/)
     expect(() => db.prepare('DELETE FROM audit').run()).toThrow(/append-only/)
     db.close()

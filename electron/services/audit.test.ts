@@ -21,7 +21,7 @@ const clock = () => new Date((now += 1000))
 function open(): void {
   db = openLedger(path)
   keys = openLedgerKey(db, path, { keyFile })
-  audit = createAuditService({ db, clock, keys, dbPath: path })
+  audit = createAuditService({ db, clock, keys, dbPath: path, keyFile })
 }
 
 beforeEach(() => {
@@ -75,7 +75,7 @@ describe('audit log', () => {
   it('keys its chain with its first entry, and verifies an untouched log against its checkpoint', () => {
     const v = audit.verify()
     expect(v).toMatchObject({ ok: true, entries: 7, firstBad: null, keyedFrom: 1 })
-    expect(v.checkpoint).toMatchObject({ status: 'ok', entries: 7, problem: null, file: checkpointFilePath(path) })
+    expect(v.checkpoint).toMatchObject({ status: 'ok', entries: 7, problem: null, file: checkpointFilePath(path, keyFile) })
     expect(v.checkpoint.head).toBe(db.prepare('SELECT hash FROM audit WHERE seq = 7').pluck().get())
     expect(audit.list({ page: 1, pageSize: 10, action: 'audit.keyed' }).items[0].actor).toBe('system')
     const page = audit.list({ page: 1, pageSize: 4 })
@@ -119,7 +119,7 @@ describe('audit log', () => {
   onFile('does not take a wiped log, its facts and checkpoint gone too, for a new one: it stays refused until re-anchored', () => {
     db.prepare("INSERT INTO emissions (emission, code, blocks, definition, definition_digest, created_at) VALUES (1, 'E1', 1, '{}', 'x', 't')").run()
     tamper("DELETE FROM audit; DROP TRIGGER ledger_meta_no_delete; DELETE FROM ledger_meta WHERE name = 'audit_keyed_from'")
-    rmSync(checkpointFilePath(path))
+    rmSync(checkpointFilePath(path, keyFile))
     audit.ensureKeyed()
     expect(audit.verify()).toMatchObject({ ok: false, entries: 0, firstBad: { seq: 1, reason: expect.stringMatching(/its entries were wiped/) } })
     expect(() => audit.record('ada', 'emission.close', 'emission:1')).toThrow(/audit reanchor/)
@@ -150,7 +150,7 @@ describe('audit log', () => {
   })
 
   onFile('refuses a missing, altered or foreign checkpoint', () => {
-    const file = checkpointFilePath(path)
+    const file = checkpointFilePath(path, keyFile)
     const saved = readFileSync(file, 'utf8')
     rmSync(file)
     expect(audit.verify().checkpoint.status).toBe('missing')
@@ -166,14 +166,14 @@ describe('audit log', () => {
   })
 
   it('re-anchors the checkpoint on an administrator\'s word, and the log says so', () => {
-    rmSync(checkpointFilePath(path))
+    rmSync(checkpointFilePath(path, keyFile))
     const e = audit.reanchor('admin', 'checkpoint lost when the disk was replaced')
     expect(JSON.parse(e.details)).toMatchObject({ previous: 'missing', reason: 'checkpoint lost when the disk was replaced' })
     expect(audit.verify()).toMatchObject({ ok: true, checkpoint: { status: 'ok', entries: 8 } })
   })
 
   onFile('keys the log of an older ledger: an entry says so, and seals the earlier SHA-256 entries', () => {
-    rmSync(checkpointFilePath(path))
+    rmSync(checkpointFilePath(path, keyFile))
     db.close()
     // an older ledger's log: plain SHA-256 links, no fingerprint, no checkpoint
     const raw = new Database(path)

@@ -21,7 +21,7 @@ const prepared: string[] = []
 
 /** An account with `prizes.length` sales chained newest to oldest, the last prize the newest sale's. */
 function addPlayer(name: string, prizes: number[] = []): void {
-  const id = Number(db.prepare('INSERT INTO players (name) VALUES (?)').run(name).lastInsertRowid)
+  const id = db.prepare('INSERT INTO players (name) VALUES (?) RETURNING id').pluck().get(name) as number
   let prev: number | null = null
   for (const prize of prizes) {
     const key = unitKey(1, 1, (db.prepare('SELECT count(*) FROM sales').pluck().get() as number) + 1)

@@ -50,7 +50,7 @@ describe('the players known between batches', () => {
     const db2 = openLedger(f.path)
     const keys2 = openLedgerKey(db2, f.path, { keyFile: f.keyFile })
     const catalog2 = createCatalog({ db: db2, keys: keys2 })
-    const audit2 = createAuditService({ db: db2, clock: f.clock, keys: keys2, dbPath: f.path })
+    const audit2 = createAuditService({ db: db2, clock: f.clock, keys: keys2, dbPath: f.path, keyFile: f.keyFile })
     const sales2 = createSalesService({ db: db2, clock: f.clock, catalog: catalog2, alerts: createAlertsService({ db: db2, clock: f.clock, audit: audit2, catalog: catalog2 }) })
     sales2.sellBatch([sale('alice'), sale('bob'), sale('dave')])
     db2.close()

@@ -58,7 +58,7 @@ export function openLedgerFixture(opts: { definition?: GameDefinition; clock?: C
   const clock = opts.clock ?? (() => new Date())
   const db = openLedger(path)
   const keys = openLedgerKey(db, path, { keyFile })
-  const audit = createAuditService({ db, clock, keys, dbPath: path })
+  const audit = createAuditService({ db, clock, keys, dbPath: path, keyFile })
   const catalog = createCatalog({ db, keys })
   const jobs = createJobRegistry({ clock })
   const alerts = createAlertsService({ db, clock, audit, catalog })
@@ -70,7 +70,7 @@ export function openLedgerFixture(opts: { definition?: GameDefinition; clock?: C
   })
   const sales = createSalesService({ db, clock, catalog, alerts })
   // with workers, as in the app: the sales are written on a worker thread (which also makes its drafts on another)
-  const simulator = createSimulator({ db, clock, catalog, sales, audit, jobs, seller: opts.workers ? workerSeller({ dbPath: path }) : undefined })
+  const simulator = createSimulator({ db, clock, catalog, sales, audit, jobs, seller: opts.workers ? workerSeller({ dbPath: path, keyFile }) : undefined })
 
   async function openEmission(o: { blocks?: number; startsOn?: string; code?: string; demo?: boolean; claimThresholdCents?: number } = {}): Promise<number> {
     const e = emissions.create(TEST_ACTOR, { blocks: o.blocks ?? 1, startsOn: o.startsOn, code: o.code, demo: o.demo ?? true, claimThresholdCents: o.claimThresholdCents })

@@ -11,7 +11,7 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { copyFileSync } from 'node:fs'
+import { copyFileSync, existsSync } from 'node:fs'
 import { join } from 'node:path'
 
 export type TestEngine = 'sqlite' | 'postgres'
@@ -85,7 +85,8 @@ export function dropLastingDatabase(database: string): void {
 
 /**
  * A fresh ledger copied from a template database (CREATE DATABASE … TEMPLATE, no connection to
- * the template may be open), its key file copied to `<dir>/<name>.key`; dropped as the others.
+ * the template may be open), its key file copied to `<dir>/<name>.key` and the audit checkpoint
+ * beside it; dropped as the others.
  */
 export function copyTestLedger(template: { database: string; keyFile: string }, dir: string, name = 'ledger'): TestLedgerLocation {
   const database = testDatabaseName()
@@ -93,6 +94,9 @@ export function copyTestLedger(template: { database: string; keyFile: string }, 
   made.add(database)
   const keyFile = join(dir, `${name}.key`)
   copyFileSync(template.keyFile, keyFile)
+  // the audit checkpoint of a team ledger is kept beside its key file (checkpoint.ts)
+  const checkpoint = `${template.keyFile}.audit-checkpoint`
+  if (existsSync(checkpoint)) copyFileSync(checkpoint, `${keyFile}.audit-checkpoint`)
   return { location: databaseUrl(testServerUrl(), database), keyFile }
 }
 

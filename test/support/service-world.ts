@@ -50,7 +50,7 @@ export function useServiceWorlds(prefix: string): (opts: { clock: Clock; verifyB
     const db = openLedger(path)
     dbs.push(db)
     const keys = openLedgerKey(db, path, { keyFile })
-    const audit = createAuditService({ db, clock, keys, dbPath: path })
+    const audit = createAuditService({ db, clock, keys, dbPath: path, keyFile })
     const catalog = createCatalog({ db, keys })
     const jobs = createJobRegistry({ clock })
     const ceremony = createCeremonyService({ db, keys, audit, catalog, clock })
