@@ -1,12 +1,52 @@
-import { defineConfig } from 'vitest/config'
+import { configDefaults, defineConfig } from 'vitest/config'
 import vue from '@vitejs/plugin-vue'
+
+// Two projects (docs/testing-engines.md): every test on SQLite, and the services', ledger's and
+// integration tests again on PostgreSQL (a server must answer: see test/support/ledger-engine.ts).
+const shared = {
+  testTimeout: 60_000,
+  hookTimeout: 120_000,
+  pool: 'forks' as const,
+  setupFiles: ['test/support/engine-setup.ts'],
+}
 
 export default defineConfig({
   plugins: [vue()],
   test: {
-    include: ['game-core/**/*.test.ts', 'electron/**/*.test.ts', 'renderer/src/**/*.test.ts', 'test/**/*.test.ts'],
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
-    pool: 'forks',
+    projects: [
+      {
+        extends: true,
+        test: {
+          ...shared,
+          name: 'sqlite',
+          include: ['game-core/**/*.test.ts', 'electron/**/*.test.ts', 'renderer/src/**/*.test.ts', 'test/**/*.test.ts'],
+          env: { CARATS_TEST_ENGINE: 'sqlite' },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          ...shared,
+          name: 'postgres',
+          include: ['electron/services/**/*.test.ts', 'electron/ledger/**/*.test.ts', 'test/integration/**/*.test.ts'],
+          exclude: [
+            ...configDefaults.exclude,
+            // about the SQLite file itself: its locks and WAL beside a running host (the sqlite3
+            // shell), file backups, restores, truncated and rolled-back files, keys beside it
+            'test/integration/ledger-lock.test.ts',
+            'test/integration/cli-integrity.test.ts',
+            // the launcher's native SQLite binding, and `npm start` on a file: no ledger engine to choose
+            'test/integration/cli-launcher.test.ts',
+            'test/integration/start.test.ts',
+            // no ledger at all: the build's output, the imports' layering, `carats rules | block`
+            'test/integration/build-output.test.ts',
+            'test/integration/cli-block.test.ts',
+            'test/integration/layering.test.ts',
+          ],
+          env: { CARATS_TEST_ENGINE: 'postgres' },
+          globalSetup: ['test/support/engine-global-setup.ts'],
+        },
+      },
+    ],
   },
 })

@@ -9,13 +9,21 @@ import { readMeta } from './meta'
 import { AppError } from '../contract/errors'
 import { openLedgerFixture, TEST_ACTOR } from '../services/simulator-fixture'
 import { smallDefinition } from '../../test/support/game-fixtures'
+import { testEngine, testLedgerLocation } from '../../test/support/ledger-engine'
 
 let dir: string
 let path: string
+/** The ledger's key file: `<db>.key` beside a SQLite file, the test's own for a PostgreSQL database. */
+let keyFile: string
+/** The key file passed to openLedgerKey: none on SQLite (the default, beside the file), the test's own on PostgreSQL. */
+let givenKey: string | undefined
 let db: Db
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'keys-'))
-  path = join(dir, 'a.db')
+  const ledger = testLedgerLocation(dir, 'a')
+  path = ledger.location
+  givenKey = ledger.keyFile
+  keyFile = givenKey ?? keyFilePath(path)
   db = openLedger(path)
 })
 afterEach(() => {
@@ -25,7 +33,7 @@ afterEach(() => {
 
 /** A block sealed under the key now in the key file, as generation leaves it. */
 function sealBlock(): void {
-  const keys = openLedgerKey(db, path)
+  const keys = openLedgerKey(db, path, { keyFile: givenKey })
   db.prepare("INSERT INTO emissions (emission, code, blocks, definition, definition_digest, created_at) VALUES (1, 'E1', 1, '{}', 'x', 't')").run()
   const sealed = keys.sealSecret({ emission: 1, block: 1 }, new Uint8Array(32).fill(7))
   db.prepare("INSERT INTO blocks (emission, block, status, secret, commitment) VALUES (1, 1, 'generated', ?, 'c')").run(sealed)
@@ -44,72 +52,74 @@ function refusal(fn: () => unknown): AppError {
 
 describe('the ledger key', () => {
   it("makes a 0600 key for a new ledger, records its fingerprint, and seals secrets bound to their block", () => {
-    const keys = openLedgerKey(db, path)
-    expect(statSync(keyFilePath(path)).mode & 0o777).toBe(0o600)
+    const keys = openLedgerKey(db, path, { keyFile: givenKey })
+    expect(statSync(keyFile).mode & 0o777).toBe(0o600)
     expect(readMeta(db, 'key_fingerprint')).toBe(keys.fingerprint())
     const secret = new Uint8Array(32).fill(7)
     const sealed = keys.sealSecret({ emission: 1, block: 2 }, secret)
     expect(Buffer.from(sealed).includes(Buffer.from(secret))).toBe(false)
-    expect(openLedgerKey(db, path).openSecret({ emission: 1, block: 2 }, sealed)).toEqual(secret)
+    expect(openLedgerKey(db, path, { keyFile: givenKey }).openSecret({ emission: 1, block: 2 }, sealed)).toEqual(secret)
     expect(() => keys.openSecret({ emission: 1, block: 3 }, sealed)).toThrow(/does not open under this ledger's key: it was altered, or copied from another block/)
     sealed[sealed.length - 1] ^= 1
     expect(() => keys.openSecret({ emission: 1, block: 2 }, sealed)).toThrow(/does not open under this ledger's key: it was altered, or copied from another block/)
   })
 
   it('is never made again once the ledger has one: a deleted key file is refused and stays deleted', () => {
-    const first = openLedgerKey(db, path).fingerprint()
-    rmSync(keyFilePath(path))
-    const keys = openLedgerKey(db, path)
-    expect(existsSync(keyFilePath(path))).toBe(false)
+    const first = openLedgerKey(db, path, { keyFile: givenKey }).fingerprint()
+    rmSync(keyFile)
+    const keys = openLedgerKey(db, path, { keyFile: givenKey })
+    expect(existsSync(keyFile)).toBe(false)
     const e = refusal(() => keys.sealSecret({ emission: 1, block: 1 }, new Uint8Array(32)))
-    expect(e.message).toContain(`the ledger key file ${keyFilePath(path)} is missing`)
+    expect(e.message).toContain(`the ledger key file ${keyFile} is missing`)
     expect(e.message).toContain(first.slice(0, 16))
     expect(e.message).toMatch(/restore that file from the backup.*No new key was made/)
-    expect(e.extras.reason).toEqual({ key: 'KEY_MISSING', params: { path: keyFilePath(path), fingerprint: first.slice(0, 16) } })
+    expect(e.extras.reason).toEqual({ key: 'KEY_MISSING', params: { path: keyFile, fingerprint: first.slice(0, 16) } })
     expect(keys.problem).toBe(e)
   })
 
   it('refuses a key that is not the ledger\'s as a wrong key', () => {
     sealBlock()
-    writeFileSync(keyFilePath(path), randomBytes(32).toString('hex'), { mode: 0o600 })
-    const keys = openLedgerKey(db, path)
+    writeFileSync(keyFile, randomBytes(32).toString('hex'), { mode: 0o600 })
+    const keys = openLedgerKey(db, path, { keyFile: givenKey })
     expect(refusal(() => keys.openSecret({ emission: 1, block: 1 }, Buffer.alloc(60))).message).toMatch(/^wrong key: .* is not this ledger's/)
   })
 
-  it('records the fingerprint of an older ledger only once its key opens its sealed blocks', () => {
+  // an older ledger made by dropping a trigger of the SQLite schema: SQLite only
+  it.skipIf(testEngine() === 'postgres')('records the fingerprint of an older ledger only once its key opens its sealed blocks', () => {
     sealBlock()
-    const right = readFileSync(keyFilePath(path), 'utf8')
+    const right = readFileSync(keyFile, 'utf8')
     db.close()
     db = openLedger(path)
     // as a ledger of the previous version: sealed blocks, no fingerprint recorded
     db.exec("DROP TRIGGER ledger_meta_no_delete; DELETE FROM ledger_meta WHERE name = 'key_fingerprint'")
-    writeFileSync(keyFilePath(path), randomBytes(32).toString('hex'), { mode: 0o600 })
-    expect(openLedgerKey(db, path).problem?.message).toMatch(/does not open this ledger's block secrets/)
+    writeFileSync(keyFile, randomBytes(32).toString('hex'), { mode: 0o600 })
+    expect(openLedgerKey(db, path, { keyFile: givenKey }).problem?.message).toMatch(/does not open this ledger's block secrets/)
     expect(readMeta(db, 'key_fingerprint')).toBeNull()
-    writeFileSync(keyFilePath(path), right)
-    expect(openLedgerKey(db, path).problem).toBeNull()
+    writeFileSync(keyFile, right)
+    expect(openLedgerKey(db, path, { keyFile: givenKey }).problem).toBeNull()
     expect(readMeta(db, 'key_fingerprint')).toBe(keyFingerprint(Buffer.from(right.trim(), 'hex')))
   })
 
-  it('refuses an older ledger with sealed blocks and no key file, making no key', () => {
+  // an older ledger made by dropping a trigger of the SQLite schema: SQLite only
+  it.skipIf(testEngine() === 'postgres')('refuses an older ledger with sealed blocks and no key file, making no key', () => {
     sealBlock()
     db.exec("DROP TRIGGER ledger_meta_no_delete; DELETE FROM ledger_meta WHERE name = 'key_fingerprint'")
-    rmSync(keyFilePath(path))
-    expect(openLedgerKey(db, path).problem?.message).toMatch(/is missing/)
-    expect(existsSync(keyFilePath(path))).toBe(false)
+    rmSync(keyFile)
+    expect(openLedgerKey(db, path, { keyFile: givenKey }).problem?.message).toMatch(/is missing/)
+    expect(existsSync(keyFile)).toBe(false)
   })
 
   it('refuses a key file that others can read, with the chmod to run', () => {
-    openLedgerKey(db, path)
-    chmodSync(keyFilePath(path), 0o644)
-    expect(openLedgerKey(db, path).problem?.message).toBe(
-      `the ledger key file ${keyFilePath(path)} can be read by other users (mode 644): run chmod 600 ${keyFilePath(path)}`,
+    openLedgerKey(db, path, { keyFile: givenKey })
+    chmodSync(keyFile, 0o644)
+    expect(openLedgerKey(db, path, { keyFile: givenKey }).problem?.message).toBe(
+      `the ledger key file ${keyFile} can be read by other users (mode 644): run chmod 600 ${keyFile}`,
     )
   })
 
   it('refuses a damaged key file', () => {
-    writeFileSync(keyFilePath(path), 'not a key', { mode: 0o600 })
-    expect(openLedgerKey(db, path).problem?.message).toMatch(/damaged/)
+    writeFileSync(keyFile, 'not a key', { mode: 0o600 })
+    expect(openLedgerKey(db, path, { keyFile: givenKey }).problem?.message).toMatch(/damaged/)
   })
 
   it('takes the key from another file when told to', () => {
@@ -117,7 +127,7 @@ describe('the ledger key', () => {
     const key = randomBytes(32)
     writeFileSync(elsewhere, key.toString('hex'), { mode: 0o600 })
     expect(openLedgerKey(db, path, { keyFile: elsewhere }).fingerprint()).toBe(keyStoreFromKey(key).fingerprint())
-    expect(existsSync(keyFilePath(path))).toBe(false)
+    expect(existsSync(keyFile)).toBe(false)
   })
 })
 
@@ -144,8 +154,8 @@ describe('an emission under the wrong key', () => {
     const f = openLedgerFixture({ definition: smallDefinition() })
     const e = await f.openEmission()
     f.db.close()
-    writeFileSync(keyFilePath(f.path), randomBytes(32).toString('hex'), { mode: 0o600 })
-    const g = openLedgerFixture({ definition: smallDefinition(), path: f.path })
+    writeFileSync(f.keyFile ?? keyFilePath(f.path), randomBytes(32).toString('hex'), { mode: 0o600 })
+    const g = openLedgerFixture({ definition: smallDefinition(), path: f.path, keyFile: f.keyFile })
     try {
       expect(() => g.emissions.verify(TEST_ACTOR, e)).toThrow(/^wrong key/)
       expect(g.catalog.blocks(e).map((b) => b.status)).toEqual(['verified'])

@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import type { AuditSortKey } from '../contract/types'
 import { openLedger, type Db } from '../ledger/db'
 import { listAudit, type AuditListRequest } from './audit-list'
+import { testEngine, testLedgerLocation } from '../../test/support/ledger-engine'
 
 let dir: string
 let db: Db
@@ -24,7 +25,7 @@ const ENTRIES: [string, string, string, string][] = [
 
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'audit-list-'))
-  db = openLedger(join(dir, 'l.db'))
+  db = openLedger(testLedgerLocation(dir, 'l').location)
   const insert = db.prepare("INSERT INTO audit (seq, at, actor, action, object, details, prev_hash, hash) VALUES (?, ?, ?, ?, ?, '{}', '', '')")
   ENTRIES.forEach((e, i) => insert.run(i + 1, ...e))
   prepared.length = 0
@@ -63,7 +64,8 @@ describe('the audit list', () => {
     expect(seqs({ sort: 'at', order: 'asc', from: '2026-03-03' })).toEqual([5, 6])
   })
 
-  it('reads every filter and every sort from an index, never the whole log', () => {
+  // SQLite's query plans (EXPLAIN QUERY PLAN and its wording): SQLite only
+  it.skipIf(testEngine() === 'postgres')('reads every filter and every sort from an index, never the whole log', () => {
     const sorts: AuditSortKey[] = ['seq', 'at', 'actor', 'action', 'object']
     for (const sort of sorts) for (const order of ['asc', 'desc'] as const) seqs({ sort, order })
     for (const f of [{ actor: 'a' }, { action: 'a' }, { object: 'a' }, { from: '2026-03-01' }, { to: '2026-03-01' }]) seqs(f)

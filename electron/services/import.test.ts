@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeAll, afterAll, describe, expect, it } from 'vitest'
@@ -7,7 +7,8 @@ import { smallDefinition } from '../../test/support/game-fixtures'
 import { BAD_LINES } from '../../test/fixtures/make-feeds'
 import { AppError } from '../contract/errors'
 import type { ImportLineError } from '../contract/types'
-import { keyFilePath } from '../ledger/keystore'
+import { testEngine } from '../../test/support/ledger-engine'
+import { cloneTestLedger } from '../../test/support/test-ledgers'
 import { unpackPlay } from '../ledger/play-codec'
 import { formatSerial } from '../../game-core/serial'
 import { createImporter, feedLine, type Importer } from './import'
@@ -365,7 +366,8 @@ describe(mode, () => {
       expect(snapshot(f)).toEqual(before)
     })
 
-    it("leaves SQLite's foreign-key checks on after a good file and after a refused one (the import's own batch checks its players)", async () => {
+    // SQLite's foreign_keys pragma: SQLite only (PostgreSQL checks foreign keys always)
+    it.skipIf(testEngine() === 'postgres')("leaves SQLite's foreign-key checks on after a good file and after a refused one (the import's own batch checks its players)", async () => {
       const { f, importer } = await fresh()
       const lines = validFeed.trim().split('\n')
       const fkOn = () => f.db.pragma('foreign_keys', { simple: true })
@@ -404,12 +406,10 @@ describe('a feed streamed through the reader thread', () => {
     const careful = await freshWith(Infinity)
     await prepare?.(careful)
     // the same ledger, block secrets included, copied for the streamed import
-    careful.f.db.pragma('wal_checkpoint(TRUNCATE)')
+    if (testEngine() === 'sqlite') careful.f.db.pragma('wal_checkpoint(TRUNCATE)')
     const dir = mkdtempSync(join(tmpdir(), 'carats-streamed-'))
-    const path = join(dir, 'ledger.db')
-    copyFileSync(careful.f.path, path)
-    copyFileSync(keyFilePath(careful.f.path), keyFilePath(path))
-    const f = openLedgerFixture({ definition: smallDefinition(), clock: () => new Date(NOW), path })
+    const copy = cloneTestLedger({ location: careful.f.path, keyFile: careful.f.keyFile }, dir)
+    const f = openLedgerFixture({ definition: smallDefinition(), clock: () => new Date(NOW), path: copy.location, keyFile: copy.keyFile })
     open.push({ ...f, close: () => (f.close(), rmSync(dir, { recursive: true, force: true })) })
     const reads: string[] = []
     const streamed: Setup = { f, importer: createImporter({ db: f.db, clock: f.clock, catalog: f.catalog, sales: f.sales, audit: f.audit, streamFrom: 0, onRead: (how) => reads.push(how) }) }

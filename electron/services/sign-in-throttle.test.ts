@@ -6,11 +6,13 @@ import { join } from 'node:path'
 import { openLedger, type Db } from '../ledger/db'
 import { openLedgerKey } from '../ledger/keystore'
 import { createAuditService, type AuditService } from './audit'
+import { testLedgerLocation } from '../../test/support/ledger-engine'
 import { createSignInThrottle, MINUTE_MS, type Attempt, type SignInThrottle, type ThrottleOptions } from './sign-in-throttle'
 
 const T0 = Date.parse('2026-03-02T09:00:00Z')
 let dir: string
 let path: string
+let keyFile: string | undefined
 let db: Db
 let audit: AuditService
 let now: number
@@ -18,13 +20,15 @@ const clock = () => new Date(now)
 
 function open(options: ThrottleOptions = {}): SignInThrottle {
   db = openLedger(path)
-  audit = createAuditService({ db, clock, keys: openLedgerKey(db, path), dbPath: path })
+  audit = createAuditService({ db, clock, keys: openLedgerKey(db, path, { keyFile }), dbPath: path, keyFile })
   return createSignInThrottle({ db, clock, audit, options })
 }
 
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'throttle-'))
-  path = join(dir, 't.db')
+  const ledger = testLedgerLocation(dir, 't')
+  path = ledger.location
+  keyFile = ledger.keyFile
   now = T0
 })
 afterEach(() => {
@@ -33,7 +37,8 @@ afterEach(() => {
 })
 
 function addUser(name: string): number {
-  return Number(db.prepare("INSERT INTO users (name, role, password_hash, password_salt, active, created_at) VALUES (?, 'support', x'00', x'00', 1, '2026-01-01T00:00:00.000Z')").run(name).lastInsertRowid)
+  const zero = Buffer.from([0])
+  return db.prepare("INSERT INTO users (name, role, password_hash, password_salt, active, created_at) VALUES (?, 'support', ?, ?, 1, '2026-01-01T00:00:00.000Z') RETURNING id").pluck().get(name, zero, zero) as number
 }
 
 /** One failed attempt (or one refused, when locked). */
@@ -219,7 +224,7 @@ describe('the sign-in throttle', () => {
     expect(t.begin('ada')).toEqual({ locked: true, until: now + MINUTE_MS })
     const other = openLedger(path)
     try {
-      const t2 = createSignInThrottle({ db: other, clock, audit: createAuditService({ db: other, clock, keys: openLedgerKey(other, path), dbPath: path }) })
+      const t2 = createSignInThrottle({ db: other, clock, audit: createAuditService({ db: other, clock, keys: openLedgerKey(other, path, { keyFile }), dbPath: path, keyFile }) })
       expect(t2.begin('Ada')).toEqual({ locked: true, until: now + MINUTE_MS })
       now += MINUTE_MS
       fail(t2, 'ada')

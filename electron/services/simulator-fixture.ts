@@ -1,7 +1,8 @@
 /**
  * A ledger with its services wired together, for the simulator's, importer's and reports' tests
- * and the ledger benchmark: a fresh file in a temporary folder, a fixed or given clock, and an
- * emission made, generated, verified and opened in one call (a real one after its key ceremony).
+ * and the ledger benchmark: a fresh ledger (a file in a temporary folder, or a database of its own
+ * on PostgreSQL), a fixed or given clock, and an emission made, generated, verified and opened in
+ * one call (a real one after its key ceremony).
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -23,10 +24,14 @@ import { createEmissionsService, type EmissionsService, type VerifyBlockFn } fro
 import { createJobRegistry, type JobRegistry } from './jobs'
 import { createSalesService, type SalesService } from './sales'
 import { createSimulator, type Simulator } from './simulator'
+import { dropTestLedger, testLedgerLocation } from '../../test/support/ledger-engine'
 
 export interface LedgerFixture {
   dir: string
+  /** The ledger's location: a file on SQLite, a database URL on PostgreSQL (test/support/ledger-engine.ts). */
   path: string
+  /** Its key file where it is not `<path>.key` (PostgreSQL). */
+  keyFile: string | undefined
   db: Db
   clock: Clock
   audit: AuditService
@@ -47,13 +52,13 @@ export const TEST_ACTOR: Actor = { name: 'tester', role: 'admin' }
 /** Blocks of a small game verify in process; real blocks on all cores. */
 const inProcess: VerifyBlockFn = async (def, ref) => verifyBlock(def, nodePrimitives, ref, { commitmentVersion: ref.commitmentVersion })
 
-export function openLedgerFixture(opts: { definition?: GameDefinition; clock?: Clock; path?: string; workers?: boolean } = {}): LedgerFixture {
+export function openLedgerFixture(opts: { definition?: GameDefinition; clock?: Clock; path?: string; keyFile?: string; workers?: boolean } = {}): LedgerFixture {
   const dir = mkdtempSync(join(tmpdir(), 'carats-ledger-'))
-  const path = opts.path ?? join(dir, 'ledger.db')
+  const { location: path, keyFile } = opts.path ? { location: opts.path, keyFile: opts.keyFile } : testLedgerLocation(dir)
   const clock = opts.clock ?? (() => new Date())
   const db = openLedger(path)
-  const keys = openLedgerKey(db, path)
-  const audit = createAuditService({ db, clock, keys, dbPath: path })
+  const keys = openLedgerKey(db, path, { keyFile })
+  const audit = createAuditService({ db, clock, keys, dbPath: path, keyFile })
   const catalog = createCatalog({ db, keys })
   const jobs = createJobRegistry({ clock })
   const alerts = createAlertsService({ db, clock, audit, catalog })
@@ -65,7 +70,7 @@ export function openLedgerFixture(opts: { definition?: GameDefinition; clock?: C
   })
   const sales = createSalesService({ db, clock, catalog, alerts })
   // with workers, as in the app: the sales are written on a worker thread (which also makes its drafts on another)
-  const simulator = createSimulator({ db, clock, catalog, sales, audit, jobs, seller: opts.workers ? workerSeller({ dbPath: path }) : undefined })
+  const simulator = createSimulator({ db, clock, catalog, sales, audit, jobs, seller: opts.workers ? workerSeller({ dbPath: path, keyFile }) : undefined })
 
   async function openEmission(o: { blocks?: number; startsOn?: string; code?: string; demo?: boolean; claimThresholdCents?: number } = {}): Promise<number> {
     const e = emissions.create(TEST_ACTOR, { blocks: o.blocks ?? 1, startsOn: o.startsOn, code: o.code, demo: o.demo ?? true, claimThresholdCents: o.claimThresholdCents })
@@ -79,9 +84,10 @@ export function openLedgerFixture(opts: { definition?: GameDefinition; clock?: C
   }
 
   return {
-    dir, path, db, clock, audit, catalog, jobs, ceremony, emissions, sales, simulator, openEmission,
+    dir, path, keyFile, db, clock, audit, catalog, jobs, ceremony, emissions, sales, simulator, openEmission,
     close() {
       db.close()
+      dropTestLedger(path)
       rmSync(dir, { recursive: true, force: true })
     },
   }

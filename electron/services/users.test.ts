@@ -11,6 +11,7 @@ import { openBackend, type Backend } from './backend'
 import type { Actor } from './common'
 import { hashPasswordSync, newSalt, PASSWORD_MAX_LENGTH } from './passwords'
 import { MINUTE_MS } from './sign-in-throttle'
+import { testLedgerLocation, type TestLedgerLocation } from '../../test/support/ledger-engine'
 
 const PASSWORD = 'correct horse battery'
 const ADMIN: Actor = { name: 'ada', role: 'admin' }
@@ -19,10 +20,12 @@ const T0 = Date.parse('2026-03-02T09:00:00Z')
 let dir: string
 let now: number
 let b: Backend
-const open = () => openBackend({ dbPath: join(dir, 'ledger.db'), threads: 1, clock: () => new Date(now) })
+let ledger: TestLedgerLocation
+const open = () => openBackend({ dbPath: ledger.location, keyFile: ledger.keyFile, threads: 1, clock: () => new Date(now) })
 
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'users-'))
+  ledger = testLedgerLocation(dir)
   now = T0
   b = open()
   b.services.users.setup('ada', PASSWORD)

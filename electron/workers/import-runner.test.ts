@@ -25,7 +25,7 @@ describe("the app's import, on a worker thread of its own", () => {
     })
     const text = lines.join('\n') + '\n'
     expect(Buffer.byteLength(text)).toBeGreaterThan(STREAM_FROM_BYTES)
-    const importOnWorker = workerImport(f.path, f.clock)
+    const importOnWorker = workerImport(f.path, f.clock, f.keyFile)
     await expect(importOnWorker(TEST_ACTOR, text, 'big.jsonl')).resolves.toEqual({ lines: count, imported: count, alreadyImported: 0 })
     expect(f.catalog.block(1, 1).units_sold).toBe(count)
     // the same file again: every line already imported

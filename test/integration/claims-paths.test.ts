@@ -10,7 +10,8 @@ import type { Backend } from '../../electron/services/backend'
 import { feedLine } from '../../electron/services/import'
 import { runCli } from '../../electron/cli/main'
 import { formatSerial } from '../../game-core/serial'
-import { actor, openEmissionBackend, samplePlay, T0, tempDir } from './ledger-fixture'
+import { ledgerArgs } from '../support/ledger-engine'
+import { actor, ledgerOf, openEmissionBackend, samplePlay, T0, tempDir } from './ledger-fixture'
 
 const DAY = 86_400_000
 
@@ -72,7 +73,7 @@ describe('claims through every sales path', () => {
     const file = join(dir, 'feed.jsonl')
     writeFileSync(file, feed(2_000, 'CLI'))
     const io = { out: () => {}, err: () => {}, progress: () => {} }
-    expect(await runCli(['--db', join(dir, 'ledger.db'), 'sales', 'import', file], io)).toBe(0)
+    expect(await runCli([...ledgerArgs(ledgerOf(b)), 'sales', 'import', file], io)).toBe(0)
     const row = claimsAgainstSales().find((r) => r.emission === low)!
     expect(row.claims).toBeGreaterThan(before + 20)
     expect(row).toEqual({ emission: low, due: row.due, claims: row.due, same: row.due })

@@ -8,21 +8,22 @@ import { createHash } from 'node:crypto'
 import { rmSync, writeFileSync } from 'node:fs'
 import { userInfo } from 'node:os'
 import { join } from 'node:path'
-import Database from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ledgerArgs, testLedgerLocation } from '../support/ledger-engine'
+import { withTestLedger } from '../support/test-ledgers'
 import { ensureBuilt } from '../../electron/host/build'
 import { caratsArgv, caratsEnv } from './cli-process'
 import { openEmissionBackend, tempDir } from './ledger-fixture'
 
 const root = join(__dirname, '../..')
 const dir = tempDir('cli-ceremony')
-const db = join(dir, 'ledger.db')
+const ledger = testLedgerLocation(dir)
 const T = 180_000
 const me = `os:${userInfo().username}`
 const ROLLS = '16253 44261 35512 66143 25163 42315 36621 54432 11526 34652 '.repeat(2)
 
 function carats(args: string[], actor?: string) {
-  const r = spawnSync(process.execPath, caratsArgv(['--db', db, ...args]), { cwd: root, encoding: 'utf8', env: caratsEnv(actor ? { CARATS_ACTOR: actor } : {}), timeout: 170_000 })
+  const r = spawnSync(process.execPath, caratsArgv([...ledgerArgs(ledger), ...args]), { cwd: root, encoding: 'utf8', env: caratsEnv(actor ? { CARATS_ACTOR: actor } : {}), timeout: 170_000 })
   return { code: r.status, out: r.stdout, err: r.stderr }
 }
 function json(args: string[], actor?: string) {
@@ -108,14 +109,11 @@ describe.sequential('carats emission ceremony', () => {
     expect(r.out).toMatch(/key ceremony complete/)
     const c = json(['emission', 'ceremony', '2'])
     expect(c).toMatchObject({ state: 'complete', serverHash, custodianHash, custodian: 'aude', custodianSource: 'random' })
-    const ledger = new Database(db, { readonly: true })
-    try {
-      const audit = ledger.prepare("SELECT actor, action, details FROM audit WHERE action LIKE 'ceremony.%' ORDER BY seq").all() as { actor: string; action: string; details: string }[]
+    withTestLedger(ledger, (db) => {
+      const audit = db.prepare("SELECT actor, action, details FROM audit WHERE action LIKE 'ceremony.%' ORDER BY seq").all() as { actor: string; action: string; details: string }[]
       expect(audit.map((a) => [a.actor, a.action])).toEqual([[me, 'ceremony.start'], ['aude', 'ceremony.contribute']])
       expect(JSON.parse(audit[1].details)).toEqual({ serverHash, custodianHash, source: 'random' })
-    } finally {
-      ledger.close()
-    }
+    })
     const twice = carats(['emission', 'ceremony', 'contribute', '2', '--random'], 'max')
     expect(twice.code).toBe(1)
     expect(twice.err).toMatch(/key ceremony is complete: aude contributed its second share/)

@@ -8,8 +8,9 @@ import { spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import Database from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ledgerArgs, testLedgerLocation } from '../support/ledger-engine'
+import { withTestLedger } from '../support/test-ledgers'
 import { ensureBuilt } from '../../electron/host/build'
 import { splitUnitKey } from '../../electron/ledger/migrations'
 import { openBackend } from '../../electron/services/backend'
@@ -18,11 +19,11 @@ import { caratsArgv, caratsEnv } from './cli-process'
 
 const root = join(__dirname, '../..')
 const dir = mkdtempSync(join(tmpdir(), 'carats-cli-claims-'))
-const db = join(dir, 'ledger.db')
+const ledger = testLedgerLocation(dir)
 const THRESHOLD = 10_000
 
 function carats(args: string[]) {
-  const r = spawnSync(process.execPath, caratsArgv(['--db', db, ...args]), { cwd: root, encoding: 'utf8', env: caratsEnv(), timeout: 170_000 })
+  const r = spawnSync(process.execPath, caratsArgv([...ledgerArgs(ledger), ...args]), { cwd: root, encoding: 'utf8', env: caratsEnv(), timeout: 170_000 })
   return { code: r.status, out: r.stdout, err: r.stderr }
 }
 function json(args: string[]) {
@@ -32,12 +33,7 @@ function json(args: string[]) {
 }
 /** The ledger read with SQL of the test's own. */
 function sql<T>(query: string, ...params: unknown[]): T[] {
-  const d = new Database(db, { readonly: true, fileMustExist: true })
-  try {
-    return d.prepare(query).all(...params) as T[]
-  } finally {
-    d.close()
-  }
+  return withTestLedger(ledger, (d) => d.prepare(query).all(...params) as T[])
 }
 const serialOf = (key: number) => formatSerial(splitUnitKey(key))
 
@@ -96,7 +92,7 @@ describe.sequential('carats and prize claims', () => {
   }, T)
 
   it('filters by status, emission and player, and prints the last step and who took it', async () => {
-    const b = openBackend({ dbPath: db })
+    const b = openBackend({ dbPath: ledger.location, keyFile: ledger.keyFile })
     try {
       const c = b.services.claims
       c.verify({ name: 'suzy', role: 'support' }, steps.paid, { document: 'passport', reference: '18AB12345' })

@@ -7,16 +7,17 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ledgerArgs, testLedgerLocation } from '../support/ledger-engine'
 import { ensureBuilt } from '../../electron/host/build'
 import { caratsArgv, caratsEnv } from './cli-process'
 
 const root = join(__dirname, '../..')
 const dir = mkdtempSync(join(tmpdir(), 'carats-cli-inputs-'))
-const db = join(dir, 'ledger.db')
+const ledger = testLedgerLocation(dir)
 const feed = readFileSync(join(root, 'test/fixtures/sales-valid.jsonl'))
 
 function carats(args: string[]) {
-  const r = spawnSync(process.execPath, caratsArgv(['--db', db, ...args]), { cwd: root, encoding: 'utf8', env: caratsEnv(), timeout: 170_000 })
+  const r = spawnSync(process.execPath, caratsArgv([...ledgerArgs(ledger), ...args]), { cwd: root, encoding: 'utf8', env: caratsEnv(), timeout: 170_000 })
   return { code: r.status, out: r.stdout, err: r.stderr }
 }
 

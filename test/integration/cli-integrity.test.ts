@@ -11,6 +11,9 @@
  * base ledger: the fixture's template (emission 1 open, one verified block) with 3,000 simulated
  * sales, on emission 1 or, where simulations go only to demonstration emissions, on a
  * demonstration emission of one block made for them.
+ *
+ * SQLite only (left out of the postgres project in vitest.config.ts): the attacks and backups
+ * here work on the file.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { createHash, randomBytes } from 'node:crypto'
@@ -21,7 +24,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { entryHash, GENESIS_HASH, type AuditRow } from '../../electron/services/audit-chain'
 import { formatSerial } from '../../game-core/serial'
 import { ensureBuilt } from '../../electron/host/build'
-import { tempDir, templatePath } from './ledger-fixture'
+import { tempDir, sqliteTemplatePath } from './ledger-fixture'
 import { caratsArgv, caratsEnv } from './cli-process'
 
 const ROOT = join(__dirname, '..', '..')
@@ -119,7 +122,7 @@ function ledgerCopy(label: string): { dir: string; db: string } {
 
 beforeAll(async () => {
   await ensureBuilt()
-  const template = await templatePath()
+  const template = await sqliteTemplatePath()
   baseDir = tempDir('integrity-base')
   baseDb = join(baseDir, 'ledger.db')
   copyFileSync(template, baseDb)

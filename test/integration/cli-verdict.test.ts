@@ -7,18 +7,19 @@
 import { spawnSync } from 'node:child_process'
 import { rmSync } from 'node:fs'
 import { join } from 'node:path'
-import Database from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ledgerArgs, testLedgerLocation } from '../support/ledger-engine'
+import { withTestLedger } from '../support/test-ledgers'
 import { caratsArgv, caratsEnv } from './cli-process'
 import { openEmissionBackend, tempDir } from './ledger-fixture'
 
 const root = join(__dirname, '../..')
 const dir = tempDir('cli-verdict')
-const db = join(dir, 'ledger.db')
+const ledger = testLedgerLocation(dir)
 const T = 180_000
 
 function carats(args: string[]) {
-  const r = spawnSync(process.execPath, caratsArgv(['--db', db, ...args]), { cwd: root, encoding: 'utf8', env: caratsEnv(), timeout: 170_000 })
+  const r = spawnSync(process.execPath, caratsArgv([...ledgerArgs(ledger), ...args]), { cwd: root, encoding: 'utf8', env: caratsEnv(), timeout: 170_000 })
   return { code: r.status, out: r.stdout, err: r.stderr }
 }
 
@@ -43,15 +44,11 @@ describe.sequential('carats emission verify / verdict', () => {
     const m = /^ {2}block 0001-001: sound; commitment reproduced ([0-9a-f]{64}); 8,016,000 \/ 8,016,000 units checked; prize table exact; [\d.]+ s$/.exec(block)
     expect(m).not.toBeNull()
     commitment = m![1]
-    const ledger = new Database(db, { readonly: true })
-    expect(ledger.prepare('SELECT commitment FROM blocks WHERE emission = 1 AND block = 1').pluck().get()).toBe(commitment)
-    ledger.close()
+    expect(withTestLedger(ledger, (db) => db.prepare('SELECT commitment FROM blocks WHERE emission = 1 AND block = 1').pluck().get())).toBe(commitment)
   }, T)
 
   it('says loudly that a block whose commitment was altered is unsound, and exits 1', () => {
-    const ledger = new Database(db)
-    ledger.prepare("UPDATE blocks SET commitment = 'ff' || substr(commitment, 3) WHERE emission = 1 AND block = 1").run()
-    ledger.close()
+    withTestLedger(ledger, (db) => db.prepare("UPDATE blocks SET commitment = 'ff' || substr(commitment, 3) WHERE emission = 1 AND block = 1").run(), { write: true })
     const r = carats(['--json', 'emission', 'verify', '1'])
     expect(r.code).toBe(1)
     const out = JSON.parse(r.out)

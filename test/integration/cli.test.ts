@@ -8,8 +8,9 @@ import { createHash } from 'node:crypto'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir, userInfo } from 'node:os'
 import { join } from 'node:path'
-import Database from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ledgerArgs, testLedgerLocation } from '../support/ledger-engine'
+import { withTestLedger } from '../support/test-ledgers'
 import { ensureBuilt } from '../../electron/host/build'
 import { validatePlay } from '../../game-core/play'
 import { CARATS } from '../../game-core/carats'
@@ -18,11 +19,11 @@ import { caratsArgv, caratsEnv } from './cli-process'
 
 const root = join(__dirname, '../..')
 const dir = mkdtempSync(join(tmpdir(), 'carats-cli-'))
-const db = join(dir, 'ledger.db')
+const ledger = testLedgerLocation(dir)
 const feed = join(root, 'test/fixtures/sales-valid.jsonl')
 
 function carats(args: string[], input?: string) {
-  const r = spawnSync(process.execPath, caratsArgv(['--db', db, ...args]), { cwd: root, encoding: 'utf8', input, env: caratsEnv(), timeout: 170_000 })
+  const r = spawnSync(process.execPath, caratsArgv([...ledgerArgs(ledger), ...args]), { cwd: root, encoding: 'utf8', input, env: caratsEnv(), timeout: 170_000 })
   return { code: r.status, out: r.stdout, err: r.stderr }
 }
 function json(args: string[]) {
@@ -135,15 +136,12 @@ describe.sequential('carats ledger commands, one journey', () => {
     expect(json(['audit', 'verify'])).toMatchObject({ ok: true, firstBad: null })
     const human = carats(['audit', 'verify'])
     expect(human.out).toMatch(/^audit log: \d+ entries, hash chain verified, keyed from entry 1\ncheckpoint (ok|behind) \(\d+ entries, head [0-9a-f]{64}/)
-    const ledger = new Database(db, { readonly: true })
-    try {
-      const actors = ledger.prepare("SELECT DISTINCT actor FROM audit WHERE action IN ('emission.create', 'emission.open', 'sales.import', 'sales.simulate', 'ticket.inspect-unsold')").pluck().all()
+    withTestLedger(ledger, (db) => {
+      const actors = db.prepare("SELECT DISTINCT actor FROM audit WHERE action IN ('emission.create', 'emission.open', 'sales.import', 'sales.simulate', 'ticket.inspect-unsold')").pluck().all()
       expect(actors).toEqual([`os:${userInfo().username}`])
-      const inspected = ledger.prepare("SELECT details FROM audit WHERE action = 'ticket.inspect-unsold'").pluck().get() as string
+      const inspected = db.prepare("SELECT details FROM audit WHERE action = 'ticket.inspect-unsold'").pluck().get() as string
       expect(JSON.parse(inspected)).toEqual({ reason: 'complaint 42 check' })
-    } finally {
-      ledger.close()
-    }
+    })
   }, T)
 
   it('adds a user with the password on standard input', () => {

@@ -1,7 +1,8 @@
 /**
  * The process that test/integration/ledger-crash.test.ts kills: it sells in batches, generates
  * blocks, simulates sales or imports a sales feed (the last two on the app's worker threads) on
- * the ledger given, forever or until it is killed. It prints one line per step done.
+ * the ledger given (and its key file, after --key-file), forever or until it is killed. It
+ * prints one line per step done.
  */
 import { CARATS } from '../../game-core/carats'
 import { formatSerial } from '../../game-core/serial'
@@ -11,8 +12,9 @@ import type { SaleInput } from '../../electron/services/sales'
 import { createSalesGenerator } from '../../electron/services/simulator'
 
 async function main(): Promise<void> {
-  const [mode, dbPath, seedText] = process.argv.slice(2)
-  const b = openBackend({ dbPath, threads: 1, actorName: 'crash-test' })
+  const [mode, dbPath, seedText, keyFlag, keyFile] = process.argv.slice(2)
+  if (keyFlag !== undefined && keyFlag !== '--key-file') throw new Error(`usage: ${mode} <ledger> <seed> [--key-file <file>]`)
+  const b = openBackend({ dbPath, keyFile, threads: 1, actorName: 'crash-test' })
   const s = b.services
   const actor = b.actor
   if (mode === 'sell') {

@@ -1,7 +1,8 @@
 /**
  * Ledgers for the integration tests. Generating and verifying a real CARATS block takes seconds,
  * so one template ledger (users of every role; emission 1 of one block, generated, verified and
- * open) is built once per code version and copied into a fresh temp dir for each test.
+ * open) is built once per code version and copied for each test: into a fresh temp dir on SQLite,
+ * into a database of its own on PostgreSQL (CREATE DATABASE … TEMPLATE: pg-template.ts).
  */
 import { createHash } from 'node:crypto'
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs'
@@ -11,6 +12,8 @@ import { MIGRATIONS } from '../../electron/ledger/migrations'
 import { checkpointFilePath } from '../../electron/ledger/checkpoint'
 import { keyFilePath } from '../../electron/ledger/keystore'
 import { openBackend, type Backend, type BackendOptions } from '../../electron/services/backend'
+import { testEngine, testLedgerLocation, type TestLedgerLocation } from '../support/ledger-engine'
+import { copyPgTemplate, pgTemplate } from './pg-template'
 import type { Actor } from '../../electron/services/common'
 import type { Role } from '../../electron/contract/define'
 import { CARATS } from '../../game-core/carats'
@@ -29,13 +32,30 @@ export function tempDir(label = 'ledger'): string {
   return mkdtempSync(join(tmpdir(), `carats-${label}-`))
 }
 
-/** A fresh ledger in `dir` with no user and no emission. */
-export function emptyBackend(dir: string, opts: Partial<BackendOptions> = {}): Backend {
-  return openBackend({ dbPath: join(dir, 'ledger.db'), threads: 2, ...opts })
+const ledgers = new WeakMap<Backend, TestLedgerLocation>()
+
+/** The backend opened on `at`, remembered for ledgerOf. */
+function opened(at: TestLedgerLocation, opts: Partial<BackendOptions>): Backend {
+  const b = openBackend({ dbPath: at.location, keyFile: at.keyFile, threads: 2, ...opts })
+  ledgers.set(b, at)
+  return b
 }
 
-async function buildTemplate(path: string): Promise<void> {
-  const b = openBackend({ dbPath: path, threads: 2 })
+/** Where a backend of this fixture keeps its ledger (for the CLI: `ledgerArgs(ledgerOf(b))`). */
+export function ledgerOf(b: Backend): TestLedgerLocation {
+  const at = ledgers.get(b)
+  if (!at) throw new Error('this backend was not opened by emptyBackend or openEmissionBackend')
+  return at
+}
+
+/** A fresh ledger in `dir` (its key file there, on PostgreSQL) with no user and no emission. */
+export function emptyBackend(dir: string, opts: Partial<BackendOptions> = {}): Backend {
+  return opened(testLedgerLocation(dir), opts)
+}
+
+/** Builds the template ledger at `at`: users of every role, emission 1 open. */
+export async function buildTemplate(at: TestLedgerLocation): Promise<void> {
+  const b = openBackend({ dbPath: at.location, keyFile: at.keyFile, threads: 2 })
   try {
     const s = b.services
     s.users.setup(USERS.admin, PASSWORD)
@@ -48,24 +68,32 @@ async function buildTemplate(path: string): Promise<void> {
     const v = await s.jobs.wait(s.emissions.verify(actor('operator'), 1).id)
     if (v.state !== 'done') throw new Error(`template verification failed: ${v.message}`)
     s.emissions.open(actor('operator'), 1)
-    s.db.pragma('wal_checkpoint(TRUNCATE)')
+    if (testEngine() === 'sqlite') s.db.pragma('wal_checkpoint(TRUNCATE)')
   } finally {
     await b.closeGracefully()
   }
 }
 
 /**
- * The template's path, built on first use (by whichever test process gets there first). It is
+ * The template's location on this run's engine (a file, or a database's URL), built on first use:
+ * awaited in a beforeAll, it keeps the build out of the first test's time.
+ */
+export async function templatePath(): Promise<string> {
+  return testEngine() === 'postgres' ? (await pgTemplate(version, buildTemplate)).location : sqliteTemplatePath()
+}
+
+/**
+ * The SQLite template's path, built on first use (by whichever test process gets there first). It is
  * built in a folder of its own, which is then renamed into place whole: a ledger, its key and its
  * checkpoint always come from the same build, whatever other processes build at the same time.
  */
-export async function templatePath(): Promise<string> {
+export async function sqliteTemplatePath(): Promise<string> {
   const folder = join(cacheDir, `open-emission-${version}`)
   const path = join(folder, 'ledger.db')
   if (existsSync(path)) return path
   mkdirSync(cacheDir, { recursive: true })
   const work = mkdtempSync(join(cacheDir, 'build-'))
-  await buildTemplate(join(work, 'ledger.db'))
+  await buildTemplate({ location: join(work, 'ledger.db'), keyFile: undefined })
   try {
     renameSync(work, folder)
   } catch (e) {
@@ -76,14 +104,20 @@ export async function templatePath(): Promise<string> {
   return path
 }
 
-/** A copy of the template in `dir`: emission 1 open with one verified block, users of every role. */
-export async function openEmissionBackend(dir: string, opts: Partial<BackendOptions> = {}): Promise<Backend> {
-  const src = await templatePath()
+/** A copy of the template in `dir` (not opened): emission 1 open with one verified block, users of every role. */
+export async function openEmissionLedger(dir: string): Promise<TestLedgerLocation> {
+  if (testEngine() === 'postgres') return copyPgTemplate(await pgTemplate(version, buildTemplate), dir)
+  const src = await sqliteTemplatePath()
   const dbPath = join(dir, 'ledger.db')
   copyFileSync(src, dbPath)
   copyFileSync(keyFilePath(src), keyFilePath(dbPath))
   copyFileSync(checkpointFilePath(src), checkpointFilePath(dbPath))
-  return openBackend({ dbPath, threads: 2, ...opts })
+  return { location: dbPath, keyFile: undefined }
+}
+
+/** The template's copy in `dir`, opened. */
+export async function openEmissionBackend(dir: string, opts: Partial<BackendOptions> = {}): Promise<Backend> {
+  return opened(await openEmissionLedger(dir), opts)
 }
 
 /** A valid play: the winning numbers by click, then "your numbers" by click or drag. */

@@ -14,6 +14,8 @@
  * worker thread; `/usr/bin/sqlite3` reads the ledger and backs it up; the host confirms more writes
  * (a new emission, another simulation); the host is killed with SIGKILL; the ledger must reopen
  * sound with every write the host confirmed, and the backup must be sound too.
+ *
+ * SQLite only (left out of the postgres project in vitest.config.ts): these are the file's locks.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'

@@ -19,7 +19,8 @@ import { nodePrimitives } from '../../electron/crypto/node-primitives'
 import { AppError } from '../../electron/contract/errors'
 // the outsiders' verifier: plain JavaScript with node:crypto only
 import { checkVectors, verifyProof } from '../../tools/carats-verify.mjs'
-import { T0, actor, openEmissionBackend, samplePlay, tempDir } from './ledger-fixture'
+import { ledgerArgs } from '../support/ledger-engine'
+import { T0, actor, ledgerOf, openEmissionBackend, samplePlay, tempDir } from './ledger-fixture'
 
 let dir: string
 let b: Backend
@@ -30,7 +31,7 @@ async function carats(...argv: string[]) {
   let out = ''
   let err = ''
   const io: CliIo = { out: (t) => { out += t }, err: (t) => { err += t }, progress: () => {} }
-  const code = await runCli(['--db', join(dir, 'ledger.db'), ...argv], io)
+  const code = await runCli([...ledgerArgs(ledgerOf(b)), ...argv], io)
   return { code, out, err }
 }
 

@@ -24,7 +24,7 @@ export interface PublicationLedger extends LedgerFixture {
 
 export function openPublicationLedger(): PublicationLedger {
   const f = openLedgerFixture({ definition: smallDefinition() })
-  const keys = openLedgerKey(f.db, f.path)
+  const keys = openLedgerKey(f.db, f.path, { keyFile: f.keyFile })
   const publication = createPublicationService({ db: f.db, keys, catalog: f.catalog, ceremony: f.ceremony, audit: f.audit, clock: f.clock })
 
   async function closedEmission({ blocks, sales, twoPerson = false }: { blocks: number; sales: number; twoPerson?: boolean }): Promise<number> {

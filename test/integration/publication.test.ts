@@ -14,6 +14,7 @@ import { AppError } from '../../electron/contract/errors'
 import { formatSerial } from '../../game-core/serial'
 import { unitKey } from '../../electron/ledger/migrations'
 import { secretFromShares, verifyBundle } from '../../tools/carats-verify-bundle.mjs'
+import { ledgerArgs } from '../support/ledger-engine'
 import { ROOT } from './cli-process'
 import { AUDITOR, copyBundle, openPublicationLedger, readBundle, writeBundle, type PublicationLedger } from './publication-fixture'
 
@@ -194,7 +195,7 @@ describe('the command line', () => {
     let out = ''
     let err = ''
     const io: CliIo = { out: (t) => { out += t }, err: (t) => { err += t }, progress: () => {} }
-    const code = await runCli(['--db', f.path, ...argv], io)
+    const code = await runCli([...ledgerArgs({ location: f.path, keyFile: f.keyFile }), ...argv], io)
     return { code, out, err }
   }
 

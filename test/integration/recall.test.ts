@@ -6,14 +6,15 @@
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import Database from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ledgerArgs, type TestLedgerLocation } from '../support/ledger-engine'
+import { withTestLedger } from '../support/test-ledgers'
 import { runCli } from '../../electron/cli/main'
 import type { CliIo } from '../../electron/cli/io'
 import { openBackend, type Backend } from '../../electron/services/backend'
 import { feedLine } from '../../electron/services/import'
 import { formatSerial } from '../../game-core/serial'
-import { openEmissionBackend, PASSWORD, samplePlay, T0, tempDir, USERS } from './ledger-fixture'
+import { ledgerOf, openEmissionBackend, PASSWORD, samplePlay, T0, tempDir, USERS } from './ledger-fixture'
 
 const H = 3_600_000
 const PLAYER = 'recall-player'
@@ -36,23 +37,23 @@ async function cli(...argv: string[]): Promise<{ code: number; out: string; err:
 
 describe('last-game recall after a late feed', () => {
   let dir: string
-  let dbPath: string
+  let ledger: TestLedgerLocation
   let b: Backend
 
   beforeAll(async () => {
     dir = tempDir('recall')
     mkdirSync(dir, { recursive: true })
     b = await openEmissionBackend(dir, { clock: () => new Date(T0 + 10 * 24 * H) })
-    dbPath = join(dir, 'ledger.db')
+    ledger = ledgerOf(b)
     await b.closeGracefully()
     // the afternoon first (units 0–29 from 14:00), then the morning (units 30–49 from 08:00)
     writeFileSync(join(dir, 'afternoon.jsonl'), feed(0, 30, (i) => 14 + i / 10))
     writeFileSync(join(dir, 'morning.jsonl'), feed(30, 20, (i) => 8 + i / 10))
     for (const f of ['afternoon', 'morning']) {
-      const r = await cli('--db', dbPath, 'sales', 'import', join(dir, `${f}.jsonl`))
+      const r = await cli(...ledgerArgs(ledger), 'sales', 'import', join(dir, `${f}.jsonl`))
       expect(r.code, r.err).toBe(0)
     }
-    b = openBackend({ dbPath, threads: 1 })
+    b = openBackend({ dbPath: ledger.location, keyFile: ledger.keyFile, threads: 1 })
   }, 300_000)
   afterAll(async () => {
     await b?.closeGracefully()
@@ -60,17 +61,12 @@ describe('last-game recall after a late feed', () => {
   })
 
   const expected = () => {
-    const db = new Database(dbPath, { readonly: true })
-    try {
-      return db.prepare(`SELECT s.sold_at FROM sales s JOIN players p ON p.id = s.player_id WHERE p.name = ?
-        ORDER BY s.sold_at DESC, s.unit_key DESC`).pluck().all(PLAYER) as number[]
-    } finally {
-      db.close()
-    }
+    return withTestLedger(ledger, (db) => db.prepare(`SELECT s.sold_at FROM sales s JOIN players p ON p.id = s.player_id WHERE p.name = ?
+        ORDER BY s.sold_at DESC, s.unit_key DESC`).pluck().all(PLAYER) as number[])
   }
 
   it('the command line reads the last unit sold, then the nine sold before it', async () => {
-    const r = await cli('--db', dbPath, '--json', 'player', 'last', PLAYER)
+    const r = await cli(...ledgerArgs(ledger), '--json', 'player', 'last', PLAYER)
     expect(r.code, r.err).toBe(0)
     const units = JSON.parse(r.out).units as { soldAt: string }[]
     const want = expected()

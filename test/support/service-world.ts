@@ -1,5 +1,6 @@
 /**
- * A ledger of its own for a services test, in a temporary folder: the emissions, their key
+ * A ledger of its own for a services test (a file in a temporary folder, or a database of its own
+ * on PostgreSQL: test/support/ledger-engine.ts): the emissions, their key
  * ceremonies and their verdicts wired as the backend wires them, with the test's clock and check
  * of a block. Every ledger made is closed and its folder removed after each test.
  */
@@ -17,9 +18,13 @@ import type { Clock } from '../../electron/services/common'
 import { createEmissionsService, type EmissionsService, type VerifyBlockFn } from '../../electron/services/emissions'
 import { createJobRegistry, type JobRegistry } from '../../electron/services/jobs'
 import { createVerifications, type Verifications } from '../../electron/services/verifications'
+import { testLedgerLocation } from './ledger-engine'
 
 export interface ServiceWorld {
+  /** The ledger's location: a file on SQLite, a database URL on PostgreSQL (ledger-engine.ts). */
   path: string
+  /** Its key file where it is not `<path>.key` (PostgreSQL). */
+  keyFile: string | undefined
   db: Db
   keys: KeyStore
   audit: AuditService
@@ -41,16 +46,16 @@ export function useServiceWorlds(prefix: string): (opts: { clock: Clock; verifyB
   return ({ clock, verifyBlock, definition }) => {
     const dir = mkdtempSync(join(tmpdir(), `carats-${prefix}-`))
     dirs.push(dir)
-    const path = join(dir, 'ledger.db')
+    const { location: path, keyFile } = testLedgerLocation(dir)
     const db = openLedger(path)
     dbs.push(db)
-    const keys = openLedgerKey(db, path)
-    const audit = createAuditService({ db, clock, keys, dbPath: path })
+    const keys = openLedgerKey(db, path, { keyFile })
+    const audit = createAuditService({ db, clock, keys, dbPath: path, keyFile })
     const catalog = createCatalog({ db, keys })
     const jobs = createJobRegistry({ clock })
     const ceremony = createCeremonyService({ db, keys, audit, catalog, clock })
     const verifications = createVerifications({ db, clock, catalog })
     const emissions = createEmissionsService({ db, clock, keys, audit, jobs, catalog, ceremony, verifications, verifyBlock, definition })
-    return { path, db, keys, audit, catalog, jobs, ceremony, emissions, verifications }
+    return { path, keyFile, db, keys, audit, catalog, jobs, ceremony, emissions, verifications }
   }
 }
