@@ -34,3 +34,10 @@ export const NO_LIMIT = 'LIMIT 9223372036854775807'
 export function indexedBy(db: Db, index: string | null): string {
   return index !== null && engineOf(db) === 'sqlite' ? `INDEXED BY ${index}` : ''
 }
+
+/** The UTC day (YYYY-MM-DD) of a time in milliseconds since 1970 held by the column or expression `ms`. */
+export function utcDay(db: Db, ms: string): string {
+  return engineOf(db) === 'postgres'
+    ? `to_char(to_timestamp(${ms} / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD')`
+    : `strftime('%Y-%m-%d', ${ms} / 1000, 'unixepoch')`
+}

@@ -64,9 +64,12 @@ describe('finding a player', () => {
     expect(players.search('nobody', 1, 10)).toEqual({ total: 0, page: 1, pageSize: 10, items: [] })
   })
 
-  it('folds ASCII letters only: accented letters match as typed', () => {
-    expect(players.search('ZOÉ', 1, 10).items.map((p) => p.player)).toEqual(['zoÉ'])
-    expect(players.search('zoé', 1, 10).items.map((p) => p.player)).toEqual(['Zoé'])
+  // SQLite's NOCASE folds ASCII letters only; PostgreSQL's (an ICU collation) folds every letter's
+  // case, accented ones too: a documented difference of the engines (docs/pg-schema.md).
+  it('folds the case of ASCII letters (and, on PostgreSQL, of accented ones)', () => {
+    const both = testEngine() === 'postgres'
+    expect(players.search('ZOÉ', 1, 10).items.map((p) => p.player)).toEqual(both ? ['Zoé', 'zoÉ'] : ['zoÉ'])
+    expect(players.search('zoé', 1, 10).items.map((p) => p.player)).toEqual(both ? ['Zoé', 'zoÉ'] : ['Zoé'])
   })
 
   it('looks an id up ignoring case, and names the accounts that differ from it only by case', () => {

@@ -20,7 +20,7 @@ function reportsOf(w: ClaimsWorld) {
 /** Claims per status of these emissions, counted with SQL of the test's own. */
 function countedBySql(w: ClaimsWorld, emissions: number[]): Record<ClaimStatus, { count: number; amountCents: number }> {
   const out = Object.fromEntries(['pending', 'verified', 'approved', 'paid', 'rejected'].map((s) => [s, { count: 0, amountCents: 0 }])) as Record<ClaimStatus, { count: number; amountCents: number }>
-  const rows = w.db.prepare(`SELECT status, count(*) AS n, total(prize_cents) AS cents FROM claims WHERE emission IN (${emissions.join(',')}) GROUP BY status`).all() as { status: ClaimStatus; n: number; cents: number }[]
+  const rows = w.db.prepare(`SELECT status, count(*) AS n, coalesce(sum(prize_cents), 0) AS cents FROM claims WHERE emission IN (${emissions.join(',')}) GROUP BY status`).all() as { status: ClaimStatus; n: number; cents: number }[]
   for (const r of rows) out[r.status] = { count: r.n, amountCents: r.cents }
   return out
 }

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { version } from '../../package.json'
 import { deriveFigures } from '../../game-core/rules'
+import { utcDay } from '../ledger/dialect'
 import { smallDefinition } from '../../test/support/game-fixtures'
 import { parseCsv } from '../../test/support/parse-csv'
 import { unitKey } from '../ledger/migrations'
@@ -111,7 +112,7 @@ describe('the dashboard', () => {
     f.emissions.close(TEST_ACTOR, a)
     const d = reports.dashboard({ includeDemo: true })
     const one = <T>(sql: string) => f.db.prepare(sql).get() as T
-    const totals = one<{ n: number; stake: number; prizes: number; won: number }>('SELECT count(*) AS n, sum(stake_cents) AS stake, sum(prize_cents > 0) AS prizes, sum(prize_cents) AS won FROM sales')
+    const totals = one<{ n: number; stake: number; prizes: number; won: number }>('SELECT count(*) AS n, sum(stake_cents) AS stake, count(CASE WHEN prize_cents > 0 THEN 1 END) AS prizes, sum(prize_cents) AS won FROM sales')
     expect(d).toMatchObject({ asOf: new Date(NOW).toISOString(), unitsSold: 6500, salesCents: totals.stake, prizesWon: totals.prizes, prizesWonCents: totals.won })
     expect(d.realisedPayout).toBeCloseTo(totals.won / totals.stake, 12)
     expect(d.theoreticalPayout).toBeCloseTo(deriveFigures(def).payoutRatio, 12)
@@ -119,8 +120,9 @@ describe('the dashboard', () => {
     expect(d.remainingLiabilityCents).toBe(2 * deriveFigures(def).prizeTotalCents - wonOnB)
     const soldOnB = (tier: number) => one<{ n: number }>(`SELECT count(*) AS n FROM sales WHERE unit_key >= ${unitKey(b, 1, 0)} AND tier = ${tier}`).n
     expect(d.topPrizesRemaining).toEqual([0, 1].map((i) => ({ amountCents: def.tiers[i].amountCents, initial: 2 * def.tiers[i].count, remaining: 2 * def.tiers[i].count - soldOnB(i) })))
-    const days = f.db.prepare(`SELECT strftime('%Y-%m-%d', sold_at / 1000, 'unixepoch') AS day, count(*) AS units, sum(stake_cents) AS salesCents, sum(prize_cents) AS prizesCents
-                               FROM sales GROUP BY day ORDER BY day`).all()
+    const day = utcDay(f.db, 'sold_at')
+    const days = f.db.prepare(`SELECT ${day} AS day, count(*) AS units, sum(stake_cents) AS "salesCents", sum(prize_cents) AS "prizesCents"
+                               FROM sales GROUP BY ${day} ORDER BY day`).all()
     expect(d.salesPerDay).toEqual(days)
     const byTier = f.db.prepare('SELECT tier, count(*) AS n FROM sales WHERE tier IS NOT NULL GROUP BY tier').all() as { tier: number; n: number }[]
     expect(d.depletion).toEqual(def.tiers.map((t, i) => {
@@ -155,8 +157,8 @@ describe('the dashboard', () => {
 /** The period's figures read from the sales table itself: sale days from…to (UTC), one emission or all. */
 function salesIn(f: LedgerFixture, from: string, to: string, emission?: number) {
   const keys = emission === undefined ? '' : `AND unit_key >= ${unitKey(emission, 1, 0)} AND unit_key < ${unitKey(emission + 1, 1, 0)}`
-  const day = "strftime('%Y-%m-%d', sold_at / 1000, 'unixepoch')"
-  return f.db.prepare(`SELECT count(*) AS units, coalesce(sum(stake_cents), 0) AS stake, coalesce(sum(prize_cents > 0), 0) AS winners, coalesce(sum(prize_cents), 0) AS won,
+  const day = utcDay(f.db, 'sold_at')
+  return f.db.prepare(`SELECT count(*) AS units, coalesce(sum(stake_cents), 0) AS stake, count(CASE WHEN prize_cents > 0 THEN 1 END) AS winners, coalesce(sum(prize_cents), 0) AS won,
                               count(DISTINCT ${day}) AS days FROM sales WHERE ${day} BETWEEN ? AND ? ${keys}`).get(from, to) as { units: number; stake: number; winners: number; won: number; days: number }
 }
 

@@ -29,7 +29,7 @@ async function ledger() {
 
 /** A player's sales as SQL orders them: newest sale first, then the highest serial. */
 function byTime(f: LedgerFixture, player: string): { serialKey: number; soldAt: number }[] {
-  return f.db.prepare(`SELECT s.unit_key AS serialKey, s.sold_at AS soldAt FROM sales s JOIN players p ON p.id = s.player_id
+  return f.db.prepare(`SELECT s.unit_key AS "serialKey", s.sold_at AS "soldAt" FROM sales s JOIN players p ON p.id = s.player_id
     WHERE p.name = ? ORDER BY s.sold_at DESC, s.unit_key DESC`).all(player) as { serialKey: number; soldAt: number }[]
 }
 

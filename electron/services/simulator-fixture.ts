@@ -15,6 +15,7 @@ import { openLedger, type Db } from '../ledger/db'
 import { openLedgerKey } from '../ledger/keystore'
 import { verifyBlockInWorkers } from '../workers/block-pool'
 import { workerSeller } from '../workers/simulate-seller'
+import { workerLedgerRef } from '../workers/worker-ledger'
 import { createAlertsService } from './alerts'
 import { createAuditService, type AuditService } from './audit'
 import { createCatalog, type Catalog } from './catalog'
@@ -70,7 +71,7 @@ export function openLedgerFixture(opts: { definition?: GameDefinition; clock?: C
   })
   const sales = createSalesService({ db, clock, catalog, alerts })
   // with workers, as in the app: the sales are written on a worker thread (which also makes its drafts on another)
-  const simulator = createSimulator({ db, clock, catalog, sales, audit, jobs, seller: opts.workers ? workerSeller({ dbPath: path, keyFile }) : undefined })
+  const simulator = createSimulator({ db, clock, catalog, sales, audit, jobs, seller: opts.workers ? workerSeller(workerLedgerRef(path, keyFile)) : undefined })
 
   async function openEmission(o: { blocks?: number; startsOn?: string; code?: string; demo?: boolean; claimThresholdCents?: number } = {}): Promise<number> {
     const e = emissions.create(TEST_ACTOR, { blocks: o.blocks ?? 1, startsOn: o.startsOn, code: o.code, demo: o.demo ?? true, claimThresholdCents: o.claimThresholdCents })

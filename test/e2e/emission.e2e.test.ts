@@ -43,7 +43,7 @@ function facts(dbPath: string): Facts {
   const db = new Database(dbPath, { readonly: true, fileMustExist: true })
   try {
     const sales = db.prepare('SELECT count(*) AS units, sum(stake_cents) AS staked, sum(prize_cents) AS won, sum(prize_cents > 0) AS winners FROM sales WHERE emission = 1').get() as Omit<Facts, 'commitment' | 'generatedAt' | 'verifications'>
-    const block = db.prepare('SELECT commitment, generated_at AS generatedAt FROM blocks WHERE emission = 1 AND block = 1').get() as { commitment: string; generatedAt: string }
+    const block = db.prepare('SELECT commitment, generated_at AS "generatedAt" FROM blocks WHERE emission = 1 AND block = 1').get() as { commitment: string; generatedAt: string }
     const verifications = db.prepare('SELECT id, actor, outcome FROM verifications WHERE emission = 1 ORDER BY id').all() as Facts['verifications']
     return { ...sales, ...block, verifications }
   } finally {
