@@ -20,7 +20,8 @@ export const settingFilePath = (dataDir: string) => join(dataDir, SETTING_FILE_N
 
 function issueText(issue: z.core.$ZodIssue): string {
   const where = issue.path.length ? `"${issue.path.join('.')}" ` : ''
-  return `${where}${issue.message}`
+  const missing = issue.code === 'invalid_type' && /received undefined/.test(issue.message)
+  return `${where}${missing ? 'is missing' : issue.message}`
 }
 
 function broken(file: string, why: string): Error {

@@ -108,7 +108,7 @@ describe('the ledger choice with the workstation setting', () => {
     writeFileSync(file, JSON.stringify({ ...team, keyFile: 'team.key' }))
     expect(choose).toThrow(/"keyFile" must be an absolute path/)
     writeFileSync(file, JSON.stringify({ ledger: 'team', url: team.url }))
-    expect(choose).toThrow(/"keyFile"/)
+    expect(choose).toThrow(/"keyFile" is missing/)
     writeFileSync(file, '[]')
     expect(choose).toThrow(/one JSON object/)
     // an override does not need the setting, broken or not

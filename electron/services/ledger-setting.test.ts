@@ -106,7 +106,7 @@ describe('the ledger setting', () => {
     writeFileSync(join(dataDir, 'ledger.json'), '{"ledger": "team", "url": "postgresql:///x"}')
     const v = b.services.ledgerSetting.view()
     expect(v.saved).toBeNull()
-    expect(v.savedProblem).toMatch(new RegExp(`^the ledger setting ${join(dataDir, 'ledger.json')} cannot be used: "keyFile"`))
+    expect(v.savedProblem).toMatch(new RegExp(`^the ledger setting ${join(dataDir, 'ledger.json')} cannot be used: "keyFile" is missing`))
     expect(b.services.ledgerSetting.save(ADMIN, { ledger: 'file' })).toMatchObject({ saved: { ledger: 'file' }, savedProblem: null })
   })
 
