@@ -58,6 +58,8 @@ function openLedger(): Backend {
     fail('CARATS cannot start', e instanceof Error ? e.message : String(e))
   }
   const dbPath = choice.location
+  // as the browser host does: the workers and whatever asks keyFilePath() find the key file too
+  if (choice.keyFile) process.env.CARATS_KEY_FILE = choice.keyFile
   try {
     if (!isPostgresUrl(dbPath)) mkdirSync(dirname(dbPath), { recursive: true })
     return openBackend({ dbPath, keyFile: choice.keyFile, ledgerChoice: choice })
