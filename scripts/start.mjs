@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * `npm start [-- --db <file>] [-- --browser]`: opens the desktop app. Where Electron cannot run
+ * `npm start [-- --db <file or postgresql:// URL>] [-- --key-file <file>] [-- --browser]`: opens the desktop app. Where Electron cannot run
  * (its binary cannot be obtained, no display, no Electron build of the database driver), says
  * so in one line and serves the app for a browser instead (`npm run serve`), which prints its
  * address. `--browser` or CARATS_BROWSER=1 asks for the browser directly.
@@ -75,19 +75,28 @@ function serveForBrowser(args, why) {
   runChild(process.execPath, [join(root, 'electron', 'host', 'serve.mjs'), ...args])
 }
 
-/** npm runs scripts from the package folder: a relative --db means the folder npm was started in. */
-function absoluteDb(argv) {
+const PG_URL = /^postgres(ql)?:\/\//i
+
+/**
+ * npm runs scripts from the package folder: a relative --db or --key-file means the folder npm was
+ * started in. A PostgreSQL URL is kept as it is. Without --db or CARATS_DB, both children read this
+ * workstation's ledger setting themselves (electron/main/paths.ts resolveLedger).
+ */
+function absolutePaths(argv) {
   const base = process.env.INIT_CWD || process.cwd()
+  const absolute = (v) => (PG_URL.test(v) ? v : resolve(base, v))
   return argv.map((a, i) => {
-    if (a.startsWith('--db=')) return `--db=${resolve(base, a.slice(5))}`
-    if (argv[i - 1] === '--db' && !a.startsWith('--')) return resolve(base, a)
+    for (const name of ['--db', '--key-file']) {
+      if (a.startsWith(`${name}=`)) return `${name}=${absolute(a.slice(name.length + 1))}`
+      if (argv[i - 1] === name && !a.startsWith('--')) return absolute(a)
+    }
     return a
   })
 }
 
 async function main() {
   const argv = process.argv.slice(2)
-  const args = absoluteDb(argv.filter((a) => a !== '--browser'))
+  const args = absolutePaths(argv.filter((a) => a !== '--browser'))
   if (argv.includes('--browser') || process.env.CARATS_BROWSER === '1') return serveForBrowser(args, null)
 
   const electron = electronRuntime()

@@ -13,11 +13,13 @@ import { CSV_FORMS, CSV_LOCALES } from './types'
 import { CLAIM_STATUSES, IDENTITY_DOCUMENTS, RELATIONS } from './claims-types'
 import { dayRangeProblem, isoDayProblem, ISO_DAY_SHAPE } from './dates'
 import { describePlayerIdProblem, playerIdProblem } from './player-id'
+import { ledgerSettingSchema, teamLedger, type LedgerSettingView, type LedgerTestResult } from './ledger-setting'
 
 export * from './types'
 export * from './claims-types'
 export * from './errors'
 export * from './feed'
+export * from './ledger-setting'
 export { ROLES, type Role } from './define'
 
 const emissionNo = z.number().int().min(1).max(9999)
@@ -238,6 +240,13 @@ export const contract = {
   'ledger:check': channel<T.JobInfo>()({ args: z.object({ prizes: z.boolean().default(true) }).strict(), access: ['admin', 'auditor'] }),
   /** A checked backup, with its key and checkpoint, into the backups folder beside the ledger. */
   'ledger:backup': channel<T.JobInfo>()({ args: z.object({}).strict(), access: ['admin'] }),
+
+  // this workstation's ledger setting (ledger.json in the per-user data folder; applies at the next start)
+  'settings:ledger': channel<LedgerSettingView>()({ args: z.object({}).strict(), access: ['admin'] }),
+  /** Saves the setting; a team URL's masked password (***) keeps the saved one. */
+  'settings:ledgerSet': channel<LedgerSettingView>()({ args: ledgerSettingSchema, access: ['admin'] }),
+  /** Tries a team ledger: the server, the database (empty or a ledger this app opens), the key file. */
+  'settings:ledgerTest': channel<LedgerTestResult>()({ args: teamLedger, access: ['admin'] }),
 } as const
 
 export type Contract = typeof contract

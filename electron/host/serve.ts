@@ -13,7 +13,7 @@ import { mkdirSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { isPostgresUrl } from '../ledger/location'
-import { resolveDbPath, userDataDir } from '../main/paths'
+import { resolveLedger, userDataDir } from '../main/paths'
 import { lazyBackend } from './lazy-backend'
 import { createHost } from './server'
 
@@ -21,7 +21,8 @@ const PROJECT_ROOT = resolve(__dirname, '..', '..')
 
 const USAGE =
   'usage: npm run serve -- [--db <file>|<postgresql://…>] [--key-file <file>] [--port N]\n' +
-  '  default ledger: CARATS_DB, else the per-user data folder; a PostgreSQL ledger needs --key-file or CARATS_KEY_FILE'
+  '  default ledger: CARATS_DB, else the setting saved on the Ledger setting screen, else the per-user data folder;\n' +
+  '  a PostgreSQL ledger needs --key-file, CARATS_KEY_FILE or the setting\'s key file'
 
 /** The value of `--name <v>` or `--name=<v>`, if given. */
 function optionValue(argv: readonly string[], name: string): string | undefined {
@@ -55,15 +56,18 @@ async function main(): Promise<void> {
   const port = portArgument(argv)
   // npm runs scripts from the package folder; INIT_CWD is where the user typed the command.
   const cwd = process.env.INIT_CWD || process.cwd()
-  const dbPath = resolveDbPath(argv, process.env, userDataDir({ platform: process.platform, env: process.env, home: homedir() }), cwd)
-  const keyFile = optionValue(argv, '--key-file')
-  if (keyFile) process.env.CARATS_KEY_FILE = resolve(cwd, keyFile)
+  // --db > CARATS_DB > this workstation's setting (ledger.json) > the default file, as the Electron app
+  const dataDir = userDataDir({ platform: process.platform, env: process.env, home: homedir() })
+  const choice = resolveLedger({ argv, env: process.env, dataDir, cwd })
+  const dbPath = choice.location
+  // the workers and the CLI's helpers find the key file here too
+  if (choice.keyFile) process.env.CARATS_KEY_FILE = choice.keyFile
 
   if (!isPostgresUrl(dbPath)) mkdirSync(dirname(dbPath), { recursive: true })
   // The ledger is opened once the host listens, while the browser loads the app (lazy-backend.ts);
   // the services' code is loaded then too. A ledger that cannot be opened stops the host.
   const backend = lazyBackend(
-    async () => (await import('../services/backend')).openBackend({ dbPath }),
+    async () => (await import('../services/backend')).openBackend({ dbPath, keyFile: choice.keyFile, ledgerChoice: choice }),
     (e) => {
       console.error(e instanceof Error ? e.message : String(e))
       process.exit(1)

@@ -13,7 +13,7 @@ import { openBackend } from '../services/backend'
 import { createInvokeHandler } from './ipc'
 import { checkElectronBinding } from './native'
 import { displayLocation, isPostgresUrl } from '../ledger/location'
-import { resolveDbPath, userDataDir } from './paths'
+import { resolveLedger, userDataDir, type LedgerChoice } from './paths'
 import { APP_ENTRY_URL, APP_HOST, APP_SCHEME, appOrigin, contentSecurityPolicy, isTrustedSender, securityHeaders, windowOptions } from './security'
 
 type Backend = ReturnType<typeof openBackend>
@@ -50,15 +50,19 @@ function openLedger(): Backend {
   if (!binding.ok) fail('CARATS cannot open its ledger', binding.why)
   // The ledger passes this to better-sqlite3's nativeBinding option; worker threads inherit it.
   process.env.CARATS_SQLITE_BINDING = binding.path
-  let dbPath: string
+  let choice: LedgerChoice
   try {
-    dbPath = resolveDbPath(process.argv, process.env, app.getPath('userData'), process.cwd())
+    // --db > CARATS_DB > this workstation's setting (the admin's Ledger screen) > the default file
+    choice = resolveLedger({ argv: process.argv, env: process.env, dataDir: app.getPath('userData'), cwd: process.cwd() })
   } catch (e) {
     fail('CARATS cannot start', e instanceof Error ? e.message : String(e))
   }
+  const dbPath = choice.location
+  // as the browser host does: the workers and whatever asks keyFilePath() find the key file too
+  if (choice.keyFile) process.env.CARATS_KEY_FILE = choice.keyFile
   try {
     if (!isPostgresUrl(dbPath)) mkdirSync(dirname(dbPath), { recursive: true })
-    return openBackend({ dbPath })
+    return openBackend({ dbPath, keyFile: choice.keyFile, ledgerChoice: choice })
   } catch (e) {
     fail('CARATS cannot open its ledger', `${displayLocation(dbPath)}: ${e instanceof Error ? e.message : String(e)}`)
   }

@@ -4,6 +4,10 @@
  */
 import { isAbsolute, join, resolve } from 'node:path'
 import { isPostgresUrl } from '../ledger/location'
+import type { LedgerSource } from '../contract/ledger-setting'
+import { readLedgerSetting } from './ledger-setting-file'
+
+export type { LedgerSource }
 
 export const APP_DIR_NAME = 'carats'
 export const DB_FILE_NAME = 'carats.db'
@@ -40,12 +44,56 @@ export function dbArgument(argv: readonly string[]): string | undefined {
   return undefined
 }
 
+/** The value of `--key-file <file>` or `--key-file=<file>`, if given. */
+export function keyFileArgument(argv: readonly string[]): string | undefined {
+  const i = argv.findIndex((a) => a === '--key-file' || a.startsWith('--key-file='))
+  if (i < 0) return undefined
+  const v = argv[i].startsWith('--key-file=') ? argv[i].slice('--key-file='.length) : argv[i + 1]
+  if (!v || v.startsWith('--')) throw new Error('--key-file needs a file name: --key-file <file>')
+  return v
+}
+
+
+export interface LedgerChoice {
+  /** A file path (absolute) or a PostgreSQL URL. */
+  location: string
+  source: LedgerSource
+  /** The key file, when one is given (else the ledger's default, `<file>.key`). */
+  keyFile?: string
+  keyFileSource: Exclude<LedgerSource, 'default'> | null
+  /** The per-user data folder, which holds the setting and the default file. */
+  dataDir: string
+}
+
+export interface LedgerChoiceInput {
+  argv: readonly string[]
+  env: Record<string, string | undefined>
+  dataDir: string
+  /** Relative paths given on the command line or in CARATS_DB are taken from here. */
+  cwd: string
+}
+
+const located = (chosen: string, cwd: string) => (isPostgresUrl(chosen) ? chosen.trim() : resolve(cwd, chosen))
+
 /**
- * --db wins over CARATS_DB, which wins over the per-user default. Relative paths are taken from
- * `cwd`; a PostgreSQL URL (a team ledger) is kept as it is.
+ * The one reading of where the ledger is, for the Electron app and the browser host alike:
+ * --db > CARATS_DB > the setting > `<dataDir>/carats.db`; --key-file > CARATS_KEY_FILE > the
+ * setting's key file (when the setting's team ledger is the one opened). The setting is read only
+ * when --db and CARATS_DB leave the choice to it; a broken one throws, naming the file.
  */
-export function resolveDbPath(argv: readonly string[], env: Record<string, string | undefined>, defaultDir: string, cwd: string): string {
-  const chosen = dbArgument(argv) ?? (env.CARATS_DB || undefined)
-  if (chosen && isPostgresUrl(chosen)) return chosen.trim()
-  return chosen ? resolve(cwd, chosen) : join(defaultDir, DB_FILE_NAME)
+export function resolveLedger({ argv, env, dataDir, cwd }: LedgerChoiceInput): LedgerChoice {
+  const arg = dbArgument(argv)
+  const fromEnv = env.CARATS_DB?.trim() || undefined
+  const keyArg = keyFileArgument(argv)
+  const keyEnv = env.CARATS_KEY_FILE?.trim() || undefined
+  const givenKey = keyArg ? { keyFile: resolve(cwd, keyArg), keyFileSource: 'argument' as const } : keyEnv ? { keyFile: keyEnv, keyFileSource: 'environment' as const } : null
+  if (arg ?? fromEnv) {
+    const source = arg ? 'argument' : 'environment'
+    return { location: located((arg ?? fromEnv)!, cwd), source, dataDir, ...(givenKey ?? { keyFileSource: null }) }
+  }
+  const setting = readLedgerSetting(dataDir)
+  if (setting?.ledger === 'team') {
+    return { location: setting.url, source: 'setting', dataDir, ...(givenKey ?? { keyFile: setting.keyFile, keyFileSource: 'setting' }) }
+  }
+  return { location: join(dataDir, DB_FILE_NAME), source: setting ? 'setting' : 'default', dataDir, ...(givenKey ?? { keyFileSource: null }) }
 }

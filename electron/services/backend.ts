@@ -3,7 +3,7 @@
  * contract's dispatcher. The Electron main process, the browser host and the CLI all open it;
  * the CLI calls the services directly, as the operating-system user (`actor`).
  */
-import { userInfo } from 'node:os'
+import { homedir, userInfo } from 'node:os'
 import { createDispatcher } from '../contract/dispatch'
 import type { Envelope } from '../contract/errors'
 import { openLedger, type Db } from '../ledger/db'
@@ -29,6 +29,8 @@ import { createHandlers } from './handlers'
 import { createImporter } from './import'
 import { createJobRegistry, type JobRegistry } from './jobs'
 import { createLedgerOffice, type LedgerOffice } from './ledger-office'
+import { createLedgerSettingService, type LedgerSettingService } from './ledger-setting'
+import { userDataDir, type LedgerChoice } from '../main/paths'
 import { createPlayersService, type PlayersService } from './players'
 import { createPublicationService, type PublicationService } from './publication'
 import { createReports } from './reports'
@@ -62,6 +64,7 @@ export interface Services {
   ledger: LedgerOffice
   parties: RelatedPartiesService
   claims: ClaimsService
+  ledgerSetting: LedgerSettingService
 }
 
 export interface BackendOptions {
@@ -77,6 +80,8 @@ export interface BackendOptions {
   keyFile?: string
   /** How long a write waits for another process's transaction (default 5 s). */
   busyTimeoutMs?: number
+  /** How the app chose its ledger (paths.ts resolveLedger); default: given as --db (the CLI, tests). */
+  ledgerChoice?: LedgerChoice
 }
 
 export interface Backend {
@@ -90,7 +95,22 @@ export interface Backend {
   closeGracefully(): Promise<void>
 }
 
-export function createServices(opts: { db: Db; dbPath: string; keyFile?: string; keys: KeyStore; clock?: Clock; threads?: number; verifyBlock?: VerifyBlockFn }): Services {
+/** The ledger as the CLI and the tests give it: named on the command line, the setting in the per-user folder. */
+function givenChoice(dbPath: string, keyFile: string | undefined): LedgerChoice {
+  const dataDir = userDataDir({ platform: process.platform, env: process.env, home: homedir() })
+  return { location: dbPath, source: 'argument', keyFile, keyFileSource: keyFile ? 'argument' : null, dataDir }
+}
+
+export function createServices(opts: {
+  db: Db
+  dbPath: string
+  keyFile?: string
+  keys: KeyStore
+  clock?: Clock
+  threads?: number
+  verifyBlock?: VerifyBlockFn
+  ledgerChoice?: LedgerChoice
+}): Services {
   const { db, dbPath, keys, keyFile } = opts
   const clock = opts.clock ?? systemClock
   const catalog = createCatalog({ db, keys })
@@ -114,7 +134,8 @@ export function createServices(opts: { db: Db; dbPath: string; keyFile?: string;
   const reports: ReportsService = createReports({ db, clock, catalog, alerts })
   const demo = createDemoService({ jobs, emissions, simulator })
   const ledger = createLedgerOffice({ db, dbPath, keyFile, keys, audit, jobs, clock, runTask: runLedgerTask })
-  return { db, dbPath, clock, keys, catalog, audit, users, jobs, alerts, emissions, ceremony, publication, verifications, sales, tickets, players, simulator, importer, reports, demo, ledger, parties, claims }
+  const ledgerSetting = createLedgerSettingService({ choice: opts.ledgerChoice ?? givenChoice(dbPath, keyFile), audit })
+  return { db, dbPath, clock, keys, catalog, audit, users, jobs, alerts, emissions, ceremony, publication, verifications, sales, tickets, players, simulator, importer, reports, demo, ledger, parties, claims, ledgerSetting }
 }
 
 export function openBackend(opts: BackendOptions): Backend {
@@ -124,7 +145,7 @@ export function openBackend(opts: BackendOptions): Backend {
   let services: Services
   try {
     const keys = openLedgerKey(db, opts.dbPath, { keyFile: opts.keyFile })
-    services = createServices({ db, dbPath: opts.dbPath, keyFile: opts.keyFile, keys, clock: opts.clock, threads: opts.threads, verifyBlock: opts.verifyBlock })
+    services = createServices({ db, dbPath: opts.dbPath, keyFile: opts.keyFile, keys, clock: opts.clock, threads: opts.threads, verifyBlock: opts.verifyBlock, ledgerChoice: opts.ledgerChoice })
     services.emissions.recoverInterrupted()
   } catch (e) {
     db.close()

@@ -87,5 +87,9 @@ export function createHandlers(s: Services): Handlers {
     'ledger:status': () => s.ledger.status(),
     'ledger:check': (a, ctx) => s.ledger.startCheck(actorOf(ctx), a.prizes),
     'ledger:backup': (_a, ctx) => s.ledger.startBackup(actorOf(ctx)),
+
+    'settings:ledger': () => s.ledgerSetting.view(),
+    'settings:ledgerSet': (a, ctx) => s.ledgerSetting.save(actorOf(ctx), a),
+    'settings:ledgerTest': (a) => s.ledgerSetting.test(a),
   }
 }

@@ -3,12 +3,11 @@
  * each statement its parent sends, posts the answer, then wakes the parent, which waits for it as
  * it waits for better-sqlite3. One connection, one statement at a time.
  */
-import { Client, types, type ClientConfig, type QueryConfig, type QueryResult } from 'pg'
-import { parse } from 'pg-connection-string'
+import { Client, types, type QueryConfig, type QueryResult } from 'pg'
 import { from as copyFrom } from 'pg-copy-streams'
-import { userInfo } from 'node:os'
 import { workerData, type MessagePort } from 'node:worker_threads'
 import type { BridgeAnswer, BridgeRequest, BridgeRows } from '../ledger/pg/bridge-messages'
+import { clientConfig } from '../ledger/pg/client-config'
 
 // The ledger's integers are below 2^53 (unit keys, cents, milliseconds): numbers, as SQLite gives.
 types.setTypeParser(types.builtins.INT8, (v) => Number(v))
@@ -17,21 +16,6 @@ types.setTypeParser(types.builtins.NUMERIC, (v) => Number(v))
 types.setTypeParser(types.builtins.BOOL, (v) => (v === 't' ? 1 : 0))
 
 const { url, port, flag } = workerData as { url: string; port: MessagePort; flag: Int32Array }
-/** As libpq does: a URL without a user name connects as PGUSER, else as the operating-system user. */
-function osUser(): string | undefined {
-  try {
-    return userInfo().username
-  } catch {
-    return process.env.USER || undefined
-  }
-}
-
-function clientConfig(url: string): ClientConfig {
-  const parsed = parse(url) as ClientConfig
-  const user = parsed.user || process.env.PGUSER || osUser()
-  return { ...parsed, port: parsed.port || undefined, user, application_name: 'carats' } as ClientConfig
-}
-
 const client = new Client(clientConfig(url))
 let lost: Error | null = null
 client.on('error', (e) => {

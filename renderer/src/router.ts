@@ -42,6 +42,7 @@ const routes: RouteRecordRaw[] = [
       { path: 'users', name: 'users', component: () => import('./views/users/UsersView.vue'), meta: { channel: 'users:list', menu: { label: 'menu.users', icon: 'users' } } },
       { path: 'audit', name: 'audit', component: () => import('./views/audit/AuditView.vue'), meta: { channel: 'audit:list', menu: { label: 'menu.audit', icon: 'audit' } } },
       { path: 'ledger', name: 'ledger', component: () => import('./views/ledger/LedgerView.vue'), meta: { channel: 'ledger:status', menu: { label: 'ledger.title', icon: 'shield' } } },
+      { path: 'ledger/setting', name: 'ledgerSetting', component: () => import('./views/ledger-setting/LedgerSettingView.vue'), meta: { channel: 'settings:ledger', menu: { label: 'ledgerSetting.menu', icon: 'database' } } },
     ],
   },
   { path: '/:rest(.*)*', redirect: { name: 'home' } },

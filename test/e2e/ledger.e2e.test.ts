@@ -47,7 +47,7 @@ function tamper<T>(dbPath: string, fn: (db: Database.Database) => T): T {
 }
 
 async function openLedgerScreen(page: Page): Promise<void> {
-  await page.getByRole('menuitem', { name: 'Registre' }).click()
+  await page.getByRole('menuitem', { name: 'Registre', exact: true }).click()
   await page.getByRole('heading', { name: 'Registre', level: 1 }).waitFor()
   await page.locator('[data-test="ledger-audit"]').waitFor({ timeout: 15_000 })
 }

@@ -130,6 +130,10 @@ const MATRIX: Record<Exclude<ChannelName, 'auth:status' | 'auth:setup' | 'auth:l
   'ledger:status': [A, U],
   'ledger:check': [A, U],
   'ledger:backup': [A],
+  // where this workstation's ledger is: the admin's alone
+  'settings:ledger': [A],
+  'settings:ledgerSet': [A],
+  'settings:ledgerTest': [A],
 }
 
 /** Arguments that pass the schema but touch nothing that exists, so an allowed call changes nothing. */
@@ -174,6 +178,9 @@ const HARMLESS: Partial<Record<ChannelName, unknown>> = {
   'auth:changePassword': { oldPassword: 'x', newPassword: 'short' },
   'ledger:check': { prizes: 'no' },
   'ledger:backup': { folder: '/tmp' },
+  // refused by the schema: nothing saved, no server tried
+  'settings:ledgerSet': { ledger: 'cloud' },
+  'settings:ledgerTest': { url: 'db.example/team', keyFile: 'team.key' },
 }
 
 describe('the role matrix through the dispatcher', () => {
