@@ -48,7 +48,7 @@ import { feedBytes, notUtf8Refusal, tooLargeRefusal } from './import-feed'
 import { listImports, recordImport, recordRefusal, sha256Of, type ImportOutcome, type Refusal } from './import-history'
 import type { Problem } from './import-problems'
 import { createStreamedImport, Irregular } from './import-stream'
-import { createLeases, feedSubject, type Leases } from './leases'
+import { createLeases, feedSubject, type Lease, type Leases } from './leases'
 import { withoutKeyChecks, type SalesService } from './sales'
 
 export { feedLineSchema } from './import-problems'
@@ -108,7 +108,7 @@ export function createImporter({ db, clock, catalog, sales, audit, streamFrom = 
   const careful = createCarefulImport({ db, clock, catalog, sales })
 
   /** The feed read, checked and written, or its bad lines: in one transaction. */
-  function run(actor: Actor, content: Buffer, fileName: string | undefined, arrival: FeedArrival | null): ImportResult | LineRefusal {
+  function run(actor: Actor, content: Buffer, fileName: string | undefined, arrival: FeedArrival | null, sha256: string | null): ImportResult | LineRefusal {
     let outcome: ImportOutcome | LineRefusal | null = null
     if (content.length >= streamFrom) {
       try {
@@ -130,7 +130,8 @@ export function createImporter({ db, clock, catalog, sales, audit, streamFrom = 
       outcome = careful(content)
     }
     if ('refused' in outcome) return outcome
-    return recordImport(db, audit, clock, actor, fileName, content, outcome)
+    // the hash that named the lease, if the reading did not make one
+    return recordImport(db, audit, clock, actor, fileName, content, { ...outcome, sha256: outcome.sha256 ?? sha256 })
   }
   // IMMEDIATE: the checks read the sold counts and recorded sales that the write then relies on
   const importTx = db.transaction(run)
@@ -140,8 +141,10 @@ export function createImporter({ db, clock, catalog, sales, audit, streamFrom = 
    * is refused. A feed still arriving (the browser host's upload) has no hash yet: it takes none,
    * and the write lock and the re-import rule (the same sale is skipped) keep it from counting twice.
    */
-  function leaseOf(bytes: Uint8Array, arrival: FeedArrival | null) {
-    return arrival === null ? leases.take('import', feedSubject(sha256Of(bytes))) : null
+  function leaseOf(bytes: Uint8Array, arrival: FeedArrival | null): { lease: Lease | null; sha256: string | null } {
+    if (arrival !== null) return { lease: null, sha256: null }
+    const sha256 = sha256Of(bytes)
+    return { lease: leases.take('import', feedSubject(sha256)), sha256 }
   }
 
   return {
@@ -150,11 +153,11 @@ export function createImporter({ db, clock, catalog, sales, audit, streamFrom = 
       try {
         const tooLarge = tooLargeRefusal(bytes.length, fileName)
         if (tooLarge) throw tooLarge
-        const lease = leaseOf(bytes, arrival)
+        const { lease, sha256 } = leaseOf(bytes, arrival)
         let r: ImportResult | LineRefusal
         try {
           // the sales are written by sales.sellChecked, whose batch checks their players itself
-          r = withoutKeyChecks(db, () => importTx.immediate(actor, bytes, fileName, arrival))
+          r = withoutKeyChecks(db, () => importTx.immediate(actor, bytes, fileName, arrival, sha256))
         } finally {
           lease?.drop()
         }

@@ -141,6 +141,10 @@ export function createLeases({ db, clock, audit }: { db: Db; clock: Clock; audit
   return {
     holder,
     take(kind, subject) {
+      // a read first, which waits for no writer: a job held elsewhere is refused at once, even
+      // while that workstation's write transaction (an import's) holds the ledger's write lock
+      const seen = one.get(kind, subject) as LeaseRow | undefined
+      if (seen && leaseIsLive(seen, now())) throw leaseHeld(seen)
       db.transaction(() => {
         const t = now()
         const old = one.get(kind, subject) as LeaseRow | undefined

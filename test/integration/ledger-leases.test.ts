@@ -71,7 +71,6 @@ beforeEach(() => {
   dir = tempDir('leases')
 })
 afterEach(async () => {
-  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- a test may fail before both are open
   for (const x of [a, b]) {
     if (!x) continue
     for (const j of x.services.jobs.list()) if (j.state === 'running') x.services.jobs.cancel(j.id)
@@ -217,7 +216,7 @@ describe('an import leased across workstations, by the file’s SHA-256', () => 
     expect(imported.sort()).toEqual([0, 3000])
     const other = outcomes.find((o) => o.status === 'rejected' || o.value.imported === 0)!
     // refused while the first ran, or run after it and found every sale there already
-    if (other.status === 'rejected') expect((other.reason as AppError).extras.reason?.key).toBe('LEASE_HELD')
+    if (other.status === 'rejected') expect({ message: (other.reason as AppError).message, key: (other.reason as AppError).extras.reason?.key }).toMatchObject({ key: 'LEASE_HELD' })
     else expect(other.value.alreadyImported).toBe(3000)
   })
 })
