@@ -101,6 +101,8 @@ export const ERROR_REASON_KEYS = [
   'PARTY_NOT_FOUND', // {id}
   'PARTY_EXISTS', // {player, linkedTo}: the register already links this account to this person
   'PARTY_REMOVED', // {id}: the entry was removed already
+  'LEASE_HELD', // {kind, subject, host, pid, since, heard}: another workstation runs this long task (leases.ts)
+  'LEASE_LOST', // {kind, subject}: another workstation took the task's lease over after its heartbeat went stale
 ] as const
 export type ErrorReasonKey = (typeof ERROR_REASON_KEYS)[number]
 /** The steps named by EMISSION_BUSY and EMISSION_STEP. */

@@ -472,7 +472,7 @@ export const AUDIT_ACTIONS = [
   'block.generate', 'emission.verify-start', 'block.verify', 'block.verify-failed', 'emission.verify-done', 'emission.verify-cancelled',
   'emission.open', 'emission.close', 'emission.withdraw', 'ceremony.start', 'ceremony.contribute', 'emission.publish',
   'sales.simulate-start', 'sales.simulate', 'sales.simulate-cancelled', 'sales.simulate-failed', 'sales.import', 'sales.import-rejected',
-  'ticket.inspect-unsold', 'alert.top-prizes-sold-out', 'job.cancel',
+  'ticket.inspect-unsold', 'alert.top-prizes-sold-out', 'job.cancel', 'job.interrupted',
   'audit.keyed', 'audit.reanchored', 'ledger.backup', 'ledger.restored', 'ledger.check', 'ledger.setting',
   'claim.verify', 'claim.approve', 'claim.sign-off', 'claim.pay', 'claim.reject', 'party.add', 'party.remove',
 ] as const

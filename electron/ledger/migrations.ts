@@ -407,6 +407,25 @@ WHEN OLD.removed_at IS NOT NULL OR NEW.player IS NOT OLD.player OR NEW.relation 
 BEGIN SELECT RAISE(ABORT, 'an entry of the register is only removed, once, with who, when and why'); END;
 `
 
+// Leases of long jobs across workstations (services/leases.ts, docs/leases.md): one row per
+// running generate, verify, simulate (subject 'emission:N') or import ('feed:<sha256>'). They
+// replace task_leases (generations only); a generation's lease of version 2 is carried over.
+const V11 = /* sql */ `
+CREATE TABLE job_leases (
+  kind          TEXT NOT NULL,
+  subject       TEXT NOT NULL,
+  holder        TEXT NOT NULL,
+  host          TEXT NOT NULL,
+  pid           INTEGER NOT NULL,
+  started_at    INTEGER NOT NULL,
+  heartbeat_at  INTEGER NOT NULL,
+  PRIMARY KEY (kind, subject)
+) STRICT;
+INSERT INTO job_leases (kind, subject, holder, host, pid, started_at, heartbeat_at)
+  SELECT 'generate', 'emission:' || emission, 'task-lease', host, pid, heartbeat_at, heartbeat_at FROM task_leases;
+DROP TABLE task_leases;
+`
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, description: 'the whole ledger', sql: V1 },
   { version: 2, description: 'leases of long tasks', sql: V2 },
@@ -418,6 +437,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 8, description: "blocks' commitment version and proof batch roots", sql: V8 },
   { version: 9, description: 'key ceremonies, how each block was seeded, publication', sql: V9 },
   { version: 10, description: 'prize claims, claim thresholds, the register of related parties', sql: V10 },
+  { version: 11, description: 'leases of long jobs across workstations', sql: V11 },
 ]
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version

@@ -28,6 +28,7 @@ import { type ImporterService, type ReportsService, type SimulatorService } from
 import { createHandlers } from './handlers'
 import { createImporter } from './import'
 import { createJobRegistry, type JobRegistry } from './jobs'
+import { createLeases, type Leases } from './leases'
 import { createLedgerOffice, type LedgerOffice } from './ledger-office'
 import { createLedgerSettingService, type LedgerSettingService } from './ledger-setting'
 import { userDataDir, type LedgerChoice } from '../main/paths'
@@ -49,6 +50,8 @@ export interface Services {
   audit: AuditService
   users: UsersService
   jobs: JobRegistry
+  /** This workstation's leases of long jobs (leases.ts). */
+  leases: Leases
   alerts: AlertsService
   emissions: EmissionsService
   ceremony: CeremonyService
@@ -117,10 +120,11 @@ export function createServices(opts: {
   const audit = createAuditService({ db, clock, keys, dbPath, keyFile })
   const users = createUsersService({ db, clock, audit })
   const jobs = createJobRegistry({ clock })
+  const leases = createLeases({ db, clock, audit })
   const alerts = createAlertsService({ db, clock, audit, catalog })
   const verifications = createVerifications({ db, clock, catalog })
   const ceremony = createCeremonyService({ db, keys, audit, catalog, clock })
-  const emissions = createEmissionsService({ db, clock, keys, audit, jobs, catalog, verifications, ceremony, threads: opts.threads, verifyBlock: opts.verifyBlock ?? verifyBlockInWorkers })
+  const emissions = createEmissionsService({ db, clock, keys, audit, jobs, leases, catalog, verifications, ceremony, threads: opts.threads, verifyBlock: opts.verifyBlock ?? verifyBlockInWorkers })
   const sales = createSalesService({ db, clock, catalog, alerts })
   const publication = createPublicationService({ db, keys, catalog, ceremony, audit, clock })
   const tickets = createTicketsService({ db, catalog, audit })
@@ -128,14 +132,14 @@ export function createServices(opts: {
   const parties = createRelatedParties({ db, audit, clock })
   const claims = createClaimsService({ db, clock, catalog, audit, players, parties, figures: createClaimFigures({ db, catalog }) })
   // plugged in from their own modules (simulator*, import*, reports*) as they land
-  const simulator: SimulatorService = createSimulator({ db, clock, catalog, sales, audit, jobs, seller: workerSeller(workerLedgerRef(dbPath, keyFile)) })
-  const here = createImporter({ db, clock, catalog, sales, audit })
+  const simulator: SimulatorService = createSimulator({ db, clock, catalog, sales, audit, jobs, leases, seller: workerSeller(workerLedgerRef(dbPath, keyFile)) })
+  const here = createImporter({ db, clock, catalog, sales, audit, leases })
   const importer: ImporterService = { importContent: workerImport(dbPath, clock, keyFile), importHere: here.importContent, history: here.history }
   const reports: ReportsService = createReports({ db, clock, catalog, alerts })
   const demo = createDemoService({ jobs, emissions, simulator })
   const ledger = createLedgerOffice({ db, dbPath, keyFile, keys, audit, jobs, clock, runTask: runLedgerTask })
   const ledgerSetting = createLedgerSettingService({ choice: opts.ledgerChoice ?? givenChoice(dbPath, keyFile), audit })
-  return { db, dbPath, clock, keys, catalog, audit, users, jobs, alerts, emissions, ceremony, publication, verifications, sales, tickets, players, simulator, importer, reports, demo, ledger, parties, claims, ledgerSetting }
+  return { db, dbPath, clock, keys, catalog, audit, users, jobs, leases, alerts, emissions, ceremony, publication, verifications, sales, tickets, players, simulator, importer, reports, demo, ledger, parties, claims, ledgerSetting }
 }
 
 export function openBackend(opts: BackendOptions): Backend {
@@ -160,6 +164,8 @@ export function openBackend(opts: BackendOptions): Backend {
     close() {
       if (closed) return
       closed = true
+      // its leases are dead from now on: another backend takes its jobs over (leases.ts)
+      services.leases.close()
       void services.jobs.shutdown()
       closeImportWorkers(opts.dbPath)
       services.audit.flushCheckpoint()
@@ -169,6 +175,7 @@ export function openBackend(opts: BackendOptions): Backend {
       if (closed) return
       await services.jobs.shutdown()
       closed = true
+      services.leases.close()
       closeImportWorkers(opts.dbPath)
       services.audit.flushCheckpoint()
       db.close()

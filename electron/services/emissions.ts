@@ -30,6 +30,7 @@ import type { AuditService } from './audit'
 import type { BlockRow, Catalog, EmissionRow } from './catalog'
 import { type Actor, type Clock, iso } from './common'
 import type { JobContext, JobRegistry } from './jobs'
+import { createLeases, emissionSubject, type Leases } from './leases'
 
 export type VerifyBlockFn = (
   def: GameDefinition,
@@ -53,6 +54,8 @@ export interface EmissionsDeps {
   definition?: GameDefinition
   /** Where verdicts are kept (default: this ledger's, made here). */
   verifications?: Verifications
+  /** The leases of long jobs across workstations (default: a holder of its own, made here). */
+  leases?: Leases
 }
 
 export interface EmissionsService {
@@ -101,7 +104,10 @@ export function createEmissionsService(deps: EmissionsDeps): EmissionsService {
   const verifications = deps.verifications ?? createVerifications({ db, clock, catalog })
   const ceremony = deps.ceremony ?? createCeremonyService({ db, keys, audit, catalog, clock })
   const newDefinition = deps.definition ?? CARATS
-  const generation = createGeneration({ db, clock, keys, audit, jobs, catalog, ceremony, verifyBlock, threads })
+  const leases = deps.leases ?? createLeases({ db, clock, audit })
+  const generation = createGeneration({ db, clock, keys, audit, jobs, leases, catalog, ceremony, verifyBlock, threads })
+  // a verification left open by a workstation gone mid-way (its lease is ours now)
+  const closeAbandoned = db.prepare("UPDATE verifications SET ended_at = ?, outcome = 'failed', error = ? WHERE emission = ? AND ended_at IS NULL")
   const setStatus = db.prepare('UPDATE emissions SET status = ? WHERE emission = ?')
   const summaryStmt = db.prepare(`
     SELECT e.*, count(b.block) AS n_blocks,
@@ -165,6 +171,7 @@ export function createEmissionsService(deps: EmissionsDeps): EmissionsService {
     if (job) {
       throw new AppError('ILLEGAL_STATE', `emission ${emission} cannot ${STEP_WORDS[action]}: a ${job.kind} task is running on it (${job.id}); wait for it or cancel it`, because('EMISSION_BUSY', { emission, action, kind: job.kind }))
     }
+    leases.refuseIfHeldElsewhere(emissionSubject(emission))
   }
 
   /** What to do instead, said after the refusal (blocks: the blocks it names). */
@@ -262,6 +269,7 @@ export function createEmissionsService(deps: EmissionsDeps): EmissionsService {
 
     generate(actor, emission) {
       refuseIfBusy(emission, 'generate')
+      generation.recoverInterrupted()
       const e = catalog.emission(emission)
       if (e.status !== 'created') throw illegal(e, 'generate', ['generated', 'verified', 'open', 'closed'].includes(e.status) ? 'generatedOnce' : null)
       return generation.generate(actor, emission)
@@ -276,10 +284,12 @@ export function createEmissionsService(deps: EmissionsDeps): EmissionsService {
       const pending = blocks.filter((b) => !b.secret)
       if (pending.length) throw illegal(e, 'verify', 'blocksNotGenerated', pending.map((b) => b.block))
       const total = blocks.length * def.blockSize
-      const run = db.transaction(() => {
+      const { run, lease } = db.transaction(() => {
+        const lease = leases.take('verify', emissionSubject(emission))
+        closeAbandoned.run(iso(clock()), 'interrupted: the workstation verifying stopped before the end', emission)
         const id = verifications.begin(actor, emission, blocks.length)
         audit.record(actor.name, 'emission.verify-start', `emission:${emission}`, { blocks: blocks.length, verification: id })
-        return id
+        return { run: id, lease }
       }).immediate()
       const setBlock = db.prepare('UPDATE blocks SET status = ?, verified_at = ? WHERE emission = ? AND block = ?')
       /** The block's verdict. A key that is not the ledger's throws: it says nothing of the block. */
@@ -303,6 +313,7 @@ export function createEmissionsService(deps: EmissionsDeps): EmissionsService {
       /** The block's new status, its verdict and its audit entry, together. */
       const keep = (v: Verdict) =>
         db.transaction(() => {
+          if (!lease.held()) throw new Error(`emission ${emission}'s verification was taken over by another workstation`)
           setBlock.run(v.sound ? 'verified' : 'failed', v.endedAt, emission, v.block)
           verifications.record(v)
           const summary = { verification: run, units: v.unitsChecked, commitmentReproduced: v.commitmentMatches, prizeTableExact: v.prizeTableExact, ms: v.ms }
@@ -321,6 +332,8 @@ export function createEmissionsService(deps: EmissionsDeps): EmissionsService {
           const cancelled = err instanceof AppError && err.code === 'CANCELLED'
           const message = err instanceof Error ? err.message : String(err)
           db.transaction(() => {
+            // taken over by another workstation: it closed this verification already
+            if (!lease.held()) return
             const r = verifications.finish(run, cancelled ? 'cancelled' : 'failed', cancelled ? null : message)
             const summary = { verification: run, outcome: r.outcome, blocks: r.blocks, checked: r.blocksChecked, sound: r.blocksSound, unsound: r.unsoundBlocks, ms: r.ms }
             audit.record(actor.name, cancelled ? 'emission.verify-cancelled' : 'emission.verify-done', `emission:${emission}`, cancelled ? summary : { ...summary, error: message })
@@ -342,7 +355,7 @@ export function createEmissionsService(deps: EmissionsDeps): EmissionsService {
         }).immediate()
         if (failed.length) throw new AppError('INTERNAL', `verification failed: ${failed.join(' | ')}`, because('VERIFY_FAILED', { blocks: unsound.map((v) => v.block).join(', ') }))
         return `${blocks.length} block(s) verified: every commitment reproduced`
-      })
+      }, lease)
     },
 
     open(actor, emission) {

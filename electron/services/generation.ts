@@ -1,14 +1,13 @@
 /**
  * Generation of an emission's pending blocks (a task on the job registry, in worker threads):
  * each block's secret is drawn, the whole block derived and checked, and its sealed secret and
- * commitment written in one statement. A generation holds a lease (process and heartbeat) so
- * that another process opening the ledger can tell a live generation from a dead one.
+ * commitment written in one statement. A generation holds its lease (leases.ts) so that another
+ * workstation or process on the ledger can tell a live generation from a dead one.
  *
  * Where a block's secret comes from (DERIVATION.md §1.1): a real emission's from its complete
  * key ceremony, both shares, seeding "two-person"; a demonstration emission without one is
  * drawn by the one person who generates it, seeding "single" (single control).
  */
-import { hostname } from 'node:os'
 import { AppError, because } from '../contract/errors'
 import type { BlockSeeding, JobInfo } from '../contract/types'
 import { batchRoots } from '../../game-core/commitment'
@@ -22,6 +21,7 @@ import type { CeremonyService } from './ceremony'
 import { type Actor, type Clock, iso } from './common'
 import type { VerifyBlockFn } from './emissions'
 import type { JobRegistry } from './jobs'
+import { emissionSubject, type Lease, type Leases } from './leases'
 
 export interface GenerationDeps {
   db: Db
@@ -29,30 +29,11 @@ export interface GenerationDeps {
   keys: KeyStore
   audit: AuditService
   jobs: JobRegistry
+  leases: Leases
   catalog: Catalog
   ceremony: CeremonyService
   verifyBlock: VerifyBlockFn
   threads?: number
-}
-
-const LEASE_HEARTBEAT_MS = 2_000
-/** A generation not heard from for this long is taken as dead, even if its process id lives on. */
-const LEASE_TIMEOUT_MS = 60_000
-
-function processIsAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (e) {
-    // EPERM: the process exists but belongs to someone else
-    return (e as NodeJS.ErrnoException).code === 'EPERM'
-  }
-}
-
-export function leaseIsLive(lease: { pid: number; host: string; heartbeatAt: number }, now: number): boolean {
-  if (now - lease.heartbeatAt > LEASE_TIMEOUT_MS) return false
-  if (lease.host !== hostname()) return true
-  return lease.pid !== process.pid && processIsAlive(lease.pid)
 }
 
 /**
@@ -80,35 +61,32 @@ function secretOf(ceremony: CeremonyService, seeding: BlockSeeding, emission: nu
 }
 
 export function createGeneration(deps: GenerationDeps) {
-  const { db, clock, keys, audit, jobs, catalog, ceremony, verifyBlock, threads } = deps
+  const { db, clock, keys, audit, jobs, leases, catalog, ceremony, verifyBlock, threads } = deps
   const setStatus = db.prepare('UPDATE emissions SET status = ? WHERE emission = ?')
-  const takeLease = db.prepare(`INSERT INTO task_leases (emission, pid, host, heartbeat_at) VALUES (?, ?, ?, ?)
-    ON CONFLICT (emission) DO UPDATE SET pid = excluded.pid, host = excluded.host, heartbeat_at = excluded.heartbeat_at`)
-  const beat = db.prepare('UPDATE task_leases SET heartbeat_at = ? WHERE emission = ? AND pid = ? AND host = ?')
-  const dropLease = db.prepare('DELETE FROM task_leases WHERE emission = ?')
-  const leaseOf = db.prepare('SELECT pid, host, heartbeat_at AS "heartbeatAt" FROM task_leases WHERE emission = ?')
   const pendingOf = db.prepare("SELECT block FROM blocks WHERE emission = ? AND status = 'pending' ORDER BY block").pluck()
   const storeBlock = db.prepare(`UPDATE blocks SET status = 'generated', secret = ?, commitment = ?, merkle_root = ?, generated_at = ?,
                                  commitment_version = ?, proof_roots = ?, seeding = ? WHERE emission = ? AND block = ? AND status = 'pending'`)
   const pending = (emission: number) => pendingOf.all(emission) as number[]
 
   /** Marks the emission generating, with its lease; the seeding is settled first (nothing written if refused). */
-  function begin(actor: Actor, emission: number): { seeding: BlockSeeding; todo: number[] } {
+  function begin(actor: Actor, emission: number): { seeding: BlockSeeding; todo: number[]; lease: Lease } {
     return db.transaction(() => {
       const e = catalog.emission(emission)
       const seeding = seedingOf(ceremony, e)
       const todo = pending(emission)
-      takeLease.run(emission, process.pid, hostname(), clock().getTime())
+      const lease = leases.take('generate', emissionSubject(emission))
       setStatus.run('generating', emission)
       audit.record(actor.name, 'emission.generate-start', `emission:${emission}`, { from: e.status, to: 'generating', blocks: todo, seeding })
-      return { seeding, todo }
+      return { seeding, todo, lease }
     }).immediate()
   }
 
-  function end(actor: Actor, emission: number, err: unknown): void {
+  /** The emission back to created; nothing if another workstation took the generation over. */
+  function end(actor: Actor, emission: number, lease: Lease, err: unknown): void {
     const cancelled = err instanceof AppError && err.code === 'CANCELLED'
     db.transaction(() => {
-      dropLease.run(emission)
+      if (!lease.held()) return
+      lease.drop()
       setStatus.run('created', emission)
       audit.record(actor.name, cancelled ? 'emission.generate-cancelled' : 'emission.generate-failed', `emission:${emission}`, {
         from: 'generating', to: 'created', pending: pending(emission), ...(cancelled ? {} : { error: err instanceof Error ? err.message : String(err) }),
@@ -119,14 +97,7 @@ export function createGeneration(deps: GenerationDeps) {
   /** Starts generating the emission's pending blocks (its status checked by the caller). */
   function generate(actor: Actor, emission: number): JobInfo {
     const def = catalog.definition(emission)
-    const { seeding, todo } = begin(actor, emission)
-    let lastBeat = 0
-    const heartbeat = () => {
-      const now = clock().getTime()
-      if (now - lastBeat < LEASE_HEARTBEAT_MS) return
-      lastBeat = now
-      beat.run(now, emission, process.pid, hostname())
-    }
+    const { seeding, todo, lease } = begin(actor, emission)
     const total = todo.length * def.blockSize
     return jobs.start('generate', emission, total, `generating ${todo.length} block(s)`, async (ctx) => {
       try {
@@ -136,10 +107,7 @@ export function createGeneration(deps: GenerationDeps) {
           const v = await verifyBlock(def, { emission, block, secret, commitmentVersion: LATEST_COMMITMENT_VERSION }, {
             threads,
             signal: ctx.signal,
-            onProgress: (done) => {
-              heartbeat()
-              ctx.progress(i * def.blockSize + done, total, `block ${block} (${i + 1} of ${todo.length})`)
-            },
+            onProgress: (done) => ctx.progress(i * def.blockSize + done, total, `block ${block} (${i + 1} of ${todo.length})`),
           })
           if (!v.sound) throw new Error(`block ${emission}/${block} came out unsound: ${v.problems.slice(0, 3).map((p) => p.message).join('; ')}`)
           db.transaction(() => {
@@ -152,36 +120,40 @@ export function createGeneration(deps: GenerationDeps) {
           }).immediate()
         }
         db.transaction(() => {
-          dropLease.run(emission)
+          if (!lease.held()) throw new Error(`emission ${emission}'s generation was taken over by another workstation`)
+          lease.drop()
           setStatus.run('generated', emission)
           audit.record(actor.name, 'emission.generate-done', `emission:${emission}`, { from: 'generating', to: 'generated' })
         }).immediate()
         return `${todo.length} block(s) generated`
       } catch (err) {
-        end(actor, emission, err)
+        end(actor, emission, lease, err)
         throw err
       }
-    })
+    }, lease)
   }
 
-  /** After a crash: generations that were running in a process that is gone go back to created. */
+  /**
+   * After a crash, or a workstation gone mid-generation: the emission's generation, if its lease
+   * is dead (or missing), goes back to created. In the caller's write transaction.
+   */
+  function recoverOne(emission: number): boolean {
+    if (jobs.runningOn(emission)) return false
+    const subject = emissionSubject(emission)
+    if (leases.liveOn(subject).some((l) => l.kind === 'generate')) return false
+    for (const dead of leases.deadOn(subject).filter((l) => l.kind === 'generate')) leases.clearDead(dead)
+    setStatus.run('created', emission)
+    audit.record('system', 'emission.generate-interrupted', `emission:${emission}`, { from: 'generating', to: 'created', note: 'the generating process ended; pending blocks will be generated on the next run' })
+    return true
+  }
+
+  const generatingStmt = db.prepare("SELECT emission FROM emissions WHERE status = 'generating' ORDER BY emission").pluck()
+
+  /** Every interrupted generation (on opening the ledger, or before a generation starts). */
   function recoverInterrupted(): number[] {
     // nothing generating: no write lock is taken (a command opened beside a busy writer need not wait for it)
-    if (!db.prepare("SELECT 1 FROM emissions WHERE status = 'generating'").get()) return []
-    return db.transaction(() => {
-      const stuck = db.prepare("SELECT emission FROM emissions WHERE status = 'generating'").pluck().all() as number[]
-      const recovered: number[] = []
-      for (const emission of stuck) {
-        if (jobs.runningOn(emission)) continue
-        const lease = leaseOf.get(emission) as { pid: number; host: string; heartbeatAt: number } | undefined
-        if (lease && leaseIsLive(lease, clock().getTime())) continue
-        recovered.push(emission)
-        dropLease.run(emission)
-        setStatus.run('created', emission)
-        audit.record('system', 'emission.generate-interrupted', `emission:${emission}`, { from: 'generating', to: 'created', note: 'the generating process ended; pending blocks will be generated on the next run' })
-      }
-      return recovered
-    }).immediate()
+    if ((generatingStmt.all() as number[]).length === 0) return []
+    return db.transaction(() => (generatingStmt.all() as number[]).filter(recoverOne)).immediate()
   }
 
   return { generate, recoverInterrupted }

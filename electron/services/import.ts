@@ -45,9 +45,10 @@ import type { Actor, Clock } from './common'
 import type { FeedArrival } from './import-arrival'
 import { createCarefulImport, type LineRefusal } from './import-careful'
 import { feedBytes, notUtf8Refusal, tooLargeRefusal } from './import-feed'
-import { listImports, recordImport, recordRefusal, type ImportOutcome, type Refusal } from './import-history'
+import { listImports, recordImport, recordRefusal, sha256Of, type ImportOutcome, type Refusal } from './import-history'
 import type { Problem } from './import-problems'
 import { createStreamedImport, Irregular } from './import-stream'
+import { createLeases, feedSubject, type Lease, type Leases } from './leases'
 import { withoutKeyChecks, type SalesService } from './sales'
 
 export { feedLineSchema } from './import-problems'
@@ -66,6 +67,8 @@ export interface ImporterDeps {
   streamFrom?: number
   /** Told how each import was read: streamed through, or carefully (small, or irregular, or refused). */
   onRead?: (how: 'streamed' | 'careful') => void
+  /** The leases of long jobs across workstations (default: a holder of its own). */
+  leases?: Leases
 }
 
 /** Below this size a feed is read on the importer's thread alone: the reader thread would not pay for itself. */
@@ -99,13 +102,13 @@ function fileRefusal(e: unknown): Refusal | null {
   return key === 'FEED_NOT_UTF8' || key === 'FEED_EMPTY' || key === 'FEED_TOO_LARGE' ? { lines: key === 'FEED_EMPTY' ? 0 : null, refusal: key } : null
 }
 
-export function createImporter({ db, clock, catalog, sales, audit, streamFrom = STREAM_FROM_BYTES, onRead }: ImporterDeps): Importer {
+export function createImporter({ db, clock, catalog, sales, audit, streamFrom = STREAM_FROM_BYTES, onRead, leases = createLeases({ db, clock, audit }) }: ImporterDeps): Importer {
   // a savepoint: an Irregular line drops what the streamed import wrote
   const streamTx = db.transaction(createStreamedImport({ db, clock, catalog, sales }))
   const careful = createCarefulImport({ db, clock, catalog, sales })
 
   /** The feed read, checked and written, or its bad lines: in one transaction. */
-  function run(actor: Actor, content: Buffer, fileName: string | undefined, arrival: FeedArrival | null): ImportResult | LineRefusal {
+  function run(actor: Actor, content: Buffer, fileName: string | undefined, arrival: FeedArrival | null, sha256: string | null): ImportResult | LineRefusal {
     let outcome: ImportOutcome | LineRefusal | null = null
     if (content.length >= streamFrom) {
       try {
@@ -127,10 +130,22 @@ export function createImporter({ db, clock, catalog, sales, audit, streamFrom = 
       outcome = careful(content)
     }
     if ('refused' in outcome) return outcome
-    return recordImport(db, audit, clock, actor, fileName, content, outcome)
+    // the hash that named the lease, if the reading did not make one
+    return recordImport(db, audit, clock, actor, fileName, content, { ...outcome, sha256: outcome.sha256 ?? sha256 })
   }
   // IMMEDIATE: the checks read the sold counts and recorded sales that the write then relies on
   const importTx = db.transaction(run)
+
+  /**
+   * The feed's lease (by its SHA-256), so that another workstation importing the same file at once
+   * is refused. A feed still arriving (the browser host's upload) has no hash yet: it takes none,
+   * and the write lock and the re-import rule (the same sale is skipped) keep it from counting twice.
+   */
+  function leaseOf(bytes: Uint8Array, arrival: FeedArrival | null): { lease: Lease | null; sha256: string | null } {
+    if (arrival !== null) return { lease: null, sha256: null }
+    const sha256 = sha256Of(bytes)
+    return { lease: leases.take('import', feedSubject(sha256)), sha256 }
+  }
 
   return {
     importContent(actor, content, fileName, arrival = null) {
@@ -138,8 +153,14 @@ export function createImporter({ db, clock, catalog, sales, audit, streamFrom = 
       try {
         const tooLarge = tooLargeRefusal(bytes.length, fileName)
         if (tooLarge) throw tooLarge
-        // the sales are written by sales.sellChecked, whose batch checks their players itself
-        const r = withoutKeyChecks(db, () => importTx.immediate(actor, bytes, fileName, arrival))
+        const { lease, sha256 } = leaseOf(bytes, arrival)
+        let r: ImportResult | LineRefusal
+        try {
+          // the sales are written by sales.sellChecked, whose batch checks their players itself
+          r = withoutKeyChecks(db, () => importTx.immediate(actor, bytes, fileName, arrival, sha256))
+        } finally {
+          lease?.drop()
+        }
         if (!('refused' in r)) return r
         const { error, refusal } = linesRejected(r)
         recordRefusal(audit, actor, fileName, bytes, refusal)

@@ -2,11 +2,14 @@
  * Long tasks (generate, verify, simulate, demo): each runs as a promise with an AbortController,
  * reports progress into its JobInfo, and ends done, failed or cancelled. The registry lives in
  * memory: a task does not survive its process, and the ledger never depends on one finishing.
+ * A task that must not run twice across workstations is started with its lease (leases.ts): its
+ * progress beats the lease, a lease taken over by another workstation stops it, and its end drops it.
  */
 import { randomUUID } from 'node:crypto'
 import { AppError, because } from '../contract/errors'
 import type { JobInfo, JobKind } from '../contract/types'
 import { type Clock, iso } from './common'
+import type { Lease } from './leases'
 
 export interface JobContext {
   signal: AbortSignal
@@ -16,8 +19,8 @@ export interface JobContext {
 }
 
 export interface JobRegistry {
-  /** Starts `run` at once; its resolved string (if any) becomes the final message. */
-  start(kind: JobKind, emission: number | null, total: number, message: string, run: (ctx: JobContext) => Promise<string | void>): JobInfo
+  /** Starts `run` at once; its resolved string (if any) becomes the final message. The lease is held until it ends. */
+  start(kind: JobKind, emission: number | null, total: number, message: string, run: (ctx: JobContext) => Promise<string | void>, lease?: Lease): JobInfo
   get(jobId: string): JobInfo
   list(): JobInfo[]
   cancel(jobId: string): JobInfo
@@ -30,6 +33,20 @@ export interface JobRegistry {
 }
 
 const KEEP_FINISHED = 100
+
+/** The end of a task whose lease another workstation took over (its heartbeat was too old). */
+function leaseLost(kind: JobKind, lease: Lease): AppError {
+  return new AppError('CONFLICT', `the ${kind} task on ${lease.subject} stopped: another workstation took its lease over after its heartbeat went stale`, because('LEASE_LOST', { kind, subject: lease.subject }))
+}
+
+/** Drops the lease at a task's end; a ledger closed meanwhile leaves it to be taken over. */
+function dropQuietly(lease: Lease | undefined): void {
+  try {
+    lease?.drop()
+  } catch {
+    // the backend closed mid-task: its lease is dead (leases.ts) and taken over
+  }
+}
 
 export function createJobRegistry({ clock }: { clock: Clock }): JobRegistry {
   const jobs = new Map<string, { info: JobInfo; controller: AbortController; finished: Promise<JobInfo> }>()
@@ -46,17 +63,23 @@ export function createJobRegistry({ clock }: { clock: Clock }): JobRegistry {
   }
 
   const registry: JobRegistry = {
-    start(kind, emission, total, message, run) {
+    start(kind, emission, total, message, run, lease) {
       const controller = new AbortController()
+      let lost = false
       const info: JobInfo = { id: randomUUID(), kind, emission, state: 'running', done: 0, total, message, startedAt: iso(clock()), endedAt: null }
       const ctx: JobContext = {
         signal: controller.signal,
         progress(done, t, m) {
+          if (lease && !lost && !lease.beat()) {
+            lost = true
+            controller.abort()
+          }
           info.done = done
           info.total = t
           if (m !== undefined) info.message = m
         },
         checkCancelled() {
+          if (lost) throw leaseLost(kind, lease!)
           if (controller.signal.aborted) throw new AppError('CANCELLED', 'the task was cancelled', because('TASK_CANCELLED'))
         },
       }
@@ -67,13 +90,15 @@ export function createJobRegistry({ clock }: { clock: Clock }): JobRegistry {
           const final = await run(ctx)
           info.state = 'done'
           if (typeof final === 'string') info.message = final
-        } catch (e) {
-          const cancelled = controller.signal.aborted || (e instanceof AppError && e.code === 'CANCELLED')
+        } catch (thrown) {
+          const e = lost ? leaseLost(kind, lease!) : thrown
+          const cancelled = !lost && (controller.signal.aborted || (e instanceof AppError && e.code === 'CANCELLED'))
           info.state = cancelled ? 'cancelled' : 'failed'
           info.message = cancelled ? 'cancelled' : e instanceof Error ? e.message : String(e)
           if (!cancelled && e instanceof AppError && e.extras.reason) info.reason = e.extras.reason
         } finally {
           info.endedAt = iso(clock())
+          dropQuietly(lease)
         }
         return { ...info }
       })()

@@ -28,6 +28,7 @@ import type { Catalog } from './catalog'
 import type { Actor, Clock } from './common'
 import { describeStatus } from './emissions'
 import type { JobRegistry } from './jobs'
+import { createLeases, emissionSubject, type Lease, type Leases } from './leases'
 import type { SalesService, UnitRun } from './sales'
 import { packEvents, playCode, unpackEvents } from '../ledger/play-codec'
 
@@ -519,6 +520,8 @@ export interface SimulationResult {
 export interface SimulationHooks {
   progress?: (sold: number, total: number, message?: string) => void
   signal?: AbortSignal
+  /** The simulation's lease, taken by the caller (start); else run takes its own. */
+  lease?: Lease
 }
 
 export interface Simulator {
@@ -538,6 +541,8 @@ export interface SimulatorDeps {
   sales: SalesService
   audit: AuditService
   jobs: JobRegistry
+  /** The leases of long jobs across workstations (default: a holder of its own). */
+  leases?: Leases
   /** Where the sales are written: this thread by default, drafts included (see Seller). */
   seller?: Seller
 }
@@ -565,6 +570,7 @@ export function defaultPlayers(sales: number): number {
 
 export function createSimulator(deps: SimulatorDeps): Simulator {
   const { db, clock, catalog, sales, audit, jobs } = deps
+  const leases = deps.leases ?? createLeases({ db, clock, audit })
   const lastSaleOf = db.prepare('SELECT unit_key, sold_at FROM sales WHERE unit_key < ? ORDER BY unit_key DESC LIMIT 1')
 
   /**
@@ -612,6 +618,7 @@ export function createSimulator(deps: SimulatorDeps): Simulator {
       const { fromMs, toMs } = windowOf(opts.emission)
       const gen: GeneratorOptions = { seed, players, count: opts.sales, fromMs, toMs, zones: { winningCells: def.winningCells, yoursCells: def.yoursCells } }
       checkGeneratorOptions(gen)
+      const lease = hooks.lease ?? leases.take('simulate', emissionSubject(opts.emission))
       const base = { emission: opts.emission, players, seed, from: new Date(fromMs).toISOString(), to: new Date(toMs).toISOString() }
       audit.record(actor.name, 'sales.simulate-start', `emission:${opts.emission}`, { sales: opts.sales, ...base })
       let sold = 0
@@ -629,6 +636,7 @@ export function createSimulator(deps: SimulatorDeps): Simulator {
           progress: (done, run) => {
             sold = done
             runs.push(run)
+            lease.beat()
             hooks.progress?.(sold, opts.sales, `${sold} of ${opts.sales} sales`)
           },
         })
@@ -636,6 +644,8 @@ export function createSimulator(deps: SimulatorDeps): Simulator {
         const cancelled = e instanceof AppError && e.code === 'CANCELLED'
         ended(cancelled ? 'sales.simulate-cancelled' : 'sales.simulate-failed', cancelled ? {} : { error: e instanceof Error ? e.message : String(e) })
         throw e
+      } finally {
+        if (!hooks.lease) lease.drop()
       }
       const { firstSerial, lastSerial } = ended('sales.simulate')
       return { ...base, sold, firstSerial, lastSerial }
@@ -645,10 +655,12 @@ export function createSimulator(deps: SimulatorDeps): Simulator {
       check(opts)
       const busy = jobs.runningOn(opts.emission)
       if (busy) throw new AppError('ILLEGAL_STATE', `emission ${opts.emission} already has a ${busy.kind} task running (${busy.id})`, because('EMISSION_BUSY', { emission: opts.emission, action: 'simulate', kind: busy.kind }))
+      leases.refuseIfHeldElsewhere(emissionSubject(opts.emission))
+      const lease = leases.take('simulate', emissionSubject(opts.emission))
       return jobs.start('simulate', opts.emission, opts.sales, `simulating ${opts.sales} sales`, async (ctx) => {
-        const r = await simulator.run(actor, opts, { signal: ctx.signal, progress: ctx.progress })
+        const r = await simulator.run(actor, opts, { signal: ctx.signal, progress: ctx.progress, lease })
         return `${r.sold} sales simulated (${r.firstSerial} to ${r.lastSerial})`
-      })
+      }, lease)
     },
 
   }

@@ -141,15 +141,18 @@ describe('the life of an emission', () => {
     const { hostname } = await import('node:os')
     const deadPid = spawnSync(process.execPath, ['-e', '0']).pid!
     const now = Date.now()
-    const lease = s.db.prepare('INSERT INTO task_leases (emission, pid, host, heartbeat_at) VALUES (?, ?, ?, ?)')
+    const lease = s.db.prepare(`INSERT INTO job_leases (kind, subject, holder, host, pid, started_at, heartbeat_at)
+      VALUES ('generate', ?, 'elsewhere', ?, ?, ?, ?)`)
     s.db.prepare("UPDATE emissions SET status = 'generating'").run()
-    lease.run(1, process.ppid, hostname(), now) // alive, another process, heard from just now
-    lease.run(2, deadPid, hostname(), now) // its process is gone
-    lease.run(3, process.ppid, hostname(), now - 120_000) // alive, but silent for two minutes
+    lease.run('emission:1', hostname(), process.ppid, now, now) // alive, another process, heard from just now
+    lease.run('emission:2', hostname(), deadPid, now, now) // its process is gone
+    lease.run('emission:3', hostname(), process.ppid, now - 120_000, now - 120_000) // alive, but silent for two minutes
     expect(s.emissions.recoverInterrupted()).toEqual([2, 3])
     expect(s.emissions.summary(1).status).toBe('generating')
     expect(s.emissions.summary(2).status).toBe('created')
     expect(s.emissions.summary(3).status).toBe('created')
-    expect(s.db.prepare('SELECT emission FROM task_leases').pluck().all()).toEqual([1])
+    expect(s.db.prepare('SELECT subject FROM job_leases').pluck().all()).toEqual(['emission:1'])
+    // each dead lease's job recorded as interrupted
+    expect(s.audit.list({ page: 1, pageSize: 5, action: 'job.interrupted' }).items.map((e) => e.object).sort()).toEqual(['generate:emission:2', 'generate:emission:3'])
   })
 })

@@ -7,6 +7,7 @@
  */
 import { APPLICATION_ID, LATEST_VERSION, type Migration } from '../migrations'
 import { PG_V10 } from './schema-v10'
+import { PG_V11 } from './schema-v11'
 
 /**
  * The key of the one-writer lock: every write transaction on a PostgreSQL ledger, and the schema
@@ -47,7 +48,10 @@ function step(version: number, description: string, sql: string): Migration {
  * The steps, oldest first. A PostgreSQL ledger starts at 10 (the SQLite ledger's schema when the
  * team ledger came): its first step makes the whole of it at once.
  */
-export const PG_MIGRATIONS: readonly Migration[] = [step(10, 'the ledger as of schema 10', IDENTITY + PG_V10)]
+export const PG_MIGRATIONS: readonly Migration[] = [
+  step(10, 'the ledger as of schema 10', IDENTITY + PG_V10),
+  step(11, 'leases of long jobs across workstations', PG_V11),
+]
 
 /**
  * The version a PostgreSQL ledger is brought to: the SQLite schema's. The last of PG_MIGRATIONS

@@ -148,6 +148,9 @@ const en: Messages = {
     PARTY_NOT_FOUND: 'the register of related parties has no entry no. {id}',
     PARTY_EXISTS: 'the register already links {player} to {linkedTo}',
     PARTY_REMOVED: 'register entry no. {id} was removed already',
+    // leases of long tasks across workstations (services/leases.ts)
+    LEASE_HELD: 'a “{kind}” task on {subject} is already running on workstation {host} (process {pid}) since {since}, last heard from at {heard}; wait for it to end',
+    LEASE_LOST: 'the “{kind}” task on {subject} stopped: another workstation took it over, as this one had not been heard from for too long',
     PUBLISH_DIR_NOT_EMPTY: '{dir} is not a new or empty folder: name one, so that the bundle holds nothing else',
     actions: {
       generate: 'generate its blocks',
@@ -1076,7 +1079,7 @@ const en: Messages = {
       },
       ticket: { 'inspect-unsold': 'Unsold unit inspected' },
       alert: { 'top-prizes-sold-out': 'Alert: top prizes all sold' },
-      job: { cancel: 'Task cancelled' },
+      job: { cancel: 'Task cancelled', interrupted: 'Task interrupted (its workstation stopped), taken over' },
       audit: { keyed: 'Log sealed under the ledger key', reanchored: 'Log checkpoint restarted' },
       ledger: { backup: 'Ledger backed up', restored: 'Ledger restored', check: 'Ledger checked', setting: 'Workstation ledger setting saved' },
       claim: { verify: 'Winner’s identity verified', approve: 'Prize payment approved', 'sign-off': 'Claim signed off by an auditor', pay: 'Prize paid', reject: 'Claim rejected' },

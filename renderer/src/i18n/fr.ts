@@ -147,6 +147,9 @@ const fr = {
     PARTY_NOT_FOUND: 'le registre des personnes liées n’a pas d’entrée n° {id}',
     PARTY_EXISTS: 'le registre lie déjà {player} à {linkedTo}',
     PARTY_REMOVED: 'l’entrée n° {id} du registre a déjà été retirée',
+    // baux des tâches longues entre postes (services/leases.ts)
+    LEASE_HELD: 'une tâche « {kind} » sur {subject} tourne déjà sur le poste {host} (processus {pid}) depuis {since}, dernier signe de vie à {heard} ; attendez sa fin',
+    LEASE_LOST: 'la tâche « {kind} » sur {subject} s’est arrêtée : un autre poste l’a reprise, faute de signe de vie de celui-ci depuis trop longtemps',
     PUBLISH_DIR_NOT_EMPTY: '{dir} n’est pas un dossier nouveau ou vide : nommez-en un, pour que la publication ne contienne rien d’autre',
     actions: {
       generate: 'générer ses blocs',
@@ -1076,7 +1079,7 @@ const fr = {
       },
       ticket: { 'inspect-unsold': 'Unité invendue inspectée' },
       alert: { 'top-prizes-sold-out': 'Alerte : lots les plus hauts tous vendus' },
-      job: { cancel: 'Tâche annulée' },
+      job: { cancel: 'Tâche annulée', interrupted: 'Tâche interrompue (son poste s’est arrêté), reprise' },
       audit: { keyed: 'Journal scellé sous la clé du registre', reanchored: 'Point de contrôle du journal repris' },
       ledger: { backup: 'Sauvegarde du registre', restored: 'Registre restauré', check: 'Vérification du registre', setting: 'Réglage du registre de ce poste enregistré' },
       claim: { verify: 'Identité du gagnant vérifiée', approve: 'Paiement d’un gain approuvé', 'sign-off': 'Réclamation visée par un auditeur', pay: 'Gain payé', reject: 'Réclamation rejetée' },
