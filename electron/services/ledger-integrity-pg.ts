@@ -12,6 +12,7 @@ import type { Db } from '../ledger/db'
 import { PG_MIGRATIONS, PG_SCHEMA_VERSION } from '../ledger/pg/schema'
 
 type Kind = 'table' | 'index' | 'trigger' | 'function' | 'collation'
+const plural = (kind: Kind, n: number) => (n === 1 ? kind : kind === 'index' ? 'indexes' : `${kind}s`)
 const CREATES: [Kind, RegExp][] = [
   ['table', /CREATE\s+TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?(\w+)/gi],
   ['index', /CREATE\s+(?:UNIQUE\s+)?INDEX\s+(?:IF\s+NOT\s+EXISTS\s+)?(\w+)/gi],
@@ -40,7 +41,7 @@ function missingObjects(db: Db): string[] {
   for (const [kind, names] of expectedObjects()) {
     const present = new Set(db.prepare(PRESENT[kind]).pluck().all() as string[])
     const missing = [...names].filter((n) => !present.has(n))
-    if (missing.length) problems.push(`the schema's ${kind}${missing.length > 1 ? 's' : ''} ${missing.join(', ')} ${missing.length > 1 ? 'are' : 'is'} missing`)
+    if (missing.length) problems.push(`the schema's ${plural(kind, missing.length)} ${missing.join(', ')} ${missing.length > 1 ? 'are' : 'is'} missing`)
   }
   return problems
 }
@@ -86,7 +87,7 @@ export function pgIntegrityOf(db: Db): LedgerCheckReport['integrity'] {
   problems.push(...missingObjects(db), ...brokenObjects(db))
   const deep = amcheck(db)
   problems.push(...deep.problems)
-  const counts = [...expectedObjects()].map(([kind, names]) => `${names.size} ${kind}${names.size > 1 ? 's' : ''}`).join(', ')
+  const counts = [...expectedObjects()].map(([kind, names]) => `${names.size} ${plural(kind, names.size)}`).join(', ')
   const checked = [
     `PostgreSQL: schema version ${version ?? '?'}; the schema's ${counts} present; no index invalid, no constraint NOT VALID, no trigger disabled`,
     deep.said,

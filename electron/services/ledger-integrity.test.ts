@@ -70,7 +70,7 @@ describe(`the ledger check on ${testEngine()}`, () => {
     expect(r.integrity.engine).toBe(testEngine())
     expect(r.integrity.ok).toBe(true)
     if (pg) {
-      expect(r.integrity.messages[0]).toMatch(/schema version \d+; the schema's \d+ tables, \d+ indexs?/)
+      expect(r.integrity.messages[0]).toMatch(/schema version \d+; the schema's \d+ tables, \d+ indexes, \d+ triggers/)
       expect(r.integrity.messages[1]).toMatch(/amcheck/)
     } else expect(r.integrity.messages).toEqual(['ok'])
     expect(r).toMatchObject({ ok: true, data: { ok: true, salesRows: 3000, unitsRederived: 3000 } })
