@@ -5,6 +5,7 @@
 import { writeFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import type { AuditVerification, LedgerCheckReport } from '../contract/types'
+import { displayLocation } from '../ledger/location'
 import { openBackend } from '../services/backend'
 import { systemClock } from '../services/common'
 import { backupLedger, checkLedger, checkSummary, restoreFiles, restoreReport } from '../services/ledger-integrity'
@@ -24,11 +25,17 @@ function auditText(v: AuditVerification): string {
   return `${chain}\n${checkpointText(v)}`
 }
 
+/** SQLite's 'ok' as one word; PostgreSQL's report says what it checked in place of integrity_check. */
+function integrityText(i: LedgerCheckReport['integrity']): string {
+  if (i.engine === 'sqlite') return `integrity (SQLite): ${i.ok ? 'ok' : i.messages.join('; ')}`
+  return `integrity (PostgreSQL): ${i.ok ? 'ok' : 'NOT OK'}\n${i.messages.map((m) => `  ${m}`).join('\n')}`
+}
+
 function checkText(path: string, r: LedgerCheckReport): string {
   const d = r.data
   const lines = [
-    `ledger ${path}: ${r.ok ? 'sound' : 'NOT SOUND'} (checked in ${r.seconds} s, as of ${r.at})`,
-    `integrity: ${r.integrity.ok ? 'ok' : r.integrity.messages.join('; ')}`,
+    `ledger ${displayLocation(path)}: ${r.ok ? 'sound' : 'NOT SOUND'} (checked in ${r.seconds} s, as of ${r.at})`,
+    integrityText(r.integrity),
     auditText(r.audit),
     `data: ${int(d.salesRows)} sales rows, ${int(d.unitsRederived)} units' prizes re-derived from their block's secret: ` +
       (d.problemCount === 0 ? 'every counter and prize agrees' : `${int(d.problemCount)} disagreement(s)`),
@@ -57,7 +64,8 @@ const backup: Command = (ctx) =>
     print(ctx, r, () =>
       [
         `backup ${r.file}: ${int(r.bytes)} bytes, with its key ${r.keyFile} (keep both together, mode 0600) and its checkpoint ${r.checkpointFile}`,
-        r.check.ok ? 'the copy was checked: integrity ok, audit chain and checkpoint ok, every counter agrees' : `THE COPY DOES NOT PASS ITS CHECK; it is kept for investigation:\n${checkText(r.file, r.check)}`,
+        r.check.ok
+          ? `the copy was checked${r.check.integrity.engine === 'postgres' ? ' (restored into a scratch database, then dropped)' : ''}: integrity ok, audit chain and checkpoint ok, every counter agrees` : `THE COPY DOES NOT PASS ITS CHECK; it is kept for investigation:\n${checkText(r.file, r.check)}`,
       ].join('\n'),
     )
     return r.check.ok ? 0 : 1
@@ -65,7 +73,7 @@ const backup: Command = (ctx) =>
 
 const restore: Command = async (ctx) => {
   const { values, pos } = options(ctx, { replace: { type: 'boolean' }, 'key-file': { type: 'string' } }, 1)
-  if (!pos[0]) throw new UsageError('name the backup to restore: carats restore <backup file> [--replace]')
+  if (!pos[0]) throw new UsageError('name the backup to restore: carats restore <backup file> [--replace] (onto a team ledger: --db <URL of an empty database>)')
   const target = ledgerPath(ctx.db)
   const backupFile = resolve(pos[0])
   const { movedAside } = restoreFiles({ backup: backupFile, target, keyFile: values['key-file'], replace: values.replace, clock: systemClock })
@@ -73,7 +81,7 @@ const restore: Command = async (ctx) => {
   try {
     const r = await restoreReport(b.services, b.actor.name, backupFile, movedAside)
     print(ctx, r, () =>
-      [`${target} restored from ${backupFile}${movedAside ? `; the ledger that was there is kept as ${movedAside}` : ''}`, checkText(target, r.check)].join('\n'),
+      [`${displayLocation(target)} restored from ${backupFile}${movedAside ? `; the ledger that was there is kept as ${movedAside}` : ''}`, checkText(target, r.check)].join('\n'),
     )
     return r.check.ok ? 0 : 1
   } finally {

@@ -579,8 +579,11 @@ export interface LedgerCheckReport {
   ok: boolean
   at: string
   seconds: number
-  /** SQLite's integrity_check: 'ok', or its first messages */
-  integrity: { ok: boolean; messages: string[] }
+  /**
+   * The engine's own check: on SQLite its integrity_check ('ok', or its first messages); on
+   * PostgreSQL what was checked instead (schema, objects, amcheck), or the problems found
+   */
+  integrity: { engine: 'sqlite' | 'postgres'; ok: boolean; messages: string[] }
   audit: AuditVerification
   data: LedgerDataCheck
 }

@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { formatSerial } from '../../game-core/serial'
+import { engineOf } from '../ledger/dialect'
 import { splitUnitKey, unitKey } from '../ledger/migrations'
 import { useClaimsWorlds, type ClaimsWorld } from '../../test/support/claims-world'
 import { checkLedgerData, type LedgerDataCheck } from './ledger-check'
@@ -13,6 +14,8 @@ import { checkLedgerData, type LedgerDataCheck } from './ledger-check'
 const world = useClaimsWorlds('ledger-check-claims')
 const check = (w: ClaimsWorld) => checkLedgerData({ db: w.db, catalog: w.catalog })
 const serialOf = (key: number) => formatSerial(splitUnitKey(key), 10_000)
+/** A rule of the claims table dropped, as an editor of the ledger would (PostgreSQL names the trigger's table). */
+const dropTrigger = (w: ClaimsWorld, name: string) => w.db.exec(`DROP TRIGGER ${name}${engineOf(w.db) === 'postgres' ? ' ON claims' : ''}`)
 const claimKinds = (r: LedgerDataCheck) => r.problems.filter((p) => p.kind.startsWith('CLAIM_'))
 
 async function sold(): Promise<ClaimsWorld> {
@@ -34,7 +37,7 @@ describe('the ledger check, claims against sales', () => {
   it('names a sale at or above the threshold whose claim was deleted', async () => {
     const w = await sold()
     const c = firstClaim(w)
-    w.db.exec('DROP TRIGGER claims_no_delete')
+    dropTrigger(w, 'claims_no_delete')
     w.db.prepare('DELETE FROM claims WHERE unit_key = ?').run(c.unit_key)
     const r = check(w)
     expect(r.ok).toBe(false)
@@ -59,7 +62,7 @@ describe('the ledger check, claims against sales', () => {
     const w = await sold()
     const c = firstClaim(w)
     const other = w.db.prepare('SELECT id FROM players WHERE id <> ? LIMIT 1').pluck().get(c.player_id) as number
-    w.db.exec('DROP TRIGGER claims_final')
+    dropTrigger(w, 'claims_final')
     w.db.prepare('UPDATE claims SET player_id = ?, sold_at = sold_at + 5 WHERE unit_key = ?').run(other, c.unit_key)
     const r = check(w)
     expect(r.problems.map((p) => [p.kind, p.field, p.stored, p.recomputed])).toEqual([

@@ -3,10 +3,9 @@
  * (blocks' sold counts, tier counters, players' totals and chains of sales, days' totals), and
  * every sold unit's tier and prize re-derived from its block's secret, and the claims held against
  * the sales at or above their emission's threshold (ledger-check-claims.ts). One pass over the sales in
- * unit_key order, block by block: SQLite calls a JavaScript function with each row's columns
- * (about four times faster than reading the rows out), which counts into typed arrays; then the
- * counts are compared with the stored tables. All reads in one transaction, so that another
- * connection's writes do not show halfway. PRAGMA integrity_check and the audit chain are the
+ * unit_key order, block by block: each row's columns reach a JavaScript function (how, per engine:
+ * ledger-check-rows.ts), which counts into typed arrays; then the counts are compared with the
+ * stored tables. All reads in one snapshot, so that another connection's writes do not show halfway. PRAGMA integrity_check and the audit chain are the
  * caller's. A block whose secret cannot be opened throws the catalog's AppError (a wrong key).
  */
 import { LOSING } from '../../game-core/block'
@@ -17,6 +16,7 @@ import { UNIT_KEY_BLOCK, UNIT_KEY_EMISSION } from '../ledger/migrations'
 import type { Catalog } from './catalog'
 import { ChainOrderScan, type ChainOutOfOrder } from './sale-chain'
 import { compareClaims, DueClaims, thresholdsOf } from './ledger-check-claims'
+import { inReadSnapshot, rowFeeds, type SaleHook } from './ledger-check-rows'
 
 // the result's types are the contract's (it crosses IPC); re-exported for the services that use the check
 export type { LedgerDataCheck, LedgerProblem, LedgerProblemKind, LedgerProblemRow }
@@ -228,41 +228,19 @@ class SaleScan {
   }
 }
 
-type Num = number | null
-type PlayerHook = (id: number, units: number, staked: number, won: number, first: Num, last: Num, lastKey: Num) => number
-interface Hooks {
-  scan: SaleScan | null
-  player: PlayerHook | null
-}
-
-/** The functions SQLite calls, registered once per connection; each check points them at its own state. */
-const hooksOf = new WeakMap<Db, Hooks>()
-function hooks(db: Db): Hooks {
-  let h = hooksOf.get(db)
-  if (!h) {
-    const hk: Hooks = (h = { scan: null, player: null })
-    db.function('carats_check_sale', { directOnly: true }, (k: number, p: number, q: Num, s: number, st: number, pr: number, t: Num) =>
-      hk.scan!.row(k, p, q, s, st, pr, t))
-    db.function('carats_check_player', { directOnly: true }, (i: number, u: number, st: number, w: number, f: Num, l: Num, k: Num) =>
-      hk.player!(i, u, st, w, f, l, k))
-    hooksOf.set(db, h)
-  }
-  return h
-}
-
 /** Each block's sales scanned, then its sold count and tier counters compared; the keys of no block are scanned too. */
 function scanBlocks(db: Db, catalog: Catalog, scan: SaleScan): void {
   const blocks = db.prepare('SELECT emission, block, secret IS NOT NULL AS sealed, units_sold FROM blocks ORDER BY emission, block')
     .all() as { emission: number; block: number; sealed: number; units_sold: number }[]
-  const range = db.prepare(`SELECT count(*) FROM sales WHERE unit_key >= ? AND unit_key < ?
-    AND carats_check_sale(unit_key, player_id, prev_key, sold_at, stake_cents, prize_cents, tier)`).pluck()
+  const feeds = rowFeeds(db)
+  const sale: SaleHook = (k, p, q, s, st, pr, t) => scan.row(k, p, q, s, st, pr, t)
   const any = db.prepare('SELECT 1 FROM sales WHERE unit_key >= ? AND unit_key < ? LIMIT 1').pluck()
   const tiersOf = db.prepare('SELECT tier, sold FROM block_tiers WHERE emission = ? AND block = ?')
   const thresholds = thresholdsOf(db)
   let from = -Infinity
   const strays = (to: number) => {
     scan.begin(noBlock(), from, true)
-    if (to > from) range.get(from, to)
+    if (to > from) feeds.sales(from, to, sale)
   }
   for (const row of blocks) {
     const lo = row.emission * UNIT_KEY_EMISSION + row.block * UNIT_KEY_BLOCK
@@ -280,7 +258,7 @@ function scanBlocks(db: Db, catalog: Catalog, scan: SaleScan): void {
     const b: BlockScan = { emission, block, size: def.blockSize, table, amounts, tierSold, threshold, oddTiers: new Map(), rows: 0 }
     scan.begin(b, lo, false)
     scan.order.block(lo, row.units_sold)
-    if (sold) range.get(lo, lo + UNIT_KEY_BLOCK)
+    if (sold) feeds.sales(lo, lo + UNIT_KEY_BLOCK, sale)
     compareBlock(scan.problems, b, row.units_sold, tiersOf.all(row.emission, row.block) as { tier: number; sold: number }[])
     from = lo + UNIT_KEY_BLOCK
   }
@@ -315,11 +293,11 @@ function compareBlock(problems: Problems, b: BlockScan, unitsSold: number, store
 const PLAYER_FIELDS = ['units', 'staked_cents', 'won_cents', 'first_sale_at', 'last_sale_at'] as const
 
 /** Each players row against its sales' sums, and its chain of sales by the chain's telescoped sum. */
-function comparePlayers(db: Db, h: Hooks, scan: SaleScan, problems: Problems): void {
+function comparePlayers(db: Db, scan: SaleScan, problems: Problems): void {
   const p = scan.players
   const issues: { id: number; field: string; stored: number | null; recomputed: number | null }[] = []
   const chains: number[] = []
-  h.player = (id, units, staked, won, first, last, lastKey) => {
+  rowFeeds(db).players((id, units, staked, won, first, last, lastKey) => {
     if (!(id >= 1 && id <= scan.maxId)) return 0
     const o = id * P_STRIDE
     p[o + 7] = 1
@@ -331,9 +309,7 @@ function comparePlayers(db: Db, h: Hooks, scan: SaleScan, problems: Problems): v
     }
     if (n ? p[o + 6] !== 1 || p[o + 5] !== lastKey : lastKey !== null) chains.push(id)
     return 0
-  }
-  db.prepare(`SELECT count(*) FROM players
-    WHERE carats_check_player(id, units, staked_cents, won_cents, first_sale_at, last_sale_at, last_key)`).get()
+  })
   const nameOf = db.prepare('SELECT name FROM players WHERE id = ?').pluck()
   for (const i of issues) {
     problems.add('PLAYER_TOTALS', () => {
@@ -425,21 +401,14 @@ function compareDays(db: Db, scan: SaleScan, problems: Problems): void {
  */
 export function checkLedgerData(deps: { db: Db; catalog: Catalog }, opts: LedgerCheckOptions = {}): LedgerDataCheck {
   const { db, catalog } = deps
-  const h = hooks(db)
   const problems = new Problems()
-  return db.transaction(() => {
+  return inReadSnapshot(db, () => {
     const maxId = Math.min(MAX_PLAYER_ID, (db.prepare('SELECT max(id) FROM players').pluck().get() as number | null) ?? 0)
     const total = (db.prepare('SELECT coalesce(sum(units_sold), 0) FROM blocks').pluck().get() as number) || 0
     const progress = opts.progress ? (done: number) => opts.progress!(done, Math.max(done, total)) : () => {}
     const scan = new SaleScan(problems, opts.prizes !== false, maxId, total, progress)
-    try {
-      h.scan = scan
-      scanBlocks(db, catalog, scan)
-      comparePlayers(db, h, scan, problems)
-    } finally {
-      h.scan = null
-      h.player = null
-    }
+    scanBlocks(db, catalog, scan)
+    comparePlayers(db, scan, problems)
     compareDays(db, scan, problems)
     compareClaims(db, scan.due, (kind, make) => problems.add(kind, make), (key) => keySerial(key, UNIT_KEY_BLOCK))
     opts.progress?.(scan.rows, Math.max(scan.rows, total))
@@ -447,5 +416,5 @@ export function checkLedgerData(deps: { db: Db; catalog: Catalog }, opts: Ledger
     return {
       ok: count === 0, salesRows: scan.rows, unitsRederived: scan.rederived, problems: list, problemCount: count, problemsByKind: byKind,
     }
-  })()
+  })
 }

@@ -1,8 +1,9 @@
 /**
- * The ledger as a system of record: its whole check (SQLite's integrity, the audit chain and its
+ * The ledger as a system of record: its whole check (the engine's integrity, the audit chain and its
  * checkpoint, every counter recomputed and every sold unit's prize re-derived), a backup that is
- * a consistent copy taken while the app runs (VACUUM INTO reads one snapshot), written with its
- * key and checkpoint and checked before it is called good, and the restore of such a backup.
+ * a consistent copy taken while the app runs (SQLite: VACUUM INTO reads one snapshot; PostgreSQL:
+ * pg_dump, ledger-backup-pg.ts), written with its key and checkpoint and checked before it is
+ * called good, and the restore of such a backup.
  */
 import { copyFileSync, renameSync, rmSync, statSync } from 'node:fs'
 import Database from 'better-sqlite3'
@@ -16,7 +17,11 @@ import { createAuditService, type AuditService } from './audit'
 import { createCatalog, type Catalog } from './catalog'
 import { type Clock, iso } from './common'
 import { workerEntry } from '../workers/entry'
+import { engineOf } from '../ledger/dialect'
+import { displayLocation, isPostgresUrl } from '../ledger/location'
 import { checkLedgerData } from './ledger-check'
+import { archiveEntries, backupFormat, dumpInto, refuseNotEmpty, restoreInto, withScratchDatabase } from './ledger-backup-pg'
+import { pgIntegrityOf } from './ledger-integrity-pg'
 
 export interface CheckDeps {
   db: Db
@@ -33,7 +38,7 @@ export interface CheckOptions {
   progress?: (done: number, total: number) => void
 }
 
-const verdict = (messages: string[]): LedgerCheckReport['integrity'] => ({ ok: messages.length === 1 && messages[0] === 'ok', messages })
+const verdict = (messages: string[]): LedgerCheckReport['integrity'] => ({ engine: 'sqlite', ok: messages.length === 1 && messages[0] === 'ok', messages })
 
 /** SQLite's own check of every page and index, on this connection. */
 export function integrityOf(db: Db): LedgerCheckReport['integrity'] {
@@ -59,7 +64,8 @@ function integrityBeside(dbPath: string): Promise<LedgerCheckReport['integrity']
  */
 export async function checkLedger(deps: CheckDeps & { dbPath: string }, opts: CheckOptions = {}): Promise<LedgerCheckReport> {
   const started = performance.now()
-  const pending = integrityBeside(deps.dbPath)
+  // PostgreSQL has no integrity_check: its catalog and indexes are checked instead (ledger-integrity-pg.ts)
+  const pending = engineOf(deps.db) === 'postgres' ? Promise.resolve(pgIntegrityOf(deps.db)) : integrityBeside(deps.dbPath)
   pending.catch(() => {})
   const audit = deps.audit.verify(opts.against)
   const data = checkLedgerData(deps, { prizes: opts.prizes ?? true, progress: opts.progress })
@@ -99,11 +105,11 @@ function copyInto(db: Db, dest: string): void {
 }
 
 /** The copy checked as a ledger of its own; if its log reaches its ledger's checkpoint, it gets its own. */
-async function checkCopy(dest: string, keys: KeyStore, clock: Clock, against: CheckpointRead, prizes: boolean): Promise<LedgerCheckReport> {
+async function checkCopy(dest: string, keys: KeyStore, clock: Clock, against: CheckpointRead, prizes: boolean, keyFile?: string): Promise<LedgerCheckReport> {
   const copy = openLedger(dest)
   try {
     const catalog = createCatalog({ db: copy, keys })
-    const audit = createAuditService({ db: copy, clock, keys, dbPath: dest, startCheckpoint: true })
+    const audit = createAuditService({ db: copy, clock, keys, dbPath: dest, keyFile, startCheckpoint: true })
     const report = await checkLedger({ db: copy, dbPath: dest, catalog, audit, clock }, { prizes, against })
     if (report.audit.ok) audit.flushCheckpoint()
     // one self-contained file, as an archive should be (no write-ahead log beside it)
@@ -122,15 +128,40 @@ export interface BackupDeps {
   clock: Clock
 }
 
+/** A backup's files: the copy, its key and its checkpoint beside it (whatever key file the ledger itself uses). */
+const backupFiles = (dest: string) => ({ file: dest, keyFile: `${dest}.key`, checkpointFile: `${dest}.audit-checkpoint` })
+
+/**
+ * A team ledger's backup: pg_dump, its table of contents read whole, then restored into a scratch
+ * database and checked there (ledger-backup-pg.ts); the copy's checkpoint is put beside the backup.
+ */
+async function dumpAndCheck(deps: BackupDeps, files: ReturnType<typeof backupFiles>, against: CheckpointRead): Promise<LedgerCheckReport> {
+  dumpInto(deps.dbPath, files.file)
+  deps.keys.saveCopy(files.keyFile)
+  archiveEntries(files.file)
+  return withScratchDatabase(deps.db, deps.dbPath, async (scratch) => {
+    restoreInto(files.file, scratch)
+    const check = await checkCopy(scratch, deps.keys, deps.clock, against, false, files.keyFile)
+    // the copy's audit service wrote its checkpoint beside the key it was given (a team ledger's rule)
+    const written = checkpointFilePath(scratch, files.keyFile)
+    if (exists(written)) renameSync(written, files.checkpointFile)
+    return check
+  })
+}
+
 export async function backupLedger(deps: BackupDeps, actor: string, dest: string): Promise<BackupReport> {
-  const files = { file: dest, keyFile: keyFilePath(dest), checkpointFile: checkpointFilePath(dest) }
+  const files = backupFiles(dest)
   refuseExisting(files.file, files.keyFile, files.checkpointFile)
   if (deps.keys.problem) throw deps.keys.problem
   // read before the snapshot: the copy holds at least the entries this checkpoint counts
   const against = deps.audit.readCheckpoint()
-  copyInto(deps.db, dest)
-  deps.keys.saveCopy(files.keyFile)
-  const check = await checkCopy(dest, deps.keys, deps.clock, against, false)
+  let check: LedgerCheckReport
+  if (engineOf(deps.db) === 'postgres') check = await dumpAndCheck(deps, files, against)
+  else {
+    copyInto(deps.db, dest)
+    deps.keys.saveCopy(files.keyFile)
+    check = await checkCopy(dest, deps.keys, deps.clock, against, false)
+  }
   const bytes = statSync(dest).size
   deps.audit.record(actor, 'ledger.backup', 'ledger', { file: dest, bytes, entries: check.audit.entries, ...checkSummary(check) })
   return { ...files, bytes, at: check.at, check }
@@ -183,6 +214,10 @@ function copyBackup(backup: string, tmp: string): void {
 /** Files of a restore, put in place; the ledger that was there is moved aside. */
 export function restoreFiles(o: RestoreOptions): { movedAside: string | null } {
   if (!exists(o.backup)) throw new AppError('NOT_FOUND', `there is no backup ${o.backup}`)
+  if (isPostgresUrl(o.target)) return restoreTeamLedger(o)
+  if (backupFormat(o.backup) === 'pg_dump') {
+    throw new AppError('BAD_ARGUMENTS', `${o.backup} is a backup of a team ledger (pg_dump): restore it into an empty PostgreSQL database (--db postgresql://…), not into the file ${o.target}; a ledger is not moved across engines`)
+  }
   // the backup checked as it is, before anything is copied or moved
   inspectLedger(o.backup)
   const key = readKeyFile(o.keyFile ?? keyFilePath(o.backup))
@@ -203,6 +238,29 @@ export function restoreFiles(o: RestoreOptions): { movedAside: string | null } {
   writeKeyFile(keyFilePath(o.target), key)
   if (exists(checkpointFilePath(o.backup))) copyFileSync(checkpointFilePath(o.backup), checkpointFilePath(o.target))
   return { movedAside }
+}
+
+/** A pg_dump backup restored into an empty database; its key and checkpoint put where the team ledger keeps them. */
+function restoreTeamLedger(o: RestoreOptions): { movedAside: null } {
+  const format = backupFormat(o.backup)
+  if (format === 'sqlite') {
+    throw new AppError('BAD_ARGUMENTS', `${o.backup} is a backup of a SQLite ledger file: restore it into a file (--db <file>), not into the PostgreSQL database ${displayLocation(o.target)}; a ledger is not moved across engines`)
+  }
+  if (format !== 'pg_dump') throw new AppError('BAD_ARGUMENTS', `${o.backup} is not a backup of a CARATS ledger (neither a pg_dump archive nor a SQLite file)`)
+  if (o.replace) throw new AppError('BAD_ARGUMENTS', '--replace is for a ledger file: a team ledger is restored into a new, empty database (nothing is replaced)')
+  archiveEntries(o.backup)
+  const keyFrom = o.keyFile ?? `${o.backup}.key`
+  const key = readKeyFile(keyFrom)
+  if (!key) throw keyProblems.missing(keyFrom, null)
+  const keyTo = keyFilePath(o.target)
+  const theirs = readKeyFile(keyTo)
+  if (theirs && !theirs.equals(key)) throw new AppError('CONFLICT', `${keyTo} holds another key than the backup's: give a new key file (--key-file before the command, or CARATS_KEY_FILE); nothing was touched`)
+  refuseNotEmpty(o.target)
+  restoreInto(o.backup, o.target)
+  if (!theirs) writeKeyFile(keyTo, key)
+  const checkpoint = `${o.backup}.audit-checkpoint`
+  if (exists(checkpoint)) copyFileSync(checkpoint, checkpointFilePath(o.target, keyTo))
+  return { movedAside: null }
 }
 
 export async function restoreReport(deps: CheckDeps & { dbPath: string }, actor: string, backup: string, movedAside: string | null): Promise<RestoreReport> {

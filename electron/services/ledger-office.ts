@@ -9,7 +9,8 @@ import { dirname, join } from 'node:path'
 import { AppError } from '../contract/errors'
 import type { AuditVerification, JobInfo, LedgerCheckReport, LedgerStatus } from '../contract/types'
 import type { Db } from '../ledger/db'
-import type { KeyStore } from '../ledger/keystore'
+import { keyFilePath, type KeyStore } from '../ledger/keystore'
+import { isPostgresUrl } from '../ledger/location'
 import { readMeta } from '../ledger/meta'
 import type { LedgerTaskRunner } from '../workers/ledger-task-runner'
 import { workerLedgerRef } from '../workers/worker-ledger'
@@ -35,10 +36,17 @@ export interface LedgerOfficeDeps {
   runTask: LedgerTaskRunner
 }
 
-/** Where the app writes its backups: CARATS_BACKUP_DIR, else `backups/` beside the ledger. */
-export function backupFolder(dbPath: string): string {
-  return process.env.CARATS_BACKUP_DIR || join(dirname(dbPath), 'backups')
+/**
+ * Where the app writes its backups: CARATS_BACKUP_DIR, else `backups/` beside the ledger's file,
+ * or, for a team ledger (a URL, no file), beside its key file.
+ */
+export function backupFolder(dbPath: string, keyFile?: string): string {
+  if (process.env.CARATS_BACKUP_DIR) return process.env.CARATS_BACKUP_DIR
+  return join(dirname(isPostgresUrl(dbPath) ? (keyFile ?? keyFilePath(dbPath)) : dbPath), 'backups')
 }
+
+/** A backup's file name: a copy of the SQLite file (.db), or a pg_dump archive of a team ledger (.dump). */
+const backupName = (dbPath: string, stamp: string) => `carats-${stamp}.${isPostgresUrl(dbPath) ? 'dump' : 'db'}`
 
 const detailsOf = (e: { details: string }) => JSON.parse(e.details) as Record<string, unknown>
 
@@ -71,7 +79,7 @@ export function createLedgerOffice(deps: LedgerOfficeDeps): LedgerOffice {
         lastCheck: check ? { at: check.at, actor: check.actor, ...(detailsOf(check) as Omit<NonNullable<LedgerStatus['lastCheck']>, 'at' | 'actor'>) } : null,
         lastReport,
         backups: lastEntries('ledger.backup', 10).map((e) => ({ at: e.at, actor: e.actor, ...(detailsOf(e) as Omit<LedgerStatus['backups'][number], 'at' | 'actor'>) })),
-        backupFolder: backupFolder(deps.dbPath),
+        backupFolder: backupFolder(deps.dbPath, deps.keyFile),
       }
     },
     startCheck(actor, prizes) {
@@ -86,9 +94,9 @@ export function createLedgerOffice(deps: LedgerOfficeDeps): LedgerOffice {
     startBackup(actor) {
       refuseIfRunning()
       if (deps.keys.problem) throw deps.keys.problem
-      const folder = backupFolder(deps.dbPath)
+      const folder = backupFolder(deps.dbPath, deps.keyFile)
       mkdirSync(folder, { recursive: true })
-      const dest = join(folder, `carats-${iso(deps.clock()).replace(/[:.]/g, '-')}.db`)
+      const dest = join(folder, backupName(deps.dbPath, iso(deps.clock()).replace(/[:.]/g, '-')))
       return jobs.start('backup', null, 0, `backing up to ${dest}`, async () => {
         const r = await deps.runTask({ task: 'backup', ledger: workerLedgerRef(deps.dbPath, deps.keyFile), actor: actor.name, dest })
         return r.check.ok ? `backed up to ${r.file} and checked` : `backed up to ${r.file}, but the copy does not pass its check`

@@ -177,6 +177,22 @@ export class PgDb {
     return result
   }
 
+  /**
+   * `fn`'s reads in one snapshot (REPEATABLE READ, READ ONLY), without the write lock: a long read
+   * (the ledger check) does not hold up the other workstations' writes. Inside a transaction: that one.
+   */
+  readSnapshot<R>(fn: () => R): R {
+    if (this.depth > 0) return fn()
+    this.exec('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY')
+    this.depth++
+    try {
+      return fn()
+    } finally {
+      this.depth--
+      this.exec('COMMIT')
+    }
+  }
+
   /** Opens a transaction holding the write lock; one that could not take it is closed again. */
   private begin(): void {
     try {

@@ -914,6 +914,9 @@ const en: Messages = {
       problemsHeading: 'What disagrees (check of {at})',
       problemsListed: '{listed} disagreements listed out of {total} (at most 50 of each kind).',
       integrityMessages: 'SQLite reports: {messages}',
+      // team ledger (PostgreSQL): what is checked in place of SQLite's integrity check
+      integrityTeam: 'Database (PostgreSQL schema, indexes, constraints)',
+      integrityMessagesTeam: 'PostgreSQL: {messages}',
     },
     problems: {
       kind: 'Kind',

@@ -914,6 +914,9 @@ const fr = {
       problemsHeading: 'Ce qui ne concorde pas (vérification du {at})',
       problemsListed: '{listed} désaccords listés sur {total} (au plus 50 de chaque sorte).',
       integrityMessages: 'SQLite signale : {messages}',
+      // team ledger (PostgreSQL): what is checked in place of SQLite's integrity check
+      integrityTeam: 'Base (schéma, index, contraintes PostgreSQL)',
+      integrityMessagesTeam: 'PostgreSQL : {messages}',
     },
     problems: {
       kind: 'Nature',
