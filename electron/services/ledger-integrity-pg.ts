@@ -21,10 +21,30 @@ const CREATES: [Kind, RegExp][] = [
   ['collation', /CREATE\s+COLLATION\s+(?:IF\s+NOT\s+EXISTS\s+)?(\w+)/gi],
 ]
 
-/** The objects the schema's steps create, by kind (names as PostgreSQL folds them: lower case). */
+const DROPS: [Kind, RegExp][] = [
+  ['table', /DROP\s+TABLE\s+(?:IF\s+EXISTS\s+)?(\w+)/gi],
+  ['index', /DROP\s+INDEX\s+(?:IF\s+EXISTS\s+)?(\w+)/gi],
+  ['trigger', /DROP\s+TRIGGER\s+(?:IF\s+EXISTS\s+)?(\w+)/gi],
+  ['function', /DROP\s+FUNCTION\s+(?:IF\s+EXISTS\s+)?(\w+)/gi],
+  ['collation', /DROP\s+COLLATION\s+(?:IF\s+EXISTS\s+)?(\w+)/gi],
+]
+
+/**
+ * The objects the schema's steps leave, by kind (names as PostgreSQL folds them: lower case): each
+ * CREATE and DROP taken in the steps' order, so that what a later step drops is not expected.
+ */
 export function expectedObjects(sql: string = PG_MIGRATIONS.map((m) => m.sql).join('\n')): Map<Kind, Set<string>> {
   const out = new Map<Kind, Set<string>>()
-  for (const [kind, re] of CREATES) out.set(kind, new Set([...sql.matchAll(re)].map((m) => m[1].toLowerCase())))
+  for (const [kind, create] of CREATES) {
+    const drop = DROPS.find(([k]) => k === kind)![1]
+    const events = [
+      ...[...sql.matchAll(create)].map((m) => ({ at: m.index, name: m[1].toLowerCase(), made: true })),
+      ...[...sql.matchAll(drop)].map((m) => ({ at: m.index, name: m[1].toLowerCase(), made: false })),
+    ].sort((a, b) => a.at - b.at)
+    const names = new Set<string>()
+    for (const e of events) (e.made ? names.add(e.name) : names.delete(e.name))
+    out.set(kind, names)
+  }
   return out
 }
 

@@ -6,6 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest'
 import { smallDefinition } from '../../test/support/game-fixtures'
+import { testEngine } from '../../test/support/ledger-engine'
 import { MIGRATIONS } from '../ledger/migrations'
 import { NO_PLAY, type CheckedSales } from './sales'
 import { checkLedgerData } from './ledger-check'
@@ -97,7 +98,8 @@ describe("a player's last units follow the time of sale", () => {
 })
 
 describe('a ledger whose chains were written in the order of arrival', () => {
-  it('has them put in order of sale time when it is opened by this version', async () => {
+  // SQLite only: migration 5 is SQLite's; a team ledger on PostgreSQL starts at schema 10
+  it.skipIf(testEngine() === 'postgres')('has them put in order of sale time when it is opened by this version', async () => {
     const { f, emission } = await ledger()
     f.sales.sellBatch([{ emission, player: 'alice', soldAt: T0 + 5 * MIN }, { emission, player: 'bob', soldAt: T0 }])
     f.sales.sellBatch([{ emission, player: 'alice', soldAt: T0 + MIN }, { emission, player: 'alice', soldAt: T0 + 9 * MIN }])
