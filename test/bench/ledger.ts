@@ -50,6 +50,8 @@ export async function benchLedger(opts: { importLines: number }): Promise<Figure
   for (const engine of benchEngines()) {
     process.stderr.write(`${engine}:\n`)
     figures[engine] = await measureLedger(engine, opts)
+    // each engine's figures as soon as they are in (a failure of the other keeps them)
+    printSideBySide(`Ledger on ${engine}`, engine === 'sqlite' ? figures.sqlite : [], engine === 'postgres' ? figures.postgres : [])
   }
   const sales = Number(process.env.CARATS_BENCH_SALES || CARATS.blockSize)
   printSideBySide(`Ledger, SQLite and PostgreSQL (${sales.toLocaleString('en-US')} sales simulated)`, figures.sqlite, figures.postgres)
