@@ -78,7 +78,7 @@ async function measureLedger(engine: BenchEngine, opts: { importLines: number })
     const simWall = (performance.now() - t) / 1000
     const simCpu = cpuSeconds() - c
     lines.push({ name: 'simulate, sales per second', value: sales / simWall, target: '≥ 100,000 (PostgreSQL), ≥ 150,000 (SQLite)', meets: atLeast(engine === 'postgres' ? 100_000 : 150_000) })
-    lines.push({ name: '  per CPU second (this process)', value: sales / simCpu })
+    lines.push({ name: '  simulate, per CPU second (this process)', value: sales / simCpu })
 
     // bytes per sale
     const perSale = (ledgerBytes(engine, f.db) - emptyBytes) / sales
@@ -168,7 +168,7 @@ async function measureLedger(engine: BenchEngine, opts: { importLines: number })
     const impCpu = cpuSeconds() - c
     if (r.imported !== opts.importLines) throw new Error(`the bench feed imported ${r.imported} of ${opts.importLines} lines`)
     lines.push({ name: `import ${opts.importLines.toLocaleString('en-US')} lines (${Math.round(content.length / opts.importLines)} B each), lines per second`, value: opts.importLines / impWall, target: '≥ 100,000 (PostgreSQL), ≥ 150,000 (SQLite)', meets: atLeast(engine === 'postgres' ? 100_000 : 150_000) })
-    lines.push({ name: '  per CPU second (this process)', value: opts.importLines / impCpu })
+    lines.push({ name: '  import, per CPU second (this process)', value: opts.importLines / impCpu })
     lines.push({ name: `  before that, reading the ${Math.round(content.length / 1e6)} MB file as the CLI does`, value: readMs / 1000, unit: 's', digits: 2 })
     // the parts of the importer's work that come before any check across lines or any write
     t = performance.now()
