@@ -1,10 +1,13 @@
 /**
- * The ledger: sales per second (simulated, and imported from a feed), ticket and last-10 lookups,
- * reports with a whole block sold, and bytes per sale on disk. A fresh ledger in a temporary
- * folder; real blocks, generated and verified on all cores.
- * CARATS_BENCH_SALES=<n> simulates fewer sales than a whole block (quick runs).
+ * The ledger on both engines, side by side in one run (issue 17 part 5): sales per second
+ * (simulated, and imported from a feed), ticket and last-10 lookups, reports with a whole block
+ * sold, the ledger check, and bytes per sale. A fresh ledger on each engine (ledger-engines.ts:
+ * a SQLite file; a PostgreSQL database of its own on CARATS_BENCH_PG, default the local server);
+ * real blocks, generated and verified on all cores.
+ *   CARATS_BENCH_SALES=<n>         fewer sales than a whole block (quick runs)
+ *   CARATS_BENCH_ENGINES=sqlite    one engine only (sqlite, postgres, or both: the default)
  */
-import { statSync, writeFileSync } from 'node:fs'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { BlockDeriver } from '../../game-core/block'
 import { CARATS } from '../../game-core/carats'
@@ -19,29 +22,52 @@ import { checkLedger, checkSummary, integrityOf } from '../../electron/services/
 import { createPlayersService } from '../../electron/services/players'
 import { createReports } from '../../electron/services/reports'
 import { createSalesGenerator } from '../../electron/services/simulator'
-import { openLedgerFixture, TEST_ACTOR } from '../../electron/services/simulator-fixture'
+import { TEST_ACTOR } from '../../electron/services/simulator-fixture'
 import { createTicketsService } from '../../electron/services/tickets'
 import { warmFeedReader } from '../../electron/workers/feed-reader'
 import { workerImport } from '../../electron/workers/import-runner'
-import { type BenchLine, fmt, printTable, timeEach } from './stats'
+import { type BenchEngine, benchFixture, type Figure, ledgerBytes, printSideBySide, timeStatements } from './ledger-engines'
+import { timeEach } from './stats'
 
 const cpuSeconds = () => {
   const c = process.cpuUsage()
   return (c.user + c.system) / 1e6
 }
 
+const atLeast = (n: number) => (v: number) => v >= n
+const below = (n: number) => (v: number) => v < n
 
-export async function benchLedger(opts: { importLines: number }): Promise<BenchLine[]> {
-  const lines: BenchLine[] = []
+/** The engines this run measures: CARATS_BENCH_ENGINES, both by default. */
+function benchEngines(): BenchEngine[] {
+  const raw = (process.env.CARATS_BENCH_ENGINES ?? '').trim().toLowerCase()
+  if (raw === '' || raw === 'both') return ['sqlite', 'postgres']
+  if (raw === 'sqlite' || raw === 'postgres') return [raw]
+  throw new Error(`CARATS_BENCH_ENGINES=${raw} is not sqlite, postgres or both`)
+}
+
+export async function benchLedger(opts: { importLines: number }): Promise<Figure[][]> {
+  const figures: Record<BenchEngine, Figure[]> = { sqlite: [], postgres: [] }
+  for (const engine of benchEngines()) {
+    process.stderr.write(`${engine}:\n`)
+    figures[engine] = await measureLedger(engine, opts)
+    // each engine's figures as soon as they are in (a failure of the other keeps them)
+    printSideBySide(`Ledger on ${engine}`, engine === 'sqlite' ? figures.sqlite : [], engine === 'postgres' ? figures.postgres : [])
+  }
   const sales = Number(process.env.CARATS_BENCH_SALES || CARATS.blockSize)
-  const f = openLedgerFixture({ workers: true })
+  printSideBySide(`Ledger, SQLite and PostgreSQL (${sales.toLocaleString('en-US')} sales simulated)`, figures.sqlite, figures.postgres)
+  return [figures.sqlite, figures.postgres]
+}
+
+async function measureLedger(engine: BenchEngine, opts: { importLines: number }): Promise<Figure[]> {
+  const lines: Figure[] = []
+  const sales = Number(process.env.CARATS_BENCH_SALES || CARATS.blockSize)
+  const f = benchFixture(engine)
   try {
     const log = (m: string) => process.stderr.write(`  ${m}\n`)
     log('generating and verifying two blocks…')
     const a = await f.openEmission({ startsOn: '2025-01-01' })
     const b = await f.openEmission({ startsOn: '2025-01-01' })
-    f.db.pragma('wal_checkpoint(TRUNCATE)')
-    const emptyBytes = statSync(f.path).size
+    const emptyBytes = ledgerBytes(engine, f.db)
 
     // simulate: the whole block
     log(`simulating ${sales.toLocaleString('en-US')} sales…`)
@@ -51,43 +77,40 @@ export async function benchLedger(opts: { importLines: number }): Promise<BenchL
     await f.simulator.run(TEST_ACTOR, { emission: a, sales, seed: 1 }, { progress: (done) => { if (done % 1_000_000 < 10_000) log(`  ${done.toLocaleString('en-US')}`) } })
     const simWall = (performance.now() - t) / 1000
     const simCpu = cpuSeconds() - c
-    lines.push({ name: `simulate ${sales.toLocaleString('en-US')} sales, sales per second`, value: fmt(sales / simWall, 0), target: '≥ 150,000', ok: sales / simWall >= 150_000 })
-    lines.push({ name: '  per CPU second (this process)', value: fmt(sales / simCpu, 0) })
+    lines.push({ name: 'simulate, sales per second', value: sales / simWall, target: '≥ 100,000 (PostgreSQL), ≥ 150,000 (SQLite)', meets: atLeast(engine === 'postgres' ? 100_000 : 150_000) })
+    lines.push({ name: '  simulate, per CPU second (this process)', value: sales / simCpu })
 
     // bytes per sale
-    f.db.pragma('wal_checkpoint(TRUNCATE)')
-    const pageSize = f.db.pragma('page_size', { simple: true }) as number
-    const pages = (f.db.pragma('page_count', { simple: true }) as number) - (f.db.pragma('freelist_count', { simple: true }) as number)
-    const perSale = (pages * pageSize - emptyBytes) / sales
-    lines.push({ name: 'bytes per sale on disk (pages in use)', value: fmt(perSale, 1), target: '< 250', ok: perSale < 250 })
+    const perSale = (ledgerBytes(engine, f.db) - emptyBytes) / sales
+    lines.push({ name: 'bytes per sale on disk (SQLite: pages in use; PostgreSQL: the database)', value: perSale, unit: 'B', digits: 1, target: '< 250 (SQLite)', meets: engine === 'sqlite' ? below(250) : undefined })
 
     // lookups
     const tickets = createTicketsService({ db: f.db, catalog: f.catalog, audit: f.audit })
     const players = createPlayersService({ db: f.db, catalog: f.catalog })
     const auditor = { name: 'bench', role: 'auditor' as const }
     const serials = Array.from({ length: 2000 }, (_, i) => formatSerial({ emission: a, block: 1, unit: Math.floor(((i * 7_919_011) % sales)) }))
-    const ticket = timeEach(serials.length, (i) => tickets.get(auditor, serials[i]))
-    lines.push({ name: 'ticket lookup, p50', value: `${fmt(ticket.p50, 3)} ms` })
-    lines.push({ name: 'ticket lookup, p99', value: `${fmt(ticket.p99, 3)} ms`, target: '< 5 ms', ok: ticket.p99 < 5 })
+    const ticket = timeStatements(engine, f.db, 'ticket lookups', () => timeEach(serials.length, (i) => tickets.get(auditor, serials[i])))
+    lines.push({ name: 'ticket lookup, p50', value: ticket.p50, unit: 'ms', digits: 3 })
+    lines.push({ name: 'ticket lookup, p99', value: ticket.p99, unit: 'ms', digits: 3, target: '< 5 ms', meets: below(5) })
     const names = f.db.prepare('SELECT name FROM players ORDER BY random() LIMIT 2000').pluck().all() as string[]
-    const last = timeEach(names.length, (i) => players.last(names[i]))
-    lines.push({ name: "player's last 10, p50", value: `${fmt(last.p50, 3)} ms` })
-    lines.push({ name: "player's last 10, p99", value: `${fmt(last.p99, 3)} ms`, target: '< 5 ms', ok: last.p99 < 5 })
+    const last = timeStatements(engine, f.db, "players' last 10", () => timeEach(names.length, (i) => players.last(names[i])))
+    lines.push({ name: "player's last 10, p50", value: last.p50, unit: 'ms', digits: 3 })
+    lines.push({ name: "player's last 10, p99", value: last.p99, unit: 'ms', digits: 3, target: '< 5 ms', meets: below(5) })
 
     // reports, with the whole block sold
     const alerts = createAlertsService({ db: f.db, clock: f.clock, audit: f.audit, catalog: f.catalog })
     const reports = createReports({ db: f.db, clock: f.clock, catalog: f.catalog, alerts })
     t = performance.now()
     reports.depletion({ emission: a, block: 1 })
-    lines.push({ name: 'depletion, first (counts the checkpoints)', value: `${fmt(performance.now() - t, 1)} ms` })
-    const dep = timeEach(50, () => reports.depletion({ emission: a, block: 1 }))
-    lines.push({ name: 'depletion of the block, p50', value: `${fmt(dep.p50, 2)} ms` })
-    lines.push({ name: 'depletion of the block, p99', value: `${fmt(dep.p99, 2)} ms`, target: '< 100 ms', ok: dep.p99 < 100 })
+    lines.push({ name: 'depletion, first (counts the checkpoints)', value: performance.now() - t, unit: 'ms', digits: 1 })
+    const dep = timeStatements(engine, f.db, 'depletion of the block', () => timeEach(50, () => reports.depletion({ emission: a, block: 1 })))
+    lines.push({ name: 'depletion of the block, p50', value: dep.p50, unit: 'ms', digits: 2 })
+    lines.push({ name: 'depletion of the block, p99', value: dep.p99, unit: 'ms', digits: 2, target: '< 100 ms', meets: below(100) })
     const depE = timeEach(50, () => reports.depletion({ emission: a }))
-    lines.push({ name: 'depletion of the emission, p99', value: `${fmt(depE.p99, 2)} ms`, target: '< 100 ms', ok: depE.p99 < 100 })
-    const dash = timeEach(50, () => reports.dashboard())
-    lines.push({ name: 'dashboard, p50', value: `${fmt(dash.p50, 2)} ms` })
-    lines.push({ name: 'dashboard, p99', value: `${fmt(dash.p99, 2)} ms`, target: '< 100 ms', ok: dash.p99 < 100 })
+    lines.push({ name: 'depletion of the emission, p99', value: depE.p99, unit: 'ms', digits: 2, target: '< 100 ms', meets: below(100) })
+    const dash = timeStatements(engine, f.db, 'dashboard', () => timeEach(50, () => reports.dashboard()))
+    lines.push({ name: 'dashboard, p50', value: dash.p50, unit: 'ms', digits: 2 })
+    lines.push({ name: 'dashboard, p99', value: dash.p99, unit: 'ms', digits: 2, target: '< 100 ms', meets: below(100) })
 
     // the ledger check, with the block's tier table derived again from its secret (not the catalog's cached one)
     log('checking the ledger…')
@@ -96,16 +119,18 @@ export async function benchLedger(opts: { importLines: number }): Promise<BenchL
     const checked = checkLedgerData({ db: f.db, catalog: fresh })
     const checkSeconds = (performance.now() - t) / 1000
     if (!checked.ok || checked.unitsRederived !== sales) throw new Error(`the ledger check found ${checked.problemCount} problems, re-derived ${checked.unitsRederived} of ${sales} units`)
-    lines.push({ name: 'ledger check (counters + prizes re-derived), whole block sold, seconds', value: fmt(checkSeconds, 2), target: '< 10', ok: checkSeconds < 10 })
-    // the whole check as `carats ledger check` runs it: SQLite's integrity check, the audit log, then the same data check
+    lines.push({ name: 'ledger check (counters + prizes re-derived), whole block sold', value: checkSeconds, unit: 's', digits: 2, target: '< 10 s', meets: below(10) })
+    // the whole check as `carats ledger check` runs it: the engine's integrity check, the audit log, then the same data check
     t = performance.now()
     const whole = await checkLedger({ db: f.db, dbPath: f.path, catalog: fresh, audit: f.audit, clock: f.clock })
     const wholeSeconds = (performance.now() - t) / 1000
     if (!whole.ok) throw new Error(`the whole ledger check failed: ${JSON.stringify(checkSummary(whole))}`)
-    lines.push({ name: 'whole ledger check (integrity_check beside the above, audit), seconds', value: fmt(wholeSeconds, 2), target: '< 10', ok: wholeSeconds < 10 })
-    t = performance.now()
-    integrityOf(f.db)
-    lines.push({ name: '  SQLite integrity_check alone, seconds', value: fmt((performance.now() - t) / 1000, 2) })
+    lines.push({ name: 'whole ledger check (integrity beside the above, audit)', value: wholeSeconds, unit: 's', digits: 2, target: '< 10 s', meets: below(10) })
+    if (engine === 'sqlite') {
+      t = performance.now()
+      integrityOf(f.db)
+      lines.push({ name: '  SQLite integrity_check alone', value: (performance.now() - t) / 1000, unit: 's', digits: 2 })
+    }
 
     // import: a feed of valid lines into the second emission
     log(`importing a feed of ${opts.importLines.toLocaleString('en-US')} lines…`)
@@ -142,9 +167,9 @@ export async function benchLedger(opts: { importLines: number }): Promise<BenchL
     const impWall = (performance.now() - t) / 1000
     const impCpu = cpuSeconds() - c
     if (r.imported !== opts.importLines) throw new Error(`the bench feed imported ${r.imported} of ${opts.importLines} lines`)
-    lines.push({ name: `import ${opts.importLines.toLocaleString('en-US')} lines (${fmt(content.length / opts.importLines, 0)} B each), lines per second`, value: fmt(opts.importLines / impWall, 0), target: '≥ 150,000', ok: opts.importLines / impWall >= 150_000 })
-    lines.push({ name: '  per CPU second (this process)', value: fmt(opts.importLines / impCpu, 0) })
-    lines.push({ name: `  before that, reading the ${fmt(content.length / 1e6, 0)} MB file as the CLI does`, value: `${fmt(readMs / 1000, 2)} s` })
+    lines.push({ name: `import ${opts.importLines.toLocaleString('en-US')} lines (${Math.round(content.length / opts.importLines)} B each), lines per second`, value: opts.importLines / impWall, target: '≥ 100,000 (PostgreSQL), ≥ 150,000 (SQLite)', meets: atLeast(engine === 'postgres' ? 100_000 : 150_000) })
+    lines.push({ name: '  import, per CPU second (this process)', value: opts.importLines / impCpu })
+    lines.push({ name: `  before that, reading the ${Math.round(content.length / 1e6)} MB file as the CLI does`, value: readMs / 1000, unit: 's', digits: 2 })
     // the parts of the importer's work that come before any check across lines or any write
     t = performance.now()
     for (let pos = 0; pos < content.length; ) {
@@ -154,22 +179,21 @@ export async function benchLedger(opts: { importLines: number }): Promise<BenchL
       if (l?.play) packFastPlay(l.play, CARATS.winningCells, CARATS.yoursCells)
       pos = end + 1
     }
-    lines.push({ name: '  of which reading the lines alone (plays packed), lines per second', value: fmt(opts.importLines / ((performance.now() - t) / 1000), 0) })
+    lines.push({ name: '  of which reading the lines alone (plays packed), lines per second', value: opts.importLines / ((performance.now() - t) / 1000) })
     t = performance.now()
     createHash('sha256').update(content).digest('hex')
-    lines.push({ name: "  of which the file's SHA-256 alone, lines per second", value: fmt(opts.importLines / ((performance.now() - t) / 1000), 0) })
+    lines.push({ name: "  of which the file's SHA-256 alone, lines per second", value: opts.importLines / ((performance.now() - t) / 1000) })
     t = performance.now()
     importer.importContent(TEST_ACTOR, content, 'bench.jsonl')
-    lines.push({ name: '  re-import (all already imported), lines per second', value: fmt(opts.importLines / ((performance.now() - t) / 1000), 0) })
+    lines.push({ name: '  re-import (all already imported), lines per second', value: opts.importLines / ((performance.now() - t) / 1000) })
     // the app's way: the next units' feed as text (as the screen sends it), imported on a worker thread with its own connection
     const text = makeFeed(opts.importLines, 10).join('\n') + '\n'
     t = performance.now()
-    const viaApp = await workerImport(f.path, f.clock)(TEST_ACTOR, text, 'bench-app.jsonl')
+    const viaApp = await workerImport(f.path, f.clock, f.keyFile)(TEST_ACTOR, text, 'bench-app.jsonl')
     if (viaApp.imported !== opts.importLines) throw new Error(`the app's import took ${viaApp.imported} of ${opts.importLines} lines`)
-    lines.push({ name: "  the same from the app (text, on a worker thread), lines per second", value: fmt(opts.importLines / ((performance.now() - t) / 1000), 0) })
+    lines.push({ name: '  the same from the app (text, on a worker thread), lines per second', value: opts.importLines / ((performance.now() - t) / 1000) })
   } finally {
     f.close()
   }
-  printTable('Ledger', lines)
   return lines
 }

@@ -1,7 +1,8 @@
 /**
- * Crash safety: a child process selling, or generating blocks, is killed with SIGKILL at random
- * moments; each time the ledger must reopen sound: integrity_check ok, no half-made block, tier
- * counters equal to the sales, sold counts equal to the sales rows, totals in step, audit chain ok.
+ * Crash safety, on both engines: a child process selling, or generating blocks, is killed with
+ * SIGKILL at random moments; each time the ledger must reopen sound (ledger-crash-checks.ts: no
+ * half-made block, tier counters and sold counts equal to the sales rows, totals in step, one audit
+ * chain; on SQLite integrity_check and foreign_key_check too).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { spawn } from 'node:child_process'
@@ -9,7 +10,8 @@ import { rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { openLedger } from '../../electron/ledger/db'
 import { openBackend } from '../../electron/services/backend'
-import { testEngine, type TestLedgerLocation } from '../support/ledger-engine'
+import type { TestLedgerLocation } from '../support/ledger-engine'
+import { expectSoundLedger } from './ledger-crash-checks'
 import { openEmissionLedger, templatePath, tempDir } from './ledger-fixture'
 
 const ROOT = join(__dirname, '..', '..')
@@ -52,42 +54,7 @@ function runAndKill(args: string[], lines: number, extraMs: number): Promise<{ s
   })
 }
 
-function checkLedger(): { sales: number } {
-  const db = openLedger(dbPath)
-  try {
-    if (testEngine() === 'sqlite') {
-      // the file's pages and its foreign keys (PostgreSQL checks both at each write)
-      expect(db.pragma('integrity_check', { simple: true })).toBe('ok')
-      expect(db.pragma('foreign_key_check')).toEqual([])
-    }
-    // no half-made block: a secret always comes with its commitment (the schema checks it too)
-    expect(db.prepare("SELECT count(*) FROM blocks WHERE (secret IS NULL) <> (commitment IS NULL) OR (status = 'pending') <> (secret IS NULL)").pluck().get()).toBe(0)
-    // sold counts equal the sales rows, block by block
-    const perBlock = db.prepare(`SELECT b.emission, b.block, b.units_sold, (SELECT count(*) FROM sales s WHERE s.unit_key BETWEEN b.emission * 10000000000 + b.block * 10000000 AND b.emission * 10000000000 + b.block * 10000000 + 9999999) AS rows,
-                                        (SELECT coalesce(max(unit) + 1, 0) FROM sales s WHERE s.unit_key BETWEEN b.emission * 10000000000 + b.block * 10000000 AND b.emission * 10000000000 + b.block * 10000000 + 9999999) AS next
-                                 FROM blocks b`).all() as { units_sold: number; rows: number; next: number }[]
-    for (const r of perBlock) {
-      expect(r.rows).toBe(r.units_sold)
-      expect(r.next).toBe(r.units_sold) // no gap: units 0 … units_sold − 1
-    }
-    // tier counters equal the sales
-    const counters = db.prepare('SELECT emission, block, tier, sold FROM block_tiers WHERE sold > 0 ORDER BY emission, block, tier').all()
-    const fromSales = db.prepare('SELECT emission, block, tier, count(*) AS sold FROM sales WHERE tier IS NOT NULL GROUP BY emission, block, tier ORDER BY emission, block, tier').all()
-    expect(counters).toEqual(fromSales)
-    // players' and days' totals equal the sales
-    const players = db.prepare('SELECT coalesce(sum(units), 0) AS units, coalesce(sum(staked_cents), 0) AS staked, coalesce(sum(won_cents), 0) AS won FROM players').get()
-    const days = db.prepare('SELECT coalesce(sum(units), 0) AS units, coalesce(sum(sales_cents), 0) AS staked, coalesce(sum(prizes_cents), 0) AS won FROM daily_sales').get()
-    const sales = db.prepare('SELECT count(*) AS units, coalesce(sum(stake_cents), 0) AS staked, coalesce(sum(prize_cents), 0) AS won FROM sales').get() as { units: number }
-    expect(players).toEqual(sales)
-    expect(days).toEqual(sales)
-    // each player's chain holds exactly the player's sales
-    const chained = db.prepare(`WITH RECURSIVE c(k) AS (SELECT last_key FROM players WHERE last_key IS NOT NULL UNION ALL SELECT s.prev_key FROM c JOIN sales s ON s.unit_key = c.k WHERE s.prev_key IS NOT NULL) SELECT count(*) FROM c`).pluck().get()
-    expect(chained).toBe(sales.units)
-    return { sales: sales.units }
-  } finally {
-    db.close()
-  }
-}
+const checkLedger = () => expectSoundLedger(dbPath)
 
 describe('crash safety', () => {
   it('survives being killed while selling, again and again', async () => {
