@@ -73,8 +73,10 @@ function emissionCache(catalog: Catalog): (n: number) => EmissionInfo | null {
 export function createCarefulImport({ db, clock, catalog, sales }: CarefulDeps): CarefulImport {
   const byIds = db.prepare(`SELECT s.unit_key, s.sale_id, p.name AS player, s.sold_at, s.stake_cents, s.play, s.events
                             FROM sales s JOIN players p ON p.id = s.player_id WHERE s.sale_id IN (SELECT value FROM ${jsonValues(db)})`)
-  const byKey = db.prepare(`SELECT s.unit_key, s.sale_id, p.name AS player, s.sold_at, s.stake_cents, s.play, s.events
-                            FROM sales s JOIN players p ON p.id = s.player_id WHERE s.unit_key = ?`)
+  // the units a chunk's lines name, read in one query: on PostgreSQL each statement is a round trip
+  const byKeys = db.prepare(`SELECT s.unit_key, s.sale_id, p.name AS player, s.sold_at, s.stake_cents, s.play, s.events
+                            FROM sales s JOIN players p ON p.id = s.player_id
+                            WHERE s.unit_key IN (SELECT CAST(value AS BIGINT) FROM ${jsonValues(db)})`)
 
   return function careful(content: Buffer): ImportOutcome | LineRefusal {
     const now = clock().getTime()
@@ -120,12 +122,28 @@ export function createCarefulImport({ db, clock, catalog, sales }: CarefulDeps):
       good.add(n, '', formatSerial(id, e.def.blockSize), id, unitKey(id.emission, id.block, id.unit), '', NaN, null, false, null)
     }
 
+    /** The recorded sales on the units that a chunk's lines name, among those already sold. */
+    const soldUnitsOf = (chunk: ReadLine[]): Map<number, StoredSale> => {
+      const keys: number[] = []
+      for (const { l, unit } of chunk) {
+        if (l === null) continue
+        const parsed = unit ?? unitOf(l.serial)
+        if (parsed instanceof SerialError) continue
+        const block = emissionOf(parsed.emission)?.blocks[parsed.block - 1]
+        if (block && parsed.unit < block.units_sold) keys.push(unitKey(parsed.emission, parsed.block, parsed.unit))
+      }
+      const found = new Map<number, StoredSale>()
+      if (keys.length) for (const row of byKeys.all(JSON.stringify(keys)) as StoredSale[]) found.set(row.unit_key, row)
+      return found
+    }
+
     /** Every line on its own, a chunk of lines at a time (the sales already recorded under their ids read in one query). */
     const checkLines = (chunk: ReadLine[]) => {
       const recorded = new Map<string, StoredSale>()
       const ids: string[] = []
       for (const { l } of chunk) if (l !== null && !SERIAL_SHAPE.test(l.saleId)) ids.push(l.saleId)
       if (ids.length) for (const row of byIds.all(JSON.stringify(ids)) as StoredSale[]) recorded.set(row.sale_id!, row)
+      const onUnits = soldUnitsOf(chunk)
 
       for (const { n, l, packed, unit, held } of chunk) {
         if (l === null) {
@@ -201,7 +219,7 @@ export function createCarefulImport({ db, clock, catalog, sales }: CarefulDeps):
 
         // recorded before: the same sale again, or a conflict
         const prev = (idIsSerial ? null : recorded.get(l.saleId)) ?? null
-        const onUnit = id.unit < block.units_sold ? ((byKey.get(key) as StoredSale | undefined) ?? null) : null
+        const onUnit = id.unit < block.units_sold ? (onUnits.get(key) ?? null) : null
         const recordedAs = prev ?? (onUnit && onUnit.sale_id === null && l.saleId === serial ? onUnit : null)
         if (recordedAs) {
           const diff: RecordedField[] = []

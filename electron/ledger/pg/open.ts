@@ -12,6 +12,14 @@ import { displayLocation } from '../location'
 import { PgDb } from './pg-db'
 import { PG_MIGRATIONS, PG_SCHEMA_VERSION } from './schema'
 
+/**
+ * How long a write waits for another workstation's transaction, by default: a minute, as the
+ * command line waits on a file. On a team ledger the write lock is shared by every workstation, and
+ * a large import holds it for its whole transaction; a sale refused after SQLite's 5 s would be a
+ * refusal of the team's busiest moments.
+ */
+const TEAM_WRITE_WAIT_MS = 60_000
+
 const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e))
 
 function notALedger(url: string, why: string): AppError {
@@ -80,7 +88,7 @@ export function openPgLedger(url: string, opts: OpenOptions = {}): Db {
   try {
     const id = readIdentity(db)
     refuseForeign(db, url, id, PG_SCHEMA_VERSION)
-    db.pragma(`busy_timeout = ${opts.busyTimeoutMs ?? 5000}`)
+    db.pragma(`busy_timeout = ${opts.busyTimeoutMs ?? TEAM_WRITE_WAIT_MS}`)
     if (opts.secondary) {
       if (id?.version !== PG_SCHEMA_VERSION) throw notALedger(url, `its schema is ${id?.version ?? 0}, not ${PG_SCHEMA_VERSION}: open it in the app first`)
     } else if (id?.version !== PG_SCHEMA_VERSION) {
