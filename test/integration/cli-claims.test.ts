@@ -146,7 +146,7 @@ describe.sequential('carats and prize claims', () => {
   it("prints the dashboard's claims and its liability in two parts", () => {
     const r = carats(['report', 'dashboard', '--include-demo'])
     expect(r.code, r.err).toBe(0)
-    const pending = sql<{ n: number; cents: number }>("SELECT count(*) AS n, total(prize_cents) AS cents FROM claims WHERE status = 'pending'")[0]
+    const pending = sql<{ n: number; cents: number }>("SELECT count(*) AS n, coalesce(sum(prize_cents), 0) AS cents FROM claims WHERE status = 'pending'")[0]
     expect(r.out).toMatch(/\nprizes to pay \(as of now\): won, not yet paid [\d ]+ €; still in unsold units [\d ]+ €\n/)
     expect(r.out).toContain(`claims: pending ${pending.n} (`)
     expect(r.out).toContain('paid 1 (100 €), rejected 1 (100 €)')

@@ -8,14 +8,16 @@ import { spawnSync } from 'node:child_process'
 import { rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ledgerArgs, testLedgerLocation } from '../support/ledger-engine'
+import { ledgerArgs, type TestLedgerLocation } from '../support/ledger-engine'
 import { withTestLedger } from '../support/test-ledgers'
 import { caratsArgv, caratsEnv } from './cli-process'
-import { openEmissionBackend, tempDir } from './ledger-fixture'
+import { openBackend } from '../../electron/services/backend'
+import { openEmissionLedger, tempDir } from './ledger-fixture'
 
 const root = join(__dirname, '../..')
 const dir = tempDir('cli-verdict')
-const ledger = testLedgerLocation(dir)
+/** The template's copy in dir, where the command line works (set before the tests). */
+let ledger: TestLedgerLocation
 const T = 180_000
 
 function carats(args: string[]) {
@@ -24,8 +26,8 @@ function carats(args: string[]) {
 }
 
 beforeAll(async () => {
-  const b = await openEmissionBackend(dir)
-  await b.closeGracefully()
+  ledger = await openEmissionLedger(dir)
+  await openBackend({ dbPath: ledger.location, keyFile: ledger.keyFile }).closeGracefully()
 }, T)
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 

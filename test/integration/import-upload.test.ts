@@ -30,7 +30,7 @@ function feed(from: number, count: number): Buffer {
 /** What an import stores, to compare two ledgers. */
 function stored(b: Backend) {
   const sales = b.services.db
-    .prepare('SELECT s.unit_key, s.sale_id, p.name AS player, s.sold_at, s.stake_cents, s.play, hex(s.events) AS events FROM sales s JOIN players p ON p.id = s.player_id ORDER BY s.unit_key')
+    .prepare('SELECT s.unit_key, s.sale_id, p.name AS player, s.sold_at, s.stake_cents, s.play, s.events FROM sales s JOIN players p ON p.id = s.player_id ORDER BY s.unit_key')
     .all()
   const blocks = b.services.db.prepare('SELECT emission, block, units_sold FROM blocks ORDER BY emission, block').all()
   return { sales, blocks }
