@@ -17,7 +17,7 @@ types.setTypeParser(types.builtins.BOOL, (v) => (v === 't' ? 1 : 0))
 
 const { url, port, flag } = workerData as { url: string; port: MessagePort; flag: Int32Array }
 const client = new Client(clientConfig(url))
-let lost: Error | null = null
+let lost: Error | null = null as Error | null
 client.on('error', (e) => {
   lost = e
 })
@@ -105,8 +105,14 @@ function answer(a: BridgeAnswer): void {
   Atomics.notify(flag, 0)
 }
 
-// A thread that stops (a failure outside any request) wakes its caller, which then says so.
-process.on('exit', () => {
+// A failure outside any request (the connection's socket, a stream) is kept and answered to
+// every request from then on, rather than ending the thread under its waiting caller.
+process.on('uncaughtException', (e) => {
+  lost ??= e
+})
+// A thread that stops anyway wakes its caller with why, which it then says.
+process.on('exit', (code) => {
+  port.postMessage({ ok: false, error: { message: `the PostgreSQL connection thread stopped (exit code ${code})${lost ? `: ${lost.message}` : ''}` } })
   Atomics.store(flag, 0, 2)
   Atomics.notify(flag, 0)
 })
