@@ -83,6 +83,8 @@ class ImportThread {
   close(): void {
     if (this.timer) clearTimeout(this.timer)
     this.timer = null
+    // out of the map at once: an import asked for meanwhile starts a new worker, never this closing one
+    this.onEnd(this)
     this.worker.postMessage({ type: 'close' })
   }
 

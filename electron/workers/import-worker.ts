@@ -51,5 +51,7 @@ parentPort!.on('message', (m: ImportJob | { type: 'close' }) => {
   if (m.type === 'import') return run(m)
   ledger?.close()
   ledger = null
+  importer = null
+  opening = new AppError('INTERNAL', 'the import\'s worker was closing: try again')
   parentPort!.close()
 })
