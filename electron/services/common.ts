@@ -75,3 +75,13 @@ function digitsAt(bytes: Uint8Array, at: number, width: number): number {
   }
   return v
 }
+
+/** Whether a process of this machine is running (EPERM: it exists but belongs to someone else). */
+export function processIsAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}

@@ -12,7 +12,7 @@ import { hostname } from 'node:os'
 import { AppError, because } from '../contract/errors'
 import type { Db } from '../ledger/db'
 import type { AuditService } from './audit'
-import { type Clock, iso } from './common'
+import { type Clock, iso, processIsAlive } from './common'
 
 export type LeaseKind = 'generate' | 'verify' | 'simulate' | 'import'
 
@@ -66,15 +66,6 @@ export interface Leases {
  */
 const closedHolders = new Set<string>()
 
-function processIsAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (e) {
-    // EPERM: the process exists but belongs to someone else
-    return (e as NodeJS.ErrnoException).code === 'EPERM'
-  }
-}
 
 /** Whether the lease's holder may still be running its job. */
 export function leaseIsLive(lease: Pick<LeaseRow, 'holder' | 'host' | 'pid' | 'heartbeatAt'>, now: number): boolean {

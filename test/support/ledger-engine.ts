@@ -9,6 +9,7 @@
  * tests (dropTestLedgers, from test/support/engine-setup.ts), and the ones of a process that no
  * longer runs (a crashed run) at the start of the next.
  */
+import { processIsAlive } from '../../electron/services/common'
 import { execFileSync, spawnSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { copyFileSync, existsSync } from 'node:fs'
@@ -159,14 +160,6 @@ export function ownerPid(database: string): number | null {
   return m ? Number(m[1]) : null
 }
 
-function processIsAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM'
-  }
-}
 
 /**
  * Whether the test server answers; when it does not, an error that says how to start one. The
