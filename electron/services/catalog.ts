@@ -61,6 +61,7 @@ export function createCatalog({ db, keys, cacheSize = 4 }: { db: Db; keys: KeySt
   const emissionStmt = db.prepare('SELECT * FROM emissions WHERE emission = ?')
   const blockStmt = db.prepare('SELECT * FROM blocks WHERE emission = ? AND block = ?')
   const blocksStmt = db.prepare('SELECT * FROM blocks WHERE emission = ? ORDER BY block')
+  const sealStmt = db.prepare('SELECT commitment, CASE WHEN secret IS NULL THEN 0 ELSE 1 END AS sealed FROM blocks WHERE emission = ? AND block = ?')
   const definitions = new Map<number, GameDefinition>()
   const derivers = new Map<string, { deriver: BlockDeriver; commitment: string }>()
 
@@ -89,15 +90,20 @@ export function createCatalog({ db, keys, cacheSize = 4 }: { db: Db; keys: KeySt
     blocks: (emission) => blocksStmt.all(emission) as BlockRow[],
     deriver(emission, block) {
       const key = `${emission}/${block}`
-      const row = catalog.block(emission, block)
-      if (!row.secret || !row.commitment) throw new AppError('ILLEGAL_STATE', `block ${key} has not been generated yet`)
+      // the commitment alone first: the whole row carries the block's proof roots (about 250 KB
+      // for a whole block), which a lookup on a team ledger would fetch over the network each time
+      const seal = sealStmt.get(emission, block) as { commitment: string | null; sealed: number } | undefined
+      if (!seal) catalog.block(emission, block) // says which block does not exist
+      if (!seal?.sealed || !seal.commitment) throw new AppError('ILLEGAL_STATE', `block ${key} has not been generated yet`)
       const hit = derivers.get(key)
       // the commitment identifies the secret: a block is never regenerated, but a test may rebuild a ledger
-      if (hit && hit.commitment === row.commitment) {
+      if (hit && hit.commitment === seal.commitment) {
         derivers.delete(key)
         derivers.set(key, hit)
         return hit.deriver
       }
+      const row = catalog.block(emission, block)
+      if (!row.secret || !row.commitment) throw new AppError('ILLEGAL_STATE', `block ${key} has not been generated yet`)
       const secret = keys.openSecret({ emission, block }, row.secret)
       const deriver = new BlockDeriver(catalog.definition(emission), nodePrimitives, { emission, block, secret })
       derivers.set(key, { deriver, commitment: row.commitment })
