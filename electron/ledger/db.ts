@@ -178,6 +178,10 @@ export function inspectLedger(path: string): void {
     refuseForeign(db, path, file, id, LATEST_VERSION)
     refuseTruncated(db, path, file)
     quickCheck(db, path, file, Number.POSITIVE_INFINITY)
+  } catch (e) {
+    // SQLite's own words for a damaged file (a cut schema page: "malformed database schema") name the file too
+    if (e instanceof AppError) throw e
+    throw notALedger(path, `the file is damaged (${errorText(e)}); ${RESTORE}`)
   } finally {
     db.close()
   }
