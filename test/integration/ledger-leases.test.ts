@@ -1,7 +1,8 @@
 /**
  * Long jobs leased across workstations (electron/services/leases.ts): two backends opened on one
  * ledger (two workstations on a team ledger; on SQLite, two processes on one file) never run the
- * same generate, verify, simulate or import at once; a workstation that closes mid-job, or whose
+ * same generate, verify, simulate or import { refusal } from '../support/refusal'
+import at once; a workstation that closes mid-job, or whose
  * heartbeat went stale, leaves its job to the other, and the interruption is in the audit log.
  * Runs on both engines: `npx vitest run --project sqlite|postgres <this file>`.
  */
@@ -39,16 +40,6 @@ function stalledPool() {
 function testClock(start = T0): Clock & { advance(ms: number): void } {
   let now = start
   return Object.assign(() => new Date(now), { advance: (ms: number) => void (now += ms) })
-}
-
-function refusal(fn: () => unknown): AppError {
-  try {
-    fn()
-  } catch (e) {
-    if (e instanceof AppError) return e
-    throw e
-  }
-  throw new Error('expected a refusal')
 }
 
 let dir: string
