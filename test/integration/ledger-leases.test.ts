@@ -1,14 +1,14 @@
 /**
  * Long jobs leased across workstations (electron/services/leases.ts): two backends opened on one
  * ledger (two workstations on a team ledger; on SQLite, two processes on one file) never run the
- * same generate, verify, simulate or import { refusal } from '../support/refusal'
-import at once; a workstation that closes mid-job, or whose
+ * same generate, verify, simulate or import at once; a workstation that closes mid-job, or whose
  * heartbeat went stale, leaves its job to the other, and the interruption is in the audit log.
  * Runs on both engines: `npx vitest run --project sqlite|postgres <this file>`.
  */
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { rmSync } from 'node:fs'
 import { AppError } from '../../electron/contract/errors'
+import { refusal } from '../support/refusal'
 import { formatSerial } from '../../game-core/serial'
 import { openBackend, type Backend } from '../../electron/services/backend'
 import type { Clock } from '../../electron/services/common'
