@@ -1,6 +1,8 @@
 /**
- * Reading emissions and blocks as stored, shared by the services. An emission's game definition
- * is fixed at its creation, so it is parsed once and kept.
+ * Reading emissions and blocks as stored, shared by the services. What an emission is (its
+ * definition, whether it is a demonstration, its claim threshold…) is fixed at its creation and
+ * an emission is never deleted, so those facts are read once and kept; its status and its blocks'
+ * progress are read each time. On a team ledger each read is a round trip to the server.
  */
 import { AppError, because } from '../contract/errors'
 import type { BlockSeeding, BlockStatus, EmissionStatus } from '../contract/types'
@@ -30,6 +32,14 @@ export interface EmissionRow {
   claim_threshold_cents: number
 }
 
+/** The columns of an emission fixed when it is created (no statement updates them). */
+export type EmissionFacts = Pick<EmissionRow, (typeof EMISSION_FACT_COLUMNS)[number]>
+export const EMISSION_FACT_COLUMNS = ['emission', 'demo', 'code', 'blocks', 'definition', 'definition_digest', 'claim_threshold_cents'] as const
+
+/** A block's state without its heavy columns (the secret, the proof roots). */
+export type BlockState = Pick<BlockRow, 'emission' | 'block' | 'status' | 'commitment' | 'commitment_version' | 'units_sold'> & { sealed: number }
+const STATE_COLUMNS = 'emission, block, status, commitment, commitment_version, units_sold, CASE WHEN secret IS NULL THEN 0 ELSE 1 END AS sealed'
+
 export interface BlockRow {
   emission: number
   block: number
@@ -50,18 +60,30 @@ export interface BlockRow {
 
 export interface Catalog {
   emission(emission: number): EmissionRow
+  /** The emission's fixed facts, read once. */
+  facts(emission: number): EmissionFacts
   definition(emission: number): GameDefinition
   block(emission: number, block: number): BlockRow
+  /** The block's status and commitment, without its secret and proof roots. */
+  blockState(emission: number, block: number): BlockState
+  /** The emission's blocks' states, in order. */
+  blockStates(emission: number): BlockState[]
   blocks(emission: number): BlockRow[]
-  /** The block's units, from its decrypted secret; a few recently used blocks are kept (8 MB each). */
-  deriver(emission: number, block: number): BlockDeriver
+  /**
+   * The block's units, from its decrypted secret; a few recently used blocks are kept (8 MB each).
+   * `state`: the block's state if the caller has just read it (one read less).
+   */
+  deriver(emission: number, block: number, state?: BlockState): BlockDeriver
 }
 
 export function createCatalog({ db, keys, cacheSize = 4 }: { db: Db; keys: KeyStore; cacheSize?: number }): Catalog {
   const emissionStmt = db.prepare('SELECT * FROM emissions WHERE emission = ?')
   const blockStmt = db.prepare('SELECT * FROM blocks WHERE emission = ? AND block = ?')
   const blocksStmt = db.prepare('SELECT * FROM blocks WHERE emission = ? ORDER BY block')
-  const sealStmt = db.prepare('SELECT commitment, CASE WHEN secret IS NULL THEN 0 ELSE 1 END AS sealed FROM blocks WHERE emission = ? AND block = ?')
+  const factsStmt = db.prepare(`SELECT ${EMISSION_FACT_COLUMNS.join(', ')} FROM emissions WHERE emission = ?`)
+  const stateStmt = db.prepare(`SELECT ${STATE_COLUMNS} FROM blocks WHERE emission = ? AND block = ?`)
+  const statesStmt = db.prepare(`SELECT ${STATE_COLUMNS} FROM blocks WHERE emission = ? ORDER BY block`)
+  const facts = new Map<number, EmissionFacts>()
   const definitions = new Map<number, GameDefinition>()
   const derivers = new Map<string, { deriver: BlockDeriver; commitment: string }>()
 
@@ -71,10 +93,19 @@ export function createCatalog({ db, keys, cacheSize = 4 }: { db: Db; keys: KeySt
       if (!row) throw new AppError('NOT_FOUND', `emission ${emission} does not exist`, { field: 'emission', ...because('EMISSION_NOT_FOUND', { emission }) })
       return row
     },
+    facts(emission) {
+      let f = facts.get(emission)
+      if (!f) {
+        f = factsStmt.get(emission) as EmissionFacts | undefined
+        if (!f) return catalog.emission(emission) // says the emission does not exist
+        facts.set(emission, f)
+      }
+      return f
+    },
     definition(emission) {
       let def = definitions.get(emission)
       if (!def) {
-        def = JSON.parse(catalog.emission(emission).definition) as GameDefinition
+        def = JSON.parse(catalog.facts(emission).definition) as GameDefinition
         definitions.set(emission, def)
       }
       return def
@@ -87,14 +118,19 @@ export function createCatalog({ db, keys, cacheSize = 4 }: { db: Db; keys: KeySt
       }
       return row
     },
+    blockState(emission, block) {
+      const state = stateStmt.get(emission, block) as BlockState | undefined
+      if (!state) catalog.block(emission, block) // says which block does not exist
+      return state!
+    },
+    blockStates: (emission) => statesStmt.all(emission) as BlockState[],
     blocks: (emission) => blocksStmt.all(emission) as BlockRow[],
-    deriver(emission, block) {
+    deriver(emission, block, state) {
       const key = `${emission}/${block}`
       // the commitment alone first: the whole row carries the block's proof roots (about 250 KB
       // for a whole block), which a lookup on a team ledger would fetch over the network each time
-      const seal = sealStmt.get(emission, block) as { commitment: string | null; sealed: number } | undefined
-      if (!seal) catalog.block(emission, block) // says which block does not exist
-      if (!seal?.sealed || !seal.commitment) throw new AppError('ILLEGAL_STATE', `block ${key} has not been generated yet`)
+      const seal = state ?? catalog.blockState(emission, block)
+      if (!seal.sealed || !seal.commitment) throw new AppError('ILLEGAL_STATE', `block ${key} has not been generated yet`)
       const hit = derivers.get(key)
       // the commitment identifies the secret: a block is never regenerated, but a test may rebuild a ledger
       if (hit && hit.commitment === seal.commitment) {

@@ -88,7 +88,7 @@ export function createClaimFigures({ db, catalog }: { db: Db; catalog: Catalog }
     let p = odds.get(emission)
     if (p === undefined) {
       const def = catalog.definition(emission)
-      const threshold = catalog.emission(emission).claim_threshold_cents
+      const threshold = catalog.facts(emission).claim_threshold_cents
       p = def.tiers.filter((t) => t.amountCents >= threshold).reduce((n, t) => n + t.count, 0) / def.blockSize
       odds.set(emission, p)
     }

@@ -20,7 +20,7 @@ export function createClaimWriter(db: Db, catalog: Catalog): { batch(): ClaimBat
       return {
         of(emission) {
           let t = thresholds.get(emission)
-          if (t === undefined) thresholds.set(emission, (t = catalog.emission(emission).claim_threshold_cents))
+          if (t === undefined) thresholds.set(emission, (t = catalog.facts(emission).claim_threshold_cents))
           return t
         },
         claim: (key, emission, playerId, soldAt, prize) => void insert.run(key, emission, playerId, soldAt, prize),

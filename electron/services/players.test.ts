@@ -14,7 +14,7 @@ let db: Db
 let players: PlayersService
 const T0 = Date.parse('2026-03-02T09:00:00Z')
 /** What the players service asks of the catalog: one emission of CARATS-sized blocks, not a demonstration. */
-const catalog = { definition: () => ({ blockSize: 8_016_000 }), emission: () => ({ demo: 0 }) } as unknown as Catalog
+const catalog = { definition: () => ({ blockSize: 8_016_000 }), facts: () => ({ demo: 0 }) } as unknown as Catalog
 
 /** Prepared statements' texts, as the service gives them to SQLite. */
 const prepared: string[] = []

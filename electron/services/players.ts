@@ -111,7 +111,7 @@ export function createPlayersService({ db, catalog }: { db: Db; catalog: Catalog
       prizeCents: s.prize_cents,
       mode: s.play === null ? null : playModeOf(s.play),
       status: s.play === null ? null : playStatusOf(s.play),
-      demo: catalog.emission(id.emission).demo === 1,
+      demo: catalog.facts(id.emission).demo === 1,
     }
   }
 

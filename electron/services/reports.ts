@@ -20,7 +20,7 @@ import { LOSING } from '../../game-core/block'
 import type { GameDefinition } from '../../game-core/rules'
 import type { Db } from '../ledger/db'
 import type { AlertsService } from './alerts'
-import type { BlockRow, Catalog } from './catalog'
+import type { BlockState, Catalog } from './catalog'
 import { type Clock, iso } from './common'
 import { createDashboardReader, type DashboardArgs } from './reports-dashboard'
 import { dashboardDaysCsv, dashboardTiersCsv, depletionCsv, type CsvArgs } from './reports-csv'
@@ -75,17 +75,17 @@ export function createReports({ db, clock, catalog, alerts }: ReportsDeps): Repo
   const tiersOfEmission = db.prepare('SELECT tier, sum(sold) AS sold FROM block_tiers WHERE emission = ? GROUP BY tier')
   const board = createDashboardReader({ db, clock, catalog, alerts })
 
-  function checkpoints(b: BlockRow, def: GameDefinition): Uint32Array {
+  function checkpoints(b: BlockState, def: GameDefinition): Uint32Array {
     const key = `${b.emission}/${b.block}`
     const hit = cache.get(key)
     if (hit && hit.commitment === b.commitment) return hit.counts
-    const counts = countCheckpoints(catalog.deriver(b.emission, b.block).tiers, def.tiers.length, def.blockSize)
+    const counts = countCheckpoints(catalog.deriver(b.emission, b.block, b).tiers, def.tiers.length, def.blockSize)
     cache.set(key, { commitment: b.commitment!, counts })
     return counts
   }
 
   /** Prizes per tier among units 0 … x − 1 of a block: its checkpoint before x, then the few units after it. */
-  function prefix(b: BlockRow, def: GameDefinition, x: number, tiersOf: (b: BlockRow) => Uint8Array): number[] {
+  function prefix(b: BlockState, def: GameDefinition, x: number, tiersOf: (b: BlockState) => Uint8Array): number[] {
     const n = def.tiers.length
     const size = def.blockSize
     if (x <= 0) return new Array<number>(n).fill(0)
@@ -114,12 +114,11 @@ export function createReports({ db, clock, catalog, alerts }: ReportsDeps): Repo
 
   const reports: Reports = {
     depletion({ emission, block }) {
-      catalog.emission(emission)
       const def = catalog.definition(emission)
       const n = def.tiers.length
       const size = def.blockSize
       const asOf = iso(clock())
-      const blocks = block === undefined ? catalog.blocks(emission) : [catalog.block(emission, block)]
+      const blocks = block === undefined ? catalog.blockStates(emission) : [catalog.blockState(emission, block)]
       const initial = def.tiers.map((t) => t.count * blocks.length)
       const sold = soldCounts((block === undefined ? tiersOfEmission.all(emission) : tiersOfBlock.all(emission, block)) as { tier: number; sold: number }[], n)
       const unitsSold = blocks.reduce((a, b) => a + b.units_sold, 0)
@@ -128,10 +127,10 @@ export function createReports({ db, clock, catalog, alerts }: ReportsDeps): Repo
       // MAX_POINTS + 1 points evenly spread over the units sold; the last one from the counters
       const points = Math.min(MAX_POINTS, unitsSold)
       const series: DepletionPoint[] = [{ unitsSold: 0, remaining: [...initial] }]
-      const tables = new Map<BlockRow, Uint8Array>()
-      const tiersOf = (b: BlockRow) => {
+      const tables = new Map<BlockState, Uint8Array>()
+      const tiersOf = (b: BlockState) => {
         let t = tables.get(b)
-        if (!t) tables.set(b, (t = catalog.deriver(b.emission, b.block).tiers))
+        if (!t) tables.set(b, (t = catalog.deriver(b.emission, b.block, b).tiers))
         return t
       }
       for (let j = 1; j < points; j++) {
@@ -158,7 +157,7 @@ export function createReports({ db, clock, catalog, alerts }: ReportsDeps): Repo
 
     csv(args) {
       const style = { form: args.form ?? 'machine', locale: args.locale ?? 'fr' }
-      if (args.report === 'depletion') return depletionCsv(reports.depletion(args), catalog.emission(args.emission).demo === 1, style)
+      if (args.report === 'depletion') return depletionCsv(reports.depletion(args), catalog.facts(args.emission).demo === 1, style)
       if (args.report === 'dashboard') return dashboardDaysCsv(board, catalog, args, iso(clock()), style)
       if (args.report === 'dashboard-tiers') return dashboardTiersCsv(board.read(args), style)
       throw new AppError('BAD_ARGUMENTS', `unknown report ${JSON.stringify((args as { report: unknown }).report)}: give depletion, dashboard or dashboard-tiers`, { field: 'report' })

@@ -37,13 +37,13 @@ export function createTicketsService({ db, catalog, audit }: { db: Db; catalog: 
   function admit(viewer: Actor, serialText: string, reason: string | undefined, proof: boolean) {
     const id = parseSerialOrThrow(serialText)
     const def = catalog.definition(id.emission)
-    const block = catalog.block(id.emission, id.block)
+    const block = catalog.blockState(id.emission, id.block)
     if (id.unit >= def.blockSize) throw new AppError('INVALID_SERIAL', `unit ${id.unit} is beyond the block's ${def.blockSize} units`, { field: 'serial', ...because('UNIT_BEYOND', { unit: id.unit, size: def.blockSize }) })
     if (block.status === 'pending') throw new AppError('ILLEGAL_STATE', `block ${id.emission}/${id.block} has not been generated yet: its units do not exist`, because('BLOCK_NOT_GENERATED', { emission: id.emission, block: id.block }))
     const sale = saleStmt.get(unitKey(id.emission, id.block, id.unit)) as
       | { sale_id: string | null; player: string; sold_at: number; stake_cents: number; prize_cents: number; play: number | null; events: Buffer | null }
       | undefined
-    const deriver = catalog.deriver(id.emission, id.block)
+    const deriver = catalog.deriver(id.emission, id.block, block)
     const ticket = deriver.ticket(id.unit)
     if (!sale) {
       if (viewer.role !== 'auditor') {
@@ -63,10 +63,10 @@ export function createTicketsService({ db, catalog, audit }: { db: Db; catalog: 
       if (row.status !== 'pending' && (row.commitment_version !== 2 || !row.proof_roots)) {
         throw new AppError('ILLEGAL_STATE', `block ${id.emission}/${id.block} is committed under version ${row.commitment_version}, whose leaves are whole chunks of 128 units: a proof of one unit would show 127 others. Verify the whole block instead (carats block verify)`, because('PROOF_VERSION', { emission: id.emission, block: id.block, version: row.commitment_version }))
       }
-      const { deriver, block } = admit(viewer, serialText, reason, true)
-      const definition = catalog.emission(id.emission).definition
+      const { deriver } = admit(viewer, serialText, reason, true)
+      const definition = catalog.facts(id.emission).definition
       try {
-        return buildUnitProof(deriver, id.unit, { definition, batchRoots: new Uint8Array(block.proof_roots!), merkleRoot: block.merkle_root!, commitment: block.commitment! })
+        return buildUnitProof(deriver, id.unit, { definition, batchRoots: new Uint8Array(row.proof_roots!), merkleRoot: row.merkle_root!, commitment: row.commitment! })
       } catch (e) {
         throw new AppError('INTERNAL', `the proof of unit ${serialText} cannot be made: ${(e as Error).message}`)
       }
@@ -81,7 +81,7 @@ export function createTicketsService({ db, catalog, audit }: { db: Db; catalog: 
       return {
         serial: ticket.serial,
         emission: id.emission,
-        demo: catalog.emission(id.emission).demo === 1,
+        demo: catalog.facts(id.emission).demo === 1,
         block: id.block,
         unit: id.unit,
         sold: !!sale,
