@@ -1,0 +1,118 @@
+/**
+ * A claim's row as the claims' functions read it (claims.ts, claim-steps.ts): the context they
+ * share, the row made a Claim, a serial's claim or why it has none.
+ */
+import { AppError, because } from '../contract/errors'
+import type { Claim, ClaimStatus, IdentityDocument } from '../contract/claims-types'
+import { formatSerial } from '../../game-core/serial'
+import type { Db } from '../ledger/db'
+import { splitUnitKey, unitKey } from '../ledger/migrations'
+import type { AuditService } from './audit'
+import type { Catalog } from './catalog'
+import type { ClaimFigures } from './claim-figures'
+import type { Clock } from './common'
+import type { PlayersService } from './players'
+import { RELATED_SQL, type RelatedPartiesService } from './related-parties'
+import { parseSerialOrThrow } from './tickets'
+
+export interface ClaimRow {
+  unit_key: number
+  emission: number
+  player_id: number
+  player: string
+  related: number
+  sold_at: number
+  prize_cents: number
+  status: ClaimStatus
+  document: IdentityDocument | null
+  document_ref: string | null
+  verified_by: string | null
+  verified_at: string | null
+  approved_by: string | null
+  approved_at: string | null
+  signed_off_by: string | null
+  signed_off_at: string | null
+  paid_by: string | null
+  paid_at: string | null
+  payment_ref: string | null
+  rejected_by: string | null
+  rejected_at: string | null
+  rejected_from: 'pending' | 'verified' | 'approved' | null
+  reject_reason: string | null
+}
+
+export interface ClaimsDeps {
+  db: Db
+  clock: Clock
+  catalog: Catalog
+  audit: AuditService
+  players: PlayersService
+  parties: RelatedPartiesService
+  figures: ClaimFigures
+}
+
+/** What the claims' functions share: the services they lean on and the statements prepared once. */
+export interface ClaimsContext extends ClaimsDeps {
+  statements: ReturnType<typeof prepareClaimStatements>
+}
+
+export const SELECT = `SELECT c.*, p.name AS player, ${RELATED_SQL} AS related FROM claims c JOIN players p ON p.id = c.player_id`
+
+/** What the audit log keeps of an identity document's number: enough to tell two apart, not to copy one. */
+export const maskedReference = (reference: string) => `…${reference.slice(-4)}`
+
+function prepareClaimStatements(db: Db) {
+  return {
+    byKey: db.prepare(`${SELECT} WHERE c.unit_key = ?`),
+    saleOf: db.prepare('SELECT prize_cents FROM sales WHERE unit_key = ?').pluck(),
+    paidWith: db.prepare('SELECT unit_key FROM claims WHERE payment_ref = ?').pluck(),
+  }
+}
+
+export function buildClaimsContext(deps: ClaimsDeps): ClaimsContext {
+  return { ...deps, statements: prepareClaimStatements(deps.db) }
+}
+
+export function serialOf({ catalog }: ClaimsContext, key: number): string {
+  const id = splitUnitKey(key)
+  return formatSerial(id, catalog.definition(id.emission).blockSize)
+}
+
+export function toClaim(ctx: ClaimsContext, r: ClaimRow): Claim {
+  const related = r.related === 1 || r.signed_off_by !== null
+  const open = r.status !== 'paid' && r.status !== 'rejected'
+  return {
+    serial: serialOf(ctx, r.unit_key),
+    emission: r.emission,
+    prizeCents: r.prize_cents,
+    player: r.player,
+    soldAt: new Date(r.sold_at).toISOString(),
+    status: r.status,
+    related,
+    needsSignOff: r.related === 1 && r.signed_off_by === null && open,
+    verified: r.verified_by === null ? null : { by: r.verified_by, at: r.verified_at!, document: r.document!, reference: r.document_ref! },
+    approved: r.approved_by === null ? null : { by: r.approved_by, at: r.approved_at! },
+    signedOff: r.signed_off_by === null ? null : { by: r.signed_off_by, at: r.signed_off_at! },
+    paid: r.paid_by === null ? null : { by: r.paid_by, at: r.paid_at!, reference: r.payment_ref! },
+    rejected: r.rejected_by === null ? null : { by: r.rejected_by, at: r.rejected_at!, reason: r.reject_reason!, from: r.rejected_from! },
+  }
+}
+
+/** The unit's claim, or why it has none. */
+export function claimRow({ catalog, statements: { byKey, saleOf } }: ClaimsContext, serial: string): ClaimRow {
+  const id = parseSerialOrThrow(serial)
+  const emission = catalog.emission(id.emission)
+  catalog.block(id.emission, id.block)
+  const key = unitKey(id.emission, id.block, id.unit)
+  const row = byKey.get(key) as ClaimRow | undefined
+  if (row) return row
+  const prize = saleOf.get(key) as number | undefined
+  const thresholdCents = emission.claim_threshold_cents
+  const why = prize === undefined ? 'unsold' : prize === 0 ? 'losing' : 'below'
+  const text = {
+    unsold: `unit ${serial} is not sold: only a sold unit's prize is claimed`,
+    losing: `unit ${serial} did not win: there is no prize to claim`,
+    below: `unit ${serial} won ${(prize ?? 0) / 100} €, below emission ${id.emission}'s claim threshold of ${thresholdCents / 100} €: it was credited to the player's account with the sale`,
+  }[why]
+  throw new AppError('NOT_FOUND', text, { field: 'serial', ...because('CLAIM_NONE', { serial, why, prizeCents: why === 'below' ? prize! : 0, thresholdCents }) })
+}
