@@ -63,161 +63,210 @@ export interface AuditDeps {
   startCheckpoint?: boolean
 }
 
-export function createAuditService({ db, clock, keys, dbPath, keyFile, startCheckpoint }: AuditDeps): AuditService {
-  const checkpointFile = checkpointFilePath(dbPath, keyFile)
-  const ledgerId = readMeta(db, 'ledger_id') ?? ''
-  const last = db.prepare('SELECT seq, hash FROM audit ORDER BY seq DESC LIMIT 1')
-  const hashOf = db.prepare('SELECT hash FROM audit WHERE seq = ?').pluck()
-  const insert = db.prepare('INSERT INTO audit (seq, at, actor, action, object, details, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
-  const keyedFrom = () => {
-    const v = readMeta(db, 'audit_keyed_from')
-    return v === null ? null : Number(v)
+/** What the audit log's functions share: the ledger, its key, the checkpoint's file, the statements prepared once. */
+interface AuditContext {
+  db: Db
+  clock: Clock
+  keys: KeyStore
+  checkpointFile: string
+  ledgerId: string
+  statements: ReturnType<typeof prepareAuditStatements>
+  /** Appends an entry in an IMMEDIATE transaction (appendEntry), keying the chain first if it is not. */
+  append: (actor: string, action: string, object: string, details: string, force?: boolean) => AuditEntry
+  state: {
+    /** Set when this service wrote the first entry of a checkpoint's chain: only then may a missing checkpoint be written. */
+    mayStartCheckpoint: boolean
+    /** A checkpoint move is queued for after the current transaction. */
+    scheduled: boolean
   }
-  /** Set when this service wrote the first entry of a checkpoint's chain: only then may a missing checkpoint be written. */
-  let mayStartCheckpoint = startCheckpoint ?? false
+}
 
-  function appendRow(actor: string, action: string, object: string, details: string): AuditEntry {
-    const chainKey = keys.derive(CHAIN_KEY_LABEL)
-    const prev = last.get() as { seq: number; hash: string } | undefined
-    const seq = (prev?.seq ?? 0) + 1
-    const prevHash = prev?.hash ?? GENESIS_HASH
-    const at = iso(clock())
-    const hash = entryMac(chainKey, prevHash, { seq, at, actor, action, object, details })
-    insert.run(seq, at, actor, action, object, details, prevHash, hash)
-    return { seq, at, actor, action, object, details, hash }
+function prepareAuditStatements(db: Db) {
+  return {
+    last: db.prepare('SELECT seq, hash FROM audit ORDER BY seq DESC LIMIT 1'),
+    hashOf: db.prepare('SELECT hash FROM audit WHERE seq = ?').pluck(),
+    insert: db.prepare('INSERT INTO audit (seq, at, actor, action, object, details, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?)'),
+    holdsRecords: db.prepare('SELECT (SELECT count(*) FROM users) + (SELECT count(*) FROM emissions)').pluck(),
   }
+}
 
-  /** The entry that keys the chain, naming the earlier entries it seals. */
-  function keyChain(): void {
-    const prev = last.get() as { seq: number; hash: string } | undefined
-    const details = { key: keys.fingerprint().slice(0, 16), earlierEntries: prev?.seq ?? 0, earlierHead: prev?.hash ?? GENESIS_HASH }
-    const e = appendRow('system', KEYING_ACTION, `ledger:${ledgerId}`, JSON.stringify(details))
-    writeMeta(db, 'audit_keyed_from', String(e.seq))
-    mayStartCheckpoint = true
+function buildContext({ db, clock, keys, dbPath, keyFile, startCheckpoint }: AuditDeps): AuditContext {
+  const ctx: AuditContext = {
+    db, clock, keys,
+    checkpointFile: checkpointFilePath(dbPath, keyFile),
+    ledgerId: readMeta(db, 'ledger_id') ?? '',
+    statements: prepareAuditStatements(db),
+    append: () => { throw new Error('the audit log is not ready') },
+    state: { mayStartCheckpoint: startCheckpoint ?? false, scheduled: false },
   }
+  // IMMEDIATE (at each call): two processes on one ledger (the app and a CLI command) never chain from the same entry.
+  const append = db.transaction((actor: string, action: string, object: string, details: string, force = false) => appendEntry(ctx, actor, action, object, details, force))
+  ctx.append = (...args) => append.immediate(...args)
+  return ctx
+}
 
-  const holdsRecords = db.prepare('SELECT (SELECT count(*) FROM users) + (SELECT count(*) FROM emissions)').pluck()
-  /**
-   * A log with no entry in a ledger that holds accounts or emissions was wiped: each of those
-   * was logged when it was made. Such a log is not keyed afresh over the evidence.
-   */
-  const wiped = () => (db.prepare('SELECT count(*) FROM audit').pluck().get() as number) === 0 && (holdsRecords.get() as number) > 0
-  const wipedError = () =>
-    new AppError('ILLEGAL_STATE', 'the audit log is empty, yet the ledger holds accounts or emissions: its entries were wiped. Nothing more is logged until an administrator has looked and run carats audit reanchor --reason "…"')
+function keyedFrom({ db }: AuditContext): number | null {
+  const v = readMeta(db, 'audit_keyed_from')
+  return v === null ? null : Number(v)
+}
 
-  // IMMEDIATE: two processes on one ledger (the app and a CLI command) never chain from the same entry.
-  const append = db.transaction((actor: string, action: string, object: string, details: string, force = false): AuditEntry => {
-    if (keyedFrom() === null) {
-      // the chain is keyed when the service starts; unkeyed here, the log was wiped (or the key is missing)
-      if (!force && wiped()) throw wipedError()
-      keyChain()
-    }
-    return appendRow(actor, action, object, details)
+function appendRow({ keys, clock, statements: { last, insert } }: AuditContext, actor: string, action: string, object: string, details: string): AuditEntry {
+  const chainKey = keys.derive(CHAIN_KEY_LABEL)
+  const prev = last.get() as { seq: number; hash: string } | undefined
+  const seq = (prev?.seq ?? 0) + 1
+  const prevHash = prev?.hash ?? GENESIS_HASH
+  const at = iso(clock())
+  const hash = entryMac(chainKey, prevHash, { seq, at, actor, action, object, details })
+  insert.run(seq, at, actor, action, object, details, prevHash, hash)
+  return { seq, at, actor, action, object, details, hash }
+}
+
+/** The entry that keys the chain, naming the earlier entries it seals. */
+function keyChain(ctx: AuditContext): void {
+  const { db, keys, ledgerId, statements: { last } } = ctx
+  const prev = last.get() as { seq: number; hash: string } | undefined
+  const details = { key: keys.fingerprint().slice(0, 16), earlierEntries: prev?.seq ?? 0, earlierHead: prev?.hash ?? GENESIS_HASH }
+  const e = appendRow(ctx, 'system', KEYING_ACTION, `ledger:${ledgerId}`, JSON.stringify(details))
+  writeMeta(db, 'audit_keyed_from', String(e.seq))
+  ctx.state.mayStartCheckpoint = true
+}
+
+/**
+ * A log with no entry in a ledger that holds accounts or emissions was wiped: each of those
+ * was logged when it was made. Such a log is not keyed afresh over the evidence.
+ */
+const wiped = ({ db, statements: { holdsRecords } }: AuditContext) => (db.prepare('SELECT count(*) FROM audit').pluck().get() as number) === 0 && (holdsRecords.get() as number) > 0
+const wipedError = () =>
+  new AppError('ILLEGAL_STATE', 'the audit log is empty, yet the ledger holds accounts or emissions: its entries were wiped. Nothing more is logged until an administrator has looked and run carats audit reanchor --reason "…"')
+
+/** The body of ctx.append, inside its transaction. */
+function appendEntry(ctx: AuditContext, actor: string, action: string, object: string, details: string, force: boolean): AuditEntry {
+  if (keyedFrom(ctx) === null) {
+    // the chain is keyed when the service starts; unkeyed here, the log was wiped (or the key is missing)
+    if (!force && wiped(ctx)) throw wipedError()
+    keyChain(ctx)
+  }
+  return appendRow(ctx, actor, action, object, details)
+}
+
+/** After the transaction that wrote an entry has ended (committed or not), the checkpoint follows the log. */
+function afterCommit(ctx: AuditContext): void {
+  const { db, state } = ctx
+  if (!db.open) return
+  if (!db.inTransaction) return advanceCheckpoint(ctx)
+  if (state.scheduled) return
+  state.scheduled = true
+  queueMicrotask(() => {
+    state.scheduled = false
+    afterCommit(ctx)
   })
+}
 
-  let scheduled = false
-  /** After the transaction that wrote an entry has ended (committed or not), the checkpoint follows the log. */
-  function afterCommit(): void {
-    if (!db.open) return
-    if (!db.inTransaction) return advanceCheckpoint()
-    if (scheduled) return
-    scheduled = true
-    queueMicrotask(() => {
-      scheduled = false
-      afterCommit()
-    })
+/** Moves the checkpoint to the log's head, only onward from one the log still reaches. */
+function advanceCheckpoint(ctx: AuditContext, force = false): void {
+  const { keys, clock, checkpointFile, ledgerId, statements: { last } } = ctx
+  const from = keyedFrom(ctx)
+  const head = last.get() as { seq: number; hash: string } | undefined
+  if (from === null || !head || keys.problem) return
+  const cpKey = keys.derive(CHECKPOINT_KEY_LABEL)
+  const now = readCheckpoint(checkpointFile, cpKey)
+  if (!force && !mayMoveOn(ctx, now.checkpoint, from, head.seq)) return
+  const cp: Checkpoint = { format: 'carats-audit-checkpoint/1', ledger: ledgerId, keyedFrom: from, entries: head.seq, head: head.hash, at: iso(clock()) }
+  try {
+    writeCheckpoint(checkpointFile, cpKey, cp)
+    ctx.state.mayStartCheckpoint = false
+  } catch (e) {
+    // the entry is committed; `audit verify` shows the checkpoint behind until a write succeeds
+    console.error(`carats: cannot write the audit checkpoint ${checkpointFile}: ${(e as Error).message}`)
   }
+}
 
-  /** Moves the checkpoint to the log's head, only onward from one the log still reaches. */
-  function advanceCheckpoint(force = false): void {
-    const from = keyedFrom()
-    const head = last.get() as { seq: number; hash: string } | undefined
-    if (from === null || !head || keys.problem) return
-    const cpKey = keys.derive(CHECKPOINT_KEY_LABEL)
-    const now = readCheckpoint(checkpointFile, cpKey)
-    if (!force && !mayMoveOn(now.checkpoint, from, head.seq)) return
-    const cp: Checkpoint = { format: 'carats-audit-checkpoint/1', ledger: ledgerId, keyedFrom: from, entries: head.seq, head: head.hash, at: iso(clock()) }
-    try {
-      writeCheckpoint(checkpointFile, cpKey, cp)
-      mayStartCheckpoint = false
-    } catch (e) {
-      // the entry is committed; `audit verify` shows the checkpoint behind until a write succeeds
-      console.error(`carats: cannot write the audit checkpoint ${checkpointFile}: ${(e as Error).message}`)
-    }
+function mayMoveOn({ ledgerId, state, statements: { hashOf } }: AuditContext, cp: Checkpoint | null, from: number, headSeq: number): boolean {
+  if (!cp) return state.mayStartCheckpoint
+  if (cp.ledger !== ledgerId || cp.keyedFrom !== from || cp.entries >= headSeq) return false
+  return hashOf.get(cp.entries) === cp.head
+}
+
+const currentCheckpoint = ({ checkpointFile, keys }: AuditContext) => readCheckpoint(checkpointFile, keys.derive(CHECKPOINT_KEY_LABEL))
+
+function verify(ctx: AuditContext, against?: CheckpointRead): AuditVerification {
+  const { db, keys, ledgerId, checkpointFile } = ctx
+  const chainKey = keys.derive(CHAIN_KEY_LABEL)
+  const read = against ?? currentCheckpoint(ctx)
+  const from = keyedFrom(ctx)
+  const entries = db.prepare('SELECT count(*) FROM audit').pluck().get() as number
+  const walk = from === null && wiped(ctx)
+    ? { entries: 0, firstBad: { seq: 1, reason: 'the audit log is empty, yet the ledger holds accounts or emissions: its entries were wiped' }, hashAt: null }
+    : walkChain(db.prepare('SELECT * FROM audit ORDER BY seq').iterate() as IterableIterator<AuditRow>, from, chainKey, read.checkpoint?.entries ?? null)
+  const judged = judgeCheckpoint(read, { ledgerId, keyedFrom: from, entries, hashAt: walk.hashAt, file: checkpointFile })
+  const cp = read.checkpoint
+  return {
+    ok: walk.firstBad === null && judged.problem === null,
+    entries,
+    firstBad: walk.firstBad,
+    keyedFrom: from,
+    checkpoint: { file: checkpointFile, status: judged.status, entries: cp?.entries ?? null, head: cp?.head ?? null, at: cp?.at ?? null, problem: judged.problem },
   }
+}
 
-  function mayMoveOn(cp: Checkpoint | null, from: number, headSeq: number): boolean {
-    if (!cp) return mayStartCheckpoint
-    if (cp.ledger !== ledgerId || cp.keyedFrom !== from || cp.entries >= headSeq) return false
-    return hashOf.get(cp.entries) === cp.head
-  }
+function record(ctx: AuditContext, actor: string, action: AuditAction, object: string, details: Record<string, unknown> = {}): AuditEntry {
+  const e = ctx.append(actor, action, object, JSON.stringify(details))
+  afterCommit(ctx)
+  return e
+}
 
-  const currentCheckpoint = () => readCheckpoint(checkpointFile, keys.derive(CHECKPOINT_KEY_LABEL))
+function ensureKeyed(ctx: AuditContext): void {
+  if (keyedFrom(ctx) !== null) return
+  ctx.db.transaction(() => {
+    if (keyedFrom(ctx) === null && !wiped(ctx)) keyChain(ctx)
+  }).immediate()
+  afterCommit(ctx)
+}
 
-  function verify(against?: CheckpointRead): AuditVerification {
-    const chainKey = keys.derive(CHAIN_KEY_LABEL)
-    const read = against ?? currentCheckpoint()
-    const from = keyedFrom()
-    const entries = db.prepare('SELECT count(*) FROM audit').pluck().get() as number
-    const walk = from === null && wiped()
-      ? { entries: 0, firstBad: { seq: 1, reason: 'the audit log is empty, yet the ledger holds accounts or emissions: its entries were wiped' }, hashAt: null }
-      : walkChain(db.prepare('SELECT * FROM audit ORDER BY seq').iterate() as IterableIterator<AuditRow>, from, chainKey, read.checkpoint?.entries ?? null)
-    const judged = judgeCheckpoint(read, { ledgerId, keyedFrom: from, entries, hashAt: walk.hashAt, file: checkpointFile })
-    const cp = read.checkpoint
-    return {
-      ok: walk.firstBad === null && judged.problem === null,
-      entries,
-      firstBad: walk.firstBad,
-      keyedFrom: from,
-      checkpoint: { file: checkpointFile, status: judged.status, entries: cp?.entries ?? null, head: cp?.head ?? null, at: cp?.at ?? null, problem: judged.problem },
-    }
-  }
+function reanchor(ctx: AuditContext, actor: string, reason: string): AuditEntry {
+  const before = verify(ctx)
+  const problem = before.firstBad?.reason ?? before.checkpoint.problem
+  const e = ctx.append(actor, 'audit.reanchored', `ledger:${ctx.ledgerId}`, JSON.stringify({ reason, previous: before.checkpoint.status, problem }), true)
+  advanceCheckpoint(ctx, true)
+  return e
+}
 
+function exportLog(ctx: AuditContext): { fileName: string; content: string } {
+  const { db, keys, clock, checkpointFile, ledgerId } = ctx
+  const v = verify(ctx)
+  const raw = existsSync(checkpointFile) ? (JSON.parse(readFileSync(checkpointFile, 'utf8')) as unknown) : null
+  const head = { format: 'carats-audit-export/1', ledger: ledgerId, key: keys.fingerprint().slice(0, 16), exportedAt: iso(clock()), verification: v, checkpoint: raw }
+  const rows = db.prepare('SELECT * FROM audit ORDER BY seq').all() as AuditRow[]
+  const content = [head, ...rows].map((r) => JSON.stringify(r)).join('\n') + '\n'
+  return { fileName: `audit-${ledgerId.slice(0, 8)}-${iso(clock()).slice(0, 10)}.jsonl`, content }
+}
+
+function auditCsv({ db, clock }: AuditContext, { form = 'machine', locale = 'fr', ...f }: AuditFilter & Partial<CsvStyle>): CsvFile {
+  const w = auditWhere(f)
+  const asOf = iso(clock())
+  const rows = db.prepare(`SELECT * FROM audit ${w.sql} ORDER BY seq`).all(...w.params) as AuditRow[]
+  // the shared CSV writer: a name typed at sign-in such as =cmd|… lands as text, not as a formula
+  const filters = (['actor', 'action', 'object'] as const).map((id) => ({ id, kind: 'text' as const, value: f[id] }))
+  const about = { asOf, filters: [...filters, { id: 'from' as const, kind: 'day' as const, value: f.from }, { id: 'to' as const, kind: 'day' as const, value: f.to }] }
+  const content = writeCsv({ columns: AUDIT_COLUMNS, rows: rows.map((r) => [r.seq, r.at, r.actor, r.action, r.object, r.details, r.hash]), about }, { form, locale })
+  return { fileName: `audit-${asOf.slice(0, 10)}.csv`, content }
+}
+
+export function createAuditService(deps: AuditDeps): AuditService {
+  const ctx = buildContext(deps)
   const service: AuditService = {
-    checkpointFile,
-    record(actor, action, object, details = {}) {
-      const e = append.immediate(actor, action, object, JSON.stringify(details))
-      afterCommit()
-      return e
-    },
-    flushCheckpoint: afterCommit,
-    ensureKeyed() {
-      if (keyedFrom() !== null) return
-      db.transaction(() => {
-        if (keyedFrom() === null && !wiped()) keyChain()
-      }).immediate()
-      afterCommit()
-    },
-    reanchor(actor, reason) {
-      const before = verify()
-      const problem = before.firstBad?.reason ?? before.checkpoint.problem
-      const e = append.immediate(actor, 'audit.reanchored', `ledger:${ledgerId}`, JSON.stringify({ reason, previous: before.checkpoint.status, problem }), true)
-      advanceCheckpoint(true)
-      return e
-    },
-    list: (request) => listAudit(db, request),
-    verify,
-    readCheckpoint: currentCheckpoint,
-    exportLog() {
-      const v = verify()
-      const raw = existsSync(checkpointFile) ? (JSON.parse(readFileSync(checkpointFile, 'utf8')) as unknown) : null
-      const head = { format: 'carats-audit-export/1', ledger: ledgerId, key: keys.fingerprint().slice(0, 16), exportedAt: iso(clock()), verification: v, checkpoint: raw }
-      const rows = db.prepare('SELECT * FROM audit ORDER BY seq').all() as AuditRow[]
-      const content = [head, ...rows].map((r) => JSON.stringify(r)).join('\n') + '\n'
-      return { fileName: `audit-${ledgerId.slice(0, 8)}-${iso(clock()).slice(0, 10)}.jsonl`, content }
-    },
-    csv({ form = 'machine', locale = 'fr', ...f }) {
-      const w = auditWhere(f)
-      const asOf = iso(clock())
-      const rows = db.prepare(`SELECT * FROM audit ${w.sql} ORDER BY seq`).all(...w.params) as AuditRow[]
-      // the shared CSV writer: a name typed at sign-in such as =cmd|… lands as text, not as a formula
-      const filters = (['actor', 'action', 'object'] as const).map((id) => ({ id, kind: 'text' as const, value: f[id] }))
-      const about = { asOf, filters: [...filters, { id: 'from' as const, kind: 'day' as const, value: f.from }, { id: 'to' as const, kind: 'day' as const, value: f.to }] }
-      const content = writeCsv({ columns: AUDIT_COLUMNS, rows: rows.map((r) => [r.seq, r.at, r.actor, r.action, r.object, r.details, r.hash]), about }, { form, locale })
-      return { fileName: `audit-${asOf.slice(0, 10)}.csv`, content }
-    },
+    checkpointFile: ctx.checkpointFile,
+    record: (actor, action, object, details) => record(ctx, actor, action, object, details),
+    flushCheckpoint: () => afterCommit(ctx),
+    ensureKeyed: () => ensureKeyed(ctx),
+    reanchor: (actor, reason) => reanchor(ctx, actor, reason),
+    list: (request) => listAudit(ctx.db, request),
+    verify: (against) => verify(ctx, against),
+    readCheckpoint: () => currentCheckpoint(ctx),
+    exportLog: () => exportLog(ctx),
+    csv: (filter) => auditCsv(ctx, filter),
   }
   // a new ledger's chain, or an older ledger's, is keyed before anything else is written
-  if (!keys.problem) service.ensureKeyed()
+  if (!deps.keys.problem) service.ensureKeyed()
   return service
 }
