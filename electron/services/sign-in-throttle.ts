@@ -114,155 +114,181 @@ export interface SignInThrottle {
   row(name: string): ThrottleRow | undefined
 }
 
-export function createSignInThrottle({ db, clock, audit, options = {} }: { db: Db; clock: Clock; audit: AuditService; options?: ThrottleOptions }): SignInThrottle {
-  const o = { ...THROTTLE_DEFAULTS, ...options }
-  const get = db.prepare('SELECT * FROM sign_in_throttle WHERE name = ?')
-  const del = db.prepare('DELETE FROM sign_in_throttle WHERE name = ?')
-  const insert = db.prepare('INSERT INTO sign_in_throttle (name, failures, window_start, lockouts, locked_until, unlogged, unlogged_since, last_at) VALUES (?, 0, ?, 0, NULL, 0, NULL, ?)')
-  const reserve = db.prepare('UPDATE sign_in_throttle SET failures = ?, lockouts = ?, locked_until = ?, last_at = ? WHERE name = ?')
-  const countUnlogged = db.prepare(`UPDATE sign_in_throttle SET unlogged = unlogged + ?, unlogged_since = coalesce(unlogged_since, ?),
-    last_at = CASE WHEN last_at > ? THEN last_at ELSE ? END WHERE name = ?`)
-  const clearUnlogged = db.prepare('UPDATE sign_in_throttle SET unlogged = 0, unlogged_since = NULL WHERE name = ?')
-  const userId = db.prepare('SELECT id FROM users WHERE name = ?').pluck()
-  const beyondUnknown = db.prepare(`
+/** What the throttle's functions share: the ledger, the options in force, the statements prepared once. */
+interface ThrottleContext {
+  db: Db
+  clock: Clock
+  audit: AuditService
+  o: Required<ThrottleOptions>
+  statements: ReturnType<typeof prepareThrottleStatements>
+}
+
+function prepareThrottleStatements(db: Db) {
+  return {
+    get: db.prepare('SELECT * FROM sign_in_throttle WHERE name = ?'),
+    del: db.prepare('DELETE FROM sign_in_throttle WHERE name = ?'),
+    insert: db.prepare('INSERT INTO sign_in_throttle (name, failures, window_start, lockouts, locked_until, unlogged, unlogged_since, last_at) VALUES (?, 0, ?, 0, NULL, 0, NULL, ?)'),
+    reserve: db.prepare('UPDATE sign_in_throttle SET failures = ?, lockouts = ?, locked_until = ?, last_at = ? WHERE name = ?'),
+    countUnlogged: db.prepare(`UPDATE sign_in_throttle SET unlogged = unlogged + ?, unlogged_since = coalesce(unlogged_since, ?),
+    last_at = CASE WHEN last_at > ? THEN last_at ELSE ? END WHERE name = ?`),
+    clearUnlogged: db.prepare('UPDATE sign_in_throttle SET unlogged = 0, unlogged_since = NULL WHERE name = ?'),
+    userId: db.prepare('SELECT id FROM users WHERE name = ?').pluck(),
+    beyondUnknown: db.prepare(`
     SELECT name, unlogged FROM sign_in_throttle t
     WHERE t.name <> '' AND NOT EXISTS (SELECT 1 FROM users u WHERE u.name = t.name)
-    ORDER BY t.last_at DESC, t.window_start DESC, t.name DESC ${NO_LIMIT} OFFSET ?`)
-  const locked = db.prepare('SELECT u.id AS id, t.locked_until AS until FROM sign_in_throttle t JOIN users u ON u.name = t.name WHERE t.locked_until > ?')
-
-  const rowOf = (name: string) => get.get(name) as ThrottleRow | undefined
-  /** `count` more failures of the name counted, not logged, the last of them at `now`. */
-  const addUnlogged = (count: number, now: number, name: string) => countUnlogged.run(count, now, now, now, name)
-  const objectOf = (name: string) => {
-    const id = userId.get(name) as number | undefined
-    return id === undefined ? 'user:unknown' : `user:${id}`
+    ORDER BY t.last_at DESC, t.window_start DESC, t.name DESC ${NO_LIMIT} OFFSET ?`),
+    locked: db.prepare('SELECT u.id AS id, t.locked_until AS until FROM sign_in_throttle t JOIN users u ON u.name = t.name WHERE t.locked_until > ?'),
   }
+}
 
-  /**
-   * An entry for an attempt that did not sign in, within the global budget; beyond it, the
-   * `count` failures it stands for go to the global summary.
-   */
-  function recordUnsigned(now: number, actor: string, action: AuditAction, object: string, details: Record<string, unknown>, count: number): void {
-    let g = rowOf(GLOBAL)
-    if (g && now >= g.window_start + o.windowMs) {
-      del.run(GLOBAL)
-      if (g.unlogged > 0) {
-        audit.record('system', 'auth.login-failures', 'sign-in', {
-          count: g.unlogged,
-          from: iso(new Date(g.unlogged_since ?? g.window_start)),
-          to: iso(new Date(g.last_at)),
-          reason: `more failed sign-ins than the log records one by one (${o.auditBudget} entries per ${o.windowMs / MINUTE_MS} minutes)`,
-        })
-      }
-      g = undefined
+const rowOf = ({ statements: { get } }: ThrottleContext, name: string) => get.get(name) as ThrottleRow | undefined
+/** `count` more failures of the name counted, not logged, the last of them at `now`. */
+const addUnlogged = ({ statements: { countUnlogged } }: ThrottleContext, count: number, now: number, name: string) => countUnlogged.run(count, now, now, now, name)
+const objectOf = ({ statements: { userId } }: ThrottleContext, name: string) => {
+  const id = userId.get(name) as number | undefined
+  return id === undefined ? 'user:unknown' : `user:${id}`
+}
+
+/**
+ * An entry for an attempt that did not sign in, within the global budget; beyond it, the
+ * `count` failures it stands for go to the global summary.
+ */
+function recordUnsigned(ctx: ThrottleContext, now: number, actor: string, action: AuditAction, object: string, details: Record<string, unknown>, count: number): void {
+  const { audit, o, statements: { del, insert, reserve } } = ctx
+  let g = rowOf(ctx, GLOBAL)
+  if (g && now >= g.window_start + o.windowMs) {
+    del.run(GLOBAL)
+    if (g.unlogged > 0) {
+      audit.record('system', 'auth.login-failures', 'sign-in', {
+        count: g.unlogged,
+        from: iso(new Date(g.unlogged_since ?? g.window_start)),
+        to: iso(new Date(g.last_at)),
+        reason: `more failed sign-ins than the log records one by one (${o.auditBudget} entries per ${o.windowMs / MINUTE_MS} minutes)`,
+      })
     }
-    if (!g) {
-      insert.run(GLOBAL, now, now)
-      g = rowOf(GLOBAL)!
-    }
-    if (g.failures < o.auditBudget) {
-      reserve.run(g.failures + 1, 0, null, now, GLOBAL)
-      audit.record(actor, action, object, details)
-    } else {
-      addUnlogged(count, now, GLOBAL)
-    }
+    g = undefined
   }
-
-  /** The name's counted failures, in one entry (then zero). */
-  function summarise(row: ThrottleRow, now: number, signedIn: boolean): void {
-    if (row.unlogged <= 0) return
-    const details = { count: row.unlogged, from: iso(new Date(row.unlogged_since ?? row.window_start)), to: iso(new Date(row.last_at)), reason: 'failed or refused sign-ins counted, not logged one by one' }
-    if (signedIn) audit.record(row.name, 'auth.login-failures', objectOf(row.name), details)
-    else recordUnsigned(now, row.name, 'auth.login-failures', objectOf(row.name), details, row.unlogged)
-    clearUnlogged.run(row.name)
+  if (!g) {
+    insert.run(GLOBAL, now, now)
+    g = rowOf(ctx, GLOBAL)!
   }
-
-  const stale = (r: ThrottleRow, now: number) => (r.lockouts === 0 || r.locked_until === null ? now >= r.window_start + o.windowMs : now >= r.locked_until + o.forgetMs)
-
-  /** Keeps the most recently tried names that are no account; the others' counts go to the global summary. */
-  function evictUnknown(now: number): void {
-    const gone = beyondUnknown.all(o.maxUnknownNames) as { name: string; unlogged: number }[]
-    let unlogged = 0
-    for (const r of gone) {
-      del.run(r.name)
-      unlogged += r.unlogged
-    }
-    if (unlogged > 0) {
-      if (!rowOf(GLOBAL)) insert.run(GLOBAL, now, now)
-      addUnlogged(unlogged, now, GLOBAL)
-    }
+  if (g.failures < o.auditBudget) {
+    reserve.run(g.failures + 1, 0, null, now, GLOBAL)
+    audit.record(actor, action, object, details)
+  } else {
+    addUnlogged(ctx, count, now, GLOBAL)
   }
+}
 
-  const begin = db.transaction((name: string): Attempt => {
-    const now = clock().getTime()
-    let row = rowOf(name)
-    if (row && stale(row, now)) {
-      summarise(row, now, false)
-      del.run(name)
-      row = undefined
-    }
-    if (row && row.locked_until !== null && now < row.locked_until) {
-      addUnlogged(1, now, name)
-      return { locked: true, until: row.locked_until }
-    }
-    if (row && row.locked_until !== null && row.unlogged > 0) {
-      // the lockout has ended: what it refused, in one entry
-      summarise(row, now, false)
-      row = rowOf(name)!
-    }
-    if (!row) {
-      insert.run(name, now, now)
-      // the same work whether or not the name is an account's
-      evictUnknown(now)
-      row = rowOf(name)!
-    }
-    const failures = row.failures + 1
-    const lock = row.lockouts > 0 || failures >= o.maxFailures
-    const lockouts = lock ? row.lockouts + 1 : row.lockouts
-    const until = lock ? now + o.lockMs(lockouts) : row.locked_until
-    reserve.run(failures, lockouts, until, now, name)
-    return { locked: false, ticket: { name, first: failures === 1 && row.lockouts === 0, lock: lock ? { until: until!, lockout: lockouts } : null } }
-  })
+/** The name's counted failures, in one entry (then zero). */
+function summarise(ctx: ThrottleContext, row: ThrottleRow, now: number, signedIn: boolean): void {
+  if (row.unlogged <= 0) return
+  const details = { count: row.unlogged, from: iso(new Date(row.unlogged_since ?? row.window_start)), to: iso(new Date(row.last_at)), reason: 'failed or refused sign-ins counted, not logged one by one' }
+  if (signedIn) ctx.audit.record(row.name, 'auth.login-failures', objectOf(ctx, row.name), details)
+  else recordUnsigned(ctx, now, row.name, 'auth.login-failures', objectOf(ctx, row.name), details, row.unlogged)
+  ctx.statements.clearUnlogged.run(row.name)
+}
 
-  const failed = db.transaction((ticket: Ticket, reason: string): void => {
-    const now = clock().getTime()
-    const row = rowOf(ticket.name)
-    const object = objectOf(ticket.name)
-    if (!row) {
-      // a success or an unlock forgot the name while this attempt was being checked
-      return recordUnsigned(now, ticket.name, 'auth.login-failed', object, { reason }, 1)
-    }
-    if (ticket.lock && row.locked_until === ticket.lock.until) {
-      const minutes = o.lockMs(ticket.lock.lockout) / MINUTE_MS
-      return recordUnsigned(now, row.name, 'auth.locked', object, { reason, until: iso(new Date(ticket.lock.until)), minutes, lockout: ticket.lock.lockout, failures: row.failures }, 1)
-    }
-    if (ticket.first) return recordUnsigned(now, row.name, 'auth.login-failed', object, { reason }, 1)
-    addUnlogged(1, now, ticket.name)
-  })
+const stale = ({ o }: ThrottleContext, r: ThrottleRow, now: number) => (r.lockouts === 0 || r.locked_until === null ? now >= r.window_start + o.windowMs : now >= r.locked_until + o.forgetMs)
 
-  const succeeded = db.transaction((name: string): void => {
-    const row = rowOf(name)
-    if (!row) return
-    summarise(row, clock().getTime(), true)
+/** Keeps the most recently tried names that are no account; the others' counts go to the global summary. */
+function evictUnknown(ctx: ThrottleContext, now: number): void {
+  const { o, statements: { beyondUnknown, del, insert } } = ctx
+  const gone = beyondUnknown.all(o.maxUnknownNames) as { name: string; unlogged: number }[]
+  let unlogged = 0
+  for (const r of gone) {
+    del.run(r.name)
+    unlogged += r.unlogged
+  }
+  if (unlogged > 0) {
+    if (!rowOf(ctx, GLOBAL)) insert.run(GLOBAL, now, now)
+    addUnlogged(ctx, unlogged, now, GLOBAL)
+  }
+}
+
+/** The body of `begin`, inside its transaction. */
+function beginAttempt(ctx: ThrottleContext, name: string): Attempt {
+  const { clock, o, statements: { del, insert, reserve } } = ctx
+  const now = clock().getTime()
+  let row = rowOf(ctx, name)
+  if (row && stale(ctx, row, now)) {
+    summarise(ctx, row, now, false)
     del.run(name)
-  })
+    row = undefined
+  }
+  if (row && row.locked_until !== null && now < row.locked_until) {
+    addUnlogged(ctx, 1, now, name)
+    return { locked: true, until: row.locked_until }
+  }
+  if (row && row.locked_until !== null && row.unlogged > 0) {
+    // the lockout has ended: what it refused, in one entry
+    summarise(ctx, row, now, false)
+    row = rowOf(ctx, name)!
+  }
+  if (!row) {
+    insert.run(name, now, now)
+    // the same work whether or not the name is an account's
+    evictUnknown(ctx, now)
+    row = rowOf(ctx, name)!
+  }
+  const failures = row.failures + 1
+  const lock = row.lockouts > 0 || failures >= o.maxFailures
+  const lockouts = lock ? row.lockouts + 1 : row.lockouts
+  const until = lock ? now + o.lockMs(lockouts) : row.locked_until
+  reserve.run(failures, lockouts, until, now, name)
+  return { locked: false, ticket: { name, first: failures === 1 && row.lockouts === 0, lock: lock ? { until: until!, lockout: lockouts } : null } }
+}
 
-  const unlock = db.transaction((actor: string, account: { id: number; name: string }): boolean => {
-    const row = rowOf(account.name)
-    if (!row) return false
-    const now = clock().getTime()
-    const lockedUntil = row.locked_until !== null && row.locked_until > now ? iso(new Date(row.locked_until)) : null
-    audit.record(actor, 'user.unlock', `user:${account.id}`, { name: account.name, lockedUntil, lockouts: row.lockouts, failures: row.failures, unlogged: row.unlogged })
-    del.run(row.name)
-    return true
-  })
+/** The body of `failed`, inside its transaction. */
+function failedAttempt(ctx: ThrottleContext, ticket: Ticket, reason: string): void {
+  const { clock, o } = ctx
+  const now = clock().getTime()
+  const row = rowOf(ctx, ticket.name)
+  const object = objectOf(ctx, ticket.name)
+  if (!row) {
+    // a success or an unlock forgot the name while this attempt was being checked
+    return recordUnsigned(ctx, now, ticket.name, 'auth.login-failed', object, { reason }, 1)
+  }
+  if (ticket.lock && row.locked_until === ticket.lock.until) {
+    const minutes = o.lockMs(ticket.lock.lockout) / MINUTE_MS
+    return recordUnsigned(ctx, now, row.name, 'auth.locked', object, { reason, until: iso(new Date(ticket.lock.until)), minutes, lockout: ticket.lock.lockout, failures: row.failures }, 1)
+  }
+  if (ticket.first) return recordUnsigned(ctx, now, row.name, 'auth.login-failed', object, { reason }, 1)
+  addUnlogged(ctx, 1, now, ticket.name)
+}
 
+/** The body of `succeeded`, inside its transaction. */
+function succeededAttempt(ctx: ThrottleContext, name: string): void {
+  const row = rowOf(ctx, name)
+  if (!row) return
+  summarise(ctx, row, ctx.clock().getTime(), true)
+  ctx.statements.del.run(name)
+}
+
+/** The body of `unlock`, inside its transaction. */
+function unlockName(ctx: ThrottleContext, actor: string, account: { id: number; name: string }): boolean {
+  const row = rowOf(ctx, account.name)
+  if (!row) return false
+  const now = ctx.clock().getTime()
+  const lockedUntil = row.locked_until !== null && row.locked_until > now ? iso(new Date(row.locked_until)) : null
+  ctx.audit.record(actor, 'user.unlock', `user:${account.id}`, { name: account.name, lockedUntil, lockouts: row.lockouts, failures: row.failures, unlogged: row.unlogged })
+  ctx.statements.del.run(row.name)
+  return true
+}
+
+export function createSignInThrottle({ db, clock, audit, options = {} }: { db: Db; clock: Clock; audit: AuditService; options?: ThrottleOptions }): SignInThrottle {
+  const ctx: ThrottleContext = { db, clock, audit, o: { ...THROTTLE_DEFAULTS, ...options }, statements: prepareThrottleStatements(db) }
+  // each made once; IMMEDIATE at each call
+  const begin = db.transaction((name: string) => beginAttempt(ctx, name))
+  const failed = db.transaction((ticket: Ticket, reason: string) => failedAttempt(ctx, ticket, reason))
+  const succeeded = db.transaction((name: string) => succeededAttempt(ctx, name))
+  const unlock = db.transaction((actor: string, account: { id: number; name: string }) => unlockName(ctx, actor, account))
   return {
     begin: (name) => begin.immediate(name),
     failed: (ticket, reason) => failed.immediate(ticket, reason),
     succeeded: (name) => succeeded.immediate(name),
     unlock: (actor, account) => unlock.immediate(actor, account),
-    lockedAccounts: () => new Map((locked.all(clock().getTime()) as { id: number; until: number }[]).map((r) => [r.id, r.until])),
-    row: rowOf,
+    lockedAccounts: () => new Map((ctx.statements.locked.all(clock().getTime()) as { id: number; until: number }[]).map((r) => [r.id, r.until])),
+    row: (name) => rowOf(ctx, name),
   }
 }
