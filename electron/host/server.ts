@@ -25,15 +25,14 @@
  * A request refused before its body was read is answered with Connection: close and its
  * connection closed, so that the rest of the body is never read.
  */
-import { createReadStream } from 'node:fs'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { AppError, because, type ApiErrorData, type Envelope } from '../contract/errors'
-import { BYTES_ARGS_HEADER, BYTES_BODIES, BYTES_CONTENT_TYPE, FEED_MAX_BYTES } from '../contract/feed'
+import type { Envelope } from '../contract/errors'
+import { FEED_MAX_BYTES } from '../contract/feed'
 import { securityHeaders } from '../main/security'
-import { arrivingBytesBody, bytesArgs, readBytesBody } from './feed-body'
+import { API_PREFIX, handleApi } from './host-api'
+import { checkCaller, handleStatic, sendFailure, type HostContext } from './host-replies'
 import { HttpFailure } from './http-failure'
-import { resolveStatic } from './static'
 
 /** The part of the backend's users service the host asks before reading a body. */
 interface SessionLookup {
@@ -122,19 +121,6 @@ export const HOST_LIMITS = {
   keepAliveTimeoutMs: 5_000,
 } as const
 
-const API_PREFIX = '/api/'
-
-let channelNames: Promise<Map<string, boolean>> | undefined
-/**
- * The contract's channel names, each with whether it is public (callable without a session),
- * loaded at the first api call: building the contract's argument schemas is work the host need
- * not do before it listens (the backend builds them anyway).
- */
-function knownChannels(): Promise<Map<string, boolean>> {
-  channelNames ??= import('../contract').then((c) => new Map<string, boolean>(c.CHANNEL_NAMES.map((n) => [n, c.contract[n].access === 'public'])))
-  return channelNames
-}
-
 /** How the host asks the backend whether a token is a live session. */
 function sessionCheck(backend: HostBackend): (token: string) => Promise<boolean> {
   const { services, open } = backend
@@ -143,212 +129,53 @@ function sessionCheck(backend: HostBackend): (token: string) => Promise<boolean>
   throw new Error('the host needs a backend whose sessions it can check (services.users.resolve, or open())')
 }
 
-/** The dispatcher's own refusal of a call that needs a session (contract/dispatch.ts). */
-function notSignedIn(): HttpFailure {
-  const { message, reason } = new AppError('NOT_SIGNED_IN', 'your session has ended: sign in again', because('SESSION_ENDED')).toData()
-  return new HttpFailure(200, 'NOT_SIGNED_IN', message, {}, reason)
-}
-
-function bearerToken(header: string | undefined): string | null {
-  if (!header) return null
-  const m = /^Bearer[ \t]+([^\s]+)[ \t]*$/i.exec(header)
-  return m ? m[1] : null
-}
-
-function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
-  const declared = req.headers['content-length']
-  if (declared !== undefined && Number(declared) > limit) {
-    return Promise.reject(tooLarge(limit))
+async function handle(ctx: HostContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const rawUrl = req.url ?? '/'
+  const pathname = rawUrl.split(/[?#]/, 1)[0]
+  const isApi = pathname.startsWith(API_PREFIX)
+  try {
+    checkCaller(ctx, req, isApi)
+    if (isApi) await handleApi(ctx, req, res, pathname)
+    else await handleStatic(ctx, req, res, pathname)
+  } catch (e) {
+    if (res.headersSent) {
+      ctx.onError(e)
+      res.destroy()
+    } else if (e instanceof HttpFailure) {
+      sendFailure(ctx, res, e)
+    } else {
+      ctx.onError(e)
+      sendFailure(ctx, res, new HttpFailure(500, 'INTERNAL', `unexpected error: ${e instanceof Error ? e.message : String(e)}`))
+    }
   }
-  return new Promise((resolveBody, reject) => {
-    const chunks: Buffer[] = []
-    let size = 0
-    let done = false
-    req.on('data', (chunk: Buffer) => {
-      if (done) return
-      size += chunk.length
-      if (size > limit) {
-        done = true
-        reject(tooLarge(limit))
-        return
-      }
-      chunks.push(chunk)
-    })
-    req.on('end', () => {
-      if (done) return
-      done = true
-      resolveBody(Buffer.concat(chunks))
-    })
-    req.on('error', (e) => {
-      if (done) return
-      done = true
-      reject(e)
-    })
-  })
 }
 
-function tooLarge(limit: number): HttpFailure {
-  const mib = Math.round((limit / (1024 * 1024)) * 10) / 10
-  return new HttpFailure(413, 'BAD_ARGUMENTS', `the request is larger than ${mib} MiB: split the import into smaller files`, {
-    Connection: 'close',
+function hostContext(opts: HostOptions): HostContext {
+  return {
+    opts,
+    limit: opts.maxBodyBytes ?? HOST_LIMITS.maxBodyBytes,
+    bytesLimit: opts.maxBytesBodyBytes ?? HOST_LIMITS.maxBytesBodyBytes,
+    hasSession: sessionCheck(opts.backend),
+    onError: opts.onError ?? ((e: unknown) => console.error('[host]', e)),
+    pageHeaders: securityHeaders(),
+    own: { url: '', hosts: new Set(), origins: new Set() },
+  }
+}
+
+function listen(server: Server, port: number): Promise<void> {
+  return new Promise<void>((resolveListen, reject) => {
+    server.once('error', reject)
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', reject)
+      resolveListen()
+    })
   })
 }
 
 export async function createHost(opts: HostOptions): Promise<Host> {
-  const limit = opts.maxBodyBytes ?? HOST_LIMITS.maxBodyBytes
-  const bytesLimit = opts.maxBytesBodyBytes ?? HOST_LIMITS.maxBytesBodyBytes
+  const ctx = hostContext(opts)
   const headersTimeout = opts.headersTimeoutMs ?? HOST_LIMITS.headersTimeoutMs
   const requestTimeout = opts.requestTimeoutMs ?? HOST_LIMITS.requestTimeoutMs
-  const hasSession = sessionCheck(opts.backend)
-  const onError = opts.onError ?? ((e: unknown) => console.error('[host]', e))
-  const pageHeaders = securityHeaders()
-  let allowedHosts = new Set<string>()
-  let allowedOrigins = new Set<string>()
-  let ownUrl = ''
-
-  function send(res: ServerResponse, status: number, headers: Record<string, string>, body?: Buffer | string): void {
-    res.writeHead(status, { ...pageHeaders, ...headers })
-    res.end(body)
-  }
-
-  function sendEnvelope(res: ServerResponse, status: number, envelope: Envelope<unknown>, headers: Record<string, string> = {}): void {
-    let body: string
-    try {
-      body = JSON.stringify(envelope)
-    } catch (e) {
-      onError(e)
-      status = 500
-      body = JSON.stringify({ ok: false, error: { code: 'INTERNAL', message: 'the reply could not be encoded' } })
-    }
-    send(res, status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', ...headers }, body)
-  }
-
-  function sendFailure(res: ServerResponse, f: HttpFailure): void {
-    const error: ApiErrorData = { code: f.code, message: f.message, ...(f.reason ? { reason: f.reason } : {}) }
-    // A body not read to its end is never read: the connection is closed after the answer.
-    const close = f.headers.Connection === 'close' || !res.req.complete
-    sendEnvelope(res, f.status, { ok: false, error }, close ? { ...f.headers, Connection: 'close' } : f.headers)
-    if (close) res.on('finish', () => res.req.socket.destroy())
-  }
-
-  function checkCaller(req: IncomingMessage, isApi: boolean): void {
-    const host = (req.headers.host ?? '').toLowerCase()
-    if (!allowedHosts.has(host)) {
-      throw new HttpFailure(403, 'FORBIDDEN', `this server answers only at ${ownUrl}`)
-    }
-    const origin = req.headers.origin
-    if (origin !== undefined && !allowedOrigins.has(origin.toLowerCase())) {
-      throw new HttpFailure(403, 'FORBIDDEN', `requests from ${origin} are refused: open ${ownUrl} instead`)
-    }
-    const site = req.headers['sec-fetch-site']
-    if (isApi && site !== undefined && site !== 'same-origin' && site !== 'none') {
-      throw new HttpFailure(403, 'FORBIDDEN', `cross-site requests are refused: open ${ownUrl} instead`)
-    }
-  }
-
-  async function handleApi(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
-    if (req.method !== 'POST') {
-      throw new HttpFailure(405, 'BAD_ARGUMENTS', 'the api takes POST requests only', { Allow: 'POST' })
-    }
-    let channel: string
-    try {
-      channel = decodeURIComponent(pathname.slice(API_PREFIX.length))
-    } catch {
-      throw new HttpFailure(400, 'UNKNOWN_CHANNEL', 'the channel name in the address is not valid')
-    }
-    const isPublic = (await knownChannels()).get(channel)
-    if (isPublic === undefined) {
-      throw new HttpFailure(404, 'UNKNOWN_CHANNEL', `unknown channel ${JSON.stringify(channel)}`)
-    }
-    const token = bearerToken(req.headers.authorization)
-    // Before the body: only a live session (or a public channel) makes the host read one.
-    // The dispatcher checks the session again, with the role, once the body is in.
-    if (!isPublic && (token === null || !(await hasSession(token)))) throw notSignedIn()
-    const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase()
-    const bytesField = BYTES_BODIES[channel]
-    if (bytesField && type === BYTES_CONTENT_TYPE) {
-      // a feed's bytes as the body: the importer reads them in place
-      const args = bytesArgs(req.headers[BYTES_ARGS_HEADER])
-      const arriving = opts.importWhileUploading ? arrivingBytesBody(req, bytesLimit) : null
-      if (arriving) {
-        const envelope = await opts.backend.dispatch(channel, { ...args, [bytesField]: arriving.bytes }, token)
-        // a body cut short: the client is gone (or Node answered 408), the import failed
-        if (!(await arriving.done.then(() => true, () => false))) return
-        sendEnvelope(res, 200, envelope)
-        return
-      }
-      const bytes = await readBytesBody(req, bytesLimit)
-      sendEnvelope(res, 200, await opts.backend.dispatch(channel, { ...args, [bytesField]: bytes }, token))
-      return
-    }
-    if (type !== 'application/json') {
-      if (bytesField) {
-        const { message, reason } = new AppError('BAD_ARGUMENTS', `send the file's bytes as ${BYTES_CONTENT_TYPE} (or the call as application/json), not ${type || 'no content type'}`, because('FEED_CONTENT_TYPE', { type: type || '—' })).toData()
-        throw new HttpFailure(415, 'BAD_ARGUMENTS', message, {}, reason)
-      }
-      throw new HttpFailure(415, 'BAD_ARGUMENTS', 'the request body must be JSON (Content-Type: application/json)')
-    }
-    const raw = await readBody(req, limit)
-    let body: unknown
-    try {
-      body = raw.length === 0 ? {} : JSON.parse(raw.toString('utf8'))
-    } catch (e) {
-      throw new HttpFailure(400, 'BAD_ARGUMENTS', `the request body is not valid JSON (${e instanceof Error ? e.message : String(e)})`)
-    }
-    if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-      throw new HttpFailure(400, 'BAD_ARGUMENTS', 'the request body must be a JSON object {"args": ...}')
-    }
-    const args = (body as { args?: unknown }).args
-    const envelope = await opts.backend.dispatch(channel, args, token)
-    sendEnvelope(res, 200, envelope)
-  }
-
-  async function handleStatic(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      send(res, 405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' }, 'method not allowed\n')
-      return
-    }
-    const r = await resolveStatic(opts.staticDir, pathname)
-    if ('status' in r) {
-      send(res, r.status, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' }, r.status === 404 ? 'not found\n' : 'bad request\n')
-      return
-    }
-    const f = r.found
-    const cache = f.immutable ? 'public, max-age=31536000, immutable' : 'no-cache'
-    res.writeHead(200, { ...pageHeaders, 'Content-Type': f.contentType, 'Content-Length': String(f.size), 'Cache-Control': cache })
-    if (req.method === 'HEAD') {
-      res.end()
-      return
-    }
-    const stream = createReadStream(f.file)
-    stream.on('error', (e) => {
-      onError(e)
-      res.destroy()
-    })
-    stream.pipe(res)
-  }
-
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const rawUrl = req.url ?? '/'
-    const pathname = rawUrl.split(/[?#]/, 1)[0]
-    const isApi = pathname.startsWith(API_PREFIX)
-    try {
-      checkCaller(req, isApi)
-      if (isApi) await handleApi(req, res, pathname)
-      else await handleStatic(req, res, pathname)
-    } catch (e) {
-      if (res.headersSent) {
-        onError(e)
-        res.destroy()
-      } else if (e instanceof HttpFailure) {
-        sendFailure(res, e)
-      } else {
-        onError(e)
-        sendFailure(res, new HttpFailure(500, 'INTERNAL', `unexpected error: ${e instanceof Error ? e.message : String(e)}`))
-      }
-    }
-  }
-
   const server = createServer(
     {
       headersTimeout,
@@ -359,25 +186,19 @@ export async function createHost(opts: HostOptions): Promise<Host> {
       connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(Math.min(headersTimeout, requestTimeout) / 5))),
     },
     (req, res) => {
-      void handle(req, res)
+      void handle(ctx, req, res)
     },
   )
   server.maxConnections = opts.maxConnections ?? HOST_LIMITS.maxConnections
-
-  await new Promise<void>((resolveListen, reject) => {
-    server.once('error', reject)
-    server.listen(opts.port ?? 0, '127.0.0.1', () => {
-      server.off('error', reject)
-      resolveListen()
-    })
-  })
+  await listen(server, opts.port ?? 0)
   const port = (server.address() as AddressInfo).port
-  ownUrl = `http://127.0.0.1:${port}/`
-  allowedHosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`])
-  allowedOrigins = new Set([`http://127.0.0.1:${port}`, `http://localhost:${port}`])
-
+  ctx.own = {
+    url: `http://127.0.0.1:${port}/`,
+    hosts: new Set([`127.0.0.1:${port}`, `localhost:${port}`]),
+    origins: new Set([`http://127.0.0.1:${port}`, `http://localhost:${port}`]),
+  }
   return {
-    url: ownUrl,
+    url: ctx.own.url,
     port,
     server,
     close: () =>
