@@ -1,0 +1,159 @@
+/**
+ * The players of a batch of sales (sales-batch.ts): each sale's entry, from the connection's
+ * cache, else read in one query per chunk, else created in order of first sale; and the cache
+ * itself, trusted only while nothing else wrote.
+ */
+import type { Statement } from 'better-sqlite3'
+import type { Db } from '../ledger/db'
+import type { PendingSale } from './sales-state'
+import type { SalesRows } from './sales-rows'
+
+/** Names looked up in one query (json_each), for the players the cache does not hold. */
+const LOOKUP_CHUNK = 5000
+/** Past this many players the cache starts over (about 100 bytes each). */
+const MAX_CACHED_PLAYERS = 1_000_000
+
+/**
+ * What the ledger says of each player that a batch of this connection sold to: the id and the
+ * last sale (the head of the player's chain), so that a batch reads no player it already knows.
+ * `id` and `last` hold only committed state: a batch keeps its changes in the entry's batch
+ * fields and copies the new chain head into `last` after its own COMMIT, never before (a
+ * rolled-back batch leaves them as they were). The cache is trusted only while nothing else
+ * wrote: it is dropped when `PRAGMA data_version` says another connection committed, or when
+ * this connection's `total_changes()` moved since the last merge (any other write on it, or a
+ * batch that rolled back after creating players). A batch run inside an outer transaction (the
+ * importer's) does not use it and drops it, since that transaction may still roll back. One
+ * cache per connection, shared by every sales service on it. One entry per player serves both
+ * the cache and the batch, so a batch makes no object for a player the cache knows.
+ */
+export interface PlayerEntry {
+  name: string
+  /** 0 until known */
+  id: number
+  last: number | null
+  /** when the sale `last` was sold (-Infinity: no sale) */
+  lastSoldAt: number
+  /** the batch that the fields below belong to */
+  stamp: number
+  /** the chain's head as the batch writes, and when it was sold */
+  head: number | null
+  headSoldAt: number
+  /** a sale of the batch was older than the head it was linked to: the chain is relinked */
+  late: boolean
+  units: number
+  staked: number
+  won: number
+  first: number
+  lastAt: number
+}
+
+export interface PlayerCache {
+  players: Map<string, PlayerEntry>
+  dataVersion: number
+  changes: number
+}
+
+/** A batch's players: the entries it takes them from (the cache or its own), its stamp, and them in order of first sale. */
+export interface BatchPlayers {
+  entries: Map<string, PlayerEntry>
+  stamp: number
+  players: PlayerEntry[]
+}
+
+/** How players are read and created: `byName` takes a JSON array of names (json_each). */
+export interface PlayerStore {
+  byName: Statement
+  rows: SalesRows
+}
+
+const playerCaches = new WeakMap<Db, PlayerCache>()
+
+/** The connection's cache, shared by every sales service on it. */
+export function playerCacheOf(db: Db): PlayerCache {
+  let cache = playerCaches.get(db)
+  if (!cache) playerCaches.set(db, (cache = { players: new Map(), dataVersion: -1, changes: -1 }))
+  return cache
+}
+
+/** The cache, emptied unless the ledger is as it last knew it (same data version, same changes) and not too big. */
+export function freshCache(cache: PlayerCache, dataVersion: number, changes: number): Map<string, PlayerEntry> {
+  if (dataVersion !== cache.dataVersion || changes !== cache.changes || cache.players.size > MAX_CACHED_PLAYERS) {
+    cache.players.clear()
+    cache.dataVersion = dataVersion
+    cache.changes = changes
+  }
+  return cache.players
+}
+
+/** The cache dropped: what a batch inside an outer transaction wrote is not known to last. */
+export function forgetCache(cache: PlayerCache): void {
+  cache.players.clear()
+  cache.changes = -1
+}
+
+/** Committed: the cache learns the players' new chain heads, and the connection's changes since. */
+export function learnHeads(cache: PlayerCache, players: readonly PlayerEntry[], changes: number): void {
+  for (const t of players) {
+    t.last = t.head
+    t.lastSoldAt = t.headSoldAt
+  }
+  cache.changes = changes
+}
+
+/** The entries in order of id: numbers sorted natively (id × 2^21 + place, exact below 2^53) instead of a comparator called a million times a batch. */
+export function byId(list: PlayerEntry[]): PlayerEntry[] {
+  if (list.length >= 2 ** 21) return list.sort((a, b) => a.id - b.id)
+  const keys = new Float64Array(list.length)
+  for (let i = 0; i < list.length; i++) keys[i] = list[i].id * 2 ** 21 + i
+  keys.sort()
+  const out: PlayerEntry[] = new Array(list.length)
+  for (let i = 0; i < keys.length; i++) out[i] = list[keys[i] % 2 ** 21]
+  return out
+}
+
+/** Each sale's `who`: the batch's entry for its player, the new ones looked up or created. */
+export function playersOf(store: PlayerStore, b: BatchPlayers, pending: PendingSale[]): void {
+  const missing: PlayerEntry[] = []
+  for (let i = 0; i < pending.length; i++) pending[i].who = entryOf(b, pending[i].player, missing)
+  lookUp(store, missing)
+  const created = missing.filter((e) => e.id === 0)
+  const ids = store.rows.newPlayers(created.map((e) => e.name))
+  created.forEach((e, i) => (e.id = ids[i]))
+}
+
+/** The player's entry, its batch fields started on its first sale of the batch; unknown ones into `missing`. */
+function entryOf(b: BatchPlayers, name: string, missing: PlayerEntry[]): PlayerEntry {
+  let e = b.entries.get(name)
+  if (e === undefined) {
+    e = { name, id: 0, last: null, lastSoldAt: -Infinity, stamp: 0, head: null, headSoldAt: -Infinity, late: false, units: 0, staked: 0, won: 0, first: Infinity, lastAt: -Infinity }
+    b.entries.set(name, e)
+  }
+  if (e.stamp !== b.stamp) {
+    e.stamp = b.stamp
+    e.head = e.last
+    e.headSoldAt = e.lastSoldAt
+    e.late = false
+    e.units = e.staked = e.won = 0
+    e.first = Infinity
+    e.lastAt = -Infinity
+    b.players.push(e)
+    if (e.id === 0) missing.push(e)
+  }
+  return e
+}
+
+/** The ledger's id and chain head of each player it has, one query per chunk of names. */
+function lookUp(store: PlayerStore, missing: PlayerEntry[]): void {
+  const byName = new Map<string, PlayerEntry>()
+  for (const e of missing) byName.set(e.name, e)
+  for (let i = 0; i < missing.length; i += LOOKUP_CHUNK) {
+    const chunk = missing.slice(i, i + LOOKUP_CHUNK)
+    const rows = store.byName.all(JSON.stringify(chunk.map((e) => e.name))) as [number, string, number | null, number | null][]
+    for (const [id, name, last, lastSoldAt] of rows) {
+      const e = byName.get(name)!
+      e.id = id
+      e.last = e.head = last
+      e.lastSoldAt = e.headSoldAt = lastSoldAt ?? -Infinity
+    }
+  }
+}
