@@ -4,10 +4,8 @@
  */
 import type { SerialError, UnitId } from '../../game-core/serial'
 import type { Problem, FeedLineData } from './import-problems'
+import { storedSaleId } from './import-rules'
 import { NO_PLAY, type CheckedSales } from './sales'
-
-/** A sale id with the shape of a serial (the ledger stores such a sale under its unit, no id of its own). */
-export const SERIAL_SHAPE = /^\d{4}-\d{3}-\d{7}-\d$/
 
 /** A play packed as the ledger stores it (play-codec): its code, and its events at PlayBytes[from … to). */
 export type PackedPlay = { code: number; from: number; to: number }
@@ -37,11 +35,13 @@ export class PlayBytes {
 }
 /** A line read by the fast reader, its play packed apart. */
 export type FastLine = Omit<FeedLineData, 'play'> & { play: null }
+/** A line read whole: by the full path (JSON.parse and the schema), or by the fast reader. */
+export type FeedLine = FeedLineData | FastLine
 /** A line read, before its checks: `packed` is undefined when the full path read it (its play still to check). */
 export interface ReadLine {
   n: number
   /** null for a line that its schema refused, whose serial (`held`) may still say which unit's place it holds */
-  l: FeedLineData | FastLine | null
+  l: FeedLine | null
   packed: PackedPlay | null | undefined
   unit?: UnitId | SerialError
   held?: string
@@ -139,7 +139,7 @@ export class GoodLines {
       soldAt[i] = this.soldAt[g]
       codes[i] = this.code[g]
       // a sale id shaped like a serial is the line's own serial (checked): stored as the unit's
-      saleIds[i] = SERIAL_SHAPE.test(this.saleId[g]) ? null : this.saleId[g]
+      saleIds[i] = storedSaleId(this.saleId[g])
       const n = this.evEnd[g] - this.evStart[g]
       if (!contiguous) events.set(this.plays.buf.subarray(this.evStart[g], this.evEnd[g]), o)
       o += n

@@ -3,14 +3,11 @@
  * per unit, and for each emission an unbroken run of units from its next unsold one (SPEC §4:
  * units sell in index order within a block, blocks in order).
  */
-import { formatSerial } from '../../game-core/serial'
-import type { GameDefinition } from '../../game-core/rules'
-import type { BlockRow, EmissionRow } from './catalog'
 import type { GoodLines } from './import-lines'
 import { problem, type Problem } from './import-problems'
+import { nextPosition, positionOf, serialAt, soldOutAt, type EmissionInfo } from './import-rules'
 
-/** An emission as the careful import reads it once. `floor`: the earliest sale time (the first sale day, else its creation). */
-export type EmissionInfo = { row: EmissionRow; def: GameDefinition; blocks: BlockRow[]; floor: number }
+export type { EmissionInfo } from './import-rules'
 /** The lines to write for one emission: kept[from … to). */
 export type Run = { emission: number; from: number; to: number }
 type Bad = (line: number, p: Problem) => void
@@ -62,24 +59,20 @@ export function checkOrder(good: GoodLines, placed: readonly number[], unplaced:
     const emission = good.emission[g]
     const e = emissionOf(emission)!
     const size = e.def.blockSize
-    if (k === 0 || good.emission[placed[k - 1]] !== emission) {
-      // the position of the emission's next unit, as block × size + unit
-      const firstOpen = e.blocks.find((b) => b.units_sold < size)
-      expected = firstOpen ? (firstOpen.block - 1) * size + firstOpen.units_sold : e.blocks.length * size
-    }
-    const at = (good.block[g] - 1) * size + good.unit[g]
+    if (k === 0 || good.emission[placed[k - 1]] !== emission) expected = nextPosition(e)
+    const at = positionOf(size, good.block[g], good.unit[g])
     if (at !== expected) {
       // a gap that the lines whose unit cannot be read may fill is theirs to explain
       const gap = at - expected
       if (gap > 0 && gap <= spare) spare -= gap
-      else {
-        const soldOut = expected >= e.blocks.length * size
-        const next = soldOut ? '' : formatSerial({ emission, block: Math.floor(expected / size) + 1, unit: expected % size }, size)
-        const text = `unit ${good.serial[g]} is out of order: units sell in index order within a block, blocks in order, and the next unit to sell here is ${soldOut ? 'none: the emission is sold out' : next}, which the file does not carry`
-        bad(good.line[g], soldOut ? problem('OUT_OF_ORDER_SOLD_OUT', { serial: good.serial[g] }, text) : problem('OUT_OF_ORDER', { serial: good.serial[g], next }, text))
-      }
+      else bad(good.line[g], outOfOrder(good.serial[g], soldOutAt(e, expected) ? null : serialAt(emission, expected, size)))
     }
     expected = at + 1
   }
+}
 
+/** A unit out of order: `next`, the unit expected there (null: none, the emission is sold out). */
+function outOfOrder(serial: string, next: string | null): Problem {
+  const text = `unit ${serial} is out of order: units sell in index order within a block, blocks in order, and the next unit to sell here is ${next === null ? 'none: the emission is sold out' : next}, which the file does not carry`
+  return next === null ? problem('OUT_OF_ORDER_SOLD_OUT', { serial }, text) : problem('OUT_OF_ORDER', { serial, next }, text)
 }

@@ -32,9 +32,10 @@
  * line and the byte where it stops being UTF-8. It is at most FEED_MAX_BYTES (512 MiB).
  *
  * The modules: import-feed.ts (the file as bytes), import-problems.ts (the schema and the
- * reasons), import-stream.ts (the usual feed, read on a second thread), import-careful.ts and
+ * reasons), import-rules.ts (the rules both paths apply, each in one place), import-stream.ts
+ * (the usual feed, read on a second thread), import-careful.ts, import-line-checks.ts and
  * import-order.ts (every line judged, and the order), import-lines.ts (the lines as columns),
- * import-history.ts (the audit entries and the history read from them).
+ * import-history.ts (the batch row, the audit entries and the history read from them).
  */
 import { AppError } from '../contract/errors'
 import type { ImportLineError, ImportRecord, ImportResult, Page } from '../contract/types'
