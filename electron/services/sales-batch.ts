@@ -18,7 +18,7 @@ import {
   type BatchPlayers, byId, forgetCache, freshCache, learnHeads, type PlayerCache, type PlayerEntry, playerCacheOf,
   playersOf, type PlayerStore,
 } from './sales-players'
-import { createSalesRows, SALE_COLUMNS } from './sales-rows'
+import { createSalesRows, SALE_COLUMNS, type DayTotals } from './sales-rows'
 import type { EmissionState, PendingSale } from './sales-state'
 
 export type { PlayerEntry } from './sales-players'
@@ -50,12 +50,6 @@ export interface SalesBatches {
   nestedStream(): void
 }
 
-interface DayTotals {
-  units: number
-  sales: number
-  prizes: number
-  prizesCents: number
-}
 
 /**
  * A batch's writes: its players (from the cache, else read in one query per chunk, else
@@ -83,7 +77,6 @@ interface BatchContext {
   totalChanges: Statement
   setSold: Statement
   addTier: Statement
-  addDay: Statement
   inTransaction: ReturnType<Db['transaction']>
   /** Set by transact: whether this batch runs inside an outer transaction (then the cache is not used). */
   nested: boolean
@@ -103,10 +96,6 @@ export function createSalesBatch({ db, catalog, alerts }: { db: Db; catalog: Cat
     totalChanges: db.prepare('SELECT total_changes()').pluck(),
     setSold: db.prepare('UPDATE blocks SET units_sold = ? WHERE emission = ? AND block = ? AND units_sold = ?'),
     addTier: db.prepare('UPDATE block_tiers SET sold = sold + ? WHERE emission = ? AND block = ? AND tier = ?'),
-    addDay: db.prepare(`
-    INSERT INTO daily_sales (day, emission, units, sales_cents, prizes, prizes_cents) VALUES (?, ?, ?, ?, ?, ?)
-    ON CONFLICT(day, emission) DO UPDATE SET units = daily_sales.units + excluded.units, sales_cents = daily_sales.sales_cents + excluded.sales_cents,
-      prizes = daily_sales.prizes + excluded.prizes, prizes_cents = daily_sales.prizes_cents + excluded.prizes_cents`),
     inTransaction: db.transaction((work: () => unknown) => work()),
     nested: false,
     batchPlayers: [],
@@ -187,8 +176,9 @@ function countDays(ctx: BatchContext, b: Batch, pending: PendingSale[]): void {
   for (const p of pending) {
     const d = Math.floor(p.soldAt / DAY_MS)
     if (d !== lastDay || p.emission !== lastEmission || lastEntry === null) {
-      const k = `${new Date(d * DAY_MS).toISOString().slice(0, 10)}/${p.emission}`
-      lastEntry = b.days.get(k) ?? { units: 0, sales: 0, prizes: 0, prizesCents: 0 }
+      const day = new Date(d * DAY_MS).toISOString().slice(0, 10)
+      const k = `${day}/${p.emission}`
+      lastEntry = b.days.get(k) ?? { day, emission: p.emission, units: 0, sales: 0, prizes: 0, prizesCents: 0 }
       b.days.set(k, lastEntry)
       lastDay = d
       lastEmission = p.emission
@@ -211,10 +201,7 @@ function writeTotals(ctx: BatchContext, b: Batch, states: Iterable<EmissionState
     t.headSoldAt = head.soldAt
   }
   addToPlayers(ctx, b)
-  for (const [k, v] of b.days) {
-    const [day, emission] = k.split('/')
-    ctx.addDay.run(day, Number(emission), v.units, v.sales, v.prizes, v.prizesCents)
-  }
+  ctx.rows.addToDays([...b.days.values()])
   for (const st of states) addToBlocks(ctx, st)
 }
 

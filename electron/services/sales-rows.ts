@@ -23,6 +23,20 @@ export interface PlayerTotals {
   head: number | null
 }
 
+/** What a batch adds to one day of one emission. */
+export interface DayTotals {
+  day: string
+  emission: number
+  units: number
+  sales: number
+  prizes: number
+  prizesCents: number
+}
+
+const ADD_TO_DAY = `ON CONFLICT(day, emission) DO UPDATE SET units = daily_sales.units + excluded.units,
+      sales_cents = daily_sales.sales_cents + excluded.sales_cents, prizes = daily_sales.prizes + excluded.prizes,
+      prizes_cents = daily_sales.prizes_cents + excluded.prizes_cents`
+
 export interface SalesRows {
   /** Inserts `count` sales whose columns are `values` in order (SALE_COLUMNS each). */
   insert(values: unknown[], count: number): void
@@ -30,6 +44,8 @@ export interface SalesRows {
   addToPlayers(players: readonly PlayerTotals[]): number
   /** New players by name, in the order given: their ids. */
   newPlayers(names: readonly string[]): number[]
+  /** Adds each day's totals (daily_sales), creating the day's row if needed. */
+  addToDays(days: readonly DayTotals[]): void
 }
 
 export function createSalesRows(db: Db): SalesRows {
@@ -46,6 +62,7 @@ function sqliteSalesRows(db: Db): SalesRows {
   const insertPlayer = db.prepare('INSERT INTO players (name) VALUES (?)')
   const updatePlayer = db.prepare(`UPDATE players SET units = units + ?, staked_cents = staked_cents + ?, won_cents = won_cents + ?,
       first_sale_at = min(coalesce(first_sale_at, ?), ?), last_sale_at = max(coalesce(last_sale_at, ?), ?), last_key = ? WHERE id = ?`)
+  const addDay = db.prepare(`INSERT INTO daily_sales (day, emission, units, sales_cents, prizes, prizes_cents) VALUES (?, ?, ?, ?, ?, ?) ${ADD_TO_DAY}`)
   return {
     insert(values, count) {
       let i = 0
@@ -65,6 +82,9 @@ function sqliteSalesRows(db: Db): SalesRows {
       return updated
     },
     newPlayers: (names) => names.map((name) => Number(insertPlayer.run(name).lastInsertRowid)),
+    addToDays(days) {
+      for (const d of days) addDay.run(d.day, d.emission, d.units, d.sales, d.prizes, d.prizesCents)
+    },
   }
 }
 
@@ -85,6 +105,9 @@ function pgSalesRows(db: PgDb): SalesRows {
                  unnest(CAST(? AS bigint[])) AS head) v
     WHERE p.id = v.id`)
   const insertNames = db.prepare('INSERT INTO players (name) SELECT unnest(CAST(? AS text[])) RETURNING id, name').raw()
+  const addDays = db.prepare(`INSERT INTO daily_sales (day, emission, units, sales_cents, prizes, prizes_cents)
+    SELECT unnest(CAST(? AS text[])), unnest(CAST(? AS bigint[])), unnest(CAST(? AS bigint[])), unnest(CAST(? AS bigint[])),
+           unnest(CAST(? AS bigint[])), unnest(CAST(? AS bigint[])) ${ADD_TO_DAY}`)
   return {
     insert(values, count) {
       const lines: string[] = new Array(count)
@@ -105,6 +128,11 @@ function pgSalesRows(db: PgDb): SalesRows {
       if (names.length === 0) return []
       const ids = new Map((insertNames.all([names]) as [number, string][]).map(([id, name]) => [name, id]))
       return names.map((n) => ids.get(n)!)
+    },
+    addToDays(days) {
+      if (days.length === 0) return
+      const col = <T,>(f: (d: DayTotals) => T) => days.map(f)
+      addDays.run(col((d) => d.day), col((d) => d.emission), col((d) => d.units), col((d) => d.sales), col((d) => d.prizes), col((d) => d.prizesCents))
     },
   }
 }
