@@ -11,6 +11,7 @@
 import { AppError, because } from '../contract/errors'
 import type { BlockSeeding, JobInfo } from '../contract/types'
 import { batchRoots } from '../../game-core/commitment'
+import type { GameDefinition } from '../../game-core/rules'
 import { LATEST_COMMITMENT_VERSION } from '../../game-core/unit-commitment'
 import { newBlockSecret, nodePrimitives } from '../crypto/node-primitives'
 import type { Db } from '../ledger/db'
@@ -20,7 +21,7 @@ import type { Catalog, EmissionRow } from './catalog'
 import type { CeremonyService } from './ceremony'
 import { type Actor, type Clock, iso } from './common'
 import type { VerifyBlockFn } from './emissions'
-import type { JobRegistry } from './jobs'
+import type { JobContext, JobRegistry } from './jobs'
 import { emissionSubject, type Lease, type Leases } from './leases'
 
 export interface GenerationDeps {
@@ -60,101 +61,140 @@ function secretOf(ceremony: CeremonyService, seeding: BlockSeeding, emission: nu
   return s
 }
 
-export function createGeneration(deps: GenerationDeps) {
-  const { db, clock, keys, audit, jobs, leases, catalog, ceremony, verifyBlock, threads } = deps
-  const setStatus = db.prepare('UPDATE emissions SET status = ? WHERE emission = ?')
-  const pendingOf = db.prepare("SELECT block FROM blocks WHERE emission = ? AND status = 'pending' ORDER BY block").pluck()
-  const storeBlock = db.prepare(`UPDATE blocks SET status = 'generated', secret = ?, commitment = ?, merkle_root = ?, generated_at = ?,
-                                 commitment_version = ?, proof_roots = ?, seeding = ? WHERE emission = ? AND block = ? AND status = 'pending'`)
-  const pending = (emission: number) => pendingOf.all(emission) as number[]
+/** What a generation's functions share: the services it leans on and the statements prepared once. */
+interface GenerationContext extends GenerationDeps {
+  statements: ReturnType<typeof prepareGenerationStatements>
+}
 
-  /** Marks the emission generating, with its lease; the seeding is settled first (nothing written if refused). */
-  function begin(actor: Actor, emission: number): { seeding: BlockSeeding; todo: number[]; lease: Lease } {
-    return db.transaction(() => {
-      const e = catalog.emission(emission)
-      const seeding = seedingOf(ceremony, e)
-      const todo = pending(emission)
-      const lease = leases.take('generate', emissionSubject(emission))
-      setStatus.run('generating', emission)
-      audit.record(actor.name, 'emission.generate-start', `emission:${emission}`, { from: e.status, to: 'generating', blocks: todo, seeding })
-      return { seeding, todo, lease }
-    }).immediate()
+function prepareGenerationStatements(db: Db) {
+  return {
+    setStatus: db.prepare('UPDATE emissions SET status = ? WHERE emission = ?'),
+    pendingOf: db.prepare("SELECT block FROM blocks WHERE emission = ? AND status = 'pending' ORDER BY block").pluck(),
+    storeBlock: db.prepare(`UPDATE blocks SET status = 'generated', secret = ?, commitment = ?, merkle_root = ?, generated_at = ?,
+                                 commitment_version = ?, proof_roots = ?, seeding = ? WHERE emission = ? AND block = ? AND status = 'pending'`),
+    generating: db.prepare("SELECT emission FROM emissions WHERE status = 'generating' ORDER BY emission").pluck(),
   }
+}
 
-  /** The emission back to created; nothing if another workstation took the generation over. */
-  function end(actor: Actor, emission: number, lease: Lease, err: unknown): void {
-    const cancelled = err instanceof AppError && err.code === 'CANCELLED'
-    db.transaction(() => {
-      if (!lease.held()) return
-      lease.drop()
-      setStatus.run('created', emission)
-      audit.record(actor.name, cancelled ? 'emission.generate-cancelled' : 'emission.generate-failed', `emission:${emission}`, {
-        from: 'generating', to: 'created', pending: pending(emission), ...(cancelled ? {} : { error: err instanceof Error ? err.message : String(err) }),
-      })
-    }).immediate()
+const pending = (ctx: GenerationContext, emission: number) => ctx.statements.pendingOf.all(emission) as number[]
+
+/** Marks the emission generating, with its lease; the seeding is settled first (nothing written if refused). */
+function begin(ctx: GenerationContext, actor: Actor, emission: number): { seeding: BlockSeeding; todo: number[]; lease: Lease } {
+  const { db, catalog, ceremony, leases, audit, statements } = ctx
+  return db.transaction(() => {
+    const e = catalog.emission(emission)
+    const seeding = seedingOf(ceremony, e)
+    const todo = pending(ctx, emission)
+    const lease = leases.take('generate', emissionSubject(emission))
+    statements.setStatus.run('generating', emission)
+    audit.record(actor.name, 'emission.generate-start', `emission:${emission}`, { from: e.status, to: 'generating', blocks: todo, seeding })
+    return { seeding, todo, lease }
+  }).immediate()
+}
+
+/** The emission back to created; nothing if another workstation took the generation over. */
+function end(ctx: GenerationContext, actor: Actor, emission: number, lease: Lease, err: unknown): void {
+  const cancelled = err instanceof AppError && err.code === 'CANCELLED'
+  ctx.db.transaction(() => {
+    if (!lease.held()) return
+    lease.drop()
+    ctx.statements.setStatus.run('created', emission)
+    ctx.audit.record(actor.name, cancelled ? 'emission.generate-cancelled' : 'emission.generate-failed', `emission:${emission}`, {
+      from: 'generating', to: 'created', pending: pending(ctx, emission), ...(cancelled ? {} : { error: err instanceof Error ? err.message : String(err) }),
+    })
+  }).immediate()
+}
+
+/** One generation under way: what begin settled, and the emission's game. */
+interface GenerationRun {
+  actor: Actor
+  emission: number
+  def: GameDefinition
+  seeding: BlockSeeding
+  todo: number[]
+}
+
+/** Block `block` (the i-th to do) drawn, derived and checked in the worker threads, then sealed and written. */
+async function generateBlock(ctx: GenerationContext, run: GenerationRun, job: JobContext, i: number, block: number): Promise<void> {
+  const { emission, def, seeding, todo, actor } = run
+  const total = todo.length * def.blockSize
+  job.checkCancelled()
+  const secret = secretOf(ctx.ceremony, seeding, emission, block)
+  const v = await ctx.verifyBlock(def, { emission, block, secret, commitmentVersion: LATEST_COMMITMENT_VERSION }, {
+    threads: ctx.threads,
+    signal: job.signal,
+    onProgress: (done) => job.progress(i * def.blockSize + done, total, `block ${block} (${i + 1} of ${todo.length})`),
+  })
+  if (!v.sound) throw new Error(`block ${emission}/${block} came out unsound: ${v.problems.slice(0, 3).map((p) => p.message).join('; ')}`)
+  ctx.db.transaction(() => {
+    const sealed = ctx.keys.sealSecret({ emission, block }, secret)
+    const roots = Buffer.from(batchRoots(nodePrimitives, v.leafHashes))
+    if (ctx.statements.storeBlock.run(sealed, v.commitment, v.merkleRoot, iso(ctx.clock()), v.commitmentVersion, roots, seeding, emission, block).changes !== 1) {
+      throw new Error(`block ${emission}/${block} was changed by someone else during its generation`)
+    }
+    ctx.audit.record(actor.name, 'block.generate', `block:${emission}/${block}`, { commitment: v.commitment, commitmentVersion: v.commitmentVersion, seeding })
+  }).immediate()
+}
+
+/** Every block written: the emission generated, its lease dropped (refused if another workstation took it over). */
+function finish(ctx: GenerationContext, run: GenerationRun, lease: Lease): void {
+  ctx.db.transaction(() => {
+    if (!lease.held()) throw new Error(`emission ${run.emission}'s generation was taken over by another workstation`)
+    lease.drop()
+    ctx.statements.setStatus.run('generated', run.emission)
+    ctx.audit.record(run.actor.name, 'emission.generate-done', `emission:${run.emission}`, { from: 'generating', to: 'generated' })
+  }).immediate()
+}
+
+/** Starts generating the emission's pending blocks (its status checked by the caller). */
+function generate(ctx: GenerationContext, actor: Actor, emission: number): JobInfo {
+  const def = ctx.catalog.definition(emission)
+  const { seeding, todo, lease } = begin(ctx, actor, emission)
+  const run: GenerationRun = { actor, emission, def, seeding, todo }
+  return ctx.jobs.start('generate', emission, todo.length * def.blockSize, `generating ${todo.length} block(s)`, async (job) => {
+    try {
+      for (const [i, block] of todo.entries()) await generateBlock(ctx, run, job, i, block)
+      finish(ctx, run, lease)
+      return `${todo.length} block(s) generated`
+    } catch (err) {
+      end(ctx, actor, emission, lease, err)
+      throw err
+    }
+  }, lease)
+}
+
+/**
+ * After a crash, or a workstation gone mid-generation: the emission's generation, if its lease
+ * is dead (or missing), goes back to created. In the caller's write transaction.
+ */
+function recoverOne(ctx: GenerationContext, emission: number): boolean {
+  const { jobs, leases } = ctx
+  if (jobs.runningOn(emission)) return false
+  const subject = emissionSubject(emission)
+  if (leases.liveOn(subject).some((l) => l.kind === 'generate')) return false
+  for (const dead of leases.deadOn(subject).filter((l) => l.kind === 'generate')) leases.clearDead(dead)
+  ctx.statements.setStatus.run('created', emission)
+  ctx.audit.record('system', 'emission.generate-interrupted', `emission:${emission}`, { from: 'generating', to: 'created', note: 'the generating process ended; pending blocks will be generated on the next run' })
+  return true
+}
+
+/** Every interrupted generation (on opening the ledger, or before a generation starts). */
+function recoverInterrupted(ctx: GenerationContext): number[] {
+  const { generating } = ctx.statements
+  // nothing generating: no write lock is taken (a command opened beside a busy writer need not wait for it)
+  if ((generating.all() as number[]).length === 0) return []
+  return ctx.db.transaction(() => (generating.all() as number[]).filter((e) => recoverOne(ctx, e))).immediate()
+}
+
+export interface Generation {
+  generate(actor: Actor, emission: number): JobInfo
+  recoverInterrupted(): number[]
+}
+
+export function createGeneration(deps: GenerationDeps): Generation {
+  const ctx: GenerationContext = { ...deps, statements: prepareGenerationStatements(deps.db) }
+  return {
+    generate: (actor, emission) => generate(ctx, actor, emission),
+    recoverInterrupted: () => recoverInterrupted(ctx),
   }
-
-  /** Starts generating the emission's pending blocks (its status checked by the caller). */
-  function generate(actor: Actor, emission: number): JobInfo {
-    const def = catalog.definition(emission)
-    const { seeding, todo, lease } = begin(actor, emission)
-    const total = todo.length * def.blockSize
-    return jobs.start('generate', emission, total, `generating ${todo.length} block(s)`, async (ctx) => {
-      try {
-        for (const [i, block] of todo.entries()) {
-          ctx.checkCancelled()
-          const secret = secretOf(ceremony, seeding, emission, block)
-          const v = await verifyBlock(def, { emission, block, secret, commitmentVersion: LATEST_COMMITMENT_VERSION }, {
-            threads,
-            signal: ctx.signal,
-            onProgress: (done) => ctx.progress(i * def.blockSize + done, total, `block ${block} (${i + 1} of ${todo.length})`),
-          })
-          if (!v.sound) throw new Error(`block ${emission}/${block} came out unsound: ${v.problems.slice(0, 3).map((p) => p.message).join('; ')}`)
-          db.transaction(() => {
-            const sealed = keys.sealSecret({ emission, block }, secret)
-            const roots = Buffer.from(batchRoots(nodePrimitives, v.leafHashes))
-            if (storeBlock.run(sealed, v.commitment, v.merkleRoot, iso(clock()), v.commitmentVersion, roots, seeding, emission, block).changes !== 1) {
-              throw new Error(`block ${emission}/${block} was changed by someone else during its generation`)
-            }
-            audit.record(actor.name, 'block.generate', `block:${emission}/${block}`, { commitment: v.commitment, commitmentVersion: v.commitmentVersion, seeding })
-          }).immediate()
-        }
-        db.transaction(() => {
-          if (!lease.held()) throw new Error(`emission ${emission}'s generation was taken over by another workstation`)
-          lease.drop()
-          setStatus.run('generated', emission)
-          audit.record(actor.name, 'emission.generate-done', `emission:${emission}`, { from: 'generating', to: 'generated' })
-        }).immediate()
-        return `${todo.length} block(s) generated`
-      } catch (err) {
-        end(actor, emission, lease, err)
-        throw err
-      }
-    }, lease)
-  }
-
-  /**
-   * After a crash, or a workstation gone mid-generation: the emission's generation, if its lease
-   * is dead (or missing), goes back to created. In the caller's write transaction.
-   */
-  function recoverOne(emission: number): boolean {
-    if (jobs.runningOn(emission)) return false
-    const subject = emissionSubject(emission)
-    if (leases.liveOn(subject).some((l) => l.kind === 'generate')) return false
-    for (const dead of leases.deadOn(subject).filter((l) => l.kind === 'generate')) leases.clearDead(dead)
-    setStatus.run('created', emission)
-    audit.record('system', 'emission.generate-interrupted', `emission:${emission}`, { from: 'generating', to: 'created', note: 'the generating process ended; pending blocks will be generated on the next run' })
-    return true
-  }
-
-  const generatingStmt = db.prepare("SELECT emission FROM emissions WHERE status = 'generating' ORDER BY emission").pluck()
-
-  /** Every interrupted generation (on opening the ledger, or before a generation starts). */
-  function recoverInterrupted(): number[] {
-    // nothing generating: no write lock is taken (a command opened beside a busy writer need not wait for it)
-    if ((generatingStmt.all() as number[]).length === 0) return []
-    return db.transaction(() => (generatingStmt.all() as number[]).filter(recoverOne)).immediate()
-  }
-
-  return { generate, recoverInterrupted }
 }
