@@ -77,86 +77,108 @@ function historyOrder(sort: PlayerHistorySortKey, order: SortOrder): string {
   return sort === 'prizeCents' ? `ORDER BY s.prize_cents ${order === 'asc' ? 'ASC' : 'DESC'}, c.n ASC` : `ORDER BY ${chain}`
 }
 
-export function createPlayersService({ db, catalog }: { db: Db; catalog: Catalog }): PlayersService {
-  const sameIdIgnoringCase = db.prepare(`SELECT * FROM players WHERE name COLLATE NOCASE = ? ORDER BY name LIMIT ${SAME_ID_MAX}`)
-  const firstLinks = db.prepare(`${CHAIN} SELECT ${UNIT_COLUMNS} FROM c JOIN sales s ON s.unit_key = c.k WHERE c.n >= ? ORDER BY c.n`)
-  const searchPage = db.prepare(
-    `SELECT * FROM players WHERE name COLLATE NOCASE >= ? AND name COLLATE NOCASE < ? ORDER BY name COLLATE NOCASE, name LIMIT ? OFFSET ?`,
-  )
-  const searchCount = db.prepare('SELECT count(*) FROM players WHERE name COLLATE NOCASE >= ? AND name COLLATE NOCASE < ?').pluck()
-  const allPage = db.prepare('SELECT * FROM players ORDER BY name COLLATE NOCASE, name LIMIT ? OFFSET ?')
-  const allCount = db.prepare('SELECT count(*) FROM players').pluck()
+/** What the players' functions share: the catalog (serials, demo flags) and the statements prepared once. */
+interface PlayersContext {
+  db: Db
+  catalog: Catalog
+  statements: ReturnType<typeof preparePlayerStatements>
+}
 
-  const toSummary = (r: PlayerRow): PlayerSummary => ({
-    player: r.name, units: r.units, stakedCents: r.staked_cents, wonCents: r.won_cents, firstSaleAt: isoOrNull(r.first_sale_at), lastSaleAt: isoOrNull(r.last_sale_at),
-  })
-
-  /** The account of this id ignoring case, and the others that differ from it only by case. */
-  function find(player: string): { row: PlayerRow; otherCase: string[] } {
-    const rows = sameIdIgnoringCase.all(player) as PlayerRow[]
-    if (rows.length === 0) throw new AppError('NOT_FOUND', `no player "${player}" has bought a unit`, { field: 'player', ...because('PLAYER_NOT_FOUND', { player }) })
-    const row = rows.length === 1 ? rows[0] : rows.find((r) => r.name === player)
-    if (!row) throw ambiguous(player, rows.map((r) => r.name))
-    return { row, otherCase: rows.filter((r) => r !== row).map((r) => r.name) }
-  }
-
-  function toUnit(s: ChainRow): PlayerUnit {
-    const id = splitUnitKey(s.unit_key)
-    const serial = formatSerial(id, catalog.definition(id.emission).blockSize)
-    return {
-      serial,
-      saleId: s.sale_id ?? serial,
-      soldAt: new Date(s.sold_at).toISOString(),
-      stakeCents: s.stake_cents,
-      prizeCents: s.prize_cents,
-      mode: s.play === null ? null : playModeOf(s.play),
-      status: s.play === null ? null : playStatusOf(s.play),
-      demo: catalog.facts(id.emission).demo === 1,
-    }
-  }
-
-  /** The newest units first, as far into the chain as they go: no more links are read than shown. */
-  function newest(r: PlayerRow, skip: number, take: number): PlayerUnit[] {
-    if (r.last_key === null || take <= 0) return []
-    return (firstLinks.all(r.last_key, skip + take, skip) as ChainRow[]).map(toUnit)
-  }
-
-  /** Another order, or some outcomes only: the whole chain is read (one player's sales), then sorted and cut. */
-  function sortedHistory(r: PlayerRow, q: Required<HistoryRequest>): Page<PlayerUnit> {
-    const empty = { total: 0, page: q.page, pageSize: q.pageSize, items: [] }
-    if (r.last_key === null) return empty
-    const filter = OUTCOME_SQL[q.outcome]
-    const from = `${CHAIN} SELECT %COLUMNS% FROM c JOIN sales s ON s.unit_key = c.k WHERE 1 = 1 ${filter}`
-    const total = q.outcome === 'all' ? r.units : (db.prepare(from.replace('%COLUMNS%', 'count(*)')).pluck().get(r.last_key, r.units) as number)
-    const rows = db
-      .prepare(`${from.replace('%COLUMNS%', UNIT_COLUMNS)} ${historyOrder(q.sort, q.order)} LIMIT ? OFFSET ?`)
-      .all(r.last_key, r.units, q.pageSize, (q.page - 1) * q.pageSize) as ChainRow[]
-    return { total, page: q.page, pageSize: q.pageSize, items: rows.map(toUnit) }
-  }
-
+function preparePlayerStatements(db: Db) {
   return {
-    summary: (player) => toSummary(find(player).row),
-    account(player) {
-      const { row } = find(player)
-      return { id: row.id, name: row.name }
-    },
-    last(player, count = 10) {
-      const { row, otherCase } = find(player)
-      return { ...toSummary(row), lastUnits: newest(row, 0, count), otherCase }
-    },
-    history(player, { page, pageSize, sort = 'soldAt', order = 'desc', outcome = 'all' }) {
-      const { row } = find(player)
-      if (sort === 'soldAt' && order === 'desc' && outcome === 'all') return { total: row.units, page, pageSize, items: newest(row, (page - 1) * pageSize, pageSize) }
-      return sortedHistory(row, { page, pageSize, sort, order, outcome })
-    },
-    search(query, page, pageSize) {
-      const q = query.trim()
-      const offset = (page - 1) * pageSize
-      // a prefix range on the NOCASE index: no scan, whatever the number of players
-      const total = (q === '' ? allCount.get() : searchCount.get(q, q + END)) as number
-      const rows = (q === '' ? allPage.all(pageSize, offset) : searchPage.all(q, q + END, pageSize, offset)) as PlayerRow[]
-      return { total, page, pageSize, items: rows.map(toSummary) }
-    },
+    sameIdIgnoringCase: db.prepare(`SELECT * FROM players WHERE name COLLATE NOCASE = ? ORDER BY name LIMIT ${SAME_ID_MAX}`),
+    firstLinks: db.prepare(`${CHAIN} SELECT ${UNIT_COLUMNS} FROM c JOIN sales s ON s.unit_key = c.k WHERE c.n >= ? ORDER BY c.n`),
+    searchPage: db.prepare(
+      `SELECT * FROM players WHERE name COLLATE NOCASE >= ? AND name COLLATE NOCASE < ? ORDER BY name COLLATE NOCASE, name LIMIT ? OFFSET ?`,
+    ),
+    searchCount: db.prepare('SELECT count(*) FROM players WHERE name COLLATE NOCASE >= ? AND name COLLATE NOCASE < ?').pluck(),
+    allPage: db.prepare('SELECT * FROM players ORDER BY name COLLATE NOCASE, name LIMIT ? OFFSET ?'),
+    allCount: db.prepare('SELECT count(*) FROM players').pluck(),
+  }
+}
+
+const toSummary = (r: PlayerRow): PlayerSummary => ({
+  player: r.name, units: r.units, stakedCents: r.staked_cents, wonCents: r.won_cents, firstSaleAt: isoOrNull(r.first_sale_at), lastSaleAt: isoOrNull(r.last_sale_at),
+})
+
+/** The account of this id ignoring case, and the others that differ from it only by case. */
+function find(ctx: PlayersContext, player: string): { row: PlayerRow; otherCase: string[] } {
+  const rows = ctx.statements.sameIdIgnoringCase.all(player) as PlayerRow[]
+  if (rows.length === 0) throw new AppError('NOT_FOUND', `no player "${player}" has bought a unit`, { field: 'player', ...because('PLAYER_NOT_FOUND', { player }) })
+  const row = rows.length === 1 ? rows[0] : rows.find((r) => r.name === player)
+  if (!row) throw ambiguous(player, rows.map((r) => r.name))
+  return { row, otherCase: rows.filter((r) => r !== row).map((r) => r.name) }
+}
+
+function toUnit(catalog: Catalog, s: ChainRow): PlayerUnit {
+  const id = splitUnitKey(s.unit_key)
+  const serial = formatSerial(id, catalog.definition(id.emission).blockSize)
+  return {
+    serial,
+    saleId: s.sale_id ?? serial,
+    soldAt: new Date(s.sold_at).toISOString(),
+    stakeCents: s.stake_cents,
+    prizeCents: s.prize_cents,
+    mode: s.play === null ? null : playModeOf(s.play),
+    status: s.play === null ? null : playStatusOf(s.play),
+    demo: catalog.facts(id.emission).demo === 1,
+  }
+}
+
+/** The newest units first, as far into the chain as they go: no more links are read than shown. */
+function newest(ctx: PlayersContext, r: PlayerRow, skip: number, take: number): PlayerUnit[] {
+  if (r.last_key === null || take <= 0) return []
+  return (ctx.statements.firstLinks.all(r.last_key, skip + take, skip) as ChainRow[]).map((s) => toUnit(ctx.catalog, s))
+}
+
+/** Another order, or some outcomes only: the whole chain is read (one player's sales), then sorted and cut. */
+function sortedHistory(ctx: PlayersContext, r: PlayerRow, q: Required<HistoryRequest>): Page<PlayerUnit> {
+  const { db } = ctx
+  const empty = { total: 0, page: q.page, pageSize: q.pageSize, items: [] }
+  if (r.last_key === null) return empty
+  const filter = OUTCOME_SQL[q.outcome]
+  const from = `${CHAIN} SELECT %COLUMNS% FROM c JOIN sales s ON s.unit_key = c.k WHERE 1 = 1 ${filter}`
+  const total = q.outcome === 'all' ? r.units : (db.prepare(from.replace('%COLUMNS%', 'count(*)')).pluck().get(r.last_key, r.units) as number)
+  const rows = db
+    .prepare(`${from.replace('%COLUMNS%', UNIT_COLUMNS)} ${historyOrder(q.sort, q.order)} LIMIT ? OFFSET ?`)
+    .all(r.last_key, r.units, q.pageSize, (q.page - 1) * q.pageSize) as ChainRow[]
+  return { total, page: q.page, pageSize: q.pageSize, items: rows.map((s) => toUnit(ctx.catalog, s)) }
+}
+
+function account(ctx: PlayersContext, player: string): { id: number; name: string } {
+  const { row } = find(ctx, player)
+  return { id: row.id, name: row.name }
+}
+
+function last(ctx: PlayersContext, player: string, count: number): PlayerLast {
+  const { row, otherCase } = find(ctx, player)
+  return { ...toSummary(row), lastUnits: newest(ctx, row, 0, count), otherCase }
+}
+
+function history(ctx: PlayersContext, player: string, { page, pageSize, sort = 'soldAt', order = 'desc', outcome = 'all' }: HistoryRequest): Page<PlayerUnit> {
+  const { row } = find(ctx, player)
+  if (sort === 'soldAt' && order === 'desc' && outcome === 'all') return { total: row.units, page, pageSize, items: newest(ctx, row, (page - 1) * pageSize, pageSize) }
+  return sortedHistory(ctx, row, { page, pageSize, sort, order, outcome })
+}
+
+function search(ctx: PlayersContext, query: string, page: number, pageSize: number): Page<PlayerSummary> {
+  const { allCount, searchCount, allPage, searchPage } = ctx.statements
+  const q = query.trim()
+  const offset = (page - 1) * pageSize
+  // a prefix range on the NOCASE index: no scan, whatever the number of players
+  const total = (q === '' ? allCount.get() : searchCount.get(q, q + END)) as number
+  const rows = (q === '' ? allPage.all(pageSize, offset) : searchPage.all(q, q + END, pageSize, offset)) as PlayerRow[]
+  return { total, page, pageSize, items: rows.map(toSummary) }
+}
+
+export function createPlayersService({ db, catalog }: { db: Db; catalog: Catalog }): PlayersService {
+  const ctx: PlayersContext = { db, catalog, statements: preparePlayerStatements(db) }
+  return {
+    summary: (player) => toSummary(find(ctx, player).row),
+    account: (player) => account(ctx, player),
+    last: (player, count = 10) => last(ctx, player, count),
+    history: (player, request) => history(ctx, player, request),
+    search: (query, page, pageSize) => search(ctx, query, page, pageSize),
   }
 }
 
