@@ -19,13 +19,20 @@
  * A feed still arriving (the browser host's upload, import-arrival.ts) is read as far as its bytes
  * have come: the reader waits with Atomics.wait for the bytes a line reaches, and stops (CUT) when
  * the upload stops short. The hash takes only bytes already read, so it is the whole file's.
+ *
+ * The reader's loop (readLines) keeps its hot state in locals; around it, named functions take
+ * the read's state (FeedReader): openReader, publish, stop, cut, startOfFeed, finish. What it
+ * reads with (the window on an arriving feed, the table of texts seen): feed-reading.ts.
  */
-import { createHash } from 'node:crypto'
+import { createHash, type Hash } from 'node:crypto'
 import { canonicalSerialAt } from '../../game-core/serial'
 import { NO_PLAY } from '../ledger/play-codec'
 import { isoMillisAt } from './common'
 import { FeedArrival } from './import-arrival'
+import { ByteTexts, FeedWindow, serialShaped } from './feed-reading'
 import { fastPlayCode, packFastPlayInto, scanFeedLine, scanned } from './feed-line'
+
+export { ByteTexts } from './feed-reading'
 
 export const SLOTS = 8
 export const SLOT_LINES = 4096
@@ -135,186 +142,114 @@ export interface FeedReadJob {
   arrival?: SharedArrayBuffer
 }
 
-/**
- * The part of the feed that has arrived, and where a line ends in it: the whole feed at once, or
- * (an upload under way) as far as its bytes have come, waiting for more when a line goes past them.
- */
-class FeedWindow {
-  private arrived: number
-  private view: Buffer
-  constructor(private readonly feed: Buffer, private readonly arrival: FeedArrival | null, private readonly cancelled: () => boolean) {
-    this.arrived = arrival ? arrival.arrived() : feed.length
-    this.view = this.arrived === feed.length ? feed : feed.subarray(0, this.arrived)
-  }
-
-  /** Waits until `bytes` have arrived (at most the feed's length); false when they will not (cut, or cancelled). */
-  has(bytes: number): boolean {
-    while (this.arrived < Math.min(bytes, this.feed.length)) if (!this.more()) return false
-    return true
-  }
-
-  /** Where the line from `pos` ends: its newline, the feed's end, or -1 when the bytes will not come. */
-  lineEnd(pos: number): number {
-    let from = pos
-    for (;;) {
-      const end = this.view.indexOf(0x0a, from)
-      if (end >= 0) return end
-      if (this.arrived === this.feed.length) return this.feed.length
-      from = Math.max(from, this.arrived)
-      if (!this.more()) return -1
-    }
-  }
-
-  private more(): boolean {
-    const got = this.arrival!.waitFor(this.arrived + 1, this.cancelled)
-    if (got < 0) return false
-    this.arrived = got
-    this.view = got === this.feed.length ? this.feed : this.feed.subarray(0, got)
-    return true
-  }
-}
-
-/** Whether feed[from … to) has the shape of a serial, EEEE-BBB-UUUUUUU-K (as the importer's SERIAL_SHAPE). */
-function serialShaped(feed: Uint8Array, from: number, to: number): boolean {
-  if (to - from !== 18) return false
-  for (let i = 0; i < 18; i++) {
-    const c = feed[from + i]
-    if (i === 4 || i === 8 || i === 16 ? c !== 0x2d : c < 0x30 || c > 0x39) return false
-  }
-  return true
-}
 /** Lines hashed at a time, while their bytes are still in the cache. */
 const HASH_LINES = 32
 /** How long the reader waits for a slot to be given back before looking at CANCEL again, in ms. */
 const WAIT_MS = 1000
 
-/**
- * Texts of the feed numbered in order of first sight, by their bytes (an open-addressing table
- * of their hashes): the sale ids (a second sight is a sale id twice) and the players.
- */
-export class ByteTexts {
-  size = 0
-  private slots: Int32Array
-  private from: Int32Array
-  private to: Int32Array
-  private hashes: Int32Array
-  /** Room for `expected` texts before the table grows. */
-  constructor(private readonly feed: Uint8Array, expected = 1 << 12) {
-    let room = 1 << 12
-    while (room < expected) room *= 2
-    this.slots = new Int32Array(room * 2)
-    this.from = new Int32Array(room)
-    this.to = new Int32Array(room)
-    this.hashes = new Int32Array(room)
-  }
 
-  /** The number of the text at feed[from … to): its first sight's (≥ 0) or, new, -1 - its new number. */
-  find(from: number, to: number): number {
-    const b = this.feed
-    let h = 0x811c9dc5
-    for (let i = from; i < to; i++) h = Math.imul(h ^ b[i], 0x01000193)
-    const mask = this.slots.length - 1
-    const length = to - from
-    for (let s = h & mask; ; s = (s + 1) & mask) {
-      const k = this.slots[s] - 1
-      if (k < 0) {
-        if (this.size === this.from.length) {
-          this.grow()
-          return this.find(from, to)
-        }
-        const n = this.size++
-        this.from[n] = from
-        this.to[n] = to
-        this.hashes[n] = h
-        this.slots[s] = n + 1
-        return -1 - n
-      }
-      if (this.hashes[k] === h && this.to[k] - this.from[k] === length) {
-        const at = this.from[k]
-        let i = 0
-        while (i < length && b[at + i] === b[from + i]) i++
-        if (i === length) return k
-      }
-    }
-  }
+/** One read's state beside its loop: the ring, the feed as far as it has arrived, its zones, and the slots handed over. */
+interface FeedReader {
+  ring: FeedRing
+  ctrl: Int32Array
+  feed: Buffer
+  zones: Map<number, { w: number; y: number }>
+  hash: Hash
+  cancelled: () => boolean
+  arrived: FeedWindow
+  /** slots handed over so far (the slot being filled is this count modulo SLOTS) */
+  produced: number
+}
 
-  /** Twice the room, the table at most half full. */
-  private grow() {
-    const more = (a: Int32Array) => {
-      const b = new Int32Array(a.length * 2)
-      b.set(a)
-      return b
-    }
-    this.from = more(this.from)
-    this.to = more(this.to)
-    this.hashes = more(this.hashes)
-    this.slots = new Int32Array(this.from.length * 2)
-    const mask = this.slots.length - 1
-    for (let n = 0; n < this.size; n++) {
-      let s = this.hashes[n] & mask
-      while (this.slots[s] !== 0) s = (s + 1) & mask
-      this.slots[s] = n + 1
-    }
+function openReader(job: FeedReadJob): FeedReader {
+  const ring = new FeedRing(job.memory)
+  const ctrl = ring.control
+  const feed = Buffer.from(job.feed.buffer, job.feed.byteOffset, job.feed.byteLength)
+  const cancelled = () => Atomics.load(ctrl, CTRL.CANCEL) !== 0
+  return {
+    ring,
+    ctrl,
+    feed,
+    zones: new Map(job.zones.map(([e, w, y]) => [e, { w, y }])),
+    hash: createHash('sha256'),
+    cancelled,
+    arrived: new FeedWindow(feed, job.arrival ? new FeedArrival(job.arrival, feed.length) : null, cancelled),
+    produced: 0,
   }
+}
+
+function stop({ ctrl }: FeedReader, state: number, at = 0): void {
+  Atomics.store(ctrl, CTRL.STOPPED_AT, at)
+  Atomics.store(ctrl, CTRL.STATE, state)
+  Atomics.notify(ctrl, CTRL.STATE)
+  Atomics.notify(ctrl, CTRL.PRODUCED)
+}
+
+/** The bytes will not come: the upload was cut (or the importer went away). */
+function cut(r: FeedReader, lineNo: number): void {
+  if (!r.cancelled()) stop(r, READER.CUT, lineNo)
+}
+
+/** Hands the slot being filled over with its n lines; false when the importer cancelled while the reader waited for room. */
+function publish(r: FeedReader, n: number): boolean {
+  const { ctrl } = r
+  r.ring.count[r.produced % SLOTS] = n
+  r.produced++
+  Atomics.store(ctrl, CTRL.PRODUCED, r.produced)
+  Atomics.notify(ctrl, CTRL.PRODUCED)
+  for (;;) {
+    if (r.cancelled()) return false
+    const consumed = Atomics.load(ctrl, CTRL.CONSUMED)
+    if (r.produced - consumed < SLOTS) return true
+    Atomics.wait(ctrl, CTRL.CONSUMED, consumed, WAIT_MS)
+  }
+}
+
+/** Where the first line starts (past a BOM), and the tables of sale ids and players; null when the bytes will not come. */
+function startOfFeed(r: FeedReader): { pos: number; ids: ByteTexts; players: ByteTexts } | null {
+  const { feed, arrived } = r
+  if (!arrived.has(3)) return null
+  const pos = feed[0] === 0xef && feed[1] === 0xbb && feed[2] === 0xbf ? 3 : 0
+  // a sale id a line: room for as many lines as the first line's length says
+  const first = arrived.lineEnd(pos)
+  if (first < 0) return null
+  return { pos, ids: new ByteTexts(feed, first > 0 ? (feed.length / first) * 1.25 : 0), players: new ByteTexts(feed) }
+}
+
+/** The whole feed handed over: the hash of the bytes not yet hashed, the count of lines, DONE. */
+function finish(r: FeedReader, hashed: number, lines: number): void {
+  r.hash.update(r.feed.subarray(hashed))
+  r.ring.digest.set(r.hash.digest())
+  Atomics.store(r.ctrl, CTRL.LINES, lines)
+  stop(r, READER.DONE)
 }
 
 /** The reader's work (feed-reader-worker.ts runs it): the whole feed through the ring, or up to its first irregular line. */
 export function readFeedIntoRing(job: FeedReadJob): void {
-  const ring = new FeedRing(job.memory)
-  const ctrl = ring.control
-  const feed = Buffer.from(job.feed.buffer, job.feed.byteOffset, job.feed.byteLength)
-  const zones = new Map(job.zones.map(([e, w, y]) => [e, { w, y }]))
-  const hash = createHash('sha256')
-  const cancelled = () => Atomics.load(ctrl, CTRL.CANCEL) !== 0
-  const arrived = new FeedWindow(feed, job.arrival ? new FeedArrival(job.arrival, feed.length) : null, cancelled)
-  let hashed = 0
-  let produced = 0
-  let slot = 0
-  let n = 0
-  let eventsAt = 0
-  let events = ring.slotEvents(0)
-  let lines = 0
+  readLines(openReader(job))
+}
+
+/**
+ * The loop over the feed's lines, each checked and written into the slot being filled (its hot
+ * state in locals: the slot, its lines, where its packed plays end), slot after slot.
+ */
+function readLines(r: FeedReader): void {
+  const { ring, feed, arrived, zones, hash } = r
   let lineNo = 0
-
-  const stop = (state: number, at = 0) => {
-    Atomics.store(ctrl, CTRL.STOPPED_AT, at)
-    Atomics.store(ctrl, CTRL.STATE, state)
-    Atomics.notify(ctrl, CTRL.STATE)
-    Atomics.notify(ctrl, CTRL.PRODUCED)
-  }
-  /** Hands the slot over; false when the importer cancelled while the reader waited for room. */
-  const publish = (): boolean => {
-    ring.count[slot] = n
-    produced++
-    Atomics.store(ctrl, CTRL.PRODUCED, produced)
-    Atomics.notify(ctrl, CTRL.PRODUCED)
-    for (;;) {
-      if (cancelled()) return false
-      const consumed = Atomics.load(ctrl, CTRL.CONSUMED)
-      if (produced - consumed < SLOTS) break
-      Atomics.wait(ctrl, CTRL.CONSUMED, consumed, WAIT_MS)
-    }
-    slot = produced % SLOTS
-    n = 0
-    eventsAt = 0
-    events = ring.slotEvents(slot)
-    return true
-  }
-
-  /** The bytes will not come: the upload was cut (or the importer went away). */
-  const cut = () => (cancelled() ? undefined : stop(READER.CUT, lineNo))
-
   try {
-    if (!arrived.has(3)) return cut()
-    let pos = feed[0] === 0xef && feed[1] === 0xbb && feed[2] === 0xbf ? 3 : 0
-    // a sale id a line: room for as many lines as the first line's length says
-    const first = arrived.lineEnd(pos)
-    if (first < 0) return cut()
-    const ids = new ByteTexts(feed, first > 0 ? (feed.length / first) * 1.25 : 0)
-    const players = new ByteTexts(feed)
+    const start0 = startOfFeed(r)
+    if (start0 === null) return cut(r, lineNo)
+    const { ids, players } = start0
+    let pos = start0.pos
+    let hashed = 0
+    let slot = 0
+    let n = 0
+    let eventsAt = 0
+    let events = ring.slotEvents(0)
+    let lines = 0
     while (pos <= feed.length) {
       const end = arrived.lineEnd(pos)
-      if (end < 0) return cut()
+      if (end < 0) return cut(r, lineNo)
       const start = pos
       pos = end + 1
       lineNo++
@@ -324,28 +259,28 @@ export function readFeedIntoRing(job: FeedReadJob): void {
         hashed = start
       }
       lines++
-      if (!scanFeedLine(feed, start, end) || scanned.wide) return stop(READER.IRREGULAR, lineNo)
+      if (!scanFeedLine(feed, start, end) || scanned.wide) return stop(r, READER.IRREGULAR, lineNo)
       const f = scanned
       const id = canonicalSerialAt(feed, f.serialFrom, f.serialTo)
-      if (id === null) return stop(READER.IRREGULAR, lineNo)
+      if (id === null) return stop(r, READER.IRREGULAR, lineNo)
       const soldAt = isoMillisAt(feed, f.soldAtFrom, f.soldAtTo)
       const z = zones.get(id.emission)
-      if (Number.isNaN(soldAt) || z === undefined) return stop(READER.IRREGULAR, lineNo)
+      if (Number.isNaN(soldAt) || z === undefined) return stop(r, READER.IRREGULAR, lineNo)
       const at = slot * SLOT_LINES + n
       let code = NO_PLAY
       if (f.play !== null) {
         const length = packFastPlayInto(f.play, z.w, z.y, events, eventsAt)
-        if (length < 0) return stop(READER.IRREGULAR, lineNo)
+        if (length < 0) return stop(r, READER.IRREGULAR, lineNo)
         eventsAt += length
         code = fastPlayCode(f.play)
       }
       let flags = 0
       if (serialShaped(feed, f.saleIdFrom, f.saleIdTo)) {
         // a sale id shaped like a serial must be the line's own (the importer's careful reading says so)
-        for (let k = 0; k < 18; k++) if (feed[f.saleIdFrom + k] !== feed[f.serialFrom + k]) return stop(READER.IRREGULAR, lineNo)
+        for (let k = 0; k < 18; k++) if (feed[f.saleIdFrom + k] !== feed[f.serialFrom + k]) return stop(r, READER.IRREGULAR, lineNo)
         flags |= LINE_FLAGS.SERIAL_ID
       }
-      if (ids.find(f.saleIdFrom, f.saleIdTo) >= 0) return stop(READER.IRREGULAR, lineNo)
+      if (ids.find(f.saleIdFrom, f.saleIdTo) >= 0) return stop(r, READER.IRREGULAR, lineNo)
       const p = players.find(f.playerFrom, f.playerTo)
       if (p < 0) flags |= LINE_FLAGS.NEW_PLAYER
       ring.line[at] = lineNo
@@ -362,15 +297,16 @@ export function readFeedIntoRing(job: FeedReadJob): void {
       ring.soldAt[at] = soldAt
       ring.stake[at] = f.stakeCents
       ring.code[at] = code
-      n++
-      if (n === SLOT_LINES && !publish()) return
+      if (++n < SLOT_LINES) continue
+      if (!publish(r, n)) return
+      slot = r.produced % SLOTS
+      n = 0
+      eventsAt = 0
+      events = ring.slotEvents(slot)
     }
-    if (n > 0 && !publish()) return
-    hash.update(feed.subarray(hashed))
-    ring.digest.set(hash.digest())
-    Atomics.store(ctrl, CTRL.LINES, lines)
-    stop(READER.DONE)
+    if (n > 0 && !publish(r, n)) return
+    finish(r, hashed, lines)
   } catch {
-    stop(READER.FAILED, lineNo)
+    stop(r, READER.FAILED, lineNo)
   }
 }
