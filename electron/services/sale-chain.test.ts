@@ -97,6 +97,28 @@ describe("a player's last units follow the time of sale", () => {
   })
 })
 
+describe('a late feed for many players at once', () => {
+  it("relinks each player's chain, more chains than one read takes, and only the sales newer than the late one", async () => {
+    const { f, emission, players } = await ledger()
+    const names = Array.from({ length: 1100 }, (_, i) => `p${i}`)
+    const at = (m: number) => T0 + m * MIN
+    f.sales.sellBatch(names.flatMap((player) => [10, 20, 30].map((m) => ({ emission, player, soldAt: at(m) }))))
+    const untouched = f.db.prepare(`SELECT s.unit_key, s.prev_key FROM sales s JOIN players p ON p.id = s.player_id
+      WHERE p.name = 'p7' AND s.sold_at = ?`).raw().get(at(10)) as [number, number | null]
+    // each player's late sale falls between 10 and 20; every other player also buys the newest
+    f.sales.sellBatch(names.flatMap((player, i) => [{ emission, player, soldAt: at(15) }, ...(i % 2 ? [{ emission, player, soldAt: at(40) }] : [])]))
+    const svc = players()
+    for (const name of ['p0', 'p1', 'p7', 'p999', 'p1000', 'p1099']) {
+      expect(times(svc.last(name).lastUnits)).toEqual(byTime(f, name).map((s) => s.soldAt))
+    }
+    expect(times(svc.last('p1').lastUnits)).toEqual([40, 30, 20, 15, 10].map(at))
+    expect(times(svc.last('p0').lastUnits)).toEqual([30, 20, 15, 10].map(at))
+    // the oldest sale, older than the late one, kept its link (nothing before it)
+    expect(f.db.prepare('SELECT unit_key, prev_key FROM sales WHERE unit_key = ?').raw().get(untouched[0])).toEqual(untouched)
+    expect(checkLedgerData({ db: f.db, catalog: f.catalog }, { prizes: false }).problems).toEqual([])
+  })
+})
+
 describe('a ledger whose chains were written in the order of arrival', () => {
   // SQLite only: migration 5 is SQLite's; a team ledger on PostgreSQL starts at schema 10
   it.skipIf(testEngine() === 'postgres')('has them put in order of sale time when it is opened by this version', async () => {

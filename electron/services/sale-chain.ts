@@ -9,6 +9,7 @@
  * after its rows are written: only the sales newer than the batch's oldest one are touched.
  */
 import type { Db } from '../ledger/db'
+import { engineOf } from '../ledger/dialect'
 import { UNIT_KEY_BLOCK } from '../ledger/migrations'
 
 /** Whether the sale (soldAt, key) comes before the sale (otherAt, otherKey) in a chain's order. */
@@ -27,22 +28,62 @@ export interface ChainHead {
   soldAt: number
 }
 
+/** A chain whose first `fresh` links, from `head`, the batch wrote in the order they came. */
+export interface LateChain {
+  head: number
+  fresh: number
+}
+
 /**
- * Relinks a chain whose first `fresh` links the batch wrote at its head, in the order they came,
- * onto an older part that is in order. Returns the new head. Runs inside the batch's transaction.
+ * Relinks each chain onto its older part, which is in order; returns the new heads, in the
+ * order given. Runs inside the batch's transaction.
  */
-export type Relink = (head: number, fresh: number) => ChainHead
+export type Relink = (chains: readonly LateChain[]) => ChainHead[]
+
+/** The links to put in order: the fresh ones, and the older ones sold after the oldest of them; `next` is where they stop. */
+interface ChainPart {
+  links: Link[]
+  next: number | null
+}
+
+/** Chains whose part to relink is read in one statement on PostgreSQL. */
+const CHAINS_PER_READ = 1000
 
 export function createRelink(db: Db): Relink {
+  const move = engineOf(db) === 'postgres' ? pgMoves(db) : sqliteMoves(db)
+  const readParts = engineOf(db) === 'postgres' ? pgParts(db) : sqliteParts(db)
+  return (chains) => {
+    const moves: [number, number | null][] = []
+    const heads: ChainHead[] = []
+    for (let i = 0; i < chains.length; i += CHAINS_PER_READ) {
+      for (const part of readParts(chains.slice(i, i + CHAINS_PER_READ))) heads.push(inOrder(part, moves))
+    }
+    move(moves)
+    return heads
+  }
+}
+
+/** The part's links in order of sale, each one's new previous added to `moves` where it changes; the new head. */
+function inOrder(part: ChainPart, moves: [number, number | null][]): ChainHead {
+  const links = part.links.sort((a, b) => a.soldAt - b.soldAt || a.key - b.key)
+  let prev = part.next
+  for (const l of links) {
+    if (l.prev !== prev) moves.push([l.key, prev])
+    prev = l.key
+  }
+  const newest = links[links.length - 1]
+  return { key: newest.key, soldAt: newest.soldAt }
+}
+
+/** SQLite: each chain walked link by link (a call into the library each, no round trip). */
+function sqliteParts(db: Db): (chains: readonly LateChain[]) => ChainPart[] {
   const linkOf = db.prepare('SELECT prev_key, sold_at FROM sales WHERE unit_key = ?').raw()
-  const setPrev = db.prepare('UPDATE sales SET prev_key = ? WHERE unit_key = ?')
   const read = (key: number): Link => {
     const row = linkOf.get(key) as [number | null, number] | undefined
     if (!row) throw new Error(`sale ${key} of a chain being relinked is not in the ledger`)
     return { key, prev: row[0], soldAt: row[1] }
   }
-
-  return (head, fresh) => {
+  return (chains) => chains.map(({ head, fresh }) => {
     const links: Link[] = []
     let next: number | null = head
     let oldest = { soldAt: Infinity, key: Infinity }
@@ -59,14 +100,55 @@ export function createRelink(db: Db): Relink {
       links.push(l)
       next = l.prev
     }
-    links.sort((a, b) => a.soldAt - b.soldAt || a.key - b.key)
-    let prev = next
-    for (const l of links) {
-      if (l.prev !== prev) setPrev.run(prev, l.key)
-      prev = l.key
+    return { links, next }
+  })
+}
+
+/**
+ * PostgreSQL: the same walk for many chains in one recursive statement (a round trip per link
+ * would be one per sale moved): each chain's first `fresh` links keep the oldest of them, and the
+ * walk goes on while a link is not sold before that oldest one.
+ */
+function pgParts(db: Db): (chains: readonly LateChain[]) => ChainPart[] {
+  const walk = db.prepare(`WITH RECURSIVE w(chain, depth, key, prev, sold_at, fresh, oldest_at, oldest_key) AS (
+      SELECT c.chain, 1, s.unit_key, s.prev_key, s.sold_at, c.fresh, s.sold_at, s.unit_key
+      FROM unnest(CAST(? AS bigint[]), CAST(? AS bigint[])) WITH ORDINALITY AS c(head, fresh, chain)
+      JOIN sales s ON s.unit_key = c.head
+      UNION ALL
+      SELECT w.chain, w.depth + 1, s.unit_key, s.prev_key, s.sold_at, w.fresh,
+        CASE WHEN w.depth < w.fresh AND (s.sold_at, s.unit_key) < (w.oldest_at, w.oldest_key) THEN s.sold_at ELSE w.oldest_at END,
+        CASE WHEN w.depth < w.fresh AND (s.sold_at, s.unit_key) < (w.oldest_at, w.oldest_key) THEN s.unit_key ELSE w.oldest_key END
+      FROM w JOIN sales s ON s.unit_key = w.prev
+      WHERE w.depth < w.fresh OR (s.sold_at, s.unit_key) >= (w.oldest_at, w.oldest_key))
+    SELECT chain, key, prev, sold_at FROM w ORDER BY chain, depth`).raw()
+  return (chains) => {
+    const parts: ChainPart[] = chains.map(() => ({ links: [], next: null }))
+    const rows = walk.all(chains.map((c) => c.head), chains.map((c) => c.fresh)) as [number, number, number | null, number][]
+    for (const [chain, key, prev, soldAt] of rows) {
+      const part = parts[chain - 1]
+      part.links.push({ key, prev, soldAt })
+      part.next = prev
     }
-    const newest = links[links.length - 1]
-    return { key: newest.key, soldAt: newest.soldAt }
+    parts.forEach((p, i) => {
+      if (p.links.length === 0) throw new Error(`sale ${chains[i].head} of a chain being relinked is not in the ledger`)
+    })
+    return parts
+  }
+}
+
+function sqliteMoves(db: Db): (moves: [number, number | null][]) => void {
+  const setPrev = db.prepare('UPDATE sales SET prev_key = ? WHERE unit_key = ?')
+  return (moves) => {
+    for (const [key, prev] of moves) setPrev.run(prev, key)
+  }
+}
+
+/** PostgreSQL: every link moved in one statement. */
+function pgMoves(db: Db): (moves: [number, number | null][]) => void {
+  const setPrev = db.prepare(`UPDATE sales s SET prev_key = m.prev
+    FROM unnest(CAST(? AS bigint[]), CAST(? AS bigint[])) AS m(key, prev) WHERE s.unit_key = m.key`)
+  return (moves) => {
+    if (moves.length > 0) setPrev.run(moves.map((m) => m[0]), moves.map((m) => m[1]))
   }
 }
 

@@ -195,11 +195,11 @@ function countDays(ctx: BatchContext, b: Batch, pending: PendingSale[]): void {
 
 /** What a batch writes once, after its rows. */
 function writeTotals(ctx: BatchContext, b: Batch, states: Iterable<EmissionState>): void {
-  for (const t of b.late) {
-    const head = ctx.relink(t.head!, t.units)
-    t.head = head.key
-    t.headSoldAt = head.soldAt
-  }
+  const heads = ctx.relink(b.late.map((t) => ({ head: t.head!, fresh: t.units })))
+  b.late.forEach((t, i) => {
+    t.head = heads[i].key
+    t.headSoldAt = heads[i].soldAt
+  })
   addToPlayers(ctx, b)
   ctx.rows.addToDays([...b.days.values()])
   for (const st of states) addToBlocks(ctx, st)

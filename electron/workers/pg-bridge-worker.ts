@@ -1,7 +1,8 @@
 /**
  * The thread that holds a PostgreSQL ledger's connection (electron/ledger/pg/bridge.ts): it runs
  * each statement its parent sends, posts the answer, then wakes the parent, which waits for it as
- * it waits for better-sqlite3. One connection, one statement at a time.
+ * it waits for better-sqlite3. One connection, one statement at a time: requests posted without
+ * waiting (COPY chunks) queue here and are run and answered in the order they came.
  */
 import { Client, types, type QueryConfig, type QueryResult } from 'pg'
 import { from as copyFrom } from 'pg-copy-streams'
@@ -99,9 +100,10 @@ function errorOf(e: unknown): BridgeAnswer {
   }
 }
 
+/** The answer posted, then counted in `flag` (one more answer to take) and the caller woken. */
 function answer(a: BridgeAnswer): void {
   port.postMessage(a)
-  Atomics.store(flag, 0, 1)
+  Atomics.add(flag, 0, 1)
   Atomics.notify(flag, 0)
 }
 
@@ -113,13 +115,17 @@ process.on('uncaughtException', (e) => {
 // A thread that stops anyway wakes its caller with why, which it then says.
 process.on('exit', (code) => {
   port.postMessage({ ok: false, error: { message: `the PostgreSQL connection thread stopped (exit code ${code})${lost ? `: ${lost.message}` : ''}` } })
-  Atomics.store(flag, 0, 2)
+  Atomics.add(flag, 0, 1)
   Atomics.notify(flag, 0)
 })
 
+// one request at a time, in the order they came (pg's own queue of queries is deprecated)
+let queue: Promise<void> = Promise.resolve()
 port.on('message', (req: BridgeRequest) => {
-  handle(req).then(
-    (rows) => answer({ ok: true, ...rows }),
-    (e) => answer(errorOf(e)),
+  queue = queue.then(() =>
+    handle(req).then(
+      (rows) => answer({ ok: true, ...rows }),
+      (e) => answer(errorOf(e)),
+    ),
   )
 })

@@ -3,6 +3,9 @@
  * connection lives in a worker thread (pg-bridge-worker.ts); each request is posted to it and the
  * caller waits (Atomics.wait) until the answer is there, then takes it (receiveMessageOnPort).
  * The services keep one model for both engines: a statement runs to its end before the next one.
+ * The one exception is post(): a request sent without waiting (a chunk of COPY), so that the
+ * caller builds the next chunk while the server takes this one. Its answer is read, in order,
+ * before the next call's request is sent (drain), and its failure thrown then.
  */
 import { MessageChannel, Worker, receiveMessageOnPort, type MessagePort } from 'node:worker_threads'
 import { workerEntry } from '../../workers/entry'
@@ -63,7 +66,12 @@ function buffersIn(rows: unknown[]): unknown[] {
 export class SyncBridge {
   private readonly worker: Worker
   private readonly port: MessagePort
+  /** How many answers the connection's thread has posted (it adds one per answer; int32, wraps). */
   private readonly flag = new Int32Array(new SharedArrayBuffer(4))
+  /** How many answers this side has taken. */
+  private taken = 0
+  /** What to do with the answer of each request posted and not yet drained, in order. */
+  private readonly posted: ((rows: BridgeRows) => void)[] = []
   private closed = false
 
   constructor(url: string) {
@@ -76,10 +84,41 @@ export class SyncBridge {
 
   /** Sends one request and waits for its answer; a server error is thrown as a PgError. */
   call(req: BridgeRequest): BridgeRows {
+    this.drain()
+    this.send(req)
+    return this.next()
+  }
+
+  /** Sends one request without waiting; `done` gets its answer at the next drain. */
+  post(req: BridgeRequest, done: (rows: BridgeRows) => void = () => {}): void {
+    this.send(req)
+    this.posted.push(done)
+  }
+
+  /** The answers of the requests posted, in order; the first failure among them is thrown once all are read. */
+  drain(): void {
+    let failure: unknown = null
+    while (this.posted.length > 0) {
+      const done = this.posted.shift()!
+      try {
+        done(this.next())
+      } catch (e) {
+        if (this.closed) throw e
+        failure ??= e
+      }
+    }
+    if (failure) throw failure
+  }
+
+  private send(req: BridgeRequest): void {
     if (this.closed) throw new PgError('The PostgreSQL ledger is closed', 'SQLITE_MISUSE', undefined)
-    Atomics.store(this.flag, 0, 0)
     this.port.postMessage(req)
-    Atomics.wait(this.flag, 0, 0)
+  }
+
+  /** The next answer, once the connection's thread has posted it. */
+  private next(): BridgeRows {
+    while (Atomics.load(this.flag, 0) === this.taken) Atomics.wait(this.flag, 0, this.taken)
+    this.taken = (this.taken + 1) | 0
     const got = receiveMessageOnPort(this.port)
     if (!got) {
       this.closed = true

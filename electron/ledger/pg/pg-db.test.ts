@@ -111,6 +111,48 @@ describe('a PostgreSQL ledger answers as better-sqlite3 does', () => {
   })
 })
 
+describe('what moves data_version: writes of the data, not lease heartbeats nor reads', () => {
+  beforeAll(() => {
+    open().exec(`CREATE TABLE job_leases (kind TEXT, subject TEXT, holder TEXT, heartbeat_at BIGINT);
+      INSERT INTO job_leases VALUES ('simulate', 'emission:1', 'me', 0)`)
+  })
+
+  it("leaves another connection's data_version and this one's total_changes() as they were for a heartbeat", () => {
+    const a = open()
+    const b = open()
+    const before = a.pragma('data_version', { simple: true })
+    const changes = b.prepare('SELECT total_changes()').pluck()
+    const own = changes.get()
+    const beat = b.prepare('UPDATE job_leases SET heartbeat_at = ? WHERE kind = ? AND subject = ? AND holder = ?')
+    expect(beat.run(Date.now(), 'simulate', 'emission:1', 'me').changes).toBe(1)
+    b.transaction(() => beat.run(Date.now(), 'simulate', 'emission:1', 'me'))()
+    expect(a.pragma('data_version', { simple: true })).toBe(before)
+    expect(changes.get()).toBe(own)
+    b.prepare('INSERT INTO t (id, label, big) VALUES (?, ?, ?)').run(60, 'data', 1)
+    expect(a.pragma('data_version', { simple: true })).not.toBe(before)
+  })
+
+  it('leaves it as it was for a transaction that only read', () => {
+    const a = open()
+    const b = open()
+    const before = a.pragma('data_version', { simple: true })
+    b.transaction(() => b.prepare('SELECT count(*) FROM t').pluck().get())()
+    expect(a.pragma('data_version', { simple: true })).toBe(before)
+    b.transaction(() => b.exec('DELETE FROM t WHERE id = 60'))()
+    expect(a.pragma('data_version', { simple: true })).not.toBe(before)
+  })
+
+  it('sees a write committed by another connection just before its own', () => {
+    const a = open()
+    const b = open()
+    const before = a.pragma('data_version', { simple: true })
+    b.prepare('INSERT INTO t (id, label, big) VALUES (?, ?, ?)').run(61, 'theirs', 1)
+    // a's own commit right after: what it reads back must not hide b's write
+    a.transaction(() => a.prepare('INSERT INTO t (id, label, big) VALUES (?, ?, ?)').run(62, 'mine', 1))()
+    expect(a.pragma('data_version', { simple: true })).not.toBe(before)
+  })
+})
+
 describe("SQLite's statements about the connection", () => {
   it('answers PRAGMA data_version and total_changes() as prepared statements', () => {
     const db = open()
@@ -119,5 +161,59 @@ describe("SQLite's statements about the connection", () => {
     db.prepare('INSERT INTO t (id, label, big) VALUES (?, ?, ?), (?, ?, ?)').run(50, 'c1', 1, 51, 'c2', 1)
     expect(changes.get()).toBe(before + 2)
     expect(typeof db.prepare('PRAGMA data_version').pluck().get()).toBe('number')
+  })
+})
+
+describe('COPY posted without waiting (the bulk path of the sales)', () => {
+  const rows = (from: number, n: number) => Array.from({ length: n }, (_, i) => `${from + i}\tcopy${from + i}\t1`).join('\n') + '\n'
+
+  it('sends each chunk at once, and counts its rows once flushed', () => {
+    const db = open()
+    const changes = db.prepare('SELECT total_changes()').pluck()
+    const before = changes.get() as number
+    db.transaction(() => {
+      db.postCopyIn('COPY t (id, label, big) FROM STDIN', rows(1000, 300))
+      db.postCopyIn('COPY t (id, label, big) FROM STDIN', rows(1300, 300))
+      db.flush()
+      expect(changes.get()).toBe(before + 600)
+    }).immediate()
+    expect(db.prepare('SELECT count(*) FROM t WHERE id BETWEEN 1000 AND 1599').pluck().get()).toBe(600)
+  })
+
+  it("says the first chunk's failure at the flush, and the transaction rolls back whole", () => {
+    const db = open()
+    expect(() =>
+      db.transaction(() => {
+        db.postCopyIn('COPY t (id, label, big) FROM STDIN', rows(2000, 10))
+        db.postCopyIn('COPY t (id, label, big) FROM STDIN', rows(2005, 10)) // ids 2005-2009 twice
+        db.postCopyIn('COPY t (id, label, big) FROM STDIN', rows(2100, 10))
+        db.flush()
+      }).immediate(),
+    ).toThrow(/UNIQUE constraint failed: t\.id/)
+    expect(db.prepare('SELECT count(*) FROM t WHERE id BETWEEN 2000 AND 2199').pluck().get()).toBe(0)
+    // the connection goes on as before
+    db.prepare('INSERT INTO t (id, label, big) VALUES (?, ?, ?)').run(2200, 'after', 1)
+    expect(db.prepare('SELECT label FROM t WHERE id = 2200').pluck().get()).toBe('after')
+  })
+
+  it('rolls back cleanly when the work fails while chunks are still posted', () => {
+    const db = open()
+    expect(() =>
+      db.transaction(() => {
+        db.postCopyIn('COPY t (id, label, big) FROM STDIN', rows(4000, 10))
+        db.postCopyIn('COPY t (id, label, big) FROM STDIN', rows(4000, 10))
+        throw new Error('the batch stopped')
+      }).immediate(),
+    ).toThrow('the batch stopped')
+    expect(db.inTransaction).toBe(false)
+    expect(db.prepare('SELECT count(*) FROM t WHERE id BETWEEN 4000 AND 4009').pluck().get()).toBe(0)
+  })
+
+  it('answers the next statement only after the chunks posted before it', () => {
+    const db = open()
+    db.transaction(() => {
+      db.postCopyIn('COPY t (id, label, big) FROM STDIN', rows(3000, 500))
+      expect(db.prepare('SELECT count(*) FROM t WHERE id BETWEEN 3000 AND 3499').pluck().get()).toBe(500)
+    }).immediate()
   })
 })

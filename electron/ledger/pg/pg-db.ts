@@ -15,6 +15,16 @@ import { toNumbered } from './placeholders'
 type Row = Record<string, unknown>
 const FETCH_ROWS = 5000
 const WRITE = /^\s*(INSERT|UPDATE|DELETE|WITH\b[\s\S]*\b(INSERT|UPDATE|DELETE)\b)/i
+/** A statement that only reads (unless WRITE says otherwise). */
+const READ = /^\s*(SELECT|WITH|VALUES|SHOW|FETCH)\b/i
+/**
+ * A running job's heartbeat (leases.ts): a write no cache depends on, so it moves neither the
+ * other connections' data_version nor this one's total_changes(). Otherwise a simulation's player
+ * cache (sales-players.ts) was dropped at every heartbeat, every other batch.
+ */
+const HEARTBEAT = /^\s*UPDATE\s+job_leases\s+SET\s+heartbeat_at\s*=\s*\$1\s+WHERE\b/i
+/** Whether a statement may change what another connection caches. */
+const changesData = (text: string): boolean => (WRITE.test(text) || !READ.test(text)) && !HEARTBEAT.test(text)
 
 function params(args: unknown[]): Param[] {
   const list = args.length === 1 && Array.isArray(args[0]) ? (args[0] as unknown[]) : args
@@ -92,8 +102,10 @@ export class PgDb {
   /** data_version's answer: writes by other connections seen so far (see pragma). */
   private othersWrites = 0
   private lastWrites: number | null = null
-  /** Rows this connection has changed, as SQLite's total_changes() counts them. */
+  /** Rows this connection has changed, as SQLite's total_changes() counts them (heartbeats aside). */
   totalChanges = 0
+  /** Whether the open transaction changed the data: its commit then moves the others' data_version. */
+  private changed = false
 
   constructor(
     readonly name: string,
@@ -118,8 +130,10 @@ export class PgDb {
   /** One statement; a write outside a transaction takes the write lock for itself. */
   query(text: string, values: Param[], array: boolean): { rows: unknown[]; changes: number } {
     if (this.depth === 0 && WRITE.test(text)) return this.transaction(() => this.query(text, values, array)).immediate()
+    const data = changesData(text)
+    if (data) this.changed = true
     const r = this.bridge.call({ op: 'query', sql: text, params: values, array })
-    if (WRITE.test(text)) this.totalChanges += r.changes
+    if (data && WRITE.test(text)) this.totalChanges += r.changes
     return r
   }
 
@@ -140,16 +154,47 @@ export class PgDb {
     }
   }
 
+  /** Statements of the caller's (counted as changing the data, whatever they are). */
   exec(sql: string): this {
-    this.bridge.call({ op: 'query', sql, params: [], array: false })
+    this.changed = true
+    this.send(sql)
     return this
+  }
+
+  /** The connection's own statements (transactions, savepoints, settings). */
+  private send(sql: string): void {
+    this.bridge.call({ op: 'query', sql, params: [], array: false })
   }
 
   /** COPY … FROM STDIN: the bulk path of the sales (rows as tab-separated text lines). */
   copyIn(sql: string, data: string): number {
+    this.changed = true
     const n = this.bridge.call({ op: 'copy', sql, data }).changes
     this.totalChanges += n
     return n
+  }
+
+  /**
+   * The same, sent without waiting for the server (bridge.ts post): the caller builds its next
+   * chunk meanwhile. The rows are counted, and a failure thrown, at the next flush() or statement.
+   */
+  postCopyIn(sql: string, data: string): void {
+    this.changed = true
+    this.bridge.post({ op: 'copy', sql, data }, (r) => (this.totalChanges += r.changes))
+  }
+
+  /** Waits for what was posted (postCopyIn); throws the first failure among it. */
+  flush(): void {
+    this.bridge.drain()
+  }
+
+  /** What was posted, read and let go: the transaction fails for the error already thrown. */
+  private dropPosted(): void {
+    try {
+      this.bridge.drain()
+    } catch {
+      // the rollback that follows undoes it; the caller sees the first error
+    }
   }
 
   transaction<A extends unknown[], R>(fn: (...args: A) => R): TxFn<A, R> {
@@ -159,7 +204,7 @@ export class PgDb {
 
   private inTx<A extends unknown[], R>(fn: (...args: A) => R, args: A): R {
     const savepoint = this.depth > 0 ? `carats_sp_${this.depth}` : null
-    if (savepoint) this.exec(`SAVEPOINT ${savepoint}`)
+    if (savepoint) this.send(`SAVEPOINT ${savepoint}`)
     else this.begin()
     this.depth++
     let result: R
@@ -168,11 +213,12 @@ export class PgDb {
       if (result && typeof (result as { then?: unknown }).then === 'function') throw new TypeError('Transaction function cannot return a promise')
     } catch (e) {
       this.depth--
-      this.exec(savepoint ? `ROLLBACK TO SAVEPOINT ${savepoint}; RELEASE SAVEPOINT ${savepoint}` : 'ROLLBACK')
+      this.dropPosted()
+      this.send(savepoint ? `ROLLBACK TO SAVEPOINT ${savepoint}; RELEASE SAVEPOINT ${savepoint}` : 'ROLLBACK')
       throw e
     }
     this.depth--
-    if (savepoint) this.exec(`RELEASE SAVEPOINT ${savepoint}`)
+    if (savepoint) this.send(`RELEASE SAVEPOINT ${savepoint}`)
     else this.commit()
     return result
   }
@@ -183,38 +229,47 @@ export class PgDb {
    */
   readSnapshot<R>(fn: () => R): R {
     if (this.depth > 0) return fn()
-    this.exec('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY')
+    this.send('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY')
     this.depth++
     try {
       return fn()
     } finally {
       this.depth--
-      this.exec('COMMIT')
+      this.send('COMMIT')
     }
   }
 
   /** Opens a transaction holding the write lock; one that could not take it is closed again. */
   private begin(): void {
     try {
-      this.exec(`BEGIN; SELECT pg_advisory_xact_lock(${LEDGER_WRITE_LOCK})`)
+      this.changed = false
+      this.send(`BEGIN; SELECT pg_advisory_xact_lock(${LEDGER_WRITE_LOCK})`)
     } catch (e) {
-      this.exec('ROLLBACK')
+      this.send('ROLLBACK')
       throw e
     }
   }
 
-  /** Commits, counting the write so that other connections' data_version moves. */
+  /**
+   * Commits; a transaction that changed the data counts one more write, so that the other
+   * connections' data_version moves. A count that went up by more than this one means another
+   * connection committed since this one last looked: its data_version moves too.
+   */
   private commit(): void {
+    if (!this.changed) return this.send('COMMIT')
     const { rows } = this.bridge.call({ op: 'query', sql: 'UPDATE ledger_identity SET writes = writes + 1 RETURNING writes', params: [], array: true })
-    this.bridge.call({ op: 'query', sql: 'COMMIT', params: [], array: false })
-    this.lastWrites = Number((rows[0] as unknown[] | undefined)?.[0] ?? 0)
+    this.send('COMMIT')
+    this.changed = false
+    const writes = Number((rows[0] as unknown[] | undefined)?.[0] ?? 0)
+    if (this.lastWrites !== null && writes - 1 !== this.lastWrites) this.othersWrites++
+    this.lastWrites = writes
   }
 
   pragma(source: string, opts: { simple?: boolean } = {}): unknown {
     const [name, value] = source.split('=').map((s) => s.trim())
     if (name === 'data_version') return this.dataVersion()
     if (name === 'busy_timeout' && value !== undefined) {
-      this.exec(`SET lock_timeout = ${Math.max(0, Math.floor(Number(value)))}`)
+      this.send(`SET lock_timeout = ${Math.max(0, Math.floor(Number(value)))}`)
       return opts.simple ? Number(value) : [{ timeout: Number(value) }]
     }
     // foreign keys stay checked on PostgreSQL; WAL, cache and checkpoints are the server's business
