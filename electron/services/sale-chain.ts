@@ -11,6 +11,7 @@
 import type { Db } from '../ledger/db'
 import { engineOf } from '../ledger/dialect'
 import { UNIT_KEY_BLOCK } from '../ledger/migrations'
+import type { PgDb } from '../ledger/pg/pg-db'
 
 /** Whether the sale (soldAt, key) comes before the sale (otherAt, otherKey) in a chain's order. */
 export function soldBefore(soldAt: number, key: number, otherAt: number, otherKey: number): boolean {
@@ -123,7 +124,7 @@ function pgParts(db: Db): (chains: readonly LateChain[]) => ChainPart[] {
     SELECT chain, key, prev, sold_at FROM w ORDER BY chain, depth`).raw()
   return (chains) => {
     const parts: ChainPart[] = chains.map(() => ({ links: [], next: null }))
-    const rows = walk.all(chains.map((c) => c.head), chains.map((c) => c.fresh)) as [number, number, number | null, number][]
+    const rows = (db as unknown as PgDb).byIndex(() => walk.all(chains.map((c) => c.head), chains.map((c) => c.fresh))) as [number, number, number | null, number][]
     for (const [chain, key, prev, soldAt] of rows) {
       const part = parts[chain - 1]
       part.links.push({ key, prev, soldAt })
@@ -148,7 +149,7 @@ function pgMoves(db: Db): (moves: [number, number | null][]) => void {
   const setPrev = db.prepare(`UPDATE sales s SET prev_key = m.prev
     FROM unnest(CAST(? AS bigint[]), CAST(? AS bigint[])) AS m(key, prev) WHERE s.unit_key = m.key`)
   return (moves) => {
-    if (moves.length > 0) setPrev.run(moves.map((m) => m[0]), moves.map((m) => m[1]))
+    if (moves.length > 0) (db as unknown as PgDb).byIndex(() => setPrev.run(moves.map((m) => m[0]), moves.map((m) => m[1])))
   }
 }
 

@@ -112,15 +112,6 @@ function copyText(values: unknown[], from: number, count: number): string {
   return lines.join('\n') + '\n'
 }
 
-/**
- * The players' update joins the batch's totals to the players by key. Left to itself the planner
- * hashes the whole players table (about 0.2 s a batch with a whole block's 400,800 players) where
- * looking up the batch's players by key takes a fraction of that: the other joins are off for
- * that one statement (SET LOCAL, inside the batch's transaction), then back to the server's own.
- */
-const BY_INDEX = 'SET LOCAL enable_hashjoin = off; SET LOCAL enable_mergejoin = off'
-const ANY_JOIN = 'SET LOCAL enable_hashjoin TO DEFAULT; SET LOCAL enable_mergejoin TO DEFAULT'
-
 function pgSalesRows(db: PgDb): SalesRows {
   const update = db.prepare(`UPDATE players p SET units = p.units + v.units, staked_cents = p.staked_cents + v.staked,
       won_cents = p.won_cents + v.won, first_sale_at = least(coalesce(p.first_sale_at, v.first), v.first),
@@ -142,12 +133,9 @@ function pgSalesRows(db: PgDb): SalesRows {
     addToPlayers(players) {
       if (players.length === 0) return 0
       const col = (f: (t: PlayerTotals) => number | null) => players.map(f)
-      // each player found by its key: a hash of the whole table costs more than the batch's look-ups
-      db.exec(BY_INDEX)
-      const { changes } = update.run(col((t) => t.id), col((t) => t.units), col((t) => t.staked), col((t) => t.won), col((t) => t.first), col((t) => t.lastAt), col((t) => t.head))
-      // (a failure rolls the transaction back, and its SET LOCAL with it)
-      db.exec(ANY_JOIN)
-      return changes
+      // each player found by its key: a hash of the whole table (about 0.2 s a batch with a whole
+      // block's 400,800 players) costs more than looking up the batch's players
+      return db.byIndex(() => update.run(col((t) => t.id), col((t) => t.units), col((t) => t.staked), col((t) => t.won), col((t) => t.first), col((t) => t.lastAt), col((t) => t.head)).changes)
     },
     newPlayers(names) {
       if (names.length === 0) return []
