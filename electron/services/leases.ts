@@ -17,7 +17,7 @@ import { type Clock, iso, processIsAlive } from './common'
 export type LeaseKind = 'generate' | 'verify' | 'simulate' | 'import'
 
 /** How often a running job writes its heartbeat (at most). */
-export const LEASE_HEARTBEAT_MS = 2_000
+export const LEASE_HEARTBEAT_MS = 10_000
 /** A lease not heard from for this long is dead, even if its process lives on. */
 export const LEASE_TIMEOUT_MS = 60_000
 

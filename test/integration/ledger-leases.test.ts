@@ -15,7 +15,7 @@ import type { Clock } from '../../electron/services/common'
 import type { VerifyBlockFn } from '../../electron/services/emissions'
 import { feedLine } from '../../electron/services/import'
 import { sha256Of } from '../../electron/services/import-history'
-import { LEASE_TIMEOUT_MS } from '../../electron/services/leases'
+import { LEASE_HEARTBEAT_MS, LEASE_TIMEOUT_MS } from '../../electron/services/leases'
 import { actor, ledgerOf, openEmissionBackend, samplePlay, T0, templatePath, tempDir } from './ledger-fixture'
 
 const op = actor('operator')
@@ -126,7 +126,7 @@ describe('a generation leased across workstations', () => {
     const second = b.services.emissions.generate(op, 2) // a's lease was last heard from 61 s ago
     expect(auditOf(b, 'job.interrupted')[0]).toMatchObject({ object: 'generate:emission:2', details: expect.objectContaining({ pid: process.pid }) })
 
-    clockA.advance(5_000)
+    clockA.advance(LEASE_HEARTBEAT_MS + 1_000)
     pool.a.tick() // a's next heartbeat finds its lease gone
     const end = await a.services.jobs.wait(first.id)
     expect(end).toMatchObject({ state: 'failed', reason: { key: 'LEASE_LOST', params: { kind: 'generate', subject: 'emission:2' } } })
