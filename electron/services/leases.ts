@@ -13,6 +13,7 @@ import { AppError, because } from '../contract/errors'
 import type { Db } from '../ledger/db'
 import type { AuditService } from './audit'
 import { type Clock, iso, processIsAlive } from './common'
+import { besideCache } from './sales-players'
 
 export type LeaseKind = 'generate' | 'verify' | 'simulate' | 'import'
 
@@ -32,9 +33,14 @@ export interface LeaseRow {
   heartbeatAt: number
 }
 
-export interface Lease {
-  readonly kind: LeaseKind
-  readonly subject: string
+/** Which lease: what a worker thread needs to beat it on its own connection (leaseBeater). */
+export interface LeaseRef {
+  kind: LeaseKind
+  subject: string
+  holder: string
+}
+
+export interface Lease extends LeaseRef {
   /** Writes the heartbeat (at most every LEASE_HEARTBEAT_MS); false once the lease was taken over. */
   beat(): boolean
   /** Whether this holder still has the lease (another workstation may have taken it over). */
@@ -58,6 +64,25 @@ export interface Leases {
   clearDead(row: LeaseRow): void
   /** Ends this holder: its leases count as dead for every backend of this process. */
   close(): void
+}
+
+/**
+ * A lease's heartbeat, written on `db` at most every LEASE_HEARTBEAT_MS; false once the lease was
+ * taken over. Written by the connection doing the job (a simulation's worker beats on its own),
+ * beside its player cache (sales-players.ts besideCache), which the beat leaves valid.
+ */
+export function leaseBeater(db: Db, ref: LeaseRef, now: () => number): () => boolean {
+  const beatStmt = db.prepare('UPDATE job_leases SET heartbeat_at = ? WHERE kind = ? AND subject = ? AND holder = ?')
+  let lastBeat = now()
+  let lost = false
+  return () => {
+    if (lost) return false
+    const t = now()
+    if (t - lastBeat < LEASE_HEARTBEAT_MS) return true
+    lastBeat = t
+    lost = besideCache(db, () => beatStmt.run(t, ref.kind, ref.subject, ref.holder)).changes === 0
+    return !lost
+  }
 }
 
 /**
@@ -96,7 +121,6 @@ export function createLeases({ db, clock, audit }: { db: Db; clock: Clock; audit
   // a free key, or a dead lease cleared first: the insert never replaces a lease someone holds
   const insert = db.prepare(`INSERT INTO job_leases (kind, subject, holder, host, pid, started_at, heartbeat_at) VALUES (?, ?, ?, ?, ?, ?, ?)
     ON CONFLICT (kind, subject) DO NOTHING`)
-  const beatStmt = db.prepare('UPDATE job_leases SET heartbeat_at = ? WHERE kind = ? AND subject = ? AND holder = ?')
   const dropStmt = db.prepare('DELETE FROM job_leases WHERE kind = ? AND subject = ? AND holder = ?')
   const now = () => clock().getTime()
 
@@ -109,19 +133,11 @@ export function createLeases({ db, clock, audit }: { db: Db; clock: Clock; audit
   }
 
   function lease(kind: LeaseKind, subject: string): Lease {
-    let lastBeat = now()
-    let lost = false
     return {
       kind,
       subject,
-      beat() {
-        if (lost) return false
-        const t = now()
-        if (t - lastBeat < LEASE_HEARTBEAT_MS) return true
-        lastBeat = t
-        lost = beatStmt.run(t, kind, subject, holder).changes === 0
-        return !lost
-      },
+      holder,
+      beat: leaseBeater(db, { kind, subject, holder }, now),
       held: () => (one.get(kind, subject) as LeaseRow | undefined)?.holder === holder,
       drop() {
         dropStmt.run(kind, subject, holder)

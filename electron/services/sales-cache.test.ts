@@ -10,7 +10,9 @@ import { openLedgerKey } from '../ledger/keystore'
 import { createAlertsService } from './alerts'
 import { createAuditService } from './audit'
 import { createCatalog } from './catalog'
+import { LEASE_HEARTBEAT_MS, leaseBeater } from './leases'
 import { createSalesService } from './sales'
+import { playerCacheOf } from './sales-players'
 import { openLedgerFixture, type LedgerFixture } from './simulator-fixture'
 
 const T0 = Date.parse('2025-03-02T10:00:00Z')
@@ -36,6 +38,31 @@ function chains(f: LedgerFixture) {
 }
 
 describe('the players known between batches', () => {
+  it("stay known across the selling connection's lease heartbeat, and are read again after any other write", async () => {
+    const f = openLedgerFixture({ definition: smallDefinition(), clock: () => new Date(T0 + 86_400_000) })
+    open.push(f)
+    const e = await f.openEmission({ startsOn: '2025-03-01' })
+    let t = T0
+    const sale = (player: string) => ({ emission: e, player, soldAt: t++ })
+    const ref = { kind: 'simulate' as const, subject: `emission:${e}`, holder: 'this-test' }
+    f.db.prepare(`INSERT INTO job_leases (kind, subject, holder, host, pid, started_at, heartbeat_at)
+      VALUES (?, ?, ?, 'here', 1, 0, 0)`).run(ref.kind, ref.subject, ref.holder)
+    f.sales.sellBatch([sale('alice'), sale('bob')])
+    const known = playerCacheOf(f.db).players.get('alice')
+    expect(known).toBeDefined()
+    let now = T0
+    const beat = leaseBeater(f.db, ref, () => (now += LEASE_HEARTBEAT_MS + 1))
+    expect(beat()).toBe(true)
+    expect(f.db.prepare('SELECT heartbeat_at FROM job_leases WHERE holder = ?').pluck().get(ref.holder)).toBe(now)
+    f.sales.sellBatch([sale('alice')])
+    expect(playerCacheOf(f.db).players.get('alice')).toBe(known)
+    // any other write of the connection: the players are read again from the ledger
+    f.db.prepare('UPDATE job_leases SET heartbeat_at = heartbeat_at + 1').run()
+    f.sales.sellBatch([sale('alice'), sale('bob')])
+    expect(playerCacheOf(f.db).players.get('alice')).not.toBe(known)
+    expect(chains(f).map((c) => [c.name, c.keys.length])).toEqual([['alice', 3], ['bob', 2]])
+  })
+
   it('stay right after a rolled-back batch, another connection selling, and an outer transaction rolled back', async () => {
     const f = openLedgerFixture({ definition: smallDefinition(), clock: () => new Date(T0 + 86_400_000) })
     open.push(f)

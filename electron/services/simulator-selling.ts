@@ -4,6 +4,7 @@
  * event loop let through between them (the app's seller on a worker thread calls it too).
  */
 import { AppError, because } from '../contract/errors'
+import type { LeaseRef } from './leases'
 import type { SalesService, UnitRun } from './sales'
 import { playerName, type DraftBatch, type DraftSource, type GeneratorOptions } from './simulator-drafts'
 
@@ -35,6 +36,8 @@ export interface SellJob {
    */
   batchMs?: number
   gen: GeneratorOptions
+  /** The simulation's lease, for a seller on another thread to beat on its own connection. */
+  lease?: LeaseRef
 }
 
 export interface SellHooks {
@@ -42,6 +45,11 @@ export interface SellHooks {
   signal?: AbortSignal
   /** The sales sold so far, after each batch has committed, and the units that batch sold. */
   progress?: (sold: number, run: UnitRun) => void
+  /**
+   * The lease's heartbeat, after each batch, on the connection that sells (so that its player
+   * cache stays valid, leases.ts leaseBeater); a seller on another thread beats job.lease itself.
+   */
+  beat?: () => void
 }
 
 /**
@@ -84,6 +92,7 @@ export async function sellDrafts(sales: SalesService, source: DraftSource, job: 
         rate = rate === 0 ? r : (rate + r) / 2
         size = Math.max(1000, Math.min(batchSize, Math.round(rate * job.batchMs)))
       }
+      hooks.beat?.()
       hooks.progress?.(sold, run!)
       await yieldToLoop()
     }

@@ -201,12 +201,13 @@ async function runSimulation(ctx: SimulatorContext, actor: Actor, opts: Simulati
   const lease = hooks.lease ?? ctx.leases.take('simulate', emissionSubject(opts.emission))
   ctx.audit.record(actor.name, 'sales.simulate-start', `emission:${opts.emission}`, { sales: opts.sales, ...run.base })
   try {
-    await ctx.seller({ emission: opts.emission, sales: opts.sales, batchSize: opts.batchSize, gen: run.gen }, {
+    const ref = { kind: lease.kind, subject: lease.subject, holder: lease.holder }
+    await ctx.seller({ emission: opts.emission, sales: opts.sales, batchSize: opts.batchSize, gen: run.gen, lease: ref }, {
       signal: hooks.signal,
+      beat: () => void lease.beat(),
       progress: (done, unitRun) => {
         run.sold = done
         run.runs.push(unitRun)
-        lease.beat()
         hooks.progress?.(run.sold, opts.sales, `${run.sold} of ${opts.sales} sales`)
       },
     })

@@ -4,6 +4,7 @@
  * made meanwhile by a further worker (sales-worker.ts). See simulate-seller.ts.
  */
 import { parentPort, workerData } from 'node:worker_threads'
+import { leaseBeater } from '../services/leases'
 import { sellDrafts } from '../services/simulator'
 import { workerDrafts } from './sales-drafts'
 import type { SimulateWorkerData, SimulateWorkerMessage } from './simulate-seller'
@@ -20,8 +21,11 @@ async function main(): Promise<void> {
   let ledger: WorkerLedger | null = null
   try {
     ledger = openWorkerLedger(data.ledger, () => new Date())
-      await sellDrafts(ledger.sales, workerDrafts(data.job.gen, data.draftsEntry), data.job, {
+    // the lease is beaten here, on the connection that sells, not by the app's (leases.ts leaseBeater)
+    const lease = data.job.lease
+    await sellDrafts(ledger.sales, workerDrafts(data.job.gen, data.draftsEntry), data.job, {
       signal: cancel.signal,
+      beat: lease ? leaseBeater(ledger.db, lease, () => Date.now()) : undefined,
       progress: (sold, run) => post({ type: 'progress', sold, run }),
     })
     post({ type: 'done' })
