@@ -232,7 +232,16 @@ function startSimulation(ctx: SimulatorContext, actor: Actor, opts: SimulationOp
   return jobs.start('simulate', opts.emission, opts.sales, `simulating ${opts.sales} sales`, async (job) => {
     const r = await runSimulation(ctx, actor, opts, { signal: job.signal, progress: job.progress, lease })
     return `${r.sold} sales simulated (${r.firstSerial} to ${r.lastSerial})`
-  }, lease)
+  }, watchedLease(lease))
+}
+
+/**
+ * The lease as the task registry sees it: the seller beats it on the connection that sells
+ * (leases.ts leaseBeater), so the registry's "beat" only reads whether it is still held. A beat
+ * written by the app's connection would drop the seller's player cache (sales-players.ts).
+ */
+function watchedLease(lease: Lease): Lease {
+  return { ...lease, beat: () => lease.held() }
 }
 
 export function createSimulator(deps: SimulatorDeps): Simulator {
