@@ -149,10 +149,18 @@ describe('the outsiders’ verifier on a bundle', () => {
     writeBundle(dir, b)
   }
 
+  /** Cuts block 2's sales file near 30,000 bytes, `from` bytes after a line break (-3: mid-line). */
+  function cutSales(dir: string, from: number) {
+    const path = join(dir, `sales-${single}-2.csv`)
+    const bytes = readFileSync(path)
+    writeFileSync(path, bytes.subarray(0, bytes.indexOf(0x0a, 30_000) + from))
+  }
+
   const tampered: [string, (dir: string) => void, string[]][] = [
     ['a prize changed in a sales file', (d) => editSales(d, 2, (l) => { const c = l[5].split(','); c[2] = String(Number(c[2]) + 500); l[5] = c.join(','); return l }), ['prize']],
     ['a row duplicated', (d) => editSales(d, 2, (l) => [...l.slice(0, 10), l[9], ...l.slice(10)]), ['sales-duplicate']],
-    ['a sales file cut (its hash left)', (d) => { const p = join(d, `sales-${single}-2.csv`); writeFileSync(p, readFileSync(p).subarray(0, 30_000)) }, ['sales-cut', 'sales-rows', 'sales-sha256']],
+    ['a sales file cut mid-line (its hash left)', (d) => cutSales(d, -3), ['sales-cut', 'sales-rows', 'sales-sha256']],
+    ['a sales file cut after a whole line (its hash left)', (d) => cutSales(d, 1), ['sales-rows', 'sales-sha256']],
     ['a sales file changed, its hash left', (d) => appendFileSync(join(d, `sales-${single}-1.csv`), 'x\n'), ['sales-line', 'sales-sha256']],
     ['a commitment changed', (d) => { const b = readBundle(d); b.blocks[0].commitment = 'ab'.repeat(32); writeBundle(d, b) }, ['commitment']],
     ['a secret changed', (d) => { const b = readBundle(d); b.blocks[1].secret = 'ab'.repeat(32); writeBundle(d, b) }, ['commitment', 'prize']],
