@@ -17,11 +17,33 @@ types.setTypeParser(types.builtins.NUMERIC, (v) => Number(v))
 types.setTypeParser(types.builtins.BOOL, (v) => (v === 't' ? 1 : 0))
 
 const { url, port, flag } = workerData as { url: string; port: MessagePort; flag: Int32Array }
-const client = new Client(clientConfig(url))
 let lost: Error | null = null as Error | null
-client.on('error', (e) => {
-  lost = e
+// A failure outside any request (the connection's socket, a stream) is kept and answered to
+// every request from then on, rather than ending the thread under its waiting caller.
+process.on('uncaughtException', (e) => {
+  lost ??= e
 })
+// A thread that stops anyway wakes its caller with why, which it then says.
+process.on('exit', (code) => {
+  port.postMessage({ ok: false, error: { message: `the PostgreSQL connection thread stopped (exit code ${code})${lost ? `: ${lost.message}` : ''}` } })
+  Atomics.add(flag, 0, 1)
+  Atomics.notify(flag, 0)
+})
+
+/** The connection, not yet connected; settings it cannot read are kept as the answer to every request. */
+function makeClient(): Client | null {
+  try {
+    const c = new Client(clientConfig(url))
+    c.on('error', (e) => {
+      lost = e
+    })
+    return c
+  } catch (e) {
+    lost = e instanceof Error ? e : new Error(String(e))
+    return null
+  }
+}
+const client = makeClient()!
 
 const cursors = new Map<number, string>()
 
@@ -106,18 +128,6 @@ function answer(a: BridgeAnswer): void {
   Atomics.add(flag, 0, 1)
   Atomics.notify(flag, 0)
 }
-
-// A failure outside any request (the connection's socket, a stream) is kept and answered to
-// every request from then on, rather than ending the thread under its waiting caller.
-process.on('uncaughtException', (e) => {
-  lost ??= e
-})
-// A thread that stops anyway wakes its caller with why, which it then says.
-process.on('exit', (code) => {
-  port.postMessage({ ok: false, error: { message: `the PostgreSQL connection thread stopped (exit code ${code})${lost ? `: ${lost.message}` : ''}` } })
-  Atomics.add(flag, 0, 1)
-  Atomics.notify(flag, 0)
-})
 
 // one request at a time, in the order they came (pg's own queue of queries is deprecated)
 let queue: Promise<void> = Promise.resolve()

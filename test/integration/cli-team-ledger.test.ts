@@ -44,6 +44,16 @@ describe('carats --db postgresql://…', () => {
     expect(existsSync(key)).toBe(true)
   })
 
+  it('says a malformed URL is one, at once, rather than waiting forever for a connection', () => {
+    const r = spawnSync(process.execPath, caratsArgv(['--db', 'postgresql://[bad', '--key-file', join(dir, 'bad.key'), 'emission', 'list']), {
+      cwd: dir, encoding: 'utf8', env: caratsEnv(), timeout: 30_000,
+    })
+    expect(r.signal).toBeNull()
+    expect(r.status).toBe(1)
+    expect(r.stderr).toMatch(/postgresql:\/\/\[bad is not a valid PostgreSQL URL/)
+    expect(existsSync(join(dir, 'bad.key'))).toBe(false)
+  })
+
   it('takes CARATS_DB and CARATS_KEY_FILE as well', () => {
     const r = carats(['--json', 'emission', 'list'], { CARATS_DB: url, CARATS_KEY_FILE: join(dir, 'nofile.key') })
     expect(r.stderr).toBe('')

@@ -9,6 +9,7 @@ import { AppError } from '../../contract/errors'
 import { APPLICATION_ID } from '../migrations'
 import type { Db, OpenOptions } from '../db'
 import { displayLocation } from '../location'
+import { clientConfig } from './client-config'
 import { PgDb } from './pg-db'
 import { PG_MIGRATIONS, PG_SCHEMA_VERSION } from './schema'
 
@@ -26,7 +27,21 @@ function notALedger(url: string, why: string): AppError {
   return new AppError('DATABASE', `${displayLocation(url)} is not a usable CARATS ledger: ${why}`)
 }
 
+/** The URL read as the connection will read it, before its thread starts: a malformed one said at once. */
+function checkUrl(url: string): void {
+  try {
+    clientConfig(url)
+  } catch (e) {
+    throw new AppError(
+      'DATABASE',
+      `${displayLocation(url)} is not a valid PostgreSQL URL (${errorText(e)}): write it as ` +
+        'postgresql://user@host:port/database, or postgresql:///database?host=/var/run/postgresql for the local server',
+    )
+  }
+}
+
 function connect(url: string): PgDb {
+  checkUrl(url)
   try {
     return new PgDb(displayLocation(url), url)
   } catch (e) {

@@ -217,3 +217,12 @@ describe('COPY posted without waiting (the bulk path of the sales)', () => {
     }).immediate()
   })
 })
+
+describe('a connection whose settings cannot be read', () => {
+  it('fails with why, instead of leaving its caller waiting for the connection thread', () => {
+    // in a child process: a caller left waiting would block this test's thread for good
+    const script = "import('./electron/ledger/pg/pg-db.ts').then((m) => { try { new m.PgDb('bad', 'postgresql://[bad') } catch (e) { console.log('refused: ' + e.message) } })"
+    const out = execFileSync(process.execPath, ['--import', 'tsx', '-e', script], { encoding: 'utf8', timeout: 60_000 })
+    expect(out).toMatch(/^refused: .*Invalid URL/)
+  })
+})
