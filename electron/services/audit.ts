@@ -142,7 +142,9 @@ const wipedError = () =>
 /** The body of ctx.append, inside its transaction. */
 function appendEntry(ctx: AuditContext, actor: string, action: string, object: string, details: string, force: boolean): AuditEntry {
   if (keyedFrom(ctx) === null) {
-    // the chain is keyed when the service starts; unkeyed here, the log was wiped (or the key is missing)
+    // the chain is keyed when the service starts; unkeyed here, the key is missing (said as
+    // itself: a key file that could not be written is not a wiped log) or the log was wiped
+    if (ctx.keys.problem) throw ctx.keys.problem
     if (!force && wiped(ctx)) throw wipedError()
     keyChain(ctx)
   }

@@ -54,6 +54,20 @@ describe('carats --db postgresql://…', () => {
     expect(existsSync(join(dir, 'bad.key'))).toBe(false)
   })
 
+  it('says why a new ledger has no key when its key file cannot be written, not that its audit log was wiped', () => {
+    const fresh = `${name}_nokey`
+    execFileSync('createdb', ['-h', HOST, fresh])
+    try {
+      const key = join(dir, 'no-such-folder', 'ledger.key')
+      const r = carats(['--db', `postgresql:///${fresh}?host=${HOST}`, '--key-file', key, 'emission', 'create', '--blocks', '1', '--demo'])
+      expect(r.status).not.toBe(0)
+      expect(r.stderr).toMatch(/cannot write the key file .*no-such-folder/)
+      expect(r.stderr).not.toMatch(/wiped/)
+    } finally {
+      execFileSync('dropdb', ['-h', HOST, '--if-exists', '--force', fresh])
+    }
+  })
+
   it('takes CARATS_DB and CARATS_KEY_FILE as well', () => {
     const r = carats(['--json', 'emission', 'list'], { CARATS_DB: url, CARATS_KEY_FILE: join(dir, 'nofile.key') })
     expect(r.stderr).toBe('')
