@@ -30,20 +30,15 @@ process.on('exit', (code) => {
   Atomics.notify(flag, 0)
 })
 
-/** The connection, not yet connected; settings it cannot read are kept as the answer to every request. */
-function makeClient(): Client | null {
-  try {
-    const c = new Client(clientConfig(url))
-    c.on('error', (e) => {
-      lost = e
-    })
-    return c
-  } catch (e) {
-    lost = e instanceof Error ? e : new Error(String(e))
-    return null
-  }
+/** The connection, made by the first request ('connect'): settings it cannot read are that request's answer. */
+let client: Client
+async function connectClient(): Promise<void> {
+  client = new Client(clientConfig(url))
+  client.on('error', (e) => {
+    lost = e
+  })
+  await client.connect()
 }
-const client = makeClient()!
 
 const cursors = new Map<number, string>()
 
@@ -90,7 +85,7 @@ async function handle(req: BridgeRequest): Promise<BridgeRows> {
   if (lost) throw lost
   switch (req.op) {
     case 'connect':
-      await client.connect()
+      await connectClient()
       return { rows: [], changes: 0 }
     case 'query':
       return query(req)
