@@ -2,13 +2,14 @@
  * How the ledger check's rows reach its JavaScript checks (ledger-check.ts), per engine: the
  * checks themselves are the same on both. On SQLite the statement calls a user function with
  * each row's columns (about four times faster than reading the rows out); PostgreSQL has no
- * such functions, so the rows are read in unit_key order through a server-side cursor
- * (PgDb.iterate, pages of thousands) and handed to the same function. The reads are made in one
+ * such functions, so the rows are read in unit_key order by a binary COPY, as columns of numbers
+ * (PgDb.numberColumns, read ahead by the connection's thread), and handed to the same function. The reads are made in one
  * snapshot: on SQLite one deferred transaction, on PostgreSQL one REPEATABLE READ, READ ONLY
  * transaction that does not take the write lock (the other workstations go on selling).
  */
 import type { Db } from '../ledger/db'
 import { engineOf } from '../ledger/dialect'
+import type { PgDb } from '../ledger/pg/pg-db'
 
 type Num = number | null
 export type SaleHook = (key: number, pid: number, prev: Num, soldAt: number, stake: number, prize: number, tier: Num) => number
@@ -66,17 +67,23 @@ function sqliteFeeds(db: Db): RowFeeds {
 /** A key bound PostgreSQL's bigint takes: ±Infinity (the stray rows around the blocks) become the widest safe integers. */
 const bound = (n: number) => Math.max(Number.MIN_SAFE_INTEGER, Math.min(Number.MAX_SAFE_INTEGER, n))
 
+/** A column's value: NaN is how a scan gives NULL. */
+const orNull = (v: number): Num => (v === v ? v : null)
+
 function pgFeeds(db: Db): RowFeeds {
-  const range = db.prepare(`SELECT ${SALE_COLUMNS} FROM sales WHERE unit_key >= ? AND unit_key < ? ORDER BY unit_key`).raw()
-  const players = db.prepare(`SELECT ${PLAYER_COLUMNS} FROM players ORDER BY id`).raw()
+  const pg = db as unknown as PgDb
+  const range = `SELECT ${SALE_COLUMNS} FROM sales WHERE unit_key >= ? AND unit_key < ? ORDER BY unit_key`
+  const players = `SELECT ${PLAYER_COLUMNS} FROM players ORDER BY id`
   return {
     sales(lo, hi, sale) {
-      for (const r of range.iterate(bound(lo), bound(hi)) as IterableIterator<[number, number, Num, number, number, number, Num]>) {
-        sale(r[0], r[1], r[2], r[3], r[4], r[5], r[6])
+      for (const [k, p, q, s, st, pr, t] of pg.numberColumns(range, [bound(lo), bound(hi)], 7)) {
+        for (let i = 0; i < k.length; i++) sale(k[i], p[i], orNull(q[i]), s[i], st[i], pr[i], orNull(t[i]))
       }
     },
     players(player) {
-      for (const r of players.iterate() as IterableIterator<[number, number, number, number, Num, Num, Num]>) player(r[0], r[1], r[2], r[3], r[4], r[5], r[6])
+      for (const [id, u, st, w, f, l, k] of pg.numberColumns(players, [], 7)) {
+        for (let i = 0; i < id.length; i++) player(id[i], u[i], st[i], w[i], orNull(f[i]), orNull(l[i]), orNull(k[i]))
+      }
     },
   }
 }

@@ -9,6 +9,7 @@ import { from as copyFrom } from 'pg-copy-streams'
 import { workerData, type MessagePort } from 'node:worker_threads'
 import type { BridgeAnswer, BridgeRequest, BridgeRows } from '../ledger/pg/bridge-messages'
 import { clientConfig } from '../ledger/pg/client-config'
+import { closeScan, closeScans, nextChunk } from './pg-scans'
 
 // The ledger's integers are below 2^53 (unit keys, cents, milliseconds): numbers, as SQLite gives.
 types.setTypeParser(types.builtins.INT8, (v) => Number(v))
@@ -83,6 +84,8 @@ async function closeCursor(req: Extract<BridgeRequest, { op: 'closeCursor' }>): 
 
 async function handle(req: BridgeRequest): Promise<BridgeRows> {
   if (lost) throw lost
+  // an open scan holds the connection in its COPY: read it out before anything else runs
+  if (req.op !== 'closeScan') await closeScans(req.op === 'scan' ? req.scan : undefined)
   switch (req.op) {
     case 'connect':
       await connectClient()
@@ -95,6 +98,11 @@ async function handle(req: BridgeRequest): Promise<BridgeRows> {
       return fetchCursor(req)
     case 'closeCursor':
       return closeCursor(req)
+    case 'scan':
+      return nextChunk(client, req)
+    case 'closeScan':
+      await closeScan(req.scan)
+      return { rows: [], changes: 0 }
     case 'close':
       await client.end()
       return { rows: [], changes: 0 }
@@ -119,7 +127,8 @@ function errorOf(e: unknown): BridgeAnswer {
 
 /** The answer posted, then counted in `flag` (one more answer to take) and the caller woken. */
 function answer(a: BridgeAnswer): void {
-  port.postMessage(a)
+  // a scan's columns are handed over, not copied
+  port.postMessage(a, a.ok && a.columns ? a.columns.map((c) => c.buffer as ArrayBuffer) : [])
   Atomics.add(flag, 0, 1)
   Atomics.notify(flag, 0)
 }

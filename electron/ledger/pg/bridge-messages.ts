@@ -9,11 +9,18 @@ export type BridgeRequest =
   /** The next `count` rows of a cursor, declared on its first fetch. */
   | { op: 'fetch'; cursor: number; sql: string; params: Param[]; count: number; array: boolean }
   | { op: 'closeCursor'; cursor: number }
+  /** The next chunk of a binary COPY of `width` bigint columns, started on its first request (pg-scans.ts). */
+  | { op: 'scan'; scan: number; sql: string; width: number; first: boolean }
+  | { op: 'closeScan'; scan: number }
   | { op: 'close' }
 
 export interface BridgeRows {
   rows: unknown[]
   changes: number
+  /** A scan's chunk: one column of numbers each (NaN for NULL), `changes` rows long. */
+  columns?: Float64Array[]
+  /** A scan's last answer: no rows left. */
+  done?: boolean
 }
 
 export interface BridgeError {

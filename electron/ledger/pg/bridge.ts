@@ -126,7 +126,7 @@ export class SyncBridge {
     }
     const a = got.message as BridgeAnswer
     if (!a.ok) throw toPgError(a.error)
-    return { rows: buffersIn(a.rows), changes: a.changes }
+    return { rows: buffersIn(a.rows), changes: a.changes, columns: a.columns, done: a.done }
   }
 
   close(): void {

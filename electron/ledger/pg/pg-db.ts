@@ -35,6 +35,18 @@ function params(args: unknown[]): Param[] {
   })
 }
 
+/** `sql` with each `?` replaced by the next value, each a safe integer (for a statement that takes no parameters). */
+export function inlineIntegers(sql: string, values: number[]): string {
+  let i = 0
+  const out = sql.replace(/\?/g, () => {
+    const v = values[i++]
+    if (!Number.isSafeInteger(v)) throw new TypeError(`value ${i} of the statement is ${String(v)}, not a safe integer`)
+    return String(v)
+  })
+  if (i !== values.length) throw new TypeError(`the statement has ${i} placeholders for ${values.length} values`)
+  return out
+}
+
 /** SQLite's statements about the connection itself, answered by the connection (see PgDb). */
 const PRAGMA = /^\s*PRAGMA\s+(\w+)\s*;?\s*$/i
 const TOTAL_CHANGES = /^\s*SELECT\s+total_changes\(\)\s*;?\s*$/i
@@ -151,6 +163,30 @@ export class PgDb {
     } finally {
       this.bridge.call({ op: 'closeCursor', cursor: id })
       if (own) this.bridge.call({ op: 'query', sql: 'COMMIT', params: [], array: false })
+    }
+  }
+
+  /**
+   * The rows of `select`, whose columns are all bigint, as columns of numbers (NaN for NULL), a
+   * chunk at a time: a binary COPY that the connection's thread reads ahead while the caller
+   * works on the chunk before (pg-scans.ts). About four times faster than a cursor's pages of
+   * rows, for a pass over every sale. COPY takes no parameters: each `?` becomes its value, which
+   * must be a safe integer. The rows are those of the caller's transaction's snapshot, if any.
+   */
+  *numberColumns(select: string, values: number[], width: number): IterableIterator<Float64Array[]> {
+    const sql = `COPY (${inlineIntegers(select, values)}) TO STDOUT (FORMAT binary)`
+    const id = ++this.cursors
+    let done = false
+    let first = true
+    try {
+      while (!done) {
+        const r = this.bridge.call({ op: 'scan', scan: id, sql, width, first })
+        first = false
+        done = r.done === true
+        if (!done) yield r.columns!
+      }
+    } finally {
+      if (!done) this.bridge.call({ op: 'closeScan', scan: id })
     }
   }
 
