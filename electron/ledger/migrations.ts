@@ -426,6 +426,14 @@ INSERT INTO job_leases (kind, subject, holder, host, pid, started_at, heartbeat_
 DROP TABLE task_leases;
 `
 
+// A player's totals and chain head as the services read them (docs/player-totals.md). On SQLite
+// they are the players row itself, updated with each batch of sales; a team ledger's bulk writes
+// append them instead, and its view of the same name adds those up (pg/schema-v12.ts).
+const V12 = /* sql */ `
+CREATE VIEW player_totals AS
+SELECT id, name, units, staked_cents, won_cents, first_sale_at, last_sale_at, last_key FROM players;
+`
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, description: 'the whole ledger', sql: V1 },
   { version: 2, description: 'leases of long tasks', sql: V2 },
@@ -438,6 +446,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 9, description: 'key ceremonies, how each block was seeded, publication', sql: V9 },
   { version: 10, description: 'prize claims, claim thresholds, the register of related parties', sql: V10 },
   { version: 11, description: 'leases of long jobs across workstations', sql: V11 },
+  { version: 12, description: "players' totals read through one view (a team ledger's appended totals)", sql: V12 },
 ]
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version

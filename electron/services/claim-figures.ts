@@ -74,12 +74,13 @@ export interface ClaimFigures {
 export function createClaimFigures({ db, catalog }: { db: Db; catalog: Catalog }): ClaimFigures {
   const claimant = `SELECT p.id, p.name, p.last_key, p.units, count(c.unit_key) AS claims, coalesce(sum(c.prize_cents), 0) AS claims_cents,
                            ${RELATED_SQL} AS related
-                    FROM players p LEFT JOIN claims c ON c.player_id = p.id`
-  const one = db.prepare(`${claimant} WHERE p.id = ? GROUP BY p.id`)
-  const candidates = db.prepare(`${claimant} WHERE p.id IN (SELECT player_id FROM claims) GROUP BY p.id
+                    FROM player_totals p LEFT JOIN claims c ON c.player_id = p.id`
+  // grouped by every column read: a view's key does not stand for its other columns, as a table's does
+  const one = db.prepare(`${claimant} WHERE p.id = ? GROUP BY p.id, p.name, p.last_key, p.units`)
+  const candidates = db.prepare(`${claimant} WHERE p.id IN (SELECT player_id FROM claims) GROUP BY p.id, p.name, p.last_key, p.units
                                  HAVING count(c.unit_key) >= ${Math.min(IMPROBABLE_FROM, MANY_CLAIMS)} OR ${RELATED_SQL}`)
-  // the player's sales, walked along their chain (players.last_key → sales.prev_key): no index on player
-  const unitsByEmission = db.prepare(`WITH RECURSIVE c(k) AS (SELECT last_key FROM players WHERE id = ? AND last_key IS NOT NULL UNION ALL SELECT s.prev_key FROM c JOIN sales s ON s.unit_key = c.k WHERE s.prev_key IS NOT NULL)
+  // the player's sales, walked along their chain (player_totals.last_key → sales.prev_key): no index on player
+  const unitsByEmission = db.prepare(`WITH RECURSIVE c(k) AS (SELECT last_key FROM player_totals WHERE id = ? AND last_key IS NOT NULL UNION ALL SELECT s.prev_key FROM c JOIN sales s ON s.unit_key = c.k WHERE s.prev_key IS NOT NULL)
                                       SELECT k / ${UNIT_KEY_EMISSION} AS emission, count(*) AS units FROM c GROUP BY 1`)
   const odds = new Map<number, number>()
 

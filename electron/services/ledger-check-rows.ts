@@ -49,7 +49,7 @@ function sqliteFeeds(db: Db): RowFeeds {
   const h = sqliteHooks(db)
   const range = db.prepare(`SELECT count(*) FROM sales WHERE unit_key >= ? AND unit_key < ?
     AND carats_check_sale(${SALE_COLUMNS})`).pluck()
-  const players = db.prepare(`SELECT count(*) FROM players WHERE carats_check_player(${PLAYER_COLUMNS})`).pluck()
+  const players = db.prepare(`SELECT count(*) FROM player_totals WHERE carats_check_player(${PLAYER_COLUMNS})`).pluck()
   const using = <T>(key: keyof Hooks, hook: T, run: () => void) => {
     ;(h as unknown as Record<string, T | null>)[key] = hook
     try {
@@ -73,7 +73,7 @@ const orNull = (v: number): Num => (v === v ? v : null)
 function pgFeeds(db: Db): RowFeeds {
   const pg = db as unknown as PgDb
   const range = `SELECT ${SALE_COLUMNS} FROM sales WHERE unit_key >= ? AND unit_key < ? ORDER BY unit_key`
-  const players = `SELECT ${PLAYER_COLUMNS} FROM players ORDER BY id`
+  const players = `SELECT ${PLAYER_COLUMNS} FROM player_totals ORDER BY id`
   return {
     sales(lo, hi, sale) {
       for (const [k, p, q, s, st, pr, t] of pg.numberColumns(range, [bound(lo), bound(hi)], 7)) {

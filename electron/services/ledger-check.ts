@@ -335,7 +335,7 @@ function comparePlayers(db: Db, scan: SaleScan, problems: Problems): void {
 /** Where a player's chain of sales (last_key, then each sale's prev_key) goes wrong, once its sum has said it does. */
 function walkChain(db: Db, id: number, name: string, units: number): Omit<LedgerProblem, 'kind'> {
   const at = db.prepare('SELECT player_id, prev_key FROM sales WHERE unit_key = ?')
-  const head = db.prepare('SELECT last_key FROM players WHERE id = ?').pluck().get(id) as number | null
+  const head = db.prepare('SELECT last_key FROM player_totals WHERE id = ?').pluck().get(id) as number | null
   let key = head
   let reached = 0
   let why = ''

@@ -86,13 +86,13 @@ interface PlayersContext {
 
 function preparePlayerStatements(db: Db) {
   return {
-    sameIdIgnoringCase: db.prepare(`SELECT * FROM players WHERE name COLLATE NOCASE = ? ORDER BY name LIMIT ${SAME_ID_MAX}`),
+    sameIdIgnoringCase: db.prepare(`SELECT * FROM player_totals WHERE name COLLATE NOCASE = ? ORDER BY name LIMIT ${SAME_ID_MAX}`),
     firstLinks: db.prepare(`${CHAIN} SELECT ${UNIT_COLUMNS} FROM c JOIN sales s ON s.unit_key = c.k WHERE c.n >= ? ORDER BY c.n`),
     searchPage: db.prepare(
-      `SELECT * FROM players WHERE name COLLATE NOCASE >= ? AND name COLLATE NOCASE < ? ORDER BY name COLLATE NOCASE, name LIMIT ? OFFSET ?`,
+      `SELECT * FROM player_totals WHERE name COLLATE NOCASE >= ? AND name COLLATE NOCASE < ? ORDER BY name COLLATE NOCASE, name LIMIT ? OFFSET ?`,
     ),
     searchCount: db.prepare('SELECT count(*) FROM players WHERE name COLLATE NOCASE >= ? AND name COLLATE NOCASE < ?').pluck(),
-    allPage: db.prepare('SELECT * FROM players ORDER BY name COLLATE NOCASE, name LIMIT ? OFFSET ?'),
+    allPage: db.prepare('SELECT * FROM player_totals ORDER BY name COLLATE NOCASE, name LIMIT ? OFFSET ?'),
     allCount: db.prepare('SELECT count(*) FROM players').pluck(),
   }
 }

@@ -48,6 +48,10 @@ export interface SalesBatches {
   transact<T>(work: () => T): T
   /** The caller's transaction holds the next batch (checkedStream): the cache is not used. */
   nestedStream(): void
+  /** Whether the batches append their players' totals (a bulk job) rather than update the rows. */
+  appendTotals(on: boolean): void
+  /** The appended totals folded into the players' rows (one transaction); how many players. */
+  foldTotals(): number
 }
 
 
@@ -82,11 +86,13 @@ interface BatchContext {
   nested: boolean
   /** The players of the batch just written, merged into the cache once it has committed. */
   batchPlayers: PlayerEntry[]
+  /** Set by appendTotals: the players' totals go to player_deltas (sales-rows.ts). */
+  append: boolean
 }
 
 export function createSalesBatch({ db, catalog, alerts }: { db: Db; catalog: Catalog; alerts: AlertsService }): SalesBatches {
   const rows = createSalesRows(db)
-  const byName = db.prepare(`SELECT p.id, p.name, p.last_key, s.sold_at FROM players p LEFT JOIN sales s ON s.unit_key = p.last_key
+  const byName = db.prepare(`SELECT p.id, p.name, p.last_key, s.sold_at FROM player_totals p LEFT JOIN sales s ON s.unit_key = p.last_key
     WHERE p.name IN (SELECT value FROM ${jsonValues(db)})`).raw()
   const ctx: BatchContext = {
     db, alerts, rows, players: { byName, rows }, cache: playerCacheOf(db),
@@ -99,6 +105,7 @@ export function createSalesBatch({ db, catalog, alerts }: { db: Db; catalog: Cat
     inTransaction: db.transaction((work: () => unknown) => work()),
     nested: false,
     batchPlayers: [],
+    append: false,
   }
   return {
     beginBatch: () => beginBatch(ctx),
@@ -107,6 +114,8 @@ export function createSalesBatch({ db, catalog, alerts }: { db: Db; catalog: Cat
     write: (pending, states) => write(ctx, pending, states),
     transact: (work) => transact(ctx, work),
     nestedStream: () => void (ctx.nested = true),
+    appendTotals: (on) => void (ctx.append = on),
+    foldTotals: () => rows.foldPlayers(),
   }
 }
 
@@ -120,6 +129,8 @@ function beginBatch(ctx: BatchContext): Batch {
 /** The sales' rows, all inserted before it returns, and their days counted. */
 function writeRows(ctx: BatchContext, b: Batch, pending: PendingSale[]): void {
   playersOf(ctx.players, b, pending)
+  // each sale's player is one of the batch's, which writeTotals checks once (addToPlayers)
+  ctx.rows.playersChecked(true)
   insertRows(ctx, rowValues(b, pending), pending.length)
   countDays(ctx, b, pending)
 }
@@ -206,16 +217,26 @@ function writeTotals(ctx: BatchContext, b: Batch, states: Iterable<EmissionState
 }
 
 /**
- * Each player's totals and chain head. Each of the batch's players must exist: this is the check
- * that the sales' foreign key makes when it is on, made once per player instead of once per sale
- * (see transact). In order of id, so that the updates walk the table's pages in order.
+ * Each player's totals and chain head, updated in the players' rows or, for a bulk job, appended
+ * (sales-rows.ts). Each of the batch's players must exist: this is the check that the sales'
+ * foreign key makes when it is on, made once per player instead of once per sale (see transact).
+ * In order of id, so that the updates walk the table's pages in order.
  */
 function addToPlayers(ctx: BatchContext, b: Batch): void {
   const players = byId(b.players)
-  if (ctx.rows.addToPlayers(players) !== players.length) {
+  let written: number
+  try {
+    // appended in a savepoint: a player not in the ledger fails the COPY, and is then looked up
+    written = ctx.append ? ctx.inTransaction(() => ctx.rows.appendToPlayers(players)) as number : ctx.rows.addToPlayers(players)
+  } catch (e) {
+    if (!/FOREIGN KEY constraint failed/.test(e instanceof Error ? e.message : '')) throw e
+    written = -1
+  }
+  if (written !== players.length) {
     const gone = players.find((t) => !(ctx.db.prepare('SELECT 1 FROM players WHERE id = ?').get(t.id)))
     throw new AppError('INTERNAL', `player ${gone?.name ?? '?'} (id ${gone?.id ?? '?'}) is not in the ledger: nothing of the batch is written`)
   }
+  ctx.rows.playersChecked(false)
   ctx.batchPlayers = players
 }
 

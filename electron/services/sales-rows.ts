@@ -1,12 +1,16 @@
 /**
  * The hot path of every sale, per engine: the sales' rows of a batch, and its players' totals.
  * SQLite: prepared multi-row INSERTs and one UPDATE per player (no round trip: a call into the
- * library). PostgreSQL: COPY for the rows, in chunks sent without waiting, and one UPDATE … FROM
- * unnest(…) for all the players, since each statement there is a round trip to the server.
+ * library). PostgreSQL: a binary COPY for the rows, in chunks sent without waiting, and one
+ * UPDATE … FROM unnest(…) for all the players, since each statement there is a round trip to
+ * the server; or, for a bulk job, the players' totals appended by COPY to player_deltas and
+ * folded into their rows when the job ends (docs/player-totals.md).
  */
 import type { Db } from '../ledger/db'
 import { engineOf } from '../ledger/dialect'
+import { binaryCopy, type CopyKind } from '../ledger/pg/binary-copy'
 import type { PgDb } from '../ledger/pg/pg-db'
+import { DELTAS_SUMMED, TOTALS } from '../ledger/pg/schema-v12'
 
 export const SALE_COLUMNS = 10
 const COLUMNS = '(unit_key, sale_id, player_id, prev_key, sold_at, stake_cents, prize_cents, tier, play, events)'
@@ -21,6 +25,8 @@ export interface PlayerTotals {
   first: number
   lastAt: number
   head: number | null
+  /** when the sale `head` was sold */
+  headSoldAt: number
 }
 
 /** What a batch adds to one day of one emission. */
@@ -42,6 +48,20 @@ export interface SalesRows {
   insert(values: unknown[], count: number): void
   /** Adds each player's totals; returns how many players rows were updated. */
   addToPlayers(players: readonly PlayerTotals[]): number
+  /**
+   * The same, for a bulk job: on PostgreSQL each player's totals are appended to player_deltas
+   * (its rows untouched until foldPlayers), a FOREIGN KEY failure if a player is not in the
+   * ledger; on SQLite, addToPlayers. Returns how many players.
+   */
+  appendToPlayers(players: readonly PlayerTotals[]): number
+  /** The appended totals moved into the players' rows (PostgreSQL); how many players. */
+  foldPlayers(): number
+  /**
+   * The sales about to be inserted have their players checked by the caller (add/appendToPlayers,
+   * in the same transaction), so the server need not check each statement's (PostgreSQL);
+   * `false` once they are. SQLite: the batch turns its foreign keys off instead (withoutKeyChecks).
+   */
+  playersChecked(on: boolean): void
   /** New players by name, in the order given: their ids. */
   newPlayers(names: readonly string[]): number[]
   /** Adds each day's totals (daily_sales), creating the day's row if needed. */
@@ -63,6 +83,11 @@ function sqliteSalesRows(db: Db): SalesRows {
   const updatePlayer = db.prepare(`UPDATE players SET units = units + ?, staked_cents = staked_cents + ?, won_cents = won_cents + ?,
       first_sale_at = min(coalesce(first_sale_at, ?), ?), last_sale_at = max(coalesce(last_sale_at, ?), ?), last_key = ? WHERE id = ?`)
   const addDay = db.prepare(`INSERT INTO daily_sales (day, emission, units, sales_cents, prizes, prizes_cents) VALUES (?, ?, ?, ?, ?, ?) ${ADD_TO_DAY}`)
+  const addToPlayers = (players: readonly PlayerTotals[]) => {
+    let updated = 0
+    for (const t of players) updated += updatePlayer.run(t.units, t.staked, t.won, t.first, t.first, t.lastAt, t.lastAt, t.head, t.id).changes
+    return updated
+  }
   return {
     insert(values, count) {
       let i = 0
@@ -76,40 +101,53 @@ function sqliteSalesRows(db: Db): SalesRows {
         insertOne.run(single)
       }
     },
-    addToPlayers(players) {
-      let updated = 0
-      for (const t of players) updated += updatePlayer.run(t.units, t.staked, t.won, t.first, t.first, t.lastAt, t.lastAt, t.head, t.id).changes
-      return updated
-    },
+    addToPlayers,
+    // SQLite has no deltas: its in-place update costs a call into the library, not a round trip
+    appendToPlayers: addToPlayers,
     newPlayers: (names) => names.map((name) => Number(insertPlayer.run(name).lastInsertRowid)),
     addToDays(days) {
       for (const d of days) addDay.run(d.day, d.emission, d.units, d.sales, d.prizes, d.prizesCents)
     },
+    foldPlayers: () => 0,
+    playersChecked: () => {},
   }
 }
 
-/** COPY's text form of one value: \N for null, bytea as \\x…, text with its backslashes, tabs and line ends escaped. */
-function copyValue(v: unknown): string {
-  if (v === null || v === undefined) return '\\N'
-  if (typeof v === 'number' || typeof v === 'bigint') return String(v)
-  if (v instanceof Uint8Array) return `\\\\x${Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('hex')}`
-  return String(v).replace(/[\\\t\n\r]/g, (c) => ({ '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' })[c]!)
-}
-
-const COPY_SALES = `COPY sales ${COLUMNS} FROM STDIN`
+const COPY_SALES = `COPY sales ${COLUMNS} FROM STDIN (FORMAT binary)`
+/** The types of COLUMNS, in order, as the binary COPY writes them. */
+const SALE_KINDS: readonly CopyKind[] = ['int8', 'text', 'int8', 'int8', 'int8', 'int8', 'int8', 'int8', 'int8', 'bytea']
 /** Sales per COPY sent: the server takes one while the next is built (PgDb.postCopyIn). */
 const COPY_CHUNK = 10_000
+const COPY_DELTAS = 'COPY player_deltas (player_id, units, staked_cents, won_cents, first_sale_at, last_sale_at, last_key) FROM STDIN (FORMAT binary)'
+const DELTA_KINDS: readonly CopyKind[] = ['int8', 'int8', 'int8', 'int8', 'int8', 'int8', 'int8']
+/**
+ * The fold: each player that has deltas gets its row and deltas added up by the rule that
+ * player_totals reads with (schema-v12.ts, written once for both), then the deltas go. The deltas
+ * are summed in one pass over them, grouped by player, rather than player by player as the view
+ * does for one. Under the write lock, so no delta comes in between.
+ */
+const FOLD_WORK_MEM = '256MB'
+const FOLD = [
+  `UPDATE players p SET ${TOTALS.map(([column, value]) => `${column} = ${value}`).join(', ')}
+   FROM (SELECT x.player_id, ${DELTAS_SUMMED} FROM player_deltas x GROUP BY x.player_id) d WHERE p.id = d.player_id`,
+  'DELETE FROM player_deltas',
+]
 
-/** Sales `from`…`from + count - 1` of `values` as COPY's text lines. */
-function copyText(values: unknown[], from: number, count: number): string {
-  const lines: string[] = new Array(count)
-  for (let i = 0; i < count; i++) {
-    const at = (from + i) * SALE_COLUMNS
-    let line = copyValue(values[at])
-    for (let k = 1; k < SALE_COLUMNS; k++) line += '\t' + copyValue(values[at + k])
-    lines[i] = line
+/** Each player's totals as player_deltas' columns, in order. */
+function deltaValues(players: readonly PlayerTotals[]): number[] {
+  const v: number[] = new Array(players.length * DELTA_KINDS.length)
+  let o = 0
+  for (const t of players) {
+    v[o++] = t.id
+    v[o++] = t.units
+    v[o++] = t.staked
+    v[o++] = t.won
+    v[o++] = t.first
+    // the head's time: (last_sale_at, last_key) names one sale (a late batch's lastAt may be older)
+    v[o++] = t.headSoldAt
+    v[o++] = t.head!
   }
-  return lines.join('\n') + '\n'
+  return v
 }
 
 function pgSalesRows(db: PgDb): SalesRows {
@@ -127,7 +165,7 @@ function pgSalesRows(db: PgDb): SalesRows {
   return {
     insert(values, count) {
       // each chunk goes to the server as soon as it is built, and is taken while the next is built
-      for (let from = 0; from < count; from += COPY_CHUNK) db.postCopyIn(COPY_SALES, copyText(values, from, Math.min(COPY_CHUNK, count - from)))
+      for (let from = 0; from < count; from += COPY_CHUNK) db.postCopyIn(COPY_SALES, binaryCopy(SALE_KINDS, values, from, Math.min(COPY_CHUNK, count - from)))
       db.flush()
     },
     addToPlayers(players) {
@@ -147,5 +185,19 @@ function pgSalesRows(db: PgDb): SalesRows {
       const col = <T,>(f: (d: DayTotals) => T) => days.map(f)
       addDays.run(col((d) => d.day), col((d) => d.emission), col((d) => d.units), col((d) => d.sales), col((d) => d.prizes), col((d) => d.prizesCents))
     },
+    appendToPlayers(players) {
+      if (players.length === 0) return 0
+      db.postCopyIn(COPY_DELTAS, binaryCopy(DELTA_KINDS, deltaValues(players), 0, players.length))
+      db.flush()
+      return players.length
+    },
+    foldPlayers: () => db.transaction(() => {
+      // the deltas of a whole block (6 million rows, 400,000 players) summed in memory, not on disk
+      db.exec(`SET LOCAL work_mem = '${FOLD_WORK_MEM}'`)
+      const folded = db.prepare(FOLD[0]).run().changes
+      db.prepare(FOLD[1]).run()
+      return folded
+    }).immediate(),
+    playersChecked: (on) => void db.exec(`SET LOCAL carats.sales_players_checked = ${on ? 'on' : 'off'}`),
   }
 }

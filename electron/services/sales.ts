@@ -125,6 +125,15 @@ export interface SalesService {
   checkedStream(emission: number): CheckedStream
   /** The next unit to sell, or null when the emission is sold out (any status). */
   nextUnit(emission: number): { block: number; unit: number; serial: string } | null
+  /**
+   * For a bulk job (a simulation): until turned off, each batch appends its players' totals
+   * rather than rewriting their rows, on a team ledger; the job then folds them
+   * (foldPlayerTotals). The totals read meanwhile are right (the view player_totals adds them
+   * up). SQLite writes the rows in place whatever this says. docs/player-totals.md.
+   */
+  appendPlayerTotals(on: boolean): void
+  /** The players' appended totals folded into their rows, in one transaction; how many players. */
+  foldPlayerTotals(): number
 }
 
 /** What the sales modules share: built once per service, its statements prepared once. */
@@ -158,6 +167,8 @@ export function createSalesService({ db, clock, catalog, alerts }: { db: Db; clo
     sellChecked: (emission, sales, onRun) => sellChecked(ctx, emission, sales, onRun),
     checkedStream: (emission) => checkedStream(ctx, emission),
     nextUnit: (emission) => nextUnit(ctx, emission),
+    appendPlayerTotals: (on) => ctx.batches.appendTotals(on),
+    foldPlayerTotals: () => ctx.batches.foldTotals(),
   }
   return service
 }

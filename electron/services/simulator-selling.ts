@@ -71,6 +71,8 @@ export async function sellDrafts(sales: SalesService, source: DraftSource, job: 
   const sizeAfter = (done: number) => Math.min(size, job.sales - done)
   let sold = 0
   let next: Promise<DraftBatch> | null = source.request(sizeAfter(0))
+  // a team ledger's batches append the players' totals, folded once at the end (docs/player-totals.md)
+  sales.appendPlayerTotals(true)
   try {
     while (sold < job.sales) {
       if (hooks.signal?.aborted) throw new AppError('CANCELLED', `the simulation was cancelled after ${sold} sales`, because('TASK_CANCELLED'))
@@ -100,6 +102,22 @@ export async function sellDrafts(sales: SalesService, source: DraftSource, job: 
     next?.catch(() => {})
     throw e
   } finally {
+    foldTotals(sales)
     source.close()
+  }
+}
+
+/**
+ * The totals appended by the batches that committed folded into the players' rows, whether the
+ * simulation ended, was cancelled or failed. Nothing depends on it: a fold that fails (the
+ * connection lost) leaves them appended, where they are read right, and the next simulation's
+ * fold takes them. So its failure is not the simulation's.
+ */
+function foldTotals(sales: SalesService): void {
+  sales.appendPlayerTotals(false)
+  try {
+    sales.foldPlayerTotals()
+  } catch {
+    // left for the next fold (docs/player-totals.md)
   }
 }

@@ -59,7 +59,7 @@ async function copyIn(req: Extract<BridgeRequest, { op: 'copy' }>): Promise<Brid
   await new Promise<void>((resolve, reject) => {
     stream.on('error', reject)
     stream.on('finish', resolve)
-    stream.end(req.data)
+    stream.end(typeof req.data === 'string' ? req.data : Buffer.from(req.data.buffer, req.data.byteOffset, req.data.byteLength))
   })
   return { rows: [], changes: Number(stream.rowCount ?? 0) }
 }

@@ -4,8 +4,8 @@ export type Param = string | number | bigint | Uint8Array | null
 export type BridgeRequest =
   | { op: 'connect' }
   | { op: 'query'; sql: string; params: Param[]; array: boolean }
-  /** COPY … FROM STDIN with the rows as text (tab-separated, one per line). */
-  | { op: 'copy'; sql: string; data: string }
+  /** COPY … FROM STDIN with the rows as text (tab-separated, one per line) or as a whole binary COPY (binary-copy.ts). */
+  | { op: 'copy'; sql: string; data: string | Uint8Array }
   /** The next `count` rows of a cursor, declared on its first fetch. */
   | { op: 'fetch'; cursor: number; sql: string; params: Param[]; count: number; array: boolean }
   | { op: 'closeCursor'; cursor: number }

@@ -89,9 +89,9 @@ export class SyncBridge {
     return this.next()
   }
 
-  /** Sends one request without waiting; `done` gets its answer at the next drain. */
-  post(req: BridgeRequest, done: (rows: BridgeRows) => void = () => {}): void {
-    this.send(req)
+  /** Sends one request without waiting (`transfer`: its buffers, handed over); `done` gets its answer at the next drain. */
+  post(req: BridgeRequest, done: (rows: BridgeRows) => void = () => {}, transfer: ArrayBuffer[] = []): void {
+    this.send(req, transfer)
     this.posted.push(done)
   }
 
@@ -110,9 +110,9 @@ export class SyncBridge {
     if (failure) throw failure
   }
 
-  private send(req: BridgeRequest): void {
+  private send(req: BridgeRequest, transfer: ArrayBuffer[] = []): void {
     if (this.closed) throw new PgError('The PostgreSQL ledger is closed', 'SQLITE_MISUSE', undefined)
-    this.port.postMessage(req)
+    this.port.postMessage(req, transfer)
   }
 
   /** The next answer, once the connection's thread has posted it. */

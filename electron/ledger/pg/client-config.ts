@@ -12,8 +12,16 @@ function osUser(): string | undefined {
   }
 }
 
+/**
+ * No JIT compilation on the ledger's connections: its statements are short, and a stale estimate
+ * (a table that grew by millions of rows since it was last analysed) had the server compile a
+ * batch's look-up of 5,000 players for 0.23 s, to run it in 0.01 s. The URL's own options stay.
+ */
+const NO_JIT = '-c jit=off'
+
 export function clientConfig(url: string): ClientConfig {
-  const parsed = parse(url) as ClientConfig
+  const parsed = parse(url) as ClientConfig & { options?: string }
   const user = parsed.user || process.env.PGUSER || osUser()
-  return { ...parsed, port: parsed.port || undefined, user, application_name: 'carats' } as ClientConfig
+  const options = [parsed.options, NO_JIT].filter(Boolean).join(' ')
+  return { ...parsed, port: parsed.port || undefined, user, application_name: 'carats', options } as ClientConfig
 }

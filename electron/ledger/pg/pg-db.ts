@@ -47,6 +47,17 @@ export function inlineIntegers(sql: string, values: number[]): string {
   return out
 }
 
+/**
+ * The memory of `data` to hand to the connection's thread rather than copy: a buffer that owns all
+ * of its memory (binary-copy.ts makes them so), never a slice of Node's shared pool. The caller
+ * must not touch it afterwards.
+ */
+function handOver(data: string | Buffer): ArrayBuffer[] {
+  if (typeof data === 'string') return []
+  const whole = data.byteOffset === 0 && data.byteLength === data.buffer.byteLength && data.buffer instanceof ArrayBuffer
+  return whole ? [data.buffer as ArrayBuffer] : []
+}
+
 /** SQLite's statements about the connection itself, answered by the connection (see PgDb). */
 const PRAGMA = /^\s*PRAGMA\s+(\w+)\s*;?\s*$/i
 const TOTAL_CHANGES = /^\s*SELECT\s+total_changes\(\)\s*;?\s*$/i
@@ -202,8 +213,8 @@ export class PgDb {
     this.bridge.call({ op: 'query', sql, params: [], array: false })
   }
 
-  /** COPY … FROM STDIN: the bulk path of the sales (rows as tab-separated text lines). */
-  copyIn(sql: string, data: string): number {
+  /** COPY … FROM STDIN: rows as tab-separated text lines, or a whole binary COPY (binary-copy.ts). */
+  copyIn(sql: string, data: string | Buffer): number {
     this.changed = true
     const n = this.bridge.call({ op: 'copy', sql, data }).changes
     this.totalChanges += n
@@ -214,9 +225,9 @@ export class PgDb {
    * The same, sent without waiting for the server (bridge.ts post): the caller builds its next
    * chunk meanwhile. The rows are counted, and a failure thrown, at the next flush() or statement.
    */
-  postCopyIn(sql: string, data: string): void {
+  postCopyIn(sql: string, data: string | Buffer): void {
     this.changed = true
-    this.bridge.post({ op: 'copy', sql, data }, (r) => (this.totalChanges += r.changes))
+    this.bridge.post({ op: 'copy', sql, data }, (r) => (this.totalChanges += r.changes), handOver(data))
   }
 
   /** Waits for what was posted (postCopyIn); throws the first failure among it. */

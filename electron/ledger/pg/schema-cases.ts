@@ -223,6 +223,13 @@ const KEYS: Refusal[] = [
     sql: 'INSERT INTO sales (unit_key, player_id, sold_at, stake_cents, prize_cents) VALUES (10010000001, 99, 1, 200, 0)',
     sqlite: 'FOREIGN KEY constraint failed',
   },
+  {
+    rule: 'player_deltas_player_id_fkey',
+    kind: 'foreign key',
+    sql: 'INSERT INTO player_deltas (player_id, units, staked_cents, won_cents, first_sale_at, last_sale_at, last_key) VALUES (99, 1, 200, 0, 1, 1, 10010000000)',
+    // a team ledger's own table (pg/schema-v12.ts)
+    sqlite: null,
+  },
 ]
 
 export const REFUSALS: readonly Refusal[] = [...TRIGGERS, ...CHECKS, ...KEYS]

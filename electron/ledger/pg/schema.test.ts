@@ -10,6 +10,7 @@ import { APPLICATION_ID, LATEST_VERSION, splitUnitKey, unitKey } from '../migrat
 import { PG_ADVISORY_LOCK_KEY, PG_MIGRATIONS, PG_SCHEMA_VERSION } from './schema'
 import { ALLOWED, FIXTURE, REFUSALS, type Refusal } from './schema-cases'
 import { FOREIGN_KEY_TRIGGERS } from './schema-v10'
+import { PG_ONLY_TABLES, PG_ONLY_TRIGGERS } from './schema-v12'
 
 const SERVER = 'postgresql:///postgres?host=/var/run/postgresql'
 
@@ -96,10 +97,23 @@ describe.skipIf(!server)(`the PostgreSQL schema against the SQLite one${WHY}`, (
   const sqliteNames = (type: string) =>
     lite.prepare("SELECT name, tbl_name AS tbl FROM sqlite_master WHERE type = ? AND name NOT LIKE 'sqlite_%' ORDER BY name").all(type) as { name: string; tbl: string }[]
 
-  it('has every table of the SQLite ledger, and ledger_identity, and no other', async () => {
+  it('has every table of the SQLite ledger, ledger_identity and its own player_deltas, and no other', async () => {
     const tables = await q<{ name: string }>('SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema() ORDER BY 1')
-    const expected = [...sqliteNames('table').map((t) => t.name), 'ledger_identity'].sort()
+    const expected = [...sqliteNames('table').map((t) => t.name), 'ledger_identity', ...PG_ONLY_TABLES].sort()
     expect(tables.map((t) => t.name)).toEqual(expected)
+  })
+
+  it('has every view of the SQLite ledger, with the same columns', async () => {
+    const views = await q<{ name: string }>('SELECT viewname AS name FROM pg_views WHERE schemaname = current_schema() ORDER BY 1')
+    expect(views.map((v) => v.name)).toEqual(sqliteNames('view').map((v) => v.name))
+    for (const { name } of sqliteNames('view')) {
+      const liteCols = (lite.pragma(`table_info(${name})`) as { name: string }[]).map((c) => c.name)
+      const pgCols = await q<{ name: string }>(
+        'SELECT column_name AS name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = ? ORDER BY ordinal_position',
+        [name],
+      )
+      expect({ name, columns: pgCols.map((c) => c.name) }).toEqual({ name, columns: liteCols })
+    }
   })
 
   it("has each table's columns in the same order, with the corresponding type, nullability, default, generation and collation", async () => {
@@ -159,7 +173,8 @@ describe.skipIf(!server)(`the PostgreSQL schema against the SQLite one${WHY}`, (
     const truncates = liteTriggers.filter((t) => t.name.endsWith('_no_delete')).map((t) => ({ name: t.name.replace(/_no_delete$/, '_no_truncate'), tbl: t.tbl }))
     const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : 1)
     const foreignKey = FOREIGN_KEY_TRIGGERS.map((name) => ({ name, tbl: name.startsWith('players') ? 'players' : 'sales' }))
-    expect(pgTriggers).toEqual([...liteTriggers, ...truncates, ...foreignKey].sort(byName))
+    const deltas = PG_ONLY_TRIGGERS.map((name) => ({ name, tbl: 'player_deltas' }))
+    expect(pgTriggers).toEqual([...liteTriggers, ...truncates, ...foreignKey, ...deltas].sort(byName))
   })
 
   it('has one identity row (application id "CART", schema 10, no write yet) and a random 32-hex ledger id, as SQLite has', async () => {
@@ -253,7 +268,7 @@ describe.skipIf(!server)(`the PostgreSQL schema against the SQLite one${WHY}`, (
     const triggers = await q<{ name: string }>('SELECT tgname AS name FROM pg_trigger WHERE NOT tgisinternal ORDER BY 1')
     const tried = (kind: Refusal['kind']) => [...new Set(REFUSALS.filter((r) => r.kind === kind).map((r) => r.rule))].sort()
     expect(tried('check')).toEqual(checks.map((c) => c.name))
-    const own = new Set<string>(FOREIGN_KEY_TRIGGERS)
+    const own = new Set<string>([...FOREIGN_KEY_TRIGGERS, ...PG_ONLY_TRIGGERS])
     expect(tried('trigger')).toEqual(triggers.map((t) => t.name).filter((n) => !own.has(n)))
     const liteSql = (lite.prepare("SELECT group_concat(sql, ' ') FROM sqlite_master WHERE type = 'table'").pluck().get() as string)
     expect(liteSql.match(/\bCHECK \(/g)).toHaveLength(checks.length)

@@ -8,6 +8,7 @@
 import { APPLICATION_ID, LATEST_VERSION, type Migration } from '../migrations'
 import { PG_V10 } from './schema-v10'
 import { PG_V11 } from './schema-v11'
+import { PG_V12 } from './schema-v12'
 
 /**
  * The key of the one-writer lock: every write transaction on a PostgreSQL ledger, and the schema
@@ -51,6 +52,7 @@ function step(version: number, description: string, sql: string): Migration {
 export const PG_MIGRATIONS: readonly Migration[] = [
   step(10, 'the ledger as of schema 10', IDENTITY + PG_V10),
   step(11, 'leases of long jobs across workstations', PG_V11),
+  step(12, "players' totals read through one view; a team ledger's bulk writes append them", PG_V12),
 ]
 
 /**
