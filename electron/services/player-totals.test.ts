@@ -108,6 +108,11 @@ describe("a player's totals and head", () => {
     expect(last.lastUnits.map((u) => u.serial)).toEqual(newest.slice(0, 10).map((k) => formatSerial(splitUnitKey(k), def.blockSize)))
     expect(last.units).toBe(newest.length)
 
+    // a late sale of another such player, in place: its chain is relinked, its head stays the newest sale
+    const other = playerName(1)
+    f.sales.sellNext(e, { player: other, soldAt: '2025-03-01T00:00:01Z' })
+    expect(read(f.db, 'player_totals')).toEqual(fromSales(f.db))
+
     await sell(f, e, generator(6, 1000, 40))
     expect(deltas(f.db)).toBe(0)
     expect(read(f.db, 'players')).toEqual(fromSales(f.db))

@@ -126,13 +126,23 @@ function beginBatch(ctx: BatchContext): Batch {
   return { entries, stamp: ++batchStamp, players: [], late: [], days: new Map() }
 }
 
-/** The sales' rows, all inserted before it returns, and their days counted. */
+/**
+ * The sales' rows inserted, and their days counted. On a team ledger the server writes them
+ * while the caller goes on (the importer checks its next lines): they are settled, a conflict
+ * said, before the batch's next statement (the next rows' players, or writeTotals).
+ */
 function writeRows(ctx: BatchContext, b: Batch, pending: PendingSale[]): void {
+  settleRows(ctx)
   playersOf(ctx.players, b, pending)
   // each sale's player is one of the batch's, which writeTotals checks once (addToPlayers)
   ctx.rows.playersChecked(true)
-  insertRows(ctx, rowValues(b, pending), pending.length)
+  asConflict(() => ctx.rows.insert(rowValues(b, pending), pending.length))
   countDays(ctx, b, pending)
+}
+
+/** The rows inserted before are written (or their conflict thrown). */
+function settleRows(ctx: BatchContext): void {
+  asConflict(() => ctx.rows.settle())
 }
 
 /** The sales' columns in order (SALE_COLUMNS each), each linked to its player's chain head, and the players' totals counted. */
@@ -166,10 +176,10 @@ function rowValues(b: Batch, pending: PendingSale[]): unknown[] {
   return values
 }
 
-/** The rows inserted; a sale id or a unit already taken is a conflict that says so. */
-function insertRows(ctx: BatchContext, values: unknown[], count: number): void {
+/** The rows' insert, or its settling: a sale id or a unit already taken is a conflict that says so. */
+function asConflict(insert: () => void): void {
   try {
-    ctx.rows.insert(values, count)
+    insert()
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e)
     if (/UNIQUE constraint failed: sales\.sale_id/.test(msg)) throw new AppError('CONFLICT', 'a sale id of the batch is already recorded for another unit', { field: 'saleId' })
@@ -206,6 +216,7 @@ function countDays(ctx: BatchContext, b: Batch, pending: PendingSale[]): void {
 
 /** What a batch writes once, after its rows. */
 function writeTotals(ctx: BatchContext, b: Batch, states: Iterable<EmissionState>): void {
+  settleRows(ctx)
   const heads = ctx.relink(b.late.map((t) => ({ head: t.head!, fresh: t.units })))
   b.late.forEach((t, i) => {
     t.head = heads[i].key

@@ -3,7 +3,9 @@
  * at the same time: team-ledger-sales.test.ts), read with SQL on a connection of the test's own,
  * on either engine: no half-made block, each block's sold count equal to its sales with no gap,
  * tier counters, players' and days' totals equal to the sales, each player's chain whole, and one
- * audit chain numbered 1, 2, 3… with each entry linked to the one before.
+ * audit chain numbered 1, 2, 3… with each entry linked to the one before. Players' totals and
+ * heads are read as the app reads them, through player_totals: a simulation killed before its
+ * fold leaves them in player_deltas on a team ledger (docs/player-totals.md).
  */
 import { expect } from 'vitest'
 import { openLedger, type Db } from '../../electron/ledger/db'
@@ -30,13 +32,13 @@ function expectBlocksWhole(db: Db): void {
 }
 
 function expectTotals(db: Db): { units: number } {
-  const players = db.prepare('SELECT coalesce(sum(units), 0) AS units, coalesce(sum(staked_cents), 0) AS staked, coalesce(sum(won_cents), 0) AS won FROM players').get()
+  const players = db.prepare('SELECT coalesce(sum(units), 0) AS units, coalesce(sum(staked_cents), 0) AS staked, coalesce(sum(won_cents), 0) AS won FROM player_totals').get()
   const days = db.prepare('SELECT coalesce(sum(units), 0) AS units, coalesce(sum(sales_cents), 0) AS staked, coalesce(sum(prizes_cents), 0) AS won FROM daily_sales').get()
   const sales = db.prepare('SELECT count(*) AS units, coalesce(sum(stake_cents), 0) AS staked, coalesce(sum(prize_cents), 0) AS won FROM sales').get() as { units: number }
   expect(players).toEqual(sales)
   expect(days).toEqual(sales)
   // player by player: the totals kept equal the player's sales (none counted twice, none lost)
-  const playersOff = db.prepare(`SELECT count(*) FROM players p LEFT JOIN
+  const playersOff = db.prepare(`SELECT count(*) FROM player_totals p LEFT JOIN
       (SELECT player_id, count(*) AS units, sum(stake_cents) AS staked, sum(prize_cents) AS won FROM sales GROUP BY player_id) s ON s.player_id = p.id
     WHERE coalesce(s.units, 0) <> p.units OR coalesce(s.staked, 0) <> p.staked_cents OR coalesce(s.won, 0) <> p.won_cents`).pluck().get()
   expect(playersOff).toBe(0)
@@ -45,7 +47,7 @@ function expectTotals(db: Db): { units: number } {
 }
 
 /**
- * The sales reached by walking each player's chain back from players.last_key through
+ * The sales reached by walking each player's chain back from player_totals.last_key through
  * sales.prev_key, every link staying with the player. Walked here rather than with a recursive
  * CTE, which PostgreSQL plans as a scan of the whole sales table per step (minutes for 100,000 sales).
  */
@@ -55,7 +57,7 @@ function chainedSales(db: Db): number {
     prev.set(key, { prev: before, player })
   }
   let reached = 0
-  for (const [player, last] of db.prepare('SELECT id, last_key FROM players WHERE last_key IS NOT NULL').raw().all() as [number, number][]) {
+  for (const [player, last] of db.prepare('SELECT id, last_key FROM player_totals WHERE last_key IS NOT NULL').raw().all() as [number, number][]) {
     for (let k: number | null = last; k !== null; reached++) {
       const sale = prev.get(k)
       if (!sale || sale.player !== player) throw new Error(`player ${player}'s chain reaches ${k}, which is not a sale of theirs`)
