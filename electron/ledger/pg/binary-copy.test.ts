@@ -5,26 +5,15 @@
  * before anything is sent, and the buffer handed to the connection's thread is not a slice of
  * memory the caller still uses.
  */
-import { execFileSync } from 'node:child_process'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { useScratchPg } from '../../../test/support/scratch-pg'
 import { binaryCopy, type CopyKind } from './binary-copy'
-import { PgDb } from './pg-db'
+import type { PgDb } from './pg-db'
 
-const HOST = '/var/run/postgresql'
-const name = `carats_bincopy_${process.pid}_${Date.now()}`
+const scratch = useScratchPg('carats_bincopy', 'CREATE TABLE r (id BIGINT PRIMARY KEY, label TEXT COLLATE "C", n BIGINT, bytes BYTEA);')
 let db: PgDb
-
 beforeAll(() => {
-  execFileSync('createdb', ['-h', HOST, name])
-  db = new PgDb(name, `postgresql:///${name}?host=${HOST}`)
-  db.exec(`CREATE TABLE ledger_identity (application_id BIGINT, schema_version BIGINT, writes BIGINT NOT NULL DEFAULT 0);
-    INSERT INTO ledger_identity VALUES (1, 1, 0);
-    CREATE TABLE r (id BIGINT PRIMARY KEY, label TEXT COLLATE "C", n BIGINT, bytes BYTEA);`)
-})
-
-afterAll(() => {
-  db?.close()
-  execFileSync('dropdb', ['-h', HOST, '--if-exists', '--force', name])
+  db = scratch.db()
 })
 
 const KINDS: CopyKind[] = ['int8', 'text', 'int8', 'bytea']

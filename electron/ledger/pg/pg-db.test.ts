@@ -4,31 +4,10 @@
  * whole, and one writer at a time across connections.
  */
 import { execFileSync } from 'node:child_process'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { PgDb } from './pg-db'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { useScratchPg } from '../../../test/support/scratch-pg'
 
-const HOST = '/var/run/postgresql'
-const name = `carats_pgdb_${process.pid}_${Date.now()}`
-const url = `postgresql:///${name}?host=${HOST}`
-const opened: PgDb[] = []
-const open = () => {
-  const db = new PgDb(name, url)
-  opened.push(db)
-  return db
-}
-
-beforeAll(() => {
-  execFileSync('createdb', ['-h', HOST, name])
-  const db = open()
-  db.exec(`CREATE TABLE ledger_identity (application_id BIGINT, schema_version BIGINT, writes BIGINT NOT NULL DEFAULT 0);
-    INSERT INTO ledger_identity VALUES (1, 1, 0);
-    CREATE TABLE t (id BIGINT PRIMARY KEY, label TEXT UNIQUE, big BIGINT, bytes BYTEA, CHECK (big >= 0));`)
-})
-
-afterAll(() => {
-  for (const db of opened) db.close()
-  execFileSync('dropdb', ['-h', HOST, '--if-exists', '--force', name])
-})
+const open = useScratchPg('carats_pgdb', 'CREATE TABLE t (id BIGINT PRIMARY KEY, label TEXT UNIQUE, big BIGINT, bytes BYTEA, CHECK (big >= 0));').connect
 
 describe('a PostgreSQL ledger answers as better-sqlite3 does', () => {
   it('gives rows, plucked values, raw rows, numbers and Buffers', () => {

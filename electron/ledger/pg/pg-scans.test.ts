@@ -3,27 +3,16 @@
  * of numbers, in order, read ahead by the connection's thread; and a connection that stays
  * usable whatever happens to a scan (left early, failed on the server, interrupted).
  */
-import { execFileSync } from 'node:child_process'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { inlineIntegers, PgDb } from './pg-db'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { useScratchPg } from '../../../test/support/scratch-pg'
+import { inlineIntegers, type PgDb } from './pg-db'
 
-const HOST = '/var/run/postgresql'
-const name = `carats_scans_${process.pid}_${Date.now()}`
+const scratch = useScratchPg('carats_scans', `CREATE TABLE n (id BIGINT PRIMARY KEY, v BIGINT, maybe BIGINT);
+  INSERT INTO n SELECT g, g * 1000003 - 4503599627370496, CASE WHEN g % 3 = 0 THEN NULL ELSE -g END
+    FROM generate_series(1::bigint, 100000) g;`)
 let db: PgDb
-
 beforeAll(() => {
-  execFileSync('createdb', ['-h', HOST, name])
-  db = new PgDb(name, `postgresql:///${name}?host=${HOST}`)
-  db.exec(`CREATE TABLE ledger_identity (application_id BIGINT, schema_version BIGINT, writes BIGINT NOT NULL DEFAULT 0);
-    INSERT INTO ledger_identity VALUES (1, 1, 0);
-    CREATE TABLE n (id BIGINT PRIMARY KEY, v BIGINT, maybe BIGINT);
-    INSERT INTO n SELECT g, g * 1000003 - 4503599627370496, CASE WHEN g % 3 = 0 THEN NULL ELSE -g END
-      FROM generate_series(1::bigint, 100000) g;`)
-})
-
-afterAll(() => {
-  db?.close()
-  execFileSync('dropdb', ['-h', HOST, '--if-exists', '--force', name])
+  db = scratch.db()
 })
 
 const SELECT = 'SELECT id, v, maybe FROM n WHERE id >= ? AND id < ? ORDER BY id'
@@ -89,7 +78,7 @@ describe('a bulk read of bigint columns', () => {
   })
 
   it('reads the snapshot of the transaction it runs in', () => {
-    const other = new PgDb(name, `postgresql:///${name}?host=${HOST}`)
+    const other = scratch.connect()
     try {
       db.exec('BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY')
       expect(rowsOf('SELECT count(*) FROM n', [], 1)).toEqual([[100000]])
