@@ -208,7 +208,7 @@ function pgSalesRows(db: PgDb): SalesRows {
       }).immediate()
       // the deleted deltas' rows and index entries cleared now: until then each look-up of a
       // player walked past its dead ones (an import after a whole block found players 10× slower)
-      if (folded > 0) db.exec('VACUUM player_deltas')
+      if (folded > 0 && !db.inTransaction) db.exec('VACUUM player_deltas')
       return folded
     },
     playersChecked: (on) => void db.exec(`SET LOCAL carats.sales_players_checked = ${on ? 'on' : 'off'}`),
