@@ -134,11 +134,9 @@ const DELTA_KINDS: readonly CopyKind[] = ['int8', 'int8', 'int8', 'int8', 'int8'
  * does for one. Under the write lock, so no delta comes in between.
  */
 const FOLD_WORK_MEM = '256MB'
-const FOLD = [
-  `UPDATE players p SET ${TOTALS.map(([column, value]) => `${column} = ${value}`).join(', ')}
-   FROM (SELECT x.player_id, ${DELTAS_SUMMED} FROM player_deltas x GROUP BY x.player_id) d WHERE p.id = d.player_id`,
-  'DELETE FROM player_deltas',
-]
+const FOLD_TOTALS = `UPDATE players p SET ${TOTALS.map(([column, value]) => `${column} = ${value}`).join(', ')}
+   FROM (SELECT x.player_id, ${DELTAS_SUMMED} FROM player_deltas x GROUP BY x.player_id) d WHERE p.id = d.player_id`
+const DROP_DELTAS = 'DELETE FROM player_deltas'
 
 /** Each player's totals as player_deltas' columns, in order. */
 function deltaValues(players: readonly PlayerTotals[]): number[] {
@@ -194,16 +192,14 @@ function pgSalesRows(db: PgDb): SalesRows {
     },
     appendToPlayers(players) {
       if (players.length === 0) return 0
-      db.postCopyIn(COPY_DELTAS, binaryCopy(DELTA_KINDS, deltaValues(players), 0, players.length))
-      db.flush()
-      return players.length
+      return db.copyIn(COPY_DELTAS, binaryCopy(DELTA_KINDS, deltaValues(players), 0, players.length))
     },
     foldPlayers() {
       const folded = db.transaction(() => {
         // the deltas of a whole block (6 million rows, 400,000 players) summed in memory, not on disk
         db.exec(`SET LOCAL work_mem = '${FOLD_WORK_MEM}'`)
-        const n = db.prepare(FOLD[0]).run().changes
-        db.prepare(FOLD[1]).run()
+        const n = db.prepare(FOLD_TOTALS).run().changes
+        db.prepare(DROP_DELTAS).run()
         return n
       }).immediate()
       // the deleted deltas' rows and index entries cleared now: until then each look-up of a

@@ -82,10 +82,10 @@ export class SyncBridge {
     this.port = port1
   }
 
-  /** Sends one request and waits for its answer; a server error is thrown as a PgError. */
-  call(req: BridgeRequest): BridgeRows {
+  /** Sends one request (`transfer`: its buffers, handed over) and waits for its answer; a server error is thrown as a PgError. */
+  call(req: BridgeRequest, transfer: ArrayBuffer[] = []): BridgeRows {
     this.drain()
-    this.send(req)
+    this.send(req, transfer)
     return this.next()
   }
 

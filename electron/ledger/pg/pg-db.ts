@@ -216,7 +216,7 @@ export class PgDb {
   /** COPY … FROM STDIN: rows as tab-separated text lines, or a whole binary COPY (binary-copy.ts). */
   copyIn(sql: string, data: string | Buffer): number {
     this.changed = true
-    const n = this.bridge.call({ op: 'copy', sql, data }).changes
+    const n = this.bridge.call({ op: 'copy', sql, data }, handOver(data)).changes
     this.totalChanges += n
     return n
   }
