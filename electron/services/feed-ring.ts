@@ -140,6 +140,8 @@ export interface FeedReadJob {
   zones: [number, number, number][]
   /** The feed is still arriving (an upload): FeedArrival's memory. The reader waits for the bytes it reaches. */
   arrival?: SharedArrayBuffer
+  /** The feed's SHA-256 is already known (the import's lease hashed the whole file): the reader does not hash it again. */
+  hashed?: boolean
 }
 
 /** Lines hashed at a time, while their bytes are still in the cache. */
@@ -154,7 +156,8 @@ interface FeedReader {
   ctrl: Int32Array
   feed: Buffer
   zones: Map<number, { w: number; y: number }>
-  hash: Hash
+  /** null: the feed's hash is known already */
+  hash: Hash | null
   cancelled: () => boolean
   arrived: FeedWindow
   /** slots handed over so far (the slot being filled is this count modulo SLOTS) */
@@ -171,7 +174,7 @@ function openReader(job: FeedReadJob): FeedReader {
     ctrl,
     feed,
     zones: new Map(job.zones.map(([e, w, y]) => [e, { w, y }])),
-    hash: createHash('sha256'),
+    hash: job.hashed ? null : createHash('sha256'),
     cancelled,
     arrived: new FeedWindow(feed, job.arrival ? new FeedArrival(job.arrival, feed.length) : null, cancelled),
     produced: 0,
@@ -218,8 +221,10 @@ function startOfFeed(r: FeedReader): { pos: number; ids: ByteTexts; players: Byt
 
 /** The whole feed handed over: the hash of the bytes not yet hashed, the count of lines, DONE. */
 function finish(r: FeedReader, hashed: number, lines: number): void {
-  r.hash.update(r.feed.subarray(hashed))
-  r.ring.digest.set(r.hash.digest())
+  if (r.hash) {
+    r.hash.update(r.feed.subarray(hashed))
+    r.ring.digest.set(r.hash.digest())
+  }
   Atomics.store(r.ctrl, CTRL.LINES, lines)
   stop(r, READER.DONE)
 }
@@ -254,7 +259,7 @@ function readLines(r: FeedReader): void {
       pos = end + 1
       lineNo++
       if (end === start) continue
-      if (lines % HASH_LINES === 0 && start > hashed) {
+      if (lines % HASH_LINES === 0 && start > hashed && hash !== null) {
         hash.update(feed.subarray(hashed, start))
         hashed = start
       }

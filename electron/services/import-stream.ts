@@ -32,10 +32,24 @@ export interface StreamDeps {
 }
 
 /**
- * The streamed import of a feed, in the caller's transaction (see createStreamedImport); `arrival`:
- * the feed is still arriving (import-arrival.ts), read as its bytes come.
+ * The streamed import of a feed. Its reading starts on the reader thread before the import's
+ * transaction (`startRead`: while the lease hashes the file, the reader fills its ring); `run`
+ * then checks and writes it in the caller's transaction. `arrival`: the feed is still arriving
+ * (import-arrival.ts), read as its bytes come; `sha256`: the feed's hash, where the lease made it
+ * (the reader then does not hash it again).
  */
-export type StreamedImport = (feed: Buffer, arrival?: FeedArrival | null) => ImportOutcome
+export interface StreamedImport {
+  startRead(feed: Buffer, arrival: FeedArrival | null, sha256Known: boolean): FeedRead
+  run(read: FeedRead, sha256: string | null): ImportOutcome
+}
+
+/** A feed being read on the reader thread; `stop` (any number of times) ends the reading and gives the thread back. */
+export interface FeedRead {
+  feed: Buffer
+  arrival: FeedArrival | null
+  ring: FeedRing
+  stop(): void
+}
 
 /** What every streamed import uses: its deps, and its statement, prepared once. */
 interface StreamContext extends StreamDeps {
@@ -65,7 +79,35 @@ interface StreamRun {
 export function createStreamedImport(deps: StreamDeps): StreamedImport {
   const openEmissions = deps.db.prepare("SELECT emission FROM emissions WHERE status = 'open' ORDER BY emission").pluck()
   const ctx: StreamContext = { ...deps, openEmissions: () => openEmissions.all() as number[] }
-  return (feed, arrival) => streamed(ctx, feed, arrival)
+  return {
+    startRead: (feed, arrival, sha256Known) => startRead(ctx, feed, arrival, sha256Known),
+    run: (read, sha256) => streamed(ctx, read, sha256),
+  }
+}
+
+/**
+ * The feed's reading started, with the zones of the emissions open now (outside the import's
+ * transaction: an emission opened or closed since is told apart in it, Irregular either way).
+ */
+function startRead(ctx: StreamContext, feed: Buffer, arrival: FeedArrival | null, sha256Known: boolean): FeedRead {
+  const zones = ctx.openEmissions().map((e): [number, number, number] => {
+    const def = ctx.catalog.definition(e)
+    return [e, def.winningCells, def.yoursCells]
+  })
+  const shared = feed.buffer instanceof SharedArrayBuffer ? feed : copyShared(feed)
+  const reader = startFeedReader(shared, zones, { arrival: arrival?.memory, hashed: sha256Known })
+  const ctrl = reader.ring.control
+  let stopped = false
+  return {
+    feed, arrival, ring: reader.ring,
+    stop() {
+      if (stopped) return
+      stopped = true
+      Atomics.store(ctrl, CTRL.CANCEL, 1)
+      Atomics.notify(ctrl, CTRL.CONSUMED)
+      reader.done()
+    },
+  }
 }
 
 /** The open emissions, each with its next unit to sell. */
@@ -78,12 +120,10 @@ function openEmissionsOf(ctx: StreamContext): Map<number, Open> {
   return open
 }
 
-function streamed(ctx: StreamContext, feed: Buffer, arrival?: FeedArrival | null): ImportOutcome {
+function streamed(ctx: StreamContext, read: FeedRead, known: string | null): ImportOutcome {
+  const { feed, arrival, ring } = read
   const latest = latestSaleMs(ctx.clock().getTime())
   const open = openEmissionsOf(ctx)
-  const shared = feed.buffer instanceof SharedArrayBuffer ? feed : copyShared(feed)
-  const reader = startFeedReader(shared, [...open.values()].map((e) => [e.emission, e.def.winningCells, e.def.yoursCells]), arrival?.memory)
-  const { ring } = reader
   const ctrl = ring.control
   try {
     const run: StreamRun = { feed, ring, latest, open, current: null, stream: null, imported: 0, first: null, last: { emission: 0, block: 0, unit: 0, size: 0 }, names: [] }
@@ -97,7 +137,7 @@ function streamed(ctx: StreamContext, feed: Buffer, arrival?: FeedArrival | null
     // an empty feed is the careful import's to refuse
     if (lines === 0) throw new Irregular()
     if (run.stream) run.imported += run.stream.finish()
-    const sha256 = Buffer.from(ring.digest).toString('hex')
+    const sha256 = known ?? Buffer.from(ring.digest).toString('hex')
     const last = run.first === null ? null : formatSerial(run.last, run.last.size)
     return importOutcome(lines, run.imported, 0, { first: run.first, last }, sha256)
   } catch (e) {
@@ -106,14 +146,12 @@ function streamed(ctx: StreamContext, feed: Buffer, arrival?: FeedArrival | null
     if (e instanceof AppError && e.code === 'CONFLICT') throw new Irregular()
     throw e
   } finally {
-    Atomics.store(ctrl, CTRL.CANCEL, 1)
-    Atomics.notify(ctrl, CTRL.CONSUMED)
-    reader.done()
+    read.stop()
   }
 }
 
 /** Waits for the reader's slot after `consumed`: true when it is there, false when the reader is done; Irregular when it stopped. */
-function awaitSlot(ctrl: Int32Array, consumed: number, arrival: FeedArrival | null | undefined): boolean {
+function awaitSlot(ctrl: Int32Array, consumed: number, arrival: FeedArrival | null): boolean {
   let waited = 0
   for (;;) {
     const state = Atomics.load(ctrl, CTRL.STATE)

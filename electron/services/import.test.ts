@@ -534,6 +534,21 @@ describe('a feed streamed through the reader thread', () => {
     expect(t.reads).toEqual(['streamed'])
   }, 60_000)
 
+  it("is refused while another workstation's lease holds the file, its reading stopped; streamed once the lease is gone", async () => {
+    const t = await both()
+    const { db } = t.streamed.f
+    const subject = `feed:${createHash('sha256').update(validFeed).digest('hex')}`
+    db.prepare("INSERT INTO job_leases (kind, subject, holder, host, pid, started_at, heartbeat_at) VALUES ('import', ?, 'w7', 'workstation-7', 4242, ?, ?)").run(subject, NOW, NOW)
+    const held = t.streamed.importer.importContent.bind(null, TEST_ACTOR, validFeed, 'feed.jsonl')
+    expect(rejection(held).extras.reason).toMatchObject({ key: 'LEASE_HELD', params: { kind: 'import', subject } })
+    expect(db.prepare('SELECT count(*) FROM sales').pluck().get()).toBe(0)
+    db.prepare('DELETE FROM job_leases').run()
+    // the same file again (its hash made by the lease, not the reader): streamed, and recorded with the file's own hash
+    expect(t.same(validFeed)).toEqual({ lines: 20, imported: 20, alreadyImported: 0 })
+    expect(t.reads).toEqual(['streamed'])
+    expect(db.prepare('SELECT file_sha256 FROM import_batches').pluck().get()).toBe(subject.slice('feed:'.length))
+  })
+
   it('refuses bytes that are not UTF-8 as the careful import does', async () => {
     const t = await both()
     t.same(Buffer.concat([Buffer.from(lines[0].slice(0, 60)), Buffer.from([0xe9]), Buffer.from(lines[0].slice(61))]))

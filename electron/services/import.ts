@@ -48,7 +48,7 @@ import { createCarefulImport, type LineRefusal } from './import-careful'
 import { feedBytes, notUtf8Refusal, tooLargeRefusal } from './import-feed'
 import { listImports, recordImport, recordRefusal, sha256Of, type ImportOutcome, type Refusal } from './import-history'
 import type { Problem } from './import-problems'
-import { createStreamedImport, Irregular } from './import-stream'
+import { createStreamedImport, type FeedRead, Irregular } from './import-stream'
 import { createLeases, feedSubject, type Lease, type Leases } from './leases'
 import { withoutKeyChecks, type SalesService } from './sales'
 
@@ -105,15 +105,16 @@ function fileRefusal(e: unknown): Refusal | null {
 
 export function createImporter({ db, clock, catalog, sales, audit, streamFrom = STREAM_FROM_BYTES, onRead, leases = createLeases({ db, clock, audit }) }: ImporterDeps): Importer {
   // a savepoint: an Irregular line drops what the streamed import wrote
-  const streamTx = db.transaction(createStreamedImport({ db, clock, catalog, sales }))
+  const stream = createStreamedImport({ db, clock, catalog, sales })
+  const streamTx = db.transaction(stream.run)
   const careful = createCarefulImport({ db, clock, catalog, sales })
 
   /** The feed read, checked and written, or its bad lines: in one transaction. */
-  function run(actor: Actor, content: Buffer, fileName: string | undefined, arrival: FeedArrival | null, sha256: string | null): ImportResult | LineRefusal {
+  function run(actor: Actor, content: Buffer, fileName: string | undefined, arrival: FeedArrival | null, read: FeedRead | null, sha256: string | null): ImportResult | LineRefusal {
     let outcome: ImportOutcome | LineRefusal | null = null
-    if (content.length >= streamFrom) {
+    if (read !== null) {
       try {
-        outcome = streamTx(content, arrival)
+        outcome = streamTx(read, sha256)
         onRead?.('streamed')
       } catch (e) {
         if (!(e instanceof Irregular)) throw e
@@ -154,12 +155,17 @@ export function createImporter({ db, clock, catalog, sales, audit, streamFrom = 
       try {
         const tooLarge = tooLargeRefusal(bytes.length, fileName)
         if (tooLarge) throw tooLarge
-        const { lease, sha256 } = leaseOf(bytes, arrival)
+        // a large feed's reading starts now, while its lease hashes it (the lease makes the hash iff no arrival)
+        const read = bytes.length >= streamFrom ? stream.startRead(bytes, arrival, arrival === null) : null
         let r: ImportResult | LineRefusal
+        let lease: Lease | null = null
         try {
+          const leased = leaseOf(bytes, arrival)
+          lease = leased.lease
           // the sales are written by sales.sellChecked, whose batch checks their players itself
-          r = withoutKeyChecks(db, () => importTx.immediate(actor, bytes, fileName, arrival, sha256))
+          r = withoutKeyChecks(db, () => importTx.immediate(actor, bytes, fileName, arrival, read, leased.sha256))
         } finally {
+          read?.stop()
           lease?.drop()
         }
         if (!('refused' in r)) return r

@@ -18,7 +18,7 @@ export function soldBefore(soldAt: number, key: number, otherAt: number, otherKe
   return soldAt < otherAt || (soldAt === otherAt && key < otherKey)
 }
 
-interface Link {
+export interface Link {
   key: number
   prev: number | null
   soldAt: number
@@ -29,10 +29,14 @@ export interface ChainHead {
   soldAt: number
 }
 
-/** A chain whose first `fresh` links, from `head`, the batch wrote in the order they came. */
+/**
+ * A chain that a batch made late: the links the batch wrote for it, in the order written (each
+ * one's previous is the link before it; the first one's is `before`, the chain's head before the
+ * batch, null for a player's first sales).
+ */
 export interface LateChain {
-  head: number
-  fresh: number
+  before: number | null
+  fresh: Link[]
 }
 
 /**
@@ -41,7 +45,13 @@ export interface LateChain {
  */
 export type Relink = (chains: readonly LateChain[]) => ChainHead[]
 
-/** The links to put in order: the fresh ones, and the older ones sold after the oldest of them; `next` is where they stop. */
+/** Where a chain's older part is read from: its head before the batch, down to the first link sold before `oldest`. */
+interface OlderPart {
+  before: number | null
+  oldest: ChainHead
+}
+
+/** The older links sold after the oldest fresh one, newest first; `next` is where they stop. */
 interface ChainPart {
   links: Link[]
   next: number | null
@@ -57,17 +67,26 @@ export function createRelink(db: Db): Relink {
     const moves: [number, number | null][] = []
     const heads: ChainHead[] = []
     for (let i = 0; i < chains.length; i += CHAINS_PER_READ) {
-      for (const part of readParts(chains.slice(i, i + CHAINS_PER_READ))) heads.push(inOrder(part, moves))
+      const slice = chains.slice(i, i + CHAINS_PER_READ)
+      const parts = readParts(slice.map((c) => ({ before: c.before, oldest: oldestOf(c.fresh) })))
+      slice.forEach((c, j) => heads.push(inOrder(c.fresh.concat(parts[j].links), parts[j].next, moves)))
     }
     move(moves)
     return heads
   }
 }
 
-/** The part's links in order of sale, each one's new previous added to `moves` where it changes; the new head. */
-function inOrder(part: ChainPart, moves: [number, number | null][]): ChainHead {
-  const links = part.links.sort((a, b) => a.soldAt - b.soldAt || a.key - b.key)
-  let prev = part.next
+/** The link sold first. */
+function oldestOf(links: readonly Link[]): ChainHead {
+  let oldest: ChainHead = { key: Infinity, soldAt: Infinity }
+  for (const l of links) if (soldBefore(l.soldAt, l.key, oldest.soldAt, oldest.key)) oldest = l
+  return { key: oldest.key, soldAt: oldest.soldAt }
+}
+
+/** The links in order of sale, onto `next`, each one's new previous added to `moves` where it changes; the new head. */
+function inOrder(links: Link[], next: number | null, moves: [number, number | null][]): ChainHead {
+  links.sort((a, b) => a.soldAt - b.soldAt || a.key - b.key)
+  let prev = next
   for (const l of links) {
     if (l.prev !== prev) moves.push([l.key, prev])
     prev = l.key
@@ -77,24 +96,16 @@ function inOrder(part: ChainPart, moves: [number, number | null][]): ChainHead {
 }
 
 /** SQLite: each chain walked link by link (a call into the library each, no round trip). */
-function sqliteParts(db: Db): (chains: readonly LateChain[]) => ChainPart[] {
+function sqliteParts(db: Db): (parts: readonly OlderPart[]) => ChainPart[] {
   const linkOf = db.prepare('SELECT prev_key, sold_at FROM sales WHERE unit_key = ?').raw()
   const read = (key: number): Link => {
     const row = linkOf.get(key) as [number | null, number] | undefined
     if (!row) throw new Error(`sale ${key} of a chain being relinked is not in the ledger`)
     return { key, prev: row[0], soldAt: row[1] }
   }
-  return (chains) => chains.map(({ head, fresh }) => {
+  return (parts) => parts.map(({ before, oldest }) => {
     const links: Link[] = []
-    let next: number | null = head
-    let oldest = { soldAt: Infinity, key: Infinity }
-    for (let i = 0; i < fresh && next !== null; i++) {
-      const l = read(next)
-      links.push(l)
-      if (soldBefore(l.soldAt, l.key, oldest.soldAt, oldest.key)) oldest = l
-      next = l.prev
-    }
-    // the older links sold after the batch's oldest sale move too; the rest stays as it is
+    let next = before
     while (next !== null) {
       const l = read(next)
       if (soldBefore(l.soldAt, l.key, oldest.soldAt, oldest.key)) break
@@ -107,33 +118,34 @@ function sqliteParts(db: Db): (chains: readonly LateChain[]) => ChainPart[] {
 
 /**
  * PostgreSQL: the same walk for many chains in one recursive statement (a round trip per link
- * would be one per sale moved): each chain's first `fresh` links keep the oldest of them, and the
- * walk goes on while a link is not sold before that oldest one.
+ * would be one per sale moved). Each chain's walk also returns the link it stops at (`keep`
+ * false), so that a head missing from the ledger is told from a chain with nothing to move.
  */
-function pgParts(db: Db): (chains: readonly LateChain[]) => ChainPart[] {
-  const walk = db.prepare(`WITH RECURSIVE w(chain, depth, key, prev, sold_at, fresh, oldest_at, oldest_key) AS (
-      SELECT c.chain, 1, s.unit_key, s.prev_key, s.sold_at, c.fresh, s.sold_at, s.unit_key
-      FROM unnest(CAST(? AS bigint[]), CAST(? AS bigint[])) WITH ORDINALITY AS c(head, fresh, chain)
+function pgParts(db: Db): (parts: readonly OlderPart[]) => ChainPart[] {
+  const walk = db.prepare(`WITH RECURSIVE w(chain, depth, key, prev, sold_at, keep, oldest_at, oldest_key) AS (
+      SELECT c.chain, 1, s.unit_key, s.prev_key, s.sold_at, (s.sold_at, s.unit_key) >= (c.oldest_at, c.oldest_key), c.oldest_at, c.oldest_key
+      FROM unnest(CAST(? AS bigint[]), CAST(? AS bigint[]), CAST(? AS bigint[])) WITH ORDINALITY AS c(head, oldest_at, oldest_key, chain)
       JOIN sales s ON s.unit_key = c.head
       UNION ALL
-      SELECT w.chain, w.depth + 1, s.unit_key, s.prev_key, s.sold_at, w.fresh,
-        CASE WHEN w.depth < w.fresh AND (s.sold_at, s.unit_key) < (w.oldest_at, w.oldest_key) THEN s.sold_at ELSE w.oldest_at END,
-        CASE WHEN w.depth < w.fresh AND (s.sold_at, s.unit_key) < (w.oldest_at, w.oldest_key) THEN s.unit_key ELSE w.oldest_key END
+      SELECT w.chain, w.depth + 1, s.unit_key, s.prev_key, s.sold_at, (s.sold_at, s.unit_key) >= (w.oldest_at, w.oldest_key), w.oldest_at, w.oldest_key
       FROM w JOIN sales s ON s.unit_key = w.prev
-      WHERE w.depth < w.fresh OR (s.sold_at, s.unit_key) >= (w.oldest_at, w.oldest_key))
-    SELECT chain, key, prev, sold_at FROM w ORDER BY chain, depth`).raw()
-  return (chains) => {
-    const parts: ChainPart[] = chains.map(() => ({ links: [], next: null }))
-    const rows = (db as unknown as PgDb).byIndex(() => walk.all(chains.map((c) => c.head), chains.map((c) => c.fresh))) as [number, number, number | null, number][]
-    for (const [chain, key, prev, soldAt] of rows) {
-      const part = parts[chain - 1]
-      part.links.push({ key, prev, soldAt })
-      part.next = prev
+      WHERE w.keep)
+    SELECT chain, key, prev, sold_at, keep FROM w ORDER BY chain, depth`).raw()
+  return (parts) => {
+    const out: ChainPart[] = parts.map((p) => ({ links: [], next: p.before }))
+    const read = parts.map((p, i) => [p, i] as const).filter(([p]) => p.before !== null)
+    if (read.length === 0) return out
+    const found = new Set<number>()
+    const args = [read.map(([p]) => p.before), read.map(([p]) => p.oldest.soldAt), read.map(([p]) => p.oldest.key)]
+    const rows = (db as unknown as PgDb).byIndex(() => walk.all(...args)) as [number, number, number | null, number, boolean][]
+    for (const [chain, key, prev, soldAt, keep] of rows) {
+      const i = read[chain - 1][1]
+      found.add(i)
+      if (keep) out[i].links.push({ key, prev, soldAt })
+      out[i].next = keep ? prev : key
     }
-    parts.forEach((p, i) => {
-      if (p.links.length === 0) throw new Error(`sale ${chains[i].head} of a chain being relinked is not in the ledger`)
-    })
-    return parts
+    for (const [p, i] of read) if (!found.has(i)) throw new Error(`sale ${p.before} of a chain being relinked is not in the ledger`)
+    return out
   }
 }
 

@@ -13,7 +13,7 @@ import { jsonValues } from '../ledger/dialect'
 import type { AlertsService } from './alerts'
 import type { Catalog } from './catalog'
 import { createClaimWriter } from './claim-writer'
-import { createRelink, soldBefore } from './sale-chain'
+import { createRelink, type LateChain, type Link, soldBefore } from './sale-chain'
 import {
   type BatchPlayers, byId, forgetCache, freshCache, learnHeads, type PlayerCache, type PlayerEntry, playerCacheOf,
   playersOf, type PlayerStore,
@@ -65,6 +65,8 @@ export interface SalesBatches {
 interface Batch extends BatchPlayers {
   /** the batch's players with a sale older than their chain's head */
   late: PlayerEntry[]
+  /** each sale written, in order: its unit key, time of sale and player (the late chains' fresh links) */
+  written: { keys: number[]; times: number[]; who: PlayerEntry[] }
   days: Map<string, DayTotals>
 }
 
@@ -123,7 +125,7 @@ function beginBatch(ctx: BatchContext): Batch {
   const entries = ctx.nested
     ? new Map<string, PlayerEntry>()
     : freshCache(ctx.cache, ctx.dataVersion.get() as number, ctx.totalChanges.get() as number)
-  return { entries, stamp: ++batchStamp, players: [], late: [], days: new Map() }
+  return { entries, stamp: ++batchStamp, players: [], late: [], written: { keys: [], times: [], who: [] }, days: new Map() }
 }
 
 /**
@@ -148,9 +150,13 @@ function settleRows(ctx: BatchContext): void {
 /** The sales' columns in order (SALE_COLUMNS each), each linked to its player's chain head, and the players' totals counted. */
 function rowValues(b: Batch, pending: PendingSale[]): unknown[] {
   const values: unknown[] = new Array(pending.length * SALE_COLUMNS)
+  const { keys, times, who } = b.written
   let o = 0
   for (const p of pending) {
     const t = p.who!
+    keys.push(p.key)
+    times.push(p.soldAt)
+    who.push(t)
     values[o++] = p.key
     values[o++] = p.saleId
     values[o++] = t.id
@@ -217,7 +223,7 @@ function countDays(ctx: BatchContext, b: Batch, pending: PendingSale[]): void {
 /** What a batch writes once, after its rows. */
 function writeTotals(ctx: BatchContext, b: Batch, states: Iterable<EmissionState>): void {
   settleRows(ctx)
-  const heads = ctx.relink(b.late.map((t) => ({ head: t.head!, fresh: t.units })))
+  const heads = ctx.relink(lateChains(b))
   b.late.forEach((t, i) => {
     t.head = heads[i].key
     t.headSoldAt = heads[i].soldAt
@@ -225,6 +231,20 @@ function writeTotals(ctx: BatchContext, b: Batch, states: Iterable<EmissionState
   addToPlayers(ctx, b)
   ctx.rows.addToDays([...b.days.values()])
   for (const st of states) addToBlocks(ctx, st)
+}
+
+/** The late players' chains: each one's head before the batch, and the links the batch wrote for it. */
+function lateChains(b: Batch): LateChain[] {
+  if (b.late.length === 0) return []
+  const chains = new Map<PlayerEntry, LateChain>(b.late.map((t) => [t, { before: t.last, fresh: [] }]))
+  const { keys, times, who } = b.written
+  for (let i = 0; i < keys.length; i++) {
+    if (!who[i].late) continue
+    const fresh = chains.get(who[i])!.fresh
+    const prev = fresh.length === 0 ? who[i].last : fresh[fresh.length - 1].key
+    fresh.push({ key: keys[i], prev, soldAt: times[i] } satisfies Link)
+  }
+  return b.late.map((t) => chains.get(t)!)
 }
 
 /**

@@ -48,8 +48,9 @@ function keepIdle(worker: Worker): void {
  * Starts reading `feed` (whose memory must be shared) into a new ring, and returns the ring. Call
  * `done` once the importer no longer reads from it, whether the reader finished or not.
  * `arrival`: the feed is still arriving (FeedArrival's memory); the reader waits for its bytes.
+ * `hashed`: the feed's SHA-256 is known, the reader leaves the ring's digest as it is.
  */
-export function startFeedReader(feed: Uint8Array, zones: FeedReadJob['zones'], arrival?: SharedArrayBuffer): { ring: FeedRing; done: () => void } {
+export function startFeedReader(feed: Uint8Array, zones: FeedReadJob['zones'], opts: { arrival?: SharedArrayBuffer; hashed?: boolean } = {}): { ring: FeedRing; done: () => void } {
   let worker: Worker
   if (idle) {
     clearTimeout(idle.timer)
@@ -58,7 +59,7 @@ export function startFeedReader(feed: Uint8Array, zones: FeedReadJob['zones'], a
   } else worker = spawn()
   worker.unref()
   const ring = FeedRing.create()
-  const job: FeedReadJob = { feed, memory: ring.memory, zones, ...(arrival ? { arrival } : {}) }
+  const job: FeedReadJob = { feed, memory: ring.memory, zones, ...(opts.arrival ? { arrival: opts.arrival } : {}), hashed: opts.hashed === true }
   worker.postMessage(job)
   return {
     ring,

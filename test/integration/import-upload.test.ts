@@ -83,7 +83,7 @@ describe("the reader thread, on bytes that are still arriving", () => {
     const arrival = FeedArrival.create(body.length)
     bytes.set(body.subarray(0, part))
     arrival.publish(part)
-    const reader = startFeedReader(bytes, zones, arrival.memory)
+    const reader = startFeedReader(bytes, zones, { arrival: arrival.memory })
     return { bytes, arrival, reader, ctrl: reader.ring.control }
   }
 
