@@ -29,13 +29,18 @@ const ROWS: unknown[][] = [
   [6, 'x', -(2 ** 32), ALL_BYTES.subarray(0, 1)],
   [7, 'y', 2 ** 32 - 1, null],
   [8, 'z', -(2 ** 31) - 1, null],
+  // the writer's one-byte path takes short ASCII text; longer or wider text goes through UTF-8
+  [31, 'a'.repeat(64), 1, null],
+  [32, 'b'.repeat(65), 1, null],
+  [33, `${'c'.repeat(70)}é`, 1, null],
+  [34, 'd\u007f\u0080', 1, null],
 ]
 
 describe('a binary COPY written by the app', () => {
   it('stores every value as it was given', () => {
     db.transaction(() => {
       db.postCopyIn(COPY, binaryCopy(KINDS, ROWS.flat(), 0, 5))
-      db.postCopyIn(COPY, binaryCopy(KINDS, ROWS.flat(), 5, 3))
+      db.postCopyIn(COPY, binaryCopy(KINDS, ROWS.flat(), 5, ROWS.length - 5))
       db.flush()
     }).immediate()
     const stored = db.prepare('SELECT id, label, n, bytes FROM r ORDER BY id').raw().all() as unknown[][]

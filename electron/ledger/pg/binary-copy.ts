@@ -17,13 +17,11 @@ const HEADER = SIGNATURE.length + 8
 const TRAILER = 2
 const TWO_32 = 2 ** 32
 
-/** The bytes a value takes after its length word. */
-function valueBytes(kind: CopyKind, v: unknown): number {
-  if (v === null || v === undefined) return 0
-  if (kind === 'int8') return 8
-  if (kind === 'text') return Buffer.byteLength(v as string)
-  return (v as Uint8Array).byteLength
-}
+/** The kinds as small integers, for the loops below. */
+const INT8 = 0
+const TEXT = 1
+const BYTEA = 2
+const CODES: Record<CopyKind, number> = { int8: INT8, text: TEXT, bytea: BYTEA }
 
 /** Why a value cannot go into its column, said before anything is sent. */
 function refuse(kind: CopyKind, v: unknown, column: number): never {
@@ -31,9 +29,26 @@ function refuse(kind: CopyKind, v: unknown, column: number): never {
   throw new TypeError(`column ${column + 1} of a binary COPY takes ${kind}, not ${what}`)
 }
 
-function checkValue(kind: CopyKind, v: unknown, column: number): void {
-  if (v === null || v === undefined) return
-  if (kind === 'int8' ? !Number.isSafeInteger(v) : kind === 'text' ? typeof v !== 'string' : !(v instanceof Uint8Array)) refuse(kind, v, column)
+/** The bytes a value takes after its length word; a value of the wrong kind refused. */
+function valueBytes(code: number, v: unknown, kinds: readonly CopyKind[], column: number): number {
+  if (v === null || v === undefined) return 0
+  if (code === INT8) {
+    if (!Number.isSafeInteger(v)) refuse(kinds[column], v, column)
+    return 8
+  }
+  if (code === TEXT) {
+    if (typeof v !== 'string') refuse(kinds[column], v, column)
+    return asciiLength(v) ?? Buffer.byteLength(v)
+  }
+  if (!(v instanceof Uint8Array)) refuse(kinds[column], v, column)
+  return v.byteLength
+}
+
+/** A short string's length when it is all ASCII (one byte a character), else null. */
+function asciiLength(s: string): number | null {
+  if (s.length > 64) return null
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0x7f) return null
+  return s.length
 }
 
 /**
@@ -42,51 +57,56 @@ function checkValue(kind: CopyKind, v: unknown, column: number): void {
  */
 export function binaryCopy(kinds: readonly CopyKind[], values: readonly unknown[], from: number, count: number): Buffer {
   const width = kinds.length
+  const codes = kinds.map((k) => CODES[k])
   let size = HEADER + TRAILER + count * (2 + 4 * width)
-  for (let i = 0; i < count; i++) {
-    const at = (from + i) * width
-    for (let c = 0; c < width; c++) {
-      const v = values[at + c]
-      checkValue(kinds[c], v, c)
-      size += valueBytes(kinds[c], v)
-    }
+  const end = (from + count) * width
+  for (let at = from * width, c = 0; at < end; at++) {
+    size += valueBytes(codes[c], values[at], kinds, c)
+    if (++c === width) c = 0
   }
   const buf = Buffer.allocUnsafeSlow(size)
+  const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength)
   SIGNATURE.copy(buf, 0)
-  buf.writeUInt32BE(0, SIGNATURE.length)
-  buf.writeUInt32BE(0, SIGNATURE.length + 4)
+  view.setUint32(SIGNATURE.length, 0)
+  view.setUint32(SIGNATURE.length + 4, 0)
   let o = HEADER
-  for (let i = 0; i < count; i++) {
-    const at = (from + i) * width
-    buf.writeInt16BE(width, o)
+  for (let at = from * width; at < end; ) {
+    view.setInt16(o, width)
     o += 2
-    for (let c = 0; c < width; c++) o = writeValue(buf, o, kinds[c], values[at + c])
+    for (let c = 0; c < width; c++) o = writeValue(buf, view, o, codes[c], values[at++])
   }
-  buf.writeInt16BE(-1, o)
+  view.setInt16(o, -1)
   return buf
 }
 
 /** One field (its length, then its bytes) at `o`; returns where the next starts. */
-function writeValue(buf: Buffer, o: number, kind: CopyKind, v: unknown): number {
+function writeValue(buf: Buffer, view: DataView, o: number, code: number, v: unknown): number {
   if (v === null || v === undefined) {
-    buf.writeInt32BE(-1, o)
+    view.setInt32(o, -1)
     return o + 4
   }
-  if (kind === 'int8') {
+  if (code === INT8) {
     const n = v as number
-    buf.writeInt32BE(8, o)
+    view.setInt32(o, 8)
     // the high word, signed, and the low word: two's complement for any safe integer
-    buf.writeInt32BE(Math.floor(n / TWO_32), o + 4)
-    buf.writeUInt32BE(n >>> 0, o + 8)
+    view.setInt32(o + 4, Math.floor(n / TWO_32))
+    view.setUint32(o + 8, n >>> 0)
     return o + 12
   }
-  if (kind === 'text') {
-    const n = buf.write(v as string, o + 4, 'utf8')
-    buf.writeInt32BE(n, o)
+  if (code === TEXT) {
+    const s = v as string
+    const n = asciiLength(s) === null ? buf.write(s, o + 4, 'utf8') : writeAscii(buf, o + 4, s)
+    view.setInt32(o, n)
     return o + 4 + n
   }
   const bytes = v as Uint8Array
-  buf.writeInt32BE(bytes.byteLength, o)
+  view.setInt32(o, bytes.byteLength)
   buf.set(bytes, o + 4)
   return o + 4 + bytes.byteLength
+}
+
+/** An ASCII string's bytes at `o`; how many. */
+function writeAscii(buf: Buffer, o: number, s: string): number {
+  for (let i = 0; i < s.length; i++) buf[o + i] = s.charCodeAt(i)
+  return s.length
 }
