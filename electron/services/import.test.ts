@@ -538,7 +538,8 @@ describe('a feed streamed through the reader thread', () => {
     const t = await both()
     const { db } = t.streamed.f
     const subject = `feed:${createHash('sha256').update(validFeed).digest('hex')}`
-    db.prepare("INSERT INTO job_leases (kind, subject, holder, host, pid, started_at, heartbeat_at) VALUES ('import', ?, 'w7', 'workstation-7', 4242, ?, ?)").run(subject, NOW, NOW)
+    db.prepare(`INSERT INTO job_leases (kind, subject, holder, host, pid, started_at, heartbeat_at)
+      VALUES ('import', ?, 'w7', 'workstation-7', 4242, ?, ?)`).run(subject, NOW, NOW)
     const held = t.streamed.importer.importContent.bind(null, TEST_ACTOR, validFeed, 'feed.jsonl')
     expect(rejection(held).extras.reason).toMatchObject({ key: 'LEASE_HELD', params: { kind: 'import', subject } })
     expect(db.prepare('SELECT count(*) FROM sales').pluck().get()).toBe(0)

@@ -110,7 +110,9 @@ export function createImporter({ db, clock, catalog, sales, audit, streamFrom = 
   const careful = createCarefulImport({ db, clock, catalog, sales })
 
   /** The feed read, checked and written, or its bad lines: in one transaction. */
-  function run(actor: Actor, content: Buffer, fileName: string | undefined, arrival: FeedArrival | null, read: FeedRead | null, sha256: string | null): ImportResult | LineRefusal {
+  function run(
+    actor: Actor, content: Buffer, fileName: string | undefined, arrival: FeedArrival | null, read: FeedRead | null, sha256: string | null,
+  ): ImportResult | LineRefusal {
     let outcome: ImportOutcome | LineRefusal | null = null
     if (read !== null) {
       try {

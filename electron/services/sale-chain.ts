@@ -123,11 +123,13 @@ function sqliteParts(db: Db): (parts: readonly OlderPart[]) => ChainPart[] {
  */
 function pgParts(db: Db): (parts: readonly OlderPart[]) => ChainPart[] {
   const walk = db.prepare(`WITH RECURSIVE w(chain, depth, key, prev, sold_at, keep, oldest_at, oldest_key) AS (
-      SELECT c.chain, 1, s.unit_key, s.prev_key, s.sold_at, (s.sold_at, s.unit_key) >= (c.oldest_at, c.oldest_key), c.oldest_at, c.oldest_key
+      SELECT c.chain, 1, s.unit_key, s.prev_key, s.sold_at,
+        (s.sold_at, s.unit_key) >= (c.oldest_at, c.oldest_key), c.oldest_at, c.oldest_key
       FROM unnest(CAST(? AS bigint[]), CAST(? AS bigint[]), CAST(? AS bigint[])) WITH ORDINALITY AS c(head, oldest_at, oldest_key, chain)
       JOIN sales s ON s.unit_key = c.head
       UNION ALL
-      SELECT w.chain, w.depth + 1, s.unit_key, s.prev_key, s.sold_at, (s.sold_at, s.unit_key) >= (w.oldest_at, w.oldest_key), w.oldest_at, w.oldest_key
+      SELECT w.chain, w.depth + 1, s.unit_key, s.prev_key, s.sold_at,
+        (s.sold_at, s.unit_key) >= (w.oldest_at, w.oldest_key), w.oldest_at, w.oldest_key
       FROM w JOIN sales s ON s.unit_key = w.prev
       WHERE w.keep)
     SELECT chain, key, prev, sold_at, keep FROM w ORDER BY chain, depth`).raw()

@@ -50,7 +50,9 @@ function keepIdle(worker: Worker): void {
  * `arrival`: the feed is still arriving (FeedArrival's memory); the reader waits for its bytes.
  * `hashed`: the feed's SHA-256 is known, the reader leaves the ring's digest as it is.
  */
-export function startFeedReader(feed: Uint8Array, zones: FeedReadJob['zones'], opts: { arrival?: SharedArrayBuffer; hashed?: boolean } = {}): { ring: FeedRing; done: () => void } {
+export function startFeedReader(
+  feed: Uint8Array, zones: FeedReadJob['zones'], opts: { arrival?: SharedArrayBuffer; hashed?: boolean } = {},
+): { ring: FeedRing; done: () => void } {
   let worker: Worker
   if (idle) {
     clearTimeout(idle.timer)
