@@ -210,12 +210,15 @@ async function measureLedger(engine: BenchEngine, opts: { importLines: number })
     t = performance.now()
     importer.importContent(TEST_ACTOR, content, 'bench.jsonl')
     lines.push({ name: '  re-import (all already imported), lines per second', value: opts.importLines / ((performance.now() - t) / 1000) })
-    // the app's way: the next units' feed as text (as the screen sends it), imported on a worker thread with its own connection
+    // the app's way: the next units' feed as text (as the screen sends it), imported on a worker
+    // thread with its own connection. A second feed of the same day and the same players: each of
+    // their chains is relinked among the first feed's sales, which costs more than the app's way
+    // (on PostgreSQL the same feed from the command line: 33,000-37,000 lines/s; docs/benchmarks.md)
     const text = makeFeed(opts.importLines, 10).join('\n') + '\n'
     t = performance.now()
     const viaApp = await workerImport(f.path, f.clock, f.keyFile)(TEST_ACTOR, text, 'bench-app.jsonl')
     if (viaApp.imported !== opts.importLines) throw new Error(`the app's import took ${viaApp.imported} of ${opts.importLines} lines`)
-    lines.push({ name: '  the same from the app (text, on a worker thread), lines per second', value: opts.importLines / ((performance.now() - t) / 1000) })
+    lines.push({ name: '  a second feed of the same day and players, from the app (text, worker thread), lines per second', value: opts.importLines / ((performance.now() - t) / 1000) })
     // a late feed: a month of sales from the emission's first weeks, after the block sold since
     const late = makeFeed(2 * opts.importLines, 11, LATE_MONTH, LATE_LINES).join('\n') + '\n'
     t = performance.now()
