@@ -106,7 +106,7 @@ export function leaseHeld(row: LeaseRow): AppError {
   const heard = iso(new Date(row.heartbeatAt))
   return new AppError(
     'CONFLICT',
-    `a ${row.kind} task on ${row.subject} is already running on workstation ${row.host} (process ${row.pid}) since ${since}, last heard from at ${heard}; wait for it to end`,
+    `${row.kind === 'import' ? 'an' : 'a'} ${row.kind} task on ${row.subject} is already running on workstation ${row.host} (process ${row.pid}) since ${since}, last heard from at ${heard}; wait for it to end`,
     because('LEASE_HELD', { kind: row.kind, subject: row.subject, host: row.host, pid: row.pid, since, heard }),
   )
 }

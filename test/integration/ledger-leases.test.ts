@@ -186,6 +186,7 @@ describe('an import leased across workstations, by the file’s SHA-256', () => 
     otherLease(file, clock().getTime() - 1_000)
     const held = refusal(() => b.services.importer.importHere(op, file, 'day.jsonl'))
     expect(held.extras.reason).toMatchObject({ key: 'LEASE_HELD', params: { kind: 'import', subject: `feed:${sha256Of(file)}`, host: 'workstation-7' } })
+    expect(held.message).toMatch(/^an import task on feed:[0-9a-f]{64} is already running on workstation workstation-7 /)
     expect(sold()).toBe(before)
 
     clock.advance(LEASE_TIMEOUT_MS)
