@@ -71,6 +71,7 @@ export const ERROR_REASON_KEYS = [
   'FEED_NOT_UTF8', // {line, byte, offset}: where a sales feed stops being UTF-8 (byte: its place in the line from 1; offset: in the file from 0)
   'FEED_EMPTY', // {}: a sales feed without a non-blank line
   'FEED_TOO_LARGE', // {mib, maxMib}: a sales feed larger than an import takes (contract FEED_MAX_BYTES), in MiB rounded up
+  'FEED_HASH_MISMATCH', // {announced, actual}: the SHA-256 a feed was sent with is not its bytes' (changed or cut on its way)
   'FEED_CONTENT_TYPE', // {type}: a feed's bytes sent to the host with another content type than application/octet-stream
   'SIM_REAL_EMISSION', // {emission}: simulated sales only go to demonstration emissions
   'KEY_MISSING', // {path, fingerprint}: the key file is gone; the ledger was sealed under that key

@@ -133,7 +133,11 @@ export const contract = {
    * A JSONL sales feed, imported whole or not at all (IMPORT_REJECTED lists every bad line in
    * details): the file's bytes (the screen), or its text. At most FEED_MAX_BYTES.
    */
-  'sales:import': channel<T.ImportResult>()({ args: z.object({ content: z.union([z.string(), bytes]), fileName: z.string().max(260).optional() }).strict(), access: operators }),
+  // sha256: the file's, as the screen made it before sending (an upload is leased by it while its bytes arrive)
+  'sales:import': channel<T.ImportResult>()({
+    args: z.object({ content: z.union([z.string(), bytes]), fileName: z.string().max(260).optional(), sha256: z.string().regex(/^[0-9a-f]{64}$/).optional() }).strict(),
+    access: operators,
+  }),
   /** The imports of sales feeds, latest first, from the audit log: imported, already recorded, or refused. */
   'sales:imports': channel<T.Page<T.ImportRecord>>()({ args: z.object({ page, pageSize }).strict(), access: readers }),
 

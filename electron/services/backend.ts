@@ -134,7 +134,7 @@ export function createServices(opts: {
   // plugged in from their own modules (simulator*, import*, reports*) as they land
   const simulator: SimulatorService = createSimulator({ db, clock, catalog, sales, audit, jobs, leases, seller: workerSeller(workerLedgerRef(dbPath, keyFile)) })
   const here = createImporter({ db, clock, catalog, sales, audit, leases })
-  const importer: ImporterService = { importContent: workerImport(dbPath, clock, keyFile), importHere: here.importContent, history: here.history }
+  const importer: ImporterService = { importContent: workerImport(dbPath, clock, keyFile), importHere: (actor, content, fileName, sha256) => here.importContent(actor, content, fileName, null, sha256 ?? null), history: here.history }
   const reports: ReportsService = createReports({ db, clock, catalog, alerts })
   const demo = createDemoService({ jobs, emissions, simulator })
   const ledger = createLedgerOffice({ db, dbPath, keyFile, keys, audit, jobs, clock, runTask: runLedgerTask })

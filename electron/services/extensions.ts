@@ -26,9 +26,9 @@ export interface ImporterService {
    * details. On a worker thread with a connection of its own, so that the app's thread stays free
    * (the contract's sales:import). As text, or as the file's UTF-8 bytes.
    */
-  importContent(actor: Actor, content: string | Uint8Array, fileName?: string): Promise<ImportResult>
+  importContent(actor: Actor, content: string | Uint8Array, fileName?: string, sha256?: string): Promise<ImportResult>
   /** The same on this thread, the bytes read in place: the command line (no copy of a large file, no thread to start). */
-  importHere(actor: Actor, content: string | Uint8Array, fileName?: string): ImportResult
+  importHere(actor: Actor, content: string | Uint8Array, fileName?: string, sha256?: string): ImportResult
   /** The imports, latest first, from the audit log (the contract's sales:imports). */
   history(args: { page: number; pageSize: number }): Page<ImportRecord>
 }

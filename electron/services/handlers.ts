@@ -49,7 +49,7 @@ export function createHandlers(s: Services): Handlers {
     },
 
     'sales:simulate': (a, ctx) => s.simulator.start(actorOf(ctx), a),
-    'sales:import': (a, ctx) => s.importer.importContent(actorOf(ctx), a.content, a.fileName),
+    'sales:import': (a, ctx) => s.importer.importContent(actorOf(ctx), a.content, a.fileName, a.sha256),
     'sales:imports': (a) => s.importer.history(a),
 
     'tickets:get': (a, ctx) => s.tickets.get(actorOf(ctx), a.serial, a.reason),

@@ -37,7 +37,7 @@
  * import-order.ts (every line judged, and the order), import-lines.ts (the lines as columns),
  * import-history.ts (the batch row, the audit entries and the history read from them).
  */
-import { AppError } from '../contract/errors'
+import { AppError, because } from '../contract/errors'
 import type { ImportLineError, ImportRecord, ImportResult, Page } from '../contract/types'
 import type { Db } from '../ledger/db'
 import type { AuditService } from './audit'
@@ -80,7 +80,7 @@ export interface Importer {
    * Imports a feed given as the bytes of its file (the screen, the command line: no decoding of
    * the whole file, and the hash is the file's own) or as text (the contract's older callers).
    */
-  importContent(actor: Actor, content: string | Uint8Array, fileName?: string, arrival?: FeedArrival | null): ImportResult
+  importContent(actor: Actor, content: string | Uint8Array, fileName?: string, arrival?: FeedArrival | null, announced?: string | null): ImportResult
   /** The imports, latest first (the contract's sales:imports). */
   history(args: { page: number; pageSize: number }): Page<ImportRecord>
 }
@@ -96,6 +96,20 @@ function linesRejected({ refused: { lines, problems } }: LineRefusal): { error: 
   return { error: new AppError('IMPORT_REJECTED', message, { details }), refusal: { lines, badLines: problems.size, first } }
 }
 
+/** The SHA-256 a feed was made with (the lease's), and the one it was sent with. */
+interface FeedHashes {
+  known: string | null
+  announced: string | null
+}
+
+/** Refuses a feed whose bytes are not those it was sent with (changed or cut on the way). */
+function refuseUnlessAnnounced(announced: string | null, actual: string): void {
+  if (announced === null || announced === actual) return
+  throw new AppError('BAD_ARGUMENTS', `the file that arrived is not the one sent (its SHA-256 is ${actual}, not ${announced}): nothing is imported; send it again`, {
+    field: 'sha256', ...because('FEED_HASH_MISMATCH', { announced, actual }),
+  })
+}
+
 /** A refusal of the file as a whole (its size, its encoding, no line), as the history keeps it. */
 function fileRefusal(e: unknown): Refusal | null {
   if (!(e instanceof AppError) || e.code !== 'BAD_ARGUMENTS') return null
@@ -109,10 +123,15 @@ export function createImporter({ db, clock, catalog, sales, audit, streamFrom = 
   const streamTx = db.transaction(stream.run)
   const careful = createCarefulImport({ db, clock, catalog, sales })
 
-  /** The feed read, checked and written, or its bad lines: in one transaction. */
+  /**
+   * The feed read, checked and written, or its bad lines: in one transaction. `hashes.known`: the
+   * file's SHA-256 where the lease made it; `hashes.announced`: the one it was sent with, which
+   * its bytes must have (else nothing is written).
+   */
   function run(
-    actor: Actor, content: Buffer, fileName: string | undefined, arrival: FeedArrival | null, read: FeedRead | null, sha256: string | null,
+    actor: Actor, content: Buffer, fileName: string | undefined, arrival: FeedArrival | null, read: FeedRead | null, hashes: FeedHashes,
   ): ImportResult | LineRefusal {
+    const sha256 = hashes.known
     let outcome: ImportOutcome | LineRefusal | null = null
     if (read !== null) {
       try {
@@ -135,37 +154,42 @@ export function createImporter({ db, clock, catalog, sales, audit, streamFrom = 
     }
     if ('refused' in outcome) return outcome
     // the hash that named the lease, if the reading did not make one
-    return recordImport(db, audit, clock, actor, fileName, content, { ...outcome, sha256: outcome.sha256 ?? sha256 })
+    const actual = outcome.sha256 ?? sha256 ?? sha256Of(content)
+    refuseUnlessAnnounced(hashes.announced, actual)
+    return recordImport(db, audit, clock, actor, fileName, content, { ...outcome, sha256: actual })
   }
   // IMMEDIATE: the checks read the sold counts and recorded sales that the write then relies on
   const importTx = db.transaction(run)
 
   /**
    * The feed's lease (by its SHA-256), so that another workstation importing the same file at once
-   * is refused. A feed still arriving (the browser host's upload) has no hash yet: it takes none,
-   * and the write lock and the re-import rule (the same sale is skipped) keep it from counting twice.
+   * is refused. A feed still arriving (the browser host's upload) has no hash yet: it is leased by
+   * the hash it was sent with (checked once its bytes are in), or, sent without one, takes none
+   * (the write lock and the re-import rule, the same sale skipped, keep it from counting twice).
    */
-  function leaseOf(bytes: Uint8Array, arrival: FeedArrival | null): { lease: Lease | null; sha256: string | null } {
-    if (arrival !== null) return { lease: null, sha256: null }
+  function leaseOf(bytes: Uint8Array, arrival: FeedArrival | null, announced: string | null): { lease: Lease | null; sha256: string | null } {
+    if (arrival !== null) return { lease: announced === null ? null : leases.take('import', feedSubject(announced)), sha256: null }
     const sha256 = sha256Of(bytes)
+    refuseUnlessAnnounced(announced, sha256)
     return { lease: leases.take('import', feedSubject(sha256)), sha256 }
   }
 
   return {
-    importContent(actor, content, fileName, arrival = null) {
+    importContent(actor, content, fileName, arrival = null, announced = null) {
       const bytes = feedBytes(content)
       try {
         const tooLarge = tooLargeRefusal(bytes.length, fileName)
         if (tooLarge) throw tooLarge
-        // a large feed's reading starts now, while its lease hashes it (the lease makes the hash iff no arrival)
+        // a large feed's reading starts now, while its lease hashes it (the lease makes the hash iff
+        // no arrival; an arriving feed is hashed as it is read, to be checked against the announced one)
         const read = bytes.length >= streamFrom ? stream.startRead(bytes, arrival, arrival === null) : null
         let r: ImportResult | LineRefusal
         let lease: Lease | null = null
         try {
-          const leased = leaseOf(bytes, arrival)
+          const leased = leaseOf(bytes, arrival, announced)
           lease = leased.lease
           // the sales are written by sales.sellChecked, whose batch checks their players itself
-          r = withoutKeyChecks(db, () => importTx.immediate(actor, bytes, fileName, arrival, read, leased.sha256))
+          r = withoutKeyChecks(db, () => importTx.immediate(actor, bytes, fileName, arrival, read, { known: leased.sha256, announced }))
         } finally {
           read?.stop()
           lease?.drop()

@@ -39,6 +39,8 @@ export interface ImportJob {
   now: number
   /** the feed is still arriving (the browser host's upload): FeedArrival's memory */
   arrival?: SharedArrayBuffer
+  /** the file's SHA-256 as the sender announced it (Importer.importContent) */
+  sha256?: string
 }
 
 export type ImportWorkerMessage = { id: number } & ({ type: 'done'; result: ImportResult } | { type: 'error'; code: ErrorCode; message: string; extras: AppError['extras'] })
@@ -66,13 +68,16 @@ class ImportThread {
     this.worker.on('exit', (code) => this.fail(`the import's worker stopped (exit code ${code})`))
   }
 
-  run(actor: Actor, content: Uint8Array, fileName: string | undefined, now: number, arrival: FeedArrival | null): Promise<ImportResult> {
+  run(actor: Actor, content: Uint8Array, fileName: string | undefined, now: number, arrival: FeedArrival | null, sha256?: string): Promise<ImportResult> {
     if (this.timer) clearTimeout(this.timer)
     this.timer = null
     // busy: it keeps the process alive until the import ends
     this.worker.ref()
     const id = this.nextId++
-    const job: ImportJob = { type: 'import', id, actor: { name: actor.name, role: actor.role }, content, fileName, now, ...(arrival ? { arrival: arrival.memory } : {}) }
+    const job: ImportJob = {
+      type: 'import', id, actor: { name: actor.name, role: actor.role }, content, fileName, now,
+      ...(arrival ? { arrival: arrival.memory } : {}), ...(sha256 ? { sha256 } : {}),
+    }
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject })
       this.worker.postMessage(job)
@@ -132,7 +137,7 @@ export function closeImportWorkers(dbPath?: string): void {
 }
 
 export function workerImport(dbPath: string, clock: Clock, keyFile?: string) {
-  return (actor: Actor, content: string | Uint8Array, fileName?: string): Promise<ImportResult> => {
+  return (actor: Actor, content: string | Uint8Array, fileName?: string, sha256?: string): Promise<ImportResult> => {
     // The feed goes to the worker (and its reader thread) in memory that they share: text is
     // encoded there (a string passed to a worker is copied twice, out of this thread and into
     // the worker's heap: for a 355 MB feed longer than the import), bytes of this thread's
@@ -140,7 +145,7 @@ export function workerImport(dbPath: string, clock: Clock, keyFile?: string) {
     // maybe still arriving (import-arrival.ts): the worker and its reader wait for its bytes.
     const bytes = typeof content === 'string' ? encodeShared(content) : content.buffer instanceof SharedArrayBuffer ? content : copyShared(content)
     const arrival = typeof content === 'string' ? null : arrivalOf(content)
-    return threadFor(dbPath, keyFile).run(actor, bytes, fileName, clock().getTime(), arrival)
+    return threadFor(dbPath, keyFile).run(actor, bytes, fileName, clock().getTime(), arrival, sha256)
   }
 }
 

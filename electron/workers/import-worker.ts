@@ -38,7 +38,7 @@ function run(job: ImportJob): void {
   now = job.now
   try {
     if (!importer) throw opening instanceof AppError ? opening : new AppError('INTERNAL', `the import's worker cannot open the ledger: ${opening instanceof Error ? opening.message : String(opening)}`)
-    post({ id: job.id, type: 'done', result: importer.importContent(job.actor, job.content, job.fileName, arrivalIn(job)) })
+    post({ id: job.id, type: 'done', result: importer.importContent(job.actor, job.content, job.fileName, arrivalIn(job), job.sha256 ?? null) })
   } catch (e) {
     post({ id: job.id, ...postedError(e) })
   } finally {

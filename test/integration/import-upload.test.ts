@@ -45,10 +45,10 @@ interface Upload {
 }
 
 /** Posts `body` as the screen does, `chunk` bytes at a time with `pauseMs` between; `cutAfter`: the client goes away once that many bytes are sent. */
-function upload(host: Host, token: string, body: Buffer, { chunk, pauseMs, cutAfter }: { chunk: number; pauseMs: number; cutAfter?: number }): Upload {
+function upload(host: Host, token: string, body: Buffer, { chunk, pauseMs, cutAfter, sha256 }: { chunk: number; pauseMs: number; cutAfter?: number; sha256?: string }): Upload {
   const req = request(`${host.url}api/sales:import`, {
     method: 'POST',
-    headers: { 'content-type': 'application/octet-stream', 'content-length': String(body.length), authorization: `Bearer ${token}`, 'x-carats-args': encodeURIComponent(JSON.stringify({ fileName: 'slow.jsonl' })) },
+    headers: { 'content-type': 'application/octet-stream', 'content-length': String(body.length), authorization: `Bearer ${token}`, 'x-carats-args': encodeURIComponent(JSON.stringify({ fileName: 'slow.jsonl', sha256 })) },
   })
   const answer = new Promise<unknown>((resolve, reject) => {
     req.on('response', (res) => {
@@ -204,4 +204,45 @@ describe('a feed imported while it is uploaded to the browser host', () => {
     await expect(importing).rejects.toThrow(`the upload stopped after ${half.toLocaleString('en-US')} of its ${body.length.toLocaleString('en-US')} bytes: nothing imported; send the file again`)
     expect(count(app, 'SELECT count(*) FROM sales')).toBe(sales)
   }, 60_000)
+
+  it.each([
+    ['streamed', 7000],
+    ['careful', 40],
+  ] as const)('%s: an upload sent with its SHA-256 is leased by it, and refused at once while another workstation imports that file', async (_way, lines) => {
+    // the ledger's next unit, after what the tests before it imported
+    const body = feed(count(app, 'SELECT units_sold FROM blocks WHERE emission = 1 AND block = 1'), lines)
+    const sha256 = createHash('sha256').update(body).digest('hex')
+    const now = Date.now()
+    app.services.db.prepare(`INSERT INTO job_leases (kind, subject, holder, host, pid, started_at, heartbeat_at)
+      VALUES ('import', ?, 'w7', 'workstation-7', 4242, ?, ?)`).run(`feed:${sha256}`, now, now)
+    const sales = count(app, 'SELECT count(*) FROM sales')
+    const held = (await upload(host, token, body, { chunk: 1 << 20, pauseMs: 0, sha256 }).answer) as { ok: boolean; error: { reason: unknown } }
+    expect(held.ok).toBe(false)
+    expect(held.error.reason).toMatchObject({ key: 'LEASE_HELD', params: { kind: 'import', subject: `feed:${sha256}`, host: 'workstation-7' } })
+    expect(count(app, 'SELECT count(*) FROM sales')).toBe(sales)
+    app.services.db.prepare('DELETE FROM job_leases').run()
+    // sent with another file's hash: its bytes are not the ones announced, nothing is written
+    const other = createHash('sha256').update('another file').digest('hex')
+    const changed = (await upload(host, token, body, { chunk: 1 << 20, pauseMs: 0, sha256: other }).answer) as { ok: boolean; error: { reason: unknown } }
+    expect(changed.error.reason).toEqual({ key: 'FEED_HASH_MISMATCH', params: { announced: other, actual: sha256 } })
+    expect(count(app, 'SELECT count(*) FROM sales')).toBe(sales)
+    // with its own hash: imported, and recorded with it
+    expect(await upload(host, token, body, { chunk: 1 << 20, pauseMs: 0, sha256 }).answer).toEqual({ ok: true, result: { lines, imported: lines, alreadyImported: 0 } })
+    expect(app.services.importer.history({ page: 1, pageSize: 1 }).items[0].sha256).toBe(sha256)
+    expect(count(app, 'SELECT count(*) FROM job_leases')).toBe(0)
+  }, 60_000)
+
+  it('a file given whole with another SHA-256 than its own is refused before anything is read', async () => {
+    const body = feed(count(app, 'SELECT units_sold FROM blocks WHERE emission = 1 AND block = 1'), 40)
+    const other = createHash('sha256').update('another file').digest('hex')
+    const e = (() => {
+      try {
+        app.services.importer.importHere(actor('operator'), body, 'day.jsonl', other)
+      } catch (err) {
+        return err as { extras: { reason: unknown } }
+      }
+      throw new Error('imported')
+    })()
+    expect(e.extras.reason).toMatchObject({ key: 'FEED_HASH_MISMATCH', params: { announced: other } })
+  })
 })

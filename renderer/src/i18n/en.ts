@@ -117,6 +117,7 @@ const en: Messages = {
     VERIFY_FAILED: 'block(s) {blocks} do not verify: they are marked failed and will not sell; tell an auditor',
     FEED_EMPTY: 'the file holds no sales (no non-empty line): choose the sales feed itself',
     FEED_TOO_LARGE: 'the file is {mib} MiB, more than the {maxMib} MiB an import takes: split it into smaller files',
+    FEED_HASH_MISMATCH: 'the file that arrived is not the one sent (its SHA-256 is {actual}, not {announced}): nothing is imported; send it again',
     FEED_CONTENT_TYPE: 'the file must be sent as it is (application/octet-stream), not as {type}',
     FEED_NOT_UTF8: 'the file is not UTF-8 text: it stops being UTF-8 at line {line}, byte {byte} of that line (offset {offset} in the file, counting from 0); save it as UTF-8',
     SIM_REAL_EMISSION: 'emission {emission} is a real emission: simulated sales go only to demonstration emissions, so that no real unit is sold to a simulated player',

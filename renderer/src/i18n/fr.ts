@@ -116,6 +116,7 @@ const fr = {
     VERIFY_FAILED: 'le ou les blocs {blocks} ne se vérifient pas : ils sont marqués en échec et ne se vendront pas ; prévenez un auditeur',
     FEED_EMPTY: 'le fichier ne contient aucune vente (aucune ligne non vide) : choisissez le flux de ventes lui-même',
     FEED_TOO_LARGE: 'le fichier fait {mib} Mio, plus que les {maxMib} Mio qu’une importation accepte : découpez-le en plusieurs fichiers',
+    FEED_HASH_MISMATCH: 'le fichier reçu n’est pas celui envoyé (son SHA-256 est {actual}, pas {announced}) : rien n’est importé ; envoyez-le de nouveau',
     FEED_CONTENT_TYPE: 'le fichier doit être envoyé tel quel (application/octet-stream), pas en {type}',
     FEED_NOT_UTF8: 'le fichier n’est pas un texte UTF-8 : il cesse de l’être à la ligne {line}, à l’octet {byte} de cette ligne (position {offset} dans le fichier, en comptant depuis 0) ; enregistrez-le en UTF-8',
     SIM_REAL_EMISSION: 'l’émission {emission} est une émission réelle : les ventes simulées ne vont qu’aux émissions de démonstration, pour qu’aucune unité réelle ne soit vendue à un joueur simulé',

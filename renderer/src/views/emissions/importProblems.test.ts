@@ -3,7 +3,7 @@ import { createAppI18n } from '../../i18n'
 import { formatDateTime, formatDay, formatInteger, formatMoney } from '../../format'
 import { dammCheckDigit, formatSerial } from '../../../../game-core/serial'
 import { IMPORT_PROBLEM_CODES, type ImportLineError, type ImportProblem, type ImportProblemCode } from '../../../../electron/contract'
-import { countFeedLines, describeLine, describeProblem } from './importProblems'
+import { countFeedLines, describeLine, describeProblem, feedSha256 } from './importProblems'
 import { ENGLISH_WORDS, ISO_TIME, leftovers } from './importProblems.fixtures'
 
 const serial = formatSerial({ emission: 1, block: 1, unit: 5 })
@@ -106,5 +106,13 @@ describe('a chosen feed file', () => {
     expect(countFeedLines(enc('{"a":1}\n{"a":2}\n'))).toBe(2)
     expect(countFeedLines(enc('{"a":1}\r\n\r\n{"a":2}'))).toBe(2)
     expect(countFeedLines(enc(''))).toBe(0)
+  })
+})
+
+describe("a chosen feed's SHA-256, sent with it", () => {
+  it('is the file\'s own, as sha256sum gives it', async () => {
+    const bytes = new TextEncoder().encode('{"saleId":"S1"}\n{"saleId":"S2"}\n')
+    // printf '{"saleId":"S1"}\n{"saleId":"S2"}\n' | sha256sum
+    expect(await feedSha256(bytes)).toBe('2b4046564734b2dec36ff857bf6d4c0efe68e9769493d72b7f879b2f6ddf615b')
   })
 })

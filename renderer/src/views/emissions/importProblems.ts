@@ -86,6 +86,17 @@ export function describeLine(l: ImportLineError, t: Translate, te: (key: string)
   return l.problems.map((p) => describeProblem(p, t, te, fmt)).join(t('emissions.importModal.reasonSeparator'))
 }
 
+/**
+ * A chosen feed's SHA-256, in hexadecimal, sent with it: the host leases the import by it while the
+ * bytes arrive, and refuses bytes that do not have it. Undefined where the page may not hash (Web
+ * Crypto only runs in a secure context); the feed is then sent without it.
+ */
+export async function feedSha256(bytes: Uint8Array<ArrayBuffer>): Promise<string | undefined> {
+  if (!globalThis.crypto?.subtle) return undefined
+  const digest = new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', bytes))
+  return Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('')
+}
+
 /** The lines of a chosen feed that are not empty, counted on its bytes (no decoding of a large file). */
 export function countFeedLines(bytes: Uint8Array): number {
   let n = 0
