@@ -131,11 +131,10 @@ export function createImporter({ db, clock, catalog, sales, audit, streamFrom = 
   function run(
     actor: Actor, content: Buffer, fileName: string | undefined, arrival: FeedArrival | null, read: FeedRead | null, hashes: FeedHashes,
   ): ImportResult | LineRefusal {
-    const sha256 = hashes.known
     let outcome: ImportOutcome | LineRefusal | null = null
     if (read !== null) {
       try {
-        outcome = streamTx(read, sha256)
+        outcome = streamTx(read, hashes.known)
         onRead?.('streamed')
       } catch (e) {
         if (!(e instanceof Irregular)) throw e
@@ -154,7 +153,7 @@ export function createImporter({ db, clock, catalog, sales, audit, streamFrom = 
     }
     if ('refused' in outcome) return outcome
     // the hash that named the lease, if the reading did not make one
-    const actual = outcome.sha256 ?? sha256 ?? sha256Of(content)
+    const actual = outcome.sha256 ?? hashes.known ?? sha256Of(content)
     refuseUnlessAnnounced(hashes.announced, actual)
     return recordImport(db, audit, clock, actor, fileName, content, { ...outcome, sha256: actual })
   }

@@ -65,8 +65,8 @@ export interface SalesBatches {
 interface Batch extends BatchPlayers {
   /** the batch's players with a sale older than their chain's head */
   late: PlayerEntry[]
-  /** each sale written, in order: its unit key, time of sale and player (the late chains' fresh links) */
-  written: { keys: number[]; times: number[]; who: PlayerEntry[] }
+  /** the sales written, as writeRows got them (the late chains' fresh links are read from them) */
+  written: PendingSale[][]
   days: Map<string, DayTotals>
 }
 
@@ -125,7 +125,7 @@ function beginBatch(ctx: BatchContext): Batch {
   const entries = ctx.nested
     ? new Map<string, PlayerEntry>()
     : freshCache(ctx.cache, ctx.dataVersion.get() as number, ctx.totalChanges.get() as number)
-  return { entries, stamp: ++batchStamp, players: [], late: [], written: { keys: [], times: [], who: [] }, days: new Map() }
+  return { entries, stamp: ++batchStamp, players: [], late: [], written: [], days: new Map() }
 }
 
 /**
@@ -139,6 +139,7 @@ function writeRows(ctx: BatchContext, b: Batch, pending: PendingSale[]): void {
   // each sale's player is one of the batch's, which writeTotals checks once (addToPlayers)
   ctx.rows.playersChecked(true)
   asConflict(() => ctx.rows.insert(rowValues(b, pending), pending.length))
+  b.written.push(pending)
   countDays(ctx, b, pending)
 }
 
@@ -150,13 +151,9 @@ function settleRows(ctx: BatchContext): void {
 /** The sales' columns in order (SALE_COLUMNS each), each linked to its player's chain head, and the players' totals counted. */
 function rowValues(b: Batch, pending: PendingSale[]): unknown[] {
   const values: unknown[] = new Array(pending.length * SALE_COLUMNS)
-  const { keys, times, who } = b.written
   let o = 0
   for (const p of pending) {
     const t = p.who!
-    keys.push(p.key)
-    times.push(p.soldAt)
-    who.push(t)
     values[o++] = p.key
     values[o++] = p.saleId
     values[o++] = t.id
@@ -237,12 +234,13 @@ function writeTotals(ctx: BatchContext, b: Batch, states: Iterable<EmissionState
 function lateChains(b: Batch): LateChain[] {
   if (b.late.length === 0) return []
   const chains = new Map<PlayerEntry, LateChain>(b.late.map((t) => [t, { before: t.last, fresh: [] }]))
-  const { keys, times, who } = b.written
-  for (let i = 0; i < keys.length; i++) {
-    if (!who[i].late) continue
-    const fresh = chains.get(who[i])!.fresh
-    const prev = fresh.length === 0 ? who[i].last : fresh[fresh.length - 1].key
-    fresh.push({ key: keys[i], prev, soldAt: times[i] } satisfies Link)
+  for (const pending of b.written) {
+    for (const p of pending) {
+      if (!p.who!.late) continue
+      const fresh = chains.get(p.who!)!.fresh
+      const prev = fresh.length === 0 ? p.who!.last : fresh[fresh.length - 1].key
+      fresh.push({ key: p.key, prev, soldAt: p.soldAt } satisfies Link)
+    }
   }
   return b.late.map((t) => chains.get(t)!)
 }
