@@ -434,6 +434,28 @@ CREATE VIEW player_totals AS
 SELECT id, name, units, staked_cents, won_cents, first_sale_at, last_sale_at, last_key FROM players;
 `
 
+// Records that insiders cannot bend (docs/trust.md, "Rows sealed to the audit log"): each
+// security-relevant row (an account, a claim that took a step, an entry of the register, an
+// emission, a key ceremony) carries a seal, an HMAC under a key derived from the ledger key over
+// its fields and the audit entry that last changed it (services/row-seals.ts). Accounts gain their
+// look-alike skeleton (unique: "admin" and "аdmin" are one person), who granted them their role
+// and who confirmed it; the accounts already there are taken as confirmed ('' = by the system).
+const V13 = /* sql */ `
+CREATE TABLE row_seals (
+  kind TEXT NOT NULL CHECK (kind IN ('user', 'claim', 'party', 'emission', 'ceremony')),
+  key  TEXT NOT NULL,
+  seq  INTEGER NOT NULL,
+  mac  TEXT NOT NULL,
+  PRIMARY KEY (kind, key)
+);
+ALTER TABLE users ADD COLUMN skeleton TEXT;
+ALTER TABLE users ADD COLUMN granted_by TEXT;
+ALTER TABLE users ADD COLUMN confirmed_by TEXT;
+ALTER TABLE users ADD COLUMN confirmed_at TEXT;
+UPDATE users SET confirmed_by = '', confirmed_at = created_at;
+CREATE UNIQUE INDEX users_by_skeleton ON users(skeleton);
+`
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, description: 'the whole ledger', sql: V1 },
   { version: 2, description: 'leases of long tasks', sql: V2 },
@@ -447,6 +469,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 10, description: 'prize claims, claim thresholds, the register of related parties', sql: V10 },
   { version: 11, description: 'leases of long jobs across workstations', sql: V11 },
   { version: 12, description: "players' totals read through one view (a team ledger's appended totals)", sql: V12 },
+  { version: 13, description: 'rows sealed to the audit log; accounts compared by skeleton and confirmed by a second person', sql: V13 },
 ]
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version

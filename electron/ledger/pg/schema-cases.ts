@@ -120,6 +120,7 @@ const CHECKS: Refusal[] = [
   check('blocks_commitment_version_check', `UPDATE blocks SET commitment_version = 3 ${B1}`, 'commitment_version IN (1, 2)'),
   check('blocks_seeding_check', `UPDATE blocks SET seeding = 'three' ${B1}`, "seeding IN ('single', 'two-person')"),
   check('block_tiers_sold_check', 'UPDATE block_tiers SET sold = -1', 'sold >= 0'),
+  check('row_seals_kind_check', "INSERT INTO row_seals (kind, key, seq, mac) VALUES ('blocks', '1', 1, 'm')", "kind IN ('user', 'claim', 'party', 'emission', 'ceremony')"),
   check('sales_check', 'UPDATE sales SET events = NULL', '(play IS NULL) = (events IS NULL)'),
   check('sales_play_check', 'UPDATE sales SET play = 4', 'play BETWEEN 0 AND 3'),
   check('sales_prize_cents_check', 'UPDATE sales SET prize_cents = -1', 'prize_cents >= 0'),
