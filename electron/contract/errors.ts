@@ -104,6 +104,8 @@ export const ERROR_REASON_KEYS = [
   'PARTY_REMOVED', // {id}: the entry was removed already
   'LEASE_HELD', // {kind, subject, host, pid, since, heard}: another workstation runs this long task (leases.ts)
   'LEASE_LOST', // {kind, subject}: another workstation took the task's lease over after its heartbeat went stale
+  'SIGN_IN_BUSY', // {}: too many sign-ins with one name are being checked at once (sign-in-slots.ts): try again, nothing counted
+  'REQUEST_TOO_LARGE', // {kib, maxKib}: a request to the browser host larger than its channel takes (host-api.ts), in KiB rounded up
 ] as const
 export type ErrorReasonKey = (typeof ERROR_REASON_KEYS)[number]
 /** The steps named by EMISSION_BUSY and EMISSION_STEP. */

@@ -7,7 +7,7 @@ import { openLedger, type Db } from '../ledger/db'
 import { openLedgerKey } from '../ledger/keystore'
 import { createAuditService, type AuditService } from './audit'
 import { testEngine, testLedgerLocation } from '../../test/support/ledger-engine'
-import { createSignInThrottle, MINUTE_MS, type Attempt, type SignInThrottle, type ThrottleOptions } from './sign-in-throttle'
+import { createSignInThrottle, MINUTE_MS, type Attempt, type Failure, type SignInThrottle, type ThrottleOptions } from './sign-in-throttle'
 
 const T0 = Date.parse('2026-03-02T09:00:00Z')
 let dir: string
@@ -41,11 +41,10 @@ function addUser(name: string): number {
   return db.prepare("INSERT INTO users (name, role, password_hash, password_salt, active, created_at) VALUES (?, 'support', ?, ?, 1, '2026-01-01T00:00:00.000Z') RETURNING id").pluck().get(name, zero, zero) as number
 }
 
-/** One failed attempt (or one refused, when locked). */
-function fail(t: SignInThrottle, name: string, reason = 'wrong name or password'): Attempt {
+/** One failed attempt (or one refused, when locked): what the failure was, in place of its ticket. */
+function fail(t: SignInThrottle, name: string, reason = 'wrong name or password'): Attempt | { locked: false; ticket: Failure } {
   const a = t.begin(name)
-  if (!a.locked) t.failed(a.ticket, reason)
-  return a
+  return a.locked ? a : { locked: false, ticket: t.failed(a.ticket, reason) }
 }
 
 const entries = () => audit.list({ page: 1, pageSize: 500 }).items.reverse().filter((e) => e.action !== 'audit.keyed')
@@ -108,16 +107,54 @@ describe('the sign-in throttle', () => {
     expect(fail(t, 'eve')).toMatchObject({ locked: false, ticket: { first: true, lock: null } })
   })
 
-  it('counts an attempt as failed from its start: attempts checked at once cannot get past the count', () => {
+  it('lets no more attempts be in flight than the failures left, and counts an attempt only once it failed', () => {
     const t = open()
-    const started = Array.from({ length: 12 }, () => t.begin('ada'))
-    expect(started.filter((a) => !a.locked)).toHaveLength(5)
-    expect(started.slice(5).every((a) => a.locked)).toBe(true)
-    // the fifth succeeding (the right password) forgets the lockout it set
-    for (const a of started.slice(0, 4)) if (!a.locked) t.failed(a.ticket, 'wrong name or password')
+    const busy = /too many sign-ins with this name are being checked at once/
+    const started = Array.from({ length: 5 }, () => t.begin('ada'))
+    expect(started.every((a) => !a.locked)).toBe(true)
+    // a sixth at once is busy, not counted; another name is not concerned
+    expect(() => t.begin('ADA')).toThrow(busy)
+    expect(t.row('ada')).toBeUndefined()
+    expect(t.begin('bob').locked).toBe(false)
+    // two failed: two failures left, and three still in flight, so none more
+    for (const a of started.slice(0, 2)) if (!a.locked) t.failed(a.ticket, 'wrong name or password')
+    expect(t.row('ada')).toMatchObject({ failures: 2, lockouts: 0 })
+    expect(() => t.begin('ada')).toThrow(busy)
+    // one succeeded (the right password): the failures forgotten, five places again, two in flight
     t.succeeded('ada')
     expect(t.row('ada')).toBeUndefined()
-    expect(t.begin('ada')).toMatchObject({ locked: false, ticket: { first: true } })
+    const more = Array.from({ length: 3 }, () => t.begin('ada'))
+    expect(() => t.begin('ada')).toThrow(busy)
+    // the five left in flight fail: the fifth locks, nothing more is checked
+    const outcomes = [...started.slice(3), ...more].map((a) => (a.locked ? null : t.failed(a.ticket, 'wrong name or password')))
+    expect(outcomes.map((f) => f?.lock?.lockout ?? null)).toEqual([null, null, null, null, 1])
+    expect(t.begin('ada')).toMatchObject({ locked: true })
+  })
+
+  it('an attempt beyond the places waits for one to end, then is looked at afresh; too many waiting are busy', async () => {
+    const t = open({ slots: { maxWaiting: 2, waitMs: 5_000 } })
+    const wrong = 'wrong name or password'
+    const started = Array.from({ length: 5 }, () => t.begin('ada'))
+    const ticket = (a: Attempt) => (a.locked ? expect.fail('locked') : a.ticket)
+    let entered = 0
+    const waiting = [t.enter('ada'), t.enter('ada')].map((p) => p.then((a) => (entered++, a)))
+    await expect(t.enter('ada')).rejects.toMatchObject({ extras: { reason: { key: 'SIGN_IN_BUSY' } } })
+    // one succeeds: one waiting takes its place
+    t.succeeded('ada')
+    const first = await waiting[0]
+    expect(entered).toBe(1)
+    // one fails: one failure, four places left, four in flight: the other still waits
+    t.failed(ticket(started[1]), wrong)
+    await new Promise((r) => setTimeout(r, 20))
+    expect(entered).toBe(1)
+    // another succeeds: the failure forgotten, it enters
+    t.succeeded('ada')
+    const second = await waiting[1]
+    // four in flight and one more; the next waits, and is refused once the five have failed and locked the name
+    const fifth = await t.enter('ada')
+    const late = t.enter('ada')
+    for (const a of [started[3], started[4], first, second, fifth]) t.failed(ticket(a), wrong)
+    expect(await late).toMatchObject({ locked: true })
   })
 
   it('logs the first failure and the lockout, counts the rest, and writes their count once the lockout has ended or at the next success', () => {

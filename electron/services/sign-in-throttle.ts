@@ -16,10 +16,15 @@
  * - A successful sign-in (or password change), or an administrator's unlock, forgets the name's
  *   row; so does time: a window with no lockout ends 15 minutes after its first failure, and the
  *   count of lockouts is forgotten 24 hours after the last one ended.
- * - An attempt counts as failed from the moment it starts (`begin`), before its password is
- *   hashed, until it is known to have succeeded: many attempts sent at once for one name cannot
- *   all get past the count while their hashes are computed. The fifth sets the lockout; a
- *   success undoes it.
+ * - An attempt counts as failed once its password is known to be wrong (`failed`), never while it
+ *   is checked: many right passwords sent at once for one name all sign in. Guesses sent at once
+ *   cannot get past the count either: no more attempts of a name are in flight (their hashes being
+ *   computed) than its failures left before the lockout (5 at first; 1 once it has been locked),
+ *   counted in this process (sign-in-slots.ts). An attempt beyond them waits for one to end
+ *   (`enter`), then is looked at afresh (refused if the name got locked meanwhile); when 32 wait
+ *   already, or after 15 s, it is refused as busy (SIGN_IN_BUSY, try again), not counted.
+ *   The bound holds per process: each process on the ledger (the desktop app, the browser host,
+ *   a `carats` command) lets its own few attempts be in flight, and the count they add to is shared.
  *
  * The rows of names that are no account are bounded: only the `maxUnknownNames` (1000) most
  * recently tried are kept, the older ones are forgotten (their unlogged counts go to the global
@@ -49,6 +54,8 @@ import { NO_LIMIT } from '../ledger/dialect'
 import type { AuditAction } from '../contract/types'
 import type { AuditService } from './audit'
 import { type Clock, iso } from './common'
+import { AppError, because } from '../contract/errors'
+import { SignInSlots, SlotBusy, SLOT_DEFAULTS, type SlotOptions } from './sign-in-slots'
 
 export interface ThrottleOptions {
   /** Failed attempts within `windowMs` that lock a name (5). */
@@ -62,6 +69,8 @@ export interface ThrottleOptions {
   maxUnknownNames?: number
   /** Entries written per `windowMs` for attempts that did not sign in (100). */
   auditBudget?: number
+  /** Attempts waiting for one in flight to end (sign-in-slots.ts). */
+  slots?: Partial<SlotOptions>
 }
 
 export const MINUTE_MS = 60_000
@@ -72,6 +81,7 @@ export const THROTTLE_DEFAULTS: Required<ThrottleOptions> = {
   forgetMs: 24 * 60 * MINUTE_MS,
   maxUnknownNames: 1000,
   auditBudget: 100,
+  slots: {},
 }
 
 /** The row of the global summary: a name no one can type at sign-in. */
@@ -88,22 +98,26 @@ export interface ThrottleRow {
   last_at: number
 }
 
-/** What `begin` gives back to the attempt that may go on, for `failed` to say what it was. */
+/** What `begin` gives back to the attempt that may go on (its place in flight), for `failed` or `succeeded` to end. */
 export interface Ticket {
   name: string
-  /** The first failure of a window (logged on its own). */
+}
+
+/** What a failure was: the first of its window (logged on its own), or the one that set a lockout. */
+export interface Failure {
   first: boolean
-  /** The lockout this attempt set, should it fail. */
   lock: { until: number; lockout: number } | null
 }
 
 export type Attempt = { locked: true; until: number } | { locked: false; ticket: Ticket }
 
 export interface SignInThrottle {
-  /** Before the password is checked: a locked name is refused; otherwise the attempt counts as failed until `succeeded`. */
+  /** Before the password is checked: a locked name is refused; otherwise the attempt is in flight until `failed` or `succeeded`. Busy (thrown) when the name has no place left in flight. */
   begin(name: string): Attempt
-  /** The attempt failed (the password was wrong, or the account deactivated): logs it or counts it. */
-  failed(ticket: Ticket, reason: string): void
+  /** `begin`, waiting for a place in flight when the name has none left; busy (thrown) when too many wait, or after waiting too long. */
+  enter(name: string): Promise<Attempt>
+  /** The attempt failed (the password was wrong, or the account deactivated): counted, and logged or summed up; locks the name at the fifth. */
+  failed(ticket: Ticket, reason: string): Failure
   /** The name proved its password: its row is forgotten, its unlogged failures written in one entry. Call it in the success's transaction. */
   succeeded(name: string): void
   /** An administrator's unlock, audited with what it forgot; false when the name had no row. */
@@ -120,6 +134,7 @@ interface ThrottleContext {
   clock: Clock
   audit: AuditService
   o: Required<ThrottleOptions>
+  slots: SignInSlots
   statements: ReturnType<typeof prepareThrottleStatements>
 }
 
@@ -206,9 +221,12 @@ function evictUnknown(ctx: ThrottleContext, now: number): void {
   }
 }
 
-/** The body of `begin`, inside its transaction. */
-function beginAttempt(ctx: ThrottleContext, name: string): Attempt {
-  const { clock, o, statements: { del, insert, reserve } } = ctx
+/** Attempts of a name that may be in flight at once: its failures left before the lockout. */
+const placesOf = ({ o }: ThrottleContext, row: ThrottleRow | undefined) => (!row ? o.maxFailures : row.lockouts > 0 ? 1 : Math.max(0, o.maxFailures - row.failures))
+
+/** The body of `begin`, inside its transaction: the attempt, or null when the name has no place left in flight. */
+function beginAttempt(ctx: ThrottleContext, name: string): Attempt | null {
+  const { clock, slots, statements: { del } } = ctx
   const now = clock().getTime()
   let row = rowOf(ctx, name)
   if (row && stale(ctx, row, now)) {
@@ -225,36 +243,52 @@ function beginAttempt(ctx: ThrottleContext, name: string): Attempt {
     summarise(ctx, row, now, false)
     row = rowOf(ctx, name)!
   }
-  if (!row) {
-    insert.run(name, now, now)
-    // the same work whether or not the name is an account's
-    evictUnknown(ctx, now)
-    row = rowOf(ctx, name)!
+  if (slots.inFlight(name) >= placesOf(ctx, row)) return null
+  slots.take(name)
+  return { locked: false, ticket: { name } }
+}
+
+/** The name's row as a failure finds it: forgotten when stale, made when there is none. */
+function rowToFail(ctx: ThrottleContext, name: string, now: number): ThrottleRow {
+  const { statements: { del, insert } } = ctx
+  let row = rowOf(ctx, name)
+  if (row && stale(ctx, row, now)) {
+    summarise(ctx, row, now, false)
+    del.run(name)
+    row = undefined
+  }
+  if (row) return row
+  insert.run(name, now, now)
+  // the same work whether or not the name is an account's
+  evictUnknown(ctx, now)
+  return rowOf(ctx, name)!
+}
+
+/** The body of `failed`, inside its transaction: the failure counted, the fifth (or any after a lockout) locking the name. */
+function failedAttempt(ctx: ThrottleContext, ticket: Ticket, reason: string): Failure {
+  const { clock, o, statements: { reserve } } = ctx
+  const now = clock().getTime()
+  const row = rowToFail(ctx, ticket.name, now)
+  const object = objectOf(ctx, row.name)
+  if (row.locked_until !== null && now < row.locked_until) {
+    // locked meanwhile (by another process's attempts): counted, the lockout left as it is
+    addUnlogged(ctx, 1, now, row.name)
+    return { first: false, lock: null }
   }
   const failures = row.failures + 1
   const lock = row.lockouts > 0 || failures >= o.maxFailures
   const lockouts = lock ? row.lockouts + 1 : row.lockouts
   const until = lock ? now + o.lockMs(lockouts) : row.locked_until
-  reserve.run(failures, lockouts, until, now, name)
-  return { locked: false, ticket: { name, first: failures === 1 && row.lockouts === 0, lock: lock ? { until: until!, lockout: lockouts } : null } }
-}
-
-/** The body of `failed`, inside its transaction. */
-function failedAttempt(ctx: ThrottleContext, ticket: Ticket, reason: string): void {
-  const { clock, o } = ctx
-  const now = clock().getTime()
-  const row = rowOf(ctx, ticket.name)
-  const object = objectOf(ctx, ticket.name)
-  if (!row) {
-    // a success or an unlock forgot the name while this attempt was being checked
-    return recordUnsigned(ctx, now, ticket.name, 'auth.login-failed', object, { reason }, 1)
+  reserve.run(failures, lockouts, until, now, row.name)
+  if (lock) {
+    const details = { reason, until: iso(new Date(until!)), minutes: o.lockMs(lockouts) / MINUTE_MS, lockout: lockouts, failures }
+    recordUnsigned(ctx, now, row.name, 'auth.locked', object, details, 1)
+    return { first: false, lock: { until: until!, lockout: lockouts } }
   }
-  if (ticket.lock && row.locked_until === ticket.lock.until) {
-    const minutes = o.lockMs(ticket.lock.lockout) / MINUTE_MS
-    return recordUnsigned(ctx, now, row.name, 'auth.locked', object, { reason, until: iso(new Date(ticket.lock.until)), minutes, lockout: ticket.lock.lockout, failures: row.failures }, 1)
-  }
-  if (ticket.first) return recordUnsigned(ctx, now, row.name, 'auth.login-failed', object, { reason }, 1)
-  addUnlogged(ctx, 1, now, ticket.name)
+  const first = failures === 1 && row.lockouts === 0
+  if (first) recordUnsigned(ctx, now, row.name, 'auth.login-failed', object, { reason }, 1)
+  else addUnlogged(ctx, 1, now, row.name)
+  return { first, lock: null }
 }
 
 /** The body of `succeeded`, inside its transaction. */
@@ -276,17 +310,49 @@ function unlockName(ctx: ThrottleContext, actor: string, account: { id: number; 
   return true
 }
 
+/** Too many attempts of one name at once: refused, not counted. */
+export function signInBusy(): AppError {
+  return new AppError('CONFLICT', 'too many sign-ins with this name are being checked at once: try again in a few seconds', because('SIGN_IN_BUSY'))
+}
+
+/** `begin`, waiting for a place in flight while the name has none, until `waitMs` has passed. */
+async function enterAttempt(slots: SignInSlots, begin: (name: string) => Attempt | null, name: string): Promise<Attempt> {
+  const until = performance.now() + slots.waitMs
+  for (;;) {
+    const attempt = begin(name)
+    if (attempt) return attempt
+    try {
+      await slots.wait(name, until)
+    } catch (e) {
+      if (e instanceof SlotBusy) throw signInBusy()
+      throw e
+    }
+  }
+}
+
 export function createSignInThrottle({ db, clock, audit, options = {} }: { db: Db; clock: Clock; audit: AuditService; options?: ThrottleOptions }): SignInThrottle {
-  const ctx: ThrottleContext = { db, clock, audit, o: { ...THROTTLE_DEFAULTS, ...options }, statements: prepareThrottleStatements(db) }
+  const o = { ...THROTTLE_DEFAULTS, ...options }
+  const slots = new SignInSlots({ ...SLOT_DEFAULTS, ...o.slots })
+  const ctx: ThrottleContext = { db, clock, audit, o, slots, statements: prepareThrottleStatements(db) }
   // each made once; IMMEDIATE at each call
   const begin = db.transaction((name: string) => beginAttempt(ctx, name))
   const failed = db.transaction((ticket: Ticket, reason: string) => failedAttempt(ctx, ticket, reason))
   const succeeded = db.transaction((name: string) => succeededAttempt(ctx, name))
   const unlock = db.transaction((actor: string, account: { id: number; name: string }) => unlockName(ctx, actor, account))
+  const tryBegin = (name: string) => begin.immediate(name)
+  // an attempt leaves its place in flight whatever its outcome's transaction does
+  const ended = <T>(name: string, fn: () => T): T => {
+    try {
+      return fn()
+    } finally {
+      slots.release(name)
+    }
+  }
   return {
-    begin: (name) => begin.immediate(name),
-    failed: (ticket, reason) => failed.immediate(ticket, reason),
-    succeeded: (name) => succeeded.immediate(name),
+    begin: (name) => tryBegin(name) ?? (() => { throw signInBusy() })(),
+    enter: (name) => enterAttempt(slots, tryBegin, name),
+    failed: (ticket, reason) => ended(ticket.name, () => failed.immediate(ticket, reason)),
+    succeeded: (name) => ended(name, () => succeeded.immediate(name)),
     unlock: (actor, account) => unlock.immediate(actor, account),
     lockedAccounts: () => new Map((ctx.statements.locked.all(clock().getTime()) as { id: number; until: number }[]).map((r) => [r.id, r.until])),
     row: (name) => rowOf(ctx, name),

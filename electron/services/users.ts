@@ -167,7 +167,7 @@ async function login(ctx: UsersContext, name: string, password: string): Promise
   const { db, clock, audit, throttle, dummy, statements: { byName, byId, setLastLogin } } = ctx
   if (needsSetup(ctx)) throw new AppError('SETUP_REQUIRED', 'no account exists yet: create the administrator account first', because('SETUP_FIRST'))
   // A locked name is refused before its password is looked at, whether or not it is an account's.
-  const attempt = throttle.begin(name)
+  const attempt = await throttle.enter(name)
   if (attempt.locked) throw lockedError(attempt.until)
   // made before looking at the name, so the first login costs the same whoever asks
   const dummyExpected = await dummy.hash()
@@ -205,7 +205,7 @@ async function changePassword(ctx: UsersContext, token: string, oldPassword: str
   }
   const row = userById(ctx, user.id)
   // The current password is guessed no faster here than at sign-in: same throttle, same name.
-  const attempt = throttle.begin(row.name)
+  const attempt = await throttle.enter(row.name)
   if (attempt.locked) throw lockedError(attempt.until)
   if (!(await passwordMatches(oldPassword, row.password_salt, row.password_hash))) {
     throttle.failed(attempt.ticket, 'wrong current password at a password change')

@@ -153,6 +153,8 @@ const en: Messages = {
     LEASE_HELD: 'a “{kind}” task on {subject} is already running on workstation {host} (process {pid}) since {since}, last heard from at {heard}; wait for it to end',
     LEASE_LOST: 'the “{kind}” task on {subject} stopped: another workstation took it over, as this one had not been heard from for too long',
     PUBLISH_DIR_NOT_EMPTY: '{dir} is not a new or empty folder: name one, so that the bundle holds nothing else',
+    SIGN_IN_BUSY: 'too many sign-ins with this name are being checked at once: try again in a few seconds',
+    REQUEST_TOO_LARGE: 'the request is {kib} KiB, more than the {maxKib} KiB this action takes',
     actions: {
       generate: 'generate its blocks',
       verify: 'verify it',

@@ -152,6 +152,8 @@ const fr = {
     LEASE_HELD: 'une tâche « {kind} » sur {subject} tourne déjà sur le poste {host} (processus {pid}) depuis {since}, dernier signe de vie à {heard} ; attendez sa fin',
     LEASE_LOST: 'la tâche « {kind} » sur {subject} s’est arrêtée : un autre poste l’a reprise, faute de signe de vie de celui-ci depuis trop longtemps',
     PUBLISH_DIR_NOT_EMPTY: '{dir} n’est pas un dossier nouveau ou vide : nommez-en un, pour que la publication ne contienne rien d’autre',
+    SIGN_IN_BUSY: 'trop de connexions avec cet identifiant sont vérifiées en même temps : réessayez dans quelques secondes',
+    REQUEST_TOO_LARGE: 'la requête fait {kib} Kio, plus que les {maxKib} Kio que cette action accepte',
     actions: {
       generate: 'générer ses blocs',
       verify: 'la vérifier',
