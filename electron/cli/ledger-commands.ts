@@ -1,6 +1,6 @@
 /**
  * The ledger's commands: emissions, simulated and imported sales, tickets, players, reports, the
- * audit log and users, over the same services as the app (openBackend).
+ * audit log, over the same services as the app (openBackend); the users' commands are in user-commands.ts.
  *
  * Who acts: the operating-system user, audited as "os:<username>". Whoever runs the CLI can read
  * the ledger file and its key file anyway, so roles cannot protect anything from them; the CLI
@@ -20,7 +20,6 @@ import { parseArgs } from 'node:util'
 import { isoDayProblem } from '../contract/dates'
 import { AppError } from '../contract/errors'
 import type { DepletionReport, JobInfo, TicketView } from '../contract/types'
-import { ROLES, type Role } from '../contract/define'
 import { DB_FILE_NAME, userDataDir } from '../main/paths'
 import { isPostgresUrl } from '../ledger/location'
 import { openBackend, type Backend } from '../services/backend'
@@ -228,7 +227,7 @@ const ticketShow: Command = (ctx) =>
   })
 
 // ---------------------------------------------------------------------------------------------
-// reports, audit, users
+// reports
 
 function depletionText(r: DepletionReport): string {
   const head = `emission ${r.emission}${r.block === null ? '' : `, block ${r.block}`}: ${int(r.unitsSold)} of ${int(r.unitsTotal)} units sold (${pct(r.unitsSold / r.unitsTotal)}), as of ${r.asOf}`
@@ -271,27 +270,6 @@ const reportDashboard: Command = (ctx) =>
     return 0
   })
 
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = []
-  for await (const c of process.stdin) chunks.push(c as Buffer)
-  return Buffer.concat(chunks).toString('utf8')
-}
-
-const userAdd: Command = (ctx) =>
-  withBackend(ctx, async (b) => {
-    const { values } = options(ctx, { name: { type: 'string' }, role: { type: 'string' }, 'password-stdin': { type: 'boolean' } })
-    if (!values.name) throw new UsageError('--name is required')
-    if (!values.role || !(ROLES as readonly string[]).includes(values.role)) throw new UsageError(`--role must be one of ${ROLES.join(', ')}`)
-    if (!values['password-stdin']) throw new UsageError('give the password on standard input with --password-stdin (never on the command line)')
-    const password = (await readStdin()).replace(/\r?\n$/, '')
-    if (password.length < 8) throw new UsageError('the password must have at least 8 characters')
-    const role = values.role as Role
-    if (b.services.users.needsSetup() && role !== 'admin') throw new AppError('SETUP_REQUIRED', 'the first account must be an administrator (--role admin)')
-    const u = b.services.users.create(b.actor, { name: values.name, role, password })
-    print(ctx, u, () => `user ${u.name} (${u.role}) created`)
-    return 0
-  })
-
 /** What `carats help` says of the commands here that take more than their name says. */
 export const ledgerSynopsis: Record<string, string[]> = {
   'emission create': [
@@ -313,5 +291,4 @@ export const ledgerCommands: Record<string, Command> = {
   'ticket show': ticketShow,
   'report depletion': reportDepletion,
   'report dashboard': reportDashboard,
-  'user add': userAdd,
 }

@@ -18,10 +18,11 @@ import { verdictCommands } from './verdict-commands'
 import { playerCommands } from './player-commands'
 import { proofCommands } from './proof-commands'
 import { publishCommands, publishSynopsis } from './publish-commands'
+import { userCommands } from './user-commands'
 import { stdio, UsageError, type Command } from './io'
 import { AppError } from '../contract/errors'
 
-const commands: Record<string, Command> = { ...blockCommands, ...ledgerCommands, ...ceremonyCommands, ...playerCommands, ...verdictCommands, ...integrityCommands, ...proofCommands, ...publishCommands, ...claimCommands }
+const commands: Record<string, Command> = { ...blockCommands, ...ledgerCommands, ...ceremonyCommands, ...playerCommands, ...verdictCommands, ...integrityCommands, ...proofCommands, ...publishCommands, ...claimCommands, ...userCommands }
 
 /** Commands whose arguments `carats help` spells out (the others: by name). */
 const SYNOPSIS: Record<string, string[]> = { ...ledgerSynopsis, ...ceremonySynopsis, ...publishSynopsis, ...claimSynopsis }
