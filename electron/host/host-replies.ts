@@ -5,6 +5,7 @@
  */
 import { createReadStream } from 'node:fs'
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Role } from '../contract/define'
 import type { ApiErrorData, Envelope } from '../contract/errors'
 import { HttpFailure } from './http-failure'
 import type { HostOptions } from './server'
@@ -13,10 +14,13 @@ import { resolveStatic } from './static'
 /** What the host's handlers share: its options and limits, and the address it answers at (set once it listens). */
 export interface HostContext {
   opts: HostOptions
-  /** Largest JSON body, and largest body of bytes, read. */
+  /** Largest JSON body (an import's text), a public call's, a signed-in caller's other calls', and largest body of bytes, read. */
   limit: number
+  publicLimit: number
+  signedInLimit: number
   bytesLimit: number
-  hasSession: (token: string) => Promise<boolean>
+  /** The live session of a token (its role), or null. */
+  callerOf: (token: string) => Promise<{ role: Role } | null>
   onError: (error: unknown) => void
   pageHeaders: Record<string, string>
   own: { url: string; hosts: Set<string>; origins: Set<string> }

@@ -504,9 +504,9 @@ describe('browser host', () => {
       expect(backend.calls).toHaveLength(0)
     })
 
-    it('still takes a public call without a session, and its body', async () => {
+    it('still takes a public call without a session, and its body (within the few KiB a public call takes)', async () => {
       await restart()
-      const r = await api('auth:login', { args: { name: 'ada', password: 'p'.repeat(200_000) } })
+      const r = await api('auth:login', { args: { name: 'ada', password: 'p'.repeat(4000) } })
       expect(r.status).toBe(200)
       expect(backend.calls[0]).toMatchObject({ channel: 'auth:login', token: null })
     })

@@ -12,12 +12,18 @@
  *   the call's other arguments in the X-Carats-Args header (URI-encoded JSON);
  * - a channel that needs a session is refused (NOT_SIGNED_IN, as the dispatcher would) before
  *   its body is read when the bearer token is not a live session (the backend's
- *   services.users.resolve): only signed-in callers can make the host read a big body;
+ *   services.users.resolve), and so is one the session's role may not call (FORBIDDEN): only a
+ *   caller who may make the call can make the host read its body;
+ * - each body is read no further than its channel needs (host-api.ts bodyLimit), else refused with
+ *   413 (REQUEST_TOO_LARGE) and the connection closed: an unauthenticated caller cannot make the
+ *   host hold more than a few KiB per request;
  * - every page carries the app's Content-Security-Policy.
  *
  * Limits (HOST_LIMITS below says why each value; HostOptions can lower them for tests):
- * - request body: 64 MiB of JSON, for signed-in callers; a sales feed's bytes up to FEED_MAX_BYTES
- *   (512 MiB, the importer's own limit), read into memory that the import's threads share;
+ * - request body: 8 KiB for the public channels (sign-in, set-up, status); 1 MiB of JSON for a
+ *   signed-in caller's other calls; for sales:import only, from a role that may import, 64 MiB of
+ *   JSON or a sales feed's bytes up to FEED_MAX_BYTES (512 MiB, the importer's own limit), read
+ *   into memory that the import's threads share;
  * - connections: 64 at once, more are closed as they arrive;
  * - headers must arrive within 10 s, the whole request (headers and body) within 30 s; a slow
  *   client is answered 408 and cut off. The backend's own work does not count;
@@ -27,6 +33,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import type { Role } from '../contract/define'
 import type { Envelope } from '../contract/errors'
 import { FEED_MAX_BYTES } from '../contract/feed'
 import { securityHeaders } from '../main/security'
@@ -36,8 +43,8 @@ import { HttpFailure } from './http-failure'
 
 /** The part of the backend's users service the host asks before reading a body. */
 interface SessionLookup {
-  /** The caller of a live session, else null (services.users.resolve). */
-  resolve(token: string | null): unknown
+  /** The caller of a live session, with its role, else null (services.users.resolve). */
+  resolve(token: string | null): { role: Role } | null
 }
 
 export interface HostBackend {
@@ -57,8 +64,12 @@ export interface HostOptions {
   staticDir: string
   /** 0 or absent: any free port. */
   port?: number
-  /** Largest /api request body accepted, in bytes (HOST_LIMITS.maxBodyBytes). */
+  /** Largest /api JSON body accepted, in bytes, an import's text (HOST_LIMITS.maxBodyBytes); it caps the two below too. */
   maxBodyBytes?: number
+  /** Largest body of a public channel's call (HOST_LIMITS.publicBodyBytes). */
+  publicBodyBytes?: number
+  /** Largest body of a signed-in caller's call other than an import (HOST_LIMITS.signedInBodyBytes). */
+  signedInBodyBytes?: number
   /** Largest body of bytes (a sales feed's) accepted (HOST_LIMITS.maxBytesBodyBytes). */
   maxBytesBodyBytes?: number
   /** Connections at once (HOST_LIMITS.maxConnections). */
@@ -95,10 +106,20 @@ export interface Host {
  */
 export const HOST_LIMITS = {
   /**
-   * Sales feeds are imported through the api as text, in one request: 64 MiB holds several
-   * hundred thousand sales. Only a signed-in caller (or a public channel's) body is read.
+   * Sales feeds may be imported through the api as text, in one request (sales:import): 64 MiB
+   * holds several hundred thousand sales. Only the body of a caller whose role may import is read.
    */
   maxBodyBytes: 64 * 1024 * 1024,
+  /**
+   * The public channels' calls: a name and a password (256 characters at most, 4 bytes each in
+   * UTF-8 at worst), as JSON. 24 refused at once hold 24 × 8 KiB, not 24 × 64 MiB.
+   */
+  publicBodyBytes: 8 * 1024,
+  /**
+   * Every other call's arguments are a few fields of bounded length (the contract's schemas; the
+   * longest, a reason or a register entry, a few KiB): 1 MiB leaves room and holds no feed.
+   */
+  signedInBodyBytes: 1024 * 1024,
   /**
    * A sales feed's bytes, sent as they are: the importer's own limit (contract/feed.ts), 512 MiB,
    * about 290,000 sales with their plays. Only a signed-in caller's body is read.
@@ -121,11 +142,11 @@ export const HOST_LIMITS = {
   keepAliveTimeoutMs: 5_000,
 } as const
 
-/** How the host asks the backend whether a token is a live session. */
-function sessionCheck(backend: HostBackend): (token: string) => Promise<boolean> {
+/** How the host asks the backend whose live session a token is (its role), or null. */
+function sessionCheck(backend: HostBackend): (token: string) => Promise<{ role: Role } | null> {
   const { services, open } = backend
-  if (services) return (token) => Promise.resolve(services.users.resolve(token) != null)
-  if (open) return async (token) => (await open.call(backend)).services.users.resolve(token) != null
+  if (services) return (token) => Promise.resolve(services.users.resolve(token) ?? null)
+  if (open) return async (token) => (await open.call(backend)).services.users.resolve(token) ?? null
   throw new Error('the host needs a backend whose sessions it can check (services.users.resolve, or open())')
 }
 
@@ -151,11 +172,14 @@ async function handle(ctx: HostContext, req: IncomingMessage, res: ServerRespons
 }
 
 function hostContext(opts: HostOptions): HostContext {
+  const limit = opts.maxBodyBytes ?? HOST_LIMITS.maxBodyBytes
   return {
     opts,
-    limit: opts.maxBodyBytes ?? HOST_LIMITS.maxBodyBytes,
+    limit,
+    publicLimit: Math.min(limit, opts.publicBodyBytes ?? HOST_LIMITS.publicBodyBytes),
+    signedInLimit: Math.min(limit, opts.signedInBodyBytes ?? HOST_LIMITS.signedInBodyBytes),
     bytesLimit: opts.maxBytesBodyBytes ?? HOST_LIMITS.maxBytesBodyBytes,
-    hasSession: sessionCheck(opts.backend),
+    callerOf: sessionCheck(opts.backend),
     onError: opts.onError ?? ((e: unknown) => console.error('[host]', e)),
     pageHeaders: securityHeaders(),
     own: { url: '', hosts: new Set(), origins: new Set() },
