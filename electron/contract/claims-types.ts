@@ -3,6 +3,7 @@
  * is paid in person, after its winner's identity is checked by one person and the payment
  * approved by another; claims by related parties also need an auditor's sign-off.
  */
+import type { AccountProvenance } from './types'
 
 /** pending (won, not yet claimed) → verified → approved → paid; rejected at any step before paid. */
 export const CLAIM_STATUSES = ['pending', 'verified', 'approved', 'paid', 'rejected'] as const
@@ -114,4 +115,6 @@ export interface ClaimDetail {
   claim: Claim
   parties: RelatedParty[]
   figures: WinnerFigures
+  /** Each account that took a step: who granted it its role and who confirmed it (account-confirmation.ts) */
+  accounts: AccountProvenance[]
 }

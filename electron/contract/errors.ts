@@ -106,6 +106,23 @@ export const ERROR_REASON_KEYS = [
   'LEASE_LOST', // {kind, subject}: another workstation took the task's lease over after its heartbeat went stale
   'SIGN_IN_BUSY', // {}: too many sign-ins with one name are being checked at once (sign-in-slots.ts): try again, nothing counted
   'REQUEST_TOO_LARGE', // {kib, maxKib}: a request to the browser host larger than its channel takes (host-api.ts), in KiB rounded up
+  'CEREMONY_NOT_COMMITTED', // {emission}: the custodian reveals a share only after committing to its hash (DERIVATION.md §1.1)
+  'CEREMONY_COMMITTED', // {emission, custodian}: the ceremony has its custodian's commitment already
+  'USER_NAME_LOOKALIKE', // {name, existing}: the name looks like an existing account's (same skeleton, people.ts)
+  'ACCOUNT_NOT_SOUND', // {name}: the account's row does not match its seal or the audit log (row-seals.ts): it cannot sign in
+  'ACCOUNT_UNKNOWN', // {name}: a two-person step by a name that is no staff account
+  'ACCOUNT_UNCONFIRMED', // {name, role, grantedBy}: a privileged account takes no two-person step until a second person confirms it
+  'CONFIRM_SELF', // {name}: nobody confirms their own account
+  'CONFIRM_GRANTER', // {name, confirmer, role}: who granted the role does not confirm it
+  'CONFIRM_UNCONFIRMED', // {name, confirmer}: the confirmer's own privileged role is not confirmed yet
+  'CONFIRM_NOT_NEEDED', // {name}: the account is confirmed already, or holds no privileged role
+  'CONFIRM_INACTIVE', // {name}: a deactivated account is not confirmed
+  'PARTY_SELF', // {id, name}: a staff member does not remove a register entry that names them
+  'CEREMONY_NOT_CUSTODIAN', // {name, custodian}: only who committed reveals the share
+  'CEREMONY_REVEAL_MISMATCH', // {emission, commitment, hash}: the share revealed is not the one committed to
+  'CEREMONY_OLD_PROTOCOL', // {emission}: a ceremony begun the old way (backend's share first) is abandoned and opened again
+  'CEREMONY_CUSTODIAN_ABANDONED', // {name, emission}: who committed to an abandoned ceremony of the emission is not its custodian again
+  'CEREMONY_SIGN_IN', // {}: the command line's ceremony steps are taken by a staff account (--user, --password-stdin)
 ] as const
 export type ErrorReasonKey = (typeof ERROR_REASON_KEYS)[number]
 /** The steps named by EMISSION_BUSY and EMISSION_STEP. */

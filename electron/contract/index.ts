@@ -56,6 +56,8 @@ const csvStyle = { form: z.enum(CSV_FORMS).default('machine'), locale: z.enum(CS
 
 const staff = ['admin', 'operator', 'support', 'manager', 'auditor'] as const
 const operators = ['admin', 'operator'] as const
+/** Who may be the key ceremony's second person. */
+const custodians = ['admin', 'operator', 'manager', 'auditor'] as const
 const readers = ['admin', 'operator', 'manager', 'auditor'] as const
 /** Who sees claims: not operators, whose work is emissions and feeds. */
 const claimsReaders = ['admin', 'support', 'manager', 'auditor'] as const
@@ -98,16 +100,26 @@ export const contract = {
   'emissions:demo': channel<T.JobInfo>()({ args: z.object({ sales: z.number().int().min(1).max(8_016_000).default(200_000) }).strict(), access: operators }),
   /** The emission's key ceremony, or null when none was started. */
   'ceremony:get': channel<T.KeyCeremony | null>()({ args: z.object({ emission: emissionNo }).strict(), access: 'signed-in' }),
-  /** The backend draws its share and records its hash; the emission then waits for its custodian. */
+  /** Opens the emission's key ceremony (no share is drawn yet): then a second person commits to their share. */
   'ceremony:start': channel<T.KeyCeremony>()({ args: z.object({ emission: emissionNo }).strict(), access: operators }),
-  /** A second person's share: 32 bytes drawn in their window (hex), or at least 100 rolls of a die. */
-  'ceremony:contribute': channel<T.KeyCeremony>()({
+  /**
+   * The second person commits to their share: its SHA-256, before the backend's share exists. The backend then draws
+   * its share and records its hash, in the same transaction.
+   */
+  'ceremony:commit': channel<T.KeyCeremony>()({
+    args: z.object({ emission: emissionNo, commitment: z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hexadecimal digits (SHA-256)') }).strict(),
+    access: custodians,
+  }),
+  /** The same person reveals the share committed to: 32 bytes drawn in their window (hex), or at least 100 rolls of a die. */
+  'ceremony:reveal': channel<T.KeyCeremony>()({
     args: z
       .object({ emission: emissionNo, share: z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hexadecimal digits (32 bytes)').optional(), dice: z.string().max(2000).optional() })
       .strict()
       .refine((a) => (a.share === undefined) !== (a.dice === undefined), 'give either share (drawn in your window) or dice (your rolls), not both'),
-    access: ['admin', 'operator', 'manager', 'auditor'],
+    access: custodians,
   }),
+  /** An incomplete ceremony abandoned, with a reason (its custodian never revealed): kept, and counted on the certificate. */
+  'ceremony:abandon': channel<T.KeyCeremony | null>()({ args: z.object({ emission: emissionNo, reason }).strict(), access: operators }),
   'blocks:get': channel<T.BlockDetail>()({ args: z.object({ emission: emissionNo, block: blockNo }).strict(), access: 'signed-in' }),
   /** Each block's latest verdict and the emission's latest verification. */
   'verifications:latest': channel<T.EmissionVerdicts>()({ args: z.object({ emission: emissionNo }).strict(), access: 'signed-in' }),
@@ -210,7 +222,8 @@ export const contract = {
   'parties:remove': channel<C.RelatedParty>()({ args: z.object({ id: z.number().int().min(1), reason }).strict(), access: ['admin', 'auditor'] }),
 
   // users and the audit log
-  'users:list': channel<T.UserAccount[]>()({ args: z.object({}).strict(), access: ['admin'] }),
+  /** Auditors read the accounts too: they confirm privileged ones. */
+  'users:list': channel<T.UserAccount[]>()({ args: z.object({}).strict(), access: ['admin', 'auditor'] }),
   'users:create': channel<T.UserAccount>()({ args: z.object({ name, role: z.enum(ROLES), password }).strict(), access: ['admin'] }),
   'users:update': channel<T.UserAccount>()({
     args: z.object({ userId: z.number().int().min(1), role: z.enum(ROLES).optional(), active: z.boolean().optional(), password: password.optional() }).strict(),
@@ -218,6 +231,8 @@ export const contract = {
   }),
   /** Lifts an account's sign-in lockout and forgets its failed attempts (audited). */
   'users:unlock': channel<T.UserAccount>()({ args: z.object({ userId: z.number().int().min(1) }).strict(), access: ['admin'] }),
+  /** A second person (another administrator, or an auditor) confirms a privileged account before it takes any two-person step. */
+  'users:confirm': channel<T.UserAccount>()({ args: z.object({ userId: z.number().int().min(1) }).strict(), access: ['admin', 'auditor'] }),
   'audit:list': channel<T.Page<T.AuditEntry>>()({
     args: z.object({
       page,

@@ -25,6 +25,22 @@ export interface UserInfo {
 export interface UserAccount extends UserInfo {
   /** Sign-ins refused until then, after too many failed attempts (null: not locked). */
   lockedUntil: string | null
+  /** Who created the account, raised it to its role, or last set its password for it (null: itself, or before the rule). */
+  grantedBy: string | null
+  /** Who confirmed its privileged role ('' the system: the first administrator, accounts older than the rule); null: not yet. */
+  confirmedBy: string | null
+  confirmedAt: string | null
+  /** A privileged account (admin, manager, auditor) that takes no part in a two-person step until a second person confirms it. */
+  awaitingConfirmation: boolean
+}
+
+/** Who granted and who confirmed an account that took a step (a claim's, a ceremony's). */
+export interface AccountProvenance {
+  name: string
+  role: Role
+  grantedBy: string | null
+  confirmedBy: string | null
+  confirmedAt: string | null
 }
 
 export interface Session {
@@ -137,19 +153,47 @@ export type BlockSeeding = 'single' | 'two-person'
  * their own. Each block's secret comes from both. The shares themselves are never shown before
  * the emission is published.
  */
+/**
+ * A key ceremony (DERIVATION.md §1.1). Protocol 2, commit-first: opened (`awaiting-commitment`, no
+ * share yet), the custodian commits to SHA-256 of their share and the backend then draws its own
+ * (`awaiting-reveal`), the custodian reveals their share (`complete`). Protocol 1, the ceremonies
+ * made before: the backend's share first, then the custodian's; one still `awaiting-custodian` is
+ * only abandoned now.
+ */
 export interface KeyCeremony {
   emission: number
-  state: 'awaiting-custodian' | 'complete'
-  /** SHA-256 of the backend's share, hex. */
-  serverHash: string
+  protocol: 1 | 2
+  state: 'awaiting-commitment' | 'awaiting-reveal' | 'awaiting-custodian' | 'complete'
+  /** SHA-256 of the backend's share, hex (null: not drawn yet, before the custodian's commitment). */
+  serverHash: string | null
   startedBy: string
   startedAt: string
+  /** Who committed to the second share, the commitment (SHA-256 of their share, hex) and when (protocol 2). */
+  committedBy: string | null
+  custodianCommit: string | null
+  committedAt: string | null
   custodian: string | null
-  /** SHA-256 of the custodian's share, hex. */
+  /** SHA-256 of the custodian's share, hex (protocol 2: the commitment, once the share is revealed). */
   custodianHash: string | null
   /** Drawn in the custodian's window (crypto.getRandomValues), or read from dice. */
   custodianSource: 'random' | 'dice' | null
+  /** When the custodian's share came in (protocol 2: revealed). */
   contributedAt: string | null
+  /** The emission's ceremonies abandoned before this one, oldest first: each is printed on the certificate. */
+  abandoned: AbandonedCeremony[]
+}
+
+/** A key ceremony abandoned before it was complete (its custodian never revealed, or it was opened wrongly). */
+export interface AbandonedCeremony {
+  protocol: 1 | 2
+  startedBy: string
+  startedAt: string
+  serverHash: string | null
+  committedBy: string | null
+  custodianCommit: string | null
+  abandonedBy: string
+  abandonedAt: string
+  reason: string
 }
 
 /** What an emission's sales have brought so far (counters of the ledger, not a scan of the sales). */
@@ -470,11 +514,12 @@ export const AUDIT_ACTIONS = [
   'user.create', 'user.update', 'user.unlock',
   'emission.create', 'emission.generate-start', 'emission.generate-done', 'emission.generate-cancelled', 'emission.generate-failed', 'emission.generate-interrupted',
   'block.generate', 'emission.verify-start', 'block.verify', 'block.verify-failed', 'emission.verify-done', 'emission.verify-cancelled',
-  'emission.open', 'emission.close', 'emission.withdraw', 'ceremony.start', 'ceremony.contribute', 'emission.publish',
+  'emission.open', 'emission.close', 'emission.withdraw', 'ceremony.start', 'ceremony.contribute', 'ceremony.commit', 'ceremony.reveal', 'ceremony.abandon', 'emission.publish',
   'sales.simulate-start', 'sales.simulate', 'sales.simulate-cancelled', 'sales.simulate-failed', 'sales.import', 'sales.import-rejected',
   'ticket.inspect-unsold', 'alert.top-prizes-sold-out', 'job.cancel', 'job.interrupted',
   'audit.keyed', 'audit.reanchored', 'ledger.backup', 'ledger.restored', 'ledger.check', 'ledger.setting',
   'claim.verify', 'claim.approve', 'claim.sign-off', 'claim.pay', 'claim.reject', 'party.add', 'party.remove',
+  'user.confirm', 'ledger.sealed',
 ] as const
 export type AuditAction = (typeof AUDIT_ACTIONS)[number]
 
@@ -585,7 +630,24 @@ export interface LedgerCheckReport {
    */
   integrity: { engine: 'sqlite' | 'postgres'; ok: boolean; messages: string[] }
   audit: AuditVerification
+  /** The security-relevant rows (accounts, claims, register, emissions, ceremonies) the audit log does not account for */
+  records: RecordsCheck
   data: LedgerDataCheck
+}
+
+/** One row the audit log does not account for: changed, added or put back outside the app. */
+export interface RecordFinding {
+  kind: 'user' | 'claim' | 'party' | 'emission' | 'ceremony' | 'ledger'
+  key: string
+  /** the row as people know it: `account 7 "mallory" (admin)` */
+  row: string
+  problem: string
+}
+
+export interface RecordsCheck {
+  /** rows checked */
+  rows: number
+  findings: RecordFinding[]
 }
 
 export interface BackupReport {
@@ -608,6 +670,8 @@ export interface RestoreReport {
 /** What the audit log keeps of a whole check (ledger.check entries). */
 export interface LedgerCheckSummary {
   ok: boolean
+  /** rows the audit log does not account for (checks from migration 13 on) */
+  records?: number
   seconds: number
   integrity: boolean
   audit: boolean

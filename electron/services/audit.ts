@@ -13,8 +13,11 @@ import type { KeyStore } from '../ledger/keystore'
 import { readMeta, writeMeta } from '../ledger/meta'
 import { CHAIN_KEY_LABEL, entryMac, GENESIS_HASH, judgeCheckpoint, KEYING_ACTION, walkChain, type AuditRow } from './audit-chain'
 import { type Clock, iso } from './common'
+import { limitedLog } from './log-limit'
 import { writeCsv, type CsvColumn, type CsvStyle } from './csv'
 import { auditWhere, listAudit, type AuditFilter, type AuditListRequest } from './audit-list'
+import { accountProblem, checkRowSeals, type SealReport } from './row-seal-check'
+import { resealForEntry, sealExistingRows, sealStatements, SEALING_ACTION, type SealStatements } from './row-seals'
 
 export { entryHash, GENESIS_HASH } from './audit-chain'
 
@@ -49,6 +52,10 @@ export interface AuditService {
    */
   exportLog(): { fileName: string; content: string }
   readonly checkpointFile: string
+  /** Every sealed row against its seal and the log (row-seal-check.ts): the rows the log does not account for. */
+  checkRecords(): SealReport
+  /** What is wrong with an account's row (null: sound): an account whose row is not sound cannot sign in. */
+  accountProblem(userId: number): string | null
 }
 
 export interface AuditDeps {
@@ -71,6 +78,8 @@ interface AuditContext {
   checkpointFile: string
   ledgerId: string
   statements: ReturnType<typeof prepareAuditStatements>
+  /** The rows sealed to the log (row-seals.ts): an entry reseals the row it changed. */
+  seals: SealStatements
   /** Appends an entry in an IMMEDIATE transaction (appendEntry), keying the chain first if it is not. */
   append: (actor: string, action: string, object: string, details: string, force?: boolean) => AuditEntry
   state: {
@@ -96,6 +105,7 @@ function buildContext({ db, clock, keys, dbPath, keyFile, startCheckpoint }: Aud
     checkpointFile: checkpointFilePath(dbPath, keyFile),
     ledgerId: readMeta(db, 'ledger_id') ?? '',
     statements: prepareAuditStatements(db),
+    seals: sealStatements(db),
     append: () => { throw new Error('the audit log is not ready') },
     state: { mayStartCheckpoint: startCheckpoint ?? false, scheduled: false },
   }
@@ -110,7 +120,7 @@ function keyedFrom({ db }: AuditContext): number | null {
   return v === null ? null : Number(v)
 }
 
-function appendRow({ keys, clock, statements: { last, insert } }: AuditContext, actor: string, action: string, object: string, details: string): AuditEntry {
+function appendRow({ keys, clock, seals, statements: { last, insert } }: AuditContext, actor: string, action: string, object: string, details: string): AuditEntry {
   const chainKey = keys.derive(CHAIN_KEY_LABEL)
   const prev = last.get() as { seq: number; hash: string } | undefined
   const seq = (prev?.seq ?? 0) + 1
@@ -118,6 +128,7 @@ function appendRow({ keys, clock, statements: { last, insert } }: AuditContext, 
   const at = iso(clock())
   const hash = entryMac(chainKey, prevHash, { seq, at, actor, action, object, details })
   insert.run(seq, at, actor, action, object, details, prevHash, hash)
+  resealForEntry(seals, keys, { seq, action, object, details })
   return { seq, at, actor, action, object, details, hash }
 }
 
@@ -179,7 +190,7 @@ function advanceCheckpoint(ctx: AuditContext, force = false): void {
     ctx.state.mayStartCheckpoint = false
   } catch (e) {
     // the entry is committed; `audit verify` shows the checkpoint behind until a write succeeds
-    console.error(`carats: cannot write the audit checkpoint ${checkpointFile}: ${(e as Error).message}`)
+    limitedLog('audit-checkpoint', `carats: cannot write the audit checkpoint ${checkpointFile}: ${(e as Error).message}`)
   }
 }
 
@@ -221,6 +232,18 @@ function ensureKeyed(ctx: AuditContext): void {
   if (keyedFrom(ctx) !== null) return
   ctx.db.transaction(() => {
     if (keyedFrom(ctx) === null && !wiped(ctx)) keyChain(ctx)
+  }).immediate()
+  afterCommit(ctx)
+}
+
+/** A ledger made before seals has its rows sealed once, under one entry (row-seals.ts); a new one just notes it has nothing to seal. */
+function ensureSealed(ctx: AuditContext): void {
+  const { db, keys, ledgerId } = ctx
+  if (readMeta(db, 'rows_sealed') !== null || keyedFrom(ctx) === null) return
+  db.transaction(() => {
+    if (readMeta(db, 'rows_sealed') !== null) return
+    const seq = sealExistingRows(db, keys, (details) => appendRow(ctx, 'system', SEALING_ACTION, `ledger:${ledgerId}`, details))
+    writeMeta(db, 'rows_sealed', String(seq))
   }).immediate()
   afterCommit(ctx)
 }
@@ -267,8 +290,11 @@ export function createAuditService(deps: AuditDeps): AuditService {
     readCheckpoint: () => currentCheckpoint(ctx),
     exportLog: () => exportLog(ctx),
     csv: (filter) => auditCsv(ctx, filter),
+    checkRecords: () => checkRowSeals(ctx.db, ctx.keys),
+    accountProblem: (userId) => accountProblem(ctx.db, ctx.keys, userId),
   }
   // a new ledger's chain, or an older ledger's, is keyed before anything else is written
   if (!deps.keys.problem) service.ensureKeyed()
+  if (!deps.keys.problem) ensureSealed(ctx)
   return service
 }

@@ -7,13 +7,14 @@ import type { Claim, ClaimStatus, IdentityDocument } from '../contract/claims-ty
 import type { AuditService } from './audit'
 import { claimRow, maskedReference, serialOf, toClaim, type ClaimRow, type ClaimsContext } from './claim-rows'
 import { iso, type Actor } from './common'
+import { twoPersonAccount } from './account-confirmation'
+import { samePerson } from './people'
 
 export type ClaimStep = 'verify' | 'approve' | 'signOff' | 'pay' | 'reject'
 
 /** How far along each status is; a step leads to the status one further. */
 const RANK: Record<Exclude<ClaimStatus, 'rejected'>, number> = { pending: 0, verified: 1, approved: 2, paid: 3 }
 const STEP_TO: Record<'verify' | 'approve' | 'pay', ClaimStatus> = { verify: 'verified', approve: 'approved', pay: 'paid' }
-const sameName = (a: string | null, b: string) => a !== null && a.toLowerCase() === b.toLowerCase()
 
 /** Refuses a step the claim's status does not allow: done already (CONFLICT), too early or final (ILLEGAL_STATE). */
 function refuseUnlessNext(ctx: ClaimsContext, r: ClaimRow, step: 'verify' | 'approve' | 'pay'): void {
@@ -29,9 +30,9 @@ function refuseUnlessNext(ctx: ClaimsContext, r: ClaimRow, step: 'verify' | 'app
   }
 }
 
-/** Nobody acts on the claims of an account the register links to them. */
+/** Nobody acts on the claims of an account the register links to them: the person, however their name is typed (people.ts). */
 function refuseConflict(ctx: ClaimsContext, actor: Actor, r: ClaimRow): void {
-  const link = ctx.parties.of(r.player).find((p) => sameName(p.linkedTo, actor.name))
+  const link = ctx.parties.of(r.player).find((p) => samePerson(p.linkedTo, actor.name))
   if (link) {
     const serial = serialOf(ctx, r.unit_key)
     throw new AppError('FORBIDDEN', `the register links ${r.player} to ${actor.name} (entry ${link.id}): another person must handle the claim on ${serial}`, because('CLAIM_CONFLICT', { serial, name: actor.name, player: r.player }))
@@ -39,7 +40,7 @@ function refuseConflict(ctx: ClaimsContext, actor: Actor, r: ClaimRow): void {
 }
 
 function refuseSamePerson(ctx: ClaimsContext, actor: Actor, r: ClaimRow, step: ClaimStep, earlier: 'verify' | 'approve', by: string | null): void {
-  if (!sameName(by, actor.name)) return
+  if (!samePerson(by, actor.name)) return
   const serial = serialOf(ctx, r.unit_key)
   throw new AppError('FORBIDDEN', `${actor.name} took the claim's ${earlier} step on ${serial}: the ${step} step must be another person's`, because('CLAIM_SAME_PERSON', { serial, name: actor.name, step, earlier }))
 }
@@ -64,9 +65,12 @@ function step(ctx: ClaimsContext, actor: Actor, serial: string, { check, set, pa
     const r = claimRow(ctx, serial)
     refuseConflict(ctx, actor, r)
     check(r)
+    const account = twoPersonAccount(db, actor)
     const changed = db.prepare(`UPDATE claims SET ${set} WHERE unit_key = ? AND status = ?`).run(...params, r.unit_key, r.status).changes
     if (changed !== 1) throw new AppError('CONFLICT', `the claim on ${serial} changed while this step was written: read it again`)
-    audit.record(actor.name, action, `unit:${serialOf(ctx, r.unit_key)}`, { prizeCents: r.prize_cents, player: r.player, from: r.status, ...details(r) })
+    audit.record(actor.name, action, `unit:${serialOf(ctx, r.unit_key)}`, {
+      prizeCents: r.prize_cents, player: r.player, from: r.status, ...details(r), account: { grantedBy: account.grantedBy, confirmedBy: account.confirmedBy },
+    })
     return r.unit_key
   }).immediate()
   return toClaim(ctx, byKey.get(key) as ClaimRow)

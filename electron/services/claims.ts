@@ -7,6 +7,7 @@
  * party's claim is paid only after an auditor's sign-off, and nobody acts on the claims of an
  * account the register links to them.
  */
+import { provenanceOf } from './account-confirmation'
 import type { Claim, ClaimDetail, ClaimsPage, ClaimStatus, ClaimTotal, IdentityDocument, WinnerFigures } from '../contract/claims-types'
 import type { CsvFile } from '../contract/types'
 import { buildClaimsContext, claimRow, maskedReference, SELECT, toClaim, type ClaimRow, type ClaimsContext, type ClaimsDeps } from './claim-rows'
@@ -82,7 +83,8 @@ function claimsFile(ctx: ClaimsContext, { form = 'machine', locale = 'fr', timeZ
 
 function claimDetail(ctx: ClaimsContext, serial: string): ClaimDetail {
   const r = claimRow(ctx, serial)
-  return { claim: toClaim(ctx, r), parties: ctx.parties.of(r.player), figures: ctx.figures.of(r.player_id) }
+  const accounts = provenanceOf(ctx.db, [r.verified_by, r.approved_by, r.signed_off_by, r.paid_by, r.rejected_by])
+  return { claim: toClaim(ctx, r), parties: ctx.parties.of(r.player), figures: ctx.figures.of(r.player_id), accounts }
 }
 
 function flags({ figures, players }: ClaimsContext, player?: string): WinnerFigures[] {

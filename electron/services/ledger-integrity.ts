@@ -68,10 +68,12 @@ export async function checkLedger(deps: CheckDeps & { dbPath: string }, opts: Ch
   const pending = engineOf(deps.db) === 'postgres' ? Promise.resolve(pgIntegrityOf(deps.db)) : integrityBeside(deps.dbPath)
   pending.catch(() => {})
   const audit = deps.audit.verify(opts.against)
+  const records = deps.audit.checkRecords()
   const data = checkLedgerData(deps, { prizes: opts.prizes ?? true, progress: opts.progress })
   const integrity = await pending
   const seconds = Number(((performance.now() - started) / 1000).toFixed(2))
-  return { ok: integrity.ok && audit.ok && data.ok, at: iso(deps.clock()), seconds, integrity, audit, data }
+  const ok = integrity.ok && audit.ok && records.findings.length === 0 && data.ok
+  return { ok, at: iso(deps.clock()), seconds, integrity, audit, records, data }
 }
 
 /** What the audit log keeps of a check: enough to show the last verdict. */
@@ -81,6 +83,7 @@ export function checkSummary(r: LedgerCheckReport): Record<string, unknown> {
     seconds: r.seconds,
     integrity: r.integrity.ok,
     audit: r.audit.ok,
+    records: r.records.findings.length,
     checkpoint: r.audit.checkpoint.status,
     salesRows: r.data.salesRows,
     unitsRederived: r.data.unitsRederived,

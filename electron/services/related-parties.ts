@@ -1,14 +1,16 @@
 /**
  * The register of related parties: player accounts linked to staff or retailers, each entry with
  * who added it and why. A claim by an account in the register is flagged and needs an auditor's
- * sign-off; the person an account is linked to may take no step on its claims. Entries are
- * never deleted: removing one records who, when and why, and the entry stays in the history.
+ * sign-off; the person an account is linked to may take no step on its claims, nor remove the
+ * entry (a person, however their name is typed: people.ts). Entries are never deleted: removing one
+ * records who, when and why, and the entry stays in the history.
  */
 import { AppError, because } from '../contract/errors'
 import type { Relation, RelatedParty } from '../contract/claims-types'
 import type { Db } from '../ledger/db'
 import type { AuditService } from './audit'
 import { iso, type Actor, type Clock } from './common'
+import { samePerson } from './people'
 
 interface PartyRow {
   id: number
@@ -80,6 +82,9 @@ export function createRelatedParties({ db, audit, clock }: { db: Db; audit: Audi
       db.transaction(() => {
         const row = entry(id)
         if (row.removed_at !== null) throw new AppError('CONFLICT', `entry ${id} was removed by ${row.removed_by} on ${row.removed_at}`, because('PARTY_REMOVED', { id }))
+        if (samePerson(row.linked_to, actor.name)) {
+          throw new AppError('FORBIDDEN', `entry ${id} links ${row.player} to ${actor.name}: another person removes it`, because('PARTY_SELF', { id, name: actor.name }))
+        }
         markRemoved.run(actor.name, iso(clock()), reason, id)
         audit.record(actor.name, 'party.remove', `player:${row.player}`, { id, reason })
       }).immediate()

@@ -14,6 +14,8 @@ import type { Db } from '../ledger/db'
 import type { AuditService } from './audit'
 import { type Actor, type Clock, iso } from './common'
 import { hashPassword, hashPasswordSync, newSalt, passwordMatches } from './passwords'
+import { confirmAccount, isConfirmed, isPrivileged } from './account-confirmation'
+import { samePerson, skeleton } from './people'
 import { createSignInThrottle, type SignInThrottle, type ThrottleOptions } from './sign-in-throttle'
 
 export const SESSION_IDLE_MS = 8 * 60 * 60 * 1000
@@ -28,6 +30,10 @@ interface UserRow {
   active: number
   created_at: string
   last_login_at: string | null
+  skeleton: string | null
+  granted_by: string | null
+  confirmed_by: string | null
+  confirmed_at: string | null
 }
 
 /**
@@ -35,6 +41,12 @@ interface UserRow {
  * that holds the name as it is spelled, and says what to do.
  */
 function nameTaken(name: string, existing: string): AppError {
+  if (existing.toLowerCase() !== name.toLowerCase()) {
+    return new AppError('CONFLICT', `the name "${name}" looks like the account "${existing}" (the same letters to the eye): choose a name nobody could take for another`, {
+      field: 'name',
+      ...because('USER_NAME_LOOKALIKE', { name, existing }),
+    })
+  }
   const whose = existing === name ? '' : ` (by "${existing}": names ignore case)`
   return new AppError('CONFLICT', `the name "${name}" is already taken${whose}: choose another name`, {
     field: 'name',
@@ -61,6 +73,8 @@ export interface UsersService {
   update(actor: Actor, input: { userId: number; role?: Role; active?: boolean; password?: string }): Promise<UserAccount>
   /** Lifts the account's sign-in lockout and forgets its failures (audited when there was any). */
   unlock(actor: Actor, userId: number): UserAccount
+  /** A second person confirms a privileged account (account-confirmation.ts). */
+  confirm(actor: Actor, userId: number): UserAccount
   readonly throttle: SignInThrottle
 }
 
@@ -96,9 +110,11 @@ interface UsersContext {
 function prepareUserStatements(db: Db) {
   return {
     byName: db.prepare('SELECT * FROM users WHERE name = ?'),
+    bySkeleton: db.prepare('SELECT * FROM users WHERE skeleton = ?'),
     byId: db.prepare('SELECT * FROM users WHERE id = ?'),
     count: db.prepare('SELECT count(*) AS n FROM users'),
-    insert: db.prepare('INSERT INTO users (name, role, password_hash, password_salt, active, created_at) VALUES (?, ?, ?, ?, 1, ?) RETURNING id').pluck(),
+    insert: db.prepare(`INSERT INTO users (name, role, password_hash, password_salt, active, created_at, skeleton, granted_by, confirmed_by, confirmed_at)
+      VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, ?) RETURNING id`).pluck(),
     activeAdmins: db.prepare("SELECT count(*) AS n FROM users WHERE role = 'admin' AND active = 1"),
     setLastLogin: db.prepare('UPDATE users SET last_login_at = ? WHERE id = ?'),
     setPassword: db.prepare('UPDATE users SET password_hash = ?, password_salt = ? WHERE id = ?'),
@@ -117,7 +133,8 @@ function buildContext({ db, clock, audit, idleMs = SESSION_IDLE_MS, maxMs = SESS
 
 function toAccount({ throttle }: UsersContext, r: UserRow, locked = throttle.lockedAccounts()): UserAccount {
   const until = locked.get(r.id)
-  return { ...toInfo(r), lockedUntil: until === undefined ? null : iso(new Date(until)) }
+  const confirmation = { grantedBy: r.granted_by, confirmedBy: r.confirmed_by, confirmedAt: r.confirmed_at, awaitingConfirmation: !isConfirmed(r) }
+  return { ...toInfo(r), lockedUntil: until === undefined ? null : iso(new Date(until)), ...confirmation }
 }
 
 function newSession({ clock, sessions, idleMs, maxMs }: UsersContext, user: UserRow): Session {
@@ -127,16 +144,37 @@ function newSession({ clock, sessions, idleMs, maxMs }: UsersContext, user: User
   return { token, user: toInfo(user) }
 }
 
-function insertUser({ clock, statements: { byName, byId, insert } }: UsersContext, name: string, role: Role, password: string): UserRow {
-  const holder = byName.get(name) as UserRow | undefined
+/**
+ * The first auditor of a ledger is the second person of the house: while no active auditor is
+ * confirmed, an auditor account is confirmed by the system (the installation is witnessed, and
+ * the audit entry says so). Every later privileged account waits for a second person.
+ */
+function isFirstAuditor({ db }: UsersContext, role: Role): boolean {
+  return role === 'auditor' && (db.prepare("SELECT count(*) FROM users WHERE role = 'auditor' AND active = 1 AND confirmed_by IS NOT NULL").pluck().get() as number) === 0
+}
+
+/**
+ * A new account, unique by its skeleton (people.ts): "аdmin" with a Cyrillic а, or "admin\u200b",
+ * is refused beside "admin", deactivated or not. `grantedBy` null: the first administrator, confirmed by the system.
+ */
+function insertUser(ctx: UsersContext, name: string, role: Role, password: string, grantedBy: string | null): UserRow {
+  const { clock, statements: { byName, bySkeleton, byId, insert } } = ctx
+  const holder = (byName.get(name) ?? bySkeleton.get(skeleton(name))) as UserRow | undefined
   if (holder) throw nameTaken(name, holder.name)
   const salt = newSalt()
-  const id = insert.get(name, role, hashPasswordSync(password, salt), salt, iso(clock())) as number
+  const now = iso(clock())
+  const confirmed = grantedBy === null || isFirstAuditor(ctx, role) ? ['', now] : [null, null]
+  const id = insert.get(name, role, hashPasswordSync(password, salt), salt, now, skeleton(name), grantedBy, ...confirmed) as number
   return byId.get(id) as UserRow
 }
 
 function endSessionsOf({ sessions }: UsersContext, userId: number, except?: string): void {
   for (const [t, s] of sessions) if (s.userId === userId && t !== except) sessions.delete(t)
+}
+
+function unsoundAccount(name: string, problem: string): AppError {
+  return new AppError('BAD_CREDENTIALS', `the account ${name} cannot sign in: ${problem}. An administrator and an auditor look at it (carats ledger check)`,
+    because('ACCOUNT_NOT_SOUND', { name }))
 }
 
 function lockedError(until: number): AppError {
@@ -156,7 +194,7 @@ function setup(ctx: UsersContext, name: string, password: string): Session {
   const { db, audit } = ctx
   const user = db.transaction(() => {
     if (!needsSetup(ctx)) throw new AppError('CONFLICT', 'the administrator account already exists: sign in instead', because('ADMIN_EXISTS'))
-    const u = insertUser(ctx, name, 'admin', password)
+    const u = insertUser(ctx, name, 'admin', password, null)
     audit.record(name, 'auth.setup', `user:${u.id}`, { name, role: 'admin' })
     return u
   }).immediate()
@@ -174,6 +212,11 @@ async function login(ctx: UsersContext, name: string, password: string): Promise
   const row = byName.get(name) as UserRow | undefined
   const matches = await passwordMatches(password, row ? row.password_salt : dummy.salt, row ? row.password_hash : dummyExpected)
   const ok = matches && row !== undefined
+  const unsound = ok && row.active === 1 ? audit.accountProblem(row.id) : null
+  if (ok && unsound) {
+    throttle.failed(attempt.ticket, 'account record not sound')
+    throw unsoundAccount(row.name, unsound)
+  }
   if (!ok || row.active !== 1) {
     throttle.failed(attempt.ticket, !ok ? 'wrong name or password' : 'account deactivated')
     if (ok) throw new AppError('BAD_CREDENTIALS', 'this account is deactivated: ask an administrator', because('ACCOUNT_DEACTIVATED'))
@@ -228,7 +271,7 @@ function resolve(ctx: UsersContext, token: string | null): Caller | null {
   return user && token ? { userId: user.id, name: user.name, role: user.role, token } : null
 }
 
-function userOf({ clock, sessions, idleMs, statements: { byId } }: UsersContext, token: string | null): UserInfo | null {
+function userOf({ clock, audit, sessions, idleMs, statements: { byId } }: UsersContext, token: string | null): UserInfo | null {
   if (!token) return null
   const s = sessions.get(token)
   if (!s) return null
@@ -238,7 +281,8 @@ function userOf({ clock, sessions, idleMs, statements: { byId } }: UsersContext,
     return null
   }
   const row = byId.get(s.userId) as UserRow | undefined
-  if (!row || row.active !== 1) {
+  // an account changed outside the app (its role raised with the database) loses its sessions
+  if (!row || row.active !== 1 || audit.accountProblem(row.id) !== null) {
     sessions.delete(token)
     return null
   }
@@ -253,8 +297,9 @@ function listAccounts(ctx: UsersContext): UserAccount[] {
 
 function createAccount(ctx: UsersContext, actor: Actor, { name, role, password }: { name: string; role: Role; password: string }): UserAccount {
   return ctx.db.transaction(() => {
-    const u = insertUser(ctx, name, role, password)
-    ctx.audit.record(actor.name, 'user.create', `user:${u.id}`, { name, role })
+    const u = insertUser(ctx, name, role, password, actor.name)
+    const confirmation = !isPrivileged(role) ? {} : { confirmation: u.confirmed_by === '' ? 'the first auditor: by the system' : 'awaited' }
+    ctx.audit.record(actor.name, 'user.create', `user:${u.id}`, { name, role, ...confirmation })
     return toAccount(ctx, u)
   }).immediate()
 }
@@ -284,6 +329,12 @@ function applyUpdate(ctx: UsersContext, actor: Actor, { userId, role, active }: 
   if (role !== undefined && role !== row.role) {
     db.prepare('UPDATE users SET role = ? WHERE id = ?').run(role, userId)
     changes.role = { from: row.role, to: role }
+  }
+  // raised to a privileged role, or given a password by someone else: a second person confirms it again
+  if ((role !== undefined && role !== row.role && isPrivileged(role)) || (newPassword && !samePerson(actor.name, row.name))) {
+    const first = isFirstAuditor(ctx, role ?? row.role)
+    db.prepare('UPDATE users SET granted_by = ?, confirmed_by = ?, confirmed_at = ? WHERE id = ?').run(actor.name, first ? '' : null, first ? iso(ctx.clock()) : null, userId)
+    if (isPrivileged(role ?? row.role)) changes.confirmation = first ? 'the first auditor: by the system' : 'awaited'
   }
   if (active !== undefined && active !== (row.active === 1)) {
     db.prepare('UPDATE users SET active = ? WHERE id = ?').run(active ? 1 : 0, userId)
@@ -318,5 +369,9 @@ export function createUsersService(options: UsersOptions): UsersService {
     create: (actor, input) => createAccount(ctx, actor, input),
     update: (actor, input) => updateAccount(ctx, actor, input),
     unlock: (actor, userId) => unlockAccount(ctx, actor, userId),
+    confirm: (actor, userId) => {
+      confirmAccount(ctx, actor, userId)
+      return toAccount(ctx, userById(ctx, userId))
+    },
   }
 }

@@ -25,7 +25,7 @@ export const T0 = Date.parse('2026-03-02T09:00:00Z')
 
 /** The template emission's first sale day. */
 export const TEMPLATE_STARTS_ON = '2026-03-01'
-const version = createHash('sha256').update(MIGRATIONS.map((m) => m.sql).join('\n') + CARATS.id + `TEST-1 (demo) on sale from ${TEMPLATE_STARTS_ON}`).digest('hex').slice(0, 12)
+const version = createHash('sha256').update(MIGRATIONS.map((m) => m.sql).join('\n') + CARATS.id + `TEST-1 (demo) on sale from ${TEMPLATE_STARTS_ON}; the manager confirmed`).digest('hex').slice(0, 12)
 const cacheDir = join(tmpdir(), 'carats-ledger-templates')
 
 export function tempDir(label = 'ledger'): string {
@@ -59,7 +59,9 @@ export async function buildTemplate(at: TestLedgerLocation): Promise<void> {
   try {
     const s = b.services
     s.users.setup(USERS.admin, PASSWORD)
-    for (const role of ['operator', 'support', 'manager', 'auditor'] as const) s.users.create(actor('admin'), { name: USERS[role], role, password: PASSWORD })
+    // the first auditor is confirmed by the system; the manager, by that auditor (account-confirmation.ts)
+    const made = (['operator', 'support', 'auditor', 'manager'] as const).map((role) => s.users.create(actor('admin'), { name: USERS[role], role, password: PASSWORD }))
+    s.users.confirm(actor('auditor'), made[3].id)
     // on sale from the day before T0: the tests' sales are dated from T0 on (a sale before an
     // emission's first day, or before its creation when it has none, is refused)
     s.emissions.create(actor('operator'), { blocks: 1, code: 'TEST-1', startsOn: TEMPLATE_STARTS_ON, demo: true })

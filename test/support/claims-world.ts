@@ -11,6 +11,7 @@ import type { Actor } from '../../electron/services/common'
 import { createPlayersService, type PlayersService } from '../../electron/services/players'
 import { createRelatedParties, type RelatedPartiesService } from '../../electron/services/related-parties'
 import { createSalesService, type SalesService } from '../../electron/services/sales'
+import { createUsersService } from '../../electron/services/users'
 import { nodePrimitives } from '../../electron/crypto/node-primitives'
 import { smallDefinition } from './game-fixtures'
 import { useServiceWorlds, type ServiceWorld } from './service-world'
@@ -37,6 +38,22 @@ export interface ClaimsWorld extends ServiceWorld {
   sell(count: number, players: string[]): void
 }
 
+/**
+ * The staff as accounts: a step of a claim is a staff account's (account-confirmation.ts). The
+ * administrator makes them; the first auditor is confirmed by the system, the managers (max, mia) and the
+ * second auditor (ava) by that auditor.
+ */
+function staffAccounts(w: ServiceWorld, clock: () => Date): void {
+  const users = createUsersService({ db: w.db, clock, audit: w.audit })
+  users.setup(STAFF.admin.name, STAFF_PASSWORD)
+  const made = (['operator', 'support', 'auditor', 'manager'] as const).map((role) => users.create(STAFF.admin, { name: STAFF[role].name, role, password: STAFF_PASSWORD }))
+  users.confirm(STAFF.auditor, made[3].id)
+  // a second manager and a second auditor, confirmed by the first auditor
+  for (const [name, role] of [['mia', 'manager'], ['ava', 'auditor']] as const) users.confirm(STAFF.auditor, users.create(STAFF.admin, { name, role, password: STAFF_PASSWORD }).id)
+}
+
+export const STAFF_PASSWORD = 'correct horse battery'
+
 /** Call at the top of a test file: returns the function that makes a world. */
 export function useClaimsWorlds(prefix: string): (opts?: { thresholdCents?: number }) => Promise<ClaimsWorld> {
   const serviceWorld = useServiceWorlds(prefix)
@@ -49,6 +66,7 @@ export function useClaimsWorlds(prefix: string): (opts?: { thresholdCents?: numb
     const players = createPlayersService({ db: w.db, catalog: w.catalog })
     const parties = createRelatedParties({ db: w.db, audit: w.audit, clock })
     const claims = createClaimsService({ db: w.db, clock, catalog: w.catalog, audit: w.audit, players, parties, figures: createClaimFigures({ db: w.db, catalog: w.catalog }) })
+    staffAccounts(w, clock)
     const emission = w.emissions.create(STAFF.operator, { blocks: 2, demo: true, claimThresholdCents: thresholdCents }).emission
     for (const step of ['generate', 'verify'] as const) {
       const end = await w.jobs.wait(w.emissions[step](STAFF.operator, emission).id)
