@@ -11,7 +11,7 @@ import type { Actor } from '../../electron/services/common'
 import { createPlayersService, type PlayersService } from '../../electron/services/players'
 import { createRelatedParties, type RelatedPartiesService } from '../../electron/services/related-parties'
 import { createSalesService, type SalesService } from '../../electron/services/sales'
-import { createUsersService } from '../../electron/services/users'
+import { createUsersService, type UsersService } from '../../electron/services/users'
 import { nodePrimitives } from '../../electron/crypto/node-primitives'
 import { smallDefinition } from './game-fixtures'
 import { useServiceWorlds, type ServiceWorld } from './service-world'
@@ -31,6 +31,8 @@ export interface ClaimsWorld extends ServiceWorld {
   players: PlayersService
   parties: RelatedPartiesService
   claims: ClaimsService
+  /** The staff's accounts (STAFF, and mia and ava), all confirmed, password STAFF_PASSWORD. */
+  users: UsersService
   emission: number
   /** The world's clock: a second later at each call. */
   clock: () => Date
@@ -43,13 +45,14 @@ export interface ClaimsWorld extends ServiceWorld {
  * administrator makes them; the first auditor is confirmed by the system, the managers (max, mia) and the
  * second auditor (ava) by that auditor.
  */
-function staffAccounts(w: ServiceWorld, clock: () => Date): void {
+function staffAccounts(w: ServiceWorld, clock: () => Date): UsersService {
   const users = createUsersService({ db: w.db, clock, audit: w.audit })
   users.setup(STAFF.admin.name, STAFF_PASSWORD)
   const made = (['operator', 'support', 'auditor', 'manager'] as const).map((role) => users.create(STAFF.admin, { name: STAFF[role].name, role, password: STAFF_PASSWORD }))
   users.confirm(STAFF.auditor, made[3].id)
   // a second manager and a second auditor, confirmed by the first auditor
   for (const [name, role] of [['mia', 'manager'], ['ava', 'auditor']] as const) users.confirm(STAFF.auditor, users.create(STAFF.admin, { name, role, password: STAFF_PASSWORD }).id)
+  return users
 }
 
 export const STAFF_PASSWORD = 'correct horse battery'
@@ -66,7 +69,7 @@ export function useClaimsWorlds(prefix: string): (opts?: { thresholdCents?: numb
     const players = createPlayersService({ db: w.db, catalog: w.catalog })
     const parties = createRelatedParties({ db: w.db, audit: w.audit, clock })
     const claims = createClaimsService({ db: w.db, clock, catalog: w.catalog, audit: w.audit, players, parties, figures: createClaimFigures({ db: w.db, catalog: w.catalog }) })
-    staffAccounts(w, clock)
+    const users = staffAccounts(w, clock)
     const emission = w.emissions.create(STAFF.operator, { blocks: 2, demo: true, claimThresholdCents: thresholdCents }).emission
     for (const step of ['generate', 'verify'] as const) {
       const end = await w.jobs.wait(w.emissions[step](STAFF.operator, emission).id)
@@ -80,6 +83,6 @@ export function useClaimsWorlds(prefix: string): (opts?: { thresholdCents?: numb
       if (!r.ok) throw new Error(JSON.stringify(r.errors.slice(0, 3)))
       sold += count
     }
-    return { ...w, clock, sales, players, parties, claims, emission, sell }
+    return { ...w, clock, users, sales, players, parties, claims, emission, sell }
   }
 }

@@ -1,0 +1,69 @@
+/**
+ * One administrator is one person (issue 29, item 3), through the contract: look-alike names refused,
+ * a privileged role confirmed again when raised or given a password by someone else. Both engines.
+ * The claims' side: electron/services/claims-people.test.ts.
+ */
+import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { rmSync } from 'node:fs'
+import type { Backend } from '../../electron/services/backend'
+import type { Actor } from '../../electron/services/common'
+import { openEmissionBackend, PASSWORD, templatePath, tempDir, USERS } from './ledger-fixture'
+
+const open: { b: Backend; dir: string }[] = []
+afterEach(async () => {
+  for (const { b, dir } of open.splice(0)) {
+    await b.closeGracefully()
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+beforeAll(async () => {
+  await templatePath()
+}, 170_000)
+
+async function ledger(): Promise<Backend> {
+  const dir = tempDir('one-person')
+  const b = await openEmissionBackend(dir)
+  open.push({ b, dir })
+  return b
+}
+
+type Reply = { ok: true; result: unknown } | { ok: false; error: { code: string; message: string; reason?: { key: string } } }
+const call = (b: Backend, channel: string, args: unknown, token: string | null = null) => b.dispatch(channel, args, token) as Promise<Reply>
+const result = <T>(r: Reply): T => {
+  if (!r.ok) throw new Error(r.error.message)
+  return r.result as T
+}
+async function signIn(b: Backend, name: string): Promise<string> {
+  return result<{ token: string }>(await call(b, 'auth:login', { name, password: PASSWORD })).token
+}
+const ada = (b: Backend) => signIn(b, USERS.admin)
+const create = async (b: Backend, name: string, role: string) => result<{ id: number }>(await call(b, 'users:create', { name, role, password: PASSWORD }, await ada(b)))
+
+describe('one person, one account', () => {
+  it('refuses a name that looks like another account, deactivated or not', async () => {
+    const b = await ledger()
+    const admin = await ada(b)
+    for (const name of ['аda', 'ADA', 'Ada\u200b', 'suzу']) {
+      const r = await call(b, 'users:create', { name, role: 'admin', password: PASSWORD }, admin)
+      expect(r, name).toMatchObject({ ok: false, error: { code: expect.stringMatching(/CONFLICT|BAD_ARGUMENTS/) } })
+    }
+    expect(await call(b, 'users:create', { name: 'аda', role: 'admin', password: PASSWORD }, admin)).toMatchObject({ ok: false, error: { reason: { key: 'USER_NAME_LOOKALIKE' } } })
+    const vera = await create(b, 'vera', 'support')
+    result(await call(b, 'users:update', { userId: vera.id, active: false }, admin))
+    expect(await call(b, 'users:create', { name: 'vеra', role: 'manager', password: PASSWORD }, admin)).toMatchObject({ ok: false, error: { reason: { key: 'USER_NAME_LOOKALIKE' } } })
+  })
+
+  it('asks again for a confirmation when an account is raised, or given a password by someone else', async () => {
+    const b = await ledger()
+    const admin = await ada(b)
+    const auditor = await signIn(b, USERS.auditor)
+    const suzy = result<{ id: number }[]>(await call(b, 'users:list', {}, admin)).find((u) => (u as unknown as Actor).name === USERS.support)!
+    const raised = result<{ awaitingConfirmation: boolean; grantedBy: string }>(await call(b, 'users:update', { userId: suzy.id, role: 'manager' }, admin))
+    expect(raised).toMatchObject({ awaitingConfirmation: true, grantedBy: USERS.admin })
+    result(await call(b, 'users:confirm', { userId: suzy.id }, auditor))
+    const reset = result<{ awaitingConfirmation: boolean }>(await call(b, 'users:update', { userId: suzy.id, password: 'a new password 2' }, admin))
+    expect(reset.awaitingConfirmation).toBe(true)
+    expect(await call(b, 'users:confirm', { userId: suzy.id }, await signIn(b, USERS.manager))).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } })
+  })
+})
+
