@@ -31,12 +31,20 @@ function integrityText(i: LedgerCheckReport['integrity']): string {
   return `integrity (PostgreSQL): ${i.ok ? 'ok' : 'NOT OK'}\n${i.messages.map((m) => `  ${m}`).join('\n')}`
 }
 
+/** The security-relevant rows the audit log does not account for (row-seals.ts), each named. */
+function recordsText(r: LedgerCheckReport['records']): string {
+  if (r.findings.length === 0) return `records: ${int(r.rows)} accounts, claims, register entries, emissions and ceremonies, each as the audit log made it`
+  return [`records: ${int(r.findings.length)} of ${int(r.rows)} NOT accounted for by the audit log (changed outside the app):`,
+    ...r.findings.map((f) => `  ${f.row}: ${f.problem}`)].join('\n')
+}
+
 function checkText(path: string, r: LedgerCheckReport): string {
   const d = r.data
   const lines = [
     `ledger ${displayLocation(path)}: ${r.ok ? 'sound' : 'NOT SOUND'} (checked in ${r.seconds} s, as of ${r.at})`,
     integrityText(r.integrity),
     auditText(r.audit),
+    recordsText(r.records),
     `data: ${int(d.salesRows)} sales rows, ${int(d.unitsRederived)} units' prizes re-derived from their block's secret: ` +
       (d.problemCount === 0 ? 'every counter and prize agrees' : `${int(d.problemCount)} disagreement(s)`),
     ...d.problems.slice(0, 20).map((p) => `  ${p.kind}: ${p.message}`),

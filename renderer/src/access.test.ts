@@ -14,7 +14,10 @@ describe('canUse', () => {
     expect(canUse('reports:dashboard', 'manager')).toBe(true)
     expect(canUse('reports:dashboard', 'support')).toBe(false)
     expect(canUse('users:list', 'admin')).toBe(true)
-    expect(canUse('users:list', 'auditor')).toBe(false)
+    // auditors read the accounts and confirm privileged ones; only an admin manages them
+    expect(canUse('users:list', 'auditor')).toBe(true)
+    expect(canUse('users:create', 'auditor')).toBe(false)
+    expect(canUse('users:list', 'manager')).toBe(false)
     expect(canUse('audit:list', 'auditor')).toBe(true)
     // the ledger screen: admins and auditors see it and check the ledger; only an admin backs it up
     expect(canUse('ledger:status', 'auditor')).toBe(true)

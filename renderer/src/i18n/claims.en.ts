@@ -43,6 +43,11 @@ const claims: Messages['claims'] = {
     status: 'Status',
   },
   timeline: {
+    grantedBy: 'account whose role was granted by {name}',
+    grantedAtStart: 'account of the first start',
+    confirmedBy: 'confirmed by {name}',
+    confirmedBySystem: 'confirmed by the system',
+    unconfirmed: 'not confirmed yet',
     title: 'Steps',
     won: 'Prize sold',
     wonBy: 'sold to {player}',

@@ -41,6 +41,11 @@ export default {
     status: 'Statut',
   },
   timeline: {
+    grantedBy: 'compte au rôle attribué par {name}',
+    grantedAtStart: 'compte du premier démarrage',
+    confirmedBy: 'confirmé par {name}',
+    confirmedBySystem: 'confirmé par le système',
+    unconfirmed: 'pas encore confirmé',
     title: 'Étapes',
     won: 'Gain vendu',
     wonBy: 'vendu à {player}',

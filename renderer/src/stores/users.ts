@@ -24,5 +24,8 @@ export const useUsersStore = defineStore('users', () => {
   /** Lifts the account's sign-in lockout. */
   const unlock = async (userId: number) => replace(await api.call('users:unlock', { userId }))
 
-  return { list, loading, load, create, update, unlock }
+  /** A second person confirms a privileged account. */
+  const confirm = async (userId: number) => replace(await api.call('users:confirm', { userId }))
+
+  return { list, loading, load, create, update, unlock, confirm }
 })

@@ -14,6 +14,12 @@ export interface UserColumnContext {
   setActive: (u: UserAccount, active: boolean) => void
   resetPassword: (u: UserAccount) => void
   unlock: (u: UserAccount) => void
+  /** A second person confirms a privileged account (admins and auditors); null: the viewer may not. */
+  confirm: ((u: UserAccount) => void) | null
+  /** The viewer manages accounts (an administrator); an auditor reads them and confirms. */
+  manage: boolean
+  /** The viewer's name: who granted an account its role does not confirm it. */
+  selfName: string | null
 }
 
 /** Sooner first; never signed in goes last either way up. */
@@ -44,7 +50,7 @@ export function createUserColumns(c: UserColumnContext): DataTableColumns<UserAc
           options: roleOptions,
           size: 'small',
           // An administrator cannot demote themselves: the ledger would risk having no admin left.
-          disabled: u.id === c.selfId || !u.active || c.busy(u),
+          disabled: !c.manage || u.id === c.selfId || !u.active || c.busy(u),
           'data-test': `role-${u.name}`,
           'onUpdate:value': (r: Role) => c.changeRole(u, r),
         }),
@@ -78,6 +84,13 @@ export function createUserColumns(c: UserColumnContext): DataTableColumns<UserAc
             : null,
         ]),
     },
+    {
+      // who granted a privileged role and who confirmed it (docs/trust.md, one person, one account)
+      title: c.t('users.confirmation'),
+      key: 'confirmation',
+      width: 240,
+      render: (u) => confirmationCell(c, u),
+    },
     { title: c.t('users.createdAt'), key: 'createdAt', width: 180, sorter: (a, b) => byTime(a.createdAt, b.createdAt), render: (u) => c.dateTime(u.createdAt) },
     {
       title: c.t('users.actions'),
@@ -86,8 +99,8 @@ export function createUserColumns(c: UserColumnContext): DataTableColumns<UserAc
       render: (u) =>
         h(NSpace, { size: 8, wrap: false }, {
           default: () => [
-            h(NButton, { size: 'small', secondary: true, disabled: c.busy(u), onClick: () => c.resetPassword(u) }, { default: () => c.t('users.resetPassword') }),
-            u.id === c.selfId
+            c.manage ? h(NButton, { size: 'small', secondary: true, disabled: c.busy(u), onClick: () => c.resetPassword(u) }, { default: () => c.t('users.resetPassword') }) : null,
+            u.id === c.selfId || !c.manage
               ? null
               : h(
                   NButton,
@@ -98,4 +111,24 @@ export function createUserColumns(c: UserColumnContext): DataTableColumns<UserAc
         }),
     },
   ]
+}
+
+/** The confirmation of a privileged role: by whom, or awaited with the button of whoever may give it. */
+function confirmationCell(c: UserColumnContext, u: UserAccount) {
+  const granted = u.grantedBy ? h('div', { class: 'muted' }, c.t('users.grantedBy', { name: u.grantedBy })) : null
+  if (u.awaitingConfirmation) {
+    const mayConfirm = c.confirm !== null && u.id !== c.selfId && u.grantedBy !== c.selfName && u.active
+    return h('div', null, [
+      h(NSpace, { size: 6, align: 'center', wrap: false }, {
+        default: () => [
+          h(NTag, { size: 'small', round: true, bordered: false, type: 'warning', 'data-test': `awaiting-${u.name}` }, { default: () => c.t('users.awaiting') }),
+          mayConfirm ? h(NButton, { size: 'tiny', type: 'primary', secondary: true, disabled: c.busy(u), 'data-test': `confirm-${u.name}`, onClick: () => c.confirm!(u) }, { default: () => c.t('users.confirm') }) : null,
+        ],
+      }),
+      granted,
+    ])
+  }
+  if (u.confirmedBy === null) return h('span', { class: 'muted' }, '—')
+  const by = u.confirmedBy === '' ? c.t('users.confirmedBySystem') : c.t('users.confirmedBy', { name: u.confirmedBy })
+  return h('div', { 'data-test': `confirmed-${u.name}` }, [h('span', null, by), granted])
 }
