@@ -190,7 +190,7 @@ describe('audit log', () => {
     audit.ensureKeyed()
     const v = audit.verify()
     expect(v).toMatchObject({ ok: true, entries: 4, keyedFrom: 4, checkpoint: { status: 'ok' } })
-    expect(JSON.parse(audit.list({ page: 1, pageSize: 1 }).items[0].details)).toEqual({ key: keys.fingerprint().slice(0, 16), earlierEntries: 3, earlierHead: prev })
+    expect(JSON.parse(audit.list({ page: 1, pageSize: 1 }).items[0].details)).toEqual({ key: keys.fingerprint().slice(0, 16), earlierEntries: 3, earlierHead: prev, rowsSealed: true })
     // an earlier entry rewritten with its SHA-256 chain recomputed no longer joins the keyed entry
     rewriteWithRecomputedHashes(2)
     expect(audit.verify().firstBad?.seq).toBe(4)

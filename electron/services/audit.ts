@@ -136,7 +136,9 @@ function appendRow({ keys, clock, seals, statements: { last, insert } }: AuditCo
 function keyChain(ctx: AuditContext): void {
   const { db, keys, ledgerId, statements: { last } } = ctx
   const prev = last.get() as { seq: number; hash: string } | undefined
-  const details = { key: keys.fingerprint().slice(0, 16), earlierEntries: prev?.seq ?? 0, earlierHead: prev?.hash ?? GENESIS_HASH }
+  // a chain keyed on a ledger with no record yet seals its rows from the start: no later `ledger.sealed` may stand
+  const rowsSealed = Number(ctx.statements.holdsRecords.get()) === 0
+  const details = { key: keys.fingerprint().slice(0, 16), earlierEntries: prev?.seq ?? 0, earlierHead: prev?.hash ?? GENESIS_HASH, rowsSealed }
   const e = appendRow(ctx, 'system', KEYING_ACTION, `ledger:${ledgerId}`, JSON.stringify(details))
   writeMeta(db, 'audit_keyed_from', String(e.seq))
   ctx.state.mayStartCheckpoint = true

@@ -91,12 +91,20 @@ function missingRows(db: Db, log: LogIndex, seen: Set<string>): SealFinding[] {
   return findings
 }
 
+/**
+ * The rows are sealed once: by the chain's keying entry when the ledger was new (`rowsSealed`), or
+ * by one `ledger.sealed` entry when a ledger made before seals was opened by this version. Any
+ * other sealing entry was made by wiping the ledger's record of it, to have minted rows sealed.
+ */
 function sealingFindings(db: Db, log: LogIndex): SealFinding[] {
+  const keyed = db.prepare("SELECT details FROM audit WHERE action = 'audit.keyed' ORDER BY seq LIMIT 1").pluck().get() as string | undefined
+  const fromStart = keyed !== undefined && (JSON.parse(keyed) as { rowsSealed?: unknown }).rowsSealed === true
   const meta = readMeta(db, 'rows_sealed')
-  const expected = meta === null ? [] : [Number(meta)]
+  const expected = fromStart || meta === null || meta === '0' ? [] : [Number(meta)]
   if (log.sealings.length === expected.length && log.sealings.every((s, i) => s === expected[i])) return []
   const said = log.sealings.length === 0 ? 'no entry' : `entries ${log.sealings.join(', ')}`
-  return [{ kind: 'ledger', key: 'rows_sealed', row: 'the sealing of the rows', problem: `the rows were to be sealed once (entry ${meta ?? 'none'}), and ${said} sealed them: the ledger's record of it was changed outside the app` }]
+  const due = fromStart ? 'by the chain\'s first entry' : `by entry ${meta ?? 'none'}`
+  return [{ kind: 'ledger', key: 'rows_sealed', row: 'the sealing of the rows', problem: `the rows were to be sealed once (${due}), and ${said} sealed them: the ledger's record of it was changed outside the app` }]
 }
 
 /** Every sealed row of the ledger against its seal and the log. */
@@ -132,7 +140,7 @@ export function accountProblem(db: Db, keys: KeyStore, userId: number): string |
   const log: LogIndex = { latest: new Map(), rowOfSeq: new Map(), sealings: [] }
   if (latest) log.latest.set(refId(ref), { seq: Number(latest.seq), action: latest.action })
   const sealedAt = readMeta(db, 'rows_sealed')
-  if (sealedAt !== null) log.sealings.push(Number(sealedAt))
+  if (sealedAt !== null && sealedAt !== '0') log.sealings.push(Number(sealedAt))
   if (sealed.seal) {
     const e = db.prepare('SELECT action, object, details FROM audit WHERE seq = ?').get(sealed.seal.seq) as { action: string; object: string; details: string } | undefined
     const about = e ? touchedRow(e.action, e.object, e.details) : null

@@ -168,10 +168,13 @@ const PRISTINE_CLAIM_SQL = `status = 'pending' AND ${CLAIM_STEP_FIELDS.map((f) =
  * an earlier account keeps none, and is named in the entry), then every row sealed under the
  * entry `ledger.sealed` that this writes, and its number kept (ledger_meta `rows_sealed`).
  * Whoever ran the app on the ledger before is trusted for what it held then; the entry says what.
+ * A ledger with no row to seal (a new one) writes no entry: its number is 0.
  */
 export function sealExistingRows(db: Db, keys: KeyStore, append: (details: string) => { seq: number }): number {
   const lookAlikes = fillSkeletons(db)
-  const counts = Object.fromEntries(SEAL_KINDS.map((k) => [k, db.prepare(countSql(k)).pluck().get() as number]))
+  const counts = Object.fromEntries(SEAL_KINDS.map((k) => [k, Number(db.prepare(countSql(k)).pluck().get())]))
+  // a new ledger: nothing to seal, and no entry to say so
+  if (Object.values(counts).every((n) => n === 0)) return 0
   const accounts = db.prepare('SELECT id, name, role, active FROM users ORDER BY id').all()
   const e = append(JSON.stringify({ rows: counts, accounts, lookAlikes }))
   const statements = sealStatements(db)

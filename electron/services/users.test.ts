@@ -247,7 +247,7 @@ describe('the administrator', () => {
     expect((await b.services.users.update(ADMIN, { userId: id, role: 'auditor' })).role).toBe('auditor')
     const entry = b.services.audit.list({ page: 1, pageSize: 1 }).items[0]
     expect(entry).toMatchObject({ actor: 'ada', action: 'user.update', object: `user:${id}` })
-    expect(JSON.parse(entry.details)).toEqual({ name: 'suzy', role: { from: 'support', to: 'auditor' } })
+    expect(JSON.parse(entry.details)).toEqual({ name: 'suzy', role: { from: 'support', to: 'auditor' }, confirmation: 'the first auditor: by the system' })
   })
 
   it('sets a password off the event loop, ending the account’s sessions', async () => {
