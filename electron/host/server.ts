@@ -37,6 +37,7 @@ import type { Role } from '../contract/define'
 import type { Envelope } from '../contract/errors'
 import { FEED_MAX_BYTES } from '../contract/feed'
 import { securityHeaders } from '../main/security'
+import { limitedLog } from '../services/log-limit'
 import { API_PREFIX, handleApi } from './host-api'
 import { checkCaller, handleStatic, sendFailure, type HostContext } from './host-replies'
 import { HttpFailure } from './http-failure'
@@ -180,7 +181,7 @@ function hostContext(opts: HostOptions): HostContext {
     signedInLimit: Math.min(limit, opts.signedInBodyBytes ?? HOST_LIMITS.signedInBodyBytes),
     bytesLimit: opts.maxBytesBodyBytes ?? HOST_LIMITS.maxBytesBodyBytes,
     callerOf: sessionCheck(opts.backend),
-    onError: opts.onError ?? ((e: unknown) => console.error('[host]', e)),
+    onError: opts.onError ?? ((e: unknown) => limitedLog('host', '[host]', e)),
     pageHeaders: securityHeaders(),
     own: { url: '', hosts: new Set(), origins: new Set() },
   }

@@ -15,6 +15,7 @@ import { checkElectronBinding } from './native'
 import { displayLocation, isPostgresUrl } from '../ledger/location'
 import { resolveLedger, userDataDir, type LedgerChoice } from './paths'
 import { APP_ENTRY_URL, APP_HOST, APP_SCHEME, appOrigin, contentSecurityPolicy, isTrustedSender, securityHeaders, windowOptions } from './security'
+import { limitedLog } from '../services/log-limit'
 
 type Backend = ReturnType<typeof openBackend>
 
@@ -135,7 +136,7 @@ if (!app.requestSingleInstanceLock()) {
 
   void app.whenReady().then(() => {
     backend = openLedger()
-    const handler = createInvokeHandler(backend, trustedOrigin, (url) => console.warn(`refused a call from ${url}`))
+    const handler = createInvokeHandler(backend, trustedOrigin, (url) => limitedLog('refused-call', `refused a call from ${url}`))
     ipcMain.handle(INVOKE_CHANNEL, (event, channel: unknown, args: unknown, token: unknown) => handler(event, channel, args, token))
     installSessionPolicy()
     protocol.handle(APP_SCHEME, serveApp)

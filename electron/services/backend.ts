@@ -40,6 +40,7 @@ import { createSimulator } from './simulator'
 import { createTicketsService, type TicketsService } from './tickets'
 import { createUsersService, type UsersService } from './users'
 import { createVerifications, type Verifications } from './verifications'
+import { limitedLog } from './log-limit'
 
 export interface Services {
   db: Db
@@ -155,7 +156,7 @@ export function openBackend(opts: BackendOptions): Backend {
     db.close()
     throw e
   }
-  const dispatcher = createDispatcher(createHandlers(services), (token) => services.users.resolve(token))
+  const dispatcher = createDispatcher(createHandlers(services), (token) => services.users.resolve(token), (c, e) => limitedLog(`unexpected:${c}`, `[${c}]`, e))
   let closed = false
   return {
     dispatch: (channel, args, token) => dispatcher.dispatch(channel, args, token),
