@@ -4,9 +4,10 @@
  * and turn every failure into an envelope with a stable code. No service runs on bad input.
  */
 import type { z } from 'zod'
-import { AppError, because, type Envelope } from './errors'
+import { AppError, because, type Envelope, type ErrorReason } from './errors'
 import { mayCall, type ParsedArgsOf, type ResultOf, type Role } from './define'
 import { contract, type Contract, type ChannelName } from './index'
+import { issueTextProblem } from './text-schema'
 
 export interface Caller {
   userId: number
@@ -27,16 +28,18 @@ export type Handler<K extends ChannelName> = (
 
 export type Handlers = { [K in ChannelName]: Handler<K> }
 
-export function describeIssues(issues: z.core.$ZodIssue[]): { message: string; field?: string } {
+export function describeIssues(issues: z.core.$ZodIssue[]): { message: string; field?: string; reason?: ErrorReason } {
   const first = issues[0]
   const field = first && first.path.length > 0 ? first.path.map(String).join('.') : undefined
+  const text = first ? issueTextProblem(first) : null
   const message = issues
     .map((i) => {
       const where = i.path.length > 0 ? i.path.map(String).join('.') : 'arguments'
       return `${where}: ${i.message}`
     })
     .join('; ')
-  return { message: `invalid arguments: ${message}`, field }
+  const reason = text ? because('TEXT_REFUSED', { field: field ?? '', char: text.char, position: text.position, problem: text.kind }).reason : undefined
+  return { message: `invalid arguments: ${message}`, field, ...(reason && { reason }) }
 }
 
 export interface Dispatcher {
@@ -63,8 +66,8 @@ export function createDispatcher(
         }
         const parsed = spec.args.safeParse(rawArgs === undefined ? {} : rawArgs)
         if (!parsed.success) {
-          const { message, field } = describeIssues(parsed.error.issues)
-          throw new AppError('BAD_ARGUMENTS', message, { field })
+          const { message, ...extras } = describeIssues(parsed.error.issues)
+          throw new AppError('BAD_ARGUMENTS', message, extras)
         }
         const handler = handlers[name] as (a: unknown, c: HandlerContext) => unknown
         const result = await handler(parsed.data, { caller })

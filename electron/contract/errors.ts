@@ -123,6 +123,8 @@ export const ERROR_REASON_KEYS = [
   'CEREMONY_OLD_PROTOCOL', // {emission}: a ceremony begun the old way (backend's share first) is abandoned and opened again
   'CEREMONY_CUSTODIAN_ABANDONED', // {name, emission}: who committed to an abandoned ceremony of the emission is not its custodian again
   'CEREMONY_SIGN_IN', // {}: the command line's ceremony steps are taken by a staff account (--user, --password-stdin)
+  'TEXT_REFUSED', // {field, char, position, problem}: a text holds a character the ledger refuses (contract/text.ts); problem: TEXT_PROBLEM_KINDS
+  'AUDIT_TEXT_REFUSED', // {field, char, position}: an audit entry's actor or object that no ledger would store as sealed (lone surrogate, NUL)
 ] as const
 export type ErrorReasonKey = (typeof ERROR_REASON_KEYS)[number]
 /** The steps named by EMISSION_BUSY and EMISSION_STEP. */

@@ -12,7 +12,7 @@ import type * as C from './claims-types'
 import { CSV_FORMS, CSV_LOCALES } from './types'
 import { CLAIM_STATUSES, IDENTITY_DOCUMENTS, RELATIONS } from './claims-types'
 import { dayRangeProblem, isoDayProblem, ISO_DAY_SHAPE } from './dates'
-import { describePlayerIdProblem, playerIdProblem } from './player-id'
+import { cleanText } from './text-schema'
 import { ledgerSettingSchema, teamLedger, type LedgerSettingView, type LedgerTestResult } from './ledger-setting'
 
 export * from './types'
@@ -28,13 +28,17 @@ const page = z.number().int().min(1).default(1)
 const pageSize = z.number().int().min(1).max(500).default(50)
 /** Newest (largest) first unless asked otherwise. */
 const sortOrder = z.enum(['asc', 'desc']).default('desc')
-const name = z.string().trim().min(1, 'must not be empty').max(64)
+/** Every text stored or logged goes through the text rule (text.ts): refused characters named, then composed (NFC). */
+const name = cleanText(z.string().trim().min(1, 'must not be empty').max(64), { what: 'a name' })
 const password = z.string().min(8, 'must have at least 8 characters').max(256)
-const reason = z.string().trim().min(3, 'give a reason of at least 3 characters').max(500)
-/** No control character and no bidirectional formatting character (player-id.ts), as the sales feed's player ids. */
-const playerText = (s: z.ZodString) =>
-  s.refine((v) => playerIdProblem(v) === null, { error: (issue) => describePlayerIdProblem(playerIdProblem(String(issue.input))!) })
+const reason = cleanText(z.string().trim().min(3, 'give a reason of at least 3 characters').max(500), { what: 'a reason', multiline: true })
+/** A short text (a code, a reference, a filter): one line under the text rule. */
+const line = (s: z.ZodString, what: string) => cleanText(s, { what })
+/** A player id: the text rule, as the sales feed's player ids (which the feed must send composed). */
+const playerText = (s: z.ZodString) => cleanText(s, { what: 'a player id' })
 const playerId = playerText(z.string().trim().min(1, 'must not be empty').max(64))
+/** An audit log's filter. */
+const filterText = line(z.string().max(64), 'a filter').optional()
 /** A day of the calendar, read by the app's one date reader (dates.ts): 2026-02-30 is refused, not rolled over. */
 const isoDay = z
   .string()
@@ -61,7 +65,7 @@ const custodians = ['admin', 'operator', 'manager', 'auditor'] as const
 const readers = ['admin', 'operator', 'manager', 'auditor'] as const
 /** Who sees claims: not operators, whose work is emissions and feeds. */
 const claimsReaders = ['admin', 'support', 'manager', 'auditor'] as const
-const serial = z.string().trim().min(1, 'must not be empty').max(40)
+const serial = line(z.string().trim().min(1, 'must not be empty').max(40), 'a serial')
 
 /** A file's bytes, as the screen sends them (structured clone over IPC, the request's body over HTTP). */
 const bytes = z.custom<Uint8Array>((v) => v instanceof Uint8Array, 'must be the file’s bytes or its text')
@@ -81,7 +85,7 @@ export const contract = {
   'emissions:create': channel<T.EmissionSummary>()({
     args: z.object({
       blocks: z.number().int().min(1).max(999),
-      code: z.string().trim().max(32).optional(),
+      code: line(z.string().trim().max(32), 'a code').optional(),
       startsOn: isoDay.optional(),
       /** A demonstration emission, the only kind that takes simulated sales. */
       demo: z.boolean().default(false),
@@ -147,7 +151,7 @@ export const contract = {
    */
   // sha256: the file's, as the screen made it before sending (an upload is leased by it while its bytes arrive)
   'sales:import': channel<T.ImportResult>()({
-    args: z.object({ content: z.union([z.string(), bytes]), fileName: z.string().max(260).optional(), sha256: z.string().regex(/^[0-9a-f]{64}$/).optional() }).strict(),
+    args: z.object({ content: z.union([z.string(), bytes]), fileName: line(z.string().max(260), 'a file name').optional(), sha256: z.string().regex(/^[0-9a-f]{64}$/).optional() }).strict(),
     access: operators,
   }),
   /** The imports of sales feeds, latest first, from the audit log: imported, already recorded, or refused. */
@@ -199,14 +203,14 @@ export const contract = {
   'claims:get': channel<C.ClaimDetail>()({ args: z.object({ serial }).strict(), access: claimsReaders }),
   /** Support records the winner's identity check. */
   'claims:verify': channel<C.Claim>()({
-    args: z.object({ serial, identity: z.object({ document: z.enum(IDENTITY_DOCUMENTS), reference: z.string().trim().min(4, 'give the document’s number (at least 4 characters)').max(64) }).strict() }).strict(),
+    args: z.object({ serial, identity: z.object({ document: z.enum(IDENTITY_DOCUMENTS), reference: line(z.string().trim().min(4, 'give the document’s number (at least 4 characters)').max(64), 'a reference') }).strict() }).strict(),
     access: ['admin', 'support'],
   }),
   /** A manager, never the person who verified. */
   'claims:approve': channel<C.Claim>()({ args: z.object({ serial }).strict(), access: ['manager'] }),
   /** An auditor signs off a related party's claim (besides the manager's approval). */
   'claims:signOff': channel<C.Claim>()({ args: z.object({ serial }).strict(), access: ['auditor'] }),
-  'claims:pay': channel<C.Claim>()({ args: z.object({ serial, reference: z.string().trim().min(3, 'give the payment’s reference (at least 3 characters)').max(64) }).strict(), access: ['admin', 'manager'] }),
+  'claims:pay': channel<C.Claim>()({ args: z.object({ serial, reference: line(z.string().trim().min(3, 'give the payment’s reference (at least 3 characters)').max(64), 'a reference') }).strict(), access: ['admin', 'manager'] }),
   'claims:reject': channel<C.Claim>()({ args: z.object({ serial, reason }).strict(), access: ['admin', 'support', 'manager', 'auditor'] }),
   'claims:csv': channel<T.CsvFile>()({
     args: z.object({ status: z.enum(CLAIM_STATUSES).optional(), emission: emissionNo.optional(), player: playerId.optional(), ...csvStyle }).strict(),
@@ -239,9 +243,9 @@ export const contract = {
       pageSize,
       sort: z.enum(['seq', 'at', 'actor', 'action', 'object']).default('seq'),
       order: sortOrder,
-      actor: z.string().max(64).optional(),
-      action: z.string().max(64).optional(),
-      object: z.string().max(64).optional(),
+      actor: filterText,
+      action: filterText,
+      object: filterText,
       from: isoDay.optional(),
       to: isoDay.optional(),
     }).strict(),
@@ -249,7 +253,7 @@ export const contract = {
   }),
   'audit:verify': channel<T.AuditVerification>()({ args: z.object({}).strict(), access: ['admin', 'auditor'] }),
   'audit:csv': channel<T.CsvFile>()({
-    args: z.object({ actor: z.string().max(64).optional(), action: z.string().max(64).optional(), object: z.string().max(64).optional(), from: isoDay.optional(), to: isoDay.optional(), ...csvStyle }).strict(),
+    args: z.object({ actor: filterText, action: filterText, object: filterText, from: isoDay.optional(), to: isoDay.optional(), ...csvStyle }).strict(),
     access: ['admin', 'auditor'],
   }),
 

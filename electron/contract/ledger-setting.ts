@@ -5,6 +5,7 @@
  */
 import { z } from 'zod'
 import { isPostgresUrl } from '../ledger/location'
+import { cleanText } from './text-schema'
 
 export type LedgerSetting = { ledger: 'file' } | { ledger: 'team'; url: string; keyFile: string }
 
@@ -25,19 +26,11 @@ export function teamUrlProblem(url: string): 'scheme' | 'unreadable' | null {
 /** An absolute path on any platform: `/…`, `C:\…` or `\\server\…` (the app may start from any folder). */
 export const isAbsolutePath = (p: string) => /^(\/|[A-Za-z]:[\\/]|\\\\)/.test(p.trim())
 
-export const teamUrl = z
-  .string()
-  .trim()
-  .min(1, 'must not be empty')
-  .max(2000)
+export const teamUrl = cleanText(z.string().trim().min(1, 'must not be empty').max(2000), { what: 'a URL', keep: true })
   .refine((u) => teamUrlProblem(u) !== 'scheme', 'must be a PostgreSQL URL starting with postgresql://')
   .refine((u) => teamUrlProblem(u) !== 'unreadable', 'is not a URL that can be read (check its special characters: a password with @ or / must be written %40, %2F)')
 
-export const absoluteFile = z
-  .string()
-  .trim()
-  .min(1, 'must not be empty')
-  .max(4000)
+export const absoluteFile = cleanText(z.string().trim().min(1, 'must not be empty').max(4000), { what: 'a path', keep: true })
   .refine(isAbsolutePath, 'must be an absolute path (starting with / on Linux and macOS, a drive letter on Windows): the app may start from any folder')
 
 export const teamLedger = z.object({ url: teamUrl, keyFile: absoluteFile }).strict()

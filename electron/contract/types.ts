@@ -488,8 +488,11 @@ export const IMPORT_PROBLEM_CODES = [
   'SOLD_AT_DATE',
   // {soldAt, emission, createdAt}: before the emission was created, when it has no first sale day
   'SOLD_AT_BEFORE_CREATION',
-  // {char, position}: a control or bidirectional formatting character in the player id (U+202E, its place from 1)
+  // {char, position, problem}: a character the text rule refuses in the player id (contract/text.ts: U+202E, its place from 1;
+  // problem: TEXT_PROBLEM_KINDS), or the id is not composed (not-nfc: from that character on)
   'PLAYER_CHARS',
+  // {char, position, problem}: the same in the sale id
+  'SALE_ID_CHARS',
   // the play's own rules (game-core/play.ts)
   ...PLAY_PROBLEM_CODES,
 ] as const
@@ -556,8 +559,16 @@ export interface AuditCheckpointView {
 export interface AuditVerification {
   ok: boolean
   entries: number
-  /** The first entry whose hash chain breaks, with why. */
+  /** The first entry whose hash chain breaks, with why (bad[0]). */
   firstBad: { seq: number; reason: string } | null
+  /**
+   * Every entry that breaks the chain, in order, up to AUDIT_BAD_LISTED: the check goes on past a
+   * broken entry, taking each entry's own links, so that an altered entry is named alone and a
+   * first break hides no later one.
+   */
+  bad: { seq: number; reason: string }[]
+  /** How many entries break the chain (bad may list fewer). */
+  badCount: number
   /** The entry from which each link is an HMAC under the ledger's key (null: not keyed yet). */
   keyedFrom: number | null
   checkpoint: AuditCheckpointView

@@ -42,40 +42,64 @@ export function entryMac(chainKey: Buffer, prevHash: string, e: Fields): string 
   return createHmac('sha256', chainKey).update(body(prevHash, e)).digest('hex')
 }
 
+/** How many broken entries a walk lists (it counts them all). */
+export const AUDIT_BAD_LISTED = 1000
+
+export interface BadEntry {
+  seq: number
+  reason: string
+}
+
 export interface ChainWalk {
   entries: number
-  firstBad: { seq: number; reason: string } | null
+  firstBad: BadEntry | null
+  /** every entry that breaks the chain, in order, up to AUDIT_BAD_LISTED */
+  bad: BadEntry[]
+  badCount: number
   /** The hash of entry `hashAt` (asked for), if the chain reached it sound. */
   hashAt: string | null
 }
 
-function rowProblem(r: AuditRow, expectedSeq: number, prevHash: string, keyedFrom: number | null, chainKey: Buffer): string | null {
+/** Whether the entry follows the one before it: its number, and the previous entry's hash it holds. */
+function linkProblem(r: AuditRow, expectedSeq: number, prevHash: string): string | null {
   if (r.seq !== expectedSeq) return r.seq > expectedSeq ? `entries ${expectedSeq}…${r.seq - 1} are missing` : `entry ${r.seq} is out of sequence`
   if (r.prev_hash !== prevHash) return `entry ${r.seq} does not follow entry ${r.seq - 1}: an entry was removed, inserted or altered`
-  const keyed = keyedFrom !== null && r.seq >= keyedFrom
-  if (keyed && r.seq === keyedFrom && r.action !== KEYING_ACTION) return `entry ${r.seq} should open the keyed chain but is a ${r.action}: the log was rewritten`
-  const expected = keyed ? entryMac(chainKey, r.prev_hash, r) : entryHash(r.prev_hash, r)
-  if (expected !== r.hash) return `entry ${r.seq} was altered after it was written`
   return null
 }
 
-/** Walks the entries in order, to the first that breaks the chain. */
+/** Whether the entry's own hash seals its fields and the link it holds. */
+function sealProblem(r: AuditRow, keyedFrom: number | null, chainKey: Buffer): string | null {
+  const keyed = keyedFrom !== null && r.seq >= keyedFrom
+  if (keyed && r.seq === keyedFrom && r.action !== KEYING_ACTION) return `entry ${r.seq} should open the keyed chain but is a ${r.action}: the log was rewritten`
+  const expected = keyed ? entryMac(chainKey, r.prev_hash, r) : entryHash(r.prev_hash, r)
+  return expected === r.hash ? null : `entry ${r.seq} was altered after it was written`
+}
+
+/**
+ * Walks every entry in order and names each one that breaks the chain. Past a broken entry it
+ * goes on from that entry's own number and hash, so an altered entry is named alone (not every
+ * entry after it), and a first break hides no later one.
+ */
 export function walkChain(rows: Iterable<AuditRow>, keyedFrom: number | null, chainKey: Buffer, hashAt: number | null): ChainWalk {
+  const walk: ChainWalk = { entries: 0, firstBad: null, bad: [], badCount: 0, hashAt: hashAt === 0 ? GENESIS_HASH : null }
   let prevHash = GENESIS_HASH
   let expectedSeq = 1
-  let found: string | null = hashAt === 0 ? GENESIS_HASH : null
   for (const r of rows) {
-    const problem = rowProblem(r, expectedSeq, prevHash, keyedFrom, chainKey)
-    if (problem) return { entries: expectedSeq - 1, firstBad: { seq: r.seq, reason: problem }, hashAt: found }
-    if (r.seq === hashAt) found = r.hash
+    const problems = [linkProblem(r, expectedSeq, prevHash), sealProblem(r, keyedFrom, chainKey)].filter((p) => p !== null)
+    if (problems.length > 0) noteBad(walk, { seq: r.seq, reason: problems.join('; ') })
+    else if (r.seq === hashAt && walk.badCount === 0) walk.hashAt = r.hash
+    walk.entries++
     prevHash = r.hash
-    expectedSeq++
+    expectedSeq = r.seq + 1
   }
-  const entries = expectedSeq - 1
-  if (keyedFrom !== null && entries < keyedFrom) {
-    return { entries, firstBad: { seq: keyedFrom, reason: `entry ${keyedFrom}, which keyed the chain, is gone: the log was cut` }, hashAt: found }
-  }
-  return { entries, firstBad: null, hashAt: found }
+  if (keyedFrom !== null && expectedSeq - 1 < keyedFrom) noteBad(walk, { seq: keyedFrom, reason: `entry ${keyedFrom}, which keyed the chain, is gone: the log was cut` })
+  return walk
+}
+
+function noteBad(walk: ChainWalk, bad: BadEntry): void {
+  walk.badCount++
+  walk.firstBad ??= bad
+  if (walk.bad.length < AUDIT_BAD_LISTED) walk.bad.push(bad)
 }
 
 export interface CheckpointJudgement {

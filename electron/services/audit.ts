@@ -5,7 +5,8 @@
  * a cut tail, a wiped log or a file rolled back.
  */
 import { existsSync, readFileSync } from 'node:fs'
-import { AppError } from '../contract/errors'
+import { AppError, because } from '../contract/errors'
+import { firstUnstorable } from '../contract/text'
 import type { AuditAction, AuditEntry, AuditVerification, CsvFile, Page } from '../contract/types'
 import { CHECKPOINT_KEY_LABEL, checkpointFilePath, readCheckpoint, writeCheckpoint, type Checkpoint, type CheckpointRead } from '../ledger/checkpoint'
 import type { Db } from '../ledger/db'
@@ -120,7 +121,24 @@ function keyedFrom({ db }: AuditContext): number | null {
   return v === null ? null : Number(v)
 }
 
+/**
+ * An entry's texts as the ledger will store them: a lone surrogate or a NUL would be stored
+ * otherwise than sealed (SQLite writes invalid UTF-8, PostgreSQL refuses it or writes U+FFFD),
+ * and the chain would break for good at that entry. Its details are JSON, whose escapes keep any
+ * string; its actor and object are stored raw, so such an entry is refused, and with it the change
+ * it records (the same transaction). The contract refuses these texts first (contract/text.ts).
+ */
+function sealable(actor: string, object: string, details: string): void {
+  for (const [field, text] of [['actor', actor], ['object', object], ['details', details]] as const) {
+    const p = firstUnstorable(text)
+    if (!p) continue
+    throw new AppError('BAD_ARGUMENTS', `the audit entry's ${field} holds ${p.char} at character ${p.position}, which no ledger stores as it is: nothing was written`,
+      { field, ...because('AUDIT_TEXT_REFUSED', { field, char: p.char, position: p.position }) })
+  }
+}
+
 function appendRow({ keys, clock, seals, statements: { last, insert } }: AuditContext, actor: string, action: string, object: string, details: string): AuditEntry {
+  sealable(actor, object, details)
   const chainKey = keys.derive(CHAIN_KEY_LABEL)
   const prev = last.get() as { seq: number; hash: string } | undefined
   const seq = (prev?.seq ?? 0) + 1
@@ -210,8 +228,9 @@ function verify(ctx: AuditContext, against?: CheckpointRead): AuditVerification 
   const read = against ?? currentCheckpoint(ctx)
   const from = keyedFrom(ctx)
   const entries = db.prepare('SELECT count(*) FROM audit').pluck().get() as number
+  const wipedEntry = { seq: 1, reason: 'the audit log is empty, yet the ledger holds accounts or emissions: its entries were wiped' }
   const walk = from === null && wiped(ctx)
-    ? { entries: 0, firstBad: { seq: 1, reason: 'the audit log is empty, yet the ledger holds accounts or emissions: its entries were wiped' }, hashAt: null }
+    ? { entries: 0, firstBad: wipedEntry, bad: [wipedEntry], badCount: 1, hashAt: null }
     : walkChain(db.prepare('SELECT * FROM audit ORDER BY seq').iterate() as IterableIterator<AuditRow>, from, chainKey, read.checkpoint?.entries ?? null)
   const judged = judgeCheckpoint(read, { ledgerId, keyedFrom: from, entries, hashAt: walk.hashAt, file: checkpointFile })
   const cp = read.checkpoint
@@ -219,6 +238,8 @@ function verify(ctx: AuditContext, against?: CheckpointRead): AuditVerification 
     ok: walk.firstBad === null && judged.problem === null,
     entries,
     firstBad: walk.firstBad,
+    bad: walk.bad,
+    badCount: walk.badCount,
     keyedFrom: from,
     checkpoint: { file: checkpointFile, status: judged.status, entries: cp?.entries ?? null, head: cp?.head ?? null, at: cp?.at ?? null, problem: judged.problem },
   }

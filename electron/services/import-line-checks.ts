@@ -5,7 +5,7 @@
  * (import-order.ts). The rules the streamed import also applies are asked of import-rules.ts.
  */
 import { isoDateTimeShaped } from '../contract/dates'
-import { describePlayerIdProblem, playerIdProblem } from '../contract/player-id'
+import { describePlayerIdProblem, describeTextProblem, playerIdProblem, type TextProblem } from '../contract/text'
 import { playProblems, type Play } from '../../game-core/play'
 import type { GameDefinition } from '../../game-core/rules'
 import { formatSerial, parseSerial, SerialError, type UnitId } from '../../game-core/serial'
@@ -110,7 +110,7 @@ export function checkLine(run: CarefulRun, { n, l, packed, unit }: ReadLine & { 
     bad(run, n, problem('SERIAL', { serial: l.serial }, `serial ${JSON.stringify(l.serial)}: ${parsed.message}`))
     run.unplaced++
   }
-  checkPlayer(run, n, l.player)
+  checkTexts(run, n, l)
   const soldAt = checkSoldAt(run, n, l.soldAt)
   const play = packed !== undefined ? packed : playOf(run, n, l, parsed)
   if (parsed instanceof SerialError) return
@@ -135,10 +135,15 @@ function noteSaleId(run: CarefulRun, n: number, saleId: string): void {
   else run.idsSeen.set(saleId, n)
 }
 
-function checkPlayer(run: CarefulRun, n: number, player: string): void {
-  const playerProblem = playerIdProblem(player)
-  if (playerProblem) bad(run, n, problem('PLAYER_CHARS', playerProblem, `player: ${describePlayerIdProblem(playerProblem)}`))
+/** The line's player and sale ids under the text rule (contract/text.ts), composed form required: both are stored. */
+function checkTexts(run: CarefulRun, n: number, l: FeedLine): void {
+  const player = playerIdProblem(l.player)
+  if (player) bad(run, n, problem('PLAYER_CHARS', textParams(player), `player: ${describePlayerIdProblem(player)}`))
+  const saleId = playerIdProblem(l.saleId)
+  if (saleId) bad(run, n, problem('SALE_ID_CHARS', textParams(saleId), `saleId: ${describeTextProblem(saleId, 'a sale id')}`))
 }
+
+const textParams = (p: TextProblem) => ({ char: p.char, position: p.position, problem: p.kind })
 
 /** The line's sale time in milliseconds (NaN when it is not one), its reasons said. */
 function checkSoldAt(run: CarefulRun, n: number, text: string): number {

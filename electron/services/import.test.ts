@@ -276,19 +276,23 @@ describe(mode, () => {
       expect(importer!.importContent(TEST_ACTOR, [...lines.slice(0, 19), edit(19, { soldAt: ahead(4 * 60_000) })].join('\n'))).toEqual({ lines: 20, imported: 20, alreadyImported: 0 })
     })
 
-    it('refuses a player id with a control character or a bidirectional formatting character, written as is or escaped', async () => {
+    it('refuses a player id with a control, invisible or bidirectional formatting character or a lone surrogate, written as is or escaped', async () => {
       await ready()
-      const cases: [string, string, number][] = [
-        ['P12\u202E34', 'U+202E', 4], ['\u2066P1\u2069', 'U+2066', 1], ['P\u200E1', 'U+200E', 2], ['P\u200F1', 'U+200F', 2], ['P\u061C1', 'U+061C', 2],
-        ['P1\u007F', 'U+007F', 3], ['P1\u0085', 'U+0085', 3], ['P\u00011', 'U+0001', 2], ['P\u202A1', 'U+202A', 2], ['a\tb', 'U+0009', 2],
+      const KIND_WORDS = { bidi: 'a bidirectional formatting character', control: 'a control character', invisible: 'an invisible character', surrogate: 'half of a UTF-16 surrogate pair, which no ledger stores as it is' }
+      const cases: [string, string, number, keyof typeof KIND_WORDS][] = [
+        ['P12\u202E34', 'U+202E', 4, 'bidi'], ['\u2066P1\u2069', 'U+2066', 1, 'bidi'], ['P\u200E1', 'U+200E', 2, 'bidi'], ['P\u200F1', 'U+200F', 2, 'bidi'],
+        ['P\u061C1', 'U+061C', 2, 'bidi'], ['P1\u007F', 'U+007F', 3, 'control'], ['P1\u0085', 'U+0085', 3, 'control'], ['P\u00011', 'U+0001', 2, 'control'],
+        ['P\u202A1', 'U+202A', 2, 'bidi'], ['a\tb', 'U+0009', 2, 'control'], ['P\u00001', 'U+0000', 2, 'control'], ['P\u200B1', 'U+200B', 2, 'invisible'],
+        ['P\uFEFF1', 'U+FEFF', 2, 'invisible'], ['P\uD8001', 'U+D800', 2, 'surrogate'], ['P1\uDC00', 'U+DC00', 3, 'surrogate'],
       ]
-      for (const [player, char, position] of cases) {
+      for (const [player, char, position, kind] of cases) {
         // the character written as is (JSON.stringify escapes only the C0 controls), and as a JSON escape
         const raw = edit(4, { player })
-        const escaped = raw.replace(/[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+        const escaped = raw.replace(/[\u007f-\u009f\u061c\u200b\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
         for (const line of new Set([raw, escaped])) {
           const d = problemsOf([...lines.slice(0, 4), line, ...lines.slice(5)].join('\n'))
-          expect(d, `${char} in ${line.slice(0, 80)}`).toEqual([{ line: 5, reason: `player: it holds ${char} at character ${position}: a player id may hold no control character and no bidirectional formatting character`, problems: [{ code: 'PLAYER_CHARS', params: { char, position } }] }])
+          const reason = `player: it holds ${char} at character ${position}, ${KIND_WORDS[kind]}: a player id may hold no control, invisible or bidirectional formatting character, nor half of a surrogate pair`
+          expect(d, `${char} in ${line.slice(0, 80)}`).toEqual([{ line: 5, reason, problems: [{ code: 'PLAYER_CHARS', params: { char, position, problem: kind } }] }])
         }
       }
       // other scripts are fine

@@ -28,7 +28,7 @@
  * (5 minutes) ahead of this machine's clock (platform clocks drift a little).
  *
  * player: an account id without control characters or bidirectional formatting characters
- * (contract/player-id.ts). The file itself must be UTF-8: one that is not is refused with the
+ * (contract/text.ts). The file itself must be UTF-8: one that is not is refused with the
  * line and the byte where it stops being UTF-8. It is at most FEED_MAX_BYTES (512 MiB).
  *
  * The modules: import-feed.ts (the file as bytes), import-problems.ts (the schema and the

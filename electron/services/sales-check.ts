@@ -6,7 +6,7 @@
  * it are judged in order.
  */
 import { AppError } from '../contract/errors'
-import { describePlayerIdProblem, playerIdProblem } from '../contract/player-id'
+import { describePlayerIdProblem, playerIdProblem } from '../contract/text'
 import type { Play } from '../../game-core/play'
 import { validatePlay } from '../../game-core/play'
 import { parseSerial, SerialError } from '../../game-core/serial'

@@ -34,6 +34,8 @@ export function describeReason(e: { reason?: ErrorReason; message: string }, t: 
   if (typeof p.kind === 'string') p.kind = t(`jobs.${p.kind}`)
   if (typeof p.role === 'string') p.role = t(`roles.${p.role}`)
   if (typeof p.state === 'string') p.state = t(`reasons.taskStates.${p.state}`)
+  // a refused character's kind (contract/text.ts), in words
+  if (typeof p.problem === 'string') p.problem = t(`reasons.textProblems.${p.problem}`)
   // a mistyped serial, explained as the ticket inspector explains it while it is typed
   if (r.key === 'SERIAL') {
     const f = serialFeedback(String(p.serial))

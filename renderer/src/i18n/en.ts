@@ -172,6 +172,15 @@ const en: Messages = {
     CONFIRM_NOT_NEEDED: '{name} needs no confirmation',
     CONFIRM_INACTIVE: '{name} is deactivated: activate it before confirming it',
     PARTY_SELF: 'register entry {id} names you ({name}): another person removes it',
+    TEXT_REFUSED: 'at character {position} it holds {char}, {problem}: names and texts may hold no control, invisible or bidirectional formatting character, nor half of a surrogate pair',
+    AUDIT_TEXT_REFUSED: 'the audit log cannot seal this {field}: at character {position} it holds {char}, which no ledger stores as it is. Nothing was written',
+    textProblems: {
+      surrogate: 'half of a UTF-16 surrogate pair',
+      control: 'a control character',
+      invisible: 'an invisible character',
+      bidi: 'a bidirectional formatting character',
+      'not-nfc': 'where it stops being in Unicode’s composed form (NFC): send it composed',
+    },
     actions: {
       generate: 'generate its blocks',
       verify: 'verify it',
@@ -345,7 +354,8 @@ const en: Messages = {
         SOLD_AT_FUTURE: 'the sale time, {soldAt}, is in the future (it is {now}; clocks may differ by up to {skewMinutes} minutes)',
         SOLD_AT_DATE: 'the sale time "{soldAt}" names a day or a time that does not exist',
         SOLD_AT_BEFORE_CREATION: 'the sale time, {soldAt}, is before emission {emission} was created ({createdAt}), and it has no first sale day',
-        PLAYER_CHARS: 'the player id holds {char} at character {position}: a player id may hold no control character and no bidirectional formatting character',
+        PLAYER_CHARS: 'the player id cannot be stored as it is: at character {position} it holds {char}, {problem}',
+        SALE_ID_CHARS: 'the sale id cannot be stored as it is: at character {position} it holds {char}, {problem}',
         SOLD_AT_EARLY: 'the sale time, {soldAt}, is before emission {emission} starts selling (on {startsOn})',
         STAKE: 'the stake must be the unit price, {expectedCents}, not {gotCents}',
         NOT_OPEN: 'emission {emission} is not on sale (status: {status})',
@@ -895,6 +905,7 @@ const en: Messages = {
       chain: 'Hash chain',
       chainOk: 'intact',
       chainBroken: 'broken at entry {seq}: {reason}',
+      chainBrokenMore: 'broken at {count} entries, first at entry {seq}: {reason}',
     },
     checkpoint: {
       heading: 'Checkpoint',
@@ -1074,6 +1085,9 @@ const en: Messages = {
     verify: 'Verify the chain',
     chainOk: 'The chain is intact: {n} entries checked.',
     chainBroken: 'The chain is broken at entry {seq}: {reason}. Tell the administrator and keep this workstation as it is.',
+    chainBrokenMany: 'The chain is broken at {count} entries. Tell the administrator and keep this workstation as it is.',
+    badEntry: 'entry {seq}: {reason}',
+    badMore: '… and {count} more (carats audit verify --json lists up to 1,000)',
     checkpointHeading: 'Checkpoint of the log',
     actions: {
       auth: {

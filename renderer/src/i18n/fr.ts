@@ -171,6 +171,15 @@ const fr = {
     CONFIRM_NOT_NEEDED: '{name} n’a pas besoin de confirmation',
     CONFIRM_INACTIVE: '{name} est désactivé : réactivez-le avant de le confirmer',
     PARTY_SELF: 'l’entrée n° {id} du registre vous désigne ({name}) : une autre personne la retire',
+    TEXT_REFUSED: 'au caractère {position}, il contient {char}, {problem} : noms et textes ne peuvent contenir ni caractère de contrôle, ni caractère invisible, ni caractère de mise en forme bidirectionnelle, ni moitié de paire de substitution',
+    AUDIT_TEXT_REFUSED: 'le journal d’audit ne peut pas sceller ce champ ({field}) : au caractère {position}, il contient {char}, qu’aucun registre n’enregistre tel quel. Rien n’a été écrit',
+    textProblems: {
+      surrogate: 'une moitié de paire de substitution UTF-16',
+      control: 'un caractère de contrôle',
+      invisible: 'un caractère invisible',
+      bidi: 'un caractère de mise en forme bidirectionnelle',
+      'not-nfc': 'là où il cesse d’être en forme composée Unicode (NFC) : envoyez-le composé',
+    },
     actions: {
       generate: 'générer ses blocs',
       verify: 'la vérifier',
@@ -345,7 +354,8 @@ const fr = {
         SOLD_AT_FUTURE: 'l’heure de vente, {soldAt}, est dans le futur (il est {now} ; les horloges peuvent différer de {skewMinutes} minutes au plus)',
         SOLD_AT_DATE: 'l’heure de vente « {soldAt} » désigne un jour ou une heure qui n’existe pas',
         SOLD_AT_BEFORE_CREATION: 'l’heure de vente, {soldAt}, précède la création de l’émission {emission} ({createdAt}), qui n’a pas de date d’ouverture des ventes',
-        PLAYER_CHARS: 'l’identifiant du joueur contient {char} au caractère {position} : un identifiant de joueur ne peut contenir ni caractère de contrôle ni caractère de mise en forme bidirectionnelle',
+        PLAYER_CHARS: 'l’identifiant du joueur ne peut pas être enregistré tel quel : au caractère {position}, il contient {char}, {problem}',
+        SALE_ID_CHARS: 'l’identifiant de la vente ne peut pas être enregistré tel quel : au caractère {position}, il contient {char}, {problem}',
         SOLD_AT_EARLY: 'l’heure de vente, {soldAt}, précède l’ouverture des ventes de l’émission {emission} (le {startsOn})',
         STAKE: 'la mise doit être le prix de l’unité, {expectedCents}, et non {gotCents}',
         NOT_OPEN: 'l’émission {emission} n’est pas en vente (état : {status})',
@@ -895,6 +905,7 @@ const fr = {
       chain: 'Chaîne des empreintes',
       chainOk: 'intacte',
       chainBroken: 'rompue à l’entrée {seq} : {reason}',
+      chainBrokenMore: 'rompue à {count} entrées, la première à l’entrée {seq} : {reason}',
     },
     checkpoint: {
       heading: 'Point de contrôle',
@@ -1074,6 +1085,9 @@ const fr = {
     verify: 'Vérifier la chaîne',
     chainOk: 'La chaîne est intacte : {n} entrées vérifiées.',
     chainBroken: 'La chaîne est rompue à l’entrée {seq} : {reason}. Prévenez l’administrateur et laissez ce poste en l’état.',
+    chainBrokenMany: 'La chaîne est rompue à {count} entrées. Prévenez l’administrateur et laissez ce poste en l’état.',
+    badEntry: 'entrée {seq} : {reason}',
+    badMore: '… et {count} de plus (carats audit verify --json en liste jusqu’à 1 000)',
     checkpointHeading: 'Point de contrôle du journal',
     actions: {
       auth: {

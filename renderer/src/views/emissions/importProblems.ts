@@ -69,6 +69,8 @@ function sayParams(p: ImportProblem, t: Translate, te: (key: string) => boolean,
       .join(', ')
   }
   if (p.code === 'SERIAL') params.detail = serialDetail(String(params.serial), t)
+  // a refused character's kind (contract/text.ts), in words
+  if (typeof params.problem === 'string') params.problem = t(`reasons.textProblems.${params.problem}`)
   return params
 }
 
