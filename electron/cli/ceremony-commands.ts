@@ -2,115 +2,157 @@
  * `emission ceremony` and `emission show`: an emission's key ceremony (DERIVATION.md §1.1) from
  * the command line, and an emission with how each of its blocks was seeded.
  *
- * The ceremony takes two people, so two operating-system accounts: the operator starts it (the
- * backend draws its share and shows its hash), then the second person, from their own account,
- * contributes 32 bytes drawn in their own `carats` process (`--random`, crypto.getRandomValues)
- * or read from at least 100 rolls of a die (`--dice`, `--dice-file`). A test or a scripted
- * ceremony names the second person with CARATS_ACTOR (ledger-commands.ts).
+ * The ceremony takes two people, each signed in to their own staff account (--user and
+ * --password-stdin, ceremony-auth.ts): the operator opens it; the second person commits to
+ * SHA-256 of their share (dice, or a file of 64 hex digits they made), and the backend then draws
+ * its own share and prints its fingerprint; the same person reveals the share. `contribute` does
+ * both in one process, with 32 bytes drawn there (`--random`, crypto.getRandomValues) or dice.
  */
 import { readFileSync } from 'node:fs'
-import { diceProblemText, diceRolls } from '../../game-core/seeding'
+import { diceProblemText, diceRolls, shareFromDice, shareHash } from '../../game-core/seeding'
 import type { KeyCeremony } from '../contract/types'
+import { nodePrimitives } from '../crypto/node-primitives'
 import type { Backend } from '../services/backend'
+import { asSignedIn, SIGN_IN_OPTIONS } from './ceremony-auth'
+import { ceremonySummary, ceremonyText, CONTRIBUTE_HOW, SHARE_FROM, SIGN_IN } from './ceremony-text'
 import { UsageError, type Command, type CommandContext } from './io'
 import { eur, int, options, print, whole, withBackend } from './ledger-commands'
 import { publicationLine } from './publish-commands'
 
-const CONTRIBUTE_HOW = '(--random | --dice <rolls> | --dice-file <file>)'
-
 /** What `carats help` says of these commands. */
 export const ceremonySynopsis: Record<string, string[]> = {
   'emission ceremony': [
-    'emission ceremony <E>                 the key ceremony: its state, who, when, both shares\' hashes',
-    'emission ceremony start <E>           the backend draws its share and shows its hash (an operator)',
+    'emission ceremony <E>                 the key ceremony: its state, who, when, the fingerprints, the next step',
+    `emission ceremony start <E> ${SIGN_IN}`,
+    '                                      opens it (an operator); every step below signs its account in the same way',
+    `emission ceremony commit <E> ${SHARE_FROM}`,
+    '                                      the second person commits to SHA-256 of their share; the backend then draws its own',
+    `emission ceremony reveal <E> ${SHARE_FROM}`,
+    '                                      the same person reveals the share committed to: the ceremony is complete',
     `emission ceremony contribute <E> ${CONTRIBUTE_HOW}`,
-    '                                      the second share, from another person than who started it',
+    '                                      commit and reveal in one process (never the person who opened it)',
+    'emission ceremony abandon <E> --reason <text>',
+    '                                      an operator abandons a ceremony whose second person never revealed (on the certificate)',
   ],
   'emission show': ['emission show <E>                     an emission, its blocks, their seeding and key ceremony'],
 }
 
-const pad = (label: string) => label.padEnd(18)
-const sourceWords = (c: KeyCeremony) => (c.custodianSource === 'dice' ? 'dice' : 'random')
-
-function ceremonyLines(c: KeyCeremony, yours?: string): string[] {
-  const lines = [`  ${pad("backend's share")}SHA-256 ${c.serverHash}, started by ${c.startedBy} at ${c.startedAt}`]
-  if (c.state === 'awaiting-custodian') {
-    lines.push(`  awaiting the second share: another person runs carats emission ceremony contribute ${c.emission} ${CONTRIBUTE_HOW}`)
-  } else if (yours) {
-    lines.push(`  ${pad('your share')}SHA-256 ${c.custodianHash} (${yours}), contributed by ${c.custodian} at ${c.contributedAt}`)
-    lines.push('keep this hash: the certificate prints it, and once the emission is published anyone can check that SHA-256 of your share is this')
-  } else {
-    lines.push(`  ${pad('second share')}SHA-256 ${c.custodianHash} (${sourceWords(c)}), contributed by ${c.custodian} at ${c.contributedAt}`)
-  }
-  return lines
-}
-
-function ceremonyText(b: Backend, emission: number, c: KeyCeremony | null, yours?: string): string {
-  const code = b.services.emissions.summary(emission).code
-  if (!c) return `emission ${emission} (${code}): no key ceremony yet (an operator starts it: carats emission ceremony start ${emission})`
-  const state = c.state === 'complete' ? 'key ceremony complete' : 'key ceremony awaiting the second share'
-  return [`emission ${emission} (${code}): ${state}`, ...ceremonyLines(c, yours)].join('\n')
-}
-
 const emissionNumber = (text: string | undefined) => whole('the emission number', text, 1, 9999)
 
-/** The custodian's share as the service takes it, and how it was made (for the printout). */
-function shareInput(values: { random?: boolean; dice?: string; 'dice-file'?: string }): { input: { share?: string; dice?: string }; how: string } {
-  const given = [values.random, values.dice, values['dice-file']].filter((v) => v !== undefined && v !== false).length
-  if (given === 0) throw new UsageError('give one of --random, --dice <rolls> or --dice-file <file>')
-  if (given > 1) throw new UsageError('give only one of --random, --dice <rolls> or --dice-file <file>')
-  if (values.random) {
-    const share = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('hex')
-    return { input: { share }, how: 'random: 32 bytes drawn here' }
+type ShareFlags = { random?: boolean; dice?: string; 'dice-file'?: string; 'share-file'?: string }
+interface ShareGiven {
+  input: { share?: string; dice?: string }
+  how: string
+}
+
+function readText(flag: string, path: string, what: string): string {
+  try {
+    return readFileSync(path, 'utf8')
+  } catch (e) {
+    throw new UsageError(`${flag}: cannot read ${path} (${(e as NodeJS.ErrnoException).code ?? 'error'}): give ${what}`)
   }
+}
+
+function diceGiven(values: ShareFlags): ShareGiven {
   const flag = values.dice !== undefined ? '--dice' : '--dice-file'
-  const text = values.dice ?? readDiceFile(values['dice-file']!)
+  const text = values.dice ?? readText('--dice-file', values['dice-file']!, 'a text file of your rolls, digits 1 to 6')
   const checked = diceRolls(text)
   if ('problem' in checked) throw new UsageError(`${flag}: ${diceProblemText(checked)}`)
   return { input: { dice: checked.rolls }, how: `dice: ${int(checked.rolls.length)} rolls` }
 }
 
-function readDiceFile(path: string): string {
-  try {
-    return readFileSync(path, 'utf8')
-  } catch (e) {
-    throw new UsageError(`--dice-file: cannot read ${path} (${(e as NodeJS.ErrnoException).code ?? 'error'}): give a text file of your rolls, digits 1 to 6`)
-  }
+function shareFileGiven(path: string): ShareGiven {
+  const hex = readText('--share-file', path, 'the file of your share, 64 hexadecimal digits').trim()
+  if (!/^[0-9a-fA-F]{64}$/.test(hex)) throw new UsageError(`--share-file: ${path} must hold 64 hexadecimal digits (your share: 32 bytes), and nothing else`)
+  return { input: { share: hex.toLowerCase() }, how: 'random: from a file' }
 }
+
+/** The custodian's share as the service takes it, and how it was made (for the printout). `contribute` alone draws one here. */
+function shareInput(values: ShareFlags, step: 'commit' | 'reveal' | 'contribute'): ShareGiven {
+  const flags = step === 'contribute' ? ['--random', '--dice <rolls>', '--dice-file <file>'] : ['--dice <rolls>', '--dice-file <file>', '--share-file <file>']
+  const words = `${flags.slice(0, -1).join(', ')} or ${flags[flags.length - 1]}`
+  if (step !== 'contribute' && values.random) {
+    throw new UsageError(`--random is for contribute (commit and reveal in one process): to ${step} in two steps, keep your share in a file and give --share-file`)
+  }
+  const given = [values.random, values.dice, values['dice-file'], values['share-file']].filter((v) => v !== undefined && v !== false).length
+  if (given === 0) throw new UsageError(`give one of ${words}`)
+  if (given > 1) throw new UsageError(`give only one of ${words}`)
+  if (values.random) return { input: { share: Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('hex') }, how: 'random: 32 bytes drawn here' }
+  if (values['share-file'] !== undefined) return shareFileGiven(values['share-file'])
+  return diceGiven(values)
+}
+
+/** SHA-256 of the share given, as committed to. */
+function commitmentOf({ input }: ShareGiven): string {
+  const bytes = input.share !== undefined ? new Uint8Array(Buffer.from(input.share, 'hex')) : shareFromDice(nodePrimitives, input.dice!)
+  return shareHash(nodePrimitives, bytes)
+}
+
+const codeOf = (b: Backend, emission: number) => b.services.emissions.summary(emission).code
+
+function printCeremony(ctx: CommandContext, b: Backend, emission: number, c: KeyCeremony | null, yours?: string): number {
+  print(ctx, c, () => ceremonyText(emission, codeOf(b, emission), c, yours))
+  return 0
+}
+
+const SHARE_OPTIONS = { dice: { type: 'string' }, 'dice-file': { type: 'string' }, 'share-file': { type: 'string' }, random: { type: 'boolean' } } as const
 
 const show = (ctx: CommandContext) =>
   withBackend(ctx, (b) => {
-    const { pos } = options(ctx, {}, 1)
-    const emission = emissionNumber(pos[0])
-    const c = b.services.ceremony.get(emission)
-    print(ctx, c, () => ceremonyText(b, emission, c))
-    return 0
+    const emission = emissionNumber(options(ctx, {}, 1).pos[0])
+    return printCeremony(ctx, b, emission, b.services.ceremony.get(emission))
   })
 
 const start = (ctx: CommandContext) =>
-  withBackend(ctx, (b) => {
-    const { pos } = options(ctx, {}, 1)
-    const c = b.services.ceremony.start(b.actor, emissionNumber(pos[0]))
-    print(ctx, c, () => ceremonyText(b, c.emission, c))
+  withBackend(ctx, async (b) => {
+    const { values, pos } = options(ctx, SIGN_IN_OPTIONS, 1)
+    const emission = emissionNumber(pos[0])
+    const c = await asSignedIn(b, values, 'ceremony:start', (actor) => b.services.ceremony.start(actor, emission))
+    return printCeremony(ctx, b, emission, c)
+  })
+
+/** A step of the second person: the share read first (usage errors before any password), then the step taken as --user. */
+function custodianStep(step: 'commit' | 'reveal' | 'contribute') {
+  return (ctx: CommandContext) =>
+    withBackend(ctx, async (b) => {
+      const { values, pos } = options(ctx, { ...SIGN_IN_OPTIONS, ...SHARE_OPTIONS }, 1)
+      const emission = emissionNumber(pos[0])
+      const given = shareInput(values, step)
+      const c = await asSignedIn(b, values, step === 'reveal' ? 'ceremony:reveal' : 'ceremony:commit', (actor) => {
+        if (step === 'commit') return b.services.ceremony.commit(actor, emission, commitmentOf(given))
+        if (step === 'reveal') return b.services.ceremony.reveal(actor, emission, given.input)
+        // commit, then reveal, in this one process: the share never leaves it but to the backend
+        return b.services.ceremony.contribute(actor, emission, given.input)
+      })
+      return printCeremony(ctx, b, emission, c, given.how)
+    })
+}
+
+const abandon = (ctx: CommandContext) =>
+  withBackend(ctx, async (b) => {
+    const { values, pos } = options(ctx, { ...SIGN_IN_OPTIONS, reason: { type: 'string' } }, 1)
+    const emission = emissionNumber(pos[0])
+    if (!values.reason?.trim()) throw new UsageError('--reason is required: say why the ceremony is abandoned')
+    const reason = values.reason.trim()
+    await asSignedIn(b, values, 'ceremony:abandon', (actor) => b.services.ceremony.abandon(actor, emission, reason))
+    const next = `an operator opens another: carats emission ceremony start ${emission} ${SIGN_IN}`
+    print(ctx, null, () => `emission ${emission}: key ceremony abandoned (${reason}); ${next}`)
     return 0
   })
 
-const contribute = (ctx: CommandContext) =>
-  withBackend(ctx, (b) => {
-    const { values, pos } = options(ctx, { random: { type: 'boolean' }, dice: { type: 'string' }, 'dice-file': { type: 'string' } }, 1)
-    const emission = emissionNumber(pos[0])
-    const { input, how } = shareInput(values)
-    const c = b.services.ceremony.contribute(b.actor, emission, input)
-    print(ctx, c, () => ceremonyText(b, emission, c, how))
-    return 0
-  })
+const STEPS: Record<string, (ctx: CommandContext) => Promise<number>> = {
+  start,
+  commit: custodianStep('commit'),
+  reveal: custodianStep('reveal'),
+  contribute: custodianStep('contribute'),
+  abandon,
+}
 
 const ceremony: Command = (ctx) => {
   const [step, ...rest] = ctx.args
-  if (step === 'start') return start({ ...ctx, args: rest })
-  if (step === 'contribute') return contribute({ ...ctx, args: rest })
+  if (step !== undefined && STEPS[step]) return STEPS[step]({ ...ctx, args: rest })
   if (step !== undefined && !/^\d+$/.test(step) && !step.startsWith('-')) {
-    throw new UsageError(`"${step}" is not a step of the key ceremony: carats emission ceremony <E>, … start <E> or … contribute <E>`)
+    throw new UsageError(`"${step}" is not a step of the key ceremony: carats emission ceremony <E>, … start, commit, reveal, contribute or abandon <E>`)
   }
   return show(ctx)
 }
@@ -133,12 +175,7 @@ const emissionShow: Command = (ctx) =>
   })
 
 function seedingLines(c: KeyCeremony | null, singleControl: boolean, blocks: { block: number; status: string; seeding: string }[]): string[] {
-  const lines: string[] = []
-  if (c) {
-    const state = c.state === 'complete' ? 'complete' : 'awaiting the second share'
-    lines.push(`key ceremony: ${state}; backend's share SHA-256 ${c.serverHash}, started by ${c.startedBy} at ${c.startedAt}`)
-    if (c.state === 'complete') lines.push(`  second share SHA-256 ${c.custodianHash} (${sourceWords(c)}), contributed by ${c.custodian} at ${c.contributedAt}`)
-  }
+  const lines: string[] = c ? ceremonySummary(c) : []
   if (singleControl) {
     const single = blocks.filter((x) => x.status !== 'pending' && x.seeding === 'single').map((x) => x.block)
     lines.push(c ? `single control: block(s) ${single.join(', ')} were seeded by one person` : 'no key ceremony: single control (one person drew every block’s secret; demonstrations only)')

@@ -5,10 +5,11 @@
  * Who acts: the operating-system user, audited as "os:<username>". Whoever runs the CLI can read
  * the ledger file and its key file anyway, so roles cannot protect anything from them; the CLI
  * trusts the OS user as an operator and an auditor, and every change it makes is in the audit log
- * under that name. CARATS_ACTOR, if set, is the name audited instead: for tests and scripted key
- * ceremonies, where the second person of the ceremony is another account than the one running
- * the script (emission ceremony, ceremony-commands.ts); a person at the keyboard leaves it unset. The one rule kept is the auditor's: an unsold unit is shown only with
- * `--reason`, and the inspection is audited with that reason.
+ * under that name. CARATS_ACTOR, if set, is the name audited instead (for tests and scripts); a
+ * person at the keyboard leaves it unset. It is not accepted for the key ceremony's steps, which
+ * sign a staff account in with --user and --password-stdin (ceremony-auth.ts). The one rule kept
+ * is the auditor's: an unsold unit is shown only with `--reason`, and the inspection is audited
+ * with that reason.
  *
  * The ledger: --db <file or postgresql:// URL>, else CARATS_DB, else carats.db in the app's data
  * folder. A team ledger on PostgreSQL needs its key file: --key-file or CARATS_KEY_FILE.
@@ -26,6 +27,7 @@ import { openBackend, type Backend } from '../services/backend'
 import type { Simulator } from '../services/simulator'
 import { salesImport, salesImports } from './import-commands'
 import { UsageError, type Command, type CommandContext } from './io'
+import { cliReason, cliText } from './text-args'
 
 export const eur = (cents: number) => `${(cents / 100).toLocaleString('fr-FR', { maximumFractionDigits: 2 }).replace(/\u202f|\u00a0/g, ' ')} €`
 export const int = (n: number) => n.toLocaleString('en-US')
@@ -121,7 +123,7 @@ const emissionCreate: Command = (ctx) =>
     if (startsProblem === 'shape') throw new UsageError(`--starts must be a date YYYY-MM-DD, got ${JSON.stringify(values.starts)}`)
     if (startsProblem === 'nonexistent') throw new UsageError(`--starts must be a day of the calendar: ${values.starts} does not exist`)
     const e = asUsage('--claim-threshold-cents', 'claimThresholdCents', () =>
-      b.services.emissions.create(b.actor, { blocks, code: values.code, startsOn: values.starts, demo: values.demo, claimThresholdCents }))
+      b.services.emissions.create(b.actor, { blocks, code: values.code === undefined ? undefined : cliText(values.code, '--code', 'a code'), startsOn: values.starts, demo: values.demo, claimThresholdCents }))
     const kind = e.demo ? 'demonstration emission' : 'emission'
     print(ctx, e, () => `${kind} ${e.emission} (${e.code}) created: ${e.blocks} block(s) of ${int(e.unitsTotal / e.blocks)} units${e.startsOn ? `, on sale from ${e.startsOn}` : ''}, prizes from ${eur(e.claimThresholdCents)} claimed in person; next: emission generate ${e.emission}`)
     return 0
@@ -150,7 +152,7 @@ const emissionWithdraw: Command = (ctx) =>
     const { values, pos } = options(ctx, { reason: { type: 'string' } }, 1)
     const emission = whole('the emission number', pos[0], 1, 9999)
     if (!values.reason) throw new UsageError('--reason is required to withdraw an emission')
-    const s = b.services.emissions.withdraw(b.actor, emission, values.reason)
+    const s = b.services.emissions.withdraw(b.actor, emission, cliReason(values.reason)!)
     print(ctx, s, () => `emission ${emission} (${s.code}) is withdrawn: ${s.withdrawnReason}`)
     return 0
   })
@@ -221,7 +223,7 @@ const ticketShow: Command = (ctx) =>
     const { values, pos } = options(ctx, { reason: { type: 'string' } }, 1)
     if (!pos[0]) throw new UsageError('name the serial: carats ticket show EEEE-BBB-UUUUUUU-K')
     // as an auditor: a sold unit is shown, an unsold one only with --reason (audited)
-    const t = b.services.tickets.get({ name: b.actor.name, role: 'auditor' }, pos[0], values.reason)
+    const t = b.services.tickets.get({ name: b.actor.name, role: 'auditor' }, pos[0], cliReason(values.reason))
     print(ctx, t, () => ticketText(t))
     return 0
   })

@@ -45,69 +45,132 @@ async function generate(w: World, emission: number) {
 }
 
 describe('a key ceremony', () => {
-  it('starts with the backend’s share, sealed, and its hash shown and audited', () => {
+  it('is opened by an operator with no share drawn yet, audited', () => {
     const w = world()
     const e = w.emissions.create(otto, { blocks: 2 }).emission
     expect(w.ceremony.get(e)).toBeNull()
     const c = w.ceremony.start(otto, e)
-    expect(c).toMatchObject({ emission: e, state: 'awaiting-custodian', startedBy: 'otto', custodian: null, custodianHash: null, custodianSource: null, contributedAt: null })
-    expect(c.serverHash).toMatch(/^[0-9a-f]{64}$/)
-    expect(auditOf(w, 'ceremony.start')).toMatchObject([{ actor: 'otto', object: `emission:${e}`, details: { serverHash: c.serverHash } }])
+    expect(c).toMatchObject({ emission: e, protocol: 2, state: 'awaiting-commitment', serverHash: null, startedBy: 'otto', committedBy: null, custodian: null, abandoned: [] })
+    expect(w.db.prepare('SELECT server_share FROM key_ceremonies WHERE emission = ?').pluck().get(e)).toBeNull()
+    expect(auditOf(w, 'ceremony.start')).toMatchObject([{ actor: 'otto', object: `emission:${e}`, details: { protocol: 2, abandonedBefore: 0 } }])
   })
 
-  it('is completed by a second person with 32 bytes of their own: hashes of both shares, who and when, audited', () => {
+  it('draws the backend’s share only once the second person has committed to theirs, then takes the share committed to', () => {
     const w = world()
     const e = w.emissions.create(otto, { blocks: 1 }).emission
-    const started = w.ceremony.start(otto, e)
+    w.ceremony.start(otto, e)
     const share = randomShareHex()
-    const c = w.ceremony.contribute(aude, e, { share })
-    expect(c).toMatchObject({ state: 'complete', serverHash: started.serverHash, custodian: 'aude', custodianSource: 'random', custodianHash: sha(Buffer.from(share, 'hex')) })
-    expect(Date.parse(c.contributedAt!)).toBeGreaterThan(Date.parse(c.startedAt))
-    expect(auditOf(w, 'ceremony.contribute')).toMatchObject([{ actor: 'aude', details: { serverHash: started.serverHash, custodianHash: c.custodianHash, source: 'random' } }])
+    const commitment = sha(Buffer.from(share, 'hex'))
+    const committed = w.ceremony.commit(aude, e, commitment.toUpperCase())
+    expect(committed).toMatchObject({ state: 'awaiting-reveal', committedBy: 'aude', custodianCommit: commitment, custodian: null, custodianHash: null })
+    expect(committed.serverHash).toMatch(/^[0-9a-f]{64}$/)
+    expect(auditOf(w, 'ceremony.commit')).toMatchObject([{ actor: 'aude', details: { custodianCommit: commitment, serverHash: committed.serverHash } }])
+    const c = w.ceremony.reveal(aude, e, { share })
+    expect(c).toMatchObject({ state: 'complete', serverHash: committed.serverHash, custodian: 'aude', custodianSource: 'random', custodianHash: commitment })
+    expect(Date.parse(c.contributedAt!)).toBeGreaterThan(Date.parse(c.committedAt!))
+    expect(auditOf(w, 'ceremony.reveal')).toMatchObject([{ actor: 'aude', details: { serverHash: committed.serverHash, custodianHash: commitment, source: 'random' } }])
     const shares = w.ceremony.shares(e)!
     expect(sha(shares.server)).toBe(c.serverHash)
     expect(Buffer.from(shares.custodian).toString('hex')).toBe(share)
+  })
+
+  it('holds against the key holder: the backend’s share read after the commitment cannot change the custodian’s share', () => {
+    const w = world()
+    const e = w.emissions.create(otto, { blocks: 1 }).emission
+    w.ceremony.start(otto, e)
+    const share = randomShareHex()
+    w.ceremony.commit(aude, e, sha(Buffer.from(share, 'hex')))
+    // whoever holds the key file opens the backend's share while the ceremony waits for the reveal…
+    const sealed = w.db.prepare('SELECT server_share FROM key_ceremonies WHERE emission = ?').pluck().get(e) as Buffer
+    const server = w.keys.openShare({ emission: e, party: 'server' }, sealed)
+    // …and picks, among shares of their making, one that gives block 1 the secret they like best: it is refused
+    const chosen = [randomShareHex(), randomShareHex(), randomShareHex()]
+      .map((hex) => ({ hex, s: Buffer.from(blockSecretFromShares(nodePrimitives, server, Buffer.from(hex, 'hex'), e, 1)) }))
+      .sort((a, b) => Buffer.compare(a.s, b.s))[0]
+    expect(refusal(() => w.ceremony.reveal(aude, e, { share: chosen.hex }))).toMatchObject({
+      code: 'BAD_ARGUMENTS', reason: { key: 'CEREMONY_REVEAL_MISMATCH', params: { emission: e, commitment: sha(Buffer.from(share, 'hex')) } },
+    })
+    expect(refusal(() => w.ceremony.reveal(aude, e, { dice: DICE }))).toMatchObject({ reason: { key: 'CEREMONY_REVEAL_MISMATCH' } })
+    expect(w.ceremony.get(e)!.state).toBe('awaiting-reveal')
+    expect(auditOf(w, 'ceremony.reveal')).toHaveLength(0)
+    expect(w.ceremony.reveal(aude, e, { share }).state).toBe('complete')
+  })
+
+  it('refuses a reveal before the commitment, and from anyone but who committed', () => {
+    const w = world()
+    const e = w.emissions.create(otto, { blocks: 1 }).emission
+    w.ceremony.start(otto, e)
+    expect(refusal(() => w.ceremony.reveal(aude, e, { share: randomShareHex() }))).toMatchObject({ code: 'ILLEGAL_STATE', reason: { key: 'CEREMONY_NOT_COMMITTED' } })
+    const share = randomShareHex()
+    w.ceremony.commit(aude, e, sha(Buffer.from(share, 'hex')))
+    expect(refusal(() => w.ceremony.reveal({ name: 'max', role: 'manager' }, e, { share }))).toMatchObject({ code: 'FORBIDDEN', reason: { key: 'CEREMONY_NOT_CUSTODIAN', params: { custodian: 'aude' } } })
+    expect(refusal(() => w.ceremony.commit({ name: 'max', role: 'manager' }, e, 'ab'.repeat(32)))).toMatchObject({ code: 'CONFLICT', reason: { key: 'CEREMONY_COMMITTED' } })
+    expect(w.ceremony.get(e)!.state).toBe('awaiting-reveal')
   })
 
   it('takes the second share from dice: SHA256 of ascii("CARATS/v1/dice") and the rolls', () => {
     const w = world()
     const e = w.emissions.create(otto, { blocks: 1 }).emission
     w.ceremony.start(otto, e)
-    const c = w.ceremony.contribute(aude, e, { dice: DICE })
-    expect(c).toMatchObject({ custodianSource: 'dice', custodianHash: sha(shareFromDice(nodePrimitives, DICE)) })
+    const hash = sha(shareFromDice(nodePrimitives, DICE))
+    w.ceremony.commit(aude, e, hash)
+    const c = w.ceremony.reveal(aude, e, { dice: DICE })
+    expect(c).toMatchObject({ custodianSource: 'dice', custodianHash: hash })
   })
 
   it('refuses dice that are not rolls, or too few, saying which', () => {
     const w = world()
     const e = w.emissions.create(otto, { blocks: 1 }).emission
     w.ceremony.start(otto, e)
-    expect(refusal(() => w.ceremony.contribute(aude, e, { dice: DICE.replace('5', '7') }))).toMatchObject({ code: 'BAD_ARGUMENTS', reason: { key: 'DICE_NOT_A_ROLL', params: { char: '7' } } })
-    expect(refusal(() => w.ceremony.contribute(aude, e, { dice: DICE.slice(0, 60) }))).toMatchObject({ code: 'BAD_ARGUMENTS', message: expect.stringContaining('at least 100'), reason: { key: 'DICE_TOO_FEW', params: { min: 100 } } })
-    expect(w.ceremony.get(e)!.state).toBe('awaiting-custodian')
+    w.ceremony.commit(aude, e, sha(shareFromDice(nodePrimitives, DICE)))
+    expect(refusal(() => w.ceremony.reveal(aude, e, { dice: DICE.replace('5', '7') }))).toMatchObject({ code: 'BAD_ARGUMENTS', reason: { key: 'DICE_NOT_A_ROLL', params: { char: '7' } } })
+    expect(refusal(() => w.ceremony.reveal(aude, e, { dice: DICE.slice(0, 60) }))).toMatchObject({ code: 'BAD_ARGUMENTS', message: expect.stringContaining('at least 100'), reason: { key: 'DICE_TOO_FEW', params: { min: 100 } } })
+    expect(w.ceremony.get(e)!.state).toBe('awaiting-reveal')
   })
 
-  it('never takes its second share from the person who started it, whatever the case of their name', () => {
+  it('never takes the commitment from the person who opened it, whatever the case of their name', () => {
     const w = world()
     const e = w.emissions.create(otto, { blocks: 1 }).emission
     w.ceremony.start(otto, e)
     for (const who of [otto, { name: 'OTTO', role: 'auditor' } as Actor]) {
+      expect(refusal(() => w.ceremony.commit(who, e, 'ab'.repeat(32)))).toMatchObject({ code: 'FORBIDDEN', reason: { key: 'CEREMONY_SAME_PERSON' } })
       expect(refusal(() => w.ceremony.contribute(who, e, { share: randomShareHex() }))).toMatchObject({ code: 'FORBIDDEN', reason: { key: 'CEREMONY_SAME_PERSON' } })
     }
-    expect(w.ceremony.get(e)!.state).toBe('awaiting-custodian')
-    expect(auditOf(w, 'ceremony.contribute')).toHaveLength(0)
+    expect(w.ceremony.get(e)).toMatchObject({ state: 'awaiting-commitment', serverHash: null })
+    expect(auditOf(w, 'ceremony.commit')).toHaveLength(0)
   })
 
   it('happens once per emission: no second start, no second share, no share before the start', () => {
     const w = world()
     const e = w.emissions.create(otto, { blocks: 1 }).emission
-    expect(refusal(() => w.ceremony.contribute(aude, e, { share: randomShareHex() }))).toMatchObject({ code: 'ILLEGAL_STATE', reason: { key: 'CEREMONY_NOT_STARTED' } })
-    const first = w.ceremony.start(otto, e)
+    expect(refusal(() => w.ceremony.commit(aude, e, 'ab'.repeat(32)))).toMatchObject({ code: 'ILLEGAL_STATE', reason: { key: 'CEREMONY_NOT_STARTED' } })
+    w.ceremony.start(otto, e)
     expect(refusal(() => w.ceremony.start(otto, e))).toMatchObject({ code: 'CONFLICT', reason: { key: 'CEREMONY_EXISTS' } })
     expect(refusal(() => w.ceremony.start(aude, e))).toMatchObject({ code: 'CONFLICT' })
-    w.ceremony.contribute(aude, e, { share: randomShareHex() })
+    const done = w.ceremony.contribute(aude, e, { share: randomShareHex() })
     expect(refusal(() => w.ceremony.contribute({ name: 'max', role: 'manager' }, e, { share: randomShareHex() }))).toMatchObject({ code: 'CONFLICT', reason: { key: 'CEREMONY_COMPLETE', params: { custodian: 'aude' } } })
-    expect(w.ceremony.get(e)!.serverHash).toBe(first.serverHash)
+    expect(refusal(() => w.ceremony.abandon(otto, e, 'too late'))).toMatchObject({ code: 'CONFLICT', reason: { key: 'CEREMONY_COMPLETE' } })
+    expect(w.ceremony.get(e)!.serverHash).toBe(done.serverHash)
     expect(auditOf(w, 'ceremony.start')).toHaveLength(1)
+  })
+
+  it('is abandoned by an operator when its custodian never reveals: kept, audited, on the certificate; that custodian is not taken again', () => {
+    const w = world()
+    const e = w.emissions.create(otto, { blocks: 1 }).emission
+    w.ceremony.start(otto, e)
+    const first = w.ceremony.commit(aude, e, 'ab'.repeat(32))
+    expect(w.ceremony.abandon(otto, e, 'aude did not reveal her share')).toBeNull()
+    expect(w.ceremony.get(e)).toBeNull()
+    expect(auditOf(w, 'ceremony.abandon')).toMatchObject([{
+      actor: 'otto', details: { reason: 'aude did not reveal her share', protocol: 2, serverHash: first.serverHash, committedBy: 'aude', custodianCommit: 'ab'.repeat(32), abandoned: 1 },
+    }])
+    w.ceremony.start(otto, e)
+    expect(refusal(() => w.ceremony.commit({ name: 'Aude', role: 'auditor' }, e, 'cd'.repeat(32)))).toMatchObject({ code: 'FORBIDDEN', reason: { key: 'CEREMONY_CUSTODIAN_ABANDONED' } })
+    const c = w.ceremony.contribute({ name: 'max', role: 'manager' }, e, { share: randomShareHex() })
+    expect(c).toMatchObject({ state: 'complete', custodian: 'max' })
+    expect(c.abandoned).toMatchObject([{ protocol: 2, startedBy: 'otto', committedBy: 'aude', serverHash: first.serverHash, abandonedBy: 'otto', reason: 'aude did not reveal her share' }])
+    expect(w.emissions.certificate(e).ceremony!.abandoned).toHaveLength(1)
+    expect(auditOf(w, 'ceremony.start').map((a) => a.details)).toEqual([{ protocol: 2, abandonedBefore: 0 }, { protocol: 2, abandonedBefore: 1 }])
   })
 
   it('is refused once the emission’s blocks are generated', async () => {
@@ -120,6 +183,7 @@ describe('a key ceremony', () => {
     w.ceremony.contribute(aude, f, { share: randomShareHex() })
     await generate(w, f)
     expect(refusal(() => w.ceremony.contribute(aude, f, { share: randomShareHex() }))).toMatchObject({ code: 'ILLEGAL_STATE', reason: { key: 'CEREMONY_TOO_LATE' } })
+    expect(refusal(() => w.ceremony.abandon(otto, f, 'after the fact'))).toMatchObject({ code: 'ILLEGAL_STATE', reason: { key: 'CEREMONY_TOO_LATE' } })
   })
 
   it('keeps the shares sealed: the database alone shows their hashes, never the shares or the secrets', async () => {
@@ -153,7 +217,9 @@ describe('generation from the ceremony', () => {
     expect(refusal(() => w.emissions.generate(otto, e))).toMatchObject({ code: 'ILLEGAL_STATE', message: expect.stringContaining('key ceremony'), reason: { key: 'CEREMONY_REQUIRED', params: { emission: e } } })
     w.ceremony.start(otto, e)
     expect(refusal(() => w.emissions.generate(otto, e))).toMatchObject({ code: 'ILLEGAL_STATE', reason: { key: 'CEREMONY_REQUIRED' } })
-    expect(w.audit.list({ page: 1, pageSize: 50 }).total).toBe(before + 1) // the ceremony's start alone
+    w.ceremony.commit(aude, e, 'ab'.repeat(32))
+    expect(refusal(() => w.emissions.generate(otto, e))).toMatchObject({ code: 'ILLEGAL_STATE', reason: { key: 'CEREMONY_REQUIRED' } })
+    expect(w.audit.list({ page: 1, pageSize: 50 }).total).toBe(before + 2) // the ceremony's start and commitment alone
     expect(w.emissions.summary(e)).toMatchObject({ status: 'created', blocksGenerated: 0, jobId: null })
     expect(w.catalog.blocks(e).every((b) => b.status === 'pending' && b.secret === null)).toBe(true)
   })
@@ -214,16 +280,57 @@ describe('verification of a two-person block', () => {
     const forged = 'ab'.repeat(32)
     const honest = w.ceremony.get(e)!.custodianHash!
     // the file edited: the certificate would print a hash that the share does not have
-    w.db.prepare('UPDATE key_ceremonies SET custodian_hash = ? WHERE emission = ?').run(forged, e)
+    w.db.prepare('UPDATE key_ceremonies SET custodian_hash = ?, custodian_commit = ? WHERE emission = ?').run(forged, forged, e)
     const refused = await w.jobs.wait(w.emissions.generate(otto, e).id)
     expect(refused.state).toBe('failed')
     expect(refused.message).toContain(`the custodian's share of emission ${e}'s key ceremony does not have the hash recorded for it`)
-    w.db.prepare('UPDATE key_ceremonies SET custodian_hash = ? WHERE emission = ?').run(honest, e)
+    w.db.prepare('UPDATE key_ceremonies SET custodian_hash = ?, custodian_commit = ? WHERE emission = ?').run(honest, honest, e)
     await generate(w, e)
     w.db.prepare('UPDATE key_ceremonies SET server_hash = ? WHERE emission = ?').run(forged, e)
     const end = await w.jobs.wait(w.emissions.verify(aude, e).id)
     expect(end.state).toBe('failed')
     expect(w.verifications.latest(e).blocks[0]).toMatchObject({ sound: false, commitmentMatches: true })
     expect(w.verifications.latest(e).blocks[0].problems.join()).toContain(`the backend's share of emission ${e}'s key ceremony does not have the hash recorded for it`)
+  })
+})
+
+describe('a ceremony made the old way (protocol 1: the backend’s share first)', () => {
+  /** The row a ledger before migration 14 kept, written as its service wrote it. */
+  function oldCeremony(w: World, e: number, custodian: Uint8Array | null) {
+    const server = new Uint8Array(crypto.getRandomValues(new Uint8Array(32)))
+    w.db.prepare('INSERT INTO key_ceremonies (emission, server_share, server_hash, started_by, started_at) VALUES (?, ?, ?, ?, ?)')
+      .run(e, w.keys.sealShare({ emission: e, party: 'server' }, server), sha(server), 'otto', '2026-05-01T08:00:00.000Z')
+    if (custodian) {
+      w.db.prepare("UPDATE key_ceremonies SET custodian = 'aude', custodian_share = ?, custodian_hash = ?, custodian_source = 'dice', contributed_at = ? WHERE emission = ?")
+        .run(w.keys.sealShare({ emission: e, party: 'custodian' }, custodian), sha(custodian), '2026-05-01T08:05:00.000Z', e)
+    }
+    return server
+  }
+
+  it('still generates and verifies, each secret HMAC(A ‖ C, …) as before', async () => {
+    const w = world()
+    const e = w.emissions.create(otto, { blocks: 2 }).emission
+    const custodian = shareFromDice(nodePrimitives, DICE)
+    const server = oldCeremony(w, e, custodian)
+    expect(w.ceremony.get(e)).toMatchObject({ protocol: 1, state: 'complete', serverHash: sha(server), committedBy: null, custodianCommit: null, custodianHash: sha(custodian) })
+    await generate(w, e)
+    for (const b of [1, 2]) {
+      expect(Buffer.from(w.keys.openSecret({ emission: e, block: b }, w.catalog.block(e, b).secret!))).toEqual(Buffer.from(blockSecretFromShares(nodePrimitives, server, custodian, e, b)))
+    }
+    const end = await w.jobs.wait(w.emissions.verify(aude, e).id)
+    expect(end.state, end.message).toBe('done')
+    expect(w.verifications.latest(e).blocks.map((b) => b.sound)).toEqual([true, true])
+  })
+
+  it('is not completed the old way any more once begun: an operator abandons it and opens a commit-first one', () => {
+    const w = world()
+    const e = w.emissions.create(otto, { blocks: 1 }).emission
+    oldCeremony(w, e, null)
+    expect(w.ceremony.get(e)).toMatchObject({ protocol: 1, state: 'awaiting-custodian' })
+    expect(refusal(() => w.ceremony.contribute(aude, e, { share: randomShareHex() }))).toMatchObject({ code: 'ILLEGAL_STATE', reason: { key: 'CEREMONY_OLD_PROTOCOL' } })
+    expect(refusal(() => w.ceremony.reveal(aude, e, { share: randomShareHex() }))).toMatchObject({ code: 'ILLEGAL_STATE', reason: { key: 'CEREMONY_OLD_PROTOCOL' } })
+    w.ceremony.abandon(otto, e, 'begun before the commit-first protocol')
+    w.ceremony.start(otto, e)
+    expect(w.ceremony.contribute(aude, e, { share: randomShareHex() })).toMatchObject({ protocol: 2, state: 'complete', abandoned: [{ protocol: 1, committedBy: null }] })
   })
 })

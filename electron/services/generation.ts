@@ -45,10 +45,11 @@ export function seedingOf(ceremony: CeremonyService, e: EmissionRow): BlockSeedi
   const c = ceremony.get(e.emission)
   if (c?.state === 'complete') return 'two-person'
   if (e.demo === 1) return 'single'
-  const where = c ? `its key ceremony waits for a second person's share (started by ${c.startedBy})` : 'it has no key ceremony yet'
+  const waits = c?.state === 'awaiting-reveal' ? `for ${c.committedBy} to reveal the share committed to` : "for a second person's commitment"
+  const where = c ? `its key ceremony waits ${waits} (opened by ${c.startedBy})` : 'it has no key ceremony yet'
   throw new AppError(
     'ILLEGAL_STATE',
-    `emission ${e.emission} cannot be generated: ${where}; a real emission is generated only from a complete key ceremony (an operator starts it, another person contributes the second share)`,
+    `emission ${e.emission} cannot be generated: ${where}; a real emission is generated only from a complete key ceremony (an operator opens it, another person commits to a share, then reveals it)`,
     because('CEREMONY_REQUIRED', { emission: e.emission }),
   )
 }

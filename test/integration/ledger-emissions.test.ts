@@ -77,7 +77,7 @@ describe('the life of an emission', () => {
     expect(cert).toMatchObject({ singleControl: false, ceremony: { state: 'complete', startedBy: 'otto', custodian: 'aude' } })
 
     const actions = s.audit.list({ page: 1, pageSize: 100 }).items.map((a) => a.action).reverse()
-    expect(actions).toEqual(['audit.keyed', 'emission.create', 'ceremony.start', 'ceremony.contribute', 'emission.generate-start', 'block.generate', 'emission.generate-done', 'emission.verify-start', 'block.verify', 'emission.verify-done', 'emission.open', 'emission.close'])
+    expect(actions).toEqual(['audit.keyed', 'emission.create', 'ceremony.start', 'ceremony.commit', 'ceremony.reveal', 'emission.generate-start', 'block.generate', 'emission.generate-done', 'emission.verify-start', 'block.verify', 'emission.verify-done', 'emission.open', 'emission.close'])
     expect(s.audit.verify().ok).toBe(true)
   }, 180_000)
 

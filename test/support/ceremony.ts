@@ -1,13 +1,14 @@
 /**
  * A key ceremony run the way two people run it (DERIVATION.md §1.1), for the tests, fixtures and
- * benchmarks that generate a real emission without the screens: one person starts it, another
- * contributes 32 random bytes. A real (non-demo) emission is generated only after one.
+ * benchmarks that generate a real emission without the screens: one person opens it, another
+ * commits to 32 random bytes, then reveals them (CeremonyService.contribute). A real (non-demo)
+ * emission is generated only after one.
  */
 import type { KeyCeremony } from '../../electron/contract/types'
 import type { CeremonyService } from '../../electron/services/ceremony'
 import type { Actor } from '../../electron/services/common'
 
-/** Who starts the ceremony and who contributes the second share, unless told otherwise. */
+/** Who opens the ceremony and who commits to and reveals the second share, unless told otherwise. */
 export const CEREMONY_STARTER: Actor = { name: 'otto', role: 'operator' }
 export const CEREMONY_CUSTODIAN: Actor = { name: 'aude', role: 'auditor' }
 

@@ -100,6 +100,12 @@ const C = 'UPDATE claims SET'
 const VERIFIED = "verified_by = 'Bob', verified_at = 't', document_ref = 'X1'"
 const PARTY = "INSERT INTO related_parties (player, relation, linked_to, reason, added_by, added_at) VALUES ('P2',"
 
+/** Migration 14's rule of a key ceremony's commitment (a protocol 1 ceremony has none). */
+const CEREMONY_COMMIT = `(committed_by IS NULL) = (custodian_commit IS NULL) AND (committed_by IS NULL) = (committed_at IS NULL)
+    AND (server_share IS NULL) = (server_hash IS NULL)
+    AND (protocol <> 2 AND server_share IS NOT NULL AND committed_by IS NULL
+      OR protocol = 2 AND (committed_by IS NULL) = (server_share IS NULL) AND (custodian IS NULL OR custodian_hash = custodian_commit))`
+
 const CHECKS: Refusal[] = [
   check(
     'emissions_emission_check',
@@ -143,6 +149,8 @@ const CHECKS: Refusal[] = [
     '(custodian IS NULL) = (custodian_share IS NULL) AND (custodian IS NULL) = (contributed_at IS NULL)',
   ),
   check('key_ceremonies_custodian_source_check', "UPDATE key_ceremonies SET custodian_source = 'coin'", "custodian_source IN ('random', 'dice')"),
+  check('key_ceremonies_protocol_check', 'UPDATE key_ceremonies SET protocol = 3', 'protocol IN (1, 2)'),
+  check('key_ceremonies_commit_check', "UPDATE key_ceremonies SET committed_by = 'Bob', custodian_commit = 'c', committed_at = 't'", CEREMONY_COMMIT),
   ...claimChecks(),
   check('related_parties_relation_check', `${PARTY} 'friend', 'Bob', 'r', 'Alice', 't')`, "relation IN ('staff', 'retailer', 'family', 'other')"),
   check(

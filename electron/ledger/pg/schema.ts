@@ -10,6 +10,7 @@ import { PG_V10 } from './schema-v10'
 import { PG_V11 } from './schema-v11'
 import { PG_V12 } from './schema-v12'
 import { PG_V13 } from './schema-v13'
+import { PG_V14 } from './schema-v14'
 
 /**
  * The key of the one-writer lock: every write transaction on a PostgreSQL ledger, and the schema
@@ -55,6 +56,7 @@ export const PG_MIGRATIONS: readonly Migration[] = [
   step(11, 'leases of long jobs across workstations', PG_V11),
   step(12, "players' totals read through one view; a team ledger's bulk writes append them", PG_V12),
   step(13, 'rows sealed to the audit log; accounts compared by skeleton and confirmed by a second person', PG_V13),
+  step(14, 'the commit-first key ceremony; abandoned ceremonies', PG_V14),
 ]
 
 /**

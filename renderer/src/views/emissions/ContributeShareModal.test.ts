@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-/** The custodian's share: the hash shown before sending is the SHA-256 of what is sent. */
+/** The custodian's share: the commitment sent is the SHA-256 shown; the share stays in the tab for its reveal; the reveal sends only the share committed to. */
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { flushPromises } from '@vue/test-utils'
 import { mountWithApp } from '../../testing'
@@ -29,22 +29,25 @@ const settle = async () => {
     await flushPromises()
   }
 }
-const mountModal = () => mountWithApp(ContributeShareModal, { attachTo: document.body, props: { show: true, emission: 3 } })
+const mountModal = (props: Record<string, unknown> = {}) => mountWithApp(ContributeShareModal, { attachTo: document.body, props: { show: true, emission: 3, ...props } })
 /** SHA-256 of hex bytes, by WebCrypto directly (not the screen's own helper). */
 async function sha256OfHex(hex: string): Promise<string> {
   const bytes = new Uint8Array(hex.match(/../g)!.map((x) => parseInt(x, 16)))
   return [...new Uint8Array(await crypto.subtle.digest('SHA-256', bytes))].map((b) => b.toString(16).padStart(2, '0')).join('')
 }
-const recorded = (hash: string) => ({ emission: 3, state: 'complete', custodianHash: hash })
+const recorded = (hash: string) => ({ emission: 3, state: 'awaiting-reveal', custodianCommit: hash })
+/** The share kept in this tab for emission 3 (nobody signed in: the name is empty). */
+const kept = () => JSON.parse(sessionStorage.getItem('carats.ceremony.share.3.') ?? 'null') as { commitment: string; share?: string; dice?: string } | null
 
 afterEach(() => {
   call.mockReset()
   messages.length = 0
   body().innerHTML = ''
+  sessionStorage.clear()
 })
 
-describe('contributing a share drawn in the window', () => {
-  it('shows the SHA-256 of the 32 bytes it then sends', async () => {
+describe('committing to a share drawn in the window', () => {
+  it('sends only the SHA-256 shown, and keeps the 32 bytes in the tab for the reveal', async () => {
     const w = mountModal()
     await flushPromises()
     expect(shownHash()).toBeNull()
@@ -53,15 +56,16 @@ describe('contributing a share drawn in the window', () => {
     await settle()
     const shown = shownHash()
     expect(shown).toMatch(/^[0-9a-f]{64}$/)
-    call.mockImplementation(async (_c: string, a: { share: string }) => recorded(await sha256OfHex(a.share)))
+    call.mockImplementation(async (_c: string, a: { commitment: string }) => recorded(a.commitment))
     await submit()
     expect(call).toHaveBeenCalledTimes(1)
-    const [channel, args] = call.mock.calls[0] as [string, { emission: number; share: string }]
-    expect(channel).toBe('ceremony:contribute')
-    expect(Object.keys(args).sort()).toEqual(['emission', 'share'])
-    expect(args.share).toMatch(/^[0-9a-f]{64}$/)
-    expect(await sha256OfHex(args.share)).toBe(shown)
-    expect(messages).toEqual([{ kind: 'success', text: 'Share contributed: the recorded hash is the one shown.' }])
+    const [channel, args] = call.mock.calls[0] as [string, { emission: number; commitment: string }]
+    expect(channel).toBe('ceremony:commit')
+    expect(args).toEqual({ emission: 3, commitment: shown })
+    const share = kept()!
+    expect(share.commitment).toBe(shown)
+    expect(await sha256OfHex(share.share!)).toBe(shown)
+    expect(messages).toEqual([{ kind: 'success', text: 'Commitment recorded: the server has drawn its share. Note its hash, then reveal yours.' }])
     expect(w.emitted('contributed')?.[0]).toEqual([recorded(shown!)])
     w.unmount()
   })
@@ -78,7 +82,7 @@ describe('contributing a share drawn in the window', () => {
   })
 })
 
-describe('contributing dice rolls', () => {
+describe('committing to dice rolls', () => {
   async function typeRolls(text: string) {
     const area = body().querySelector('[data-test="dice-rolls"] textarea') as HTMLTextAreaElement
     area.value = text
@@ -116,8 +120,27 @@ describe('contributing dice rolls', () => {
     expect(shownHash()).toBe(expected)
     call.mockResolvedValue(recorded(expected))
     await submit()
-    expect(call).toHaveBeenCalledWith('ceremony:contribute', { emission: 3, dice: rolls })
-    expect(messages).toEqual([{ kind: 'success', text: 'Share contributed: the recorded hash is the one shown.' }])
+    expect(call).toHaveBeenCalledWith('ceremony:commit', { emission: 3, commitment: expected })
+    expect(kept()).toEqual({ commitment: expected, dice: rolls })
+    expect(messages).toEqual([{ kind: 'success', text: 'Commitment recorded: the server has drawn its share. Note its hash, then reveal yours.' }])
+    w.unmount()
+  })
+
+  it('takes, to reveal, only the rolls that give the share committed to', async () => {
+    const expected = '611253a21a7c5fc112f7de97d05a6c59eb02ad374b55211670aca9fe4bd27278'
+    const w = mountModal({ mode: 'reveal', commitment: expected })
+    await flushPromises()
+    expect(q('source-dice')).toBeNull()
+    await typeRolls('3 1 4 1 5 2 6 5 3 6\n'.repeat(10))
+    expect(q('reveal-match')!.textContent).toBe('This is not the share committed to: check your rolls.')
+    expect((q('contribute-submit') as HTMLButtonElement).disabled).toBe(true)
+    const rolls = '3 1 4 1 5 2 6 5 3 5\n'.repeat(10)
+    await typeRolls(rolls)
+    expect(q('reveal-match')!.textContent).toBe('This is the share committed to.')
+    call.mockResolvedValue({ emission: 3, state: 'complete', custodianHash: expected })
+    await submit()
+    expect(call).toHaveBeenCalledWith('ceremony:reveal', { emission: 3, dice: rolls })
+    expect(messages).toEqual([{ kind: 'success', text: 'Share revealed: the recorded hash is your commitment. The ceremony is complete.' }])
     w.unmount()
   })
 })

@@ -3,30 +3,53 @@ import type { EmissionSummary, KeyCeremony, UserInfo } from '../../../../electro
 import type { Role } from '../../../../electron/contract/define'
 import { canUse } from '../../access'
 import { createAppI18n } from '../../i18n'
-import { custodianStance, diceProblemMessage, diceShare, diceState, drawShare, mayGenerate, shareDigest, toHex } from './ceremony'
+import { custodianStance, diceProblemMessage, diceShare, diceState, drawShare, forgetShare, keepShare, keptShare, mayGenerate, shareDigest, toHex } from './ceremony'
 
 const ceremony = (more: Partial<KeyCeremony> = {}): KeyCeremony => ({
-  emission: 3, state: 'awaiting-custodian', serverHash: 'ab'.repeat(32), startedBy: 'oscar', startedAt: '2026-12-01T10:00:00.000Z',
-  custodian: null, custodianHash: null, custodianSource: null, contributedAt: null, ...more,
+  emission: 3, protocol: 2, state: 'awaiting-commitment', serverHash: null, startedBy: 'oscar', startedAt: '2026-12-01T10:00:00.000Z',
+  committedBy: null, custodianCommit: null, committedAt: null,
+  custodian: null, custodianHash: null, custodianSource: null, contributedAt: null, abandoned: [], ...more,
 })
 const user = (name: string, role: Role): UserInfo => ({ name, role }) as UserInfo
 const stance = (c: KeyCeremony | null, name: string, role: Role) => custodianStance(c, user(name, role), (ch) => canUse(ch, role))
 const emission = (demo: boolean) => ({ emission: 3, demo, status: 'created' }) as EmissionSummary
 
-describe('who contributes the second share', () => {
-  it('is another person than the starter, of a role the contract lets contribute', () => {
-    expect(stance(ceremony(), 'aline', 'auditor')).toBe('may-contribute')
-    expect(stance(ceremony(), 'marc', 'manager')).toBe('may-contribute')
-    expect(stance(ceremony(), 'otto', 'operator')).toBe('may-contribute')
-    // the starter, whatever the case of the name
+describe('who commits to the second share and reveals it', () => {
+  it('is another person than the opener, of a role the contract lets commit', () => {
+    expect(stance(ceremony(), 'aline', 'auditor')).toBe('may-commit')
+    expect(stance(ceremony(), 'marc', 'manager')).toBe('may-commit')
+    expect(stance(ceremony(), 'otto', 'operator')).toBe('may-commit')
+    // the opener, whatever the case of the name
     expect(stance(ceremony(), 'Oscar', 'operator')).toBe('is-starter')
     expect(stance(ceremony(), 'sophie', 'support')).toBe('not-a-custodian')
   })
 
-  it('is nobody once the ceremony is complete, or before it is opened', () => {
+  it('is, once committed, the one who committed, for the reveal; the others wait', () => {
+    const committed = ceremony({ state: 'awaiting-reveal', committedBy: 'aline', custodianCommit: 'cd'.repeat(32), serverHash: 'ab'.repeat(32) })
+    expect(stance(committed, 'Aline', 'auditor')).toBe('must-reveal')
+    expect(stance(committed, 'marc', 'manager')).toBe('awaiting-reveal')
+    expect(stance(committed, 'oscar', 'operator')).toBe('awaiting-reveal')
+  })
+
+  it('is nobody once the ceremony is complete, or before it is opened; one begun the old way waits to be abandoned', () => {
     expect(stance(ceremony({ state: 'complete', custodian: 'aline' }), 'marc', 'manager')).toBe('closed')
     expect(stance(null, 'aline', 'auditor')).toBe('closed')
     expect(custodianStance(ceremony(), null, () => true)).toBe('closed')
+    expect(stance(ceremony({ protocol: 1, state: 'awaiting-custodian', serverHash: 'ab'.repeat(32) }), 'aline', 'auditor')).toBe('old-protocol')
+  })
+})
+
+describe('the share kept in the tab between commitment and reveal', () => {
+  it('is found again for its own commitment only, and forgotten', () => {
+    const store = new Map<string, string>()
+    const storage = { getItem: (k: string) => store.get(k) ?? null, setItem: (k: string, v: string) => void store.set(k, v), removeItem: (k: string) => void store.delete(k) } as Storage
+    keepShare(storage, 3, 'Aline', { commitment: 'cd'.repeat(32), dice: '1 2 3' })
+    expect(keptShare(storage, 3, 'aline', 'cd'.repeat(32))).toEqual({ commitment: 'cd'.repeat(32), dice: '1 2 3' })
+    expect(keptShare(storage, 3, 'aline', 'ef'.repeat(32))).toBeNull()
+    expect(keptShare(storage, 4, 'aline', 'cd'.repeat(32))).toBeNull()
+    expect(keptShare(storage, 3, 'marc', 'cd'.repeat(32))).toBeNull()
+    forgetShare(storage, 3, 'ALINE')
+    expect(keptShare(storage, 3, 'aline', 'cd'.repeat(32))).toBeNull()
   })
 })
 

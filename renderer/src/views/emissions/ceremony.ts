@@ -1,7 +1,8 @@
 /**
- * The key ceremony's rules on the emission screen (game-core/DERIVATION.md §1.1): who may open
- * it, who may contribute the second share, when generation is offered, and the custodian's share
- * as drawn in this window or read from dice.
+ * The key ceremony's rules on the emission screen (game-core/DERIVATION.md §1.1, commit-first):
+ * who may open it, who commits to the second share and reveals it, when generation is offered,
+ * and the custodian's share as drawn in this window or read from dice, kept in the tab until it
+ * is revealed.
  */
 import type { ChannelName, EmissionSummary, KeyCeremony, UserInfo } from '../../../../electron/contract'
 import { diceRolls, MIN_DICE_ROLLS, SHARE_BYTES, type DiceProblem } from '../../../../game-core/seeding'
@@ -9,17 +10,54 @@ import { concatBytes, toHex, utf8 } from '../../../../game-core/primitives'
 
 export { MIN_DICE_ROLLS }
 
-/** The same person, as the backend compares names (case ignored). */
-const samePerson = (a: string, b: string) => a.toLowerCase() === b.toLowerCase()
+/** The same person, as the backend compares names (case ignored; the backend also folds look-alikes). */
+const samePerson = (a: string | null, b: string) => a !== null && a.toLowerCase() === b.toLowerCase()
 
-/** What the signed-in user sees of an open ceremony's second share. */
-export type CustodianStance = 'may-contribute' | 'is-starter' | 'not-a-custodian' | 'closed'
+/**
+ * What the signed-in user sees of a ceremony under way: they may commit to the second share; they
+ * opened it (so may not); they committed and now reveal; another person's reveal is awaited; the
+ * ceremony was begun the old way and waits to be abandoned; or nothing to do.
+ */
+export type CustodianStance = 'may-commit' | 'is-starter' | 'not-a-custodian' | 'must-reveal' | 'awaiting-reveal' | 'old-protocol' | 'closed'
 
 /** `may`: whether the signed-in role may call a channel (the contract's access lists). */
 export function custodianStance(c: KeyCeremony | null, user: UserInfo | null, may: (channel: ChannelName) => boolean): CustodianStance {
-  if (!c || c.state !== 'awaiting-custodian' || !user) return 'closed'
-  if (!may('ceremony:contribute')) return 'not-a-custodian'
-  return samePerson(c.startedBy, user.name) ? 'is-starter' : 'may-contribute'
+  if (!c || c.state === 'complete' || !user) return 'closed'
+  if (c.state === 'awaiting-custodian') return 'old-protocol'
+  if (c.state === 'awaiting-reveal') return samePerson(c.committedBy, user.name) ? 'must-reveal' : 'awaiting-reveal'
+  if (!may('ceremony:commit')) return 'not-a-custodian'
+  return samePerson(c.startedBy, user.name) ? 'is-starter' : 'may-commit'
+}
+
+/**
+ * The custodian's share between their commitment and its reveal: kept in this tab's
+ * sessionStorage (a reload keeps it, closing the tab forgets it), under the emission and the
+ * user, with the commitment it answers; dice are kept as typed, so that the same rolls are sent.
+ */
+export interface KeptShare {
+  commitment: string
+  share?: string
+  dice?: string
+}
+
+const keptKey = (emission: number, user: string) => `carats.ceremony.share.${emission}.${user.toLowerCase()}`
+
+export function keepShare(store: Storage, emission: number, user: string, kept: KeptShare): void {
+  store.setItem(keptKey(emission, user), JSON.stringify(kept))
+}
+
+/** The share kept for this commitment (null: none, or one kept for another commitment). */
+export function keptShare(store: Storage, emission: number, user: string, commitment: string | null): KeptShare | null {
+  try {
+    const kept = JSON.parse(store.getItem(keptKey(emission, user)) ?? 'null') as KeptShare | null
+    return kept && commitment !== null && kept.commitment === commitment ? kept : null
+  } catch {
+    return null
+  }
+}
+
+export function forgetShare(store: Storage, emission: number, user: string): void {
+  store.removeItem(keptKey(emission, user))
 }
 
 /**

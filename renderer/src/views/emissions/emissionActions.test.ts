@@ -10,7 +10,8 @@ const emission = (status: EmissionStatus, more: Partial<EmissionSummary> = {}): 
 })
 const as = (role: Role, e: EmissionSummary, verdict = true, ceremony: KeyCeremony | null = null) => screenActions(e, verdict, (c) => canUse(c, role), ceremony)
 const ceremony = (state: KeyCeremony['state']): KeyCeremony => ({
-  emission: 1, state, serverHash: 'ab'.repeat(32), startedBy: 'oscar', startedAt: '2026-01-01T00:00:00.000Z',
+  emission: 1, protocol: 2, state, serverHash: 'ab'.repeat(32), startedBy: 'oscar', startedAt: '2026-01-01T00:00:00.000Z',
+  committedBy: 'aline', custodianCommit: 'cd'.repeat(32), committedAt: '2026-01-01T00:04:00.000Z', abandoned: [],
   custodian: state === 'complete' ? 'aline' : null, custodianHash: state === 'complete' ? 'cd'.repeat(32) : null,
   custodianSource: state === 'complete' ? 'dice' : null, contributedAt: state === 'complete' ? '2026-01-01T00:05:00.000Z' : null,
 })
@@ -28,7 +29,7 @@ describe('the emission screen offers only the actions the role may take in its s
   it('to an operator, a real emission’s generation once its key ceremony is complete', () => {
     const created = emission('created', { blocksGenerated: 0 })
     expect(as('operator', created, false)).toEqual(['withdraw', 'certificate'])
-    expect(as('operator', created, false, ceremony('awaiting-custodian'))).toEqual(['withdraw', 'certificate'])
+    expect(as('operator', created, false, ceremony('awaiting-reveal'))).toEqual(['withdraw', 'certificate'])
     expect(as('operator', created, false, ceremony('complete'))).toEqual(['generate', 'withdraw', 'certificate'])
     expect(as('auditor', created, false, ceremony('complete'))).toEqual(['certificate'])
   })

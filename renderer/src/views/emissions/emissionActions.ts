@@ -7,7 +7,7 @@ export type EmissionScreenAction = EmissionAction | 'import' | 'report'
 
 /** The channel each action calls: an action is offered only to a role the contract lets call it. */
 export const ACTION_CHANNEL: Record<Exclude<EmissionScreenAction, 'details'>, ChannelName> = {
-  ceremony: 'ceremony:contribute',
+  ceremony: 'ceremony:commit',
   generate: 'emissions:generate',
   verify: 'emissions:verify',
   open: 'emissions:open',
