@@ -11,6 +11,7 @@ import { systemClock } from '../services/common'
 import { backupLedger, checkLedger, checkSummary, restoreFiles, restoreReport } from '../services/ledger-integrity'
 import { UsageError, type Command } from './io'
 import { int, ledgerPath, options, print, withBackend } from './ledger-commands'
+import { cliReason } from './text-args'
 
 function checkpointText(v: AuditVerification): string {
   const c = v.checkpoint
@@ -18,11 +19,17 @@ function checkpointText(v: AuditVerification): string {
   return `checkpoint ${c.status}${what}${c.problem ? `: ${c.problem}` : ''}\n  file ${c.file}`
 }
 
+/** The chain's verdict: every entry that breaks it, each on its line (the check goes on past a broken entry). */
+function chainText(v: AuditVerification): string {
+  if (!v.firstBad) return `audit log: ${int(v.entries)} entries, hash chain verified${v.keyedFrom ? `, keyed from entry ${v.keyedFrom}` : ''}`
+  if (v.badCount <= 1) return `audit log BROKEN at entry ${v.firstBad.seq}: ${v.firstBad.reason}`
+  const more = v.badCount - v.bad.length
+  return [`audit log BROKEN at ${int(v.badCount)} entries:`, ...v.bad.map((b) => `  entry ${b.seq}: ${b.reason}`),
+    ...(more > 0 ? [`  … ${int(more)} more (--json lists the first ${int(v.bad.length)})`] : [])].join('\n')
+}
+
 function auditText(v: AuditVerification): string {
-  const chain = v.firstBad
-    ? `audit log BROKEN at entry ${v.firstBad.seq}: ${v.firstBad.reason}`
-    : `audit log: ${int(v.entries)} entries, hash chain verified${v.keyedFrom ? `, keyed from entry ${v.keyedFrom}` : ''}`
-  return `${chain}\n${checkpointText(v)}`
+  return `${chainText(v)}\n${checkpointText(v)}`
 }
 
 /** SQLite's 'ok' as one word; PostgreSQL's report says what it checked in place of integrity_check. */
@@ -124,7 +131,7 @@ const auditReanchor: Command = (ctx) =>
   withBackend(ctx, (b) => {
     const { values } = options(ctx, { reason: { type: 'string' } })
     if (!values.reason || values.reason.trim().length < 10) throw new UsageError('--reason is required (at least 10 characters): why the checkpoint is started afresh')
-    const e = b.services.audit.reanchor(b.actor.name, values.reason.trim())
+    const e = b.services.audit.reanchor(b.actor.name, cliReason(values.reason.trim())!)
     const v = b.services.audit.verify()
     print(ctx, { entry: e, verification: v }, () => `the checkpoint starts afresh at entry ${e.seq} (logged, with the reason)\n${auditText(v)}`)
     return v.ok ? 0 : 1

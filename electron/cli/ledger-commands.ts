@@ -122,8 +122,9 @@ const emissionCreate: Command = (ctx) =>
     const startsProblem = values.starts === undefined ? null : isoDayProblem(values.starts)
     if (startsProblem === 'shape') throw new UsageError(`--starts must be a date YYYY-MM-DD, got ${JSON.stringify(values.starts)}`)
     if (startsProblem === 'nonexistent') throw new UsageError(`--starts must be a day of the calendar: ${values.starts} does not exist`)
+    const code = values.code === undefined ? undefined : cliText(values.code, '--code', 'a code')
     const e = asUsage('--claim-threshold-cents', 'claimThresholdCents', () =>
-      b.services.emissions.create(b.actor, { blocks, code: values.code === undefined ? undefined : cliText(values.code, '--code', 'a code'), startsOn: values.starts, demo: values.demo, claimThresholdCents }))
+      b.services.emissions.create(b.actor, { blocks, code, startsOn: values.starts, demo: values.demo, claimThresholdCents }))
     const kind = e.demo ? 'demonstration emission' : 'emission'
     print(ctx, e, () => `${kind} ${e.emission} (${e.code}) created: ${e.blocks} block(s) of ${int(e.unitsTotal / e.blocks)} units${e.startsOn ? `, on sale from ${e.startsOn}` : ''}, prizes from ${eur(e.claimThresholdCents)} claimed in person; next: emission generate ${e.emission}`)
     return 0

@@ -8,12 +8,13 @@ import { verifyUnitProof, type UnitProof } from '../../game-core/proof'
 import { nodePrimitives } from '../crypto/node-primitives'
 import { UsageError, type Command } from './io'
 import { options, print, withBackend } from './ledger-commands'
+import { cliReason } from './text-args'
 
 const ticketProof: Command = (ctx) =>
   withBackend(ctx, (b) => {
     const { values, pos } = options(ctx, { reason: { type: 'string' }, out: { type: 'string' } }, 1)
     if (!pos[0]) throw new UsageError('name the serial: carats ticket proof EEEE-BBB-UUUUUUU-K [--out <file>]')
-    const proof = b.services.tickets.proof({ name: b.actor.name, role: 'auditor' }, pos[0], values.reason)
+    const proof = b.services.tickets.proof({ name: b.actor.name, role: 'auditor' }, pos[0], cliReason(values.reason))
     const text = JSON.stringify(proof, null, 2) + '\n'
     if (values.out) {
       writeFileSync(values.out, text)

@@ -10,6 +10,7 @@ import { ROLES, type Role } from '../contract/define'
 import type { UserAccount } from '../contract/types'
 import { UsageError, type Command } from './io'
 import { options, print, withBackend } from './ledger-commands'
+import { cliText } from './text-args'
 
 export async function readStdin(): Promise<string> {
   const chunks: Buffer[] = []
@@ -27,7 +28,7 @@ const userAdd: Command = (ctx) =>
     if (password.length < 8) throw new UsageError('the password must have at least 8 characters')
     const role = values.role as Role
     if (b.services.users.needsSetup() && role !== 'admin') throw new AppError('SETUP_REQUIRED', 'the first account must be an administrator (--role admin)')
-    const u = b.services.users.create(b.actor, { name: values.name, role, password })
+    const u = b.services.users.create(b.actor, { name: cliText(values.name.trim(), '--name', 'a name'), role, password })
     print(ctx, u, () => `user ${u.name} (${u.role}) created`)
     return 0
   })
