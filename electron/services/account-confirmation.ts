@@ -56,6 +56,16 @@ export function twoPersonAccount(db: Db, actor: Actor): AccountProvenance {
   return provenance(r)
 }
 
+/**
+ * The key ceremony's rule (ceremony.ts): a staff account that is privileged and unconfirmed takes
+ * no part. Its callers (the screens, the command line signed in with --user) always act as an
+ * account; a name with no account is left to them.
+ */
+export function refuseUnconfirmed(db: Db, actor: Actor): void {
+  const r = db.prepare('SELECT * FROM users WHERE name = ?').get(actor.name) as AccountRow | undefined
+  if (r) twoPersonAccount(db, actor)
+}
+
 function refuseConfirmation(confirmer: AccountRow, r: AccountRow): void {
   const values = { name: r.name, confirmer: confirmer.name, role: r.role }
   const no = (message: string, key: 'CONFIRM_SELF' | 'CONFIRM_GRANTER' | 'CONFIRM_UNCONFIRMED' | 'CONFIRM_NOT_NEEDED' | 'CONFIRM_INACTIVE') =>

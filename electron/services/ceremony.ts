@@ -26,6 +26,7 @@ import type { Catalog } from './catalog'
 import { ceremonyStatements, commitmentOf, custodianShare, toAbandoned, toCeremony, type CeremonyRow, type CeremonyStatements } from './ceremony-rows'
 import { iso, type Actor, type Clock } from './common'
 import { samePerson } from './people'
+import { refuseUnconfirmed } from './account-confirmation'
 
 export interface CeremonyService {
   get(emission: number): KeyCeremony | null
@@ -89,6 +90,7 @@ function refuseOldProtocol(r: CeremonyRow): void {
 
 /** The second person: never the opener, nor anyone who committed to an abandoned ceremony of the emission. */
 function refuseCommitter(ctx: Ctx, r: CeremonyRow, actor: Actor): void {
+  refuseUnconfirmed(ctx.db, actor)
   if (samePerson(r.started_by, actor.name)) {
     throw new AppError('FORBIDDEN', `${actor.name} started this key ceremony: the second share must come from another person`, because('CEREMONY_SAME_PERSON', { name: actor.name }))
   }
@@ -157,6 +159,7 @@ function abandon(ctx: Ctx, actor: Actor, emission: number, reason: string): void
 function start(ctx: Ctx, actor: Actor, emission: number): void {
   ctx.db.transaction(() => {
     refuseUnlessBeforeGeneration(ctx, emission)
+    refuseUnconfirmed(ctx.db, actor)
     if (ctx.row(emission)) throw new AppError('CONFLICT', `emission ${emission}'s key ceremony was started already: one per emission`, because('CEREMONY_EXISTS', { emission }))
     ctx.st.open.run(emission, actor.name, iso(ctx.clock()))
     ctx.audit.record(actor.name, 'ceremony.start', `emission:${emission}`, { protocol: 2, abandonedBefore: ctx.st.abandons.all(emission).length })

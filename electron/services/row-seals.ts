@@ -60,7 +60,7 @@ export const SEAL_SPECS: Record<SealKind, SealSpec> = {
   },
   ceremony: {
     table: 'key_ceremonies', key: 'emission',
-    fields: ['server_hash', 'started_by', 'custodian', 'custodian_hash', 'custodian_source'],
+    fields: ['protocol', 'server_hash', 'started_by', 'committed_by', 'custodian_commit', 'custodian', 'custodian_hash', 'custodian_source'],
     label: (r) => `key ceremony of emission ${r.emission}${r.custodian ? ` (second person ${String(r.custodian)})` : ''}`,
   },
 }

@@ -53,6 +53,21 @@ describe('one person, one account', () => {
     expect(await call(b, 'users:create', { name: 'vеra', role: 'manager', password: PASSWORD }, admin)).toMatchObject({ ok: false, error: { reason: { key: 'USER_NAME_LOOKALIKE' } } })
   })
 
+  it('keeps an unconfirmed auditor, or a look-alike of the opener, out of the key ceremony', async () => {
+    const b = await ledger()
+    const admin = await ada(b)
+    const otto = await signIn(b, USERS.operator)
+    const e = result<{ emission: number }>(await call(b, 'emissions:create', { blocks: 1 }, otto)).emission
+    result(await call(b, 'ceremony:start', { emission: e }, otto))
+    await create(b, 'sock', 'auditor')
+    const commitment = 'a'.repeat(64)
+    expect(await call(b, 'ceremony:commit', { emission: e, commitment }, await signIn(b, 'sock'))).toMatchObject({ ok: false, error: { reason: { key: 'ACCOUNT_UNCONFIRMED' } } })
+    // the opener under another spelling is refused at its creation, so cannot be the second person
+    expect(await call(b, 'users:create', { name: 'OTTO', role: 'auditor', password: PASSWORD }, admin)).toMatchObject({ ok: false, error: { code: 'CONFLICT' } })
+    expect((await call(b, 'ceremony:commit', { emission: e, commitment }, await signIn(b, USERS.auditor))).ok).toBe(true)
+    expect(b.services.audit.checkRecords().findings).toEqual([])
+  })
+
   it('asks again for a confirmation when an account is raised, or given a password by someone else', async () => {
     const b = await ledger()
     const admin = await ada(b)
