@@ -4,11 +4,12 @@
  */
 import { writeFileSync } from 'node:fs'
 import { resolve } from 'node:path'
-import type { AuditVerification, LedgerCheckReport } from '../contract/types'
-import { displayLocation } from '../ledger/location'
+import type { AuditVerification, LedgerCheckReport, RestoreReport } from '../contract/types'
+import { displayLocation, isPostgresUrl } from '../ledger/location'
 import { openBackend } from '../services/backend'
 import { systemClock } from '../services/common'
-import { backupLedger, checkLedger, checkSummary, restoreFiles, restoreReport } from '../services/ledger-integrity'
+import { backupLedger, checkLedger, checkSummary, restoreFiles, restoreReport, stageFileRestore, type RestoreOptions } from '../services/ledger-integrity'
+import { commitFileRestore, discardFileRestore, restoreStage } from '../services/ledger-restore'
 import { UsageError, type Command } from './io'
 import { int, ledgerPath, options, print, withBackend } from './ledger-commands'
 import { cliReason } from './text-args'
@@ -91,17 +92,43 @@ const restore: Command = async (ctx) => {
   if (!pos[0]) throw new UsageError('name the backup to restore: carats restore <backup file> [--replace] (onto a team ledger: --db <URL of an empty database>)')
   const target = ledgerPath(ctx.db)
   const backupFile = resolve(pos[0])
-  const { movedAside } = restoreFiles({ backup: backupFile, target, keyFile: values['key-file'], replace: values.replace, clock: systemClock })
-  const b = openBackend({ dbPath: target, busyTimeoutMs: 60_000 })
+  const o = { backup: backupFile, target, keyFile: values['key-file'], replace: values.replace, clock: systemClock }
+  const r = isPostgresUrl(target) ? await restoreTeamLedger(o) : await restoreLedgerFile(o)
+  print(ctx, r, () =>
+    [`${displayLocation(target)} restored from ${backupFile}${r.movedAside ? `; the ledger that was there is kept as ${r.movedAside}` : ''}`, checkText(target, r.check)].join('\n'),
+  )
+  return r.check.ok ? 0 : 1
+}
+
+/** The restored ledger checked, and its `ledger.restored` entry written, on `path`. */
+async function checkAndRecord(path: string, backup: string, movedAside: string | null): Promise<RestoreReport> {
+  const b = openBackend({ dbPath: path, busyTimeoutMs: 60_000 })
   try {
-    const r = await restoreReport(b.services, b.actor.name, backupFile, movedAside)
-    print(ctx, r, () =>
-      [`${displayLocation(target)} restored from ${backupFile}${movedAside ? `; the ledger that was there is kept as ${movedAside}` : ''}`, checkText(target, r.check)].join('\n'),
-    )
-    return r.check.ok ? 0 : 1
+    return await restoreReport(b.services, b.actor.name, backup, movedAside)
   } finally {
     await b.closeGracefully()
   }
+}
+
+/** A team ledger: restored into its empty database, then checked and recorded there. */
+async function restoreTeamLedger(o: RestoreOptions): Promise<RestoreReport> {
+  const { movedAside } = restoreFiles(o)
+  return checkAndRecord(o.target, o.backup, movedAside)
+}
+
+/** A ledger file: the copy checked and given its entry beside the ledger, then put in place whole (ledger-restore.ts). */
+async function restoreLedgerFile(o: RestoreOptions): Promise<RestoreReport> {
+  const staged = stageFileRestore(o)
+  let r: RestoreReport
+  try {
+    r = await checkAndRecord(staged.tmp, o.backup, staged.aside)
+    restoreStage('recorded')
+  } catch (e) {
+    discardFileRestore(staged)
+    throw e
+  }
+  commitFileRestore(staged)
+  return r
 }
 
 const auditVerify: Command = (ctx) =>

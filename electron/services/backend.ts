@@ -41,6 +41,7 @@ import { createTicketsService, type TicketsService } from './tickets'
 import { createUsersService, type UsersService } from './users'
 import { createVerifications, type Verifications } from './verifications'
 import { limitedLog } from './log-limit'
+import { finishInterruptedRestore } from './ledger-restore'
 
 export interface Services {
   db: Db
@@ -146,6 +147,8 @@ export function createServices(opts: {
 export function openBackend(opts: BackendOptions): Backend {
   // a team ledger is only opened with its key file at hand (keyFilePath says how to give it)
   if (isPostgresUrl(opts.dbPath)) opts = { ...opts, keyFile: opts.keyFile ?? keyFilePath(opts.dbPath) }
+  // a restore killed while it put its copy in place is finished before the ledger is opened (ledger-restore.ts)
+  else finishInterruptedRestore(opts.dbPath)
   const db = openLedger(opts.dbPath, { busyTimeoutMs: opts.busyTimeoutMs })
   let services: Services
   try {

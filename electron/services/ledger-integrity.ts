@@ -22,6 +22,7 @@ import { displayLocation, isPostgresUrl } from '../ledger/location'
 import { checkLedgerData } from './ledger-check'
 import { archiveEntries, backupFormat, dumpInto, refuseNotEmpty, restoreInto, withScratchDatabase } from './ledger-backup-pg'
 import { pgIntegrityOf } from './ledger-integrity-pg'
+import { commitFileRestore, finishInterruptedRestore, stageFiles, type FileRestore } from './ledger-restore'
 
 export interface CheckDeps {
   db: Db
@@ -189,16 +190,6 @@ function refuseInUse(target: string): void {
   }
 }
 
-/** Moves the ledger at `target` and its key and checkpoint aside; returns where, or null. */
-function moveAside(target: string, stamp: string): string | null {
-  if (!exists(target)) return null
-  const aside = `${target}.before-restore-${stamp}`
-  for (const [from, to] of [[target, aside], [keyFilePath(target), keyFilePath(aside)], [checkpointFilePath(target), checkpointFilePath(aside)]]) {
-    if (exists(from)) renameSync(from, to)
-  }
-  return aside
-}
-
 function copyBackup(backup: string, tmp: string): void {
   rmSync(tmp, { force: true })
   let src: Db
@@ -218,6 +209,17 @@ function copyBackup(backup: string, tmp: string): void {
 export function restoreFiles(o: RestoreOptions): { movedAside: string | null } {
   if (!exists(o.backup)) throw new AppError('NOT_FOUND', `there is no backup ${o.backup}`)
   if (isPostgresUrl(o.target)) return restoreTeamLedger(o)
+  const staged = stageFileRestore(o)
+  commitFileRestore(staged)
+  return { movedAside: staged.aside }
+}
+
+/**
+ * A SQLite backup checked, then staged beside the ledger with its key and checkpoint, nothing in
+ * place touched (ledger-restore.ts): commitFileRestore puts it in place, after its entry is in it.
+ */
+export function stageFileRestore(o: RestoreOptions): FileRestore {
+  if (!exists(o.backup)) throw new AppError('NOT_FOUND', `there is no backup ${o.backup}`)
   if (backupFormat(o.backup) === 'pg_dump') {
     throw new AppError('BAD_ARGUMENTS', `${o.backup} is a backup of a team ledger (pg_dump): restore it into an empty PostgreSQL database (--db postgresql://…), not into the file ${o.target}; a ledger is not moved across engines`)
   }
@@ -225,22 +227,12 @@ export function restoreFiles(o: RestoreOptions): { movedAside: string | null } {
   inspectLedger(o.backup)
   const key = readKeyFile(o.keyFile ?? keyFilePath(o.backup))
   if (!key) throw keyProblems.missing(o.keyFile ?? keyFilePath(o.backup), null)
+  // a restore killed while it put its copy in place is finished first
+  finishInterruptedRestore(o.target)
   refuseInUse(o.target)
   if (exists(o.target) && !o.replace) throw new AppError('CONFLICT', `${o.target} exists: add --replace to put it aside (it is kept as <ledger>.before-restore-<time>) and restore over it`)
-  const tmp = `${o.target}.restoring`
-  try {
-    copyBackup(o.backup, tmp)
-    // the copy must be a ledger this app opens (migrated if older), before anything in place is touched
-    openLedger(tmp).close()
-  } catch (e) {
-    rmSync(tmp, { force: true })
-    throw e
-  }
-  const movedAside = moveAside(o.target, iso(o.clock()).replace(/[:.]/g, '-'))
-  renameSync(tmp, o.target)
-  writeKeyFile(keyFilePath(o.target), key)
-  if (exists(checkpointFilePath(o.backup))) copyFileSync(checkpointFilePath(o.backup), checkpointFilePath(o.target))
-  return { movedAside }
+  // the copy must be a ledger this app opens (migrated if older), before anything in place is touched
+  return stageFiles({ backup: o.backup, target: o.target, key, stamp: iso(o.clock()).replace(/[:.]/g, '-'), copy: copyBackup })
 }
 
 /** A pg_dump backup restored into an empty database; its key and checkpoint put where the team ledger keeps them. */
