@@ -32,6 +32,8 @@ export interface UserAccount extends UserInfo {
   confirmedAt: string | null
   /** A privileged account (admin, manager, auditor) that takes no part in a two-person step until a second person confirms it. */
   awaitingConfirmation: boolean
+  /** Why the account's row is not as the audit log made it (changed outside the app: it cannot sign in); null when sound. */
+  recordProblem: string | null
 }
 
 /** Who granted and who confirmed an account that took a step (a claim's, a ceremony's). */

@@ -87,6 +87,10 @@ export function confirmAccount({ db, clock, audit }: { db: Db; clock: Clock; aud
     if (!r) throw new AppError('NOT_FOUND', `no user with id ${userId}`, { field: 'userId', ...because('USER_NOT_FOUND', { userId }) })
     if (!confirmer) throw new AppError('FORBIDDEN', `${actor.name} is no staff account: a person signed in confirms an account`, because('ACCOUNT_UNKNOWN', { name: actor.name }))
     refuseConfirmation(confirmer, r)
+    const problem = audit.accountProblem(userId)
+    if (problem) {
+      throw new AppError('ILLEGAL_STATE', `the account ${r.name} cannot be confirmed: ${problem}`, because('ACCOUNT_NOT_SOUND', { name: r.name }))
+    }
     db.prepare('UPDATE users SET confirmed_by = ?, confirmed_at = ? WHERE id = ?').run(confirmer.name, iso(clock()), userId)
     audit.record(actor.name, 'user.confirm', `user:${userId}`, { name: r.name, role: r.role, grantedBy: r.granted_by })
   }).immediate()

@@ -131,10 +131,10 @@ function buildContext({ db, clock, audit, idleMs = SESSION_IDLE_MS, maxMs = SESS
   return { db, clock, audit, idleMs, maxMs, throttle, sessions: new Map(), statements: prepareUserStatements(db), dummy: { salt: dummySalt, hash: dummyHash } }
 }
 
-function toAccount({ throttle }: UsersContext, r: UserRow, locked = throttle.lockedAccounts()): UserAccount {
+function toAccount({ throttle, audit }: UsersContext, r: UserRow, locked = throttle.lockedAccounts()): UserAccount {
   const until = locked.get(r.id)
   const confirmation = { grantedBy: r.granted_by, confirmedBy: r.confirmed_by, confirmedAt: r.confirmed_at, awaitingConfirmation: !isConfirmed(r) }
-  return { ...toInfo(r), lockedUntil: until === undefined ? null : iso(new Date(until)), ...confirmation }
+  return { ...toInfo(r), lockedUntil: until === undefined ? null : iso(new Date(until)), ...confirmation, recordProblem: audit.accountProblem(r.id) }
 }
 
 function newSession({ clock, sessions, idleMs, maxMs }: UsersContext, user: UserRow): Session {

@@ -54,6 +54,13 @@ describe('rows bound to the audit log', () => {
     const refused = await call(b, 'auth:login', { name: 'mallory', password: PASSWORD })
     expect(refused).toMatchObject({ ok: false, error: { code: 'BAD_CREDENTIALS', reason: { key: 'ACCOUNT_NOT_SOUND' } } })
     expect(findings(b)).toEqual([expect.objectContaining({ kind: 'user', row: expect.stringMatching(/"mallory" \(admin\)/), problem: expect.stringMatching(/no audit entry accounts for it/) })])
+    // the accounts' list says so, and no second person can confirm it into the house
+    const admin = await signIn(b, USERS.admin)
+    const listed = ((await call(b, 'users:list', {}, admin)) as { ok: true; result: { id: number; name: string; recordProblem: string | null }[] }).result
+    const mallory = listed.find((u) => u.name === 'mallory')!
+    expect(mallory.recordProblem).toMatch(/no audit entry accounts for it/)
+    expect(listed.filter((u) => u.recordProblem !== null)).toHaveLength(1)
+    expect(await call(b, 'users:confirm', { userId: mallory.id }, await signIn(b, USERS.auditor))).toMatchObject({ ok: false, error: { reason: { key: 'ACCOUNT_NOT_SOUND' } } })
     // the audit chain itself is whole: only the rows say what was done
     expect(b.services.audit.verify().ok).toBe(true)
   })

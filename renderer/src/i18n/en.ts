@@ -782,6 +782,7 @@ const en: Messages = {
     lastLoginAt: 'Last sign-in',
     never: 'never',
     lockedUntil: 'Locked until {when}',
+    notSound: 'Changed outside the app',
     confirmation: 'Confirmation',
     awaiting: 'Awaiting confirmation',
     confirm: 'Confirm',

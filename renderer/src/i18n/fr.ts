@@ -782,6 +782,7 @@ const fr = {
     lastLoginAt: 'Dernière connexion',
     never: 'jamais',
     lockedUntil: 'Verrouillé jusqu’à {when}',
+    notSound: 'Modifié hors de l’application',
     confirmation: 'Confirmation',
     awaiting: 'À confirmer',
     confirm: 'Confirmer',

@@ -19,7 +19,8 @@ export function formatUntil(iso: string, locale: AppLocale, now: Date = new Date
 }
 
 /** Reasons of a sign-in or a password change that say all there is to say on their own. */
-const OWN_SENTENCE = new Set(['CURRENT_PASSWORD_WRONG', 'PASSWORD_UNCHANGED'])
+// ACCOUNT_NOT_SOUND: said only once the password is known right (the account's record was changed outside the app)
+const OWN_SENTENCE = new Set(['CURRENT_PASSWORD_WRONG', 'PASSWORD_UNCHANGED', 'ACCOUNT_NOT_SOUND'])
 
 /**
  * A refused sign-in or password change, in the user's language. A lockout says until when, and

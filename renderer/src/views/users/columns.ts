@@ -27,7 +27,7 @@ const byTime = (a: string | null, b: string | null) => (a === b ? 0 : a === null
 
 export function createUserColumns(c: UserColumnContext): DataTableColumns<UserAccount> {
   const roleOptions = ROLES.map((r) => ({ label: c.t(`roles.${r}`), value: r }))
-  return [
+  const columns: DataTableColumns<UserAccount> = [
     {
       title: c.t('users.name'),
       key: 'name',
@@ -111,11 +111,17 @@ export function createUserColumns(c: UserColumnContext): DataTableColumns<UserAc
         }),
     },
   ]
+  // an auditor reads the accounts and confirms them: no column of actions they cannot take
+  return c.manage ? columns : columns.filter((col) => !('key' in col) || col.key !== 'actions')
 }
 
 /** The confirmation of a privileged role: by whom, or awaited with the button of whoever may give it. */
 function confirmationCell(c: UserColumnContext, u: UserAccount) {
   const granted = u.grantedBy ? h('div', { class: 'muted' }, c.t('users.grantedBy', { name: u.grantedBy })) : null
+  if (u.recordProblem) {
+    const tag = h(NTag, { size: 'small', round: true, bordered: false, type: 'error', title: u.recordProblem, 'data-test': `unsound-${u.name}` }, { default: () => c.t('users.notSound') })
+    return h('div', null, [tag, h('div', { class: 'muted', lang: 'en' }, u.recordProblem)])
+  }
   if (u.awaitingConfirmation) {
     const mayConfirm = c.confirm !== null && u.id !== c.selfId && u.grantedBy !== c.selfName && u.active
     return h('div', null, [

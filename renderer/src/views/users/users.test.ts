@@ -13,7 +13,7 @@ import { createUserColumns } from './columns'
 const { t } = createAppI18n('en').global
 const tr = (k: string, p?: Record<string, unknown>) => t(k, p ?? {})
 
-const account = (over: Partial<UserAccount>): UserAccount => ({ id: 2, name: 'suzy', role: 'support', active: true, createdAt: '2026-01-05T08:00:00.000Z', lastLoginAt: null, lockedUntil: null, grantedBy: 'ada', confirmedBy: null, confirmedAt: null, awaitingConfirmation: false, ...over })
+const account = (over: Partial<UserAccount>): UserAccount => ({ id: 2, name: 'suzy', role: 'support', active: true, createdAt: '2026-01-05T08:00:00.000Z', lastLoginAt: null, lockedUntil: null, grantedBy: 'ada', confirmedBy: null, confirmedAt: null, awaitingConfirmation: false, recordProblem: null, ...over })
 
 describe('the users table', () => {
   it('shows who confirmed each privileged account, and a button to confirm one awaited, to another person than who granted it', async () => {
@@ -24,6 +24,7 @@ describe('the users table', () => {
       account({ id: 2, name: 'mo', role: 'manager', awaitingConfirmation: true }),
       account({ id: 3, name: 'max', role: 'manager', confirmedBy: 'aude' }),
       account({ id: 4, name: 'sock', role: 'auditor', grantedBy: 'aude', awaitingConfirmation: true }),
+      account({ id: 6, name: 'mallory', role: 'admin', grantedBy: null, awaitingConfirmation: true, recordProblem: 'no audit entry accounts for it' }),
     ]
     const w = mountWithApp(defineComponent({ render: () => h(NDataTable, { columns, data, rowKey: (u: UserAccount) => u.id }) }))
     const rows = w.findAll('tbody tr')
@@ -34,6 +35,9 @@ describe('the users table', () => {
     // who granted it does not confirm it; an auditor reads the table without managing it
     expect(rows[3].find('[data-test="confirm-sock"]').exists()).toBe(false)
     expect(rows[1].find('[data-test="toggle-mo"]').exists()).toBe(false)
+    // an account changed outside the app is said so, and offered no confirmation
+    expect(rows[4].get('[data-test="unsound-mallory"]').text()).toBe('Changed outside the app')
+    expect(rows[4].find('[data-test="confirm-mallory"]').exists()).toBe(false)
     await rows[1].get('[data-test="confirm-mo"]').trigger('click')
     expect(confirm).toHaveBeenCalledWith(data[1])
   })
