@@ -72,7 +72,8 @@ function shareInput(values: ShareFlags, step: 'commit' | 'reveal' | 'contribute'
   const flags = step === 'contribute' ? ['--random', '--dice <rolls>', '--dice-file <file>'] : ['--dice <rolls>', '--dice-file <file>', '--share-file <file>']
   const words = `${flags.slice(0, -1).join(', ')} or ${flags[flags.length - 1]}`
   if (step !== 'contribute' && values.random) {
-    throw new UsageError(`--random is for contribute (commit and reveal in one process): to ${step} in two steps, keep your share in a file and give --share-file`)
+    throw new UsageError(`--random is for contribute (commit and reveal in one process): to ${step} in two steps, ` +
+      'keep your share in a file and give --share-file')
   }
   const given = [values.random, values.dice, values['dice-file'], values['share-file']].filter((v) => v !== undefined && v !== false).length
   if (given === 0) throw new UsageError(`give one of ${words}`)

@@ -47,7 +47,8 @@ function shareLines(c: KeyCeremony, yours?: string): string[] {
   }
   if (c.state === 'complete') {
     const verb = c.protocol === 2 ? 'revealed' : 'contributed'
-    lines.push(`  ${pad(yours ? 'your share' : 'second share')}SHA-256 ${c.custodianHash} (${yours ?? sourceWords(c)}), ${verb} by ${c.custodian} at ${c.contributedAt}`)
+    const label = pad(yours ? 'your share' : 'second share')
+    lines.push(`  ${label}SHA-256 ${c.custodianHash} (${yours ?? sourceWords(c)}), ${verb} by ${c.custodian} at ${c.contributedAt}`)
     if (yours) lines.push('keep this hash: the certificate prints it, and once the emission is published anyone can check that SHA-256 of your share is this')
   }
   return lines

@@ -72,7 +72,9 @@ function refuseUnlessBeforeGeneration({ catalog }: Ctx, emission: number): void 
 function openCeremony(ctx: Ctx, emission: number): CeremonyRow {
   refuseUnlessBeforeGeneration(ctx, emission)
   const r = ctx.row(emission)
-  if (!r) throw new AppError('ILLEGAL_STATE', `emission ${emission} has no key ceremony yet: an operator opens it first`, because('CEREMONY_NOT_STARTED', { emission }))
+  if (!r) {
+    throw new AppError('ILLEGAL_STATE', `emission ${emission} has no key ceremony yet: an operator opens it first`, because('CEREMONY_NOT_STARTED', { emission }))
+  }
   if (r.custodian !== null) {
     throw new AppError('CONFLICT', `emission ${emission}'s key ceremony is complete: ${r.custodian} contributed its second share`,
       because('CEREMONY_COMPLETE', { emission, custodian: r.custodian }))
@@ -92,7 +94,8 @@ function refuseOldProtocol(r: CeremonyRow): void {
 function refuseCommitter(ctx: Ctx, r: CeremonyRow, actor: Actor): void {
   refuseUnconfirmed(ctx.db, actor)
   if (samePerson(r.started_by, actor.name)) {
-    throw new AppError('FORBIDDEN', `${actor.name} started this key ceremony: the second share must come from another person`, because('CEREMONY_SAME_PERSON', { name: actor.name }))
+    throw new AppError('FORBIDDEN', `${actor.name} started this key ceremony: the second share must come from another person`,
+      because('CEREMONY_SAME_PERSON', { name: actor.name }))
   }
   const lapsed = (ctx.st.abandons.all(r.emission) as { committed_by: string | null }[]).some((a) => samePerson(a.committed_by, actor.name))
   if (lapsed) {
@@ -132,7 +135,8 @@ function reveal(ctx: Ctx, actor: Actor, emission: number, input: { share?: strin
         because('CEREMONY_NOT_COMMITTED', { emission }))
     }
     if (!samePerson(r.committed_by, actor.name)) {
-      throw new AppError('FORBIDDEN', `${r.committed_by} committed to the second share: only they reveal it`, because('CEREMONY_NOT_CUSTODIAN', { name: actor.name, custodian: r.committed_by }))
+      throw new AppError('FORBIDDEN', `${r.committed_by} committed to the second share: only they reveal it`,
+        because('CEREMONY_NOT_CUSTODIAN', { name: actor.name, custodian: r.committed_by }))
     }
     if (hash !== r.custodian_commit) {
       throw new AppError('BAD_ARGUMENTS', `this share's SHA-256 is ${hash}, not the commitment ${r.custodian_commit}: reveal the very share you committed to`,
@@ -160,7 +164,9 @@ function start(ctx: Ctx, actor: Actor, emission: number): void {
   ctx.db.transaction(() => {
     refuseUnlessBeforeGeneration(ctx, emission)
     refuseUnconfirmed(ctx.db, actor)
-    if (ctx.row(emission)) throw new AppError('CONFLICT', `emission ${emission}'s key ceremony was started already: one per emission`, because('CEREMONY_EXISTS', { emission }))
+    if (ctx.row(emission)) {
+      throw new AppError('CONFLICT', `emission ${emission}'s key ceremony was started already: one per emission`, because('CEREMONY_EXISTS', { emission }))
+    }
     ctx.st.open.run(emission, actor.name, iso(ctx.clock()))
     ctx.audit.record(actor.name, 'ceremony.start', `emission:${emission}`, { protocol: 2, abandonedBefore: ctx.st.abandons.all(emission).length })
   }).immediate()
@@ -171,7 +177,8 @@ function openChecked({ keys }: Ctx, emission: number, party: 'server' | 'custodi
   const share = keys.openShare({ emission, party }, sealed)
   if (shareHash(nodePrimitives, share) !== recorded) {
     const whose = party === 'server' ? "the backend's share" : "the custodian's share"
-    throw new AppError('DATABASE', `${whose} of emission ${emission}'s key ceremony does not have the hash recorded for it: the ledger's record of the ceremony was altered; restore the ledger from a backup`)
+    throw new AppError('DATABASE', `${whose} of emission ${emission}'s key ceremony does not have the hash recorded for it: ` +
+      "the ledger's record of the ceremony was altered; restore the ledger from a backup")
   }
   return share
 }
@@ -197,7 +204,10 @@ export function createCeremonyService(deps: CeremonyDeps): CeremonyService {
     shares(emission) {
       const r = ctx.row(emission)
       if (!r || !r.custodian_share || !r.custodian_hash || !r.server_share || !r.server_hash) return null
-      return { server: openChecked(ctx, emission, 'server', r.server_share, r.server_hash), custodian: openChecked(ctx, emission, 'custodian', r.custodian_share, r.custodian_hash) }
+      return {
+        server: openChecked(ctx, emission, 'server', r.server_share, r.server_hash),
+        custodian: openChecked(ctx, emission, 'custodian', r.custodian_share, r.custodian_hash),
+      }
     },
     blockSecret(emission, block) {
       const s = service.shares(emission)
