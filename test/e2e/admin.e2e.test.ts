@@ -162,7 +162,7 @@ describe('admin: staff accounts', () => {
     await confirm.getByRole('button', { name: 'Changer le rôle', exact: true }).click()
     await page.locator('.n-message').filter({ hasText: 'sophie est maintenant Auditeur.' }).waitFor({ timeout: 15_000 })
     const updated = await app.call<AuditItems>('audit:list', { action: 'user.update' }, adminToken)
-    expect(updated.ok && JSON.parse(updated.result.items[0].details)).toEqual({ name: 'sophie', role: { from: 'support', to: 'auditor' } })
+    expect(updated.ok && JSON.parse(updated.result.items[0].details)).toEqual({ name: 'sophie', role: { from: 'support', to: 'auditor' }, confirmation: 'awaited' })
 
     // marc signs in, then changes his own password from the user menu
     await m.getByLabel(/^Identifiant/).fill('marc')

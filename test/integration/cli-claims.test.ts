@@ -98,6 +98,12 @@ describe.sequential('carats and prize claims', () => {
   it('filters by status, emission and player, and prints the last step and who took it', async () => {
     const b = openBackend({ dbPath: ledger.location, keyFile: ledger.keyFile })
     try {
+      // the staff as accounts (a claim's steps are taken by them): the first auditor confirmed by the system, the manager by her
+      const u = b.services.users
+      u.setup('ada', 'correct horse battery')
+      const admin = { name: 'ada', role: 'admin' as const }
+      for (const [name, role] of [['suzy', 'support'], ['aude', 'auditor'], ['max', 'manager']] as const) u.create(admin, { name, role, password: 'correct horse battery' })
+      u.confirm({ name: 'aude', role: 'auditor' }, u.list().find((x) => x.name === 'max')!.id)
       const c = b.services.claims
       c.verify({ name: 'suzy', role: 'support' }, steps.paid, { document: 'passport', reference: '18AB12345' })
       c.approve({ name: 'max', role: 'manager' }, steps.paid)
