@@ -4,37 +4,14 @@
  * accounts that take part in a two-person step only once a second person confirmed them.
  * On both engines: the `sqlite3` shell on the file, `psql` on a team ledger.
  */
-import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { rmSync } from 'node:fs'
 import type { Backend } from '../../electron/services/backend'
 import { outsideSql } from '../support/outside-sql'
-import { ledgerOf, openEmissionBackend, PASSWORD, templatePath, tempDir, USERS } from './ledger-fixture'
+import { ledgerOf, PASSWORD, USERS } from './ledger-fixture'
+import { call, signIn, useTemplateLedgers } from './staff-calls'
 
-const open: { b: Backend; dir: string }[] = []
-afterEach(async () => {
-  for (const { b, dir } of open.splice(0)) {
-    await b.closeGracefully()
-    rmSync(dir, { recursive: true, force: true })
-  }
-})
-beforeAll(async () => {
-  await templatePath()
-}, 170_000)
-
-async function ledger(): Promise<Backend> {
-  const dir = tempDir('insider')
-  const b = await openEmissionBackend(dir)
-  open.push({ b, dir })
-  return b
-}
-
-type Reply = { ok: true; result: unknown } | { ok: false; error: { code: string; message: string; reason?: { key: string } } }
-const call = (b: Backend, channel: string, args: unknown, token: string | null = null) => b.dispatch(channel, args, token) as Promise<Reply>
-async function signIn(b: Backend, name: string): Promise<string> {
-  const r = await call(b, 'auth:login', { name, password: PASSWORD })
-  if (!r.ok) throw new Error(`${name} could not sign in: ${r.error.message}`)
-  return (r.result as { token: string }).token
-}
+const { ledger, release } = useTemplateLedgers('insider')
 const sql = (b: Backend, text: string) => outsideSql(ledgerOf(b).location, text)
 const findings = (b: Backend) => b.services.audit.checkRecords().findings
 /** A statement on `table` with its guarding triggers out of the way, as the database's owner can. */
@@ -105,7 +82,7 @@ describe('rows bound to the audit log', () => {
   it('a second sealing of every row (its record wiped to mint rows) is named', async () => {
     const b = await ledger()
     const at = ledgerOf(b)
-    const { dir } = open.pop()!
+    const dir = release(b)
     await b.closeGracefully()
     outsideSql(at.location, withoutTriggers(at.location, 'ledger_meta', "DELETE FROM ledger_meta WHERE name = 'rows_sealed'"))
     const { openBackend } = await import('../../electron/services/backend')

@@ -3,38 +3,16 @@
  * a privileged role confirmed again when raised or given a password by someone else. Both engines.
  * The claims' side: electron/services/claims-people.test.ts.
  */
-import { afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { rmSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
 import type { Backend } from '../../electron/services/backend'
 import type { Actor } from '../../electron/services/common'
-import { openEmissionBackend, PASSWORD, templatePath, tempDir, USERS } from './ledger-fixture'
+import { PASSWORD, USERS } from './ledger-fixture'
+import { call, signIn, useTemplateLedgers, type Reply } from './staff-calls'
 
-const open: { b: Backend; dir: string }[] = []
-afterEach(async () => {
-  for (const { b, dir } of open.splice(0)) {
-    await b.closeGracefully()
-    rmSync(dir, { recursive: true, force: true })
-  }
-})
-beforeAll(async () => {
-  await templatePath()
-}, 170_000)
-
-async function ledger(): Promise<Backend> {
-  const dir = tempDir('one-person')
-  const b = await openEmissionBackend(dir)
-  open.push({ b, dir })
-  return b
-}
-
-type Reply = { ok: true; result: unknown } | { ok: false; error: { code: string; message: string; reason?: { key: string } } }
-const call = (b: Backend, channel: string, args: unknown, token: string | null = null) => b.dispatch(channel, args, token) as Promise<Reply>
+const { ledger } = useTemplateLedgers('one-person')
 const result = <T>(r: Reply): T => {
   if (!r.ok) throw new Error(r.error.message)
   return r.result as T
-}
-async function signIn(b: Backend, name: string): Promise<string> {
-  return result<{ token: string }>(await call(b, 'auth:login', { name, password: PASSWORD })).token
 }
 const ada = (b: Backend) => signIn(b, USERS.admin)
 const create = async (b: Backend, name: string, role: string) => result<{ id: number }>(await call(b, 'users:create', { name, role, password: PASSWORD }, await ada(b)))
