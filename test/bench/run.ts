@@ -11,6 +11,7 @@ import { benchRecall } from './recall'
 import { benchCli } from './cli'
 import { benchImport } from './import'
 import { benchClaims } from './claims'
+import { benchLoad } from './load'
 
 const sections: Record<string, () => Promise<unknown>> = {
   core: () => benchCore({ runs: 5 }),
@@ -19,6 +20,7 @@ const sections: Record<string, () => Promise<unknown>> = {
   recall: () => benchRecall(),
   cli: () => benchCli({ runs: 10 }),
   claims: () => benchClaims(),
+  load: () => benchLoad(),
   import: () => benchImport({ lines: Number(process.env.CARATS_BENCH_IMPORT_LINES || 100_000), runs: 5 }),
 }
 
