@@ -157,14 +157,21 @@ export async function signingInColleague(run: Run, who: StaffAccount, done: () =
   }
 }
 
-/** The operator's uploads, one after the other, until the feeds run out or `untilMs` (from the run's start) has passed. */
-export async function uploadInTurn(run: Run, token: string, feeds: Feed[], untilMs: number, timeoutMs: number): Promise<Upload[]> {
+/**
+ * The operator's uploads, one after the other, until `untilMs` (from the run's start) has passed:
+ * each time the first of `feeds` not imported yet (`imported`, shared by the parts), as an operator
+ * sends again a feed that failed (the block's units sell in order: the next feed would be refused).
+ * With `retry` false, each feed is sent once, whatever became of the one before.
+ */
+export async function uploadInTurn(run: Run, token: string, feeds: Feed[], o: { untilMs: number; timeoutMs: number; imported: Set<Feed>; retry: boolean }): Promise<Upload[]> {
   const uploads: Upload[] = []
-  for (const feed of feeds) {
-    if (performance.now() - run.t0 >= untilMs) break
+  const next = (i: number) => (o.retry ? feeds.find((f) => !o.imported.has(f)) : feeds[i])
+  for (let i = 0, feed = next(0); feed && performance.now() - run.t0 < o.untilMs; feed = next(++i)) {
     const start = performance.now()
-    const outcome = await uploadFeed<ImportResult>(run.base, feed, token, timeoutMs)
+    const outcome = await uploadFeed<ImportResult>(run.base, feed, token, o.timeoutMs)
     uploads.push({ feed, at: start - run.t0, ms: performance.now() - start, outcome })
+    if (outcome.ok) o.imported.add(feed)
+    else if (outcome.detail) process.stderr.write(`  upload of ${feed.fileName}: ${outcome.error}: ${outcome.detail}\n`)
   }
   return uploads
 }

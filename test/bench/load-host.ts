@@ -71,7 +71,7 @@ async function stopChild(child: ChildProcess, graceMs: number): Promise<void> {
 }
 
 /** A call's outcome: its result, or what went wrong in a few words (grouped in the figures). */
-export type Outcome<T> = { ok: true; result: T } | { ok: false; error: string }
+export type Outcome<T> = { ok: true; result: T } | { ok: false; error: string; detail?: string }
 
 /** An envelope's error as a short label: its code and the start of its message. */
 const envelopeError = (e: { code?: string; message?: string }) => `${e.code ?? 'ERROR'} ${(e.message ?? '').slice(0, 60)}`.trim()
@@ -82,7 +82,7 @@ function transportError(e: unknown, timeoutMs: number): string {
   return `transport ${err.cause?.code ?? err.cause?.message ?? err.message ?? String(e)}`.slice(0, 80)
 }
 
-type Reply<T> = { ok?: boolean; result?: T; error?: { code?: string; message?: string } }
+type Reply<T> = { ok?: boolean; result?: T; error?: { code?: string; message?: string; details?: unknown } }
 
 function parsed<T>(text: string): Reply<T> | null {
   try {
@@ -98,7 +98,10 @@ async function envelopeOf<T>(res: Response): Promise<Outcome<T>> {
   const body = parsed<T>(await res.text())
   if (body?.ok === true) return { ok: true, result: body.result as T }
   const status = res.status === 200 ? '' : `HTTP ${res.status} `
-  if (body?.ok === false) return { ok: false, error: `${status}${envelopeError(body.error ?? {})}` }
+  if (body?.ok === false) {
+    const details = body.error?.details
+    return { ok: false, error: `${status}${envelopeError(body.error ?? {})}`, ...(details === undefined ? {} : { detail: JSON.stringify(details).slice(0, 300) }) }
+  }
   return { ok: false, error: `HTTP ${res.status}` }
 }
 
