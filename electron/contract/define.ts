@@ -9,9 +9,18 @@ export type Role = (typeof ROLES)[number]
  */
 export type Access = 'public' | 'signed-in' | readonly Role[]
 
+/**
+ * How a call uses the ledger from the host's thread (services/write-turn.ts): `reads` only reads
+ * it (it never waits for a writer; an unsold ticket's inspection is the exception, one audit
+ * entry), `worker` hands the writing to a worker thread that takes its own turn; absent, the call
+ * may write, and on a SQLite ledger it waits for its turn without holding up the host.
+ */
+export type LedgerUse = 'reads' | 'worker'
+
 export interface Channel<A extends z.ZodType, R> {
   readonly args: A
   readonly access: Access
+  readonly ledger?: LedgerUse
   /** Phantom: the result type, carried for the typed client. */
   readonly result?: R
 }
@@ -19,7 +28,7 @@ export interface Channel<A extends z.ZodType, R> {
 /** `channel<Result>()({ args, access })`: the result type is given, the args type comes from the schema. */
 export const channel =
   <R>() =>
-  <A extends z.ZodType>(spec: { args: A; access: Access }): Channel<A, R> =>
+  <A extends z.ZodType>(spec: { args: A; access: Access; ledger?: LedgerUse }): Channel<A, R> =>
     spec
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

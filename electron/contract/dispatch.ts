@@ -74,8 +74,9 @@ export function createDispatcher(
         return { ok: true, result }
       } catch (e) {
         if (e instanceof AppError) return { ok: false, error: e.toData() }
-        onUnexpected(String(channelName), e)
+        if (!isBusy(e)) onUnexpected(String(channelName), e)
         const sqliteCode = (e as { code?: unknown })?.code
+        if (sqliteCode === 'SQLITE_BUSY' || sqliteCode === 'SQLITE_LOCKED') return { ok: false, error: ledgerBusy().toData() }
         if (typeof sqliteCode === 'string' && /^SQLITE_(CORRUPT|NOTADB|IOERR)/.test(sqliteCode)) {
           return { ok: false, error: { code: 'DATABASE', message: `the ledger file cannot be read (${(e as Error).message}): nothing was changed; restore it from a backup` } }
         }
@@ -83,4 +84,15 @@ export function createDispatcher(
       }
     },
   }
+}
+
+const isBusy = (e: unknown) => ['SQLITE_BUSY', 'SQLITE_LOCKED'].includes(String((e as { code?: unknown })?.code))
+
+/**
+ * A write that waited its whole time for another program's (an import from the command line on
+ * this file, another workstation's long transaction): said as such, never as "database is locked".
+ */
+function ledgerBusy(): AppError {
+  const message = 'the ledger is busy with another program\'s long write (an import from the command line?): your request could not finish; try again in a moment'
+  return new AppError('CONFLICT', message, because('LEDGER_BUSY'))
 }

@@ -72,7 +72,7 @@ const bytes = z.custom<Uint8Array>((v) => v instanceof Uint8Array, 'must be the 
 
 export const contract = {
   // sign-in and the first-start admin account
-  'auth:status': channel<{ needsSetup: boolean; user: T.UserInfo | null }>()({ args: z.object({}).strict(), access: 'public' }),
+  'auth:status': channel<{ needsSetup: boolean; user: T.UserInfo | null }>()({ ledger: 'reads', args: z.object({}).strict(), access: 'public' }),
   'auth:setup': channel<T.Session>()({ args: z.object({ name, password }).strict(), access: 'public' }),
   'auth:login': channel<T.Session>()({ args: z.object({ name, password: z.string().min(1, 'must not be empty').max(256) }).strict(), access: 'public' }),
   'auth:logout': channel<{ ok: true }>()({ args: z.object({}).strict(), access: 'signed-in' }),
@@ -80,8 +80,8 @@ export const contract = {
   'auth:changePassword': channel<{ ok: true }>()({ args: z.object({ oldPassword: z.string().min(1, 'must not be empty').max(256), newPassword: password }).strict(), access: 'signed-in' }),
 
   // emissions and blocks
-  'emissions:list': channel<T.EmissionSummary[]>()({ args: z.object({}).strict(), access: 'signed-in' }),
-  'emissions:get': channel<T.EmissionDetail>()({ args: z.object({ emission: emissionNo }).strict(), access: 'signed-in' }),
+  'emissions:list': channel<T.EmissionSummary[]>()({ ledger: 'reads', args: z.object({}).strict(), access: 'signed-in' }),
+  'emissions:get': channel<T.EmissionDetail>()({ ledger: 'reads', args: z.object({ emission: emissionNo }).strict(), access: 'signed-in' }),
   'emissions:create': channel<T.EmissionSummary>()({
     args: z.object({
       blocks: z.number().int().min(1).max(999),
@@ -99,11 +99,11 @@ export const contract = {
   'emissions:open': channel<T.EmissionSummary>()({ args: z.object({ emission: emissionNo }).strict(), access: operators }),
   'emissions:close': channel<T.EmissionSummary>()({ args: z.object({ emission: emissionNo }).strict(), access: operators }),
   'emissions:withdraw': channel<T.EmissionSummary>()({ args: z.object({ emission: emissionNo, reason }).strict(), access: operators }),
-  'emissions:certificate': channel<T.Certificate>()({ args: z.object({ emission: emissionNo }).strict(), access: 'signed-in' }),
+  'emissions:certificate': channel<T.Certificate>()({ ledger: 'reads', args: z.object({ emission: emissionNo }).strict(), access: 'signed-in' }),
   /** One click: an emission of one block, generated, verified, opened, with a simulated sales history. */
   'emissions:demo': channel<T.JobInfo>()({ args: z.object({ sales: z.number().int().min(1).max(8_016_000).default(200_000) }).strict(), access: operators }),
   /** The emission's key ceremony, or null when none was started. */
-  'ceremony:get': channel<T.KeyCeremony | null>()({ args: z.object({ emission: emissionNo }).strict(), access: 'signed-in' }),
+  'ceremony:get': channel<T.KeyCeremony | null>()({ ledger: 'reads', args: z.object({ emission: emissionNo }).strict(), access: 'signed-in' }),
   /** Opens the emission's key ceremony (no share is drawn yet): then a second person commits to their share. */
   'ceremony:start': channel<T.KeyCeremony>()({ args: z.object({ emission: emissionNo }).strict(), access: operators }),
   /**
@@ -124,15 +124,15 @@ export const contract = {
   }),
   /** An incomplete ceremony abandoned, with a reason (its custodian never revealed): kept, and counted on the certificate. */
   'ceremony:abandon': channel<T.KeyCeremony | null>()({ args: z.object({ emission: emissionNo, reason }).strict(), access: operators }),
-  'blocks:get': channel<T.BlockDetail>()({ args: z.object({ emission: emissionNo, block: blockNo }).strict(), access: 'signed-in' }),
+  'blocks:get': channel<T.BlockDetail>()({ ledger: 'reads', args: z.object({ emission: emissionNo, block: blockNo }).strict(), access: 'signed-in' }),
   /** Each block's latest verdict and the emission's latest verification. */
-  'verifications:latest': channel<T.EmissionVerdicts>()({ args: z.object({ emission: emissionNo }).strict(), access: 'signed-in' }),
+  'verifications:latest': channel<T.EmissionVerdicts>()({ ledger: 'reads', args: z.object({ emission: emissionNo }).strict(), access: 'signed-in' }),
   /** A verification's printable report (default: the latest that gave a verdict), with the emission's history. */
-  'verifications:report': channel<T.VerificationReport>()({ args: z.object({ emission: emissionNo, verification: z.number().int().min(1).optional() }).strict(), access: 'signed-in' }),
+  'verifications:report': channel<T.VerificationReport>()({ ledger: 'reads', args: z.object({ emission: emissionNo, verification: z.number().int().min(1).optional() }).strict(), access: 'signed-in' }),
 
   // long tasks
-  'jobs:get': channel<T.JobInfo>()({ args: z.object({ jobId: z.string().min(1) }).strict(), access: 'signed-in' }),
-  'jobs:list': channel<T.JobInfo[]>()({ args: z.object({}).strict(), access: 'signed-in' }),
+  'jobs:get': channel<T.JobInfo>()({ ledger: 'reads', args: z.object({ jobId: z.string().min(1) }).strict(), access: 'signed-in' }),
+  'jobs:list': channel<T.JobInfo[]>()({ ledger: 'reads', args: z.object({}).strict(), access: 'signed-in' }),
   'jobs:cancel': channel<T.JobInfo>()({ args: z.object({ jobId: z.string().min(1) }).strict(), access: ['admin', 'operator', 'auditor'] }),
 
   // sales
@@ -151,25 +151,26 @@ export const contract = {
    */
   // sha256: the file's, as the screen made it before sending (an upload is leased by it while its bytes arrive)
   'sales:import': channel<T.ImportResult>()({
+    ledger: 'worker',
     args: z.object({ content: z.union([z.string(), bytes]), fileName: line(z.string().max(260), 'a file name').optional(), sha256: z.string().regex(/^[0-9a-f]{64}$/).optional() }).strict(),
     access: operators,
   }),
   /** The imports of sales feeds, latest first, from the audit log: imported, already recorded, or refused. */
-  'sales:imports': channel<T.Page<T.ImportRecord>>()({ args: z.object({ page, pageSize }).strict(), access: readers }),
+  'sales:imports': channel<T.Page<T.ImportRecord>>()({ ledger: 'reads', args: z.object({ page, pageSize }).strict(), access: readers }),
 
   // tickets and players
   /** Any unit by serial. An unsold unit's content needs the auditor role and a reason, and is logged. */
-  'tickets:get': channel<T.TicketView>()({ args: z.object({ serial: z.string().max(40), reason: reason.optional() }).strict(), access: staff }),
+  'tickets:get': channel<T.TicketView>()({ ledger: 'reads', args: z.object({ serial: z.string().max(40), reason: reason.optional() }).strict(), access: staff }),
   /** The unit's proof of inclusion in its block's commitment (game-core/DERIVATION.md §8): as tickets:get, an unsold unit only for an auditor with a reason, audited. */
-  'tickets:proof': channel<T.UnitProof>()({ args: z.object({ serial: z.string().max(40), reason: reason.optional() }).strict(), access: staff }),
+  'tickets:proof': channel<T.UnitProof>()({ ledger: 'reads', args: z.object({ serial: z.string().max(40), reason: reason.optional() }).strict(), access: staff }),
   /** Accounts whose id starts with `query`, ignoring case (ASCII letters), a page at a time with their count. */
-  'players:search': channel<T.Page<T.PlayerSummary>>()({
+  'players:search': channel<T.Page<T.PlayerSummary>>()({ ledger: 'reads',
     args: z.object({ query: playerText(z.string().trim().max(64)), page, pageSize: z.number().int().min(1).max(100).default(20) }).strict(),
     access: ['admin', 'support', 'manager', 'auditor'],
   }),
   /** By id ignoring case; ids that differ only by case are refused as ambiguous (CONFLICT, PLAYER_AMBIGUOUS) unless one is the id exactly. */
-  'players:last': channel<T.PlayerLast>()({ args: z.object({ player: playerId }).strict(), access: ['admin', 'support', 'auditor'] }),
-  'players:history': channel<T.Page<T.PlayerUnit>>()({
+  'players:last': channel<T.PlayerLast>()({ ledger: 'reads', args: z.object({ player: playerId }).strict(), access: ['admin', 'support', 'auditor'] }),
+  'players:history': channel<T.Page<T.PlayerUnit>>()({ ledger: 'reads',
     args: z.object({
       player: playerId,
       page,
@@ -182,10 +183,10 @@ export const contract = {
   }),
 
   // reports
-  'reports:depletion': channel<T.DepletionReport>()({ args: z.object({ emission: emissionNo, block: blockNo.optional() }).strict(), access: readers }),
+  'reports:depletion': channel<T.DepletionReport>()({ ledger: 'reads', args: z.object({ emission: emissionNo, block: blockNo.optional() }).strict(), access: readers }),
   /** One emission or all, the sale days from…to (UTC, inclusive). */
-  'reports:dashboard': channel<T.Dashboard>()({ args: dayRange({ includeDemo: z.boolean().default(false), emission: emissionNo.optional() }), access: readers }),
-  'reports:csv': channel<T.CsvFile>()({
+  'reports:dashboard': channel<T.Dashboard>()({ ledger: 'reads', args: dayRange({ includeDemo: z.boolean().default(false), emission: emissionNo.optional() }), access: readers }),
+  'reports:csv': channel<T.CsvFile>()({ ledger: 'reads',
     args: z.union([
       z.object({ report: z.literal('depletion'), emission: emissionNo, block: blockNo.optional(), ...csvStyle }).strict(),
       // the dashboard's sales per day and emission, or its prize tiers, under its filters
@@ -193,14 +194,14 @@ export const contract = {
     ]),
     access: readers,
   }),
-  'alerts:list': channel<T.Alert[]>()({ args: z.object({}).strict(), access: 'signed-in' }),
+  'alerts:list': channel<T.Alert[]>()({ ledger: 'reads', args: z.object({}).strict(), access: 'signed-in' }),
 
   // prize claims (docs/claims.md) and the register of related parties
-  'claims:list': channel<C.ClaimsPage>()({
+  'claims:list': channel<C.ClaimsPage>()({ ledger: 'reads',
     args: z.object({ status: z.enum(CLAIM_STATUSES).optional(), emission: emissionNo.optional(), player: playerId.optional(), order: z.enum(['asc', 'desc']).default('desc'), page, pageSize }).strict(),
     access: claimsReaders,
   }),
-  'claims:get': channel<C.ClaimDetail>()({ args: z.object({ serial }).strict(), access: claimsReaders }),
+  'claims:get': channel<C.ClaimDetail>()({ ledger: 'reads', args: z.object({ serial }).strict(), access: claimsReaders }),
   /** Support records the winner's identity check. */
   'claims:verify': channel<C.Claim>()({
     args: z.object({ serial, identity: z.object({ document: z.enum(IDENTITY_DOCUMENTS), reference: line(z.string().trim().min(4, 'give the document’s number (at least 4 characters)').max(64), 'a reference') }).strict() }).strict(),
@@ -212,13 +213,13 @@ export const contract = {
   'claims:signOff': channel<C.Claim>()({ args: z.object({ serial }).strict(), access: ['auditor'] }),
   'claims:pay': channel<C.Claim>()({ args: z.object({ serial, reference: line(z.string().trim().min(3, 'give the payment’s reference (at least 3 characters)').max(64), 'a reference') }).strict(), access: ['admin', 'manager'] }),
   'claims:reject': channel<C.Claim>()({ args: z.object({ serial, reason }).strict(), access: ['admin', 'support', 'manager', 'auditor'] }),
-  'claims:csv': channel<T.CsvFile>()({
+  'claims:csv': channel<T.CsvFile>()({ ledger: 'reads',
     args: z.object({ status: z.enum(CLAIM_STATUSES).optional(), emission: emissionNo.optional(), player: playerId.optional(), ...csvStyle }).strict(),
     access: claimsReaders,
   }),
   /** Claimants' figures: one player's (flagged or not), or every flagged player's, least probable first. */
-  'claims:flags': channel<C.WinnerFigures[]>()({ args: z.object({ player: playerId.optional() }).strict(), access: claimsReaders }),
-  'parties:list': channel<C.RelatedParty[]>()({ args: z.object({ includeRemoved: z.boolean().default(false) }).strict(), access: claimsReaders }),
+  'claims:flags': channel<C.WinnerFigures[]>()({ ledger: 'reads', args: z.object({ player: playerId.optional() }).strict(), access: claimsReaders }),
+  'parties:list': channel<C.RelatedParty[]>()({ ledger: 'reads', args: z.object({ includeRemoved: z.boolean().default(false) }).strict(), access: claimsReaders }),
   'parties:add': channel<C.RelatedParty>()({
     args: z.object({ player: playerId, relation: z.enum(RELATIONS), linkedTo: name, reason }).strict(),
     access: ['admin', 'auditor'],
@@ -227,7 +228,7 @@ export const contract = {
 
   // users and the audit log
   /** Auditors read the accounts too: they confirm privileged ones. */
-  'users:list': channel<T.UserAccount[]>()({ args: z.object({}).strict(), access: ['admin', 'auditor'] }),
+  'users:list': channel<T.UserAccount[]>()({ ledger: 'reads', args: z.object({}).strict(), access: ['admin', 'auditor'] }),
   'users:create': channel<T.UserAccount>()({ args: z.object({ name, role: z.enum(ROLES), password }).strict(), access: ['admin'] }),
   'users:update': channel<T.UserAccount>()({
     args: z.object({ userId: z.number().int().min(1), role: z.enum(ROLES).optional(), active: z.boolean().optional(), password: password.optional() }).strict(),
@@ -237,7 +238,7 @@ export const contract = {
   'users:unlock': channel<T.UserAccount>()({ args: z.object({ userId: z.number().int().min(1) }).strict(), access: ['admin'] }),
   /** A second person (another administrator, or an auditor) confirms a privileged account before it takes any two-person step. */
   'users:confirm': channel<T.UserAccount>()({ args: z.object({ userId: z.number().int().min(1) }).strict(), access: ['admin', 'auditor'] }),
-  'audit:list': channel<T.Page<T.AuditEntry>>()({
+  'audit:list': channel<T.Page<T.AuditEntry>>()({ ledger: 'reads',
     args: z.object({
       page,
       pageSize,
@@ -251,21 +252,21 @@ export const contract = {
     }).strict(),
     access: ['admin', 'auditor'],
   }),
-  'audit:verify': channel<T.AuditVerification>()({ args: z.object({}).strict(), access: ['admin', 'auditor'] }),
-  'audit:csv': channel<T.CsvFile>()({
+  'audit:verify': channel<T.AuditVerification>()({ ledger: 'reads', args: z.object({}).strict(), access: ['admin', 'auditor'] }),
+  'audit:csv': channel<T.CsvFile>()({ ledger: 'reads',
     args: z.object({ actor: filterText, action: filterText, object: filterText, from: isoDay.optional(), to: isoDay.optional(), ...csvStyle }).strict(),
     access: ['admin', 'auditor'],
   }),
 
   // the ledger as a system of record
-  'ledger:status': channel<T.LedgerStatus>()({ args: z.object({}).strict(), access: ['admin', 'auditor'] }),
+  'ledger:status': channel<T.LedgerStatus>()({ ledger: 'reads', args: z.object({}).strict(), access: ['admin', 'auditor'] }),
   /** The whole check on a worker thread: integrity, audit chain and checkpoint, counters, every sold unit's prize re-derived. */
   'ledger:check': channel<T.JobInfo>()({ args: z.object({ prizes: z.boolean().default(true) }).strict(), access: ['admin', 'auditor'] }),
   /** A checked backup, with its key and checkpoint, into the backups folder beside the ledger. */
   'ledger:backup': channel<T.JobInfo>()({ args: z.object({}).strict(), access: ['admin'] }),
 
   // this workstation's ledger setting (ledger.json in the per-user data folder; applies at the next start)
-  'settings:ledger': channel<LedgerSettingView>()({ args: z.object({}).strict(), access: ['admin'] }),
+  'settings:ledger': channel<LedgerSettingView>()({ ledger: 'reads', args: z.object({}).strict(), access: ['admin'] }),
   /** Saves the setting; a team URL's masked password (***) keeps the saved one. */
   'settings:ledgerSet': channel<LedgerSettingView>()({ args: ledgerSettingSchema, access: ['admin'] }),
   /** Tries a team ledger: the server, the database (empty or a ledger this app opens), the key file. */

@@ -10,7 +10,9 @@ import { openLedger, type Db } from '../ledger/db'
 import { isPostgresUrl } from '../ledger/location'
 import { keyFilePath, openLedgerKey, type KeyStore } from '../ledger/keystore'
 import { verifyBlockInWorkers } from '../workers/block-pool'
-import { closeImportWorkers, workerImport } from '../workers/import-runner'
+import { closeImportWorkers, workerImport, writeTurnOf } from '../workers/import-runner'
+import { contract } from '../contract'
+import type { WriteTurn } from './write-turn'
 import { runLedgerTask } from '../workers/ledger-task-runner'
 import { workerSeller } from '../workers/simulate-seller'
 import { workerLedgerRef } from '../workers/worker-ledger'
@@ -161,8 +163,9 @@ export function openBackend(opts: BackendOptions): Backend {
   }
   const dispatcher = createDispatcher(createHandlers(services), (token) => services.users.resolve(token), (c, e) => limitedLog(`unexpected:${c}`, `[${c}]`, e))
   let closed = false
+  const turn = writeTurnOf(opts.dbPath)
   return {
-    dispatch: (channel, args, token) => dispatcher.dispatch(channel, args, token),
+    dispatch: (channel, args, token) => inTurn(turn, channel, () => dispatcher.dispatch(channel, args, token)),
     services,
     actor: { name: opts.actorName ?? osUserName(), role: 'admin' },
     close() {
@@ -184,6 +187,21 @@ export function openBackend(opts: BackendOptions): Backend {
       services.audit.flushCheckpoint()
       db.close()
     },
+  }
+}
+
+/**
+ * A call that may write a SQLite ledger waits for its turn (write-turn.ts) without holding up the
+ * host: never in SQLite's busy handler behind an import. Reading calls and the import go straight on.
+ */
+async function inTurn<T>(turn: WriteTurn | null, channel: string, call: () => Promise<T>): Promise<T> {
+  const use = Object.hasOwn(contract, channel) ? contract[channel as keyof typeof contract].ledger : 'reads'
+  if (turn === null || use !== undefined) return call()
+  const giveBack = await turn.enter()
+  try {
+    return await call()
+  } finally {
+    giveBack()
   }
 }
 

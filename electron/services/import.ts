@@ -51,6 +51,7 @@ import type { Problem } from './import-problems'
 import { createStreamedImport, type FeedRead, Irregular } from './import-stream'
 import { createLeases, feedSubject, type Lease, type Leases } from './leases'
 import { withoutKeyChecks, type SalesService } from './sales'
+import type { WriteTurn } from './write-turn'
 
 export { feedLineSchema } from './import-problems'
 export { copyShared, feedLine, notUtf8Refusal, readFeedFile, tooLargeRefusal } from './import-feed'
@@ -70,6 +71,8 @@ export interface ImporterDeps {
   onRead?: (how: 'streamed' | 'careful') => void
   /** The leases of long jobs across workstations (default: a holder of its own). */
   leases?: Leases
+  /** The write turn shared with the app's thread (the import worker on a SQLite ledger: write-turn.ts). */
+  turn?: WriteTurn
 }
 
 /** Below this size a feed is read on the importer's thread alone: the reader thread would not pay for itself. */
@@ -117,7 +120,11 @@ function fileRefusal(e: unknown): Refusal | null {
   return key === 'FEED_NOT_UTF8' || key === 'FEED_EMPTY' || key === 'FEED_TOO_LARGE' ? { lines: key === 'FEED_EMPTY' ? 0 : null, refusal: key } : null
 }
 
-export function createImporter({ db, clock, catalog, sales, audit, streamFrom = STREAM_FROM_BYTES, onRead, leases = createLeases({ db, clock, audit }) }: ImporterDeps): Importer {
+/** Runs `fn` at once (no turn to take: the command line, a team ledger). */
+const noTurn = { hold: <T>(fn: () => T): T => fn() }
+
+export function createImporter(deps: ImporterDeps): Importer {
+  const { db, clock, catalog, sales, audit, streamFrom = STREAM_FROM_BYTES, onRead, leases = createLeases({ db, clock, audit }), turn = noTurn } = deps
   // a savepoint: an Irregular line drops what the streamed import wrote
   const stream = createStreamedImport({ db, clock, catalog, sales })
   const streamTx = db.transaction(stream.run)
@@ -187,8 +194,11 @@ export function createImporter({ db, clock, catalog, sales, audit, streamFrom = 
         try {
           const leased = leaseOf(bytes, arrival, announced)
           lease = leased.lease
+          // the write lock is taken once the upload is in: never held while its bytes are on their way
+          arrival?.waitWhole()
           // the sales are written by sales.sellChecked, whose batch checks their players itself
-          r = withoutKeyChecks(db, () => importTx.immediate(actor, bytes, fileName, arrival, read, { known: leased.sha256, announced }))
+          const hashes = { known: leased.sha256, announced }
+          r = turn.hold(() => withoutKeyChecks(db, () => importTx.immediate(actor, bytes, fileName, arrival, read, hashes)))
         } finally {
           read?.stop()
           lease?.drop()

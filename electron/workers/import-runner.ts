@@ -18,12 +18,16 @@ import type { ImportResult } from '../contract/types'
 import type { Actor, Clock } from '../services/common'
 import { arrivalOf, type FeedArrival } from '../services/import-arrival'
 import { copyShared } from '../services/import-feed'
+import { WriteTurn } from '../services/write-turn'
+import { isPostgresUrl } from '../ledger/location'
 import { workerEntry } from './entry'
 import { workerLedgerRef, type WorkerLedgerRef } from './worker-ledger'
 
 /** What the worker is started with. */
 export interface ImportWorkerData {
   ledger: WorkerLedgerRef
+  /** the ledger's write turn, shared with the app's thread (SQLite only: services/write-turn.ts) */
+  turn?: SharedArrayBuffer
   /** the importer's reader thread (it starts one of its own for a large feed) */
   readerEntry: { file: string; eval: boolean }
 }
@@ -61,7 +65,10 @@ class ImportThread {
 
   constructor(readonly dbPath: string, keyFile: string | undefined, private readonly onEnd: (t: ImportThread) => void) {
     const entry = workerEntry('import-worker')
-    const workerData: ImportWorkerData = { ledger: workerLedgerRef(dbPath, keyFile), readerEntry: workerEntry('feed-reader-worker') }
+    const turn = writeTurnOf(dbPath)
+    const workerData: ImportWorkerData = {
+      ledger: workerLedgerRef(dbPath, keyFile), readerEntry: workerEntry('feed-reader-worker'), ...(turn ? { turn: turn.memory } : {}),
+    }
     this.worker = new Worker(entry.file, { eval: entry.eval, workerData })
     this.worker.on('message', (m: ImportWorkerMessage) => this.settle(m))
     this.worker.on('error', (e) => this.fail(`the import's worker failed: ${e.message}`))
@@ -117,6 +124,19 @@ class ImportThread {
 }
 
 const threads = new Map<string, ImportThread>()
+const turns = new Map<string, WriteTurn>()
+
+/**
+ * The write turn of the SQLite ledger at dbPath in this process, shared by the app's thread and
+ * the ledger's import worker (services/write-turn.ts); none for a team ledger, whose writers wait
+ * for rows, not for the whole database.
+ */
+export function writeTurnOf(dbPath: string): WriteTurn | null {
+  if (isPostgresUrl(dbPath)) return null
+  let t = turns.get(dbPath)
+  if (!t) turns.set(dbPath, (t = WriteTurn.create()))
+  return t
+}
 
 function threadFor(dbPath: string, keyFile: string | undefined): ImportThread {
   let t = threads.get(dbPath)

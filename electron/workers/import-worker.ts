@@ -8,6 +8,7 @@ import { parentPort, workerData } from 'node:worker_threads'
 import { AppError } from '../contract/errors'
 import { createImporter, type Importer } from '../services/import'
 import { FeedArrival } from '../services/import-arrival'
+import { WriteTurn } from '../services/write-turn'
 import type { ImportJob, ImportWorkerData, ImportWorkerMessage } from './import-runner'
 import { provideWorkerEntries } from './entry'
 import { openWorkerLedger, postedError, type WorkerLedger } from './worker-ledger'
@@ -24,7 +25,7 @@ let importer: Importer | null = null
 let opening: unknown = null
 try {
   ledger = openWorkerLedger(data.ledger, () => new Date(now))
-  importer = createImporter(ledger)
+  importer = createImporter({ ...ledger, ...(data.turn ? { turn: WriteTurn.of(data.turn) } : {}) })
 } catch (e) {
   opening = e
 }
