@@ -45,7 +45,8 @@ export function writeFeed(dir: string, o: { emission: number; from: number; coun
     const d = gen.next()
     const unit = o.from + i
     players.add(d.player)
-    lines[i] = feedLine({ saleId: `L-${unit}`, serial: formatSerial({ emission: o.emission, block: 1, unit }), player: d.player, soldAt: d.soldAt, stakeCents: CARATS.unitPriceCents, play: d.play })
+    const serial = formatSerial({ emission: o.emission, block: 1, unit })
+    lines[i] = feedLine({ saleId: `L-${unit}`, serial, player: d.player, soldAt: d.soldAt, stakeCents: CARATS.unitPriceCents, play: d.play })
   }
   const text = Buffer.from(lines.join('\n') + '\n')
   const fileName = `day-${o.day + 1}-units-${o.from}.jsonl`
