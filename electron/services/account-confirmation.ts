@@ -11,9 +11,17 @@ import { AppError, because } from '../contract/errors'
 import type { Role } from '../contract/define'
 import type { AccountProvenance } from '../contract/types'
 import type { Db } from '../ledger/db'
+import { lockSubject } from '../ledger/row-locks'
 import type { AuditService } from './audit'
 import { iso, type Actor, type Clock } from './common'
 import { samePerson } from './people'
+
+/**
+ * The rules over all accounts (one first administrator, names unique by skeleton, the first
+ * auditor, the last administrator, confirmations): on a team ledger their writers take turns on
+ * this subject (row-locks.ts).
+ */
+export const ACCOUNTS = 'accounts'
 
 export const PRIVILEGED_ROLES: readonly Role[] = ['admin', 'manager', 'auditor']
 export const isPrivileged = (role: Role) => PRIVILEGED_ROLES.includes(role)
@@ -82,6 +90,7 @@ function refuseConfirmation(confirmer: AccountRow, r: AccountRow): void {
 /** A second person (an administrator or an auditor) confirms a privileged account; audited (user.confirm). */
 export function confirmAccount({ db, clock, audit }: { db: Db; clock: Clock; audit: AuditService }, actor: Actor, userId: number): void {
   db.transaction(() => {
+    lockSubject(db, ACCOUNTS)
     const confirmer = db.prepare('SELECT * FROM users WHERE name = ?').get(actor.name) as AccountRow | undefined
     const r = db.prepare('SELECT * FROM users WHERE id = ?').get(userId) as AccountRow | undefined
     if (!r) throw new AppError('NOT_FOUND', `no user with id ${userId}`, { field: 'userId', ...because('USER_NOT_FOUND', { userId }) })

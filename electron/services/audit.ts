@@ -12,6 +12,7 @@ import { CHECKPOINT_KEY_LABEL, checkpointFilePath, readCheckpoint, writeCheckpoi
 import type { Db } from '../ledger/db'
 import type { KeyStore } from '../ledger/keystore'
 import { readMeta, writeMeta } from '../ledger/meta'
+import { lockAuditHead } from '../ledger/row-locks'
 import { CHAIN_KEY_LABEL, entryMac, GENESIS_HASH, judgeCheckpoint, KEYING_ACTION, walkChain, type AuditRow } from './audit-chain'
 import { type Clock, iso } from './common'
 import { limitedLog } from './log-limit'
@@ -170,8 +171,9 @@ const wiped = ({ db, statements: { holdsRecords } }: AuditContext) => (db.prepar
 const wipedError = () =>
   new AppError('ILLEGAL_STATE', 'the audit log is empty, yet the ledger holds accounts or emissions: its entries were wiped. Nothing more is logged until an administrator has looked and run carats audit reanchor --reason "…"')
 
-/** The body of ctx.append, inside its transaction. */
+/** The body of ctx.append, inside its transaction: the chain's head locked first (a team ledger's writers overlap). */
 function appendEntry(ctx: AuditContext, actor: string, action: string, object: string, details: string, force: boolean): AuditEntry {
+  lockAuditHead(ctx.db)
   if (keyedFrom(ctx) === null) {
     // the chain is keyed when the service starts; unkeyed here, the key is missing (said as
     // itself: a key file that could not be written is not a wiped log) or the log was wiped
@@ -254,6 +256,7 @@ function record(ctx: AuditContext, actor: string, action: AuditAction, object: s
 function ensureKeyed(ctx: AuditContext): void {
   if (keyedFrom(ctx) !== null) return
   ctx.db.transaction(() => {
+    lockAuditHead(ctx.db)
     if (keyedFrom(ctx) === null && !wiped(ctx)) keyChain(ctx)
   }).immediate()
   afterCommit(ctx)
@@ -264,6 +267,7 @@ function ensureSealed(ctx: AuditContext): void {
   const { db, keys, ledgerId } = ctx
   if (readMeta(db, 'rows_sealed') !== null || keyedFrom(ctx) === null) return
   db.transaction(() => {
+    lockAuditHead(db)
     if (readMeta(db, 'rows_sealed') !== null) return
     const seq = sealExistingRows(db, keys, (details) => appendRow(ctx, 'system', SEALING_ACTION, `ledger:${ledgerId}`, details))
     writeMeta(db, 'rows_sealed', String(seq))

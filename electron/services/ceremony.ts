@@ -21,6 +21,7 @@ import type { KeyCeremony } from '../contract/types'
 import { nodePrimitives } from '../crypto/node-primitives'
 import type { Db } from '../ledger/db'
 import type { KeyStore } from '../ledger/keystore'
+import { lockEmission } from '../ledger/row-locks'
 import type { AuditService } from './audit'
 import type { Catalog } from './catalog'
 import { ceremonyStatements, commitmentOf, custodianShare, toAbandoned, toCeremony, type CeremonyRow, type CeremonyStatements } from './ceremony-rows'
@@ -70,6 +71,8 @@ function refuseUnlessBeforeGeneration({ catalog }: Ctx, emission: number): void 
 
 /** The ceremony under way, or the refusal that says why there is none to act on. */
 function openCeremony(ctx: Ctx, emission: number): CeremonyRow {
+  // one step of an emission's ceremony at a time, and none beside a change of the emission's state
+  lockEmission(ctx.db, emission)
   refuseUnlessBeforeGeneration(ctx, emission)
   const r = ctx.row(emission)
   if (!r) {
@@ -162,6 +165,7 @@ function abandon(ctx: Ctx, actor: Actor, emission: number, reason: string): void
 
 function start(ctx: Ctx, actor: Actor, emission: number): void {
   ctx.db.transaction(() => {
+    lockEmission(ctx.db, emission)
     refuseUnlessBeforeGeneration(ctx, emission)
     refuseUnconfirmed(ctx.db, actor)
     if (ctx.row(emission)) {

@@ -4,11 +4,20 @@
  */
 import { AppError, because } from '../contract/errors'
 import type { Claim, ClaimStatus, IdentityDocument } from '../contract/claims-types'
+import { unitKey } from '../ledger/migrations'
+import { lockClaim, lockSubject } from '../ledger/row-locks'
 import type { AuditService } from './audit'
 import { claimRow, maskedReference, serialOf, toClaim, type ClaimRow, type ClaimsContext } from './claim-rows'
 import { iso, type Actor } from './common'
 import { twoPersonAccount } from './account-confirmation'
 import { samePerson } from './people'
+import { parseSerialOrThrow } from './tickets'
+
+/** The unit key a serial names (a serial that is none is refused, as claimRow refuses it). */
+function keyOfSerial(serial: string): number {
+  const id = parseSerialOrThrow(serial)
+  return unitKey(id.emission, id.block, id.unit)
+}
 
 export type ClaimStep = 'verify' | 'approve' | 'signOff' | 'pay' | 'reject'
 
@@ -56,12 +65,14 @@ interface StepWrite {
 }
 
 /**
- * One step: the claim re-read inside an IMMEDIATE transaction, checked, written only from the
- * status it was read in (a concurrent writer makes it fail, not apply twice), audited.
+ * One step: the claim locked and re-read inside an IMMEDIATE transaction (on a team ledger a
+ * second step of the same claim waits for this one, then reads what it wrote), checked, written
+ * only from the status it was read in (guarded again by the UPDATE), audited.
  */
 function step(ctx: ClaimsContext, actor: Actor, serial: string, { check, set, params, action, details }: StepWrite): Claim {
   const { db, audit, statements: { byKey } } = ctx
   const key = db.transaction(() => {
+    lockClaim(db, keyOfSerial(serial))
     const r = claimRow(ctx, serial)
     refuseConflict(ctx, actor, r)
     check(r)
@@ -121,9 +132,10 @@ export function signOffClaim(ctx: ClaimsContext, actor: Actor, serial: string): 
   })
 }
 
-/** Paid once approved, a related party's after its sign-off, each payment with its own reference. */
+/** Paid once approved, a related party's after its sign-off, each payment with its own reference (its use locked: two claims paid with it at once take turns). */
 function refusePay(ctx: ClaimsContext, r: ClaimRow, reference: string): void {
   refuseUnlessNext(ctx, r, 'pay')
+  lockSubject(ctx.db, `payment reference ${reference}`)
   const s = serialOf(ctx, r.unit_key)
   if (r.related === 1 && r.signed_off_by === null) {
     throw new AppError('ILLEGAL_STATE', `${r.player} is in the register of related parties: an auditor signs off the claim on ${s} before it is paid`, because('CLAIM_SIGN_OFF', { serial: s, player: r.player }))

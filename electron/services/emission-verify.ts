@@ -7,6 +7,7 @@ import { AppError, because } from '../contract/errors'
 import type { JobInfo } from '../contract/types'
 import type { CommitmentVersion } from '../../game-core/unit-commitment'
 import type { GameDefinition } from '../../game-core/rules'
+import { lockEmission } from '../ledger/row-locks'
 import type { BlockRow } from './catalog'
 import { type Actor, iso } from './common'
 import type { EmissionsContext } from './emission-context'
@@ -48,6 +49,7 @@ export function verifyEmission(ctx: EmissionsContext, actor: Actor, emission: nu
 function beginVerification(ctx: EmissionsContext, actor: Actor, emission: number, blocks: number): { id: number; lease: Lease } {
   const { db, clock, leases, verifications, audit, statements } = ctx
   return db.transaction(() => {
+    lockEmission(db, emission)
     const lease = leases.take('verify', emissionSubject(emission))
     statements.closeAbandoned.run(iso(clock()), 'interrupted: the workstation verifying stopped before the end', emission)
     const id = verifications.begin(actor, emission, blocks)
@@ -98,6 +100,7 @@ async function checkBlock(run: VerifyRun, b: BlockRow, i: number, job: JobContex
 /** The block's new status, its verdict and its audit entry, together. */
 function keepVerdict({ ctx: { db, audit, verifications, statements }, actor, emission, id, lease }: VerifyRun, v: Verdict): void {
   db.transaction(() => {
+    lockEmission(db, emission)
     if (!lease.held()) throw new Error(`emission ${emission}'s verification was taken over by another workstation`)
     statements.setBlock.run(v.sound ? 'verified' : 'failed', v.endedAt, emission, v.block)
     verifications.record(v)
@@ -111,6 +114,7 @@ function closeInterrupted({ ctx: { db, audit, verifications }, actor, emission, 
   const cancelled = err instanceof AppError && err.code === 'CANCELLED'
   const message = err instanceof Error ? err.message : String(err)
   db.transaction(() => {
+    lockEmission(db, emission)
     // taken over by another workstation: it closed this verification already
     if (!lease.held()) return
     const r = verifications.finish(id, cancelled ? 'cancelled' : 'failed', cancelled ? null : message)
@@ -123,6 +127,7 @@ function closeInterrupted({ ctx: { db, audit, verifications }, actor, emission, 
 function closeFinished({ ctx: { db, audit, verifications, catalog, statements }, actor, emission, id }: VerifyRun, unsound: Verdict[]): string[] {
   const failed = unsound.map((v) => `block ${v.block}: ${verdictReasons(v)}`)
   db.transaction(() => {
+    lockEmission(db, emission)
     const r = verifications.finish(id, unsound.length ? 'unsound' : 'sound')
     const summary = { verification: id, outcome: r.outcome, blocks: r.blocks, sound: r.blocksSound, unsound: r.unsoundBlocks, ms: r.ms }
     const now = catalog.emission(emission)

@@ -29,6 +29,7 @@ import { blockDetail, emissionDetail, emissionSummary, listEmissions } from './e
 import { createVerifications, type Verifications } from './verifications'
 import { nodePrimitives } from '../crypto/node-primitives'
 import type { Db } from '../ledger/db'
+import { lockEmission, lockSubject } from '../ledger/row-locks'
 import type { KeyStore } from '../ledger/keystore'
 import type { AuditService } from './audit'
 import type { Catalog, EmissionRow } from './catalog'
@@ -109,6 +110,8 @@ function createEmission(ctx: EmissionsContext, actor: Actor, input: CreateInput)
   refuseCreateInput(newDefinition, input)
   const threshold = claimThresholdCents ?? DEFAULT_CLAIM_THRESHOLD_CENTS
   const emission = db.transaction(() => {
+    // the next number and the code's uniqueness are read then written: creators take turns
+    lockSubject(db, 'emission numbering')
     const next = ((db.prepare('SELECT max(emission) FROM emissions').pluck().get() as number | null) ?? 0) + 1
     if (next > 9999) throw new AppError('ILLEGAL_STATE', 'the ledger already holds emission 9999, the last number a serial can carry', because('EMISSIONS_FULL'))
     const theCode = code?.trim() || `E${String(next).padStart(4, '0')}`
@@ -155,6 +158,8 @@ interface Transition {
 function transition(ctx: EmissionsContext, actor: Actor, emission: number, { action, check, to, extra = () => ({}) }: Transition): EmissionSummary {
   const { db, catalog, audit, statements } = ctx
   db.transaction(() => {
+    // the status is read then written: a change waits for the emission's sales and other changes, they for it
+    lockEmission(db, emission)
     const e = catalog.emission(emission)
     check(e)
     const details = extra()

@@ -15,6 +15,7 @@ import type { GameDefinition } from '../../game-core/rules'
 import { LATEST_COMMITMENT_VERSION } from '../../game-core/unit-commitment'
 import { newBlockSecret, nodePrimitives } from '../crypto/node-primitives'
 import type { Db } from '../ledger/db'
+import { lockEmission } from '../ledger/row-locks'
 import type { KeyStore } from '../ledger/keystore'
 import type { AuditService } from './audit'
 import type { Catalog, EmissionRow } from './catalog'
@@ -83,6 +84,7 @@ const pending = (ctx: GenerationContext, emission: number) => ctx.statements.pen
 function begin(ctx: GenerationContext, actor: Actor, emission: number): { seeding: BlockSeeding; todo: number[]; lease: Lease } {
   const { db, catalog, ceremony, leases, audit, statements } = ctx
   return db.transaction(() => {
+    lockEmission(db, emission)
     const e = catalog.emission(emission)
     const seeding = seedingOf(ceremony, e)
     const todo = pending(ctx, emission)
@@ -97,6 +99,7 @@ function begin(ctx: GenerationContext, actor: Actor, emission: number): { seedin
 function end(ctx: GenerationContext, actor: Actor, emission: number, lease: Lease, err: unknown): void {
   const cancelled = err instanceof AppError && err.code === 'CANCELLED'
   ctx.db.transaction(() => {
+    lockEmission(ctx.db, emission)
     if (!lease.held()) return
     lease.drop()
     ctx.statements.setStatus.run('created', emission)
@@ -140,6 +143,7 @@ async function generateBlock(ctx: GenerationContext, run: GenerationRun, job: Jo
 /** Every block written: the emission generated, its lease dropped (refused if another workstation took it over). */
 function finish(ctx: GenerationContext, run: GenerationRun, lease: Lease): void {
   ctx.db.transaction(() => {
+    lockEmission(ctx.db, run.emission)
     if (!lease.held()) throw new Error(`emission ${run.emission}'s generation was taken over by another workstation`)
     lease.drop()
     ctx.statements.setStatus.run('generated', run.emission)
@@ -171,6 +175,7 @@ function generate(ctx: GenerationContext, actor: Actor, emission: number): JobIn
 function recoverOne(ctx: GenerationContext, emission: number): boolean {
   const { jobs, leases } = ctx
   if (jobs.runningOn(emission)) return false
+  lockEmission(ctx.db, emission)
   const subject = emissionSubject(emission)
   if (leases.liveOn(subject).some((l) => l.kind === 'generate')) return false
   for (const dead of leases.deadOn(subject).filter((l) => l.kind === 'generate')) leases.clearDead(dead)

@@ -1,8 +1,8 @@
 /**
  * Leases of long jobs across workstations (issue 17 part 3): generate, verify and simulate on an
  * emission, import of a feed (by its SHA-256). A lease is a row of `job_leases (kind, subject)`
- * taken in a write transaction: on a team ledger that transaction holds the ledger's write lock,
- * so two workstations never both take one. Its holder beats it while the job runs and drops it at
+ * taken in a write transaction that locks its key first (on a team ledger, a lock of the key's
+ * name; on SQLite, the file's), so two workstations never both take one. Its holder beats it while the job runs and drops it at
  * the end; a lease whose holder is gone (its heartbeat older than LEASE_TIMEOUT_MS, or its process
  * ended on this host, or its backend on this thread closed) is taken over, and the interrupted
  * job is recorded in the audit log ('job.interrupted'). See docs/leases.md.
@@ -11,6 +11,7 @@ import { randomUUID } from 'node:crypto'
 import { hostname } from 'node:os'
 import { AppError, because } from '../contract/errors'
 import type { Db } from '../ledger/db'
+import { lockSubject } from '../ledger/row-locks'
 import type { AuditService } from './audit'
 import { type Clock, iso, processIsAlive } from './common'
 import { besideCache } from './sales-players'
@@ -124,8 +125,9 @@ export function createLeases({ db, clock, audit }: { db: Db; clock: Clock; audit
   const dropStmt = db.prepare('DELETE FROM job_leases WHERE kind = ? AND subject = ? AND holder = ?')
   const now = () => clock().getTime()
 
+  /** A dead lease removed and its job recorded interrupted, once: a lease another writer cleared already is not recorded again. */
   function clearDead(row: LeaseRow): void {
-    dropStmt.run(row.kind, row.subject, row.holder)
+    if (dropStmt.run(row.kind, row.subject, row.holder).changes !== 1) return
     audit.record('system', 'job.interrupted', `${row.kind}:${row.subject}`, {
       kind: row.kind, subject: row.subject, host: row.host, pid: row.pid, startedAt: iso(new Date(row.startedAt)), heartbeatAt: iso(new Date(row.heartbeatAt)),
       note: 'its workstation stopped before the task ended; it was taken over',
@@ -149,10 +151,12 @@ export function createLeases({ db, clock, audit }: { db: Db; clock: Clock; audit
     holder,
     take(kind, subject) {
       // a read first, which waits for no writer: a job held elsewhere is refused at once, even
-      // while that workstation's write transaction (an import's) holds the ledger's write lock
+      // while a write transaction (an import's, on SQLite) holds the ledger's file
       const seen = one.get(kind, subject) as LeaseRow | undefined
       if (seen && leaseIsLive(seen, now())) throw leaseHeld(seen)
       db.transaction(() => {
+        // on a team ledger two takers of one key take turns here: the second reads what the first wrote
+        lockSubject(db, `lease ${kind}:${subject}`)
         const t = now()
         const old = one.get(kind, subject) as LeaseRow | undefined
         if (old && leaseIsLive(old, t)) throw leaseHeld(old)

@@ -15,6 +15,7 @@ import { toHex } from '../../game-core/primitives'
 import { AppError, because } from '../contract/errors'
 import type { EmissionStatus } from '../contract/types'
 import type { Db } from '../ledger/db'
+import { lockEmission } from '../ledger/row-locks'
 import type { KeyStore } from '../ledger/keystore'
 import type { AuditService } from './audit'
 import type { BlockRow, Catalog, EmissionRow } from './catalog'
@@ -154,6 +155,7 @@ export function createPublicationService({ db, keys, catalog, ceremony, audit, c
       }
       const blocks = written.blocks.map((b) => ({ block: b.block, seeding: b.seeding, unitsSold: b.unitsSold }))
       const first = db.transaction(() => {
+        lockEmission(db, emission)
         const e = catalog.emission(emission)
         refuseUnlessOver(e)
         record.run(now, actor.name, emission)

@@ -8,6 +8,7 @@
 import { AppError, because } from '../contract/errors'
 import type { Relation, RelatedParty } from '../contract/claims-types'
 import type { Db } from '../ledger/db'
+import { lockSubject } from '../ledger/row-locks'
 import type { AuditService } from './audit'
 import { iso, type Actor, type Clock } from './common'
 import { samePerson } from './people'
@@ -67,6 +68,7 @@ export function createRelatedParties({ db, audit, clock }: { db: Db; audit: Audi
 
     add(actor, { player, relation, linkedTo, reason }) {
       const id = db.transaction(() => {
+        lockSubject(db, 'register')
         const same = (ofPlayer.all(player) as PartyRow[]).find((r) => r.linked_to.toLowerCase() === linkedTo.toLowerCase())
         if (same) {
           throw new AppError('CONFLICT', `the register already links ${same.player} to ${same.linked_to} (entry ${same.id})`, { field: 'player', ...because('PARTY_EXISTS', { player, linkedTo }) })
@@ -80,6 +82,7 @@ export function createRelatedParties({ db, audit, clock }: { db: Db; audit: Audi
 
     remove(actor, id, reason) {
       db.transaction(() => {
+        lockSubject(db, 'register')
         const row = entry(id)
         if (row.removed_at !== null) throw new AppError('CONFLICT', `entry ${id} was removed by ${row.removed_by} on ${row.removed_at}`, because('PARTY_REMOVED', { id }))
         if (samePerson(row.linked_to, actor.name)) {

@@ -13,7 +13,8 @@ import { jsonValues } from '../ledger/dialect'
 import type { AlertsService } from './alerts'
 import type { Catalog } from './catalog'
 import { createClaimWriter } from './claim-writer'
-import { createRelink, type LateChain, type Link, soldBefore } from './sale-chain'
+import { type ChainHead, createRelink, type LateChain, type Link, soldBefore } from './sale-chain'
+import { createHeadCheck, type HeadCheck } from './sales-heads'
 import {
   type BatchPlayers, byId, forgetCache, freshCache, learnHeads, type PlayerCache, type PlayerEntry, playerCacheOf,
   playersOf, type PlayerStore,
@@ -68,6 +69,8 @@ interface Batch extends BatchPlayers {
   /** the sales written, as writeRows got them (the late chains' fresh links are read from them) */
   written: PendingSale[][]
   days: Map<string, DayTotals>
+  /** The other connections' writes seen as the batch began (sales-heads.ts). */
+  since: number
 }
 
 /** What a service's batches share: built once, the statements prepared once. */
@@ -78,6 +81,7 @@ interface BatchContext {
   rows: PlayerStore['rows']
   cache: PlayerCache
   relink: ReturnType<typeof createRelink>
+  heads: HeadCheck
   claims: ReturnType<typeof createClaimWriter>
   dataVersion: Statement
   totalChanges: Statement
@@ -99,6 +103,7 @@ export function createSalesBatch({ db, catalog, alerts }: { db: Db; catalog: Cat
   const ctx: BatchContext = {
     db, alerts, rows, players: { byName, rows }, cache: playerCacheOf(db),
     relink: createRelink(db),
+    heads: createHeadCheck(db),
     claims: createClaimWriter(db, catalog),
     dataVersion: db.prepare('PRAGMA data_version').pluck(),
     totalChanges: db.prepare('SELECT total_changes()').pluck(),
@@ -125,7 +130,7 @@ function beginBatch(ctx: BatchContext): Batch {
   const entries = ctx.nested
     ? new Map<string, PlayerEntry>()
     : freshCache(ctx.cache, ctx.dataVersion.get() as number, ctx.totalChanges.get() as number)
-  return { entries, stamp: ++batchStamp, players: [], late: [], written: [], days: new Map() }
+  return { entries, stamp: ++batchStamp, players: [], late: [], written: [], days: new Map(), since: ctx.heads.begin() }
 }
 
 /**
@@ -220,7 +225,14 @@ function countDays(ctx: BatchContext, b: Batch, pending: PendingSale[]): void {
 /** What a batch writes once, after its rows. */
 function writeTotals(ctx: BatchContext, b: Batch, states: Iterable<EmissionState>): void {
   settleRows(ctx)
-  const heads = ctx.relink(lateChains(b))
+  // on a team ledger: the players locked, and those another workstation sold to meanwhile relinked
+  const moved = ctx.heads.lockAndRead(b.players, b.since)
+  for (const t of moved.keys()) {
+    if (t.late) continue
+    t.late = true
+    b.late.push(t)
+  }
+  const heads = ctx.relink(lateChains(b, moved))
   b.late.forEach((t, i) => {
     t.head = heads[i].key
     t.headSoldAt = heads[i].soldAt
@@ -230,10 +242,14 @@ function writeTotals(ctx: BatchContext, b: Batch, states: Iterable<EmissionState
   for (const st of states) addToBlocks(ctx, st)
 }
 
-/** The late players' chains: each one's head before the batch, and the links the batch wrote for it. */
-function lateChains(b: Batch): LateChain[] {
+/**
+ * The late players' chains: each one's head before the batch (or the head another workstation
+ * moved it to since: `moved`), and the links the batch wrote for it, the first onto the head it read.
+ */
+function lateChains(b: Batch, moved: ReadonlyMap<PlayerEntry, ChainHead | null>): LateChain[] {
   if (b.late.length === 0) return []
-  const chains = new Map<PlayerEntry, LateChain>(b.late.map((t) => [t, { before: t.last, fresh: [] }]))
+  const before = (t: PlayerEntry) => (moved.has(t) ? (moved.get(t)?.key ?? null) : t.last)
+  const chains = new Map<PlayerEntry, LateChain>(b.late.map((t) => [t, { before: before(t), fresh: [] }]))
   for (const pending of b.written) {
     for (const p of pending) {
       if (!p.who!.late) continue

@@ -88,7 +88,7 @@ function checkSale(ctx: SalesContext, r: BatchRun, input: SaleInput, index: numb
   const named = namedUnit(input)
   const emission = emissionOf(input, named)
   let st = r.states.get(emission)
-  if (!st) r.states.set(emission, (st = loadEmission(ctx.catalog, emission)))
+  if (!st) r.states.set(emission, (st = loadEmission(ctx.catalog, emission, ctx.db)))
   const saleId = input.saleId
   if (saleId !== undefined && recordedBefore(ctx, r, input, named, st.def)) {
     r.alreadyRecorded++

@@ -40,7 +40,7 @@ function pendingOf(ctx: SalesContext, st: EmissionState, d: CheckedSales): Pendi
 /** The emission's next units sold as `sales` in one transaction; `onRun` is told which once committed. */
 export function sellChecked(ctx: SalesContext, emission: number, sales: CheckedSales, onRun?: (run: UnitRun) => void): number {
   const run = ctx.batches.transact(() => {
-    const st = openState(ctx.catalog, emission)
+    const st = openState(ctx.catalog, emission, ctx.db)
     const first = st.at < st.blocks.length ? { block: st.blocks[st.at].block, unit: st.blocks[st.at].sold } : null
     ctx.batches.write(pendingOf(ctx, st, sales), new Map([[emission, st]]))
     return { emission, first: first!, count: sales.count }
@@ -59,7 +59,7 @@ export function checkedStream(ctx: SalesContext, emission: number): CheckedStrea
   if (!ctx.db.inTransaction) throw new Error('checkedStream writes inside the caller\'s transaction')
   const { batches } = ctx
   batches.nestedStream()
-  const st = openState(ctx.catalog, emission)
+  const st = openState(ctx.catalog, emission, ctx.db)
   const batch = batches.beginBatch()
   let count = 0
   return {

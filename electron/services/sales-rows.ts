@@ -128,15 +128,18 @@ const COPY_CHUNK = 10_000
 const COPY_DELTAS = 'COPY player_deltas (player_id, units, staked_cents, won_cents, first_sale_at, last_sale_at, last_key) FROM STDIN (FORMAT binary)'
 const DELTA_KINDS: readonly CopyKind[] = ['int8', 'int8', 'int8', 'int8', 'int8', 'int8', 'int8']
 /**
- * The fold: each player that has deltas gets its row and deltas added up by the rule that
- * player_totals reads with (schema-v12.ts, written once for both), then the deltas go. The deltas
- * are summed in one pass over them, grouped by player, rather than player by player as the view
- * does for one. Under the write lock, so no delta comes in between.
+ * The fold: the players that have deltas are locked, in order of id (as every batch locks its
+ * players: sales-heads.ts), so that no batch appends to them meanwhile; then, in one statement,
+ * their deltas are deleted and added to their rows by the rule that player_totals reads with
+ * (schema-v12.ts, written once for both): summed in one pass, grouped by player, rather than
+ * player by player as the view does for one. A delta appended by another workstation for another
+ * player after the lock is neither deleted nor folded: it waits for the next fold.
  */
 const FOLD_WORK_MEM = '256MB'
-const FOLD_TOTALS = `UPDATE players p SET ${TOTALS.map(([column, value]) => `${column} = ${value}`).join(', ')}
-   FROM (SELECT x.player_id, ${DELTAS_SUMMED} FROM player_deltas x GROUP BY x.player_id) d WHERE p.id = d.player_id`
-const DROP_DELTAS = 'DELETE FROM player_deltas'
+const LOCK_FOLDED = 'SELECT id FROM players WHERE id IN (SELECT player_id FROM player_deltas) ORDER BY id FOR NO KEY UPDATE'
+const FOLD_TOTALS = `WITH gone AS (DELETE FROM player_deltas x WHERE x.player_id = ANY(CAST(? AS bigint[])) RETURNING x.*)
+  UPDATE players p SET ${TOTALS.map(([column, value]) => `${column} = ${value}`).join(', ')}
+  FROM (SELECT x.player_id, ${DELTAS_SUMMED} FROM gone x GROUP BY x.player_id) d WHERE p.id = d.player_id`
 
 /** Each player's totals as player_deltas' columns, in order. */
 function deltaValues(players: readonly PlayerTotals[]): number[] {
@@ -163,7 +166,9 @@ function pgSalesRows(db: PgDb): SalesRows {
                  unnest(CAST(? AS bigint[])) AS won, unnest(CAST(? AS bigint[])) AS first, unnest(CAST(? AS bigint[])) AS last_at,
                  unnest(CAST(? AS bigint[])) AS head) v
     WHERE p.id = v.id`)
-  const insertNames = db.prepare('INSERT INTO players (name) SELECT unnest(CAST(? AS text[])) RETURNING id, name').raw()
+  // a name another workstation creates at the same time is taken as it made it (its head checked at the batch's end: sales-heads.ts)
+  const insertNames = db.prepare('INSERT INTO players (name) SELECT unnest(CAST(? AS text[])) ON CONFLICT (name) DO NOTHING RETURNING id, name').raw()
+  const idsOf = db.prepare('SELECT id, name FROM players WHERE name = ANY(CAST(? AS text[]))').raw()
   const addDays = db.prepare(`INSERT INTO daily_sales (day, emission, units, sales_cents, prizes, prizes_cents)
     SELECT unnest(CAST(? AS text[])), unnest(CAST(? AS bigint[])), unnest(CAST(? AS bigint[])), unnest(CAST(? AS bigint[])),
            unnest(CAST(? AS bigint[])), unnest(CAST(? AS bigint[])) ${ADD_TO_DAY}`)
@@ -183,6 +188,8 @@ function pgSalesRows(db: PgDb): SalesRows {
     newPlayers(names) {
       if (names.length === 0) return []
       const ids = new Map((insertNames.all([names]) as [number, string][]).map(([id, name]) => [name, id]))
+      const taken = names.filter((n) => !ids.has(n))
+      if (taken.length > 0) for (const [id, name] of idsOf.all([taken]) as [number, string][]) ids.set(name, id)
       return names.map((n) => ids.get(n)!)
     },
     addToDays(days) {
@@ -198,9 +205,8 @@ function pgSalesRows(db: PgDb): SalesRows {
       const folded = db.transaction(() => {
         // the deltas of a whole block (6 million rows, 400,000 players) summed in memory, not on disk
         db.exec(`SET LOCAL work_mem = '${FOLD_WORK_MEM}'`)
-        const n = db.prepare(FOLD_TOTALS).run().changes
-        db.prepare(DROP_DELTAS).run()
-        return n
+        const ids = db.prepare(LOCK_FOLDED).pluck().all() as number[]
+        return ids.length === 0 ? 0 : db.prepare(FOLD_TOTALS).run([ids]).changes
       }).immediate()
       // the deleted deltas' rows and index entries cleared now: until then each look-up of a
       // player walked past its dead ones (an import after a whole block found players 10× slower)

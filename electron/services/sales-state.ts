@@ -9,6 +9,8 @@ import { formatSerial } from '../../game-core/serial'
 import { LOSING } from '../../game-core/block'
 import type { GameDefinition } from '../../game-core/rules'
 import type { Catalog, EmissionRow } from './catalog'
+import type { Db } from '../ledger/db'
+import { lockCursors } from '../ledger/row-locks'
 import { describeStatus } from './emissions'
 import type { PlayerEntry } from './sales-players'
 
@@ -49,7 +51,13 @@ export interface PendingSale {
 export const MAX_TEXT = 64
 export const SERIAL_SHAPE = /^\d{4}-\d{3}-\d{7}-\d$/
 
-export function loadEmission(catalog: Catalog, emission: number): EmissionState {
+/**
+ * The emission's cursors as stored. Inside a transaction of `db` (a batch's), its blocks are
+ * locked first (row-locks.ts lockCursors): on a team ledger another workstation selling from the
+ * emission waits for this batch, then reads the cursors where it left them.
+ */
+export function loadEmission(catalog: Catalog, emission: number, db?: Db): EmissionState {
+  if (db?.inTransaction) lockCursors(db, emission)
   const row = catalog.emission(emission)
   const def = catalog.definition(emission)
   const blocks = catalog.blocks(emission).map((b) => ({
@@ -61,8 +69,8 @@ export function loadEmission(catalog: Catalog, emission: number): EmissionState 
 }
 
 /** The emission, refused unless it is open for sale. */
-export function openState(catalog: Catalog, emission: number): EmissionState {
-  const st = loadEmission(catalog, emission)
+export function openState(catalog: Catalog, emission: number, db?: Db): EmissionState {
+  const st = loadEmission(catalog, emission, db)
   if (st.row.status !== 'open') throw notOpen(st)
   return st
 }

@@ -50,6 +50,7 @@
  *   hour has passed (at the next attempt). At most 101 entries per 15 minutes, without signing in.
  */
 import type { Db } from '../ledger/db'
+import { lockSubject } from '../ledger/row-locks'
 import { NO_LIMIT } from '../ledger/dialect'
 import type { AuditAction } from '../contract/types'
 import type { AuditService } from './audit'
@@ -335,10 +336,13 @@ export function createSignInThrottle({ db, clock, audit, options = {} }: { db: D
   const slots = new SignInSlots({ ...SLOT_DEFAULTS, ...o.slots })
   const ctx: ThrottleContext = { db, clock, audit, o, slots, statements: prepareThrottleStatements(db) }
   // each made once; IMMEDIATE at each call
-  const begin = db.transaction((name: string) => beginAttempt(ctx, name))
-  const failed = db.transaction((ticket: Ticket, reason: string) => failedAttempt(ctx, ticket, reason))
-  const succeeded = db.transaction((name: string) => succeededAttempt(ctx, name))
-  const unlock = db.transaction((actor: string, account: { id: number; name: string }) => unlockName(ctx, actor, account))
+  // the counts (a name's, and the log's budget across names) are read then written: on a team
+  // ledger the throttle's transactions take turns (row-locks.ts)
+  const turn = () => lockSubject(db, 'sign-in throttle')
+  const begin = db.transaction((name: string) => (turn(), beginAttempt(ctx, name)))
+  const failed = db.transaction((ticket: Ticket, reason: string) => (turn(), failedAttempt(ctx, ticket, reason)))
+  const succeeded = db.transaction((name: string) => (turn(), succeededAttempt(ctx, name)))
+  const unlock = db.transaction((actor: string, account: { id: number; name: string }) => (turn(), unlockName(ctx, actor, account)))
   const tryBegin = (name: string) => begin.immediate(name)
   // an attempt leaves its place in flight whatever its outcome's transaction does
   const ended = <T>(name: string, fn: () => T): T => {

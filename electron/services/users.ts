@@ -11,10 +11,11 @@ import type { Role } from '../contract/define'
 import type { Caller } from '../contract/dispatch'
 import type { Session, UserAccount, UserInfo } from '../contract/types'
 import type { Db } from '../ledger/db'
+import { lockSubject } from '../ledger/row-locks'
 import type { AuditService } from './audit'
 import { type Actor, type Clock, iso } from './common'
 import { hashPassword, hashPasswordSync, newSalt, passwordMatches } from './passwords'
-import { confirmAccount, isConfirmed, isPrivileged } from './account-confirmation'
+import { ACCOUNTS, confirmAccount, isConfirmed, isPrivileged } from './account-confirmation'
 import { samePerson, skeleton } from './people'
 import { createSignInThrottle, type SignInThrottle, type ThrottleOptions } from './sign-in-throttle'
 
@@ -193,6 +194,7 @@ const needsSetup = ({ statements: { count } }: UsersContext) => (count.get() as 
 function setup(ctx: UsersContext, name: string, password: string): Session {
   const { db, audit } = ctx
   const user = db.transaction(() => {
+    lockSubject(db, ACCOUNTS)
     if (!needsSetup(ctx)) throw new AppError('CONFLICT', 'the administrator account already exists: sign in instead', because('ADMIN_EXISTS'))
     const u = insertUser(ctx, name, 'admin', password, null)
     audit.record(name, 'auth.setup', `user:${u.id}`, { name, role: 'admin' })
@@ -297,6 +299,7 @@ function listAccounts(ctx: UsersContext): UserAccount[] {
 
 function createAccount(ctx: UsersContext, actor: Actor, { name, role, password }: { name: string; role: Role; password: string }): UserAccount {
   return ctx.db.transaction(() => {
+    lockSubject(ctx.db, ACCOUNTS)
     const u = insertUser(ctx, name, role, password, actor.name)
     const confirmation = !isPrivileged(role) ? {} : { confirmation: u.confirmed_by === '' ? 'the first auditor: by the system' : 'awaited' }
     ctx.audit.record(actor.name, 'user.create', `user:${u.id}`, { name, role, ...confirmation })
@@ -320,6 +323,7 @@ async function updateAccount(ctx: UsersContext, actor: Actor, input: AccountUpda
 /** The update's changes and their audit entry (inside the caller's transaction); the last active administrator stays one. */
 function applyUpdate(ctx: UsersContext, actor: Actor, { userId, role, active }: AccountUpdate, newPassword: { salt: Buffer; hash: Buffer } | null): UserRow {
   const { db, audit, statements: { activeAdmins, setPassword, byId } } = ctx
+  lockSubject(db, ACCOUNTS)
   const row = userById(ctx, userId)
   const losesAdmin = row.role === 'admin' && row.active === 1 && ((role !== undefined && role !== 'admin') || active === false)
   if (losesAdmin && (activeAdmins.get() as { n: number }).n <= 1) {
