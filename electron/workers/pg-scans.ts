@@ -107,3 +107,8 @@ export async function closeScan(id: number): Promise<void> {
 export async function closeScans(keep?: number): Promise<void> {
   for (const id of [...scans.keys()]) if (id !== keep) await closeScan(id)
 }
+
+/** The scans of a connection that is gone, forgotten (its streams ended with it). */
+export function forgetScans(): void {
+  scans.clear()
+}

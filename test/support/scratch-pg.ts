@@ -10,6 +10,8 @@ import { PgDb } from '../../electron/ledger/pg/pg-db'
 const HOST = '/var/run/postgresql'
 
 export interface ScratchPg {
+  /** The database's name. */
+  name: string
   /** The connection made before the tests. */
   db: () => PgDb
   /** Another connection to the same database (closed with the file). */
@@ -35,5 +37,5 @@ export function useScratchPg(prefix: string, tablesSql: string): ScratchPg {
     for (const db of opened) db.close()
     execFileSync('dropdb', ['-h', HOST, '--if-exists', '--force', name])
   })
-  return { db: () => opened[0], connect }
+  return { name, db: () => opened[0], connect }
 }

@@ -30,6 +30,12 @@ export interface BridgeError {
   table?: string
   column?: string
   constraint?: string
+  /**
+   * The connection is gone (the server restarted, failed over, or ended it): 'unsent' when it was
+   * known gone before this request (nothing of it reached the server), 'sent' when it went while
+   * the request ran (it may have reached the server).
+   */
+  lost?: 'sent' | 'unsent'
 }
 
 export type BridgeAnswer = ({ ok: true } & BridgeRows) | { ok: false; error: BridgeError }

@@ -17,6 +17,8 @@ export class PgError extends Error {
     message: string,
     readonly code: string,
     readonly pgCode: string | undefined,
+    /** Set when the connection is gone (BridgeError.lost): PgDb connects again, or refuses the transaction it cut. */
+    readonly lost?: 'sent' | 'unsent',
   ) {
     super(message)
     this.name = 'PgError'
@@ -32,6 +34,7 @@ function keyColumns(detail: string | undefined): string[] {
 /** The server's error, worded as SQLite words the same failure (the services match on that wording). */
 export function toPgError(e: BridgeError): PgError {
   const table = e.table ?? '?'
+  if (e.lost) return new PgError(e.message, 'PG_LOST', e.code, e.lost)
   switch (e.code) {
     case '23505':
       return new PgError(`UNIQUE constraint failed: ${keyColumns(e.detail).map((c) => `${table}.${c}`).join(', ')}`, 'SQLITE_CONSTRAINT_UNIQUE', e.code)
@@ -45,7 +48,9 @@ export function toPgError(e: BridgeError): PgError {
     case 'P0001':
       return new PgError(e.message, 'SQLITE_CONSTRAINT_TRIGGER', e.code)
     case '55P03':
-      return new PgError('database is locked (another workstation holds the ledger\'s write lock)', 'SQLITE_BUSY', e.code)
+    case '40P01':
+    case '40001':
+      return new PgError(`database is locked (${e.message})`, 'SQLITE_BUSY', e.code)
     default:
       return new PgError(e.message, `PG_${e.code ?? 'ERROR'}`, e.code)
   }

@@ -19,9 +19,25 @@ function osUser(): string | undefined {
  */
 const NO_JIT = '-c jit=off'
 
+/**
+ * A server that does not answer is given up on after this long (a caller waits for its
+ * connection's answer, as for SQLite's): a restarted server answers within it, a dead one is said
+ * so (LEDGER_UNAVAILABLE) rather than leaving the app frozen. The URL's connect_timeout wins.
+ */
+const CONNECT_TIMEOUT_MS = 10_000
+/**
+ * TCP keepalive on the connection: a server gone without a word (a failover, a cable) is found
+ * out by the system's probes instead of at the next statement's long timeout.
+ */
+const KEEPALIVE_DELAY_MS = 10_000
+
 export function clientConfig(url: string): ClientConfig {
-  const parsed = parse(url) as ClientConfig & { options?: string }
+  const parsed = parse(url) as ClientConfig & { options?: string; connect_timeout?: string }
   const user = parsed.user || process.env.PGUSER || osUser()
   const options = [parsed.options, NO_JIT].filter(Boolean).join(' ')
-  return { ...parsed, port: parsed.port || undefined, user, application_name: 'carats', options } as ClientConfig
+  const timeout = parsed.connect_timeout ? Number(parsed.connect_timeout) * 1000 : CONNECT_TIMEOUT_MS
+  return {
+    ...parsed, port: parsed.port || undefined, user, application_name: 'carats', options,
+    connectionTimeoutMillis: timeout, keepAlive: true, keepAliveInitialDelayMillis: KEEPALIVE_DELAY_MS,
+  } as ClientConfig
 }

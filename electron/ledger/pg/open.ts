@@ -14,10 +14,10 @@ import { PgDb } from './pg-db'
 import { PG_MIGRATIONS, PG_SCHEMA_VERSION } from './schema'
 
 /**
- * How long a write waits for another workstation's transaction, by default: a minute, as the
- * command line waits on a file. On a team ledger the write lock is shared by every workstation, and
- * a large import holds it for its whole transaction; a sale refused after SQLite's 5 s would be a
- * refusal of the team's busiest moments.
+ * How long a write waits for a lock another workstation's transaction holds, by default: a minute,
+ * as the command line waits on a file. Writers wait only for what they truly share (a block's
+ * cursor while another workstation sells from it, the same players' totals at a batch's end):
+ * a sale refused after SQLite's 5 s would be a refusal of the team's busiest moments.
  */
 const TEAM_WRITE_WAIT_MS = 60_000
 
@@ -83,7 +83,10 @@ function refuseForeign(db: PgDb, url: string, id: Identity | null, latest: numbe
   }
 }
 
-/** Builds or brings the schema up to date; the identity is read again under the lock (another workstation may have done it). */
+/**
+ * Builds or brings the schema up to date, holding the schema lock alone (an exclusive
+ * transaction: pg-db.ts); the identity is read again under it (another workstation may have done it).
+ */
 function migrate(db: PgDb, url: string): void {
   db.transaction(() => {
     const id = readIdentity(db)
@@ -95,7 +98,7 @@ function migrate(db: PgDb, url: string): void {
         throw new AppError('DATABASE', `${displayLocation(url)}: schema step ${m.version} (${m.description}) failed: ${errorText(e)}. Nothing was changed`)
       }
     }
-  }).immediate()
+  }).exclusive()
 }
 
 export function openPgLedger(url: string, opts: OpenOptions = {}): Db {

@@ -1,7 +1,7 @@
 /**
  * The PostgreSQL connection as the services use it: better-sqlite3's calls, answered the same way
  * (numbers, 1/0, Buffers, SQLite's wording of constraint failures), transactions that roll back
- * whole, and one writer at a time across connections.
+ * whole. Writers side by side: pg-concurrency.test.ts; a connection that heals: pg-reconnect.test.ts.
  */
 import { execFileSync } from 'node:child_process'
 import { beforeAll, describe, expect, it } from 'vitest'
@@ -64,19 +64,6 @@ describe('a PostgreSQL ledger answers as better-sqlite3 does', () => {
       insert.run(24, 'r', 1)
     })()
     expect(db.prepare('SELECT id FROM t WHERE id BETWEEN 22 AND 24 ORDER BY id').pluck().all()).toEqual([22, 24])
-  })
-
-  it('lets one writer at a time hold the ledger, and says so when the wait is too long', () => {
-    const a = open()
-    const b = open()
-    b.pragma('busy_timeout = 200')
-    expect(() =>
-      a.transaction(() => {
-        a.prepare('INSERT INTO t (id, label, big) VALUES (?, ?, ?)').run(30, 'w', 1)
-        b.transaction(() => b.prepare('INSERT INTO t (id, label, big) VALUES (?, ?, ?)').run(31, 'v', 1)).immediate()
-      }).immediate(),
-    ).toThrow(/database is locked/)
-    expect(b.prepare('SELECT count(*) FROM t WHERE id IN (30, 31)').pluck().get()).toBe(0)
   })
 
   it("moves data_version when another connection writes, not on its own writes", () => {

@@ -3,113 +3,25 @@
  * run unchanged on both engines: prepare → get/all/run/iterate (pluck, raw), exec,
  * transaction(fn) (nested ones as savepoints), pragma for the names the services read, close.
  *
- * One writer at a time, as SQLite's file lock gives: every transaction, and every write outside
- * one, first takes the ledger's advisory lock (held until it commits or rolls back). The sales
- * cursor, the audit chain and the claims' steps keep their rules across workstations.
+ * Writers overlap (issue 30): a transaction takes no ledger-wide lock, only the schema lock in
+ * shared mode (a schema step takes it exclusively: `.exclusive()`), and the services lock what
+ * they truly share, row by row (row-locks.ts: a block's cursor, a claim, the audit chain's head,
+ * a batch's players). Transactions run at READ COMMITTED: a statement after a lock sees what was
+ * committed before it was had. docs/DESIGN.md, "Several writers on a team ledger".
+ *
+ * A lost connection heals: outside a transaction the next call connects again by itself; a
+ * transaction it cut fails with LEDGER_UNAVAILABLE and leaves nothing (ledger-errors.ts).
  */
-import { SyncBridge } from './bridge'
-import type { Param } from './bridge-messages'
-import { LEDGER_WRITE_LOCK } from './locks'
-import { toNumbered } from './placeholders'
+import { AppError } from '../../contract/errors'
+import { PgError, SyncBridge } from './bridge'
+import type { BridgeRequest, BridgeRows, Param } from './bridge-messages'
+import { ledgerBusy, ledgerLost } from './ledger-errors'
+import { SCHEMA_LOCK } from './locks'
+import { changesData, handOver, inlineIntegers, PgStatement, WRITE, type Row } from './pg-statement'
 
-type Row = Record<string, unknown>
+export { inlineIntegers, PgStatement } from './pg-statement'
+
 const FETCH_ROWS = 5000
-const WRITE = /^\s*(INSERT|UPDATE|DELETE|WITH\b[\s\S]*\b(INSERT|UPDATE|DELETE)\b)/i
-/** A statement that only reads (unless WRITE says otherwise). */
-const READ = /^\s*(SELECT|WITH|VALUES|SHOW|FETCH)\b/i
-/**
- * A running job's heartbeat (leases.ts): a write no cache depends on, so it moves neither the
- * other connections' data_version nor this one's total_changes(). Otherwise a simulation's player
- * cache (sales-players.ts) was dropped at every heartbeat, every other batch.
- */
-const HEARTBEAT = /^\s*UPDATE\s+job_leases\s+SET\s+heartbeat_at\s*=\s*\$1\s+WHERE\b/i
-/** Whether a statement may change what another connection caches. */
-const changesData = (text: string): boolean => (WRITE.test(text) || !READ.test(text)) && !HEARTBEAT.test(text)
-
-function params(args: unknown[]): Param[] {
-  const list = args.length === 1 && Array.isArray(args[0]) ? (args[0] as unknown[]) : args
-  return list.map((v) => {
-    if (v === undefined) return null
-    if (typeof v === 'boolean') throw new TypeError('SQLite3 can only bind numbers, strings, bigints, buffers, and null')
-    return v as Param
-  })
-}
-
-/** `sql` with each `?` replaced by the next value, each a safe integer (for a statement that takes no parameters). */
-export function inlineIntegers(sql: string, values: number[]): string {
-  let i = 0
-  const out = sql.replace(/\?/g, () => {
-    const v = values[i++]
-    if (!Number.isSafeInteger(v)) throw new TypeError(`value ${i} of the statement is ${String(v)}, not a safe integer`)
-    return String(v)
-  })
-  if (i !== values.length) throw new TypeError(`the statement has ${i} placeholders for ${values.length} values`)
-  return out
-}
-
-/**
- * The memory of `data` to hand to the connection's thread rather than copy: a buffer that owns all
- * of its memory (binary-copy.ts makes them so), never a slice of Node's shared pool. The caller
- * must not touch it afterwards.
- */
-function handOver(data: string | Buffer): ArrayBuffer[] {
-  if (typeof data === 'string') return []
-  const whole = data.byteOffset === 0 && data.byteLength === data.buffer.byteLength && data.buffer instanceof ArrayBuffer
-  return whole ? [data.buffer as ArrayBuffer] : []
-}
-
-/** SQLite's statements about the connection itself, answered by the connection (see PgDb). */
-const PRAGMA = /^\s*PRAGMA\s+(\w+)\s*;?\s*$/i
-const TOTAL_CHANGES = /^\s*SELECT\s+total_changes\(\)\s*;?\s*$/i
-
-export class PgStatement {
-  private mode: 'object' | 'pluck' | 'raw' = 'object'
-  private readonly text: string
-  /** Answered here rather than by the server: PRAGMA data_version, SELECT total_changes(). */
-  private readonly local: (() => number) | null
-
-  constructor(
-    private readonly db: PgDb,
-    readonly source: string,
-  ) {
-    this.text = toNumbered(source)
-    const pragma = PRAGMA.exec(source)?.[1]
-    if (pragma) this.local = () => db.pragma(pragma, { simple: true }) as number
-    else this.local = TOTAL_CHANGES.test(source) ? () => db.totalChanges : null
-  }
-
-  pluck(on = true): this {
-    this.mode = on ? 'pluck' : 'object'
-    return this
-  }
-
-  raw(on = true): this {
-    this.mode = on ? 'raw' : 'object'
-    return this
-  }
-
-  private shape(rows: unknown[]): unknown[] {
-    if (this.mode === 'pluck') return rows.map((r) => (r as unknown[])[0])
-    return rows
-  }
-
-  all(...args: unknown[]): unknown[] {
-    if (this.local) return this.mode === 'object' ? [{ value: this.local() }] : this.shape([[this.local()]])
-    return this.shape(this.db.query(this.text, params(args), this.mode !== 'object').rows)
-  }
-
-  get(...args: unknown[]): unknown {
-    return this.all(...args)[0]
-  }
-
-  run(...args: unknown[]): { changes: number; lastInsertRowid: number } {
-    return { changes: this.db.query(this.text, params(args), false).changes, lastInsertRowid: 0 }
-  }
-
-  *iterate(...args: unknown[]): IterableIterator<unknown> {
-    yield* this.db.cursor(this.text, params(args), this.mode !== 'object', (rows) => this.shape(rows))
-  }
-}
 
 type TxMode = 'deferred' | 'immediate' | 'exclusive'
 type TxFn<A extends unknown[], R> = ((...args: A) => R) & Record<TxMode, (...args: A) => R>
@@ -120,6 +32,8 @@ export class PgDb {
   readonly readonly = false
   private readonly bridge: SyncBridge
   private depth = 0
+  /** Reads in a transaction of their own (cursor's pages): a loss during them cannot be retried. */
+  private reading = 0
   private cursors = 0
   private isOpen = true
   /** data_version's answer: writes by other connections seen so far (see pragma). */
@@ -129,13 +43,25 @@ export class PgDb {
   totalChanges = 0
   /** Whether the open transaction changed the data: its commit then moves the others' data_version. */
   private changed = false
+  /** How long a lock is waited for (busy_timeout), set again on each new connection; null: the server's. */
+  private lockWaitMs: number | null = null
+  /** The connection went during the open transaction: its rollback and closes are not sent (the server undid it). */
+  private cut = false
+  /** The transaction is being committed: a loss now leaves it whole or undone, not known which. */
+  private committing = false
+  /** The next transaction's schema lock is exclusive (a schema step). */
+  private exclusiveNext = false
 
   constructor(
     readonly name: string,
     url: string,
   ) {
     this.bridge = new SyncBridge(url)
-    this.bridge.call({ op: 'connect' })
+    try {
+      this.bridge.call({ op: 'connect' })
+    } catch (e) {
+      throw e instanceof PgError && e.code === 'PG_LOST' ? ledgerLost(name, 'connect', e.message) : e
+    }
   }
 
   get open(): boolean {
@@ -150,12 +76,53 @@ export class PgDb {
     return new PgStatement(this, sql)
   }
 
-  /** One statement; a write outside a transaction takes the write lock for itself. */
+  /**
+   * A request to the connection. A refusal of the server's locks says so (LEDGER_BUSY); a
+   * connection found lost outside a transaction is made again, and the request sent again when
+   * it was never sent or can write nothing (`retry`: it only reads, or it opens a transaction); a
+   * connection lost inside a transaction fails it (LEDGER_UNAVAILABLE, or LEDGER_COMMIT_UNKNOWN
+   * while committing), and nothing more of it is sent.
+   */
+  private call(req: BridgeRequest, retry = false, transfer: ArrayBuffer[] = []): BridgeRows {
+    try {
+      return this.bridge.call(req, transfer)
+    } catch (e) {
+      if (!(e instanceof PgError)) throw e
+      if (e.code === 'SQLITE_BUSY') throw ledgerBusy(this.name, this.lockWaitMs, e.message.replace(/^database is locked \((.*)\)$/, '$1'))
+      if (e.code !== 'PG_LOST') throw e
+      if (this.within()) {
+        this.cut = true
+        throw ledgerLost(this.name, this.committing ? 'commit' : this.reading > 0 && this.depth === 0 ? 'read' : 'write', e.message)
+      }
+      if (!retry && e.lost === 'sent') throw ledgerLost(this.name, 'write', e.message)
+      this.reconnect()
+      return this.call(req, false, transfer)
+    }
+  }
+
+  /** Whether a transaction (or a read's own) is open on the connection. */
+  private within(): boolean {
+    return this.depth > 0 || this.reading > 0 || this.committing
+  }
+
+  /** A new connection, with this one's settings; a server that does not answer is said so. */
+  private reconnect(): void {
+    try {
+      this.bridge.call({ op: 'connect' })
+      if (this.lockWaitMs !== null) this.bridge.call({ op: 'query', sql: `SET lock_timeout = ${this.lockWaitMs}`, params: [], array: false })
+    } catch (e) {
+      if (e instanceof PgError && e.code === 'PG_LOST') throw ledgerLost(this.name, 'connect', e.message)
+      throw e
+    }
+  }
+
+  /** One statement; a write outside a transaction is one of its own. */
   query(text: string, values: Param[], array: boolean): { rows: unknown[]; changes: number } {
     if (this.depth === 0 && WRITE.test(text)) return this.transaction(() => this.query(text, values, array)).immediate()
     const data = changesData(text)
     if (data) this.changed = true
-    const r = this.bridge.call({ op: 'query', sql: text, params: values, array })
+    // outside a transaction it is a read (a write would have been wrapped): safe to send again
+    const r = this.call({ op: 'query', sql: text, params: values, array }, this.depth === 0 && !data)
     if (data && WRITE.test(text)) this.totalChanges += r.changes
     return r
   }
@@ -163,17 +130,30 @@ export class PgDb {
   /** The rows of a large result in pages (a server-side cursor, inside a transaction). */
   *cursor(text: string, values: Param[], array: boolean, shape: (rows: unknown[]) => unknown[]): IterableIterator<unknown> {
     const own = this.depth === 0
-    if (own) this.bridge.call({ op: 'query', sql: 'BEGIN READ ONLY', params: [], array: false })
+    if (own) this.call({ op: 'query', sql: 'BEGIN READ ONLY', params: [], array: false }, true)
+    if (own) this.reading++
     const id = ++this.cursors
     try {
       for (;;) {
-        const { rows } = this.bridge.call({ op: 'fetch', cursor: id, sql: text, params: values, count: FETCH_ROWS, array })
+        const { rows } = this.call({ op: 'fetch', cursor: id, sql: text, params: values, count: FETCH_ROWS, array })
         yield* shape(rows)
         if (rows.length < FETCH_ROWS) break
       }
     } finally {
-      this.bridge.call({ op: 'closeCursor', cursor: id })
-      if (own) this.bridge.call({ op: 'query', sql: 'COMMIT', params: [], array: false })
+      this.endCursor(id, own)
+    }
+  }
+
+  /** The cursor closed, and its own transaction ended (nothing is sent on a connection that went). */
+  private endCursor(id: number, own: boolean): void {
+    try {
+      if (!this.cut) this.call({ op: 'closeCursor', cursor: id })
+      if (own && !this.cut) this.call({ op: 'query', sql: 'COMMIT', params: [], array: false })
+    } finally {
+      if (own) {
+        this.reading--
+        if (this.depth === 0 && this.reading === 0) this.cut = false
+      }
     }
   }
 
@@ -191,13 +171,14 @@ export class PgDb {
     let first = true
     try {
       while (!done) {
-        const r = this.bridge.call({ op: 'scan', scan: id, sql, width, first })
+        // the first chunk, outside a transaction, may be asked again of a new connection
+        const r = this.call({ op: 'scan', scan: id, sql, width, first }, first && this.depth === 0)
         first = false
         done = r.done === true
         if (!done) yield r.columns!
       }
     } finally {
-      if (!done) this.bridge.call({ op: 'closeScan', scan: id })
+      if (!done && !this.cut) this.call({ op: 'closeScan', scan: id })
     }
   }
 
@@ -209,14 +190,14 @@ export class PgDb {
   }
 
   /** The connection's own statements (transactions, savepoints, settings). */
-  private send(sql: string): void {
-    this.bridge.call({ op: 'query', sql, params: [], array: false })
+  private send(sql: string, retry = false): void {
+    this.call({ op: 'query', sql, params: [], array: false }, retry)
   }
 
   /** COPY … FROM STDIN: rows as tab-separated text lines, or a whole binary COPY (binary-copy.ts). */
   copyIn(sql: string, data: string | Buffer): number {
     this.changed = true
-    const n = this.bridge.call({ op: 'copy', sql, data }, handOver(data)).changes
+    const n = this.call({ op: 'copy', sql, data }, false, handOver(data)).changes
     this.totalChanges += n
     return n
   }
@@ -232,7 +213,16 @@ export class PgDb {
 
   /** Waits for what was posted (postCopyIn); throws the first failure among it. */
   flush(): void {
-    this.bridge.drain()
+    try {
+      this.bridge.drain()
+    } catch (e) {
+      if (e instanceof PgError && e.code === 'PG_LOST') {
+        this.cut = true
+        throw ledgerLost(this.name, 'write', e.message)
+      }
+      if (e instanceof PgError && e.code === 'SQLITE_BUSY') throw ledgerBusy(this.name, this.lockWaitMs, e.message)
+      throw e
+    }
   }
 
   /**
@@ -260,9 +250,14 @@ export class PgDb {
     }
   }
 
+  /** `.exclusive()` holds the schema lock alone (a schema step: open.ts); the others share it. */
   transaction<A extends unknown[], R>(fn: (...args: A) => R): TxFn<A, R> {
     const run = (...args: A): R => this.inTx(fn, args)
-    return Object.assign(run, { deferred: run, immediate: run, exclusive: run })
+    const exclusive = (...args: A): R => {
+      this.exclusiveNext = this.depth === 0
+      return run(...args)
+    }
+    return Object.assign(run, { deferred: run, immediate: run, exclusive })
   }
 
   private inTx<A extends unknown[], R>(fn: (...args: A) => R, args: A): R {
@@ -275,54 +270,88 @@ export class PgDb {
       result = fn(...args)
       if (result && typeof (result as { then?: unknown }).then === 'function') throw new TypeError('Transaction function cannot return a promise')
     } catch (e) {
-      this.depth--
-      this.dropPosted()
-      this.send(savepoint ? `ROLLBACK TO SAVEPOINT ${savepoint}; RELEASE SAVEPOINT ${savepoint}` : 'ROLLBACK')
+      this.undo(savepoint)
       throw e
     }
-    this.depth--
-    if (savepoint) this.send(`RELEASE SAVEPOINT ${savepoint}`)
-    else this.commit()
+    try {
+      if (savepoint) this.send(`RELEASE SAVEPOINT ${savepoint}`)
+      else this.commit()
+    } catch (e) {
+      this.undo(savepoint)
+      throw e
+    }
+    if (savepoint) this.depth--
     return result
   }
 
-  /**
-   * `fn`'s reads in one snapshot (REPEATABLE READ, READ ONLY), without the write lock: a long read
-   * (the ledger check) does not hold up the other workstations' writes. Inside a transaction: that one.
-   */
-  readSnapshot<R>(fn: () => R): R {
-    if (this.depth > 0) return fn()
-    this.send('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY')
-    this.depth++
+  /** The transaction (or its savepoint) rolled back, unless the connection went with it. */
+  private undo(savepoint: string | null): void {
     try {
-      return fn()
+      this.dropPosted()
+      if (!this.cut) this.send(savepoint ? `ROLLBACK TO SAVEPOINT ${savepoint}; RELEASE SAVEPOINT ${savepoint}` : 'ROLLBACK')
     } finally {
-      this.depth--
-      this.send('COMMIT')
+      if (savepoint) this.depth--
+      else this.ended()
     }
   }
 
-  /** Opens a transaction holding the write lock; one that could not take it is closed again. */
-  private begin(): void {
+  /** The outermost transaction has ended: the next call may connect again. */
+  private ended(): void {
+    this.depth = 0
+    this.committing = false
+    this.changed = false
+    if (this.reading === 0) this.cut = false
+  }
+
+  /**
+   * `fn`'s reads in one snapshot (REPEATABLE READ, READ ONLY), without a lock: a long read (the
+   * ledger check) does not hold up the other workstations' writes. Inside a transaction: that one.
+   */
+  readSnapshot<R>(fn: () => R): R {
+    if (this.depth > 0) return fn()
+    this.send('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', true)
+    this.depth++
     try {
-      this.changed = false
-      this.send(`BEGIN; SELECT pg_advisory_xact_lock(${LEDGER_WRITE_LOCK})`)
+      const r = fn()
+      if (!this.cut) this.send('COMMIT')
+      return r
     } catch (e) {
-      this.send('ROLLBACK')
+      if (!this.cut) this.send('ROLLBACK')
+      throw e
+    } finally {
+      this.ended()
+    }
+  }
+
+  /**
+   * Opens a transaction holding the schema lock (shared: other transactions go on; exclusive for
+   * a schema step, which waits for them and they for it); one that could not take it is closed again.
+   */
+  private begin(): void {
+    const lock = this.exclusiveNext ? 'pg_advisory_xact_lock' : 'pg_advisory_xact_lock_shared'
+    this.exclusiveNext = false
+    this.changed = false
+    try {
+      this.send(`BEGIN; SELECT ${lock}(${SCHEMA_LOCK})`, true)
+    } catch (e) {
+      if (!(e instanceof AppError && e.code === 'DATABASE')) this.send('ROLLBACK')
+      this.ended()
       throw e
     }
   }
 
   /**
-   * Commits; a transaction that changed the data counts one more write, so that the other
-   * connections' data_version moves. A count that went up by more than this one means another
-   * connection committed since this one last looked: its data_version moves too.
+   * Commits; a transaction that changed the data counts one more write, last, so that the other
+   * connections' data_version moves (the count's row is held for the commit's instant only). A
+   * count that went up by more than this one means another connection committed since this one
+   * last looked: its data_version moves too.
    */
   private commit(): void {
-    if (!this.changed) return this.send('COMMIT')
-    const { rows } = this.bridge.call({ op: 'query', sql: 'UPDATE ledger_identity SET writes = writes + 1 RETURNING writes', params: [], array: true })
+    const rows = this.changed ? this.call({ op: 'query', sql: 'UPDATE ledger_identity SET writes = writes + 1 RETURNING writes', params: [], array: true }).rows : null
+    this.committing = true
     this.send('COMMIT')
-    this.changed = false
+    this.ended()
+    if (rows === null) return
     const writes = Number((rows[0] as unknown[] | undefined)?.[0] ?? 0)
     if (this.lastWrites !== null && writes - 1 !== this.lastWrites) this.othersWrites++
     this.lastWrites = writes
@@ -332,7 +361,8 @@ export class PgDb {
     const [name, value] = source.split('=').map((s) => s.trim())
     if (name === 'data_version') return this.dataVersion()
     if (name === 'busy_timeout' && value !== undefined) {
-      this.send(`SET lock_timeout = ${Math.max(0, Math.floor(Number(value)))}`)
+      this.lockWaitMs = Math.max(0, Math.floor(Number(value)))
+      this.send(`SET lock_timeout = ${this.lockWaitMs}`, true)
       return opts.simple ? Number(value) : [{ timeout: Number(value) }]
     }
     // foreign keys stay checked on PostgreSQL; WAL, cache and checkpoints are the server's business
@@ -342,7 +372,7 @@ export class PgDb {
 
   /** Like SQLite's: a number that changes when another connection has committed a write. */
   private dataVersion(): number {
-    const rows = this.bridge.call({ op: 'query', sql: 'SELECT writes FROM ledger_identity', params: [], array: true }).rows
+    const rows = this.call({ op: 'query', sql: 'SELECT writes FROM ledger_identity', params: [], array: true }, this.depth === 0).rows
     const writes = Number((rows[0] as unknown[] | undefined)?.[0] ?? 0)
     if (this.lastWrites !== null && writes !== this.lastWrites) this.othersWrites++
     this.lastWrites = writes

@@ -13,10 +13,12 @@ import { PG_V13 } from './schema-v13'
 import { PG_V14 } from './schema-v14'
 
 /**
- * The key of the one-writer lock: every write transaction on a PostgreSQL ledger, and the schema
- * steps, first take `pg_advisory_xact_lock(PG_ADVISORY_LOCK_KEY)` (the one-bigint form; the
- * two-int form is another key space). It is held until commit or rollback, as SQLite's file lock
- * is. Advisory locks are per database, so two ledgers on one server do not wait for each other.
+ * The key of the schema lock (`pg_advisory_xact_lock*`, the one-bigint form; the two-int form is
+ * another key space, which row-locks.ts uses for its subjects). Every transaction takes it shared,
+ * held until commit or rollback; a schema step takes it exclusively, so that no transaction runs
+ * beside a change of the tables. Until issue 30 every write transaction took it exclusively (one
+ * writer at a time): an app of that version still does, so it and a newer one never write side by
+ * side. Advisory locks are per database, so two ledgers on one server do not wait for each other.
  * The value is "CART" in ASCII, as the application id: another program of the same database is
  * unlikely to pick it. Never change it: two versions of the app would then write at once.
  */
