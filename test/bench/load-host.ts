@@ -7,6 +7,7 @@
  * message, an HTTP status, a time-out, a refused connection).
  */
 import { spawn, type ChildProcess } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { ensureBuilt, PROJECT_ROOT } from '../../electron/host/build'
@@ -21,8 +22,24 @@ export interface ChildHost {
   exit(): string | null
   /** The last lines the host wrote on stderr. */
   stderrTail(): string
+  /** CPU seconds the host's process has used so far, all its threads (null where /proc is not). */
+  cpuSeconds(): number | null
   /** SIGTERM, then SIGKILL after `graceMs`. */
   stop(graceMs?: number): Promise<void>
+}
+
+/** Linux's clock ticks per second, in which /proc/<pid>/stat counts CPU time. */
+const TICKS = 100
+
+/** utime + stime of a process, from /proc/<pid>/stat (fields 14 and 15, after the command's parenthesis). */
+function processCpuSeconds(pid: number | undefined): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    return (Number(fields[11]) + Number(fields[12])) / TICKS
+  } catch {
+    return null
+  }
 }
 
 const START_MS = 180_000
@@ -37,7 +54,7 @@ export async function startChildHost(ledger: LoadLedger): Promise<ChildHost> {
   child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr = (stderr + d).slice(-4000)))
   child.once('exit', (code, signal) => (exit = signal ?? `status ${code}`))
   const url = await listeningUrl(child, () => stderr)
-  return { url, exit: () => exit, stderrTail: () => stderr, stop: (graceMs = 10_000) => stopChild(child, graceMs) }
+  return { url, exit: () => exit, stderrTail: () => stderr, cpuSeconds: () => processCpuSeconds(child.pid), stop: (graceMs = 10_000) => stopChild(child, graceMs) }
 }
 
 function listeningUrl(child: ChildProcess, stderr: () => string): Promise<string> {

@@ -28,6 +28,13 @@ export interface Scenario {
   windowMs: number
   /** What went wrong beside the calls: the operator's sign-in refused, the deadline, the host's end. */
   problems: string[]
+  /** CPU seconds used during the part's `seconds` by the host (null: not known) and by this process (the clients). */
+  cpu: { host: number | null; clients: number; seconds: number }
+}
+
+const ownCpuSeconds = () => {
+  const c = process.cpuUsage()
+  return (c.user + c.system) / 1e6
 }
 
 const log = (m: string) => process.stderr.write(`  ${m}\n`)
@@ -41,7 +48,7 @@ async function operatorToken(run: Run): Promise<string | null> {
 const newRun = (base: string, world: LoadWorld): Run => ({ base, world, t0: performance.now(), timeoutMs: CALL_TIMEOUT_MS, samples: [] })
 
 /** The uploads one after another, the colleagues signing in until the last one ends. */
-async function quickScenario(base: string, world: LoadWorld, feeds: Feed[], imported: Set<Feed>, problems: string[]): Promise<Omit<Scenario, 'problems'>> {
+async function quickScenario(base: string, world: LoadWorld, feeds: Feed[], imported: Set<Feed>, problems: string[]): Promise<Omit<Scenario, 'problems' | 'cpu'>> {
   const run = newRun(base, world)
   const token = await operatorToken(run)
   if (!token) problems.push('the operator could not sign in to upload the feeds')
@@ -54,7 +61,7 @@ async function quickScenario(base: string, world: LoadWorld, feeds: Feed[], impo
 }
 
 /** The staff at their desks for `seconds`, the operator uploading feeds back to back meanwhile. */
-async function timedScenario(base: string, world: LoadWorld, feeds: Feed[], imported: Set<Feed>, seconds: number, problems: string[]): Promise<Omit<Scenario, 'problems'>> {
+async function timedScenario(base: string, world: LoadWorld, feeds: Feed[], imported: Set<Feed>, seconds: number, problems: string[]): Promise<Omit<Scenario, 'problems' | 'cpu'>> {
   const run = newRun(base, world)
   const token = await operatorToken(run)
   if (!token) problems.push('the operator could not sign in to upload the feeds')
@@ -76,11 +83,14 @@ const timer = (ms: number) => {
  * A part on a host of its own, within `deadlineMs`: past it, the host is killed and the part's
  * calls end (refused) soon after; a part that still does not end is an error.
  */
-async function onHost(ledger: LoadLedger, what: string, deadlineMs: number, part: (base: string, problems: string[]) => Promise<Omit<Scenario, 'problems'>>): Promise<Scenario> {
+async function onHost(ledger: LoadLedger, what: string, deadlineMs: number, part: (base: string, problems: string[]) => Promise<Omit<Scenario, 'problems' | 'cpu'>>): Promise<Scenario> {
   const host = await startChildHost(ledger)
   const problems: string[] = []
   const deadline = timer(deadlineMs)
   const after = timer(deadlineMs + AFTER_KILL_MS)
+  const hostCpu = host.cpuSeconds()
+  const clientsCpu = ownCpuSeconds()
+  const started = performance.now()
   try {
     const work = part(host.url, problems)
     if ((await Promise.race([work, deadline.done])) === 'late') {
@@ -90,7 +100,10 @@ async function onHost(ledger: LoadLedger, what: string, deadlineMs: number, part
     }
     const ended = host.exit()
     if (ended && !problems.length) problems.push(`the host ended during ${what} (${ended}): ${host.stderrTail().slice(-300)}`)
-    return { ...(await work), problems }
+    const result = await work
+    const hostNow = host.cpuSeconds()
+    const cpu = { host: hostNow === null || hostCpu === null ? null : hostNow - hostCpu, clients: ownCpuSeconds() - clientsCpu, seconds: (performance.now() - started) / 1000 }
+    return { ...result, problems, cpu }
   } finally {
     deadline.cancel()
     after.cancel()

@@ -18,7 +18,7 @@
  * is killed; the hosts are stopped, the files removed and the database dropped at the end.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { writeFeeds, type Feed } from './load-feeds'
 import { importingSeconds, imported, opFigures, opLines, sideFigures, uploadLines } from './load-figures'
@@ -82,6 +82,17 @@ function timedLines(engine: BenchEngine, t: Scenario, seconds: number): BenchLin
     ...opLines(opFigures(t.run.samples, t.uploads), engine),
     ...uploadLines(t.uploads),
     { name: `an upload in progress, of the ${seconds} s`, value: `${fmt(importingSeconds(t.uploads, t.windowMs), 1)} s` },
+    ...cpuLines(t),
+  ]
+}
+
+/** Where the machine's cores went: the host's process, and this one's clients (the database server's are not counted). */
+function cpuLines(t: Scenario): BenchLine[] {
+  const cores = availableParallelism()
+  const { seconds } = t.cpu
+  return [
+    ...(t.cpu.host === null ? [] : [{ name: `CPU of the host's process over ${fmt(seconds, 0)} s, of ${cores} cores`, value: `${fmt(t.cpu.host / seconds, 2)} cores` }]),
+    { name: `CPU of the bench's own clients, of ${cores} cores`, value: `${fmt(t.cpu.clients / seconds, 2)} cores` },
   ]
 }
 
