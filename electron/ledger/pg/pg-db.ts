@@ -150,11 +150,14 @@ export class PgDb {
       if (!this.cut) this.call({ op: 'closeCursor', cursor: id })
       if (own && !this.cut) this.call({ op: 'query', sql: 'COMMIT', params: [], array: false })
     } finally {
-      if (own) {
-        this.reading--
-        if (this.depth === 0 && this.reading === 0) this.cut = false
-      }
+      if (own) this.readEnded()
     }
+  }
+
+  /** A read of its own has ended: once none is left outside a transaction, the next call may connect again. */
+  private readEnded(): void {
+    this.reading--
+    if (this.depth === 0 && this.reading === 0) this.cut = false
   }
 
   /**
@@ -167,18 +170,24 @@ export class PgDb {
   *numberColumns(select: string, values: number[], width: number): IterableIterator<Float64Array[]> {
     const sql = `COPY (${inlineIntegers(select, values)}) TO STDOUT (FORMAT binary)`
     const id = ++this.cursors
+    const own = this.depth === 0
     let done = false
     let first = true
     try {
       while (!done) {
-        // the first chunk, outside a transaction, may be asked again of a new connection
-        const r = this.call({ op: 'scan', scan: id, sql, width, first }, first && this.depth === 0)
+        // the first chunk, outside a transaction, may be asked again of a new connection; a later one is a read cut
+        const r = this.call({ op: 'scan', scan: id, sql, width, first }, first && own)
+        if (first && own) this.reading++
         first = false
         done = r.done === true
         if (!done) yield r.columns!
       }
     } finally {
-      if (!done && !this.cut) this.call({ op: 'closeScan', scan: id })
+      try {
+        if (!done && !this.cut) this.call({ op: 'closeScan', scan: id })
+      } finally {
+        if (own && !first) this.readEnded()
+      }
     }
   }
 
