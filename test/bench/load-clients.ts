@@ -8,7 +8,7 @@ import { formatSerial } from '../../game-core/serial'
 import type { Role } from '../../electron/contract/define'
 import type { ImportResult, Session } from '../../electron/contract/types'
 import type { Feed } from './load-feeds'
-import { callApi, uploadFeed, type Outcome } from './load-host'
+import { callApi, probeHost, uploadFeed, type Outcome } from './load-host'
 import { LOAD_PASSWORD, type LoadWorld, type StaffAccount } from './load-ledger'
 
 /** One call: what it was, when it started (ms from the run's start), how long it took, what went wrong. */
@@ -174,4 +174,23 @@ export async function uploadInTurn(run: Run, token: string, feeds: Feed[], o: { 
     else if (outcome.detail) process.stderr.write(`  upload of ${feed.fileName}: ${outcome.error}: ${outcome.detail}\n`)
   }
   return uploads
+}
+
+/** The probe's calls, as the figures name them. */
+export const PROBE_OP = 'host alone (no ledger)'
+/** How often the probe asks. */
+const PROBE_EVERY_MS = 100
+
+/**
+ * A call the host answers without the ledger, every 100 ms until `untilMs`: its time is the host's
+ * own thread's (slow when that thread is busy or blocked; quick when only the ledger's calls wait).
+ */
+export async function probeLoop(run: Run, untilMs: number): Promise<void> {
+  while (performance.now() - run.t0 < untilMs) {
+    const start = performance.now()
+    const error = await probeHost(run.base, run.timeoutMs)
+    const ms = performance.now() - start
+    run.samples.push({ op: PROBE_OP, at: start - run.t0, ms, ...(error ? { error } : {}) })
+    await sleep(Math.max(0, PROBE_EVERY_MS - ms))
+  }
 }

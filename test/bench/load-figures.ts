@@ -4,11 +4,11 @@
  * while an import ran; the uploads, each with its time and outcome; and the issue's targets.
  */
 import type { BenchEngine, Figure } from './ledger-engines'
-import type { Sample, Upload } from './load-clients'
+import { PROBE_OP, type Sample, type Upload } from './load-clients'
 import { fmt, summarize, type BenchLine } from './stats'
 
 /** The calls in the order they are shown. */
-export const OPS = ['sign-in', 'ticket', 'last game', 'dashboard', 'claim step', 'claims list', 'sign-out'] as const
+export const OPS = ['sign-in', 'ticket', 'last game', 'dashboard', 'claim step', 'claims list', 'sign-out', PROBE_OP] as const
 
 /** The issue's p99 targets, in ms (issue 30, item 5): sign-in on both, lookups and dashboard per engine. */
 export function p99Target(op: string, engine: BenchEngine): number | undefined {

@@ -149,3 +149,17 @@ export async function uploadFeed<T>(base: string, feed: Feed, token: string, tim
     return { ok: false, error: transportError(e, timeoutMs) }
   }
 }
+
+/** A channel no contract has: the host refuses it (404) before any backend or ledger is asked. */
+const NO_CHANNEL = 'api/bench:probe'
+
+/** Asks the host for a channel it does not have; null when it answered its 404, else what went wrong. */
+export async function probeHost(base: string, timeoutMs: number): Promise<string | null> {
+  try {
+    const res = await fetch(new URL(NO_CHANNEL, base), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}', signal: AbortSignal.timeout(timeoutMs) })
+    await res.arrayBuffer()
+    return res.status === 404 ? null : `HTTP ${res.status}`
+  } catch (e) {
+    return transportError(e, timeoutMs)
+  }
+}

@@ -8,7 +8,7 @@
  * the part's deadline are its findings, kept in `problems` beside the calls it did make.
  */
 import type { Session } from '../../electron/contract/types'
-import { ClaimDesk, signingInColleague, staffClient, uploadInTurn, type Run, type Upload } from './load-clients'
+import { ClaimDesk, probeLoop, signingInColleague, staffClient, uploadInTurn, type Run, type Upload } from './load-clients'
 import type { Feed } from './load-feeds'
 import { callApi, startChildHost } from './load-host'
 import { LOAD_PASSWORD, type LoadLedger, type LoadWorld } from './load-ledger'
@@ -67,7 +67,7 @@ async function timedScenario(base: string, world: LoadWorld, feeds: Feed[], impo
   if (!token) problems.push('the operator could not sign in to upload the feeds')
   const windowMs = seconds * 1000
   const desk = new ClaimDesk(world.pendingClaims)
-  const clients = world.staff.map((who, i) => staffClient(run, desk, who, i + 1, windowMs))
+  const clients = [...world.staff.map((who, i) => staffClient(run, desk, who, i + 1, windowMs)), probeLoop(run, windowMs)]
   const uploads = token ? await uploadInTurn(run, token, feeds, { untilMs: windowMs, timeoutMs: UPLOAD_TIMEOUT_MS, imported, retry: true }) : []
   await Promise.all(clients)
   if (desk.idle) log(`${desk.idle} claim steps skipped: no claim was waiting at that step`)
