@@ -136,7 +136,7 @@ export function createImporter(deps: ImporterDeps): Importer {
    * its bytes must have (else nothing is written).
    */
   function run(
-    actor: Actor, content: Buffer, fileName: string | undefined, arrival: FeedArrival | null, read: FeedRead | null, hashes: FeedHashes,
+    actor: Actor, content: Buffer, fileName: string | undefined, read: FeedRead | null, hashes: FeedHashes,
   ): ImportResult | LineRefusal {
     let outcome: ImportOutcome | LineRefusal | null = null
     if (read !== null) {
@@ -148,9 +148,7 @@ export function createImporter(deps: ImporterDeps): Importer {
       }
     }
     if (outcome === null) {
-      // the careful import reads the whole file: an upload must be in (a cut one fails here, and
-      // the transaction rolls back what the streamed import wrote)
-      arrival?.waitWhole()
+      // the careful import reads the whole file: an upload is in by now (importContent waited for it)
       onRead?.('careful')
       // fatal, as a decoder would be: a file that is not UTF-8 is refused rather than read with
       // replacement characters (a feed that streamed through is ASCII: the reader takes nothing wider)
@@ -194,11 +192,12 @@ export function createImporter(deps: ImporterDeps): Importer {
         try {
           const leased = leaseOf(bytes, arrival, announced)
           lease = leased.lease
-          // the write lock is taken once the upload is in: never held while its bytes are on their way
+          // the write lock is taken once the upload is in (a cut one is refused here, nothing written):
+          // never held while its bytes are on their way
           arrival?.waitWhole()
           // the sales are written by sales.sellChecked, whose batch checks their players itself
           const hashes = { known: leased.sha256, announced }
-          r = turn.hold(() => withoutKeyChecks(db, () => importTx.immediate(actor, bytes, fileName, arrival, read, hashes)))
+          r = turn.hold(() => withoutKeyChecks(db, () => importTx.immediate(actor, bytes, fileName, read, hashes)))
         } finally {
           read?.stop()
           lease?.drop()

@@ -10,6 +10,7 @@ import type { ImportResult, Session } from '../../electron/contract/types'
 import type { Feed } from './load-feeds'
 import { callApi, probeHost, uploadFeed, type Outcome } from './load-host'
 import { LOAD_PASSWORD, type LoadWorld, type StaffAccount } from './load-ledger'
+import { seededRng } from '../../electron/services/simulator-drafts'
 
 /** One call: what it was, when it started (ms from the run's start), how long it took, what went wrong. */
 export interface Sample {
@@ -42,18 +43,6 @@ const DASHBOARD: readonly Role[] = ['admin', 'operator', 'manager', 'auditor']
 const RETRY_MS = 250
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
-
-/** A seeded generator (mulberry32), so that two runs ask for the same things. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 /** Calls the channel and keeps the sample. */
 async function timed<T>(run: Run, op: string, channel: string, args: unknown, token: string | null): Promise<Outcome<T>> {
@@ -127,7 +116,7 @@ async function claimStep(run: Run, desk: ClaimDesk, role: Role, token: string, i
 
 /** One member of staff at their desk until `untilMs` (from the run's start): each turn a full round of calls. */
 export async function staffClient(run: Run, desk: ClaimDesk, who: StaffAccount, seed: number, untilMs: number): Promise<void> {
-  const random = rng(seed)
+  const random = seededRng(seed)
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(random() * xs.length)]
   const { world } = run
   for (let turn = 0; performance.now() - run.t0 < untilMs; turn++) {
