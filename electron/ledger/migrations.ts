@@ -505,6 +505,17 @@ CREATE TABLE key_ceremony_abandons (
 CREATE INDEX key_ceremony_abandons_by_emission ON key_ceremony_abandons(emission, id);
 `
 
+// A player's sales found by player and time of sale on an index (services/players.ts), instead of
+// the chain of sales newest to oldest (players.last_key, then each sale's prev_key): a late feed
+// had to relink its players' chains, and a second block sold over the same days to the same
+// players relinked nearly every chain in every batch (issue 30, item 4). The index's entries end
+// with the rowid, the unit key: (player_id, sold_at, unit_key) is the order of last-game recall.
+// players.last_key stays, the player's newest sale by (sold_at, unit_key), as the chain's head was.
+const V15 = /* sql */ `
+ALTER TABLE sales DROP COLUMN prev_key;
+CREATE INDEX sales_by_player ON sales(player_id, sold_at);
+`
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, description: 'the whole ledger', sql: V1 },
   { version: 2, description: 'leases of long tasks', sql: V2 },
@@ -520,6 +531,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 12, description: "players' totals read through one view (a team ledger's appended totals)", sql: V12 },
   { version: 13, description: 'rows sealed to the audit log; accounts compared by skeleton and confirmed by a second person', sql: V13 },
   { version: 14, description: 'the commit-first key ceremony; abandoned ceremonies', sql: V14 },
+  { version: 15, description: "players' sales found by player and time of sale on an index, no longer chained", sql: V15 },
 ]
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version

@@ -57,7 +57,6 @@ function sumTerms(lambda: number, from: number, step: 1 | -1): number {
 interface ClaimantRow {
   id: number
   name: string
-  last_key: number | null
   units: number
   claims: number
   claims_cents: number
@@ -72,16 +71,19 @@ export interface ClaimFigures {
 }
 
 export function createClaimFigures({ db, catalog }: { db: Db; catalog: Catalog }): ClaimFigures {
-  const claimant = `SELECT p.id, p.name, p.last_key, p.units, count(c.unit_key) AS claims, coalesce(sum(c.prize_cents), 0) AS claims_cents,
+  const claimant = `SELECT p.id, p.name, p.units, count(c.unit_key) AS claims, coalesce(sum(c.prize_cents), 0) AS claims_cents,
                            ${RELATED_SQL} AS related
                     FROM player_totals p LEFT JOIN claims c ON c.player_id = p.id`
   // grouped by every column read: a view's key does not stand for its other columns, as a table's does
-  const one = db.prepare(`${claimant} WHERE p.id = ? GROUP BY p.id, p.name, p.last_key, p.units`)
-  const candidates = db.prepare(`${claimant} WHERE p.id IN (SELECT player_id FROM claims) GROUP BY p.id, p.name, p.last_key, p.units
-                                 HAVING count(c.unit_key) >= ${Math.min(IMPROBABLE_FROM, MANY_CLAIMS)} OR ${RELATED_SQL}`)
-  // the player's sales, walked along their chain (player_totals.last_key → sales.prev_key): no index on player
-  const unitsByEmission = db.prepare(`WITH RECURSIVE c(k) AS (SELECT last_key FROM player_totals WHERE id = ? AND last_key IS NOT NULL UNION ALL SELECT s.prev_key FROM c JOIN sales s ON s.unit_key = c.k WHERE s.prev_key IS NOT NULL)
-                                      SELECT k / ${UNIT_KEY_EMISSION} AS emission, count(*) AS units FROM c GROUP BY 1`)
+  const one = db.prepare(`${claimant} WHERE p.id = ? GROUP BY p.id, p.name, p.units`)
+  const candidatesSql = `${claimant} WHERE p.id IN (SELECT player_id FROM claims) GROUP BY p.id, p.name, p.units
+                         HAVING count(c.unit_key) >= ${Math.min(IMPROBABLE_FROM, MANY_CLAIMS)} OR ${RELATED_SQL}`
+  const candidates = db.prepare(candidatesSql)
+  // the players' units per emission, counted on the index sales_by_player (its entries hold the unit key)
+  const perEmission = (from: string) => `SELECT s.player_id, s.unit_key / ${UNIT_KEY_EMISSION} AS emission, count(*) AS units
+    FROM ${from} JOIN sales s ON s.player_id = w.id GROUP BY s.player_id, s.unit_key / ${UNIT_KEY_EMISSION}`
+  const unitsOfOne = db.prepare(perEmission('(SELECT CAST(? AS BIGINT) AS id) w')).raw()
+  const unitsOfCandidates = db.prepare(perEmission(`(SELECT id FROM (${candidatesSql}) k) w`)).raw()
   const odds = new Map<number, number>()
 
   /** p_e: the chance that one unit of emission e reaches its claim threshold. */
@@ -96,14 +98,14 @@ export function createClaimFigures({ db, catalog }: { db: Db; catalog: Catalog }
     return p
   }
 
-  function expectedClaims(r: ClaimantRow): number {
-    if (r.last_key === null) return 0
-    const rows = unitsByEmission.all(r.id) as { emission: number; units: number }[]
-    return rows.reduce((sum, e) => sum + e.units * claimOdds(e.emission), 0)
+  /** Σ n_e·p_e of each player in `rows` (player, emission, units). */
+  function expectedClaims(rows: [number, number, number][]): Map<number, number> {
+    const expected = new Map<number, number>()
+    for (const [id, emission, units] of rows) expected.set(id, (expected.get(id) ?? 0) + units * claimOdds(emission))
+    return expected
   }
 
-  function figures(r: ClaimantRow): WinnerFigures {
-    const expected = expectedClaims(r)
+  function figures(r: ClaimantRow, expected: number): WinnerFigures {
     const probability = poissonTail(expected, r.claims)
     const flags: WinnerFlag[] = []
     if (r.claims >= IMPROBABLE_FROM && probability < IMPROBABLE_BELOW) flags.push('improbable')
@@ -116,12 +118,14 @@ export function createClaimFigures({ db, catalog }: { db: Db; catalog: Catalog }
     of(playerId) {
       const r = one.get(playerId) as ClaimantRow | undefined
       if (!r) throw new Error(`player id ${playerId} is not in the ledger`)
-      return figures(r)
+      return figures(r, expectedClaims(unitsOfOne.all(playerId) as [number, number, number][]).get(r.id) ?? 0)
     },
-    flagged: () =>
-      (candidates.all() as ClaimantRow[])
-        .map(figures)
+    flagged: () => {
+      const expected = expectedClaims(unitsOfCandidates.all() as [number, number, number][])
+      return (candidates.all() as ClaimantRow[])
+        .map((r) => figures(r, expected.get(r.id) ?? 0))
         .filter((f) => f.flags.length > 0)
-        .sort((a, b) => a.probability - b.probability || b.claims - a.claims || a.player.localeCompare(b.player)),
+        .sort((a, b) => a.probability - b.probability || b.claims - a.claims || a.player.localeCompare(b.player))
+    },
   }
 }

@@ -468,8 +468,9 @@ describe('a feed streamed through the reader thread', () => {
     const interleaved = await both((s) => s.f.openEmission({ startsOn: '2025-03-01' }))
     expect(interleaved.same(one.flatMap((l, i) => [l, three[i]]).join('\n'))).toEqual({ lines: 20, imported: 20, alreadyImported: 0 })
     expect(interleaved.reads).toEqual(['careful'])
-    // the same ledger either way: each player's sales chained in the same order
-    const chained = (f: LedgerFixture) => f.db.prepare('SELECT s.unit_key, s.sale_id, p.name, s.prev_key FROM sales s JOIN players p ON p.id = s.player_id ORDER BY s.unit_key').all()
+    // the same ledger either way: each player's sales and newest sale the same
+    const chained = (f: LedgerFixture) => f.db.prepare(`SELECT s.unit_key, s.sale_id, p.name, p.last_key FROM sales s JOIN players p ON p.id = s.player_id
+      ORDER BY s.unit_key`).all()
     expect(chained(interleaved.streamed.f)).toEqual(chained(inOrder.streamed.f))
   })
 

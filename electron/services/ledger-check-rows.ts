@@ -12,7 +12,7 @@ import { engineOf } from '../ledger/dialect'
 import type { PgDb } from '../ledger/pg/pg-db'
 
 type Num = number | null
-export type SaleHook = (key: number, pid: number, prev: Num, soldAt: number, stake: number, prize: number, tier: Num) => number
+export type SaleHook = (key: number, pid: number, soldAt: number, stake: number, prize: number, tier: Num) => number
 export type PlayerHook = (id: number, units: number, staked: number, won: number, first: Num, last: Num, lastKey: Num) => number
 
 export interface RowFeeds {
@@ -22,7 +22,7 @@ export interface RowFeeds {
   players(player: PlayerHook): void
 }
 
-const SALE_COLUMNS = 'unit_key, player_id, prev_key, sold_at, stake_cents, prize_cents, tier'
+const SALE_COLUMNS = 'unit_key, player_id, sold_at, stake_cents, prize_cents, tier'
 const PLAYER_COLUMNS = 'id, units, staked_cents, won_cents, first_sale_at, last_sale_at, last_key'
 
 interface Hooks {
@@ -36,8 +36,8 @@ function sqliteHooks(db: Db): Hooks {
   let h = hooksOf.get(db)
   if (!h) {
     const hk: Hooks = (h = { sale: null, player: null })
-    db.function('carats_check_sale', { directOnly: true }, (k: number, p: number, q: Num, s: number, st: number, pr: number, t: Num) =>
-      hk.sale!(k, p, q, s, st, pr, t))
+    db.function('carats_check_sale', { directOnly: true }, (k: number, p: number, s: number, st: number, pr: number, t: Num) =>
+      hk.sale!(k, p, s, st, pr, t))
     db.function('carats_check_player', { directOnly: true }, (i: number, u: number, st: number, w: number, f: Num, l: Num, k: Num) =>
       hk.player!(i, u, st, w, f, l, k))
     hooksOf.set(db, h)
@@ -76,8 +76,8 @@ function pgFeeds(db: Db): RowFeeds {
   const players = `SELECT ${PLAYER_COLUMNS} FROM player_totals ORDER BY id`
   return {
     sales(lo, hi, sale) {
-      for (const [k, p, q, s, st, pr, t] of pg.numberColumns(range, [bound(lo), bound(hi)], 7)) {
-        for (let i = 0; i < k.length; i++) sale(k[i], p[i], orNull(q[i]), s[i], st[i], pr[i], orNull(t[i]))
+      for (const [k, p, s, st, pr, t] of pg.numberColumns(range, [bound(lo), bound(hi)], 6)) {
+        for (let i = 0; i < k.length; i++) sale(k[i], p[i], s[i], st[i], pr[i], orNull(t[i]))
       }
     },
     players(player) {

@@ -1,6 +1,6 @@
 /**
  * The ledger's data checked against itself: every counter recomputed from the `sales` rows
- * (blocks' sold counts, tier counters, players' totals and chains of sales, days' totals), and
+ * (blocks' sold counts, tier counters, players' totals and newest sales, days' totals), and
  * every sold unit's tier and prize re-derived from its block's secret, and the claims held against
  * the sales at or above their emission's threshold (ledger-check-claims.ts). One pass over the sales in
  * unit_key order, block by block: each row's columns reach a JavaScript function (how, per engine:
@@ -14,7 +14,6 @@ import type { LedgerDataCheck, LedgerProblem, LedgerProblemKind, LedgerProblemRo
 import type { Db } from '../ledger/db'
 import { UNIT_KEY_BLOCK, UNIT_KEY_EMISSION } from '../ledger/migrations'
 import type { Catalog } from './catalog'
-import { ChainOrderScan, type ChainOutOfOrder } from './sale-chain'
 import { compareClaims, DueClaims, thresholdsOf } from './ledger-check-claims'
 import { inReadSnapshot, rowFeeds, type SaleHook } from './ledger-check-rows'
 
@@ -31,8 +30,8 @@ export interface LedgerCheckOptions {
 
 export const MAX_LISTED = 50
 const DAY_MS = 86_400_000
-/** Per player: units, staked, won, first, last, chain sum, chain tails, found in players. */
-const P_STRIDE = 8
+/** Per player: units, staked, won, first, last, the newest sale's key (the last sold at `last`), found in players. */
+const P_STRIDE = 7
 /** Player ids counted in the typed array (ids are given in order; a larger one is an edit, reported as not found). */
 const MAX_PLAYER_ID = 2 ** 26
 const PROGRESS_EVERY = 0x10000
@@ -107,10 +106,7 @@ class SaleScan {
   private dayKey = NaN
   private day: Float64Array = new Float64Array(6)
 
-  readonly order: ChainOrderScan
-
-  constructor(readonly problems: Problems, readonly prizes: boolean, readonly maxId: number, totalSold: number, readonly progress: (done: number) => void) {
-    this.order = new ChainOrderScan(totalSold)
+  constructor(readonly problems: Problems, readonly prizes: boolean, readonly maxId: number, readonly progress: (done: number) => void) {
     this.players = new Float64Array((maxId + 1) * P_STRIDE)
     for (let o = 0; o < this.players.length; o += P_STRIDE) {
       this.players[o + 3] = Infinity
@@ -125,7 +121,7 @@ class SaleScan {
     this.stray = stray
   }
 
-  row(key: number, pid: number, prev: number | null, soldAt: number, stake: number, prize: number, tier: number | null): number {
+  row(key: number, pid: number, soldAt: number, stake: number, prize: number, tier: number | null): number {
     const b = this.b
     const unit = key - this.base
     if (unit !== this.expect) this.outOfStep(key, unit)
@@ -147,14 +143,13 @@ class SaleScan {
       if (prize !== due) this.prizeMismatch(key, prize, due ?? null, `its stored ${tierName(tier)}`)
     }
     if (prize >= b.threshold) this.due.add(key, pid, soldAt, prize)
-    this.player(key, pid, prev, soldAt, stake, prize)
-    this.order.sale(key, pid, prev, soldAt)
+    this.player(key, pid, soldAt, stake, prize)
     this.dayOf(key, soldAt, stake, prize)
     if ((++this.rows & (PROGRESS_EVERY - 1)) === 0) this.progress(this.rows)
     return 1
   }
 
-  private player(key: number, pid: number, prev: number | null, soldAt: number, stake: number, prize: number): void {
+  private player(key: number, pid: number, soldAt: number, stake: number, prize: number): void {
     if (!(pid >= 1 && pid <= this.maxId && Number.isInteger(pid))) {
       this.strayPlayers.set(pid, (this.strayPlayers.get(pid) ?? 0) + 1)
       return
@@ -165,10 +160,11 @@ class SaleScan {
     p[o + 1] += stake
     p[o + 2] += prize
     if (soldAt < p[o + 3]) p[o + 3] = soldAt
-    if (soldAt > p[o + 4]) p[o + 4] = soldAt
-    // the chain newest → oldest: Σ (key − prev) telescopes to the newest key, and one sale has no previous
-    p[o + 5] += prev === null ? key : key - prev
-    if (prev === null) p[o + 6]++
+    // the newest sale by (time of sale, unit key): what players.last_key must name
+    if (soldAt > p[o + 4] || (soldAt === p[o + 4] && key > p[o + 5])) {
+      p[o + 4] = soldAt
+      p[o + 5] = key
+    }
   }
 
   private dayOf(key: number, soldAt: number, stake: number, prize: number): void {
@@ -233,7 +229,7 @@ function scanBlocks(db: Db, catalog: Catalog, scan: SaleScan): void {
   const blocks = db.prepare('SELECT emission, block, secret IS NOT NULL AS sealed, units_sold FROM blocks ORDER BY emission, block')
     .all() as { emission: number; block: number; sealed: number; units_sold: number }[]
   const feeds = rowFeeds(db)
-  const sale: SaleHook = (k, p, q, s, st, pr, t) => scan.row(k, p, q, s, st, pr, t)
+  const sale: SaleHook = (k, p, s, st, pr, t) => scan.row(k, p, s, st, pr, t)
   const any = db.prepare('SELECT 1 FROM sales WHERE unit_key >= ? AND unit_key < ? LIMIT 1').pluck()
   const tiersOf = db.prepare('SELECT tier, sold FROM block_tiers WHERE emission = ? AND block = ?')
   const thresholds = thresholdsOf(db)
@@ -257,7 +253,6 @@ function scanBlocks(db: Db, catalog: Catalog, scan: SaleScan): void {
     const threshold = thresholds.get(emission) ?? Infinity
     const b: BlockScan = { emission, block, size: def.blockSize, table, amounts, tierSold, threshold, oddTiers: new Map(), rows: 0 }
     scan.begin(b, lo, false)
-    scan.order.block(lo, row.units_sold)
     if (sold) feeds.sales(lo, lo + UNIT_KEY_BLOCK, sale)
     compareBlock(scan.problems, b, row.units_sold, tiersOf.all(row.emission, row.block) as { tier: number; sold: number }[])
     from = lo + UNIT_KEY_BLOCK
@@ -292,22 +287,23 @@ function compareBlock(problems: Problems, b: BlockScan, unitsSold: number, store
 
 const PLAYER_FIELDS = ['units', 'staked_cents', 'won_cents', 'first_sale_at', 'last_sale_at'] as const
 
-/** Each players row against its sales' sums, and its chain of sales by the chain's telescoped sum. */
+/** Each players row against its sales' sums, and its last_key against its newest sale. */
 function comparePlayers(db: Db, scan: SaleScan, problems: Problems): void {
   const p = scan.players
   const issues: { id: number; field: string; stored: number | null; recomputed: number | null }[] = []
-  const chains: number[] = []
+  const heads: { id: number; stored: number | null; newest: number | null }[] = []
   rowFeeds(db).players((id, units, staked, won, first, last, lastKey) => {
     if (!(id >= 1 && id <= scan.maxId)) return 0
     const o = id * P_STRIDE
-    p[o + 7] = 1
+    p[o + 6] = 1
     const n = p[o]
     const got = [n, p[o + 1], p[o + 2], n ? p[o + 3] : null, n ? p[o + 4] : null]
     const had = [units, staked, won, first, last]
     for (let i = 0; i < had.length; i++) {
       if (had[i] !== got[i]) issues.push({ id, field: PLAYER_FIELDS[i], stored: had[i], recomputed: got[i] })
     }
-    if (n ? p[o + 6] !== 1 || p[o + 5] !== lastKey : lastKey !== null) chains.push(id)
+    const newest = n ? p[o + 5] : null
+    if (lastKey !== newest) heads.push({ id, stored: lastKey, newest })
     return 0
   })
   const nameOf = db.prepare('SELECT name FROM players WHERE id = ?').pluck()
@@ -320,10 +316,9 @@ function comparePlayers(db: Db, scan: SaleScan, problems: Problems): void {
       }
     })
   }
-  for (const id of chains) problems.add('PLAYER_CHAIN', () => walkChain(db, id, nameOf.get(id) as string, p[id * P_STRIDE]))
-  for (const c of scan.order.finish()) problems.add('PLAYER_CHAIN', () => outOfOrder(c, nameOf.get(c.playerId) as string))
+  for (const h of heads) problems.add('PLAYER_CHAIN', () => notNewest(h, nameOf.get(h.id) as string))
   // sales of ids that no players row has
-  for (let o = P_STRIDE; o < p.length; o += P_STRIDE) if (p[o] > 0 && p[o + 7] === 0) scan.strayPlayers.set(o / P_STRIDE, p[o])
+  for (let o = P_STRIDE; o < p.length; o += P_STRIDE) if (p[o] > 0 && p[o + 6] === 0) scan.strayPlayers.set(o / P_STRIDE, p[o])
   for (const [id, n] of scan.strayPlayers) {
     problems.add('PLAYER_TOTALS', () => ({
       row: { playerId: typeof id === 'number' ? id : undefined }, field: 'id', stored: null, recomputed: n,
@@ -332,39 +327,16 @@ function comparePlayers(db: Db, scan: SaleScan, problems: Problems): void {
   }
 }
 
-/** Where a player's chain of sales (last_key, then each sale's prev_key) goes wrong, once its sum has said it does. */
-function walkChain(db: Db, id: number, name: string, units: number): Omit<LedgerProblem, 'kind'> {
-  const at = db.prepare('SELECT player_id, prev_key FROM sales WHERE unit_key = ?')
-  const head = db.prepare('SELECT last_key FROM player_totals WHERE id = ?').pluck().get(id) as number | null
-  let key = head
-  let reached = 0
-  let why = ''
-  while (key !== null && reached <= units) {
-    const r = at.get(key) as { player_id: number; prev_key: number | null } | undefined
-    if (!r || r.player_id !== id) {
-      why = `: it names ${keySerial(key, UNIT_KEY_BLOCK)}, which ${r ? `is a sale of another player (id ${r.player_id})` : 'is not sold'}`
-      break
-    }
-    reached++
-    key = r.prev_key
-  }
-  if (reached > units) why = ': it goes round in a loop'
+/**
+ * A player whose last_key is not the newest of their sales by (time of sale, unit key): the last
+ * sale that last-game recall shows first (players.ts reads the sales on their index, in that order).
+ */
+function notNewest(h: { id: number; stored: number | null; newest: number | null }, player: string): Omit<LedgerProblem, 'kind'> {
+  const name = (k: number | null) => (k === null ? 'no sale' : keySerial(k, UNIT_KEY_BLOCK))
   return {
-    row: { player: name, playerId: id, unitKey: head ?? undefined }, field: 'last_key', stored: reached, recomputed: units,
-    message: `player ${name}: the chain of sales from last_key (then each prev_key) reaches ${Math.min(reached, units)} `
-      + `of the player's ${units} sales${why}`,
-  }
-}
-
-/** A chain that a late sale's relinking (or a hand) left out of the order of sale. */
-function outOfOrder(c: ChainOutOfOrder, player: string): Omit<LedgerProblem, 'kind'> {
-  const serial = keySerial(c.key, UNIT_KEY_BLOCK)
-  return {
-    row: { player, playerId: c.playerId, serial, unitKey: c.key }, field: 'prev_key', stored: c.prevKey, recomputed: null,
-    message: `player ${player}: the chain of sales is not in the order of sale: ${serial} (sold ${new Date(c.soldAt).toISOString()}) `
-      + `names as previous ${keySerial(c.prevKey, UNIT_KEY_BLOCK)}, sold after it (${new Date(c.prevSoldAt).toISOString()})`
-      + (c.count > 1 ? `, and ${c.count - 1} more of the player's sales do the same` : '')
-      + ': last-game recall would read them in the wrong order',
+    row: { player, playerId: h.id, unitKey: h.stored ?? undefined }, field: 'last_key', stored: h.stored, recomputed: h.newest,
+    message: `player ${player}: last_key names ${name(h.stored)} as the player's newest sale, but the newest of the player's sales `
+      + `(by time of sale, then serial) is ${name(h.newest)}`,
   }
 }
 
@@ -406,7 +378,7 @@ export function checkLedgerData(deps: { db: Db; catalog: Catalog }, opts: Ledger
     const maxId = Math.min(MAX_PLAYER_ID, (db.prepare('SELECT max(id) FROM players').pluck().get() as number | null) ?? 0)
     const total = (db.prepare('SELECT coalesce(sum(units_sold), 0) FROM blocks').pluck().get() as number) || 0
     const progress = opts.progress ? (done: number) => opts.progress!(done, Math.max(done, total)) : () => {}
-    const scan = new SaleScan(problems, opts.prizes !== false, maxId, total, progress)
+    const scan = new SaleScan(problems, opts.prizes !== false, maxId, progress)
     scanBlocks(db, catalog, scan)
     comparePlayers(db, scan, problems)
     compareDays(db, scan, problems)

@@ -19,15 +19,13 @@ const catalog = { definition: () => ({ blockSize: 8_016_000 }), facts: () => ({ 
 /** Prepared statements' texts, as the service gives them to SQLite. */
 const prepared: string[] = []
 
-/** An account with `prizes.length` sales chained newest to oldest, the last prize the newest sale's. */
+/** An account with `prizes.length` sales, sold one after another, the last prize the newest sale's. */
 function addPlayer(name: string, prizes: number[] = []): void {
   const id = db.prepare('INSERT INTO players (name) VALUES (?) RETURNING id').pluck().get(name) as number
-  let prev: number | null = null
   for (const prize of prizes) {
     const key = unitKey(1, 1, (db.prepare('SELECT count(*) FROM sales').pluck().get() as number) + 1)
-    db.prepare('INSERT INTO sales (unit_key, player_id, prev_key, sold_at, stake_cents, prize_cents) VALUES (?, ?, ?, ?, 500, ?)').run(key, id, prev, T0 + key % 1e7, prize)
+    db.prepare('INSERT INTO sales (unit_key, player_id, sold_at, stake_cents, prize_cents) VALUES (?, ?, ?, 500, ?)').run(key, id, T0 + key % 1e7, prize)
     db.prepare('UPDATE players SET units = units + 1, staked_cents = staked_cents + 500, won_cents = won_cents + ?, last_key = ? WHERE id = ?').run(prize, key, id)
-    prev = key
   }
 }
 

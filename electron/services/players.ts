@@ -1,7 +1,8 @@
 /**
  * Players as support sees them: totals, the last unit and the 9 before it (newest first), the
- * full history paged, and a search by the start of the account id. A player's sales are chained
- * newest to oldest (players.last_key → sales.prev_key), so these reads follow the chain.
+ * full history paged, and a search by the start of the account id. A player's sales are read on
+ * the index sales_by_player (player_id, sold_at, unit_key: migration 15), newest first: the last
+ * ten are the index's last ten entries of the player, whatever order the sales arrived in.
  *
  * Ids are found ignoring case, as SQLite's NOCASE folds it (ASCII letters only; an id may hold
  * others, and those match as typed), on the index players_by_name_nocase (migration 7). Two
@@ -19,7 +20,7 @@ import type { Catalog } from './catalog'
 export interface HistoryRequest {
   page: number
   pageSize: number
-  /** soldAt: the player's chain of sales, newest first for desc. */
+  /** soldAt: the order of sale (then serial), newest first for desc. */
   sort?: PlayerHistorySortKey
   order?: SortOrder
   outcome?: PlayerOutcome
@@ -45,7 +46,7 @@ interface PlayerRow {
   last_key: number | null
 }
 
-interface ChainRow {
+interface SaleRow {
   unit_key: number
   sale_id: string | null
   sold_at: number
@@ -61,20 +62,14 @@ const SAME_ID_MAX = 20
 
 const isoOrNull = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString())
 
-/** The player's units from the last one back, n = 0 for the last: the whole chain, or its first `?` links. */
-const CHAIN = `
-  WITH RECURSIVE c(k, n) AS (
-    SELECT CAST(? AS BIGINT), 0
-    UNION ALL
-    SELECT s.prev_key, c.n + 1 FROM c JOIN sales s ON s.unit_key = c.k WHERE c.n + 1 < ? AND s.prev_key IS NOT NULL
-  )`
+/** The order of sale, newest first: the index's order read backwards. */
+const NEWEST_FIRST = 's.sold_at DESC, s.unit_key DESC'
 const UNIT_COLUMNS = 's.unit_key, s.sale_id, s.sold_at, s.stake_cents, s.prize_cents, s.play'
 const OUTCOME_SQL: Record<PlayerOutcome, string> = { all: '', won: 'AND s.prize_cents > 0', lost: 'AND s.prize_cents = 0' }
 
 function historyOrder(sort: PlayerHistorySortKey, order: SortOrder): string {
-  // n counts back from the last sale: newest first is n ascending
-  const chain = order === 'desc' ? 'c.n ASC' : 'c.n DESC'
-  return sort === 'prizeCents' ? `ORDER BY s.prize_cents ${order === 'asc' ? 'ASC' : 'DESC'}, c.n ASC` : `ORDER BY ${chain}`
+  const bySale = order === 'desc' ? NEWEST_FIRST : 's.sold_at ASC, s.unit_key ASC'
+  return sort === 'prizeCents' ? `ORDER BY s.prize_cents ${order === 'asc' ? 'ASC' : 'DESC'}, ${NEWEST_FIRST}` : `ORDER BY ${bySale}`
 }
 
 /** What the players' functions share: the catalog (serials, demo flags) and the statements prepared once. */
@@ -87,7 +82,7 @@ interface PlayersContext {
 function preparePlayerStatements(db: Db) {
   return {
     sameIdIgnoringCase: db.prepare(`SELECT * FROM player_totals WHERE name COLLATE NOCASE = ? ORDER BY name LIMIT ${SAME_ID_MAX}`),
-    firstLinks: db.prepare(`${CHAIN} SELECT ${UNIT_COLUMNS} FROM c JOIN sales s ON s.unit_key = c.k WHERE c.n >= ? ORDER BY c.n`),
+    newestSales: db.prepare(`SELECT ${UNIT_COLUMNS} FROM sales s WHERE s.player_id = ? ORDER BY ${NEWEST_FIRST} LIMIT ? OFFSET ?`),
     searchPage: db.prepare(
       `SELECT * FROM player_totals WHERE name COLLATE NOCASE >= ? AND name COLLATE NOCASE < ? ORDER BY name COLLATE NOCASE, name LIMIT ? OFFSET ?`,
     ),
@@ -110,7 +105,7 @@ function find(ctx: PlayersContext, player: string): { row: PlayerRow; otherCase:
   return { row, otherCase: rows.filter((r) => r !== row).map((r) => r.name) }
 }
 
-function toUnit(catalog: Catalog, s: ChainRow): PlayerUnit {
+function toUnit(catalog: Catalog, s: SaleRow): PlayerUnit {
   const id = splitUnitKey(s.unit_key)
   const serial = formatSerial(id, catalog.definition(id.emission).blockSize)
   return {
@@ -125,23 +120,23 @@ function toUnit(catalog: Catalog, s: ChainRow): PlayerUnit {
   }
 }
 
-/** The newest units first, as far into the chain as they go: no more links are read than shown. */
+/** The newest units first: no more index entries are read than skipped and shown. */
 function newest(ctx: PlayersContext, r: PlayerRow, skip: number, take: number): PlayerUnit[] {
   if (r.last_key === null || take <= 0) return []
-  return (ctx.statements.firstLinks.all(r.last_key, skip + take, skip) as ChainRow[]).map((s) => toUnit(ctx.catalog, s))
+  return (ctx.statements.newestSales.all(r.id, take, skip) as SaleRow[]).map((s) => toUnit(ctx.catalog, s))
 }
 
-/** Another order, or some outcomes only: the whole chain is read (one player's sales), then sorted and cut. */
+/** Another order, or some outcomes only: the player's sales (found on the index) sorted and cut. */
 function sortedHistory(ctx: PlayersContext, r: PlayerRow, q: Required<HistoryRequest>): Page<PlayerUnit> {
   const { db } = ctx
   const empty = { total: 0, page: q.page, pageSize: q.pageSize, items: [] }
   if (r.last_key === null) return empty
   const filter = OUTCOME_SQL[q.outcome]
-  const from = `${CHAIN} SELECT %COLUMNS% FROM c JOIN sales s ON s.unit_key = c.k WHERE 1 = 1 ${filter}`
-  const total = q.outcome === 'all' ? r.units : (db.prepare(from.replace('%COLUMNS%', 'count(*)')).pluck().get(r.last_key, r.units) as number)
+  const from = `SELECT %COLUMNS% FROM sales s WHERE s.player_id = ? ${filter}`
+  const total = q.outcome === 'all' ? r.units : (db.prepare(from.replace('%COLUMNS%', 'count(*)')).pluck().get(r.id) as number)
   const rows = db
     .prepare(`${from.replace('%COLUMNS%', UNIT_COLUMNS)} ${historyOrder(q.sort, q.order)} LIMIT ? OFFSET ?`)
-    .all(r.last_key, r.units, q.pageSize, (q.page - 1) * q.pageSize) as ChainRow[]
+    .all(r.id, q.pageSize, (q.page - 1) * q.pageSize) as SaleRow[]
   return { total, page: q.page, pageSize: q.pageSize, items: rows.map((s) => toUnit(ctx.catalog, s)) }
 }
 

@@ -1,7 +1,7 @@
 /**
  * How a batch of sales is written, for the sales service (sales.ts): its players (a cache per
  * connection, else read in one query per chunk, else created: sales-players.ts), its rows
- * (sales-rows.ts, per engine), then once each player's totals and chain head, the day totals, the
+ * (sales-rows.ts, per engine), then once each player's totals and newest sale, the day totals, the
  * blocks' sold counts (guarded by the count read at the start) and tier counters, its claims and
  * alerts; all in one IMMEDIATE transaction unless the caller's transaction holds the batch (the
  * importer's stream).
@@ -13,10 +13,9 @@ import { jsonValues } from '../ledger/dialect'
 import type { AlertsService } from './alerts'
 import type { Catalog } from './catalog'
 import { createClaimWriter } from './claim-writer'
-import { type ChainHead, createRelink, type LateChain, type Link, soldBefore } from './sale-chain'
-import { createHeadCheck, type HeadCheck } from './sales-heads'
+import { createPlayerLocks, type PlayerLocks } from './sales-heads'
 import {
-  type BatchPlayers, byId, forgetCache, freshCache, learnHeads, type PlayerCache, type PlayerEntry, playerCacheOf,
+  type BatchPlayers, byId, forgetCache, freshCache, learnChanges, type PlayerCache, type PlayerEntry, playerCacheOf,
   playersOf, type PlayerStore,
 } from './sales-players'
 import { createSalesRows, SALE_COLUMNS, type DayTotals } from './sales-rows'
@@ -59,18 +58,12 @@ export interface SalesBatches {
 /**
  * A batch's writes: its players (from the cache, else read in one query per chunk, else
  * created in order of first sale) and its sales (writeRows, as many times as it takes), then
- * once (writeTotals) each player's totals and chain head, the day totals, the blocks' sold
- * counts and tier counters, and any alert. Each player's sales are chained newest to oldest
- * by time of sale (prev_key, see sale-chain.ts), so a player's last units need no index.
+ * once (writeTotals) each player's totals and newest sale, the day totals, the blocks' sold
+ * counts and tier counters, and any alert. A sale touches no other sale: a player's sales are
+ * found on the index sales_by_player (players.ts), whatever order they arrive in.
  */
 interface Batch extends BatchPlayers {
-  /** the batch's players with a sale older than their chain's head */
-  late: PlayerEntry[]
-  /** the sales written, as writeRows got them (the late chains' fresh links are read from them) */
-  written: PendingSale[][]
   days: Map<string, DayTotals>
-  /** The other connections' writes seen as the batch began (sales-heads.ts). */
-  since: number
 }
 
 /** What a service's batches share: built once, the statements prepared once. */
@@ -80,8 +73,7 @@ interface BatchContext {
   players: PlayerStore
   rows: PlayerStore['rows']
   cache: PlayerCache
-  relink: ReturnType<typeof createRelink>
-  heads: HeadCheck
+  locks: PlayerLocks
   claims: ReturnType<typeof createClaimWriter>
   dataVersion: Statement
   totalChanges: Statement
@@ -98,12 +90,10 @@ interface BatchContext {
 
 export function createSalesBatch({ db, catalog, alerts }: { db: Db; catalog: Catalog; alerts: AlertsService }): SalesBatches {
   const rows = createSalesRows(db)
-  const byName = db.prepare(`SELECT p.id, p.name, p.last_key, s.sold_at FROM player_totals p LEFT JOIN sales s ON s.unit_key = p.last_key
-    WHERE p.name IN (SELECT value FROM ${jsonValues(db)})`).raw()
+  const byName = db.prepare(`SELECT id, name FROM players WHERE name IN (SELECT value FROM ${jsonValues(db)})`).raw()
   const ctx: BatchContext = {
     db, alerts, rows, players: { byName, rows }, cache: playerCacheOf(db),
-    relink: createRelink(db),
-    heads: createHeadCheck(db),
+    locks: createPlayerLocks(db),
     claims: createClaimWriter(db, catalog),
     dataVersion: db.prepare('PRAGMA data_version').pluck(),
     totalChanges: db.prepare('SELECT total_changes()').pluck(),
@@ -130,7 +120,7 @@ function beginBatch(ctx: BatchContext): Batch {
   const entries = ctx.nested
     ? new Map<string, PlayerEntry>()
     : freshCache(ctx.cache, ctx.dataVersion.get() as number, ctx.totalChanges.get() as number)
-  return { entries, stamp: ++batchStamp, players: [], late: [], written: [], days: new Map(), since: ctx.heads.begin() }
+  return { entries, stamp: ++batchStamp, players: [], days: new Map() }
 }
 
 /**
@@ -143,8 +133,7 @@ function writeRows(ctx: BatchContext, b: Batch, pending: PendingSale[]): void {
   playersOf(ctx.players, b, pending)
   // each sale's player is one of the batch's, which writeTotals checks once (addToPlayers)
   ctx.rows.playersChecked(true)
-  asConflict(() => ctx.rows.insert(rowValues(b, pending), pending.length))
-  b.written.push(pending)
+  asConflict(() => ctx.rows.insert(rowValues(pending), pending.length))
   countDays(ctx, b, pending)
 }
 
@@ -153,8 +142,8 @@ function settleRows(ctx: BatchContext): void {
   asConflict(() => ctx.rows.settle())
 }
 
-/** The sales' columns in order (SALE_COLUMNS each), each linked to its player's chain head, and the players' totals counted. */
-function rowValues(b: Batch, pending: PendingSale[]): unknown[] {
+/** The sales' columns in order (SALE_COLUMNS each), and the players' totals and newest sales counted. */
+function rowValues(pending: PendingSale[]): unknown[] {
   const values: unknown[] = new Array(pending.length * SALE_COLUMNS)
   let o = 0
   for (const p of pending) {
@@ -162,19 +151,16 @@ function rowValues(b: Batch, pending: PendingSale[]): unknown[] {
     values[o++] = p.key
     values[o++] = p.saleId
     values[o++] = t.id
-    values[o++] = t.head
     values[o++] = p.soldAt
     values[o++] = p.stake
     values[o++] = p.prize
     values[o++] = p.tier
     values[o++] = p.play
     values[o++] = p.events
-    if (t.head !== null && !t.late && soldBefore(p.soldAt, p.key, t.headSoldAt, t.head)) {
-      t.late = true
-      b.late.push(t)
+    if (p.soldAt > t.headSoldAt || (p.soldAt === t.headSoldAt && p.key > t.head!)) {
+      t.head = p.key
+      t.headSoldAt = p.soldAt
     }
-    t.head = p.key
-    t.headSoldAt = p.soldAt
     t.units++
     t.staked += p.stake
     t.won += p.prize
@@ -225,50 +211,20 @@ function countDays(ctx: BatchContext, b: Batch, pending: PendingSale[]): void {
 /** What a batch writes once, after its rows. */
 function writeTotals(ctx: BatchContext, b: Batch, states: Iterable<EmissionState>): void {
   settleRows(ctx)
-  // on a team ledger: the players locked, and those another workstation sold to meanwhile relinked
-  const moved = ctx.heads.lockAndRead(b.players, b.since)
-  for (const t of moved.keys()) {
-    if (t.late) continue
-    t.late = true
-    b.late.push(t)
-  }
-  const heads = ctx.relink(lateChains(b, moved))
-  b.late.forEach((t, i) => {
-    t.head = heads[i].key
-    t.headSoldAt = heads[i].soldAt
-  })
   addToPlayers(ctx, b)
   ctx.rows.addToDays([...b.days.values()])
   for (const st of states) addToBlocks(ctx, st)
 }
 
 /**
- * The late players' chains: each one's head before the batch (or the head another workstation
- * moved it to since: `moved`), and the links the batch wrote for it, the first onto the head it read.
- */
-function lateChains(b: Batch, moved: ReadonlyMap<PlayerEntry, ChainHead | null>): LateChain[] {
-  if (b.late.length === 0) return []
-  const before = (t: PlayerEntry) => (moved.has(t) ? (moved.get(t)?.key ?? null) : t.last)
-  const chains = new Map<PlayerEntry, LateChain>(b.late.map((t) => [t, { before: before(t), fresh: [] }]))
-  for (const pending of b.written) {
-    for (const p of pending) {
-      if (!p.who!.late) continue
-      const fresh = chains.get(p.who!)!.fresh
-      const prev = fresh.length === 0 ? p.who!.last : fresh[fresh.length - 1].key
-      fresh.push({ key: p.key, prev, soldAt: p.soldAt } satisfies Link)
-    }
-  }
-  return b.late.map((t) => chains.get(t)!)
-}
-
-/**
- * Each player's totals and chain head, updated in the players' rows or, for a bulk job, appended
- * (sales-rows.ts). Each of the batch's players must exist: this is the check that the sales'
+ * Each player's totals and newest sale, updated in the players' rows or, for a bulk job, appended
+ * (sales-rows.ts); on a team ledger the rows are locked first (sales-heads.ts). Each of the batch's players must exist: this is the check that the sales'
  * foreign key makes when it is on, made once per player instead of once per sale (see transact).
  * In order of id, so that the updates walk the table's pages in order.
  */
 function addToPlayers(ctx: BatchContext, b: Batch): void {
   const players = byId(b.players)
+  ctx.locks(players, ctx.append)
   let written: number
   try {
     // appended in a savepoint: a player not in the ledger fails the COPY, and is then looked up
@@ -326,8 +282,8 @@ function transact<T>(ctx: BatchContext, work: () => T): T {
     // inside an outer transaction that may yet roll back, what the batch wrote is not known to last
     if (nested) forgetCache(ctx.cache)
   }
-  // committed: the cache learns the players' new chain heads
-  if (!nested && ctx.batchPlayers.length) learnHeads(ctx.cache, ctx.batchPlayers, ctx.totalChanges.get() as number)
+  // committed: the cache stays trusted (its players' ids are in it)
+  if (!nested && ctx.batchPlayers.length) learnChanges(ctx.cache, ctx.totalChanges.get() as number)
   ctx.batchPlayers = []
   return r
 }

@@ -21,18 +21,14 @@ afterEach(() => {
   while (open.length) open.pop()!.close()
 })
 
-/** Each player's chain, newest first, and the totals, as the ledger holds them. */
+/** Each player's sales, newest first, as the ledger holds them: its totals and newest sale agree with them. */
 function chains(f: LedgerFixture) {
-  const players = f.db.prepare('SELECT name, units, last_key FROM players ORDER BY name').all() as { name: string; units: number; last_key: number | null }[]
-  const prev = f.db.prepare('SELECT prev_key FROM sales WHERE unit_key = ?').pluck()
-  const owner = f.db.prepare('SELECT p.name FROM sales s JOIN players p ON p.id = s.player_id WHERE s.unit_key = ?').pluck()
+  const players = f.db.prepare('SELECT id, name, units, last_key FROM players ORDER BY name').all() as { id: number; name: string; units: number; last_key: number | null }[]
+  const sales = f.db.prepare('SELECT unit_key FROM sales WHERE player_id = ? ORDER BY sold_at DESC, unit_key DESC').pluck()
   return players.map((p) => {
-    const keys: number[] = []
-    for (let k = p.last_key; k !== null; k = prev.get(k) as number | null) {
-      expect(owner.get(k)).toBe(p.name)
-      keys.push(k)
-    }
+    const keys = sales.all(p.id) as number[]
     expect(keys.length).toBe(p.units)
+    expect(p.last_key).toBe(keys[0] ?? null)
     return { name: p.name, keys }
   })
 }

@@ -14,11 +14,10 @@ const LOOKUP_CHUNK = 5000
 const MAX_CACHED_PLAYERS = 1_000_000
 
 /**
- * What the ledger says of each player that a batch of this connection sold to: the id and the
- * last sale (the head of the player's chain), so that a batch reads no player it already knows.
- * `id` and `last` hold only committed state: a batch keeps its changes in the entry's batch
- * fields and copies the new chain head into `last` after its own COMMIT, never before (a
- * rolled-back batch leaves them as they were). The cache is trusted only while nothing else
+ * What the ledger says of each player that a batch of this connection sold to: the id, so that a
+ * batch reads no player it already knows. `id` holds only committed state (a batch keeps its
+ * changes in the entry's batch fields; a rolled-back batch that created players drops the
+ * cache, below). The cache is trusted only while nothing else
  * wrote: it is dropped when `PRAGMA data_version` says another connection committed, or when
  * this connection's `total_changes()` moved since the last merge (any other write on it, or a
  * batch that rolled back after creating players). A batch run inside an outer transaction (the
@@ -30,16 +29,11 @@ export interface PlayerEntry {
   name: string
   /** 0 until known */
   id: number
-  last: number | null
-  /** when the sale `last` was sold (-Infinity: no sale) */
-  lastSoldAt: number
   /** the batch that the fields below belong to */
   stamp: number
-  /** the chain's head as the batch writes, and when it was sold */
+  /** the batch's newest sale by (time of sale, unit key), and when it was sold */
   head: number | null
   headSoldAt: number
-  /** a sale of the batch was older than the head it was linked to: the chain is relinked */
-  late: boolean
   units: number
   staked: number
   won: number
@@ -106,12 +100,8 @@ export function besideCache<T>(db: Db, write: () => T): T {
   return result
 }
 
-/** Committed: the cache learns the players' new chain heads, and the connection's changes since. */
-export function learnHeads(cache: PlayerCache, players: readonly PlayerEntry[], changes: number): void {
-  for (const t of players) {
-    t.last = t.head
-    t.lastSoldAt = t.headSoldAt
-  }
+/** Committed: the cache knows the connection's changes since (its players' ids are in it already). */
+export function learnChanges(cache: PlayerCache, changes: number): void {
   cache.changes = changes
 }
 
@@ -140,14 +130,13 @@ export function playersOf(store: PlayerStore, b: BatchPlayers, pending: PendingS
 function entryOf(b: BatchPlayers, name: string, missing: PlayerEntry[]): PlayerEntry {
   let e = b.entries.get(name)
   if (e === undefined) {
-    e = { name, id: 0, last: null, lastSoldAt: -Infinity, stamp: 0, head: null, headSoldAt: -Infinity, late: false, units: 0, staked: 0, won: 0, first: Infinity, lastAt: -Infinity }
+    e = { name, id: 0, stamp: 0, head: null, headSoldAt: -Infinity, units: 0, staked: 0, won: 0, first: Infinity, lastAt: -Infinity }
     b.entries.set(name, e)
   }
   if (e.stamp !== b.stamp) {
     e.stamp = b.stamp
-    e.head = e.last
-    e.headSoldAt = e.lastSoldAt
-    e.late = false
+    e.head = null
+    e.headSoldAt = -Infinity
     e.units = e.staked = e.won = 0
     e.first = Infinity
     e.lastAt = -Infinity
@@ -157,18 +146,13 @@ function entryOf(b: BatchPlayers, name: string, missing: PlayerEntry[]): PlayerE
   return e
 }
 
-/** The ledger's id and chain head of each player it has, one query per chunk of names. */
+/** The ledger's id of each player it has, one query per chunk of names. */
 function lookUp(store: PlayerStore, missing: PlayerEntry[]): void {
   const byName = new Map<string, PlayerEntry>()
   for (const e of missing) byName.set(e.name, e)
   for (let i = 0; i < missing.length; i += LOOKUP_CHUNK) {
     const chunk = missing.slice(i, i + LOOKUP_CHUNK)
-    const rows = store.byName.all(JSON.stringify(chunk.map((e) => e.name))) as [number, string, number | null, number | null][]
-    for (const [id, name, last, lastSoldAt] of rows) {
-      const e = byName.get(name)!
-      e.id = id
-      e.last = e.head = last
-      e.lastSoldAt = e.headSoldAt = lastSoldAt ?? -Infinity
-    }
+    const rows = store.byName.all(JSON.stringify(chunk.map((e) => e.name))) as [number, string][]
+    for (const [id, name] of rows) byName.get(name)!.id = id
   }
 }

@@ -12,8 +12,8 @@ import { binaryCopy, type CopyKind } from '../ledger/pg/binary-copy'
 import type { PgDb } from '../ledger/pg/pg-db'
 import { DELTAS_SUMMED, TOTALS } from '../ledger/pg/schema-v12'
 
-export const SALE_COLUMNS = 10
-const COLUMNS = '(unit_key, sale_id, player_id, prev_key, sold_at, stake_cents, prize_cents, tier, play, events)'
+export const SALE_COLUMNS = 9
+const COLUMNS = '(unit_key, sale_id, player_id, sold_at, stake_cents, prize_cents, tier, play, events)'
 const ROWS_PER_INSERT = 100
 
 /** What a batch adds to one player. */
@@ -24,6 +24,7 @@ export interface PlayerTotals {
   won: number
   first: number
   lastAt: number
+  /** the batch's newest sale by (time of sale, unit key): the player's newest if newer than the stored one */
   head: number | null
   /** when the sale `head` was sold */
   headSoldAt: number
@@ -38,6 +39,14 @@ export interface DayTotals {
   prizes: number
   prizesCents: number
 }
+
+/**
+ * Whether a batch's newest sale (`at`, `key`) is newer than the player's stored newest (the row
+ * `p`'s last_sale_at, last_key): batches may come in any order of sale (a late feed, two
+ * workstations at once), and the newest of all is kept whichever commits last.
+ */
+const newer = (p: string, at: string, key: string) =>
+  `${p}last_key IS NULL OR ${at} > ${p}last_sale_at OR (${at} = ${p}last_sale_at AND ${key} > ${p}last_key)`
 
 const ADD_TO_DAY = `ON CONFLICT(day, emission) DO UPDATE SET units = daily_sales.units + excluded.units,
       sales_cents = daily_sales.sales_cents + excluded.sales_cents, prizes = daily_sales.prizes + excluded.prizes,
@@ -79,19 +88,24 @@ export function createSalesRows(db: Db): SalesRows {
 }
 
 function sqliteSalesRows(db: Db): SalesRows {
-  const one = '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)'
+  const one = '(?, ?, ?, ?, ?, ?, ?, ?, ?)'
   const insertOne = db.prepare(`INSERT INTO sales ${COLUMNS} VALUES ${one}`)
   const insertMany = db.prepare(`INSERT INTO sales ${COLUMNS} VALUES ${Array(ROWS_PER_INSERT).fill(one).join(', ')}`)
   const chunk: unknown[] = new Array(ROWS_PER_INSERT * SALE_COLUMNS)
   const single: unknown[] = new Array(SALE_COLUMNS)
   // lastInsertRowid, not RETURNING id: RETURNING costs about twice the bare insert on SQLite
   const insertPlayer = db.prepare('INSERT INTO players (name) VALUES (?)')
+  // every SET reads the row as it was: last_key moves only to a sale newer than the stored newest
   const updatePlayer = db.prepare(`UPDATE players SET units = units + ?, staked_cents = staked_cents + ?, won_cents = won_cents + ?,
-      first_sale_at = min(coalesce(first_sale_at, ?), ?), last_sale_at = max(coalesce(last_sale_at, ?), ?), last_key = ? WHERE id = ?`)
+      first_sale_at = min(coalesce(first_sale_at, ?), ?), last_sale_at = max(coalesce(last_sale_at, ?), ?),
+      last_key = CASE WHEN ${newer('', '?', '?')} THEN ? ELSE last_key END WHERE id = ?`)
   const addDay = db.prepare(`INSERT INTO daily_sales (day, emission, units, sales_cents, prizes, prizes_cents) VALUES (?, ?, ?, ?, ?, ?) ${ADD_TO_DAY}`)
   const addToPlayers = (players: readonly PlayerTotals[]) => {
     let updated = 0
-    for (const t of players) updated += updatePlayer.run(t.units, t.staked, t.won, t.first, t.first, t.lastAt, t.lastAt, t.head, t.id).changes
+    for (const t of players) {
+      const h = t.headSoldAt
+      updated += updatePlayer.run(t.units, t.staked, t.won, t.first, t.first, t.lastAt, t.lastAt, h, h, t.head, t.head, t.id).changes
+    }
     return updated
   }
   return {
@@ -122,7 +136,7 @@ function sqliteSalesRows(db: Db): SalesRows {
 
 const COPY_SALES = `COPY sales ${COLUMNS} FROM STDIN (FORMAT binary)`
 /** The types of COLUMNS, in order, as the binary COPY writes them. */
-const SALE_KINDS: readonly CopyKind[] = ['int8', 'text', 'int8', 'int8', 'int8', 'int8', 'int8', 'int8', 'int8', 'bytea']
+const SALE_KINDS: readonly CopyKind[] = ['int8', 'text', 'int8', 'int8', 'int8', 'int8', 'int8', 'int8', 'bytea']
 /** Sales per COPY sent: the server takes one while the next is built (PgDb.postCopyIn). */
 const COPY_CHUNK = 10_000
 const COPY_DELTAS = 'COPY player_deltas (player_id, units, staked_cents, won_cents, first_sale_at, last_sale_at, last_key) FROM STDIN (FORMAT binary)'
@@ -161,10 +175,11 @@ function deltaValues(players: readonly PlayerTotals[]): number[] {
 function pgSalesRows(db: PgDb): SalesRows {
   const update = db.prepare(`UPDATE players p SET units = p.units + v.units, staked_cents = p.staked_cents + v.staked,
       won_cents = p.won_cents + v.won, first_sale_at = least(coalesce(p.first_sale_at, v.first), v.first),
-      last_sale_at = greatest(coalesce(p.last_sale_at, v.last_at), v.last_at), last_key = v.head
+      last_sale_at = greatest(coalesce(p.last_sale_at, v.last_at), v.last_at),
+      last_key = CASE WHEN ${newer('p.', 'v.head_at', 'v.head')} THEN v.head ELSE p.last_key END
     FROM (SELECT unnest(CAST(? AS bigint[])) AS id, unnest(CAST(? AS bigint[])) AS units, unnest(CAST(? AS bigint[])) AS staked,
                  unnest(CAST(? AS bigint[])) AS won, unnest(CAST(? AS bigint[])) AS first, unnest(CAST(? AS bigint[])) AS last_at,
-                 unnest(CAST(? AS bigint[])) AS head) v
+                 unnest(CAST(? AS bigint[])) AS head, unnest(CAST(? AS bigint[])) AS head_at) v
     WHERE p.id = v.id`)
   // a name another workstation creates at the same time is taken as it made it (its head checked at the batch's end: sales-heads.ts)
   const insertNames = db.prepare('INSERT INTO players (name) SELECT unnest(CAST(? AS text[])) ON CONFLICT (name) DO NOTHING RETURNING id, name').raw()
@@ -183,7 +198,8 @@ function pgSalesRows(db: PgDb): SalesRows {
       const col = (f: (t: PlayerTotals) => number | null) => players.map(f)
       // each player found by its key: a hash of the whole table (about 0.2 s a batch with a whole
       // block's 400,800 players) costs more than looking up the batch's players
-      return db.byIndex(() => update.run(col((t) => t.id), col((t) => t.units), col((t) => t.staked), col((t) => t.won), col((t) => t.first), col((t) => t.lastAt), col((t) => t.head)).changes)
+      return db.byIndex(() => update.run(col((t) => t.id), col((t) => t.units), col((t) => t.staked), col((t) => t.won), col((t) => t.first), col((t) => t.lastAt),
+        col((t) => t.head), col((t) => t.headSoldAt)).changes)
     },
     newPlayers(names) {
       if (names.length === 0) return []

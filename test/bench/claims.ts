@@ -47,9 +47,8 @@ export async function benchClaims(): Promise<BenchLine[]> {
     const high = await f.openEmission({ startsOn: '2025-01-01' })
     const low = await f.openEmission({ startsOn: '2025-01-01', claimThresholdCents: 10_000 })
     // the 100 € block sold out first; then part of the other. The simulator spreads both over the
-    // same days to the same players, so nearly every sale of the second emission lands in the middle
-    // of its player's chain (a late sale, relinked: sale-chain.ts); a whole second block of them
-    // takes tens of minutes, and its claims (4) weigh nothing in the lists.
+    // same days to the same players (until schema 15 each such sale relinked its player's chain of
+    // sales, and a whole second block took tens of minutes); its claims (4) weigh nothing in the lists.
     for (const [e, n] of [[low, sales], [high, Math.min(sales, HIGH_SALES)]]) {
       log(`simulating ${n.toLocaleString('en-US')} sales of emission ${e}…`)
       await f.simulator.run(TEST_ACTOR, { emission: e, sales: n, seed: e })

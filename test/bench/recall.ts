@@ -1,14 +1,12 @@
 /**
- * Last-game recall with a whole block sold: the player's last 10 and a page of history; what a
- * late feed costs (its sales relink the players' chains) against the same feed on time, in the
- * same process; the ledger check's chain-order pass; and migration 5, which puts an older
- * ledger's chains in order once. CARATS_BENCH_SALES=<n> sells fewer units (quick runs).
+ * Last-game recall with a whole block sold: the player's last 10 and a page of history (read on
+ * the index sales_by_player); what a late feed costs against the same feed on time, in the same
+ * process; and the ledger check after them. CARATS_BENCH_SALES=<n> sells fewer units (quick runs).
  */
 import { join } from 'node:path'
 import { writeFileSync } from 'node:fs'
 import { CARATS } from '../../game-core/carats'
 import { formatSerial } from '../../game-core/serial'
-import { MIGRATIONS } from '../../electron/ledger/migrations'
 import { createImporter, feedLine, readFeedFile } from '../../electron/services/import'
 import { createPlayersService } from '../../electron/services/players'
 import { checkLedgerData } from '../../electron/services/ledger-check'
@@ -63,14 +61,8 @@ export async function benchRecall(): Promise<BenchLine[]> {
     let problems = 0
     const checkS = seconds(() => (problems = checkLedgerData({ db: f.db, catalog: f.catalog }, { prizes: false }).problemCount))
     if (problems) throw new Error(`the ledger check found ${problems} problems after the feeds`)
-    lines.push({ name: 'ledger check of the counters and chains (prizes not re-derived), seconds', value: fmt(checkS, 2) })
+    lines.push({ name: 'ledger check of the counters and newest sales (prizes not re-derived), seconds', value: fmt(checkS, 2) })
 
-    // as version 4 left a ledger: chains in order of arrival; version 5 puts them in order when it opens it
-    f.db.exec(`UPDATE sales SET prev_key = o.prev FROM (SELECT unit_key, lag(unit_key) OVER (PARTITION BY player_id ORDER BY unit_key) AS prev FROM sales) AS o
-      WHERE sales.unit_key = o.unit_key AND sales.prev_key IS NOT o.prev;`)
-    const v5 = MIGRATIONS.find((m) => m.version === 5)!.sql
-    const migrateS = seconds(() => f.db.transaction(() => f.db.exec(v5))())
-    lines.push({ name: `migration 5 (chains put in order), ${(sales + 2 * FEED_LINES).toLocaleString('en-US')} sales, seconds`, value: fmt(migrateS, 1) })
   } finally {
     f.close()
   }

@@ -121,7 +121,7 @@ describe('sales', () => {
       codes: new Uint8Array(n).fill(NO_PLAY), ends: new Uint32Array(n), events: new Uint8Array(0), saleIds,
     })
     expect(s.sales.sellChecked(1, cols(5, [null, 'A-1', null, 'A-3', null]))).toBe(5)
-    const rows = s.db.prepare('SELECT sale_id, prev_key, play, events FROM sales ORDER BY unit_key').all() as { sale_id: string | null; prev_key: number | null; play: number | null }[]
+    const rows = s.db.prepare('SELECT sale_id, play, events FROM sales ORDER BY unit_key').all() as { sale_id: string | null; play: number | null }[]
     expect(rows.map((r) => r.sale_id)).toEqual([null, 'A-1', null, 'A-3', null])
     expect(rows.every((r) => r.play === null)).toBe(true)
     expect(s.players.last('p0').lastUnits.map((u) => u.serial)).toEqual([serial(3), serial(0)])

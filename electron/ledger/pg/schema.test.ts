@@ -11,6 +11,7 @@ import { PG_ADVISORY_LOCK_KEY, PG_MIGRATIONS, PG_SCHEMA_VERSION } from './schema
 import { ALLOWED, FIXTURE, REFUSALS, type Refusal } from './schema-cases'
 import { FOREIGN_KEY_TRIGGERS } from './schema-v10'
 import { PG_ONLY_TABLES, PG_ONLY_TRIGGERS } from './schema-v12'
+import { PG_ROWID_LISTED } from './schema-v15'
 
 const SERVER = 'postgresql:///postgres?host=/var/run/postgresql'
 
@@ -160,6 +161,7 @@ describe.skipIf(!server)(`the PostgreSQL schema against the SQLite one${WHY}`, (
       const info = list.find((x) => x.name === index)!
       const keys = (lite.pragma(`index_xinfo(${index})`) as { key: number; coll: string }[]).filter((k) => k.key === 1)
       const colls = keys.map((k) => (k.coll === 'NOCASE' ? 'nocase' : 'C'))
+      if ((PG_ROWID_LISTED as readonly string[]).includes(index)) colls.push('C')
       const found = byName.get(index)
       expect({ index, ...found }).toMatchObject({ index, tbl, unique: info.unique === 1, partial: info.partial === 1, colls })
     }

@@ -11,6 +11,7 @@ import { PG_V11 } from './schema-v11'
 import { PG_V12 } from './schema-v12'
 import { PG_V13 } from './schema-v13'
 import { PG_V14 } from './schema-v14'
+import { PG_V15 } from './schema-v15'
 
 /**
  * The key of the schema lock (`pg_advisory_xact_lock*`, the one-bigint form; the two-int form is
@@ -59,6 +60,7 @@ export const PG_MIGRATIONS: readonly Migration[] = [
   step(12, "players' totals read through one view; a team ledger's bulk writes append them", PG_V12),
   step(13, 'rows sealed to the audit log; accounts compared by skeleton and confirmed by a second person', PG_V13),
   step(14, 'the commit-first key ceremony; abandoned ceremonies', PG_V14),
+  step(15, "players' sales found by player and time of sale on an index, no longer chained", PG_V15),
 ]
 
 /**
