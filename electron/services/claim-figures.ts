@@ -14,6 +14,7 @@
  */
 import { WINNER_CUT_OFFS, type WinnerFigures, type WinnerFlag } from '../contract/claims-types'
 import type { Db } from '../ledger/db'
+import { jsonValues } from '../ledger/dialect'
 import { UNIT_KEY_EMISSION } from '../ledger/migrations'
 import type { Catalog } from './catalog'
 import { RELATED_SQL } from './related-parties'
@@ -76,14 +77,12 @@ export function createClaimFigures({ db, catalog }: { db: Db; catalog: Catalog }
                     FROM player_totals p LEFT JOIN claims c ON c.player_id = p.id`
   // grouped by every column read: a view's key does not stand for its other columns, as a table's does
   const one = db.prepare(`${claimant} WHERE p.id = ? GROUP BY p.id, p.name, p.units`)
-  const candidatesSql = `${claimant} WHERE p.id IN (SELECT player_id FROM claims) GROUP BY p.id, p.name, p.units
-                         HAVING count(c.unit_key) >= ${Math.min(IMPROBABLE_FROM, MANY_CLAIMS)} OR ${RELATED_SQL}`
-  const candidates = db.prepare(candidatesSql)
+  const candidates = db.prepare(`${claimant} WHERE p.id IN (SELECT player_id FROM claims) GROUP BY p.id, p.name, p.units
+                                 HAVING count(c.unit_key) >= ${Math.min(IMPROBABLE_FROM, MANY_CLAIMS)} OR ${RELATED_SQL}`)
   // the players' units per emission, counted on the index sales_by_player (its entries hold the unit key)
-  const perEmission = (from: string) => `SELECT s.player_id, s.unit_key / ${UNIT_KEY_EMISSION} AS emission, count(*) AS units
-    FROM ${from} JOIN sales s ON s.player_id = w.id GROUP BY s.player_id, s.unit_key / ${UNIT_KEY_EMISSION}`
-  const unitsOfOne = db.prepare(perEmission('(SELECT CAST(? AS BIGINT) AS id) w')).raw()
-  const unitsOfCandidates = db.prepare(perEmission(`(SELECT id FROM (${candidatesSql}) k) w`)).raw()
+  const unitsOf = db.prepare(`SELECT s.player_id, s.unit_key / ${UNIT_KEY_EMISSION} AS emission, count(*) AS units FROM sales s
+    WHERE s.player_id IN (SELECT CAST(value AS BIGINT) FROM ${jsonValues(db)}) GROUP BY s.player_id, s.unit_key / ${UNIT_KEY_EMISSION}`).raw()
+  const expectedOf = (ids: number[]) => expectedClaims(unitsOf.all(JSON.stringify(ids)) as [number, number, number][])
   const odds = new Map<number, number>()
 
   /** p_e: the chance that one unit of emission e reaches its claim threshold. */
@@ -118,11 +117,12 @@ export function createClaimFigures({ db, catalog }: { db: Db; catalog: Catalog }
     of(playerId) {
       const r = one.get(playerId) as ClaimantRow | undefined
       if (!r) throw new Error(`player id ${playerId} is not in the ledger`)
-      return figures(r, expectedClaims(unitsOfOne.all(playerId) as [number, number, number][]).get(r.id) ?? 0)
+      return figures(r, expectedOf([r.id]).get(r.id) ?? 0)
     },
     flagged: () => {
-      const expected = expectedClaims(unitsOfCandidates.all() as [number, number, number][])
-      return (candidates.all() as ClaimantRow[])
+      const rows = candidates.all() as ClaimantRow[]
+      const expected = expectedOf(rows.map((r) => r.id))
+      return rows
         .map((r) => figures(r, expected.get(r.id) ?? 0))
         .filter((f) => f.flags.length > 0)
         .sort((a, b) => a.probability - b.probability || b.claims - a.claims || a.player.localeCompare(b.player))
