@@ -10,12 +10,16 @@ export type Role = (typeof ROLES)[number]
 export type Access = 'public' | 'signed-in' | readonly Role[]
 
 /**
- * How a call uses the ledger from the host's thread (services/write-turn.ts): `reads` only reads
- * it (it never waits for a writer; an unsold ticket's inspection is the exception, one audit
- * entry), `worker` hands the writing to a worker thread that takes its own turn; absent, the call
- * may write, and on a SQLite ledger it waits for its turn without holding up the host.
+ * How a call uses the ledger (services/write-turn.ts, workers/read-pool.ts):
+ * - `reads` only reads it: a host answers it on one of its reading threads, each with a connection
+ *   of its own, never on its own thread (an unsold ticket's inspection is the exception that
+ *   writes, one audit entry);
+ * - `host-reads` reads it and the host's own memory (the sessions, the running jobs, the ledger
+ *   setting): answered on the host's thread, never waiting for a writer;
+ * - `worker` hands the writing to a worker thread that takes its own turn;
+ * - absent, the call may write, and on a SQLite ledger it waits for its turn without holding up the host.
  */
-export type LedgerUse = 'reads' | 'worker'
+export type LedgerUse = 'reads' | 'host-reads' | 'worker'
 
 export interface Channel<A extends z.ZodType, R> {
   readonly args: A

@@ -72,7 +72,7 @@ const bytes = z.custom<Uint8Array>((v) => v instanceof Uint8Array, 'must be the 
 
 export const contract = {
   // sign-in and the first-start admin account
-  'auth:status': channel<{ needsSetup: boolean; user: T.UserInfo | null }>()({ ledger: 'reads', args: z.object({}).strict(), access: 'public' }),
+  'auth:status': channel<{ needsSetup: boolean; user: T.UserInfo | null }>()({ ledger: 'host-reads', args: z.object({}).strict(), access: 'public' }),
   'auth:setup': channel<T.Session>()({ args: z.object({ name, password }).strict(), access: 'public' }),
   'auth:login': channel<T.Session>()({ args: z.object({ name, password: z.string().min(1, 'must not be empty').max(256) }).strict(), access: 'public' }),
   'auth:logout': channel<{ ok: true }>()({ args: z.object({}).strict(), access: 'signed-in' }),
@@ -80,8 +80,8 @@ export const contract = {
   'auth:changePassword': channel<{ ok: true }>()({ args: z.object({ oldPassword: z.string().min(1, 'must not be empty').max(256), newPassword: password }).strict(), access: 'signed-in' }),
 
   // emissions and blocks
-  'emissions:list': channel<T.EmissionSummary[]>()({ ledger: 'reads', args: z.object({}).strict(), access: 'signed-in' }),
-  'emissions:get': channel<T.EmissionDetail>()({ ledger: 'reads', args: z.object({ emission: emissionNo }).strict(), access: 'signed-in' }),
+  'emissions:list': channel<T.EmissionSummary[]>()({ ledger: 'host-reads', args: z.object({}).strict(), access: 'signed-in' }),
+  'emissions:get': channel<T.EmissionDetail>()({ ledger: 'host-reads', args: z.object({ emission: emissionNo }).strict(), access: 'signed-in' }),
   'emissions:create': channel<T.EmissionSummary>()({
     args: z.object({
       blocks: z.number().int().min(1).max(999),
@@ -99,11 +99,11 @@ export const contract = {
   'emissions:open': channel<T.EmissionSummary>()({ args: z.object({ emission: emissionNo }).strict(), access: operators }),
   'emissions:close': channel<T.EmissionSummary>()({ args: z.object({ emission: emissionNo }).strict(), access: operators }),
   'emissions:withdraw': channel<T.EmissionSummary>()({ args: z.object({ emission: emissionNo, reason }).strict(), access: operators }),
-  'emissions:certificate': channel<T.Certificate>()({ ledger: 'reads', args: z.object({ emission: emissionNo }).strict(), access: 'signed-in' }),
+  'emissions:certificate': channel<T.Certificate>()({ ledger: 'host-reads', args: z.object({ emission: emissionNo }).strict(), access: 'signed-in' }),
   /** One click: an emission of one block, generated, verified, opened, with a simulated sales history. */
   'emissions:demo': channel<T.JobInfo>()({ args: z.object({ sales: z.number().int().min(1).max(8_016_000).default(200_000) }).strict(), access: operators }),
   /** The emission's key ceremony, or null when none was started. */
-  'ceremony:get': channel<T.KeyCeremony | null>()({ ledger: 'reads', args: z.object({ emission: emissionNo }).strict(), access: 'signed-in' }),
+  'ceremony:get': channel<T.KeyCeremony | null>()({ ledger: 'host-reads', args: z.object({ emission: emissionNo }).strict(), access: 'signed-in' }),
   /** Opens the emission's key ceremony (no share is drawn yet): then a second person commits to their share. */
   'ceremony:start': channel<T.KeyCeremony>()({ args: z.object({ emission: emissionNo }).strict(), access: operators }),
   /**
@@ -124,15 +124,15 @@ export const contract = {
   }),
   /** An incomplete ceremony abandoned, with a reason (its custodian never revealed): kept, and counted on the certificate. */
   'ceremony:abandon': channel<T.KeyCeremony | null>()({ args: z.object({ emission: emissionNo, reason }).strict(), access: operators }),
-  'blocks:get': channel<T.BlockDetail>()({ ledger: 'reads', args: z.object({ emission: emissionNo, block: blockNo }).strict(), access: 'signed-in' }),
+  'blocks:get': channel<T.BlockDetail>()({ ledger: 'host-reads', args: z.object({ emission: emissionNo, block: blockNo }).strict(), access: 'signed-in' }),
   /** Each block's latest verdict and the emission's latest verification. */
-  'verifications:latest': channel<T.EmissionVerdicts>()({ ledger: 'reads', args: z.object({ emission: emissionNo }).strict(), access: 'signed-in' }),
+  'verifications:latest': channel<T.EmissionVerdicts>()({ ledger: 'host-reads', args: z.object({ emission: emissionNo }).strict(), access: 'signed-in' }),
   /** A verification's printable report (default: the latest that gave a verdict), with the emission's history. */
-  'verifications:report': channel<T.VerificationReport>()({ ledger: 'reads', args: z.object({ emission: emissionNo, verification: z.number().int().min(1).optional() }).strict(), access: 'signed-in' }),
+  'verifications:report': channel<T.VerificationReport>()({ ledger: 'host-reads', args: z.object({ emission: emissionNo, verification: z.number().int().min(1).optional() }).strict(), access: 'signed-in' }),
 
   // long tasks
-  'jobs:get': channel<T.JobInfo>()({ ledger: 'reads', args: z.object({ jobId: z.string().min(1) }).strict(), access: 'signed-in' }),
-  'jobs:list': channel<T.JobInfo[]>()({ ledger: 'reads', args: z.object({}).strict(), access: 'signed-in' }),
+  'jobs:get': channel<T.JobInfo>()({ ledger: 'host-reads', args: z.object({ jobId: z.string().min(1) }).strict(), access: 'signed-in' }),
+  'jobs:list': channel<T.JobInfo[]>()({ ledger: 'host-reads', args: z.object({}).strict(), access: 'signed-in' }),
   'jobs:cancel': channel<T.JobInfo>()({ args: z.object({ jobId: z.string().min(1) }).strict(), access: ['admin', 'operator', 'auditor'] }),
 
   // sales
@@ -228,7 +228,7 @@ export const contract = {
 
   // users and the audit log
   /** Auditors read the accounts too: they confirm privileged ones. */
-  'users:list': channel<T.UserAccount[]>()({ ledger: 'reads', args: z.object({}).strict(), access: ['admin', 'auditor'] }),
+  'users:list': channel<T.UserAccount[]>()({ ledger: 'host-reads', args: z.object({}).strict(), access: ['admin', 'auditor'] }),
   'users:create': channel<T.UserAccount>()({ args: z.object({ name, role: z.enum(ROLES), password }).strict(), access: ['admin'] }),
   'users:update': channel<T.UserAccount>()({
     args: z.object({ userId: z.number().int().min(1), role: z.enum(ROLES).optional(), active: z.boolean().optional(), password: password.optional() }).strict(),
@@ -259,14 +259,14 @@ export const contract = {
   }),
 
   // the ledger as a system of record
-  'ledger:status': channel<T.LedgerStatus>()({ ledger: 'reads', args: z.object({}).strict(), access: ['admin', 'auditor'] }),
+  'ledger:status': channel<T.LedgerStatus>()({ ledger: 'host-reads', args: z.object({}).strict(), access: ['admin', 'auditor'] }),
   /** The whole check on a worker thread: integrity, audit chain and checkpoint, counters, every sold unit's prize re-derived. */
   'ledger:check': channel<T.JobInfo>()({ args: z.object({ prizes: z.boolean().default(true) }).strict(), access: ['admin', 'auditor'] }),
   /** A checked backup, with its key and checkpoint, into the backups folder beside the ledger. */
   'ledger:backup': channel<T.JobInfo>()({ args: z.object({}).strict(), access: ['admin'] }),
 
   // this workstation's ledger setting (ledger.json in the per-user data folder; applies at the next start)
-  'settings:ledger': channel<LedgerSettingView>()({ ledger: 'reads', args: z.object({}).strict(), access: ['admin'] }),
+  'settings:ledger': channel<LedgerSettingView>()({ ledger: 'host-reads', args: z.object({}).strict(), access: ['admin'] }),
   /** Saves the setting; a team URL's masked password (***) keeps the saved one. */
   'settings:ledgerSet': channel<LedgerSettingView>()({ args: ledgerSettingSchema, access: ['admin'] }),
   /** Tries a team ledger: the server, the database (empty or a ledger this app opens), the key file. */

@@ -67,7 +67,10 @@ async function main(): Promise<void> {
   // The ledger is opened once the host listens, while the browser loads the app (lazy-backend.ts);
   // the services' code is loaded then too. A ledger that cannot be opened stops the host.
   const backend = lazyBackend(
-    async () => (await import('../services/backend')).openBackend({ dbPath, keyFile: choice.keyFile, ledgerChoice: choice }),
+    async () => {
+      const { openBackend, HOST_READ_THREADS } = await import('../services/backend')
+      return openBackend({ dbPath, keyFile: choice.keyFile, ledgerChoice: choice, readThreads: HOST_READ_THREADS })
+    },
     (e) => {
       console.error(e instanceof Error ? e.message : String(e))
       process.exit(1)

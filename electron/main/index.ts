@@ -9,7 +9,7 @@ import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { resolveStatic } from '../host/static'
 import { INVOKE_CHANNEL } from '../preload/bridge'
-import { openBackend } from '../services/backend'
+import { HOST_READ_THREADS, openBackend } from '../services/backend'
 import { createInvokeHandler } from './ipc'
 import { checkElectronBinding } from './native'
 import { displayLocation, isPostgresUrl } from '../ledger/location'
@@ -63,7 +63,7 @@ function openLedger(): Backend {
   if (choice.keyFile) process.env.CARATS_KEY_FILE = choice.keyFile
   try {
     if (!isPostgresUrl(dbPath)) mkdirSync(dirname(dbPath), { recursive: true })
-    return openBackend({ dbPath, keyFile: choice.keyFile, ledgerChoice: choice })
+    return openBackend({ dbPath, keyFile: choice.keyFile, ledgerChoice: choice, readThreads: HOST_READ_THREADS })
   } catch (e) {
     fail('CARATS cannot open its ledger', `${displayLocation(dbPath)}: ${e instanceof Error ? e.message : String(e)}`)
   }

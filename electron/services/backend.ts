@@ -3,8 +3,8 @@
  * contract's dispatcher. The Electron main process, the browser host and the CLI all open it;
  * the CLI calls the services directly, as the operating-system user (`actor`).
  */
-import { homedir, userInfo } from 'node:os'
-import { createDispatcher } from '../contract/dispatch'
+import { availableParallelism, homedir, userInfo } from 'node:os'
+import { createDispatcher, type Caller } from '../contract/dispatch'
 import type { Envelope } from '../contract/errors'
 import { openLedger, type Db } from '../ledger/db'
 import { isPostgresUrl } from '../ledger/location'
@@ -12,6 +12,8 @@ import { keyFilePath, openLedgerKey, type KeyStore } from '../ledger/keystore'
 import { verifyBlockInWorkers } from '../workers/block-pool'
 import { closeImportWorkers, workerImport, writeTurnOf } from '../workers/import-runner'
 import { contract } from '../contract'
+import type { LedgerUse } from '../contract/define'
+import { ReadPool } from '../workers/read-pool'
 import type { WriteTurn } from './write-turn'
 import { runLedgerTask } from '../workers/ledger-task-runner'
 import { workerSeller } from '../workers/simulate-seller'
@@ -89,7 +91,15 @@ export interface BackendOptions {
   busyTimeoutMs?: number
   /** How the app chose its ledger (paths.ts resolveLedger); default: given as --db (the CLI, tests). */
   ledgerChoice?: LedgerChoice
+  /**
+   * Reading threads that answer the contract's reading calls (workers/read-pool.ts): the hosts
+   * (Electron, the browser host) have them; 0, the default (the CLI, tests), answers on this thread.
+   */
+  readThreads?: number
 }
+
+/** The reading threads of a host: one per core, at most four (each holds a connection). */
+export const HOST_READ_THREADS = Math.min(4, Math.max(2, availableParallelism()))
 
 export interface Backend {
   dispatch(channel: string, args: unknown, token: string | null): Promise<Envelope<unknown>>
@@ -164,13 +174,26 @@ export function openBackend(opts: BackendOptions): Backend {
   const dispatcher = createDispatcher(createHandlers(services), (token) => services.users.resolve(token), (c, e) => limitedLog(`unexpected:${c}`, `[${c}]`, e))
   let closed = false
   const turn = writeTurnOf(opts.dbPath)
+  const pool = opts.readThreads ? new ReadPool(workerLedgerRef(opts.dbPath, opts.keyFile), opts.readThreads) : null
+  const onHost = (channel: string, args: unknown, token: string | null) => inTurn(turn, channel, () => dispatcher.dispatch(channel, args, token))
   return {
-    dispatch: (channel, args, token) => inTurn(turn, channel, () => dispatcher.dispatch(channel, args, token)),
+    dispatch(channel, args, token) {
+      if (pool === null || useOf(channel) !== 'reads') return onHost(channel, args, token)
+      // the session is the host's; the thread checks the arguments and the role, and reads
+      let caller: Caller | null
+      try {
+        caller = services.users.resolve(token)
+      } catch {
+        return onHost(channel, args, token)
+      }
+      return pool.call(channel, args, caller, services.clock().getTime())
+    },
     services,
     actor: { name: opts.actorName ?? osUserName(), role: 'admin' },
     close() {
       if (closed) return
       closed = true
+      pool?.close()
       // its leases are dead from now on: another backend takes its jobs over (leases.ts)
       services.leases.close()
       void services.jobs.shutdown()
@@ -182,6 +205,7 @@ export function openBackend(opts: BackendOptions): Backend {
       if (closed) return
       await services.jobs.shutdown()
       closed = true
+      pool?.close()
       services.leases.close()
       closeImportWorkers(opts.dbPath)
       services.audit.flushCheckpoint()
@@ -195,14 +219,18 @@ export function openBackend(opts: BackendOptions): Backend {
  * host: never in SQLite's busy handler behind an import. Reading calls and the import go straight on.
  */
 async function inTurn<T>(turn: WriteTurn | null, channel: string, call: () => Promise<T>): Promise<T> {
-  const use = Object.hasOwn(contract, channel) ? contract[channel as keyof typeof contract].ledger : 'reads'
-  if (turn === null || use !== undefined) return call()
+  if (turn === null || useOf(channel) !== undefined) return call()
   const giveBack = await turn.enter()
   try {
     return await call()
   } finally {
     giveBack()
   }
+}
+
+/** How a channel uses the ledger (contract/define.ts); an unknown channel is refused on the host's thread. */
+function useOf(channel: string): LedgerUse | undefined {
+  return Object.hasOwn(contract, channel) ? contract[channel as keyof typeof contract].ledger : 'host-reads'
 }
 
 function osUserName(): string {

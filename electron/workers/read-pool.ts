@@ -1,0 +1,120 @@
+/**
+ * The reading threads of a host (issue 30): the calls that only read the ledger (the contract's
+ * `ledger: 'reads'`: a ticket, a player's last game, the dashboard, the lists) are answered by a
+ * few worker threads, each with a connection of its own (read-worker.ts), not on the host's thread.
+ *
+ * Why: on a team ledger every statement of the host's thread is a round trip it waits for
+ * (ledger/pg/bridge.ts), so twenty staff's lookups queued behind one another and behind every
+ * sign-in; on SQLite the lookups waited behind the host's other work (sign-ins' writes, uploads).
+ * With the pool they run side by side, and the host's thread only checks the session.
+ *
+ * The host resolves the caller's session (its sessions are in its memory) and sends the call with
+ * the caller and its clock's reading; the thread validates, checks the role and runs the handler
+ * with the contract's own dispatcher, so a call answers exactly as it would on the host's thread.
+ * The threads start with the first call and stay until the backend closes; a thread that fails is
+ * replaced at the next call, and the calls it held are answered INTERNAL (they wrote nothing: they read).
+ */
+import { Worker } from 'node:worker_threads'
+import type { Caller } from '../contract/dispatch'
+import { AppError, type Envelope } from '../contract/errors'
+import { workerEntry } from './entry'
+import type { WorkerLedgerRef } from './worker-ledger'
+
+/** What a reading thread is started with. */
+export interface ReadWorkerData {
+  ledger: WorkerLedgerRef
+}
+
+/** One call asked of a reading thread. */
+export interface ReadCall {
+  type: 'call'
+  id: number
+  channel: string
+  args: unknown
+  caller: Caller | null
+  /** the host's clock, in milliseconds */
+  now: number
+}
+
+export interface ReadAnswer {
+  id: number
+  envelope: Envelope<unknown>
+}
+
+type Settle = (e: Envelope<unknown>) => void
+
+/** One reading thread and the calls it holds. */
+class ReadThread {
+  readonly worker: Worker
+  readonly pending = new Map<number, Settle>()
+  failed = false
+
+  constructor(data: ReadWorkerData) {
+    const entry = workerEntry('read-worker')
+    this.worker = new Worker(entry.file, { eval: entry.eval, workerData: data })
+    this.worker.on('message', (m: ReadAnswer) => this.settle(m))
+    this.worker.on('error', (e) => this.fail(`a reading thread failed: ${e.message}`))
+    this.worker.on('exit', (code) => this.fail(`a reading thread stopped (exit code ${code})`))
+    // idle, it does not keep the process alive
+    this.worker.unref()
+  }
+
+  call(message: ReadCall, settle: Settle): void {
+    this.pending.set(message.id, settle)
+    this.worker.ref()
+    this.worker.postMessage(message)
+  }
+
+  private settle(m: ReadAnswer): void {
+    const settle = this.pending.get(m.id)
+    if (!settle) return
+    this.pending.delete(m.id)
+    if (this.pending.size === 0) this.worker.unref()
+    settle(m.envelope)
+  }
+
+  private fail(message: string): void {
+    this.failed = true
+    const error = new AppError('INTERNAL', `${message}: try again`).toData()
+    for (const settle of this.pending.values()) settle({ ok: false, error })
+    this.pending.clear()
+  }
+}
+
+export class ReadPool {
+  private readonly threads: (ReadThread | null)[]
+  private nextId = 1
+  private closed = false
+
+  constructor(private readonly ledger: WorkerLedgerRef, size: number) {
+    this.threads = Array.from({ length: Math.max(1, size) }, () => null)
+  }
+
+  /** The call answered by the least busy thread (started, or replaced, as needed). */
+  call(channel: string, args: unknown, caller: Caller | null, now: number): Promise<Envelope<unknown>> {
+    if (this.closed) return Promise.resolve({ ok: false, error: new AppError('INTERNAL', 'the ledger is closing: try again').toData() })
+    const thread = this.leastBusy()
+    const message: ReadCall = { type: 'call', id: this.nextId++, channel, args, caller, now }
+    return new Promise((resolve) => thread.call(message, resolve))
+  }
+
+  /** Ends the threads, each closing its connection first. */
+  close(): void {
+    this.closed = true
+    for (const t of this.threads) t?.worker.postMessage({ type: 'close' })
+    this.threads.fill(null)
+  }
+
+  private leastBusy(): ReadThread {
+    let best = 0
+    for (let i = 0; i < this.threads.length; i++) {
+      const t = this.threads[i]
+      if (t === null || t.failed) {
+        this.threads[i] = new ReadThread({ ledger: this.ledger })
+        return this.threads[i]!
+      }
+      if (t.pending.size < this.threads[best]!.pending.size) best = i
+    }
+    return this.threads[best]!
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * A host's reading threads (workers/read-pool.ts): the contract's reading calls answered by worker
+ * threads with connections of their own must answer exactly as the host's thread would, see what
+ * the host has just written, keep the host's sessions and roles, and end with the backend.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { rmSync } from 'node:fs'
+import type { Backend } from '../../electron/services/backend'
+import { feedLine } from '../../electron/services/import'
+import { formatSerial } from '../../game-core/serial'
+import { openEmissionBackend, PASSWORD, samplePlay, T0, tempDir, USERS } from './ledger-fixture'
+import { call, signIn } from './staff-calls'
+
+describe('reading threads', () => {
+  let dir: string
+  let pooled: Backend
+  let now = T0
+  beforeAll(async () => {
+    dir = tempDir('read-threads')
+    pooled = await openEmissionBackend(dir, { readThreads: 2, clock: () => new Date(now) })
+  }, 60_000)
+  afterAll(async () => {
+    await pooled.closeGracefully()
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  it('answers reading calls as the host would, with what the host has just written', async () => {
+    const operator = await signIn(pooled, USERS.operator)
+    const support = await signIn(pooled, USERS.support)
+    const serial = formatSerial({ emission: 1, block: 1, unit: 0 })
+    const feed = feedLine({ saleId: 'R-1', serial, player: 'P-READ-1', soldAt: now, stakeCents: 500, play: samplePlay(1) })
+    const imported = await call(pooled, 'sales:import', { content: `${feed}\n`, fileName: 'one.jsonl' }, operator)
+    expect(imported, JSON.stringify(imported)).toMatchObject({ ok: true })
+    // the host wrote the sale; a reading thread answers the player's last game and the ticket
+    const last = await call(pooled, 'players:last', { player: 'P-READ-1' }, support)
+    expect(last).toMatchObject({ ok: true, result: { lastUnits: [{ serial }] } })
+    expect(await call(pooled, 'tickets:get', { serial }, support)).toMatchObject({ ok: true, result: { serial, sold: true } })
+    // the same answers as the host's own services give
+    const here = pooled.services.players.last('P-READ-1')
+    expect((last as { result: unknown }).result).toEqual(JSON.parse(JSON.stringify(here)))
+  })
+
+  it('keeps the host\'s sessions, roles and argument checks', async () => {
+    const support = await signIn(pooled, USERS.support)
+    expect(await call(pooled, 'audit:list', {}, null)).toMatchObject({ ok: false, error: { code: 'NOT_SIGNED_IN' } })
+    expect(await call(pooled, 'audit:list', {}, support)).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } })
+    expect(await call(pooled, 'tickets:get', { serial: 42 }, support)).toMatchObject({ ok: false, error: { code: 'BAD_ARGUMENTS', field: 'serial' } })
+    expect(await call(pooled, 'tickets:get', { serial: 'not a serial' }, support)).toMatchObject({ ok: false, error: { code: 'INVALID_SERIAL' } })
+    await call(pooled, 'auth:logout', {}, support)
+    expect(await call(pooled, 'players:search', { query: '' }, support)).toMatchObject({ ok: false, error: { code: 'NOT_SIGNED_IN' } })
+  })
+
+  it('reads with the host\'s clock', async () => {
+    now = Date.parse('2026-03-05T12:00:00Z')
+    const manager = await signIn(pooled, USERS.manager)
+    const board = await call(pooled, 'reports:dashboard', {}, manager)
+    expect(board, JSON.stringify(board)).toMatchObject({ ok: true })
+    expect(JSON.stringify(board)).toContain('2026-03-05')
+  })
+
+  it('sees an audit entry the host has just written', async () => {
+    const admin = await signIn(pooled, USERS.admin)
+    const before = (await call(pooled, 'audit:list', {}, admin)) as { ok: true; result: { total: number } }
+    expect((await call(pooled, 'auth:login', { name: USERS.admin, password: PASSWORD }, null)).ok).toBe(true)
+    const after = (await call(pooled, 'audit:list', {}, admin)) as { ok: true; result: { total: number } }
+    expect(after.result.total).toBe(before.result.total + 1)
+  })
+})
