@@ -10,6 +10,17 @@ const shared = {
   setupFiles: ['test/support/engine-setup.ts'],
 }
 
+/** Test files that need a PostgreSQL server whatever the engine under test (each makes its own database). */
+const POSTGRES_ONLY = [
+  'electron/ledger/pg/binary-copy.test.ts',
+  'electron/ledger/pg/open.test.ts',
+  'electron/ledger/pg/pg-concurrency.test.ts',
+  'electron/ledger/pg/pg-db.test.ts',
+  'electron/ledger/pg/pg-reconnect.test.ts',
+  'electron/ledger/pg/pg-scans.test.ts',
+  'test/integration/cli-team-ledger.test.ts',
+]
+
 export default defineConfig({
   plugins: [vue()],
   test: {
@@ -20,6 +31,9 @@ export default defineConfig({
           ...shared,
           name: 'sqlite',
           include: ['game-core/**/*.test.ts', 'electron/**/*.test.ts', 'renderer/src/**/*.test.ts', 'test/**/*.test.ts'],
+          // about PostgreSQL itself, whatever the engine: run once, by the postgres project (so
+          // `npm run test:sqlite` needs no server)
+          exclude: [...configDefaults.exclude, ...POSTGRES_ONLY],
           env: { CARATS_TEST_ENGINE: 'sqlite' },
         },
       },

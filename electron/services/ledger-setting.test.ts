@@ -14,6 +14,7 @@ import { keyFingerprint, writeKeyFile } from '../ledger/keystore'
 import type { LedgerChoice } from '../main/paths'
 import { openBackend, type Backend } from './backend'
 import type { Actor } from './common'
+import { withoutPostgres } from '../../test/support/ledger-engine'
 
 const ADMIN: Actor = { name: 'ada', role: 'admin' }
 const SERVER = 'postgresql:///postgres?host=/var/run/postgresql'
@@ -120,7 +121,7 @@ describe('the ledger setting', () => {
   })
 })
 
-describe('the connection test', () => {
+describe.skipIf(withoutPostgres())('the connection test (needs PostgreSQL: skipped by npm run test:sqlite)', () => {
   it('finds an empty database, and a key file that will be made', async () => {
     const url = newDatabase()
     const r = await b.services.ledgerSetting.test({ url, keyFile: join(dir, 'team.key') })

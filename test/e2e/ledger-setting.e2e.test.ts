@@ -13,6 +13,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { screenshot } from './support'
 import { menuEntries, norm, signIn, useJourneyApp } from './fixtures/app'
 import { PASSWORD, STAFF } from './fixtures/ledger'
+import { withoutPostgres } from '../support/ledger-engine'
 
 const SERVER = 'postgresql:///postgres?host=/var/run/postgresql'
 const DATABASE = `carats_setting_e2e_${process.pid}`
@@ -21,15 +22,18 @@ const psql = (sql: string) => execFileSync('psql', [SERVER, '-XtAc', sql], { enc
 // the host reads and writes its setting in this per-user folder (XDG_DATA_HOME/carats)
 const dataHome = mkdtempSync(join(tmpdir(), 'carats-setting-e2e-'))
 process.env.XDG_DATA_HOME = dataHome
-psql(`DROP DATABASE IF EXISTS ${DATABASE}`)
-psql(`CREATE DATABASE ${DATABASE}`)
+const skipped = withoutPostgres()
+if (!skipped) {
+  psql(`DROP DATABASE IF EXISTS ${DATABASE}`)
+  psql(`CREATE DATABASE ${DATABASE}`)
+}
 
 afterAll(() => {
-  psql(`DROP DATABASE IF EXISTS ${DATABASE} WITH (FORCE)`)
+  if (!skipped) psql(`DROP DATABASE IF EXISTS ${DATABASE} WITH (FORCE)`)
   rmSync(dataHome, { recursive: true, force: true })
 })
 
-describe('admin: the ledger setting', () => {
+describe.skipIf(skipped)('admin: the ledger setting (needs PostgreSQL: skipped by npm run test:sqlite)', () => {
   const app = useJourneyApp(null)
 
   it('tests the team database, says what is wrong in French, and saves for the next start', async () => {

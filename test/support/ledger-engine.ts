@@ -28,6 +28,15 @@ export function testEngine(env: NodeJS.ProcessEnv = process.env): TestEngine {
   throw new Error(`CARATS_TEST_ENGINE=${env.CARATS_TEST_ENGINE} is not an engine: use sqlite (the default) or postgres`)
 }
 
+/**
+ * Whether this run goes without a PostgreSQL server (`npm run test:sqlite` sets
+ * CARATS_TEST_WITHOUT_PG=1): the few tests that need one whatever the engine skip, and say so in
+ * their names. `npm test` never sets it: there a missing server fails the run.
+ */
+export function withoutPostgres(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env.CARATS_TEST_WITHOUT_PG === '1'
+}
+
 /** The server the PostgreSQL test databases are made on (its maintenance database). */
 export function testServerUrl(env: NodeJS.ProcessEnv = process.env): string {
   return env.CARATS_TEST_PG?.trim() || DEFAULT_TEST_PG
