@@ -54,14 +54,25 @@ function electronRuntime() {
   return { ok: true, exe }
 }
 
+/**
+ * Calls `stop` once the process that started us is gone. npm passes its own stop on to the shell
+ * that runs the script, not to us: left behind, we would keep the app (and its ledger) running.
+ */
+function stopWithParent(stop) {
+  const parent = process.ppid
+  setInterval(() => {
+    if (process.ppid !== parent) stop()
+  }, 500).unref()
+}
+
 /** Runs a child with our stdio, passes on Ctrl-C and termination, and exits with its status. */
 function runChild(cmd, args, env = process.env) {
   const child = spawn(cmd, args, { cwd: root, stdio: 'inherit', env })
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
-    process.on(signal, () => {
-      if (child.exitCode === null) child.kill(signal)
-    })
+  const stop = (signal) => {
+    if (child.exitCode === null) child.kill(signal)
   }
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => stop(signal))
+  stopWithParent(() => stop('SIGTERM'))
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)))
   child.on('error', (e) => {
     console.error(`could not start ${cmd}: ${e.message}`)

@@ -9,6 +9,40 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ensureBuilt, PROJECT_ROOT } from '../../electron/host/build'
 
+interface Started {
+  child: ReturnType<typeof spawn>
+  lines: string[]
+  url: string
+}
+
+/** Runs `cmd args` as `npm start` would be, with no display, until it prints the host's address. */
+async function launch(cmd: string, args: string[]): Promise<Started> {
+  await ensureBuilt()
+  const child = spawn(cmd, args, {
+    cwd: PROJECT_ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, DISPLAY: '', WAYLAND_DISPLAY: '', CARATS_BROWSER: '' },
+  })
+  let stderr = ''
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d))
+  let out = ''
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no address within 60 s\n${out}${stderr}`)), 60_000)
+    child.stdout!.setEncoding('utf8').on('data', (d: string) => {
+      out += d
+      const m = /^listening on (http:\/\/127\.0\.0\.1:\d+\/)$/m.exec(out)
+      if (m) {
+        clearTimeout(timer)
+        resolve(m[1])
+      }
+    })
+    child.once('exit', (code) => reject(new Error(`npm start exited (${code})\n${out}${stderr}`)))
+  })
+  return { child, lines: out.split('\n').filter(Boolean), url }
+}
+
+const START = join(PROJECT_ROOT, 'scripts', 'start.mjs')
+
 describe.runIf(process.platform === 'linux')('npm start without a display', () => {
   const dir = mkdtempSync(join(tmpdir(), 'carats-start-'))
   let child: ReturnType<typeof spawn>
@@ -16,28 +50,7 @@ describe.runIf(process.platform === 'linux')('npm start without a display', () =
   let url = ''
 
   beforeAll(async () => {
-    await ensureBuilt()
-    child = spawn(process.execPath, [join(PROJECT_ROOT, 'scripts', 'start.mjs'), '--db', join(dir, 'start.db')], {
-      cwd: PROJECT_ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, DISPLAY: '', WAYLAND_DISPLAY: '', CARATS_BROWSER: '' },
-    })
-    let stderr = ''
-    child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d))
-    let out = ''
-    url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no address within 60 s\n${out}${stderr}`)), 60_000)
-      child.stdout!.setEncoding('utf8').on('data', (d: string) => {
-        out += d
-        lines = out.split('\n').filter(Boolean)
-        const m = /^listening on (http:\/\/127\.0\.0\.1:\d+\/)$/m.exec(out)
-        if (m) {
-          clearTimeout(timer)
-          resolve(m[1])
-        }
-      })
-      child.once('exit', (code) => reject(new Error(`npm start exited (${code})\n${out}${stderr}`)))
-    })
+    ;({ child, lines, url } = await launch(process.execPath, [START, '--db', join(dir, 'start.db')]))
   }, 300_000)
 
   afterAll(async () => {
@@ -69,4 +82,24 @@ describe.runIf(process.platform === 'linux')('npm start without a display', () =
     expect(await exited).toBe(0)
     await expect(fetch(url)).rejects.toThrow()
   })
+})
+
+describe.runIf(process.platform === 'linux')('npm start stopped through npm', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'carats-start-npm-'))
+  afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+  // npm passes its stop on to the shell that runs the script, not to the script: start.mjs, left
+  // without its parent, must stop the host itself (it went on answering before)
+  it('stops the host when the process that started it is gone', async () => {
+    const { child, url } = await launch('sh', ['-c', `"${process.execPath}" "${START}" --browser --db "${join(dir, 'l.db')}"; exit $?`])
+    expect((await fetch(url)).status).toBe(200)
+    child.kill('SIGKILL')
+    const deadline = Date.now() + 15_000
+    let answering = true
+    while (answering && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 250))
+      answering = await fetch(url).then(() => true, () => false)
+    }
+    expect(answering).toBe(false)
+  }, 120_000)
 })
