@@ -8,6 +8,7 @@
  */
 import type { Statement } from 'better-sqlite3'
 import { AppError } from '../contract/errors'
+import { brokenConstraint } from '../ledger/constraint'
 import type { Db } from '../ledger/db'
 import { jsonValues } from '../ledger/dialect'
 import type { AlertsService } from './alerts'
@@ -175,9 +176,13 @@ function asConflict(insert: () => void): void {
   try {
     insert()
   } catch (e) {
-    const msg = e instanceof Error ? e.message : String(e)
-    if (/UNIQUE constraint failed: sales\.sale_id/.test(msg)) throw new AppError('CONFLICT', 'a sale id of the batch is already recorded for another unit', { field: 'saleId' })
-    if (/UNIQUE constraint failed|PRIMARY KEY/.test(msg)) throw new AppError('CONFLICT', 'a unit of the batch is already sold (another process sold at the same time): try again')
+    const broken = brokenConstraint(e)
+    if (broken?.kind === 'unique' && broken.columns.includes('sales.sale_id')) {
+      throw new AppError('CONFLICT', 'a sale id of the batch is already recorded for another unit', { field: 'saleId' })
+    }
+    if (broken?.kind === 'unique' || broken?.kind === 'primary-key') {
+      throw new AppError('CONFLICT', 'a unit of the batch is already sold (another process sold at the same time): try again')
+    }
     throw e
   }
 }
@@ -230,7 +235,7 @@ function addToPlayers(ctx: BatchContext, b: Batch): void {
     // appended in a savepoint: a player not in the ledger fails the COPY, and is then looked up
     written = ctx.append ? ctx.inTransaction(() => ctx.rows.appendToPlayers(players)) as number : ctx.rows.addToPlayers(players)
   } catch (e) {
-    if (!/FOREIGN KEY constraint failed/.test(e instanceof Error ? e.message : '')) throw e
+    if (brokenConstraint(e)?.kind !== 'foreign-key') throw e
     written = -1
   }
   if (written !== players.length) {

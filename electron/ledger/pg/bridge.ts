@@ -19,6 +19,8 @@ export class PgError extends Error {
     readonly pgCode: string | undefined,
     /** Set when the connection is gone (BridgeError.lost): PgDb connects again, or refuses the transaction it cut. */
     readonly lost?: 'sent' | 'unsent',
+    /** A constraint's columns, as `table.column` (ledger/constraint.ts). */
+    readonly columns: string[] = [],
   ) {
     super(message)
     this.name = 'PgError'
@@ -36,14 +38,18 @@ export function toPgError(e: BridgeError): PgError {
   const table = e.table ?? '?'
   if (e.lost) return new PgError(e.message, 'PG_LOST', e.code, e.lost)
   switch (e.code) {
-    case '23505':
-      return new PgError(`UNIQUE constraint failed: ${keyColumns(e.detail).map((c) => `${table}.${c}`).join(', ')}`, 'SQLITE_CONSTRAINT_UNIQUE', e.code)
+    case '23505': {
+      const columns = keyColumns(e.detail).map((c) => `${table}.${c}`)
+      return new PgError(`UNIQUE constraint failed: ${columns.join(', ')}`, 'SQLITE_CONSTRAINT_UNIQUE', e.code, undefined, columns)
+    }
     case '23514':
       return new PgError(`CHECK constraint failed: ${e.constraint ?? table}`, 'SQLITE_CONSTRAINT_CHECK', e.code)
     case '23503':
       return new PgError('FOREIGN KEY constraint failed', 'SQLITE_CONSTRAINT_FOREIGNKEY', e.code)
-    case '23502':
-      return new PgError(`NOT NULL constraint failed: ${table}.${e.column ?? '?'}`, 'SQLITE_CONSTRAINT_NOTNULL', e.code)
+    case '23502': {
+      const columns = [`${table}.${e.column ?? '?'}`]
+      return new PgError(`NOT NULL constraint failed: ${columns[0]}`, 'SQLITE_CONSTRAINT_NOTNULL', e.code, undefined, columns)
+    }
     case '23000':
     case 'P0001':
       return new PgError(e.message, 'SQLITE_CONSTRAINT_TRIGGER', e.code)
