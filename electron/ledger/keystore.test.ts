@@ -7,7 +7,7 @@ import { openLedger, type Db } from './db'
 import { keyFilePath, keyFingerprint, keyStoreFromKey, openLedgerKey } from './keystore'
 import { readMeta } from './meta'
 import { AppError } from '../contract/errors'
-import { openLedgerFixture, TEST_ACTOR } from '../services/simulator-fixture'
+import { openLedgerFixture, TEST_ACTOR } from '../../test/support/simulator-world'
 import { smallDefinition } from '../../test/support/game-fixtures'
 import { testEngine, testLedgerLocation } from '../../test/support/ledger-engine'
 

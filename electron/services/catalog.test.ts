@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { EMISSION_FACT_COLUMNS } from './catalog'
 import { smallDefinition } from '../../test/support/game-fixtures'
-import { openLedgerFixture } from './simulator-fixture'
+import { openLedgerFixture } from '../../test/support/simulator-world'
 
 /** Every `UPDATE emissions SET …` of the services and the ledger, with the columns it sets. */
 function emissionUpdates(): { file: string; columns: string[] }[] {

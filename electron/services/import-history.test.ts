@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { smallDefinition } from '../../test/support/game-fixtures'
 import { FEED_MAX_BYTES } from '../contract/feed'
 import { createImporter, type Importer } from './import'
-import { openLedgerFixture, TEST_ACTOR, type LedgerFixture } from './simulator-fixture'
+import { openLedgerFixture, TEST_ACTOR, type LedgerFixture } from '../../test/support/simulator-world'
 import { refusal } from '../../test/support/refusal'
 
 const FIXTURES = join(__dirname, '../../test/fixtures')

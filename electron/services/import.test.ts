@@ -13,7 +13,7 @@ import { unpackPlay } from '../ledger/play-codec'
 import { formatSerial } from '../../game-core/serial'
 import { createImporter, feedLine, type Importer } from './import'
 import { createSalesGenerator } from './simulator'
-import { openLedgerFixture, TEST_ACTOR, type LedgerFixture } from './simulator-fixture'
+import { openLedgerFixture, TEST_ACTOR, type LedgerFixture } from '../../test/support/simulator-world'
 
 const FIXTURES = join(__dirname, '../../test/fixtures')
 const validFeed = readFileSync(join(FIXTURES, 'sales-valid.jsonl'), 'utf8')

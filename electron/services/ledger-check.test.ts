@@ -7,7 +7,7 @@ import { keyStoreFromKey } from '../ledger/keystore'
 import { splitUnitKey, unitKey } from '../ledger/migrations'
 import { createCatalog } from './catalog'
 import { checkLedgerData, MAX_LISTED, type LedgerDataCheck, type LedgerProblem, type LedgerProblemKind } from './ledger-check'
-import { openLedgerFixture, TEST_ACTOR, type LedgerFixture } from './simulator-fixture'
+import { openLedgerFixture, TEST_ACTOR, type LedgerFixture } from '../../test/support/simulator-world'
 
 const def = smallDefinition()
 const NOW = Date.parse('2025-03-20T15:00:00Z')

@@ -16,7 +16,7 @@ import { openLedgerKey } from '../ledger/keystore'
 import { createAuditService } from './audit'
 import { createCatalog } from './catalog'
 import { backupLedger, checkLedger, restoreFiles } from './ledger-integrity'
-import { openLedgerFixture, TEST_ACTOR, type LedgerFixture } from './simulator-fixture'
+import { openLedgerFixture, TEST_ACTOR, type LedgerFixture } from '../../test/support/simulator-world'
 
 const NOW = Date.parse('2025-03-20T15:00:00Z')
 const clock = () => new Date(NOW)

@@ -15,7 +15,7 @@ import { checkLedgerData } from './ledger-check'
 import { createPlayersService } from './players'
 import { playerCacheOf } from './sales-players'
 import { inProcessDrafts, playerName, sellDrafts, type GeneratorOptions } from './simulator'
-import { openLedgerFixture, type LedgerFixture } from './simulator-fixture'
+import { openLedgerFixture, type LedgerFixture } from '../../test/support/simulator-world'
 import type { SalesService } from './sales'
 
 const NOW = Date.parse('2025-03-20T15:00:00Z')

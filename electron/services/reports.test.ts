@@ -7,7 +7,7 @@ import { parseCsv } from '../../test/support/parse-csv'
 import { unitKey } from '../ledger/migrations'
 import { createAlertsService } from './alerts'
 import { checkpointAt, countCheckpoints, createReports, MAX_POINTS, type Reports } from './reports'
-import { openLedgerFixture, TEST_ACTOR, type LedgerFixture } from './simulator-fixture'
+import { openLedgerFixture, TEST_ACTOR, type LedgerFixture } from '../../test/support/simulator-world'
 
 const def = smallDefinition()
 const NOW = Date.parse('2025-03-20T15:00:00Z')

@@ -13,7 +13,7 @@ import { createCatalog } from './catalog'
 import { LEASE_HEARTBEAT_MS, leaseBeater } from './leases'
 import { createSalesService } from './sales'
 import { playerCacheOf } from './sales-players'
-import { openLedgerFixture, type LedgerFixture } from './simulator-fixture'
+import { openLedgerFixture, type LedgerFixture } from '../../test/support/simulator-world'
 
 const T0 = Date.parse('2025-03-02T10:00:00Z')
 const open: LedgerFixture[] = []

@@ -16,7 +16,7 @@ import { MIGRATIONS } from '../ledger/migrations'
 import { NO_PLAY, type CheckedSales } from './sales'
 import { checkLedgerData } from './ledger-check'
 import { createPlayersService } from './players'
-import { openLedgerFixture, type LedgerFixture } from './simulator-fixture'
+import { openLedgerFixture, type LedgerFixture } from '../../test/support/simulator-world'
 
 const T0 = Date.parse('2025-03-02T10:00:00Z')
 const MIN = 60_000

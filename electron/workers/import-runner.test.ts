@@ -3,7 +3,7 @@ import { formatSerial } from '../../game-core/serial'
 import { smallDefinition } from '../../test/support/game-fixtures'
 import { feedLine, STREAM_FROM_BYTES } from '../services/import'
 import { createSalesGenerator } from '../services/simulator'
-import { openLedgerFixture, TEST_ACTOR, type LedgerFixture } from '../services/simulator-fixture'
+import { openLedgerFixture, TEST_ACTOR, type LedgerFixture } from '../../test/support/simulator-world'
 import { workerImport } from './import-runner'
 
 const NOW = Date.parse('2025-03-20T15:00:00Z')

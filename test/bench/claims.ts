@@ -13,7 +13,7 @@ import { createClaimsService, type ClaimsService } from '../../electron/services
 import { compareClaims, DueClaims } from '../../electron/services/ledger-check-claims'
 import { createPlayersService } from '../../electron/services/players'
 import { createRelatedParties } from '../../electron/services/related-parties'
-import { openLedgerFixture, TEST_ACTOR } from '../../electron/services/simulator-fixture'
+import { openLedgerFixture, TEST_ACTOR } from '../support/simulator-world'
 import { type BenchLine, fmt, printTable, seconds, timeEach } from './stats'
 
 const RUNS = 200

@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Db } from '../../electron/ledger/db'
-import { openLedgerFixture, type LedgerFixture } from '../../electron/services/simulator-fixture'
+import { openLedgerFixture, type LedgerFixture } from '../support/simulator-world'
 import { fmt } from './stats'
 
 export type BenchEngine = 'sqlite' | 'postgres'

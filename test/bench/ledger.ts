@@ -22,7 +22,7 @@ import { checkLedger, checkSummary, integrityOf } from '../../electron/services/
 import { createPlayersService } from '../../electron/services/players'
 import { createReports } from '../../electron/services/reports'
 import { defaultPlayers } from '../../electron/services/simulator'
-import { type LedgerFixture, TEST_ACTOR } from '../../electron/services/simulator-fixture'
+import { type LedgerFixture, TEST_ACTOR } from '../support/simulator-world'
 import { createTicketsService } from '../../electron/services/tickets'
 import { benchFeeds, SMALL_LINES } from './ledger-feeds'
 import { type BenchEngine, benchFixture, type Figure, ledgerBytes, printSideBySide, timeStatements } from './ledger-engines'

@@ -10,7 +10,7 @@ import { formatSerial } from '../../game-core/serial'
 import { createImporter, feedLine, readFeedFile } from '../../electron/services/import'
 import { createPlayersService } from '../../electron/services/players'
 import { checkLedgerData } from '../../electron/services/ledger-check'
-import { openLedgerFixture, TEST_ACTOR } from '../../electron/services/simulator-fixture'
+import { openLedgerFixture, TEST_ACTOR } from '../support/simulator-world'
 import { type BenchLine, fmt, printTable, seconds, timeEach } from './stats'
 
 const FEED_LINES = 100_000

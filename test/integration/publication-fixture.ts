@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openLedgerKey, type KeyStore } from '../../electron/ledger/keystore'
 import { createPublicationService, type PublicationService } from '../../electron/services/publication'
-import { openLedgerFixture, TEST_ACTOR, type LedgerFixture } from '../../electron/services/simulator-fixture'
+import { openLedgerFixture, TEST_ACTOR, type LedgerFixture } from '../support/simulator-world'
 import type { Actor } from '../../electron/services/common'
 import { smallDefinition } from '../support/game-fixtures'
 
