@@ -98,8 +98,12 @@ export interface BackendOptions {
   readThreads?: number
 }
 
-/** The reading threads of a host: one per core, at most four (each holds a connection). */
-export const HOST_READ_THREADS = Math.min(4, Math.max(2, availableParallelism()))
+/**
+ * The reading threads of a host: off unless CARATS_READ_THREADS=1 (then one per core, at most four).
+ * Off by default since an end-to-end test saw the dashboard's unpaid claims at 0 € through them
+ * (test/e2e/claims-figures.e2e.test.ts): not yet understood.
+ */
+export const HOST_READ_THREADS = process.env.CARATS_READ_THREADS === '1' ? Math.min(4, Math.max(2, availableParallelism())) : 0
 
 export interface Backend {
   dispatch(channel: string, args: unknown, token: string | null): Promise<Envelope<unknown>>
