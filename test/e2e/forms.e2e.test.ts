@@ -76,13 +76,30 @@ async function pressedTwiceWhilePending(page: Page, channel: string, first: () =
   }
 }
 
+type FocusLog = { focusLog?: string[] }
+
+/** Keeps the page's last focus moves (element, and how long ago), for a failure's message. */
+async function logFocus(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const w = globalThis as unknown as FocusLog & { document: { addEventListener(t: string, f: (e: { target: unknown }) => void, c: boolean): void } }
+    if (w.focusLog) return
+    const log: string[] = (w.focusLog = [])
+    w.document.addEventListener('focusin', (e) => {
+      const el = e.target as { tagName?: string; getAttribute?(n: string): string | null; className?: string }
+      log.push(`${performance.now().toFixed(0)} ${el.tagName?.toLowerCase()}[${el.getAttribute?.('data-test') ?? el.className ?? ''}]`)
+      if (log.length > 8) log.shift()
+    }, true)
+  })
+}
+
 /** What the page shows when a form was expected and is not there: for the failure's message. */
 async function whereAmI(page: Page, sofar: string): Promise<string> {
+  const moves = await page.evaluate(() => `now ${performance.now().toFixed(0)}: ${((globalThis as unknown as FocusLog).focusLog ?? []).join(' → ')}`)
   const dialogs = await page.getByRole('dialog').count()
   const focused = await page.locator('*:focus').evaluateAll((els) =>
     els.map((el) => `${el.tagName.toLowerCase()}${el.getAttribute('data-test') ? `[data-test=${el.getAttribute('data-test')}]` : ''} “${(el.textContent ?? '').trim().slice(0, 40)}”`).join(', ') || 'nothing',
   )
-  return `${sofar}; ${dialogs} dialog(s) open; focus on ${focused}; at ${page.url()}`
+  return `${sofar}; ${dialogs} dialog(s) open; focus on ${focused}; at ${page.url()}; focus moves ${moves}`
 }
 
 /** The three checks of one form: Enter, a click, and a second press while pending. */
@@ -101,6 +118,7 @@ const settled = (page: Page) =>
   page.evaluate(() => Promise.all((globalThis as unknown as { document: { getAnimations(): { finished: Promise<unknown> }[] } }).document.getAnimations().map((a) => a.finished.catch(() => null))))
 
 async function checkForm(page: Page, name: string, c: FormCase): Promise<void> {
+  await logFocus(page)
   let f = await c.open()
   await settled(page)
   await f.field.focus()
@@ -334,8 +352,12 @@ describe('one action, one request: every form', () => {
       },
       after: async () => {
         await closed(page)()
-        // the simulation ends before the next one is asked for
-        await expect.poll(() => simulate.isEnabled(), { timeout: 60_000 }).toBe(true)
+        // the simulation ends before the next one is asked for (the button stays enabled meanwhile)
+        const running = async () => {
+          const jobs = await app.call<{ kind: string; state: string }[]>('jobs:list', {}, await pageToken(page))
+          return jobs.ok ? jobs.result.filter((j) => j.state === 'running').length : -1
+        }
+        await expect.poll(running, { timeout: 60_000 }).toBe(0)
       },
     })
 
