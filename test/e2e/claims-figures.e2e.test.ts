@@ -63,7 +63,9 @@ describe('claims on the dashboard, the certificate and the new-emission form', (
     await board.waitFor({ timeout: 30_000 })
     const facts = claimFacts()
     expect(facts.by.get('pending')!.n).toBeGreaterThan(10)
-    expect(norm(await board.locator('[data-test="liability-won-unpaid"]').innerText())).toContain(eur(facts.unpaid))
+    // the page may first show the figures of the filters it had (real emissions only: 0 €)
+    await expect.poll(async () => norm(await board.locator('[data-test="liability-won-unpaid"]').innerText()), { timeout: 15_000 }).toContain(eur(facts.unpaid))
+    expect(await board.getAttribute('aria-busy')).toBe('false')
     expect(norm(await board.locator('[data-test="liability-unsold"]').innerText())).toContain(eur(deriveFigures(CARATS).prizeTotalCents - facts.won))
     const claims = board.locator('[data-test="dashboard-claims"]')
     for (const [status, word] of [['pending', 'En attente'], ['verified', 'Identité vérifiée'], ['approved', 'Approuvée'], ['paid', 'Payée'], ['rejected', 'Rejetée']] as const) {

@@ -34,3 +34,8 @@ export function writeQuery(f: DashboardQuery): LocationQueryRaw {
 export function dashboardArgs(f: DashboardQuery): { includeDemo: boolean; emission?: number; from?: string; to?: string } {
   return { includeDemo: f.includeDemo, ...(f.emission !== null && { emission: f.emission }), ...(f.from && { from: f.from }), ...(f.to && { to: f.to }) }
 }
+
+/** Whether a reading (its `filters`) was made under these filters: the figures shown answer the filters asked. */
+export function readUnder(read: DashboardQuery, f: DashboardQuery): boolean {
+  return read.emission === f.emission && read.from === f.from && read.to === f.to && read.includeDemo === f.includeDemo
+}
