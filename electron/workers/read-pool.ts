@@ -11,8 +11,10 @@
  * The host resolves the caller's session (its sessions are in its memory) and sends the call with
  * the caller and its clock's reading; the thread validates, checks the role and runs the handler
  * with the contract's own dispatcher, so a call answers exactly as it would on the host's thread.
- * The threads start with the first call and stay until the backend closes; a thread that fails is
- * replaced at the next call, and the calls it held are answered INTERNAL (they wrote nothing: they read).
+ * The threads start with the pool (a thread's start, its connection opened, takes a few hundred
+ * milliseconds: not to be paid by the first staff's call) and stay until the backend closes; a
+ * thread that fails is replaced at the next call, and the calls it held are answered INTERNAL
+ * (they wrote nothing: they read).
  */
 import { Worker } from 'node:worker_threads'
 import type { Caller } from '../contract/dispatch'
@@ -87,10 +89,10 @@ export class ReadPool {
   private closed = false
 
   constructor(private readonly ledger: WorkerLedgerRef, size: number) {
-    this.threads = Array.from({ length: Math.max(1, size) }, () => null)
+    this.threads = Array.from({ length: Math.max(1, size) }, () => new ReadThread({ ledger }))
   }
 
-  /** The call answered by the least busy thread (started, or replaced, as needed). */
+  /** The call answered by the least busy thread (a failed one replaced first). */
   call(channel: string, args: unknown, caller: Caller | null, now: number): Promise<Envelope<unknown>> {
     if (this.closed) return Promise.resolve({ ok: false, error: new AppError('INTERNAL', 'the ledger is closing: try again').toData() })
     const thread = this.leastBusy()
