@@ -1,7 +1,7 @@
 import { configDefaults, defineConfig } from 'vitest/config'
 import vue from '@vitejs/plugin-vue'
 
-// Two projects (docs/testing-engines.md): every test on SQLite, and the services', ledger's and
+// Two projects (docs/testing.md): every test on SQLite, and the services', ledger's and
 // integration tests again on PostgreSQL (a server must answer: see test/support/ledger-engine.ts).
 const shared = {
   testTimeout: 60_000,

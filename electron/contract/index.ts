@@ -55,7 +55,7 @@ const dayRange = <S extends z.ZodRawShape>(shape: S) =>
       const problem = dayRangeProblem(from, to)
       if (problem) ctx.addIssue({ code: 'custom', path: ['to'], message: problem })
     })
-/** How an export is written (docs/exports.md): for a spreadsheet in the interface's language, or for programs. */
+/** How an export is written (docs/ui.md): for a spreadsheet in the interface's language, or for programs. */
 const csvStyle = { form: z.enum(CSV_FORMS).default('machine'), locale: z.enum(CSV_LOCALES).default('fr') }
 
 const staff = ['admin', 'operator', 'support', 'manager', 'auditor'] as const

@@ -581,7 +581,7 @@ export interface CsvFile {
   content: string
 }
 
-/** An export's form: `office` for a spreadsheet in the interface's language, `machine` for programs (docs/exports.md). */
+/** An export's form: `office` for a spreadsheet in the interface's language, `machine` for programs (docs/ui.md). */
 export const CSV_FORMS = ['office', 'machine'] as const
 export type CsvFormName = (typeof CSV_FORMS)[number]
 export const CSV_LOCALES = ['fr', 'en'] as const

@@ -407,7 +407,7 @@ WHEN OLD.removed_at IS NOT NULL OR NEW.player IS NOT OLD.player OR NEW.relation 
 BEGIN SELECT RAISE(ABORT, 'an entry of the register is only removed, once, with who, when and why'); END;
 `
 
-// Leases of long jobs across workstations (services/leases.ts, docs/leases.md): one row per
+// Leases of long jobs across workstations (services/leases.ts, docs/ledger.md): one row per
 // running generate, verify, simulate (subject 'emission:N') or import ('feed:<sha256>'). They
 // replace task_leases (generations only); a generation's lease of version 2 is carried over.
 const V11 = /* sql */ `
@@ -426,7 +426,7 @@ INSERT INTO job_leases (kind, subject, holder, host, pid, started_at, heartbeat_
 DROP TABLE task_leases;
 `
 
-// A player's totals and chain head as the services read them (docs/player-totals.md). On SQLite
+// A player's totals and chain head as the services read them (docs/ledger.md). On SQLite
 // they are the players row itself, updated with each batch of sales; a team ledger's bulk writes
 // append them instead, and its view of the same name adds those up (pg/schema-v12.ts).
 const V12 = /* sql */ `

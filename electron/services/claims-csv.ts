@@ -1,5 +1,5 @@
 /**
- * The claims' CSV export (docs/exports.md, docs/claims.md): one row per claim under the filters
+ * The claims' CSV export (docs/ui.md, docs/claims.md): one row per claim under the filters
  * (status, emission, player), oldest sale first, with each step's who and when, the identity
  * document's type and reference, the payment's reference, a rejection's reason and the status it
  * was rejected from, and whether the player is a related party. Written by the shared writer

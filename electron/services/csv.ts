@@ -2,7 +2,7 @@
  * Every CSV file the app writes (the audit log, the depletion and dashboard reports, and any to
  * come) is written here, so that all of them quote alike and none can carry a formula.
  *
- * Two forms (docs/exports.md):
+ * Two forms (docs/ui.md):
  * - office: for a spreadsheet in the interface's language. In French `;` between cells and a
  *   decimal comma (English: `,` and a point), a UTF-8 byte-order mark (Excel reads the file as
  *   UTF-8 only with it), euros as plain numbers with two decimals and no thousands separator

@@ -5,7 +5,7 @@
  * name; on SQLite, the file's), so two workstations never both take one. Its holder beats it while the job runs and drops it at
  * the end; a lease whose holder is gone (its heartbeat older than LEASE_TIMEOUT_MS, or its process
  * ended on this host, or its backend on this thread closed) is taken over, and the interrupted
- * job is recorded in the audit log ('job.interrupted'). See docs/leases.md.
+ * job is recorded in the audit log ('job.interrupted'). See docs/ledger.md.
  */
 import { randomUUID } from 'node:crypto'
 import { hostname } from 'node:os'

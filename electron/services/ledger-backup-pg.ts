@@ -1,5 +1,5 @@
 /**
- * Backups and restores of a team ledger on PostgreSQL (docs/pg-backup.md). A backup is
+ * Backups and restores of a team ledger on PostgreSQL (docs/ledger.md). A backup is
  * `pg_dump --format=custom` of the ledger's database: one consistent snapshot taken while the
  * workstations go on writing, in PostgreSQL's own archive format, which any lottery DBA can read
  * (pg_restore --list) and restore. Before it is called good, it is restored into a scratch

@@ -1,6 +1,6 @@
 /**
  * A player's totals and chain head, as support, the claims and the ledger check read them
- * (player_totals, docs/player-totals.md): always the sums of the player's committed sales and its
+ * (player_totals, docs/ledger.md): always the sums of the player's committed sales and its
  * newest sale, whether a team ledger's simulation has appended them and not yet folded them, has
  * folded them, was cancelled, or died before its fold; and a batch still refuses a player that
  * is not in the ledger, naming it, however it writes the totals.

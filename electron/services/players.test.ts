@@ -63,7 +63,7 @@ describe('finding a player', () => {
   })
 
   // SQLite's NOCASE folds ASCII letters only; PostgreSQL's (an ICU collation) folds every letter's
-  // case, accented ones too: a documented difference of the engines (docs/pg-schema.md).
+  // case, accented ones too: a documented difference of the engines (docs/ledger.md).
   it('folds the case of ASCII letters (and, on PostgreSQL, of accented ones)', () => {
     const both = testEngine() === 'postgres'
     expect(players.search('ZOÉ', 1, 10).items.map((p) => p.player)).toEqual(both ? ['Zoé', 'zoÉ'] : ['zoÉ'])

@@ -4,7 +4,7 @@
  * library). PostgreSQL: a binary COPY for the rows, in chunks sent without waiting, and one
  * UPDATE … FROM unnest(…) for all the players, since each statement there is a round trip to
  * the server; or, for a bulk job, the players' totals appended by COPY to player_deltas and
- * folded into their rows when the job ends (docs/player-totals.md).
+ * folded into their rows when the job ends (docs/ledger.md).
  */
 import type { Db } from '../ledger/db'
 import { engineOf } from '../ledger/dialect'

@@ -129,7 +129,7 @@ export interface SalesService {
    * For a bulk job (a simulation): until turned off, each batch appends its players' totals
    * rather than rewriting their rows, on a team ledger; the job then folds them
    * (foldPlayerTotals). The totals read meanwhile are right (the view player_totals adds them
-   * up). SQLite writes the rows in place whatever this says. docs/player-totals.md.
+   * up). SQLite writes the rows in place whatever this says. docs/ledger.md.
    */
   appendPlayerTotals(on: boolean): void
   /** The players' appended totals folded into their rows, in one transaction; how many players. */

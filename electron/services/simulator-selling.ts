@@ -71,7 +71,7 @@ export async function sellDrafts(sales: SalesService, source: DraftSource, job: 
   const sizeAfter = (done: number) => Math.min(size, job.sales - done)
   let sold = 0
   let next: Promise<DraftBatch> | null = source.request(sizeAfter(0))
-  // a team ledger's batches append the players' totals, folded once at the end (docs/player-totals.md)
+  // a team ledger's batches append the players' totals, folded once at the end (docs/ledger.md)
   sales.appendPlayerTotals(true)
   try {
     while (sold < job.sales) {
@@ -118,6 +118,6 @@ function foldTotals(sales: SalesService): void {
   try {
     sales.foldPlayerTotals()
   } catch {
-    // left for the next fold (docs/player-totals.md)
+    // left for the next fold (docs/ledger.md)
   }
 }

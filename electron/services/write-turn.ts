@@ -1,6 +1,6 @@
 /**
  * Whose turn it is to write a SQLite ledger, between the host's thread (the app's calls) and its
- * import worker (docs/host-under-load.md).
+ * import worker (docs/DESIGN.md).
  *
  * SQLite has one writer per file. A call that writes while an import's transaction holds the
  * file used to wait in SQLite's busy handler, on the host's own thread: nothing else was

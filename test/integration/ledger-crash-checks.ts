@@ -5,7 +5,7 @@
  * tier counters, players' and days' totals equal to the sales, each player's chain whole, and one
  * audit chain numbered 1, 2, 3… with each entry linked to the one before. Players' totals and
  * heads are read as the app reads them, through player_totals: a simulation killed before its
- * fold leaves them in player_deltas on a team ledger (docs/player-totals.md).
+ * fold leaves them in player_deltas on a team ledger (docs/ledger.md).
  */
 import { expect } from 'vitest'
 import { openLedger, type Db } from '../../electron/ledger/db'

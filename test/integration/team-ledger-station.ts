@@ -28,7 +28,7 @@ async function simulate(b: Backend, sales: number, seed: number): Promise<void> 
 /**
  * A feed of `lines` sales of emission 1 from its next unit, sold on 5 March 2026 + `round` days by
  * 300 players of the feed's own (the simulator's sales run from March to now: a late feed of the
- * simulator's players would relink their chains, which docs/team-ledger-tests.md measures apart).
+ * simulator's players would relink their chains, which docs/benchmarks.md measures apart).
  */
 function nextFeed(b: Backend, lines: number, seed: number, round: number): string {
   const next = b.services.sales.nextUnit(1)

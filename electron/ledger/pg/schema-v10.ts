@@ -1,7 +1,7 @@
 /**
  * The ledger on PostgreSQL as of SQLite schema 10 (migrations.ts V1…V10 folded into one step):
  * the same tables, columns (in the same order), defaults, keys, CHECKs, indexes and triggers'
- * rules. How the two correspond, and why they differ where they do: docs/pg-schema.md.
+ * rules. How the two correspond, and why they differ where they do: docs/ledger.md.
  *
  * - Text columns are `COLLATE "C"` (SQLite's BINARY: code point order, ASCII-only lower()),
  *   whatever the database's default collation; `COLLATE nocase` is an ICU collation.

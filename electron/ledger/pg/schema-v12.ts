@@ -1,6 +1,6 @@
 /**
  * Step 12 on PostgreSQL: migrations.ts V12, the view `player_totals`, and what a team ledger adds
- * behind it (docs/player-totals.md). A simulation or an import of millions of sales rewrote about
+ * behind it (docs/ledger.md). A simulation or an import of millions of sales rewrote about
  * one players row per sale on a whole block (each batch of sales touches most of the players it
  * sells to): nearly half of the server's work. Those bulk writes append each player's batch
  * totals to `player_deltas` instead (a binary COPY, no row rewritten), and fold them into the

@@ -3,7 +3,7 @@
  * version numbers. `ledger_identity` (one row) holds what SQLite keeps in PRAGMA application_id
  * and user_version; each step's SQL ends by writing its version there, so that running a step
  * whole, in one transaction, is all a runner does. How the two schemas correspond, and the rule
- * for the next migration (its SQLite and its PostgreSQL SQL, same number): docs/pg-schema.md.
+ * for the next migration (its SQLite and its PostgreSQL SQL, same number): docs/ledger.md.
  */
 import { APPLICATION_ID, LATEST_VERSION, type Migration } from '../migrations'
 import { PG_V10 } from './schema-v10'

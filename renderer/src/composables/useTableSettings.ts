@@ -4,7 +4,7 @@ import { useAuthStore } from '../stores/auth'
 
 /**
  * Which columns a table shows, and in what order, kept per signed-in user on this workstation
- * (localStorage, keyed by the table and the user's name: docs/tables.md says why not the ledger).
+ * (localStorage, keyed by the table and the user's name: docs/ui.md says why not the ledger).
  * A column without a title (a row's buttons) is always shown and is not offered.
  */
 export interface TableSettings {
