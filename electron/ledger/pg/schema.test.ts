@@ -205,7 +205,7 @@ describe.skipIf(!server)(`the PostgreSQL schema against the SQLite one${WHY}`, (
     expect(Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Number(v)]))).toEqual(splitUnitKey(key))
   })
 
-  it('compares and orders NOCASE as docs/pg-schema.md says: as SQLite for ASCII letters, as a language beyond', async () => {
+  it('compares and orders NOCASE as docs/ledger.md says: as SQLite for ASCII letters, as a language beyond', async () => {
     const pairs = [['Alice', 'aLICE'], ['a_b', 'A_B'], ['É', 'é'], ['ab', 'a\u00ADb'], ['e', 'é']]
     const liteEq = pairs.map(([a, b]) => lite.prepare('SELECT ? = ? COLLATE NOCASE').pluck().get(a, b))
     const pgEq = await Promise.all(pairs.map(async ([a, b]) => (await q<{ eq: boolean }>('SELECT $1::text = $2::text COLLATE nocase AS eq', [a, b]))[0].eq))
