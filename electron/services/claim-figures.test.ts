@@ -135,6 +135,20 @@ describe('improbable winners', () => {
     expect(w.claims.flags()).toEqual([])
   })
 
+  it('counts the units of emissions of one odds together (an emission of other odds that sold nothing changes nothing)', async () => {
+    const w = await world()
+    // a third emission at 50 € sells nothing: its odds do not count
+    const same = await openEmission(w, 10_000)
+    await openEmission(w, 5_000)
+    sellWinnersTo(w, w.emission, 10_000, 'both', 2)
+    sellWinnersTo(w, same, 10_000, 'both', 2)
+    const f = figuresOf(w, 'both')
+    expect(f).toMatchObject({ units: 4, claims: 4 })
+    expect(f.expectedClaims).toBeCloseTo(4 * (100 / 10_000), 12)
+    expect(f.probability).toBeCloseTo(poissonTail(4 * (100 / 10_000), 4), 15)
+    expect(f.flags).toEqual(['improbable'])
+  })
+
   it('counts units of emissions with different thresholds, each at its own odds', async () => {
     const w = await world()
     // a second emission whose threshold is 50 €: 100 + 500 units of 10,000 reach it

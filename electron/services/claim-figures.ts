@@ -82,8 +82,21 @@ export function createClaimFigures({ db, catalog }: { db: Db; catalog: Catalog }
   // the players' units per emission, counted on the index sales_by_player (its entries hold the unit key)
   const unitsOf = db.prepare(`SELECT s.player_id, s.unit_key / ${UNIT_KEY_EMISSION} AS emission, count(*) AS units FROM sales s
     WHERE s.player_id IN (SELECT CAST(value AS BIGINT) FROM ${jsonValues(db)}) GROUP BY s.player_id, s.unit_key / ${UNIT_KEY_EMISSION}`).raw()
-  const expectedOf = (ids: number[]) => expectedClaims(unitsOf.all(JSON.stringify(ids)) as [number, number, number][])
+  const soldEmissions = db.prepare('SELECT emission FROM blocks GROUP BY emission HAVING sum(units_sold) > 0').pluck()
   const odds = new Map<number, number>()
+
+  /** Σ n_e·p_e of each player: n·p when every emission sold from has one p (no count per emission then). */
+  function expectedOf(players: { id: number; units: number }[]): Map<number, number> {
+    const p = sharedOdds()
+    if (p !== null) return new Map(players.map((r) => [r.id, r.units * p]))
+    return expectedClaims(unitsOf.all(JSON.stringify(players.map((r) => r.id))) as [number, number, number][])
+  }
+
+  /** The chance p_e of the emissions sold from, when they all have the same (null when they differ). */
+  function sharedOdds(): number | null {
+    const all = new Set((soldEmissions.all() as number[]).map(claimOdds))
+    return all.size > 1 ? null : ([...all][0] ?? 0)
+  }
 
   /** p_e: the chance that one unit of emission e reaches its claim threshold. */
   function claimOdds(emission: number): number {
@@ -117,11 +130,11 @@ export function createClaimFigures({ db, catalog }: { db: Db; catalog: Catalog }
     of(playerId) {
       const r = one.get(playerId) as ClaimantRow | undefined
       if (!r) throw new Error(`player id ${playerId} is not in the ledger`)
-      return figures(r, expectedOf([r.id]).get(r.id) ?? 0)
+      return figures(r, expectedOf([r]).get(r.id) ?? 0)
     },
     flagged: () => {
       const rows = candidates.all() as ClaimantRow[]
-      const expected = expectedOf(rows.map((r) => r.id))
+      const expected = expectedOf(rows)
       return rows
         .map((r) => figures(r, expected.get(r.id) ?? 0))
         .filter((f) => f.flags.length > 0)
