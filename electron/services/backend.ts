@@ -4,7 +4,7 @@
  * the CLI calls the services directly, as the operating-system user (`actor`).
  */
 import { availableParallelism, homedir, userInfo } from 'node:os'
-import { createDispatcher, type Caller } from '../contract/dispatch'
+import { createDispatcher } from '../contract/dispatch'
 import type { Envelope } from '../contract/errors'
 import { openLedger, type Db } from '../ledger/db'
 import { isPostgresUrl } from '../ledger/location'
@@ -182,14 +182,7 @@ export function openBackend(opts: BackendOptions): Backend {
   return {
     dispatch(channel, args, token) {
       if (pool === null || useOf(channel) !== 'reads') return onHost(channel, args, token)
-      // the session is the host's; the thread checks the arguments and the role, and reads
-      let caller: Caller | null
-      try {
-        caller = services.users.resolve(token)
-      } catch {
-        return onHost(channel, args, token)
-      }
-      return pool.call(channel, args, caller, services.clock().getTime())
+      return readApart(pool, services, channel, args, token)
     },
     services,
     actor: { name: opts.actorName ?? osUserName(), role: 'admin' },
@@ -215,6 +208,18 @@ export function openBackend(opts: BackendOptions): Backend {
       db.close()
     },
   }
+}
+
+/**
+ * A reading call answered by a reading thread: the host's thread looks the session up in its
+ * memory only, the thread checks the account and reads; an account found unsound ends the session.
+ */
+async function readApart(pool: ReadPool, services: Services, channel: string, args: unknown, token: string | null): Promise<Envelope<unknown>> {
+  const userId = services.users.sessionUserId(token)
+  const session = userId === null || token === null ? null : { userId, token }
+  const answer = await pool.call(channel, args, session, services.clock().getTime())
+  if (answer.sessionEnded && token !== null) services.users.endSession(token)
+  return answer.envelope
 }
 
 /**

@@ -69,6 +69,14 @@ export interface UsersService {
   /** The signed-in caller of a token, or null when it is unknown, expired or the user was deactivated. */
   resolve(token: string | null): Caller | null
   userOf(token: string | null): UserInfo | null
+  /**
+   * `resolve` in two halves, for a call answered on another thread: the user of a live session
+   * from memory (the host's), then the caller as the ledger holds the account (the thread's), or
+   * null, after which the host ends the session (`endSession`).
+   */
+  sessionUserId(token: string | null): number | null
+  callerFor(userId: number, token: string): Caller | null
+  endSession(token: string): void
   list(): UserAccount[]
   create(actor: Actor, input: { name: string; role: Role; password: string }): UserAccount
   update(actor: Actor, input: { userId: number; role?: Role; active?: boolean; password?: string }): Promise<UserAccount>
@@ -268,12 +276,16 @@ async function changePassword(ctx: UsersContext, token: string, oldPassword: str
   return { ok: true as const }
 }
 
-function resolve(ctx: UsersContext, token: string | null): Caller | null {
-  const user = userOf(ctx, token)
-  return user && token ? { userId: user.id, name: user.name, role: user.role, token } : null
-}
+const callerOf = (user: UserInfo | null, token: string | null): Caller | null =>
+  user && token ? { userId: user.id, name: user.name, role: user.role, token } : null
 
-function userOf({ clock, audit, sessions, idleMs, statements: { byId } }: UsersContext, token: string | null): UserInfo | null {
+const resolve = (ctx: UsersContext, token: string | null): Caller | null => callerOf(userOf(ctx, token), token)
+
+/**
+ * The user of a live session, from the host's memory alone (its idle and absolute limits), or
+ * null. Whether the account is still sound is the ledger's to say (`soundUser`).
+ */
+function sessionUserId({ clock, sessions, idleMs }: UsersContext, token: string | null): number | null {
   if (!token) return null
   const s = sessions.get(token)
   if (!s) return null
@@ -282,14 +294,24 @@ function userOf({ clock, audit, sessions, idleMs, statements: { byId } }: UsersC
     sessions.delete(token)
     return null
   }
-  const row = byId.get(s.userId) as UserRow | undefined
-  // an account changed outside the app (its role raised with the database) loses its sessions
-  if (!row || row.active !== 1 || audit.accountProblem(row.id) !== null) {
-    sessions.delete(token)
-    return null
-  }
   s.expiresAt = now + idleMs
+  return s.userId
+}
+
+/** The account as the ledger holds it, or null when it is gone, deactivated or changed outside the app. */
+function soundUser({ audit, statements: { byId } }: UsersContext, userId: number): UserInfo | null {
+  const row = byId.get(userId) as UserRow | undefined
+  // an account changed outside the app (its role raised with the database) loses its sessions
+  if (!row || row.active !== 1 || audit.accountProblem(row.id) !== null) return null
   return toInfo(row)
+}
+
+function userOf(ctx: UsersContext, token: string | null): UserInfo | null {
+  const userId = sessionUserId(ctx, token)
+  if (userId === null) return null
+  const user = soundUser(ctx, userId)
+  if (user === null) ctx.sessions.delete(token!)
+  return user
 }
 
 function listAccounts(ctx: UsersContext): UserAccount[] {
@@ -369,6 +391,9 @@ export function createUsersService(options: UsersOptions): UsersService {
     changePassword: (token, oldPassword, newPassword) => changePassword(ctx, token, oldPassword, newPassword),
     resolve: (token) => resolve(ctx, token),
     userOf: (token) => userOf(ctx, token),
+    sessionUserId: (token) => sessionUserId(ctx, token),
+    callerFor: (userId, token) => callerOf(soundUser(ctx, userId), token),
+    endSession: (token) => void ctx.sessions.delete(token),
     list: () => listAccounts(ctx),
     create: (actor, input) => createAccount(ctx, actor, input),
     update: (actor, input) => updateAccount(ctx, actor, input),

@@ -8,16 +8,17 @@
  * sign-in; on SQLite the lookups waited behind the host's other work (sign-ins' writes, uploads).
  * With the pool they run side by side, and the host's thread only checks the session.
  *
- * The host resolves the caller's session (its sessions are in its memory) and sends the call with
- * the caller and its clock's reading; the thread validates, checks the role and runs the handler
- * with the contract's own dispatcher, so a call answers exactly as it would on the host's thread.
+ * The host looks the caller's session up in its memory (its limits of time) and sends the call with
+ * the session's user and its clock's reading; the thread checks the account on its own connection
+ * (deactivated or changed outside the app: the session ends, and the host forgets it), validates,
+ * checks the role and runs the handler with the contract's own dispatcher, so a call answers exactly
+ * as it would on the host's thread, and the host's thread reads nothing of the ledger for it.
  * The threads start with the pool (a thread's start, its connection opened, takes a few hundred
  * milliseconds: not to be paid by the first staff's call) and stay until the backend closes; a
  * thread that fails is replaced at the next call, and the calls it held are answered INTERNAL
  * (they wrote nothing: they read).
  */
 import { Worker } from 'node:worker_threads'
-import type { Caller } from '../contract/dispatch'
 import { AppError, type Envelope } from '../contract/errors'
 import { workerEntry } from './entry'
 import type { WorkerLedgerRef } from './worker-ledger'
@@ -33,17 +34,26 @@ export interface ReadCall {
   id: number
   channel: string
   args: unknown
-  caller: Caller | null
+  /** the caller's live session as the host holds it; the thread checks the account on its connection */
+  session: CallSession | null
   /** the host's clock, in milliseconds */
   now: number
+}
+
+/** A session of the host's, as a reading thread is given it. */
+export interface CallSession {
+  userId: number
+  token: string
 }
 
 export interface ReadAnswer {
   id: number
   envelope: Envelope<unknown>
+  /** the session's account is no longer sound (deactivated, changed outside the app): the host ends it */
+  sessionEnded?: boolean
 }
 
-type Settle = (e: Envelope<unknown>) => void
+type Settle = (answer: Omit<ReadAnswer, 'id'>) => void
 
 /** One reading thread and the calls it holds. */
 class ReadThread {
@@ -72,13 +82,13 @@ class ReadThread {
     if (!settle) return
     this.pending.delete(m.id)
     if (this.pending.size === 0) this.worker.unref()
-    settle(m.envelope)
+    settle(m)
   }
 
   private fail(message: string): void {
     this.failed = true
     const error = new AppError('INTERNAL', `${message}: try again`).toData()
-    for (const settle of this.pending.values()) settle({ ok: false, error })
+    for (const settle of this.pending.values()) settle({ envelope: { ok: false, error } })
     this.pending.clear()
   }
 }
@@ -93,10 +103,10 @@ export class ReadPool {
   }
 
   /** The call answered by the least busy thread (a failed one replaced first). */
-  call(channel: string, args: unknown, caller: Caller | null, now: number): Promise<Envelope<unknown>> {
-    if (this.closed) return Promise.resolve({ ok: false, error: new AppError('INTERNAL', 'the ledger is closing: try again').toData() })
+  call(channel: string, args: unknown, session: CallSession | null, now: number): Promise<Omit<ReadAnswer, 'id'>> {
+    if (this.closed) return Promise.resolve({ envelope: { ok: false, error: new AppError('INTERNAL', 'the ledger is closing: try again').toData() } })
     const thread = this.leastBusy()
-    const message: ReadCall = { type: 'call', id: this.nextId++, channel, args, caller, now }
+    const message: ReadCall = { type: 'call', id: this.nextId++, channel, args, session, now }
     return new Promise((resolve) => thread.call(message, resolve))
   }
 

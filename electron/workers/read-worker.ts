@@ -12,15 +12,17 @@ import { createServices, type Services } from '../services/backend'
 import { createHandlers } from '../services/handlers'
 import { limitedLog } from '../services/log-limit'
 import { provideWorkerEntries } from './entry'
-import type { ReadAnswer, ReadCall, ReadWorkerData } from './read-pool'
+import type { CallSession, ReadAnswer, ReadCall, ReadWorkerData } from './read-pool'
 
 const data = workerData as ReadWorkerData
 const post = (m: ReadAnswer) => parentPort!.postMessage(m)
 if (data.ledger.bridgeEntry) provideWorkerEntries({ 'pg-bridge-worker': data.ledger.bridgeEntry })
 
-/** The host's clock and caller, as they were when the call being answered was sent. */
+/** The host's clock and the caller's session, as they were when the call being answered was sent. */
 let now = Date.now()
-let caller: Caller | null = null
+let session: CallSession | null = null
+/** whether the session's account was found unsound while answering (the host then ends it) */
+let sessionEnded = false
 let db: Db | null = null
 let services: Services | null = null
 let dispatcher: Dispatcher | null = null
@@ -32,11 +34,19 @@ try {
   const keys = openLedgerKey(db, dbPath, { secondary: true, keyFile })
   services = createServices({ db, dbPath, keyFile, keys, clock: () => new Date(now) })
   const onUnexpected = (c: string, e: unknown) => limitedLog(`unexpected:${c}`, `[${c}]`, e)
-  dispatcher = createDispatcher(createHandlers(services), () => caller, onUnexpected)
+  dispatcher = createDispatcher(createHandlers(services), () => callerOfSession(services!), onUnexpected)
 } catch (e) {
   opening = e
   db?.close()
   db = null
+}
+
+/** The caller as the ledger holds the account of the session the host sent, or null. */
+function callerOfSession(s: Services): Caller | null {
+  if (session === null) return null
+  const caller = s.users.callerFor(session.userId, session.token)
+  if (caller === null) sessionEnded = true
+  return caller
 }
 
 function openingError(): AppError {
@@ -48,9 +58,11 @@ function openingError(): AppError {
 async function answer(call: ReadCall): Promise<void> {
   if (!dispatcher) return post({ id: call.id, envelope: { ok: false, error: openingError().toData() } })
   now = call.now
-  caller = call.caller
+  session = call.session
+  sessionEnded = false
   try {
-    post({ id: call.id, envelope: await dispatcher.dispatch(call.channel, call.args, call.caller?.token ?? null) })
+    const envelope = await dispatcher.dispatch(call.channel, call.args, call.session?.token ?? null)
+    post({ id: call.id, envelope, sessionEnded })
   } finally {
     // an unsold ticket's inspection writes an audit entry: into the checkpoint outside the ledger file
     services?.audit.flushCheckpoint()

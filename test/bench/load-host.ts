@@ -47,7 +47,9 @@ const START_MS = 180_000
 /** Starts the host on the ledger; ready once it printed its `listening on` line. */
 export async function startChildHost(ledger: LoadLedger): Promise<ChildHost> {
   await ensureBuilt({ log: (m) => process.stderr.write(`  ${m}\n`) })
-  const args = [join(PROJECT_ROOT, 'electron', 'host', 'serve.mjs'), '--db', ledger.location, '--key-file', ledger.keyFile, '--port', '0']
+  // e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the host's threads (written when it stops)
+  const nodeArgs = (process.env.CARATS_BENCH_HOST_NODE_ARGS ?? '').split(' ').filter(Boolean)
+  const args = [...nodeArgs, join(PROJECT_ROOT, 'electron', 'host', 'serve.mjs'), '--db', ledger.location, '--key-file', ledger.keyFile, '--port', '0']
   const child = spawn(process.execPath, args, { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, INIT_CWD: PROJECT_ROOT } })
   let stderr = ''
   let exit: string | null = null

@@ -8,7 +8,8 @@ import { rmSync } from 'node:fs'
 import type { Backend } from '../../electron/services/backend'
 import { feedLine } from '../../electron/services/import'
 import { formatSerial } from '../../game-core/serial'
-import { openEmissionBackend, PASSWORD, samplePlay, T0, tempDir, USERS } from './ledger-fixture'
+import { outsideSql } from '../support/outside-sql'
+import { ledgerOf, openEmissionBackend, PASSWORD, samplePlay, T0, tempDir, USERS } from './ledger-fixture'
 import { call, signIn } from './staff-calls'
 
 describe('reading threads', () => {
@@ -64,5 +65,17 @@ describe('reading threads', () => {
     expect((await call(pooled, 'auth:login', { name: USERS.admin, password: PASSWORD }, null)).ok).toBe(true)
     const after = (await call(pooled, 'audit:list', {}, admin)) as { ok: true; result: { total: number } }
     expect(after.result.total).toBe(before.result.total + 1)
+  })
+
+  it('ends a session whose account was changed outside the app, on a reading call, and the host forgets it', async () => {
+    const auditor = await signIn(pooled, USERS.auditor)
+    expect((await call(pooled, 'players:search', { query: '' }, auditor)).ok).toBe(true)
+    // the thread checks the account on its connection: a role raised with the database ends the session
+    outsideSql(ledgerOf(pooled).location, `UPDATE users SET role = 'admin' WHERE name = '${USERS.auditor}'`)
+    expect(await call(pooled, 'players:search', { query: '' }, auditor)).toMatchObject({ ok: false, error: { code: 'NOT_SIGNED_IN' } })
+    // and the host holds the session no more, even once the row is put back as it was
+    outsideSql(ledgerOf(pooled).location, `UPDATE users SET role = 'auditor' WHERE name = '${USERS.auditor}'`)
+    expect(pooled.services.users.sessionUserId(auditor)).toBeNull()
+    expect(await call(pooled, 'auth:status', {}, auditor)).toMatchObject({ ok: true, result: { user: null } })
   })
 })
