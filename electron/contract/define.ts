@@ -16,10 +16,13 @@ export type Access = 'public' | 'signed-in' | readonly Role[]
  *   writes, one audit entry);
  * - `host-reads` reads it and the host's own memory (the sessions, the running jobs, the ledger
  *   setting): answered on the host's thread, never waiting for a writer;
+ * - `writes` writes the ledger and nothing of the host's memory but the caller's own session (a
+ *   claim's step, a sign-out): on a team ledger, whose writers go side by side, a host answers it
+ *   on one of its threads as it does `reads`; on a SQLite ledger on its own thread, in its turn;
  * - `worker` hands the writing to a worker thread that takes its own turn;
  * - absent, the call may write, and on a SQLite ledger it waits for its turn without holding up the host.
  */
-export type LedgerUse = 'reads' | 'host-reads' | 'worker'
+export type LedgerUse = 'reads' | 'writes' | 'host-reads' | 'worker'
 
 export interface Channel<A extends z.ZodType, R> {
   readonly args: A

@@ -75,7 +75,7 @@ export const contract = {
   'auth:status': channel<{ needsSetup: boolean; user: T.UserInfo | null }>()({ ledger: 'host-reads', args: z.object({}).strict(), access: 'public' }),
   'auth:setup': channel<T.Session>()({ args: z.object({ name, password }).strict(), access: 'public' }),
   'auth:login': channel<T.Session>()({ args: z.object({ name, password: z.string().min(1, 'must not be empty').max(256) }).strict(), access: 'public' }),
-  'auth:logout': channel<{ ok: true }>()({ args: z.object({}).strict(), access: 'signed-in' }),
+  'auth:logout': channel<{ ok: true }>()({ ledger: 'writes', args: z.object({}).strict(), access: 'signed-in' }),
   /** The caller's own password, the current one required (a wrong one counts as a failed sign-in). */
   'auth:changePassword': channel<{ ok: true }>()({ args: z.object({ oldPassword: z.string().min(1, 'must not be empty').max(256), newPassword: password }).strict(), access: 'signed-in' }),
 
@@ -204,15 +204,16 @@ export const contract = {
   'claims:get': channel<C.ClaimDetail>()({ ledger: 'reads', args: z.object({ serial }).strict(), access: claimsReaders }),
   /** Support records the winner's identity check. */
   'claims:verify': channel<C.Claim>()({
+    ledger: 'writes',
     args: z.object({ serial, identity: z.object({ document: z.enum(IDENTITY_DOCUMENTS), reference: line(z.string().trim().min(4, 'give the document’s number (at least 4 characters)').max(64), 'a reference') }).strict() }).strict(),
     access: ['admin', 'support'],
   }),
   /** A manager, never the person who verified. */
-  'claims:approve': channel<C.Claim>()({ args: z.object({ serial }).strict(), access: ['manager'] }),
+  'claims:approve': channel<C.Claim>()({ ledger: 'writes', args: z.object({ serial }).strict(), access: ['manager'] }),
   /** An auditor signs off a related party's claim (besides the manager's approval). */
-  'claims:signOff': channel<C.Claim>()({ args: z.object({ serial }).strict(), access: ['auditor'] }),
-  'claims:pay': channel<C.Claim>()({ args: z.object({ serial, reference: line(z.string().trim().min(3, 'give the payment’s reference (at least 3 characters)').max(64), 'a reference') }).strict(), access: ['admin', 'manager'] }),
-  'claims:reject': channel<C.Claim>()({ args: z.object({ serial, reason }).strict(), access: ['admin', 'support', 'manager', 'auditor'] }),
+  'claims:signOff': channel<C.Claim>()({ ledger: 'writes', args: z.object({ serial }).strict(), access: ['auditor'] }),
+  'claims:pay': channel<C.Claim>()({ ledger: 'writes', args: z.object({ serial, reference: line(z.string().trim().min(3, 'give the payment’s reference (at least 3 characters)').max(64), 'a reference') }).strict(), access: ['admin', 'manager'] }),
+  'claims:reject': channel<C.Claim>()({ ledger: 'writes', args: z.object({ serial, reason }).strict(), access: ['admin', 'support', 'manager', 'auditor'] }),
   'claims:csv': channel<T.CsvFile>()({ ledger: 'reads',
     args: z.object({ status: z.enum(CLAIM_STATUSES).optional(), emission: emissionNo.optional(), player: playerId.optional(), ...csvStyle }).strict(),
     access: claimsReaders,
@@ -221,10 +222,11 @@ export const contract = {
   'claims:flags': channel<C.WinnerFigures[]>()({ ledger: 'reads', args: z.object({ player: playerId.optional() }).strict(), access: claimsReaders }),
   'parties:list': channel<C.RelatedParty[]>()({ ledger: 'reads', args: z.object({ includeRemoved: z.boolean().default(false) }).strict(), access: claimsReaders }),
   'parties:add': channel<C.RelatedParty>()({
+    ledger: 'writes',
     args: z.object({ player: playerId, relation: z.enum(RELATIONS), linkedTo: name, reason }).strict(),
     access: ['admin', 'auditor'],
   }),
-  'parties:remove': channel<C.RelatedParty>()({ args: z.object({ id: z.number().int().min(1), reason }).strict(), access: ['admin', 'auditor'] }),
+  'parties:remove': channel<C.RelatedParty>()({ ledger: 'writes', args: z.object({ id: z.number().int().min(1), reason }).strict(), access: ['admin', 'auditor'] }),
 
   // users and the audit log
   /** Auditors read the accounts too: they confirm privileged ones. */

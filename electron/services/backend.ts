@@ -181,8 +181,8 @@ export function openBackend(opts: BackendOptions): Backend {
   const onHost = (channel: string, args: unknown, token: string | null) => inTurn(turn, channel, () => dispatcher.dispatch(channel, args, token))
   return {
     dispatch(channel, args, token) {
-      if (pool === null || useOf(channel) !== 'reads') return onHost(channel, args, token)
-      return readApart(pool, services, channel, args, token)
+      if (pool === null || !answeredApart(useOf(channel), turn)) return onHost(channel, args, token)
+      return answerApart(pool, services, channel, args, token)
     },
     services,
     actor: { name: opts.actorName ?? osUserName(), role: 'admin' },
@@ -211,13 +211,23 @@ export function openBackend(opts: BackendOptions): Backend {
 }
 
 /**
- * A reading call answered by a reading thread: the host's thread looks the session up in its
- * memory only, the thread checks the account and reads; an account found unsound ends the session.
+ * Whether a thread of the pool answers the call: a reading call always; a writing call that needs
+ * nothing of the host's memory on a team ledger, whose writers go side by side (on SQLite, writers
+ * take turns, and the host's turn is the one that never waits inside SQLite: inTurn).
  */
-async function readApart(pool: ReadPool, services: Services, channel: string, args: unknown, token: string | null): Promise<Envelope<unknown>> {
+function answeredApart(use: LedgerUse | undefined, turn: WriteTurn | null): boolean {
+  return use === 'reads' || (use === 'writes' && turn === null)
+}
+
+/**
+ * A call answered by a thread of the pool: the host's thread looks the session up in its memory
+ * only, the thread checks the account and answers; an account found unsound, or a sign-out, ends
+ * the session.
+ */
+async function answerApart(pool: ReadPool, services: Services, channel: string, args: unknown, token: string | null): Promise<Envelope<unknown>> {
   const userId = services.users.sessionUserId(token)
   const session = userId === null || token === null ? null : { userId, token }
-  const answer = await pool.call(channel, args, session, services.clock().getTime())
+  const answer = await pool.call(channel, args, session, services.clock().getTime(), useOf(channel) === 'writes')
   if (answer.sessionEnded && token !== null) services.users.endSession(token)
   return answer.envelope
 }
@@ -227,7 +237,8 @@ async function readApart(pool: ReadPool, services: Services, channel: string, ar
  * host: never in SQLite's busy handler behind an import. Reading calls and the import go straight on.
  */
 async function inTurn<T>(turn: WriteTurn | null, channel: string, call: () => Promise<T>): Promise<T> {
-  if (turn === null || useOf(channel) !== undefined) return call()
+  const use = useOf(channel)
+  if (turn === null || (use !== undefined && use !== 'writes')) return call()
   const giveBack = await turn.enter()
   try {
     return await call()

@@ -76,7 +76,10 @@ export interface UsersService {
    */
   sessionUserId(token: string | null): number | null
   callerFor(userId: number, token: string): Caller | null
-  endSession(token: string): void
+  /** Ends a session; false when there was none. */
+  endSession(token: string): boolean
+  /** A thread holds the host's session for the one call it answers (a sign-out ends it there). */
+  lendSession(userId: number, token: string): void
   list(): UserAccount[]
   create(actor: Actor, input: { name: string; role: Role; password: string }): UserAccount
   update(actor: Actor, input: { userId: number; role?: Role; active?: boolean; password?: string }): Promise<UserAccount>
@@ -146,11 +149,15 @@ function toAccount({ throttle, audit }: UsersContext, r: UserRow, locked = throt
   return { ...toInfo(r), lockedUntil: until === undefined ? null : iso(new Date(until)), ...confirmation, recordProblem: audit.accountProblem(r.id) }
 }
 
-function newSession({ clock, sessions, idleMs, maxMs }: UsersContext, user: UserRow): Session {
+function newSession(ctx: UsersContext, user: UserRow): Session {
   const token = randomBytes(32).toString('base64url')
-  const now = clock().getTime()
-  sessions.set(token, { userId: user.id, expiresAt: now + idleMs, endsAt: now + maxMs })
+  newSessionEntry(ctx, user.id, token)
   return { token, user: toInfo(user) }
+}
+
+function newSessionEntry({ clock, sessions, idleMs, maxMs }: UsersContext, userId: number, token: string): void {
+  const now = clock().getTime()
+  sessions.set(token, { userId, expiresAt: now + idleMs, endsAt: now + maxMs })
 }
 
 /**
@@ -393,7 +400,8 @@ export function createUsersService(options: UsersOptions): UsersService {
     userOf: (token) => userOf(ctx, token),
     sessionUserId: (token) => sessionUserId(ctx, token),
     callerFor: (userId, token) => callerOf(soundUser(ctx, userId), token),
-    endSession: (token) => void ctx.sessions.delete(token),
+    endSession: (token) => ctx.sessions.delete(token),
+    lendSession: (userId, token) => void newSessionEntry(ctx, userId, token),
     list: () => listAccounts(ctx),
     create: (actor, input) => createAccount(ctx, actor, input),
     update: (actor, input) => updateAccount(ctx, actor, input),

@@ -15,8 +15,14 @@
  * as it would on the host's thread, and the host's thread reads nothing of the ledger for it.
  * The threads start with the pool (a thread's start, its connection opened, takes a few hundred
  * milliseconds: not to be paid by the first staff's call) and stay until the backend closes; a
- * thread that fails is replaced at the next call, and the calls it held are answered INTERNAL
- * (they wrote nothing: they read).
+ * thread that fails is replaced at the next call, and the calls it held are answered INTERNAL.
+ *
+ * On a team ledger, whose writers go side by side (row locks, not a ledger-wide lock), the threads
+ * also answer the writing calls that need nothing of the host's memory but the caller's session
+ * (the contract's `ledger: 'writes'`: a claim's step, a sign-out): the thread holds the session
+ * for the call, and a sign-out that ends it there ends it on the host. A writing call cut by its
+ * thread's failure is answered INTERNAL saying it may have been made (its transaction either
+ * committed or was rolled back with the connection: never half-applied).
  */
 import { Worker } from 'node:worker_threads'
 import { AppError, type Envelope } from '../contract/errors'
@@ -55,10 +61,16 @@ export interface ReadAnswer {
 
 type Settle = (answer: Omit<ReadAnswer, 'id'>) => void
 
+/** A call held by a thread: how to answer it, and whether it may write (then a failure may have applied it). */
+interface Held {
+  settle: Settle
+  writes: boolean
+}
+
 /** One reading thread and the calls it holds. */
 class ReadThread {
   readonly worker: Worker
-  readonly pending = new Map<number, Settle>()
+  readonly pending = new Map<number, Held>()
   failed = false
 
   constructor(data: ReadWorkerData) {
@@ -71,24 +83,25 @@ class ReadThread {
     this.worker.unref()
   }
 
-  call(message: ReadCall, settle: Settle): void {
-    this.pending.set(message.id, settle)
+  call(message: ReadCall, held: Held): void {
+    this.pending.set(message.id, held)
     this.worker.ref()
     this.worker.postMessage(message)
   }
 
   private settle(m: ReadAnswer): void {
-    const settle = this.pending.get(m.id)
-    if (!settle) return
+    const held = this.pending.get(m.id)
+    if (!held) return
     this.pending.delete(m.id)
     if (this.pending.size === 0) this.worker.unref()
-    settle(m)
+    held.settle(m)
   }
 
   private fail(message: string): void {
     this.failed = true
-    const error = new AppError('INTERNAL', `${message}: try again`).toData()
-    for (const settle of this.pending.values()) settle({ envelope: { ok: false, error } })
+    const read = new AppError('INTERNAL', `${message}: nothing was written, try again`).toData()
+    const wrote = new AppError('INTERNAL', `${message}: the change may or may not have been made; look before trying again`).toData()
+    for (const held of this.pending.values()) held.settle({ envelope: { ok: false, error: held.writes ? wrote : read } })
     this.pending.clear()
   }
 }
@@ -102,12 +115,12 @@ export class ReadPool {
     this.threads = Array.from({ length: Math.max(1, size) }, () => new ReadThread({ ledger }))
   }
 
-  /** The call answered by the least busy thread (a failed one replaced first). */
-  call(channel: string, args: unknown, session: CallSession | null, now: number): Promise<Omit<ReadAnswer, 'id'>> {
+  /** The call answered by the least busy thread (a failed one replaced first); `writes`: it may write. */
+  call(channel: string, args: unknown, session: CallSession | null, now: number, writes = false): Promise<Omit<ReadAnswer, 'id'>> {
     if (this.closed) return Promise.resolve({ envelope: { ok: false, error: new AppError('INTERNAL', 'the ledger is closing: try again').toData() } })
     const thread = this.leastBusy()
     const message: ReadCall = { type: 'call', id: this.nextId++, channel, args, session, now }
-    return new Promise((resolve) => thread.call(message, resolve))
+    return new Promise((settle) => thread.call(message, { settle, writes }))
   }
 
   /** Ends the threads, each closing its connection first. */

@@ -1,7 +1,8 @@
 /**
- * Worker thread: answers a host's reading calls (read-pool.ts) through a connection of its own to
- * the ledger, with the services and the contract's dispatcher as the host has them. The caller
- * comes resolved from the host (which holds the sessions), the clock's reading with each call.
+ * Worker thread: answers a host's reading calls, and a team ledger's writing calls that need
+ * nothing of the host's memory (read-pool.ts), through a connection of its own to the ledger, with
+ * the services and the contract's dispatcher as the host has them. The session comes from the host
+ * (which holds the sessions), the clock's reading with each call; the account is checked here.
  */
 import { parentPort, workerData } from 'node:worker_threads'
 import { createDispatcher, type Caller, type Dispatcher } from '../contract/dispatch'
@@ -56,16 +57,21 @@ function openingError(): AppError {
 }
 
 async function answer(call: ReadCall): Promise<void> {
-  if (!dispatcher) return post({ id: call.id, envelope: { ok: false, error: openingError().toData() } })
+  if (!dispatcher || !services) return post({ id: call.id, envelope: { ok: false, error: openingError().toData() } })
   now = call.now
   session = call.session
   sessionEnded = false
+  // the host's session, held for this call only: a sign-out ends it here, and the host forgets it
+  if (session) services.users.lendSession(session.userId, session.token)
   try {
     const envelope = await dispatcher.dispatch(call.channel, call.args, call.session?.token ?? null)
+    if (session && !services.users.endSession(session.token)) sessionEnded = true
     post({ id: call.id, envelope, sessionEnded })
   } finally {
-    // an unsold ticket's inspection writes an audit entry: into the checkpoint outside the ledger file
-    services?.audit.flushCheckpoint()
+    if (session) services.users.endSession(session.token)
+    // an audit entry written here (an unsold ticket's inspection, a claim's step) goes into the
+    // checkpoint outside the ledger file
+    services.audit.flushCheckpoint()
   }
 }
 

@@ -1,13 +1,15 @@
 /**
  * A host's reading threads (workers/read-pool.ts): the contract's reading calls answered by worker
  * threads with connections of their own must answer exactly as the host's thread would, see what
- * the host has just written, keep the host's sessions and roles, and end with the backend.
+ * the host has just written, keep the host's sessions and roles, and end with the backend. On a
+ * team ledger they also answer the writing calls that need nothing of the host's memory.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { rmSync } from 'node:fs'
 import type { Backend } from '../../electron/services/backend'
 import { feedLine } from '../../electron/services/import'
 import { formatSerial } from '../../game-core/serial'
+import { testEngine } from '../support/ledger-engine'
 import { outsideSql } from '../support/outside-sql'
 import { ledgerOf, openEmissionBackend, PASSWORD, samplePlay, T0, tempDir, USERS } from './ledger-fixture'
 import { call, signIn } from './staff-calls'
@@ -77,5 +79,34 @@ describe('reading threads', () => {
     outsideSql(ledgerOf(pooled).location, `UPDATE users SET role = 'auditor' WHERE name = '${USERS.auditor}'`)
     expect(pooled.services.users.sessionUserId(auditor)).toBeNull()
     expect(await call(pooled, 'auth:status', {}, auditor)).toMatchObject({ ok: true, result: { user: null } })
+  })
+
+  it('takes a team ledger\'s writing calls off the host\'s thread, and a SQLite ledger\'s in its turn on the host', async () => {
+    const admin = await signIn(pooled, USERS.admin)
+    const onHost = vi.spyOn(pooled.services.parties, 'add')
+    try {
+      const args = { player: 'P-WRITE-1', relation: 'staff', linkedTo: 'Otto', reason: 'works the retail desk' }
+      expect(await call(pooled, 'parties:add', args, admin)).toMatchObject({ ok: true, result: { player: 'P-WRITE-1' } })
+      expect(onHost).toHaveBeenCalledTimes(testEngine() === 'postgres' ? 0 : 1)
+    } finally {
+      onHost.mockRestore()
+    }
+    // written, whoever wrote it: the host's own services and a reading thread see it
+    expect(pooled.services.parties.list(false).map((p) => p.player)).toContain('P-WRITE-1')
+    expect(JSON.stringify(await call(pooled, 'parties:list', {}, admin))).toContain('P-WRITE-1')
+    expect(pooled.services.audit.verify().ok).toBe(true)
+  })
+
+  it('signs out: the host forgets the session at once and the log records the sign-out, once', async () => {
+    const support = await signIn(pooled, USERS.support)
+    const userId = pooled.services.users.sessionUserId(support)
+    expect(await call(pooled, 'auth:logout', {}, support)).toMatchObject({ ok: true })
+    expect(pooled.services.users.sessionUserId(support)).toBeNull()
+    expect(await call(pooled, 'players:search', { query: '' }, support)).toMatchObject({ ok: false, error: { code: 'NOT_SIGNED_IN' } })
+    const last = pooled.services.db.prepare("SELECT actor, action, object FROM audit ORDER BY seq DESC LIMIT 1").get()
+    expect(last).toEqual({ actor: USERS.support, action: 'auth.logout', object: `user:${userId}` })
+    // a second sign-out with the ended session is refused and writes nothing
+    expect(await call(pooled, 'auth:logout', {}, support)).toMatchObject({ ok: false, error: { code: 'NOT_SIGNED_IN' } })
+    expect(pooled.services.db.prepare("SELECT action FROM audit ORDER BY seq DESC LIMIT 1").pluck().get()).toBe('auth.logout')
   })
 })

@@ -42,7 +42,8 @@ describe(`two hosts on one ledger (${testEngine()})`, () => {
   let b: Workstation
 
   async function workstation(location: string, keyFile: string | undefined): Promise<Workstation> {
-    const backend = openBackend({ dbPath: location, keyFile, threads: 1, clock: () => new Date(T0 + 86_400_000) })
+    // with reading threads, as `npm run serve` opens it: on a team ledger they take the claims' steps too
+    const backend = openBackend({ dbPath: location, keyFile, threads: 1, readThreads: 1, clock: () => new Date(T0 + 86_400_000) })
     const host = await createHost({ backend, staticDir: dir, onError: () => {} })
     const w: Workstation = { backend, host, tokens: {} }
     for (const role of ['admin', 'operator', 'support', 'manager'] as const) {
