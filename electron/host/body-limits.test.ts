@@ -23,7 +23,7 @@ let serverSockets: Socket[]
 const backend = {
   services: {
     users: {
-      resolve: (token: string | null) =>
+      sessionRole: (token: string | null) =>
         token === OPERATOR ? { userId: 1, name: 'olga', role: 'operator' as const, token } : token === SUPPORT ? { userId: 2, name: 'suzy', role: 'support' as const, token } : null,
     },
   },

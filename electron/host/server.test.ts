@@ -19,7 +19,7 @@ const SESSION = 'tok-123'
 
 /**
  * A backend with the dispatcher's one rule that matters here: only auth:* is public; and the
- * session lookup the host may ask first (services.users.resolve), which knows one session.
+ * session lookup the host may ask first (services.users.sessionRole), which knows one session.
  */
 function fakeBackend() {
   const calls: Call[] = []
@@ -29,7 +29,7 @@ function fakeBackend() {
     resolved,
     services: {
       users: {
-        resolve(token: string | null) {
+        sessionRole(token: string | null) {
           resolved.push(token)
           return token === SESSION ? { userId: 1, name: 'ada', role: 'operator' as const, token } : null
         },

@@ -11,9 +11,10 @@
  *   bytes (contract/feed.ts BYTES_BODIES) may come instead as the body itself, application/octet-stream,
  *   the call's other arguments in the X-Carats-Args header (URI-encoded JSON);
  * - a channel that needs a session is refused (NOT_SIGNED_IN, as the dispatcher would) before
- *   its body is read when the bearer token is not a live session (the backend's
- *   services.users.resolve), and so is one the session's role may not call (FORBIDDEN): only a
- *   caller who may make the call can make the host read its body;
+ *   its body is read when the bearer token is not a live session of an active account (the
+ *   backend's services.users.sessionRole: memory and one statement, the account's record being the
+ *   call's to check), and so is one the session's role may not call (FORBIDDEN): only a caller who
+ *   may make the call can make the host read its body;
  * - each body is read no further than its channel needs (host-api.ts bodyLimit), else refused with
  *   413 (REQUEST_TOO_LARGE) and the connection closed: an unauthenticated caller cannot make the
  *   host hold more than a few KiB per request;
@@ -44,8 +45,8 @@ import { HttpFailure } from './http-failure'
 
 /** The part of the backend's users service the host asks before reading a body. */
 interface SessionLookup {
-  /** The caller of a live session, with its role, else null (services.users.resolve). */
-  resolve(token: string | null): { role: Role } | null
+  /** The role of a live session's account, else null (services.users.sessionRole). */
+  sessionRole(token: string | null): { role: Role } | null
 }
 
 export interface HostBackend {
@@ -146,9 +147,9 @@ export const HOST_LIMITS = {
 /** How the host asks the backend whose live session a token is (its role), or null. */
 function sessionCheck(backend: HostBackend): (token: string) => Promise<{ role: Role } | null> {
   const { services, open } = backend
-  if (services) return (token) => Promise.resolve(services.users.resolve(token) ?? null)
-  if (open) return async (token) => (await open.call(backend)).services.users.resolve(token) ?? null
-  throw new Error('the host needs a backend whose sessions it can check (services.users.resolve, or open())')
+  if (services) return (token) => Promise.resolve(services.users.sessionRole(token) ?? null)
+  if (open) return async (token) => (await open.call(backend)).services.users.sessionRole(token) ?? null
+  throw new Error('the host needs a backend whose sessions it can check (services.users.sessionRole, or open())')
 }
 
 async function handle(ctx: HostContext, req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -99,10 +99,16 @@ export interface BackendOptions {
 }
 
 /**
- * The reading threads of a host: one per core, two to four; CARATS_READ_THREADS=0 turns them off
- * (every call then answered on the host's thread, as the CLI and the tests do by default).
+ * The reading threads of a host: one per core, two to four; CARATS_READ_THREADS=N sets how many
+ * (0 to 16; 0: every call answered on the host's thread, as the CLI and the tests do by default).
  */
-export const HOST_READ_THREADS = process.env.CARATS_READ_THREADS === '0' ? 0 : Math.min(4, Math.max(2, availableParallelism()))
+export const HOST_READ_THREADS = readThreadsWanted(process.env.CARATS_READ_THREADS)
+
+function readThreadsWanted(given: string | undefined): number {
+  const n = Number(given)
+  if (given !== undefined && /^\d+$/.test(given) && n <= 16) return n
+  return Math.min(4, Math.max(2, availableParallelism()))
+}
 
 export interface Backend {
   dispatch(channel: string, args: unknown, token: string | null): Promise<Envelope<unknown>>

@@ -195,6 +195,19 @@ describe('sessions', () => {
     now += 8 * 3600_000
     expect(b.services.users.resolve(idle)).toBeNull()
   })
+
+  it('give the browser host the role as the ledger holds it now, and nothing once the account is deactivated', async () => {
+    const token = (await b.services.users.login('suzy', PASSWORD)).token
+    const id = b.services.users.list().find((u) => u.name === 'suzy')!.id
+    expect(b.services.users.sessionRole(token)).toEqual({ role: 'support' })
+    // a new role applies at the next call, the host's check before a body included
+    await b.services.users.update(ADMIN, { userId: id, role: 'operator' })
+    expect(b.services.users.sessionRole(token)).toEqual({ role: 'operator' })
+    expect(b.services.users.sessionRole('not a session')).toBeNull()
+    await b.services.users.update(ADMIN, { userId: id, active: false })
+    expect(b.services.users.sessionRole(token)).toBeNull()
+    expect(b.services.users.sessionUserId(token)).toBeNull()
+  })
 })
 
 describe('the administrator', () => {

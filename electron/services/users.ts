@@ -78,6 +78,11 @@ export interface UsersService {
   callerFor(userId: number, token: string): Caller | null
   /** Ends a session; false when there was none. */
   endSession(token: string): boolean
+  /**
+   * The role of a live session's active account, one statement: the browser host's check before
+   * it reads a body. Not the account's record, which the call itself checks (resolve, callerFor).
+   */
+  sessionRole(token: string | null): { role: Role } | null
   /** A thread holds the host's session for the one call it answers (a sign-out ends it there). */
   lendSession(userId: number, token: string): void
   list(): UserAccount[]
@@ -313,6 +318,15 @@ function soundUser({ audit, statements: { byId } }: UsersContext, userId: number
   return toInfo(row)
 }
 
+function sessionRole(ctx: UsersContext, token: string | null): { role: Role } | null {
+  const userId = sessionUserId(ctx, token)
+  if (userId === null) return null
+  const row = ctx.statements.byId.get(userId) as UserRow | undefined
+  if (row && row.active === 1) return { role: row.role }
+  ctx.sessions.delete(token!)
+  return null
+}
+
 function userOf(ctx: UsersContext, token: string | null): UserInfo | null {
   const userId = sessionUserId(ctx, token)
   if (userId === null) return null
@@ -401,6 +415,7 @@ export function createUsersService(options: UsersOptions): UsersService {
     sessionUserId: (token) => sessionUserId(ctx, token),
     callerFor: (userId, token) => callerOf(soundUser(ctx, userId), token),
     endSession: (token) => ctx.sessions.delete(token),
+    sessionRole: (token) => sessionRole(ctx, token),
     lendSession: (userId, token) => void newSessionEntry(ctx, userId, token),
     list: () => listAccounts(ctx),
     create: (actor, input) => createAccount(ctx, actor, input),
