@@ -127,23 +127,34 @@ export function checkRowSeals(db: Db, keys: KeyStore): SealReport {
   return { rows, findings: [...findings, ...missingRows(db, log, seen)] }
 }
 
+/**
+ * One account's row with all its check needs, in one statement (a round trip on a team ledger,
+ * and this check runs at every call): its seal, the latest entry about it, the entry its seal
+ * names, and when the rows were sealed. `object = ?` as well as without case: an entry about
+ * `user:12` is about that account, whatever a look-alike wrote.
+ */
+const ACCOUNT_SQL = `WITH touch AS (SELECT seq, action FROM audit WHERE object COLLATE NOCASE = ? AND object = ?
+    AND action IN (${USER_ACTIONS_SQL}) ORDER BY seq DESC LIMIT 1)
+  SELECT u.*, s.seq AS seal_seq, s.mac AS seal_mac, t.seq AS touch_seq, t.action AS touch_action,
+    e.action AS sealed_by_action, e.object AS sealed_by_object, e.details AS sealed_by_details,
+    (SELECT value FROM ledger_meta WHERE name = 'rows_sealed') AS rows_sealed_at
+  FROM users u LEFT JOIN row_seals s ON s.kind = 'user' AND s.key = ? LEFT JOIN touch t ON 1 = 1
+    LEFT JOIN audit e ON e.seq = s.seq
+  WHERE u.id = ?`
+
 /** What is wrong with one account's row (null: sound): its seal, and the latest entry about it. */
 export function accountProblem(db: Db, keys: KeyStore, userId: number): string | null {
   const ref: RowRef = { kind: 'user', key: String(userId) }
-  const r = db.prepare(`SELECT u.*, s.seq AS seal_seq, s.mac AS seal_mac FROM users u
-    LEFT JOIN row_seals s ON s.kind = 'user' AND s.key = ? WHERE u.id = ?`).get(ref.key, userId) as Record<string, unknown> | undefined
-  if (!r) return 'the account is gone'
-  const sealed = splitSeal(r)
   const object = `user:${userId}`
-  const latest = db.prepare(`SELECT seq, action FROM audit WHERE object COLLATE NOCASE = ? AND object = ? AND action IN (${USER_ACTIONS_SQL})
-    ORDER BY seq DESC LIMIT 1`).get(object, object) as Touch | undefined
+  const r = db.prepare(ACCOUNT_SQL).get(object, object, ref.key, userId) as Record<string, unknown> | undefined
+  if (!r) return 'the account is gone'
+  const { touch_seq, touch_action, sealed_by_action, sealed_by_object, sealed_by_details, rows_sealed_at, ...user } = r
+  const sealed = splitSeal(user)
   const log: LogIndex = { latest: new Map(), rowOfSeq: new Map(), sealings: [] }
-  if (latest) log.latest.set(refId(ref), { seq: Number(latest.seq), action: latest.action })
-  const sealedAt = readMeta(db, 'rows_sealed')
-  if (sealedAt !== null && sealedAt !== '0') log.sealings.push(Number(sealedAt))
-  if (sealed.seal) {
-    const e = db.prepare('SELECT action, object, details FROM audit WHERE seq = ?').get(sealed.seal.seq) as { action: string; object: string; details: string } | undefined
-    const about = e ? touchedRow(e.action, e.object, e.details) : null
+  if (touch_seq !== null && touch_seq !== undefined) log.latest.set(refId(ref), { seq: Number(touch_seq), action: String(touch_action) })
+  if (typeof rows_sealed_at === 'string' && rows_sealed_at !== '0') log.sealings.push(Number(rows_sealed_at))
+  if (sealed.seal && typeof sealed_by_action === 'string') {
+    const about = touchedRow(sealed_by_action, String(sealed_by_object), String(sealed_by_details))
     if (about && refId(about) === refId(ref)) log.rowOfSeq.set(sealed.seal.seq, refId(ref))
   }
   return judgeRow(keys.derive(ROW_SEAL_KEY_LABEL), log, ref, sealed)
