@@ -187,8 +187,9 @@ export function openBackend(opts: BackendOptions): Backend {
   const onHost = (channel: string, args: unknown, token: string | null) => inTurn(turn, channel, () => dispatcher.dispatch(channel, args, token))
   return {
     dispatch(channel, args, token) {
-      if (pool === null || !answeredApart(useOf(channel), turn)) return onHost(channel, args, token)
-      return answerApart(pool, services, channel, args, token)
+      const use = useOf(channel)
+      if (pool === null || !answeredApart(use, turn)) return onHost(channel, args, token)
+      return answerApart(pool, services, { channel, args, token, writes: use === 'writes' })
     },
     services,
     actor: { name: opts.actorName ?? osUserName(), role: 'admin' },
@@ -230,10 +231,11 @@ function answeredApart(use: LedgerUse | undefined, turn: WriteTurn | null): bool
  * only, the thread checks the account and answers; an account found unsound, or a sign-out, ends
  * the session.
  */
-async function answerApart(pool: ReadPool, services: Services, channel: string, args: unknown, token: string | null): Promise<Envelope<unknown>> {
+async function answerApart(pool: ReadPool, services: Services, c: { channel: string; args: unknown; token: string | null; writes: boolean }): Promise<Envelope<unknown>> {
+  const { channel, args, token } = c
   const userId = services.users.sessionUserId(token)
   const session = userId === null || token === null ? null : { userId, token }
-  const answer = await pool.call(channel, args, session, services.clock().getTime(), useOf(channel) === 'writes')
+  const answer = await pool.call(channel, args, session, services.clock().getTime(), c.writes)
   if (answer.sessionEnded && token !== null) services.users.endSession(token)
   return answer.envelope
 }
@@ -243,8 +245,7 @@ async function answerApart(pool: ReadPool, services: Services, channel: string, 
  * host: never in SQLite's busy handler behind an import. Reading calls and the import go straight on.
  */
 async function inTurn<T>(turn: WriteTurn | null, channel: string, call: () => Promise<T>): Promise<T> {
-  const use = useOf(channel)
-  if (turn === null || (use !== undefined && use !== 'writes')) return call()
+  if (turn === null || !mayWrite(useOf(channel))) return call()
   const giveBack = await turn.enter()
   try {
     return await call()
@@ -252,6 +253,9 @@ async function inTurn<T>(turn: WriteTurn | null, channel: string, call: () => Pr
     giveBack()
   }
 }
+
+/** Whether a call of this use may write the ledger on the host's thread (then, on SQLite, in the turn). */
+const mayWrite = (use: LedgerUse | undefined) => use === undefined || use === 'writes'
 
 /** How a channel uses the ledger (contract/define.ts); an unknown channel is refused on the host's thread. */
 function useOf(channel: string): LedgerUse | undefined {

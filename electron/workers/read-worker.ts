@@ -63,16 +63,17 @@ async function answer(call: ReadCall): Promise<void> {
   sessionEnded = false
   // the host's session, held for this call only: a sign-out ends it here, and the host forgets it
   if (session) services.users.lendSession(session.userId, session.token)
+  let envelope
   try {
-    const envelope = await dispatcher.dispatch(call.channel, call.args, call.session?.token ?? null)
-    if (session && !services.users.endSession(session.token)) sessionEnded = true
-    post({ id: call.id, envelope, sessionEnded })
+    envelope = await dispatcher.dispatch(call.channel, call.args, call.session?.token ?? null)
   } finally {
-    if (session) services.users.endSession(session.token)
+    // the loan given back: a session no longer held was ended by the call
+    if (session && !services.users.endSession(session.token)) sessionEnded = true
     // an audit entry written here (an unsold ticket's inspection, a claim's step) goes into the
     // checkpoint outside the ledger file
     services.audit.flushCheckpoint()
   }
+  post({ id: call.id, envelope, sessionEnded })
 }
 
 /** Calls are answered one after the other: each reads through the one connection. */
