@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import { getPriority } from 'node:os'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { formatSerial } from '../../game-core/serial'
 import { smallDefinition } from '../../test/support/game-fixtures'
@@ -5,8 +7,14 @@ import { feedLine, STREAM_FROM_BYTES } from '../services/import'
 import { createSalesGenerator } from '../services/simulator'
 import { openLedgerFixture, TEST_ACTOR, type LedgerFixture } from '../../test/support/simulator-world'
 import { workerImport } from './import-runner'
+import { BACKGROUND_NICE } from './priority'
 
 const NOW = Date.parse('2025-03-20T15:00:00Z')
+
+/** The niceness of each thread of this process (Linux: /proc/self/task/<tid>/stat, its 19th field). */
+function threadNiceness(): number[] {
+  return readdirSync('/proc/self/task').map((tid) => Number(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ')[16]))
+}
 
 describe("the app's import, on a worker thread of its own", () => {
   let f: LedgerFixture
@@ -36,4 +44,13 @@ describe("the app's import, on a worker thread of its own", () => {
     await expect(importOnWorker(TEST_ACTOR, next.join('\n'), 'bad.jsonl')).rejects.toMatchObject({ code: 'IMPORT_REJECTED', extras: { details: [{ line: count, problems: [{ code: 'STAKE' }] }] } })
     expect(f.catalog.block(1, 1).units_sold).toBe(count)
   }, 60_000)
+
+  it.runIf(process.platform === 'linux')('runs at a lower CPU priority than the thread that answers staff', async () => {
+    const importOnWorker = workerImport(f.path, f.clock, f.keyFile)
+    // a file refused whole: the worker (and its connection's threads) started, nothing stored
+    await expect(importOnWorker(TEST_ACTOR, 'not json\n', 'bad.jsonl')).rejects.toMatchObject({ code: 'IMPORT_REJECTED' })
+    // the worker, its feed reader and its connection's threads: lowered; this thread: as it was
+    expect(threadNiceness()).toContain(BACKGROUND_NICE)
+    expect(getPriority()).toBe(0)
+  })
 })

@@ -12,11 +12,14 @@ import { WriteTurn } from '../services/write-turn'
 import type { ImportJob, ImportWorkerData, ImportWorkerMessage } from './import-runner'
 import { provideWorkerEntries } from './entry'
 import { openWorkerLedger, postedError, type WorkerLedger } from './worker-ledger'
+import { runInBackground } from './priority'
 
 const data = workerData as ImportWorkerData
 const post = (m: ImportWorkerMessage) => parentPort!.postMessage(m)
 
 provideWorkerEntries({ 'feed-reader-worker': data.readerEntry })
+// before the threads it starts (its feed reader, its PostgreSQL connection's), which inherit it
+runInBackground()
 
 /** The app's clock, as it read when the import being run was asked for. */
 let now = Date.now()
