@@ -16,7 +16,7 @@ import { keyFilePath, readKeyFile, keyProblems, writeKeyFile, type KeyStore } fr
 import { createAuditService, type AuditService } from './audit'
 import { createCatalog, type Catalog } from './catalog'
 import { type Clock, iso } from './common'
-import { workerEntry } from '../workers/entry'
+import { workerEntry } from '../threads/entry'
 import { engineOf } from '../ledger/dialect'
 import { displayLocation, isPostgresUrl } from '../ledger/location'
 import { checkLedgerData } from './ledger-check'

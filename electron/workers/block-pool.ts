@@ -18,7 +18,7 @@ import { chunkCount } from '../../game-core/commitment'
 import type { CommitmentVersion } from '../../game-core/unit-commitment'
 import { nodePrimitives } from '../crypto/node-primitives'
 import { AppError } from '../contract/errors'
-import { workerEntry } from './entry'
+import { workerEntry } from '../threads/entry'
 import { CONTROL, CONTROL_WORDS, type BlockTask, type BlockWorkerMessage, type BlockWorkerResult } from './messages'
 
 export interface BlockJobOptions {

@@ -5,7 +5,7 @@
  */
 import { Worker } from 'node:worker_threads'
 import { FeedRing, type FeedReadJob } from '../services/feed-ring'
-import { workerEntry } from './entry'
+import { workerEntry } from '../threads/entry'
 
 const IDLE_MS = 30_000
 let idle: { worker: Worker; timer: ReturnType<typeof setTimeout> } | null = null

@@ -7,7 +7,7 @@ import { feedLine, STREAM_FROM_BYTES } from '../services/import'
 import { createSalesGenerator } from '../services/simulator'
 import { openLedgerFixture, TEST_ACTOR, type LedgerFixture } from '../../test/support/simulator-world'
 import { workerImport } from './import-runner'
-import { BACKGROUND_NICE } from './priority'
+import { BACKGROUND_NICE } from '../threads/priority'
 
 const NOW = Date.parse('2025-03-20T15:00:00Z')
 

@@ -20,7 +20,7 @@ import { arrivalOf, type FeedArrival } from '../services/import-arrival'
 import { copyShared } from '../services/import-feed'
 import { WriteTurn } from '../services/write-turn'
 import { isPostgresUrl } from '../ledger/location'
-import { workerEntry } from './entry'
+import { workerEntry } from '../threads/entry'
 import { workerLedgerRef, type WorkerLedgerRef } from './worker-ledger'
 
 /** What the worker is started with. */

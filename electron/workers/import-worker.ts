@@ -10,9 +10,9 @@ import { createImporter, type Importer } from '../services/import'
 import { FeedArrival } from '../services/import-arrival'
 import { WriteTurn } from '../services/write-turn'
 import type { ImportJob, ImportWorkerData, ImportWorkerMessage } from './import-runner'
-import { provideWorkerEntries } from './entry'
+import { provideWorkerEntries } from '../threads/entry'
 import { openWorkerLedger, postedError, type WorkerLedger } from './worker-ledger'
-import { runInBackground } from './priority'
+import { runInBackground } from '../threads/priority'
 
 const data = workerData as ImportWorkerData
 const post = (m: ImportWorkerMessage) => parentPort!.postMessage(m)

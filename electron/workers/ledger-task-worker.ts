@@ -7,7 +7,7 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import { backupLedger, checkLedger, checkSummary } from '../services/ledger-integrity'
 import type { LedgerTaskData, LedgerTaskMessage } from './ledger-task-runner'
-import { provideWorkerEntries } from './entry'
+import { provideWorkerEntries } from '../threads/entry'
 import { openWorkerLedger, postedError, type WorkerLedger } from './worker-ledger'
 
 const data = workerData as LedgerTaskData

@@ -26,7 +26,7 @@
  */
 import { Worker } from 'node:worker_threads'
 import { AppError, type Envelope } from '../contract/errors'
-import { workerEntry } from './entry'
+import { workerEntry } from '../threads/entry'
 import type { WorkerLedgerRef } from './worker-ledger'
 
 /** What a reading thread is started with. */

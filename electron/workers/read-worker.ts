@@ -12,7 +12,7 @@ import { openLedgerKey } from '../ledger/keystore'
 import { createServices, type Services } from '../services/backend'
 import { createHandlers } from '../services/handlers'
 import { limitedLog } from '../services/log-limit'
-import { provideWorkerEntries } from './entry'
+import { provideWorkerEntries } from '../threads/entry'
 import type { CallSession, ReadAnswer, ReadCall, ReadWorkerData } from './read-pool'
 
 const data = workerData as ReadWorkerData

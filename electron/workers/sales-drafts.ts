@@ -5,7 +5,7 @@
 import { Worker } from 'node:worker_threads'
 import { AppError } from '../contract/errors'
 import type { DraftBatch, DraftSource, GeneratorOptions } from '../services/simulator'
-import { workerEntry } from './entry'
+import { workerEntry } from '../threads/entry'
 
 export type SalesWorkerMessage = { type: 'batch'; batch: DraftBatch } | { type: 'error'; message: string }
 

@@ -13,7 +13,7 @@ import { Worker } from 'node:worker_threads'
 import { AppError, type ErrorCode } from '../contract/errors'
 import type { UnitRun } from '../services/sales'
 import type { Seller, SellJob } from '../services/simulator'
-import { workerEntry } from './entry'
+import { workerEntry } from '../threads/entry'
 import type { WorkerLedgerRef } from './worker-ledger'
 
 /** Sales per transaction on the worker thread, at most… */

@@ -6,7 +6,7 @@
 import { AppError } from '../contract/errors'
 import { openLedger, type Db } from '../ledger/db'
 import { isPostgresUrl } from '../ledger/location'
-import { provideWorkerEntries, workerEntry } from './entry'
+import { provideWorkerEntries, workerEntry } from '../threads/entry'
 import { openLedgerKey, type KeyStore } from '../ledger/keystore'
 import { createAlertsService } from '../services/alerts'
 import { createAuditService, type AuditService } from '../services/audit'

@@ -4,7 +4,7 @@
  * build of electron/cli/main.ts, out/main/cli.js.
  *
  * Under test it runs with esbuild made unloadable: esbuild is what the workers' run-from-source
- * path (electron/workers/entry.ts) bundles them with, so a command whose workers did not start
+ * path (electron/threads/entry.ts) bundles them with, so a command whose workers did not start
  * from their built files (out/main/<name>-worker.js) fails instead of quietly passing.
  */
 import { join } from 'node:path'

@@ -8,7 +8,7 @@
  * before the next call's request is sent (drain), and its failure thrown then.
  */
 import { MessageChannel, Worker, receiveMessageOnPort, type MessagePort } from 'node:worker_threads'
-import { workerEntry } from '../../workers/entry'
+import { workerEntry } from '../../threads/entry'
 import type { BridgeAnswer, BridgeError, BridgeRequest, BridgeRows } from './bridge-messages'
 
 /** An error of the server, with SQLite's wording where the services read it (constraint failures). */

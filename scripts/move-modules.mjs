@@ -1,0 +1,117 @@
+#!/usr/bin/env node
+/**
+ * Moves source files (git mv) and rewrites every relative import that names them, and every
+ * relative import inside them, so that the code means what it meant. A development tool for
+ * reshaping the house (docs/ARCHITECTURE.md): run it, then `npm run typecheck` and the tests.
+ *
+ *   node scripts/move-modules.mjs old/path.ts=new/path.ts [more…]
+ *   node scripts/move-modules.mjs --plan moves.txt      (one "old new" pair per line)
+ *
+ * It reads the specifiers of `import … from`, `export … from`, `import(…)`, `require(…)` and
+ * `vi.mock(…)`/`vi.importActual(…)`; anything else that names a path (a worker's file name, a
+ * path joined at run time) is for the mover to find (it lists the moved files' base names that
+ * still appear in quotes elsewhere).
+ */
+import { execFileSync } from 'node:child_process'
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs'
+import { dirname, extname, join, relative, resolve } from 'node:path'
+
+const ROOT = resolve(dirname(new URL(import.meta.url).pathname), '..')
+const SOURCE_DIRS = ['electron', 'renderer', 'game-core', 'test', 'scripts', 'tools']
+const SOURCE_EXT = new Set(['.ts', '.mts', '.cts', '.tsx', '.vue', '.mjs', '.js', '.cjs'])
+const RESOLVE_EXT = ['', '.ts', '.mts', '.tsx', '.vue', '.mjs', '.js', '/index.ts']
+const SPECIFIER = /(\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|\bvi\.(?:mock|importActual|doMock)\s*\(\s*|^\s*import\s+)(['"])(\.{1,2}\/[^'"]*)\2/gm
+
+function sourceFiles(dir, out = []) {
+  for (const name of readdirSync(dir)) {
+    if (name === 'node_modules' || name === 'out' || name.startsWith('.')) continue
+    const path = join(dir, name)
+    if (statSync(path).isDirectory()) sourceFiles(path, out)
+    else if (SOURCE_EXT.has(extname(name))) out.push(path)
+  }
+  return out
+}
+
+/** The file a relative specifier names, or null. */
+function resolveSpecifier(fromFile, spec) {
+  const base = resolve(dirname(fromFile), spec)
+  for (const ext of RESOLVE_EXT) {
+    const p = base + ext
+    if (existsSync(p) && statSync(p).isFile()) return { file: p, ext }
+  }
+  return null
+}
+
+/** The specifier from `fromFile` to `target`, written the way the original was (its extension kept or not). */
+function specifierTo(fromFile, target, ext) {
+  let to = target
+  if (ext === '/index.ts') to = dirname(target)
+  else if (ext !== '') to = target.slice(0, -ext.length)
+  let rel = relative(dirname(fromFile), to)
+  if (!rel.startsWith('.')) rel = `./${rel}`
+  return rel
+}
+
+function readMoves(argv) {
+  const pairs = []
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--plan') {
+      for (const line of readFileSync(argv[++i], 'utf8').split('\n')) {
+        const [from, to] = line.trim().split(/\s+/)
+        if (from && to && !from.startsWith('#')) pairs.push([from, to])
+      }
+    } else {
+      const [from, to] = argv[i].split('=')
+      pairs.push([from, to])
+    }
+  }
+  return new Map(pairs.map(([from, to]) => [resolve(ROOT, from), resolve(ROOT, to)]))
+}
+
+function main() {
+  const moves = readMoves(process.argv.slice(2))
+  if (moves.size === 0) throw new Error('nothing to move: give old=new pairs or --plan <file>')
+  for (const from of moves.keys()) if (!existsSync(from)) throw new Error(`${relative(ROOT, from)} does not exist`)
+  const files = SOURCE_DIRS.flatMap((d) => (existsSync(join(ROOT, d)) ? sourceFiles(join(ROOT, d)) : []))
+  // every file's new text, computed from the old tree before anything moves
+  const rewritten = new Map()
+  for (const file of files) {
+    const text = readFileSync(file, 'utf8')
+    const newHome = moves.get(file) ?? file
+    let changed = false
+    const next = text.replace(SPECIFIER, (all, lead, quote, spec) => {
+      const found = resolveSpecifier(file, spec)
+      if (!found) return all
+      const target = moves.get(found.file) ?? found.file
+      if (target === found.file && newHome === file) return all
+      const respec = specifierTo(newHome, target, found.ext)
+      if (respec === spec) return all
+      changed = true
+      return `${lead}${quote}${respec}${quote}`
+    })
+    if (changed || newHome !== file) rewritten.set(newHome, next)
+  }
+  for (const [from, to] of moves) {
+    execFileSync('mkdir', ['-p', dirname(to)])
+    execFileSync('git', ['mv', from, to], { cwd: ROOT })
+  }
+  for (const [file, text] of rewritten) writeFileSync(file, text)
+  console.log(`moved ${moves.size} file(s), rewrote ${rewritten.size} file(s)`)
+  const names = [...moves.keys()].map((f) => relative(ROOT, f).replace(/\.[^.]+$/, ''))
+  for (const name of names) {
+    const bare = name.split('/').pop()
+    const out = spawnGrep(`['"/]${bare}['".]`)
+    if (out) console.log(`still named "${bare}" in:\n${out}`)
+  }
+}
+
+function spawnGrep(pattern) {
+  try {
+    return execFileSync('git', ['grep', '-nE', pattern, '--', ...SOURCE_DIRS, '*.md', '*.json', '*.config.ts'], { cwd: ROOT, encoding: 'utf8' })
+      .split('\n').filter((l) => l && !/\bfrom ['"]|import\(|require\(/.test(l)).slice(0, 20).join('\n')
+  } catch {
+    return ''
+  }
+}
+
+main()
