@@ -6,6 +6,9 @@
  *
  *   node scripts/move-modules.mjs old/path.ts=new/path.ts [more…]
  *   node scripts/move-modules.mjs --plan moves.txt      (one "old new" pair per line)
+ *   node scripts/move-modules.mjs --entrance electron/services/import
+ *     every import from outside the folder of a file inside it goes through the folder's
+ *     index.ts instead, and index.ts exports what they take (written, or added to)
  *
  * It reads the specifiers of `import … from`, `export … from`, `import(…)`, `require(…)` and
  * `vi.mock(…)`/`vi.importActual(…)`; anything else that names a path (a worker's file name, a
@@ -68,7 +71,74 @@ function readMoves(argv) {
   return new Map(pairs.map(([from, to]) => [resolve(ROOT, from), resolve(ROOT, to)]))
 }
 
+const NAMED_IMPORT = /^(import|export)(\s+type)?\s*\{([^}]*)\}\s*from\s*(['"])(\.{1,2}\/[^'"]*)\4;?[ \t]*$/gm
+
+/** The names of an import's braces: { name (as exported), local text, type }. */
+function namesOf(braces, allType) {
+  return braces.split(',').map((n) => n.trim()).filter(Boolean).map((text) => {
+    const type = allType || text.startsWith('type ')
+    const bare = text.replace(/^type\s+/, '')
+    return { name: bare.split(/\s+as\s+/)[0], text: bare, type }
+  })
+}
+
+function entrance(folderArg) {
+  const folder = resolve(ROOT, folderArg)
+  const index = join(folder, 'index.ts')
+  const files = SOURCE_DIRS.flatMap((d) => (existsSync(join(ROOT, d)) ? sourceFiles(join(ROOT, d)) : []))
+  /** inner file -> name -> type only */
+  const exported = new Map()
+  let rewritten = 0
+  for (const file of files) {
+    if (file.startsWith(folder + '/')) continue
+    const text = readFileSync(file, 'utf8')
+    const merged = new Map()
+    let changed = false
+    let next = text.replace(NAMED_IMPORT, (all, verb, typeAll, braces, quote, spec) => {
+      const found = resolveSpecifier(file, spec)
+      if (!found || !found.file.startsWith(folder + '/') || found.file === index) return all
+      const names = namesOf(braces, Boolean(typeAll))
+      const mine = exported.get(found.file) ?? new Map()
+      for (const n of names) mine.set(n.name, (mine.get(n.name) ?? true) && n.type)
+      exported.set(found.file, mine)
+      changed = true
+      if (verb === 'export') return `export {${braces}} from ${quote}${specifierTo(file, index, '/index.ts')}${quote}`
+      const key = `${specifierTo(file, index, '/index.ts')}`
+      const list = merged.get(key) ?? []
+      list.push(...names.map((n) => (n.type && !typeAll ? `type ${n.text}` : typeAll ? `type ${n.text}` : n.text)))
+      merged.set(key, list)
+      return `@@import:${key}@@`
+    })
+    for (const [key, list] of merged) {
+      const allType = list.every((t) => t.startsWith('type '))
+      const items = allType ? list.map((t) => t.slice(5)) : list
+      const line = `import ${allType ? 'type ' : ''}{ ${[...new Set(items)].join(', ')} } from '${key}'`
+      let first = true
+      next = next.replace(new RegExp(`@@import:${key.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}@@\\n?`, 'g'), () => {
+        if (!first) return ''
+        first = false
+        return `${line}\n`
+      })
+    }
+    if (changed) {
+      writeFileSync(file, next)
+      rewritten++
+    }
+  }
+  const lines = existsSync(index) ? readFileSync(index, 'utf8').trimEnd().split('\n') : []
+  for (const [file, names] of [...exported].sort((a, b) => a[0].localeCompare(b[0]))) {
+    const spec = specifierTo(index, file, extname(file) === '.ts' ? '.ts' : '')
+    const values = [...names].filter(([, type]) => !type).map(([n]) => n).sort()
+    const types = [...names].filter(([, type]) => type).map(([n]) => n).sort()
+    if (values.length) lines.push(`export { ${values.join(', ')} } from '${spec}'`)
+    if (types.length) lines.push(`export type { ${types.join(', ')} } from '${spec}'`)
+  }
+  writeFileSync(index, lines.join('\n') + '\n')
+  console.log(`rewrote ${rewritten} file(s); ${relative(ROOT, index)} exports from ${exported.size} file(s): merge its lines by hand if it had some`)
+}
+
 function main() {
+  if (process.argv[2] === '--entrance') return entrance(process.argv[3])
   const moves = readMoves(process.argv.slice(2))
   if (moves.size === 0) throw new Error('nothing to move: give old=new pairs or --plan <file>')
   for (const from of moves.keys()) if (!existsSync(from)) throw new Error(`${relative(ROOT, from)} does not exist`)

@@ -1,12 +1,12 @@
 /**
  * The browser host's import route: a sales feed's bytes as the request's body (contract/feed.ts),
- * read into memory that the import's threads share, whole or (services/import-arrival.ts) handed
+ * read into memory that the import's threads share, whole or (services/import/arrival.ts) handed
  * over as they arrive; the call's other arguments from their header; the size limit's refusal.
  */
 import type { IncomingMessage } from 'node:http'
 import { AppError, because } from '../contract/errors'
 import { BYTES_ARGS_HEADER } from '../contract/feed'
-import { FeedArrival, registerArrival } from '../services/import-arrival'
+import { FeedArrival, registerArrival } from '../services/import'
 import { HttpFailure } from './http-failure'
 
 /**

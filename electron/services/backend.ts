@@ -10,11 +10,10 @@ import { openLedger, type Db } from '../ledger/db'
 import { isPostgresUrl } from '../ledger/location'
 import { keyFilePath, openLedgerKey, type KeyStore } from '../ledger/keystore'
 import { verifyBlockInWorkers } from '../workers/block-pool'
-import { closeImportWorkers, workerImport, writeTurnOf } from '../workers/import-runner'
+import { closeImportWorkers, workerImport, writeTurnOf, type WriteTurn, createImporter } from './import'
 import { contract } from '../contract'
 import type { LedgerUse } from '../contract/define'
 import { ReadPool } from '../workers/read-pool'
-import type { WriteTurn } from './write-turn'
 import { runLedgerTask } from '../workers/ledger-task-runner'
 import { workerSeller } from '../workers/simulate-seller'
 import { workerLedgerRef } from '../workers/worker-ledger'
@@ -30,7 +29,6 @@ import { createRelatedParties, type RelatedPartiesService } from './related-part
 import { createEmissionsService, type EmissionsService, type VerifyBlockFn } from './emissions'
 import { type ImporterService, type ReportsService, type SimulatorService } from './extensions'
 import { createHandlers } from './handlers'
-import { createImporter } from './import'
 import { createJobRegistry, type JobRegistry } from './jobs'
 import { createLeases, type Leases } from './leases'
 import { createLedgerOffice, type LedgerOffice } from './ledger-office'
@@ -241,7 +239,7 @@ async function answerApart(pool: ReadPool, services: Services, c: { channel: str
 }
 
 /**
- * A call that may write a SQLite ledger waits for its turn (write-turn.ts) without holding up the
+ * A call that may write a SQLite ledger waits for its turn (import/write-turn.ts) without holding up the
  * host: never in SQLite's busy handler behind an import. Reading calls and the import go straight on.
  */
 async function inTurn<T>(turn: WriteTurn | null, channel: string, call: () => Promise<T>): Promise<T> {

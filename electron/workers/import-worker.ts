@@ -1,15 +1,12 @@
 /**
- * Worker thread: imports sales feeds (services/import.ts) through a connection of its own to the
+ * Worker thread: imports sales feeds (services/import/importer.ts) through a connection of its own to the
  * ledger, so that the app's thread stays free while a large file is read, checked and written.
- * Started by import-runner.ts, which keeps it for the next import a while: each import is a
+ * Started by import/runner.ts, which keeps it for the next import a while: each import is a
  * message, answered in turn; `close` closes the connection and ends the thread.
  */
 import { parentPort, workerData } from 'node:worker_threads'
 import { AppError } from '../contract/errors'
-import { createImporter, type Importer } from '../services/import'
-import { FeedArrival } from '../services/import-arrival'
-import { WriteTurn } from '../services/write-turn'
-import type { ImportJob, ImportWorkerData, ImportWorkerMessage } from './import-runner'
+import { createImporter, type Importer, FeedArrival, WriteTurn, type ImportJob, type ImportWorkerData, type ImportWorkerMessage } from '../services/import'
 import { provideWorkerEntries } from '../threads/entry'
 import { openWorkerLedger, postedError, type WorkerLedger } from './worker-ledger'
 import { runInBackground } from '../threads/priority'

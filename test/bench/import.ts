@@ -5,7 +5,7 @@
  * its bytes read and posted as the body, as ImportSalesModal and the renderer's httpTransport do;
  * the import on the host's worker thread with its own connection) and as `carats sales import`
  * does (the file read in place, imported on this thread). Runs alternate which goes first; the
- * figure is the ratio of the medians of lines per second. `npm run bench -- import` (docs/import.md).
+ * figure is the ratio of the medians of lines per second. `npm run bench -- import` (electron/services/import/README.md).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -15,10 +15,9 @@ import { formatSerial } from '../../game-core/serial'
 import { BYTES_ARGS_HEADER, BYTES_CONTENT_TYPE } from '../../electron/contract/feed'
 import type { Envelope } from '../../electron/contract/errors'
 import { openBackend, type Backend } from '../../electron/services/backend'
-import { feedLine, readFeedFile } from '../../electron/services/import'
+import { feedLine, readFeedFile, warmFeedReader } from '../../electron/services/import'
 import { createSalesGenerator } from '../../electron/services/simulator'
 import { createHost, type Host } from '../../electron/host/server'
-import { warmFeedReader } from '../../electron/workers/feed-reader'
 import { launchBrowser } from '../e2e/support/browser'
 import type { Page } from 'playwright-core'
 import { fmt, printTable, type BenchLine } from './stats'

@@ -11,12 +11,9 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { CARATS } from '../../game-core/carats'
 import { formatSerial } from '../../game-core/serial'
-import { createImporter, feedLine, readFeedFile } from '../../electron/services/import'
-import { packFastPlay, readFeedLineFast } from '../../electron/services/feed-line'
+import { createImporter, feedLine, readFeedFile, packFastPlay, readFeedLineFast, warmFeedReader, workerImport } from '../../electron/services/import'
 import { createSalesGenerator } from '../../electron/services/simulator'
 import { TEST_ACTOR, type LedgerFixture } from '../support/simulator-world'
-import { warmFeedReader } from '../../electron/workers/feed-reader'
-import { workerImport } from '../../electron/workers/import-runner'
 import type { BenchEngine, Figure } from './ledger-engines'
 
 const DAY_MS = 86_400_000

@@ -1,6 +1,6 @@
 /**
  * A sales feed uploaded to the browser host and imported while its bytes arrive
- * (services/import-arrival.ts, docs/import.md): a body that comes slowly, in chunks, stores what
+ * (services/import/arrival.ts, electron/services/import/README.md): a body that comes slowly, in chunks, stores what
  * the command line stores from the same file; a body cut short stores nothing and says why.
  */
 import { request } from 'node:http'
@@ -9,13 +9,10 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createHost, type Host } from '../../electron/host/server'
 import type { Backend } from '../../electron/services/backend'
-import { feedLine, STREAM_FROM_BYTES } from '../../electron/services/import'
-import { FeedArrival, registerArrival } from '../../electron/services/import-arrival'
+import { feedLine, STREAM_FROM_BYTES, FeedArrival, registerArrival, CTRL, READER, startFeedReader } from '../../electron/services/import'
 import { createHash } from 'node:crypto'
 import { CARATS } from '../../game-core/carats'
 import { formatSerial } from '../../game-core/serial'
-import { CTRL, READER } from '../../electron/services/feed-ring'
-import { startFeedReader } from '../../electron/workers/feed-reader'
 import { actor, openEmissionBackend, PASSWORD, samplePlay, tempDir, USERS } from './ledger-fixture'
 
 /** `count` lines selling emission 1's units from `from`, as the platform writes them. */

@@ -44,7 +44,7 @@ export const httpTransport: Transport = {
       headers['content-type'] = BYTES_CONTENT_TYPE
       headers[BYTES_ARGS_HEADER] = encodeURIComponent(JSON.stringify(split.rest))
       // in a Blob: Chromium uploads an ArrayBuffer body many times slower than a Blob's (measured
-      // for 177 MB: 16–23 s against 3 s, docs/import.md)
+      // for 177 MB: 16–23 s against 3 s, electron/services/import/README.md)
       body = new Blob([split.bytes as Uint8Array<ArrayBuffer>])
     }
     let res: Response

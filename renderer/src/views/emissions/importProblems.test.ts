@@ -32,7 +32,7 @@ const fr = speaker('fr')
 const en = speaker('en')
 const one = (code: ImportProblemCode, params: Record<string, string | number>): ImportLineError => ({ line: 4, reason: '(English)', problems: [{ code, params }] })
 
-/** Values of the kind each code names, as the importer sends them (import-problems.ts, import-careful.ts, game-core/play.ts). */
+/** Values of the kind each code names, as the importer sends them (import/problems.ts, import/careful.ts, game-core/play.ts). */
 const SAMPLE: Record<string, string | number> = {
   detail: 'Unexpected token', column: 12, field: 'stakeCents', fields: '"channel"', where: '', expected: 'number', got: '"cinq"', values: '"play"|"auto"', max: 64,
   event: 3, t: '-1', last: 200, gesture: '"swipe"', zone: 'winning', cell: 9, mode: '"x"', status: 'closed', shown: 2, of: 6, cells: 30, count: 20,

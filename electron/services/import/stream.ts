@@ -2,40 +2,30 @@
  * The usual feed's fast import: read on a second thread (feed-ring.ts) while its lines are
  * checked and written here as they come, in the caller's transaction: lines in unit order, each
  * its emission's next unit, no sale id recorded before, nothing to refuse. The rules it keeps are
- * the careful import's, asked of the same place (import-rules.ts); at the first line it does not
+ * the careful import's, asked of the same place (rules.ts); at the first line it does not
  * take as it comes it throws Irregular (and the savepoint of streamTx drops what it wrote): the
- * careful import (import-careful.ts) then starts again from the first line, and says what is
+ * careful import (careful.ts) then starts again from the first line, and says what is
  * wrong, if anything. What a streamed import stores is what the careful one stores:
  * import.test.ts runs every case both ways, and compares the two ledgers.
  */
-import { AppError } from '../contract/errors'
-import { formatSerial } from '../../game-core/serial'
-import type { Db } from '../ledger/db'
-import type { Catalog } from './catalog'
-import type { Clock } from './common'
+import { AppError } from '../../contract/errors'
+import { formatSerial } from '../../../game-core/serial'
 import { CTRL, LINE_FLAGS, READER, SLOT_LINES, SLOTS, type FeedRing } from './feed-ring'
-import type { ImportOutcome } from './import-history'
-import type { FeedArrival } from './import-arrival'
-import { copyShared } from './import-feed'
-import { importOutcome, latestSaleMs, nextPosition, positionOf, readEmission, sellingFault, soldTooEarly, stakeFits, unitFault, type EmissionInfo } from './import-rules'
-import type { CheckedSales, CheckedStream, SalesService } from './sales'
-import { startFeedReader } from '../workers/feed-reader'
+import type { FeedDeps, ImportOutcome } from './context'
+import type { FeedArrival } from './arrival'
+import { copyShared } from './feed'
+import { importOutcome, latestSaleMs, nextPosition, positionOf, readEmission, sellingFault, soldTooEarly, stakeFits, unitFault, type EmissionInfo } from './rules'
+import type { CheckedSales, CheckedStream } from '../sales'
+import { startFeedReader } from './reader-thread'
 
 /** Thrown by the streamed import at a line it does not take as it comes. */
 export class Irregular extends Error {}
-
-export interface StreamDeps {
-  db: Db
-  clock: Clock
-  catalog: Catalog
-  sales: SalesService
-}
 
 /**
  * The streamed import of a feed. Its reading starts on the reader thread before the import's
  * transaction (`startRead`: while the lease hashes the file, the reader fills its ring); `run`
  * then checks and writes it in the caller's transaction. `arrival`: the feed is still arriving
- * (import-arrival.ts), read as its bytes come; `sha256`: the feed's hash, where the lease made it
+ * (arrival.ts), read as its bytes come; `sha256`: the feed's hash, where the lease made it
  * (the reader then does not hash it again).
  */
 export interface StreamedImport {
@@ -52,12 +42,12 @@ export interface FeedRead {
 }
 
 /** What every streamed import uses: its deps, and its statement, prepared once. */
-interface StreamContext extends StreamDeps {
+interface StreamContext extends FeedDeps {
   /** the open emissions' numbers, in order */
   openEmissions: () => number[]
 }
 
-/** An open emission as the streamed import reads it, and the position of the next unit it takes (import-rules.ts). */
+/** An open emission as the streamed import reads it, and the position of the next unit it takes (rules.ts). */
 type Open = EmissionInfo & { emission: number; next: number }
 
 /** One streamed import under way: the feed, its ring, the emission being written and what was written. */
@@ -76,7 +66,7 @@ interface StreamRun {
   names: string[]
 }
 
-export function createStreamedImport(deps: StreamDeps): StreamedImport {
+export function createStreamedImport(deps: FeedDeps): StreamedImport {
   const openEmissions = deps.db.prepare("SELECT emission FROM emissions WHERE status = 'open' ORDER BY emission").pluck()
   const ctx: StreamContext = { ...deps, openEmissions: () => openEmissions.all() as number[] }
   return {

@@ -4,8 +4,8 @@
  * skips its start-up and finds its code already optimised. One per thread that imports.
  */
 import { Worker } from 'node:worker_threads'
-import { FeedRing, type FeedReadJob } from '../services/feed-ring'
-import { workerEntry } from '../threads/entry'
+import { FeedRing, type FeedReadJob } from './feed-ring'
+import { workerEntry } from '../../threads/entry'
 
 const IDLE_MS = 30_000
 let idle: { worker: Worker; timer: ReturnType<typeof setTimeout> } | null = null

@@ -2,13 +2,13 @@ import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { smallDefinition } from '../../test/support/game-fixtures'
-import { FEED_MAX_BYTES } from '../contract/feed'
-import { createImporter, type Importer } from './import'
-import { openLedgerFixture, TEST_ACTOR, type LedgerFixture } from '../../test/support/simulator-world'
-import { refusal } from '../../test/support/refusal'
+import { smallDefinition } from '../../../test/support/game-fixtures'
+import { FEED_MAX_BYTES } from '../../contract/feed'
+import { createImporter, type Importer } from './importer'
+import { openLedgerFixture, TEST_ACTOR, type LedgerFixture } from '../../../test/support/simulator-world'
+import { refusal } from '../../../test/support/refusal'
 
-const FIXTURES = join(__dirname, '../../test/fixtures')
+const FIXTURES = join(__dirname, '../../../test/fixtures')
 const validFeed = readFileSync(join(FIXTURES, 'sales-valid.jsonl'))
 const badFeed = readFileSync(join(FIXTURES, 'sales-bad.jsonl'))
 const NOW = Date.parse('2025-03-20T15:00:00Z')

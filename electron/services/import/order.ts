@@ -3,11 +3,11 @@
  * per unit, and for each emission an unbroken run of units from its next unsold one (SPEC §4:
  * units sell in index order within a block, blocks in order).
  */
-import type { GoodLines } from './import-lines'
-import { problem, type Problem } from './import-problems'
-import { nextPosition, positionOf, serialAt, soldOutAt, type EmissionInfo } from './import-rules'
+import type { GoodLines } from './lines'
+import { problem, type Problem } from './problems'
+import { nextPosition, positionOf, serialAt, soldOutAt, type EmissionInfo } from './rules'
 
-export type { EmissionInfo } from './import-rules'
+export type { EmissionInfo } from './rules'
 /** The lines to write for one emission: kept[from … to). */
 export type Run = { emission: number; from: number; to: number }
 type Bad = (line: number, p: Problem) => void

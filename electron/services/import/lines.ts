@@ -2,10 +2,10 @@
  * The careful import's lines as it reads them: the packed plays end to end in one buffer
  * (PlayBytes), and the lines that claim a unit as columns (GoodLines), in the file's order.
  */
-import type { SerialError, UnitId } from '../../game-core/serial'
-import type { Problem, FeedLineData } from './import-problems'
-import { storedSaleId } from './import-rules'
-import { NO_PLAY, type CheckedSales } from './sales'
+import type { SerialError, UnitId } from '../../../game-core/serial'
+import type { Problem, FeedLineData } from './problems'
+import { storedSaleId } from './rules'
+import { NO_PLAY, type CheckedSales } from '../sales'
 
 /** A play packed as the ledger stores it (play-codec): its code, and its events at PlayBytes[from … to). */
 export type PackedPlay = { code: number; from: number; to: number }

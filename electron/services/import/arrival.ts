@@ -1,16 +1,16 @@
 /**
  * A feed's bytes as they arrive: the browser host reads an upload into shared memory of its
- * declared length and hands the import over at once, before the body is in (docs/import.md). Beside
+ * declared length and hands the import over at once, before the body is in (README.md). Beside
  * the bytes, two Int32 words in a SharedArrayBuffer say how many bytes have arrived and whether
  * the upload was cut. The host publishes them with Atomics as chunks come; the import's threads
  * (its worker, its reader) wait with Atomics.wait for the bytes they reach, and an upload cut
  * short (the client gone, the request's time up) makes the import fail with `uploadCut`, in its
  * transaction: nothing is written.
  *
- * Bytes under way travel from the host to the import's runner (import-runner.ts) by identity: the
+ * Bytes under way travel from the host to the import's runner (runner.ts) by identity: the
  * host registers the Buffer it dispatches (`registerArrival`), the runner looks it up (`arrivalOf`).
  */
-import { AppError } from '../contract/errors'
+import { AppError } from '../../contract/errors'
 
 const WORDS = { ARRIVED: 0, STATE: 1 } as const
 const STATE = { ARRIVING: 0, CUT: 1 } as const

@@ -6,19 +6,12 @@
  * (the contract's sales:imports, `carats sales imports`) reads those entries back.
  */
 import { createHash } from 'node:crypto'
-import type { ErrorReasonKey } from '../contract/errors'
-import type { ImportLineError, ImportRecord, ImportResult, Page } from '../contract/types'
-import type { Db } from '../ledger/db'
-import type { AuditService } from './audit'
-import { type Actor, type Clock, iso } from './common'
-
-/** What an import wrote: its counts, the file's SHA-256 when its reading computed it, and its first and last units. */
-export interface ImportOutcome {
-  counts: ImportResult
-  sha256: string | null
-  firstSerial: string | null
-  lastSerial: string | null
-}
+import type { ErrorReasonKey } from '../../contract/errors'
+import type { ImportLineError, ImportRecord, ImportResult, Page } from '../../contract/types'
+import type { Db } from '../../ledger/db'
+import type { AuditService } from '../audit'
+import { type Actor, type Clock, iso } from '../common'
+import type { ImportOutcome } from './context'
 
 export const sha256Of = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex')
 

@@ -3,7 +3,7 @@
  * as its bytes have arrived, the shape of a serial, and the table that numbers the sale ids and
  * the players in order of first sight.
  */
-import type { FeedArrival } from './import-arrival'
+import type { FeedArrival } from './arrival'
 
 /**
  * The part of the feed that has arrived, and where a line ends in it: the whole feed at once, or

@@ -13,20 +13,20 @@
  * ends; closeImportWorkers ends it at once (the backend's close).
  */
 import { Worker } from 'node:worker_threads'
-import { AppError, type ErrorCode } from '../contract/errors'
-import type { ImportResult } from '../contract/types'
-import type { Actor, Clock } from '../services/common'
-import { arrivalOf, type FeedArrival } from '../services/import-arrival'
-import { copyShared } from '../services/import-feed'
-import { WriteTurn } from '../services/write-turn'
-import { isPostgresUrl } from '../ledger/location'
-import { workerEntry } from '../threads/entry'
-import { workerLedgerRef, type WorkerLedgerRef } from './worker-ledger'
+import { AppError, type ErrorCode } from '../../contract/errors'
+import type { ImportResult } from '../../contract/types'
+import type { Actor, Clock } from '../common'
+import { arrivalOf, type FeedArrival } from './arrival'
+import { copyShared } from './feed'
+import { WriteTurn } from './write-turn'
+import { isPostgresUrl } from '../../ledger/location'
+import { workerEntry } from '../../threads/entry'
+import { workerLedgerRef, type WorkerLedgerRef } from '../../workers/worker-ledger'
 
 /** What the worker is started with. */
 export interface ImportWorkerData {
   ledger: WorkerLedgerRef
-  /** the ledger's write turn, shared with the app's thread (SQLite only: services/write-turn.ts) */
+  /** the ledger's write turn, shared with the app's thread (SQLite only: write-turn.ts) */
   turn?: SharedArrayBuffer
   /** the importer's reader thread (it starts one of its own for a large feed) */
   readerEntry: { file: string; eval: boolean }
@@ -128,7 +128,7 @@ const turns = new Map<string, WriteTurn>()
 
 /**
  * The write turn of the SQLite ledger at dbPath in this process, shared by the app's thread and
- * the ledger's import worker (services/write-turn.ts); none for a team ledger, whose writers wait
+ * the ledger's import worker (write-turn.ts); none for a team ledger, whose writers wait
  * for rows, not for the whole database.
  */
 export function writeTurnOf(dbPath: string): WriteTurn | null {
@@ -162,7 +162,7 @@ export function workerImport(dbPath: string, clock: Clock, keyFile?: string) {
     // encoded there (a string passed to a worker is copied twice, out of this thread and into
     // the worker's heap: for a 355 MB feed longer than the import), bytes of this thread's
     // own (the Electron bridge's) copied there once; the browser host's body is there already,
-    // maybe still arriving (import-arrival.ts): the worker and its reader wait for its bytes.
+    // maybe still arriving (arrival.ts): the worker and its reader wait for its bytes.
     const bytes = typeof content === 'string' ? encodeShared(content) : content.buffer instanceof SharedArrayBuffer ? content : copyShared(content)
     const arrival = typeof content === 'string' ? null : arrivalOf(content)
     return threadFor(dbPath, keyFile).run(actor, bytes, fileName, clock().getTime(), arrival, sha256)

@@ -5,10 +5,10 @@
  */
 import { isUtf8 } from 'node:buffer'
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
-import { FEED_MAX_BYTES } from '../contract/feed'
-import { AppError, because } from '../contract/errors'
-import { describeUtf8Stop, utf8Stop } from '../contract/utf8'
-import type { Play } from '../../game-core/play'
+import { FEED_MAX_BYTES } from '../../contract/feed'
+import { AppError, because } from '../../contract/errors'
+import { describeUtf8Stop, utf8Stop } from '../../contract/utf8'
+import type { Play } from '../../../game-core/play'
 
 /** The feed's bytes as a Buffer on the same memory (no copy); text is encoded in UTF-8. */
 export function feedBytes(content: string | Uint8Array): Buffer {

@@ -1,22 +1,22 @@
 /**
  * The careful import's checks of each line on its own, against the ledger: its fields, its play,
  * its unit, a sale recorded before under its id or on its unit. Every reason found is said (`bad`);
- * a line that passes claims its unit in `good` (import-lines.ts), for the checks across lines
- * (import-order.ts). The rules the streamed import also applies are asked of import-rules.ts.
+ * a line that passes claims its unit in `good` (lines.ts), for the checks across lines
+ * (order.ts). The rules the streamed import also applies are asked of rules.ts.
  */
-import { isoDateTimeShaped } from '../contract/dates'
-import { describePlayerIdProblem, describeTextProblem, playerIdProblem, type TextProblem } from '../contract/text'
-import { playProblems, type Play } from '../../game-core/play'
-import type { GameDefinition } from '../../game-core/rules'
-import { formatSerial, parseSerial, SerialError, type UnitId } from '../../game-core/serial'
-import { splitUnitKey, unitKey } from '../ledger/migrations'
-import { isValidPlayFast, packEvents, playCode } from '../ledger/play-codec'
-import type { BlockRow } from './catalog'
-import { SALE_CLOCK_SKEW_MS, toMillis } from './common'
-import { describeStatus } from './emissions'
-import { samePlay, type FeedLine, type GoodLines, type PackedPlay, type PlayBytes, type ReadLine, type StoredSale } from './import-lines'
-import { eventFieldProblems, fastEventKeys, problem, recordedOtherProblem, type Problem, type RecordedField } from './import-problems'
-import { latestSaleMs, SERIAL_SHAPE, sellingFault, soldAlready, soldTooEarly, stakeFits, unitFault, type EmissionInfo } from './import-rules'
+import { isoDateTimeShaped } from '../../contract/dates'
+import { describePlayerIdProblem, describeTextProblem, playerIdProblem, type TextProblem } from '../../contract/text'
+import { playProblems, type Play } from '../../../game-core/play'
+import type { GameDefinition } from '../../../game-core/rules'
+import { formatSerial, parseSerial, SerialError, type UnitId } from '../../../game-core/serial'
+import { splitUnitKey, unitKey } from '../../ledger/migrations'
+import { isValidPlayFast, packEvents, playCode } from '../../ledger/play-codec'
+import type { BlockRow } from '../catalog'
+import { SALE_CLOCK_SKEW_MS, toMillis } from '../common'
+import { describeStatus } from '../emissions'
+import { samePlay, type FeedLine, type GoodLines, type PackedPlay, type PlayBytes, type ReadLine, type StoredSale } from './lines'
+import { eventFieldProblems, fastEventKeys, problem, recordedOtherProblem, type Problem, type RecordedField } from './problems'
+import { latestSaleMs, SERIAL_SHAPE, sellingFault, soldAlready, soldTooEarly, stakeFits, unitFault, type EmissionInfo } from './rules'
 
 /** One careful import under way: what it has read, and every reason it has found, by line. */
 export interface CarefulRun {

@@ -5,7 +5,7 @@
  * line and the audit log keep. Every code is in contract/types.ts IMPORT_PROBLEM_CODES.
  */
 import { z } from 'zod'
-import type { ImportProblem, ImportProblemCode } from '../contract/types'
+import type { ImportProblem, ImportProblemCode } from '../../contract/types'
 
 const MAX_TEXT = 64
 export const MAX_EVENTS = 64

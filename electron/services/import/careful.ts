@@ -1,35 +1,26 @@
 /**
  * The careful import: every line read on its own (the usual lines by the fast reader, the others
  * by JSON.parse and the schema, which say what is wrong), checked against the ledger
- * (import-line-checks.ts), then checked across lines (import-order.ts). It says every bad line
+ * (line-checks.ts), then checked across lines (order.ts). It says every bad line
  * with all its reasons, or writes every line; what it stores is what the streamed import
- * (import-stream.ts) stores.
+ * (stream.ts) stores.
  */
-import { AppError, because } from '../contract/errors'
-import { SerialError } from '../../game-core/serial'
-import type { Db } from '../ledger/db'
-import { jsonValues } from '../ledger/dialect'
-import { unitKey } from '../ledger/migrations'
-import type { Catalog } from './catalog'
-import type { Clock } from './common'
+import { AppError, because } from '../../contract/errors'
+import { SerialError } from '../../../game-core/serial'
+import type { Db } from '../../ledger/db'
+import { jsonValues } from '../../ledger/dialect'
+import { unitKey } from '../../ledger/migrations'
+import type { Catalog } from '../catalog'
 import { fastPlayCode, packFastPlayInto, readFeedLineFast } from './feed-line'
-import type { ImportOutcome } from './import-history'
-import { GoodLines, PlayBytes, type FastLine, type FeedLine, type ReadLine, type StoredSale } from './import-lines'
-import { bad, checkLine, holdPlace, soldBlockOf, unitOf, zonesOf, type CarefulRun, type Recorded } from './import-line-checks'
-import { checkOrder, claimUnits } from './import-order'
-import { describeZodIssue, feedLineSchema, jsonProblem, type Problem } from './import-problems'
-import { importOutcome, readEmission, SERIAL_SHAPE, type EmissionInfo } from './import-rules'
-import type { SalesService } from './sales'
+import type { FeedDeps, ImportOutcome } from './context'
+import { GoodLines, PlayBytes, type FastLine, type FeedLine, type ReadLine, type StoredSale } from './lines'
+import { bad, checkLine, holdPlace, soldBlockOf, unitOf, zonesOf, type CarefulRun, type Recorded } from './line-checks'
+import { checkOrder, claimUnits } from './order'
+import { describeZodIssue, feedLineSchema, jsonProblem, type Problem } from './problems'
+import { importOutcome, readEmission, SERIAL_SHAPE, type EmissionInfo } from './rules'
 
 /** Sale ids looked up in one query. */
 const ID_CHUNK = 5000
-
-export interface CarefulDeps {
-  db: Db
-  clock: Clock
-  catalog: Catalog
-  sales: SalesService
-}
 
 /** A feed refused for its lines: how many it has, and each bad line's reasons. */
 export interface LineRefusal {
@@ -42,7 +33,7 @@ export type CarefulImport = (content: Buffer) => ImportOutcome | LineRefusal
 type Statement = ReturnType<Db['prepare']>
 
 /** What every careful import uses: its deps, and its statements, prepared once. */
-interface CarefulContext extends CarefulDeps {
+interface CarefulContext extends FeedDeps {
   /** the sales recorded under a chunk's sale ids */
   byIds: Statement
   /** the units a chunk's lines name, read in one query: on PostgreSQL each statement is a round trip */
@@ -51,7 +42,7 @@ interface CarefulContext extends CarefulDeps {
 
 const SALE_COLUMNS = 's.unit_key, s.sale_id, p.name AS player, s.sold_at, s.stake_cents, s.play, s.events'
 
-export function createCarefulImport(deps: CarefulDeps): CarefulImport {
+export function createCarefulImport(deps: FeedDeps): CarefulImport {
   const { db } = deps
   const byIds = db.prepare(`SELECT ${SALE_COLUMNS}
                             FROM sales s JOIN players p ON p.id = s.player_id WHERE s.sale_id IN (SELECT value FROM ${jsonValues(db)})`)

@@ -1,13 +1,14 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { getPriority } from 'node:os'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { formatSerial } from '../../game-core/serial'
-import { smallDefinition } from '../../test/support/game-fixtures'
-import { feedLine, STREAM_FROM_BYTES } from '../services/import'
-import { createSalesGenerator } from '../services/simulator'
-import { openLedgerFixture, TEST_ACTOR, type LedgerFixture } from '../../test/support/simulator-world'
-import { workerImport } from './import-runner'
-import { BACKGROUND_NICE } from '../threads/priority'
+import { formatSerial } from '../../../game-core/serial'
+import { smallDefinition } from '../../../test/support/game-fixtures'
+import { STREAM_FROM_BYTES } from './importer'
+import { feedLine } from './feed'
+import { createSalesGenerator } from '../simulator'
+import { openLedgerFixture, TEST_ACTOR, type LedgerFixture } from '../../../test/support/simulator-world'
+import { workerImport } from './runner'
+import { BACKGROUND_NICE } from '../../threads/priority'
 
 const NOW = Date.parse('2025-03-20T15:00:00Z')
 

@@ -1,22 +1,22 @@
 /**
  * The rules both import paths apply to a line, each in one place: the streamed import
- * (import-stream.ts) asks them of every line it takes as it comes and gives up (Irregular) at
- * the first that fails; the careful import (import-careful.ts, import-line-checks.ts,
- * import-order.ts) asks the same and says each failure as a reason (import-problems.ts). Each
+ * (stream.ts) asks them of every line it takes as it comes and gives up (Irregular) at
+ * the first that fails; the careful import (careful.ts, line-checks.ts,
+ * order.ts) asks the same and says each failure as a reason (problems.ts). Each
  * answers with a plain value (a code, a position, a bound), no object, so that the streamed
  * import's loop stays as fast as it was.
  *
  * A line's own shape (its fields, its play, its serial's check digit) is read by one reader for
  * both paths: feed-line.ts (the careful path's usual lines, and the streamed path's reader thread,
  * feed-ring.ts). What the paths store and record is also one: sales.sellChecked /
- * sales.checkedStream write the sales, recordImport (import-history.ts) the batch row and the
+ * sales.checkedStream write the sales, recordImport (history.ts) the batch row and the
  * audit entry, from the outcome made here (importOutcome).
  */
-import type { GameDefinition } from '../../game-core/rules'
-import { formatSerial, type UnitId } from '../../game-core/serial'
-import type { BlockRow, Catalog, EmissionRow } from './catalog'
-import { SALE_CLOCK_SKEW_MS, saleFloorMs } from './common'
-import type { ImportOutcome } from './import-history'
+import type { GameDefinition } from '../../../game-core/rules'
+import { formatSerial, type UnitId } from '../../../game-core/serial'
+import type { BlockRow, Catalog, EmissionRow } from '../catalog'
+import { SALE_CLOCK_SKEW_MS, saleFloorMs } from '../common'
+import type { ImportOutcome } from './context'
 
 /** A sale id with the shape of a serial (the ledger stores such a sale under its unit, no id of its own). */
 export const SERIAL_SHAPE = /^\d{4}-\d{3}-\d{7}-\d$/

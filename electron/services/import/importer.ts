@@ -31,30 +31,25 @@
  * (contract/text.ts). The file itself must be UTF-8: one that is not is refused with the
  * line and the byte where it stops being UTF-8. It is at most FEED_MAX_BYTES (512 MiB).
  *
- * The modules: import-feed.ts (the file as bytes), import-problems.ts (the schema and the
- * reasons), import-rules.ts (the rules both paths apply, each in one place), import-stream.ts
- * (the usual feed, read on a second thread), import-careful.ts, import-line-checks.ts and
- * import-order.ts (every line judged, and the order), import-lines.ts (the lines as columns),
- * import-history.ts (the batch row, the audit entries and the history read from them).
+ * The folder's parts: README.md beside this file.
  */
-import { AppError, because } from '../contract/errors'
-import type { ImportLineError, ImportRecord, ImportResult, Page } from '../contract/types'
-import type { Db } from '../ledger/db'
-import type { AuditService } from './audit'
-import type { Catalog } from './catalog'
-import type { Actor, Clock } from './common'
-import type { FeedArrival } from './import-arrival'
-import { createCarefulImport, type LineRefusal } from './import-careful'
-import { feedBytes, notUtf8Refusal, tooLargeRefusal } from './import-feed'
-import { listImports, recordImport, recordRefusal, sha256Of, type ImportOutcome, type Refusal } from './import-history'
-import type { Problem } from './import-problems'
-import { createStreamedImport, type FeedRead, Irregular } from './import-stream'
-import { createLeases, feedSubject, type Lease, type Leases } from './leases'
-import { withoutKeyChecks, type SalesService } from './sales'
+import { AppError, because } from '../../contract/errors'
+import type { ImportLineError, ImportRecord, ImportResult, Page } from '../../contract/types'
+import type { Db } from '../../ledger/db'
+import type { AuditService } from '../audit'
+import type { Catalog } from '../catalog'
+import type { Actor, Clock } from '../common'
+import type { FeedArrival } from './arrival'
+import { createCarefulImport, type LineRefusal } from './careful'
+import { feedBytes, notUtf8Refusal, tooLargeRefusal } from './feed'
+import type { ImportOutcome } from './context'
+import { listImports, recordImport, recordRefusal, sha256Of, type Refusal } from './history'
+import type { Problem } from './problems'
+import { createStreamedImport, type FeedRead, Irregular } from './stream'
+import { createLeases, feedSubject, type Lease, type Leases } from '../leases'
+import { withoutKeyChecks, type SalesService } from '../sales'
 import type { WriteTurn } from './write-turn'
 
-export { feedLineSchema } from './import-problems'
-export { copyShared, feedLine, notUtf8Refusal, readFeedFile, tooLargeRefusal } from './import-feed'
 
 /** Bad lines listed in the error's details; the message counts them all. */
 export const MAX_LISTED = 10_000

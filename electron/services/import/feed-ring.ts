@@ -16,7 +16,7 @@
  * for a slot to be given back. The importer gives a slot back only once its lines are written,
  * so their packed plays are read from the slot itself.
  *
- * A feed still arriving (the browser host's upload, import-arrival.ts) is read as far as its bytes
+ * A feed still arriving (the browser host's upload, arrival.ts) is read as far as its bytes
  * have come: the reader waits with Atomics.wait for the bytes a line reaches, and stops (CUT) when
  * the upload stops short. The hash takes only bytes already read, so it is the whole file's.
  *
@@ -25,10 +25,10 @@
  * reads with (the window on an arriving feed, the table of texts seen): feed-reading.ts.
  */
 import { createHash, type Hash } from 'node:crypto'
-import { canonicalSerialAt } from '../../game-core/serial'
-import { NO_PLAY } from '../ledger/play-codec'
-import { isoMillisAt } from './common'
-import { FeedArrival } from './import-arrival'
+import { canonicalSerialAt } from '../../../game-core/serial'
+import { NO_PLAY } from '../../ledger/play-codec'
+import { isoMillisAt } from '../common'
+import { FeedArrival } from './arrival'
 import { ByteTexts, FeedWindow, serialShaped } from './feed-reading'
 import { fastPlayCode, packFastPlayInto, scanFeedLine, scanned } from './feed-line'
 
@@ -55,7 +55,7 @@ export const CTRL = {
 } as const
 const CTRL_WORDS = 8
 
-/** CUT: the feed's upload stopped short (import-arrival.ts): the bytes the reader reached will not come. */
+/** CUT: the feed's upload stopped short (arrival.ts): the bytes the reader reached will not come. */
 export const READER = { RUNNING: 0, DONE: 1, IRREGULAR: 2, FAILED: 3, CUT: 4 } as const
 
 /** Flags of a line handed over. */

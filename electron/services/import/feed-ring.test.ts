@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { canonicalSerialAt, formatSerial, parseSerial } from '../../game-core/serial'
-import { isoMillisAt, toMillis } from './common'
+import { canonicalSerialAt, formatSerial, parseSerial } from '../../../game-core/serial'
+import { isoMillisAt, toMillis } from '../common'
 import { ByteTexts } from './feed-ring'
 
 const bytes = (s: string) => Buffer.from(s, 'latin1')

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { CARATS } from '../../game-core/carats'
-import { validatePlay, type Play } from '../../game-core/play'
-import { formatSerial } from '../../game-core/serial'
-import { packPlay } from '../ledger/play-codec'
+import { CARATS } from '../../../game-core/carats'
+import { validatePlay, type Play } from '../../../game-core/play'
+import { formatSerial } from '../../../game-core/serial'
+import { packPlay } from '../../ledger/play-codec'
 import { packFastPlay, readFeedLineFast } from './feed-line'
-import { feedLine, feedLineSchema } from './import'
-import { createSalesGenerator, seededRng } from './simulator'
+import { feedLine } from './feed'
+import { feedLineSchema } from './problems'
+import { createSalesGenerator, seededRng } from '../simulator'
 
 const W = CARATS.winningCells
 const Y = CARATS.yoursCells

@@ -3,19 +3,20 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeAll, afterAll, describe, expect, it } from 'vitest'
-import { smallDefinition } from '../../test/support/game-fixtures'
-import { BAD_LINES } from '../../test/fixtures/make-feeds'
-import { AppError } from '../contract/errors'
-import type { ImportLineError } from '../contract/types'
-import { testEngine } from '../../test/support/ledger-engine'
-import { cloneTestLedger } from '../../test/support/test-ledgers'
-import { unpackPlay } from '../ledger/play-codec'
-import { formatSerial } from '../../game-core/serial'
-import { createImporter, feedLine, type Importer } from './import'
-import { createSalesGenerator } from './simulator'
-import { openLedgerFixture, TEST_ACTOR, type LedgerFixture } from '../../test/support/simulator-world'
+import { smallDefinition } from '../../../test/support/game-fixtures'
+import { BAD_LINES } from '../../../test/fixtures/make-feeds'
+import { AppError } from '../../contract/errors'
+import type { ImportLineError } from '../../contract/types'
+import { testEngine } from '../../../test/support/ledger-engine'
+import { cloneTestLedger } from '../../../test/support/test-ledgers'
+import { unpackPlay } from '../../ledger/play-codec'
+import { formatSerial } from '../../../game-core/serial'
+import { createImporter, type Importer } from './importer'
+import { feedLine } from './feed'
+import { createSalesGenerator } from '../simulator'
+import { openLedgerFixture, TEST_ACTOR, type LedgerFixture } from '../../../test/support/simulator-world'
 
-const FIXTURES = join(__dirname, '../../test/fixtures')
+const FIXTURES = join(__dirname, '../../../test/fixtures')
 const validFeed = readFileSync(join(FIXTURES, 'sales-valid.jsonl'), 'utf8')
 const badFeed = readFileSync(join(FIXTURES, 'sales-bad.jsonl'), 'utf8')
 const NOW = Date.parse('2025-03-20T15:00:00Z')
