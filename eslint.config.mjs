@@ -4,6 +4,7 @@
 //   renderer  -> game-core and the contract's types; never electron's Node code
 import tseslint from 'typescript-eslint'
 import vueParser from 'vue-eslint-parser'
+import { layersRule } from './scripts/lint-layers.mjs'
 
 // Bare Node built-ins, and anything under node:
 const nodeModules = '^(node:.*|fs|path|crypto|os|child_process|worker_threads|http|https|net|url|stream|util|buffer|events|module)(/.*)?$'
@@ -13,9 +14,11 @@ export default [
   {
     files: ['**/*.ts', '**/*.mts'],
     languageOptions: { parser: tseslint.parser },
-    plugins: { '@typescript-eslint': tseslint.plugin },
+    plugins: { '@typescript-eslint': tseslint.plugin, carats: { rules: { layers: layersRule } } },
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',
+      // imports point down, a domain entered through its index.ts (scripts/lint-layers.mjs)
+      'carats/layers': 'error',
     },
   },
   {

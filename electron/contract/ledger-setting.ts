@@ -4,8 +4,14 @@
  * renderer loads the contract too.
  */
 import { z } from 'zod'
-import { isPostgresUrl } from '../ledger/location'
 import { cleanText } from './text-schema'
+
+const PG_URL = /^postgres(ql)?:\/\//i
+
+/** Whether a ledger's location is a team database's URL (`postgresql://`, `postgres://`) rather than a file's path. */
+export function isPostgresUrl(location: string): boolean {
+  return PG_URL.test(location.trim())
+}
 
 export type LedgerSetting = { ledger: 'file' } | { ledger: 'team'; url: string; keyFile: string }
 

@@ -3,11 +3,9 @@
  * `postgresql://` or `postgres://` URL). One place decides which, so that a URL is never taken
  * for a file name.
  */
-const PG_URL = /^postgres(ql)?:\/\//i
+import { isPostgresUrl } from '../contract/ledger-setting'
 
-export function isPostgresUrl(location: string): boolean {
-  return PG_URL.test(location.trim())
-}
+export { isPostgresUrl }
 
 /** The location as it may be shown or logged: a URL's password is masked. */
 export function displayLocation(location: string): string {

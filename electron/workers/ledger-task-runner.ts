@@ -7,7 +7,7 @@ import { Worker } from 'node:worker_threads'
 import { AppError, type ErrorCode } from '../contract/errors'
 import type { BackupReport, LedgerCheckReport } from '../contract/types'
 import { workerEntry } from '../threads/entry'
-import type { WorkerLedgerRef } from './worker-ledger'
+import type { WorkerLedgerRef } from '../ledger/worker-ref'
 
 /** The integrity check's worker, as this thread resolves it (a worker run from memory cannot find it). */
 type Entries = { integrityEntry?: { file: string; eval: boolean } }

@@ -27,7 +27,7 @@
 import { Worker } from 'node:worker_threads'
 import { AppError, type Envelope } from '../contract/errors'
 import { workerEntry } from '../threads/entry'
-import type { WorkerLedgerRef } from './worker-ledger'
+import type { WorkerLedgerRef } from '../ledger/worker-ref'
 
 /** What a reading thread is started with. */
 export interface ReadWorkerData {

@@ -14,7 +14,7 @@ import { AppError, type ErrorCode } from '../contract/errors'
 import type { UnitRun } from '../services/sales'
 import type { Seller, SellJob } from '../services/simulator'
 import { workerEntry } from '../threads/entry'
-import type { WorkerLedgerRef } from './worker-ledger'
+import type { WorkerLedgerRef } from '../ledger/worker-ref'
 
 /** Sales per transaction on the worker thread, at most… */
 export const WORKER_BATCH = 200_000

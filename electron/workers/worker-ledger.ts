@@ -5,8 +5,7 @@
  */
 import { AppError } from '../contract/errors'
 import { openLedger, type Db } from '../ledger/db'
-import { isPostgresUrl } from '../ledger/location'
-import { provideWorkerEntries, workerEntry } from '../threads/entry'
+import { provideBridgeEntry, type WorkerLedgerRef } from '../ledger/worker-ref'
 import { openLedgerKey, type KeyStore } from '../ledger/keystore'
 import { createAlertsService } from '../services/alerts'
 import { createAuditService, type AuditService } from '../services/audit'
@@ -26,26 +25,10 @@ export interface WorkerLedger {
   close(): void
 }
 
-/**
- * Which ledger a worker opens, as the thread that starts it knows it: the location, the key file
- * when it was given rather than found beside the file, and how to start a PostgreSQL ledger's
- * connection thread (a worker run from memory cannot find that file itself).
- */
-export interface WorkerLedgerRef {
-  dbPath: string
-  keyFile?: string
-  bridgeEntry?: { file: string; eval: boolean }
-}
-
-/** The reference to pass in a worker's data. */
-export function workerLedgerRef(dbPath: string, keyFile?: string): WorkerLedgerRef {
-  return { dbPath, keyFile, bridgeEntry: isPostgresUrl(dbPath) ? workerEntry('pg-bridge-worker') : undefined }
-}
-
 /** Opens the ledger for a worker; the caller closes it (`close`). */
 export function openWorkerLedger(ref: WorkerLedgerRef, clock: Clock): WorkerLedger {
   const { dbPath, keyFile } = ref
-  if (ref.bridgeEntry) provideWorkerEntries({ 'pg-bridge-worker': ref.bridgeEntry })
+  provideBridgeEntry(ref)
   const db = openLedger(dbPath, { secondary: true })
   try {
     const keys = openLedgerKey(db, dbPath, { secondary: true, keyFile })

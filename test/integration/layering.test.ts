@@ -39,3 +39,30 @@ describe('layering lint', () => {
     expect(await problems('game-core/probe.ts', "import { CARATS } from './carats'\nexport const c = CARATS\n")).toEqual([])
   })
 })
+
+describe('the layers of electron/ and the domains', () => {
+  it('refuses an import up a layer, and an import of a file inside a domain from outside it', async () => {
+    const up = await problems('electron/services/probe.ts', "import { ReadPool } from '../workers/read-pool'\nexport const p = ReadPool\n")
+    expect(up.join('\n')).toMatch(/a layer above it: imports point down/)
+    const ledgerUp = await problems('electron/ledger/probe.ts', "import { createCatalog } from '../services/catalog'\nexport const c = createCatalog\n")
+    expect(ledgerUp).toHaveLength(1)
+    const inside = await problems('test/integration/probe.ts', "import { Irregular } from '../../electron/services/import/stream'\nexport const i = Irregular\n")
+    expect(inside.join('\n')).toMatch(/inside the domain electron\/services\/import: import it from '..\/..\/electron\/services\/import'/)
+  })
+
+  it('lets a file import down, a domain through its index.ts, and a domain its own files', async () => {
+    expect(await problems('electron/workers/probe.ts', "import { createImporter } from '../services/import'\nexport const c = createImporter\n")).toEqual([])
+    expect(await problems('electron/cli/probe.ts', "import { feedLine } from '../services/import/index'\nexport const f = feedLine\n")).toEqual([])
+    expect(await problems('electron/services/import/probe.ts', "import { Irregular } from './stream'\nexport const i = Irregular\n")).toEqual([])
+  })
+
+  it('lists exactly the upward imports that remain, so that none is added and each removed one is struck off', async () => {
+    const { KNOWN_UPWARD, upwardImports } = await import('../../scripts/lint-layers.mjs')
+    expect(upwardImports()).toEqual([...KNOWN_UPWARD].sort())
+  })
+
+  it('has no circle of imports but those listed as remaining', async () => {
+    const { KNOWN_CYCLES, importCycles } = await import('../../scripts/lint-layers.mjs')
+    expect(importCycles()).toEqual([...KNOWN_CYCLES].sort())
+  })
+})

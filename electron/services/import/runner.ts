@@ -21,7 +21,7 @@ import { copyShared } from './feed'
 import { WriteTurn } from './write-turn'
 import { isPostgresUrl } from '../../ledger/location'
 import { workerEntry } from '../../threads/entry'
-import { workerLedgerRef, type WorkerLedgerRef } from '../../workers/worker-ledger'
+import { workerLedgerRef, type WorkerLedgerRef } from '../../ledger/worker-ref'
 
 /** What the worker is started with. */
 export interface ImportWorkerData {

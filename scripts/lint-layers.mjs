@@ -1,0 +1,184 @@
+/**
+ * The layers of electron/ and the domains' entrances, as an ESLint rule (eslint.config.mjs) and
+ * as plain functions for test/integration/layering.test.ts (docs/DESIGN.md, "The layers").
+ *
+ * Imports point down only:
+ *   entry points (workers, host, cli, main, preload) → app → services → ledger
+ *     → threads, crypto, contract, game-core
+ * and a domain of electron/services (a folder) is entered through its index.ts alone: from
+ * outside the folder, no import names a file inside it.
+ *
+ * KNOWN_UPWARD lists the imports that still go up, each to be removed as the house is reshaped
+ * (issue 31); the test fails when one is added, and when a listed one is gone (so that the list
+ * says what remains).
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { dirname, join, relative, resolve, sep } from 'node:path'
+
+export const ROOT = resolve(dirname(new URL(import.meta.url).pathname), '..')
+
+/** Each folder's rank: an import may go to the same rank or below, never above. */
+const RANKS = [
+  ['game-core', 0], ['electron/contract', 0], ['electron/crypto', 0], ['electron/threads', 0],
+  ['electron/ledger', 1],
+  ['electron/services', 2],
+  ['electron/app', 3],
+  ['electron/workers', 4], ['electron/host', 4], ['electron/cli', 4], ['electron/main', 4], ['electron/preload', 4],
+]
+
+/** Imports that still go up: "from → to", paths from the root without their extension. */
+export const KNOWN_UPWARD = new Set([
+  'electron/services/backend → electron/main/paths',
+  'electron/services/backend → electron/workers/block-pool',
+  'electron/services/backend → electron/workers/ledger-task-runner',
+  'electron/services/backend → electron/workers/read-pool',
+  'electron/services/backend → electron/workers/simulate-seller',
+  'electron/services/ledger-office → electron/workers/ledger-task-runner',
+  'electron/services/ledger-setting → electron/main/ledger-setting-file',
+  'electron/services/ledger-setting → electron/main/paths',
+])
+
+const posix = (p) => p.split(sep).join('/')
+
+/** The rank of a path from the root, or null when it is in no layer (tests, scripts, the renderer). */
+export function rankOf(path) {
+  for (const [folder, rank] of RANKS) if (path === folder || path.startsWith(`${folder}/`)) return rank
+  return null
+}
+
+/** The domain folder of electron/services a path is in (`electron/services/import`), or null. */
+export function domainOf(path) {
+  const m = /^electron\/services\/([^/]+)\//.exec(path)
+  if (!m) return null
+  const folder = `electron/services/${m[1]}`
+  return existsSync(resolve(ROOT, folder)) && statSync(resolve(ROOT, folder)).isDirectory() ? folder : null
+}
+
+/**
+ * What is wrong with an import of `specifier` from the file `fromAbs`, or null. Only relative
+ * specifiers are judged (packages and node: have rules of their own in eslint.config.mjs).
+ */
+export function layeringProblem(fromAbs, specifier) {
+  if (!specifier.startsWith('.')) return null
+  const from = posix(relative(ROOT, fromAbs)).replace(/\.[^./]+$/, '')
+  const to = posix(relative(ROOT, resolve(dirname(fromAbs), specifier))).replace(/\.(ts|mts|js|mjs|vue)$/, '')
+  const domain = domainOf(`${to}/`)
+  if (domain && to !== domain && to !== `${domain}/index` && !from.startsWith(`${domain}/`)) {
+    return `${to} is inside the domain ${domain}: import it from '${posix(relative(dirname(fromAbs), resolve(ROOT, domain)))}' (its index.ts), which says what the domain offers`
+  }
+  const a = rankOf(from)
+  const b = rankOf(to)
+  if (a === null || b === null || b <= a || /\.test$/.test(from)) return null
+  if (KNOWN_UPWARD.has(`${from} → ${to}`)) return null
+  return `${from} imports ${to}, a layer above it: imports point down (entry points → app → services → ledger → contract, threads, game-core)`
+}
+
+/** The ESLint rule: every import, export … from and import() of a file judged by layeringProblem. */
+export const layersRule = {
+  meta: { type: 'problem', docs: { description: 'imports point down, and a domain is entered through its index.ts' }, schema: [] },
+  create(context) {
+    const check = (source) => {
+      if (source?.type !== 'Literal' || typeof source.value !== 'string') return
+      const problem = layeringProblem(context.filename, source.value)
+      if (problem) context.report({ node: source, message: problem })
+    }
+    return {
+      ImportDeclaration: (node) => check(node.source),
+      ExportNamedDeclaration: (node) => check(node.source),
+      ExportAllDeclaration: (node) => check(node.source),
+      ImportExpression: (node) => check(node.source),
+    }
+  },
+}
+
+/**
+ * Circles of imports among electron/'s files (tests left out), type-only imports included: each
+ * circle as its files from the root, sorted. KNOWN_CYCLES lists those that remain (issue 31).
+ */
+export const KNOWN_CYCLES = [
+  'electron/cli/import-commands electron/cli/ledger-commands',
+  'electron/contract/claims-types electron/contract/types',
+  'electron/host/host-api electron/host/host-replies electron/host/server',
+  'electron/ledger/db electron/ledger/pg/open',
+  'electron/services/backend electron/services/handlers',
+  'electron/services/emission-context electron/services/emission-refusals electron/services/emission-verify electron/services/emission-views electron/services/emissions electron/services/generation electron/services/jobs electron/services/leases electron/services/sales-players electron/services/sales-state',
+  'electron/services/sales electron/services/sales-check electron/services/sales-checked',
+]
+
+const IMPORTED = /(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)(['"])(\.{1,2}\/[^'"]*)\1/gm
+
+function sourceFilesOf(dir, out = []) {
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name)
+    if (statSync(path).isDirectory()) sourceFilesOf(path, out)
+    else if (/\.ts$/.test(name) && !/\.(test|d)\.ts$/.test(name)) out.push(path)
+  }
+  return out
+}
+
+function resolveFile(from, spec) {
+  const base = resolve(dirname(from), spec)
+  for (const ext of ['.ts', '/index.ts', '']) {
+    const p = base + ext
+    if (existsSync(p) && statSync(p).isFile()) return p
+  }
+  return null
+}
+
+/** The import graph of electron/'s files, and its strongly connected components of more than one file (Tarjan). */
+export function importCycles() {
+  const graph = new Map()
+  for (const file of sourceFilesOf(join(ROOT, 'electron'))) {
+    const targets = new Set()
+    for (const m of readFileSync(file, 'utf8').matchAll(IMPORTED)) {
+      const t = resolveFile(file, m[2])
+      if (t && t.startsWith(join(ROOT, 'electron'))) targets.add(t)
+    }
+    graph.set(file, targets)
+  }
+  let next = 0
+  const stack = []
+  const onStack = new Set()
+  const index = new Map()
+  const low = new Map()
+  const cycles = []
+  const visit = (v) => {
+    index.set(v, next)
+    low.set(v, next++)
+    stack.push(v)
+    onStack.add(v)
+    for (const w of graph.get(v) ?? []) {
+      if (!graph.has(w)) continue
+      if (!index.has(w)) {
+        visit(w)
+        low.set(v, Math.min(low.get(v), low.get(w)))
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v), index.get(w)))
+    }
+    if (low.get(v) !== index.get(v)) return
+    const component = []
+    let w
+    do {
+      w = stack.pop()
+      onStack.delete(w)
+      component.push(posix(relative(ROOT, w)).replace(/\.ts$/, ''))
+    } while (w !== v)
+    if (component.length > 1) cycles.push(component.sort().join(' '))
+  }
+  for (const v of graph.keys()) if (!index.has(v)) visit(v)
+  return cycles.sort()
+}
+
+/** Every upward import in electron/ (tests left out), as "from → to", whether listed or not. */
+export function upwardImports() {
+  const found = []
+  for (const file of sourceFilesOf(join(ROOT, 'electron'))) {
+    const from = posix(relative(ROOT, file)).replace(/\.ts$/, '')
+    for (const m of readFileSync(file, 'utf8').matchAll(IMPORTED)) {
+      const to = posix(relative(ROOT, resolve(dirname(file), m[2]))).replace(/\.(ts|mts|js|mjs)$/, '')
+      const a = rankOf(from)
+      const b = rankOf(to)
+      if (a !== null && b !== null && b > a) found.push(`${from} → ${to}`)
+    }
+  }
+  return [...new Set(found)].sort()
+}
