@@ -1,5 +1,5 @@
 /**
- * `carats claim list` and `carats claim show`: prize claims from the command line (docs/claims.md),
+ * `carats claim list` and `carats claim show`: prize claims from the command line (electron/services/claims/README.md),
  * over the same claims service as the screens. The list prints every matching claim, no paging,
  * oldest sale first; `--json` prints the Claim objects (claims-types.ts) as the channels return
  * them. A status that is not one, or a serial that is not one, is a usage error (exit 2); a serial

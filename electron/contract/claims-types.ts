@@ -1,5 +1,5 @@
 /**
- * Prize claims (docs/claims.md): a sold unit whose prize reaches its emission's claim threshold
+ * Prize claims (electron/services/claims/README.md): a sold unit whose prize reaches its emission's claim threshold
  * is paid in person, after its winner's identity is checked by one person and the payment
  * approved by another; claims by related parties also need an auditor's sign-off.
  */
@@ -76,7 +76,7 @@ export interface RelatedParty {
 export const WINNER_FLAGS = ['improbable', 'many-claims', 'related'] as const
 export type WinnerFlag = (typeof WINNER_FLAGS)[number]
 
-/** The cut-offs of the flags (claim-figures.ts), here so that the screens say them too. */
+/** The cut-offs of the flags (claims/figures.ts), here so that the screens say them too. */
 export const WINNER_CUT_OFFS = {
   /** `improbable`: from this many claims, when the chance of as many is below `improbableBelow`. */
   improbableFrom: 2,
@@ -87,7 +87,7 @@ export const WINNER_CUT_OFFS = {
 } as const
 
 /**
- * A claimant's figures (docs/claims.md): their units, their claims, how many claims their units
+ * A claimant's figures (electron/services/claims/README.md): their units, their claims, how many claims their units
  * would bring on average (the tier odds at each emission's threshold), and the chance of at
  * least as many.
  */

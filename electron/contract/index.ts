@@ -196,7 +196,7 @@ export const contract = {
   }),
   'alerts:list': channel<T.Alert[]>()({ ledger: 'reads', args: z.object({}).strict(), access: 'signed-in' }),
 
-  // prize claims (docs/claims.md) and the register of related parties
+  // prize claims (electron/services/claims/README.md) and the register of related parties
   'claims:list': channel<C.ClaimsPage>()({ ledger: 'reads',
     args: z.object({ status: z.enum(CLAIM_STATUSES).optional(), emission: emissionNo.optional(), player: playerId.optional(), order: z.enum(['asc', 'desc']).default('desc'), page, pageSize }).strict(),
     access: claimsReaders,

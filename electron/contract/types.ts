@@ -136,7 +136,7 @@ export interface Certificate {
   provisional: boolean
   /** The first day of sale (null: none set). */
   startsOn: string | null
-  /** From this prize up, a winner claims in person, identity checked (docs/claims.md). */
+  /** From this prize up, a winner claims in person, identity checked (electron/services/claims/README.md). */
   claimThresholdCents: number
   /** The whole emission: every block's units, prizes and sales, and the theoretical payout. */
   totals: { units: number; blocks: number; blocksCommitted: number; prizes: number; prizesCents: number; salesCents: number; payoutRatio: number }

@@ -327,7 +327,7 @@ ALTER TABLE emissions ADD COLUMN published_at TEXT;
 ALTER TABLE emissions ADD COLUMN published_by TEXT;
 `
 
-// Prize claims (docs/claims.md): each emission's threshold, from which a sold unit's prize is
+// Prize claims (electron/services/claims/README.md): each emission's threshold, from which a sold unit's prize is
 // claimed in person rather than credited; one claim per such unit, written with its sale, that
 // moves pending → verified → approved → paid (or rejected before paid), each step once, by whom
 // and when. Related parties: player accounts linked to staff or retailers, whose claims an

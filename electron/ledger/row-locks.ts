@@ -64,7 +64,7 @@ export function lockCursors(db: Db, emission: number): void {
   statement(db, 'SELECT block FROM blocks WHERE emission = ? ORDER BY block FOR NO KEY UPDATE').all(emission)
 }
 
-/** A claim, read then stepped (claim-steps.ts). */
+/** A claim, read then stepped (services/claims/steps.ts). */
 export function lockClaim(db: Db, unitKey: number): void {
   if (locking(db, `the claim on unit ${unitKey}`)) statement(db, 'SELECT unit_key FROM claims WHERE unit_key = ? FOR NO KEY UPDATE').get(unitKey)
 }

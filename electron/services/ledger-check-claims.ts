@@ -1,5 +1,5 @@
 /**
- * The ledger check's claims (ledger-check.ts, docs/claims.md): every sold unit whose stored prize
+ * The ledger check's claims (ledger-check.ts, electron/services/claims/README.md): every sold unit whose stored prize
  * reaches its emission's claim threshold has exactly one claim, of the same emission, player,
  * prize and time of sale, and no claim is without such a sale. The check's one pass over the
  * sales collects the due sales (one comparison a row: they are few, tens in a block at 5,000 €,

@@ -23,7 +23,7 @@ import { TOP_TIERS } from './alerts'
 import type { Catalog, EmissionRow } from './catalog'
 import { type Clock, iso } from './common'
 import { SOFTWARE } from './version'
-import { claimsDashboard, claimTotalsOf } from './claim-totals'
+import { claimsDashboard, claimTotalsOf } from './claims'
 
 /** Days of sales per day on the dashboard when the period has no first day. */
 export const DASHBOARD_DAYS = 366

@@ -13,7 +13,7 @@ import type { Db } from '../ledger/db'
 import { jsonValues } from '../ledger/dialect'
 import type { AlertsService } from './alerts'
 import type { Catalog } from './catalog'
-import { createClaimWriter } from './claim-writer'
+import { createClaimWriter } from './claims'
 import { createPlayerLocks, type PlayerLocks } from './sales-heads'
 import {
   type BatchPlayers, byId, forgetCache, freshCache, learnChanges, type PlayerCache, type PlayerEntry, playerCacheOf,

@@ -8,11 +8,9 @@
  */
 import { CARATS } from '../../game-core/carats'
 import { CLAIM_STATUSES, type Claim } from '../../electron/contract/claims-types'
-import { createClaimFigures } from '../../electron/services/claim-figures'
-import { createClaimsService, type ClaimsService } from '../../electron/services/claims'
+import { createClaimFigures, createClaimsService, type ClaimsService, createRelatedParties } from '../../electron/services/claims'
 import { compareClaims, DueClaims } from '../../electron/services/ledger-check-claims'
 import { createPlayersService } from '../../electron/services/players'
-import { createRelatedParties } from '../../electron/services/related-parties'
 import { openLedgerFixture, TEST_ACTOR } from '../support/simulator-world'
 import { type BenchLine, fmt, printTable, seconds, timeEach } from './stats'
 

@@ -5,11 +5,9 @@
  */
 import { verifyBlock } from '../../game-core/verify'
 import { createAlertsService } from '../../electron/services/alerts'
-import { createClaimFigures } from '../../electron/services/claim-figures'
-import { createClaimsService, type ClaimsService } from '../../electron/services/claims'
+import { createClaimFigures, createClaimsService, type ClaimsService, createRelatedParties, type RelatedPartiesService } from '../../electron/services/claims'
 import type { Actor } from '../../electron/services/common'
 import { createPlayersService, type PlayersService } from '../../electron/services/players'
-import { createRelatedParties, type RelatedPartiesService } from '../../electron/services/related-parties'
 import { createSalesService, type SalesService } from '../../electron/services/sales'
 import { createUsersService, type UsersService } from '../../electron/services/users'
 import { nodePrimitives } from '../../electron/crypto/node-primitives'

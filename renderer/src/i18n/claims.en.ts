@@ -1,6 +1,6 @@
 import type { Messages } from './fr'
 
-/** Prize claims (docs/claims.md): the list, a claim's page, support. */
+/** Prize claims (electron/services/claims/README.md): the list, a claim's page, support. */
 const claims: Messages['claims'] = {
   title: 'Prize claims',
   intro: 'A prize from its emission’s threshold is paid in person: support checks the winner’s identity, a manager (another person) approves, then the payment is recorded with its reference.',

@@ -1,4 +1,4 @@
-/** Les réclamations de gains (docs/claims.md) : liste, page d’une réclamation, service client. */
+/** Les réclamations de gains (electron/services/claims/README.md) : liste, page d’une réclamation, service client. */
 export default {
   title: 'Réclamations de gains',
   intro: 'Un gain à partir du seuil de son émission se paie en personne : le service client vérifie l’identité du gagnant, un responsable (une autre personne) approuve, puis le paiement est enregistré avec sa référence.',

@@ -4,8 +4,8 @@
  * the register matching the person it names however the name is typed. Both engines.
  */
 import { describe, expect, it } from 'vitest'
-import { refusalData as refusal } from '../../test/support/refusal'
-import { STAFF, STAFF_PASSWORD, useClaimsWorlds } from '../../test/support/claims-world'
+import { refusalData as refusal } from '../../../test/support/refusal'
+import { STAFF, STAFF_PASSWORD, useClaimsWorlds } from '../../../test/support/claims-world'
 
 const world = useClaimsWorlds('claims-people')
 const { admin: ada, support: suzy, auditor: aude } = STAFF

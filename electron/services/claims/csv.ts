@@ -1,5 +1,5 @@
 /**
- * The claims' CSV export (docs/ui.md, docs/claims.md): one row per claim under the filters
+ * The claims' CSV export (docs/ui.md, README.md): one row per claim under the filters
  * (status, emission, player), oldest sale first, with each step's who and when, the identity
  * document's type and reference, the payment's reference, a rejection's reason and the status it
  * was rejected from, and whether the player is a related party. Written by the shared writer
@@ -10,10 +10,10 @@
  * characters, claims.ts `maskedReference`): enough to tell two apart, not to copy one out of a
  * file that leaves the app.
  */
-import type { Claim, ClaimStatus } from '../contract/claims-types'
-import type { CsvFile } from '../contract/types'
-import { writeCsv, type CsvCell, type CsvColumn, type CsvFilter, type CsvStyle } from './csv'
-import { CLAIM_CSV_WORDS } from './csv-labels'
+import type { Claim, ClaimStatus } from '../../contract/claims-types'
+import type { CsvFile } from '../../contract/types'
+import { writeCsv, type CsvCell, type CsvColumn, type CsvFilter, type CsvStyle } from '../csv'
+import { CLAIM_CSV_WORDS } from '../csv-labels'
 
 export interface ClaimsCsvFilters {
   status?: ClaimStatus

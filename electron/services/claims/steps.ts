@@ -1,17 +1,18 @@
 /**
- * A claim's steps (docs/claims.md): verify, approve, sign off, pay, reject, each with its
+ * A claim's steps (README.md): verify, approve, sign off, pay, reject, each with its
  * refusals. Each step is taken once, in its own transaction that re-reads the claim, and is audited.
  */
-import { AppError, because } from '../contract/errors'
-import type { Claim, ClaimStatus, IdentityDocument } from '../contract/claims-types'
-import { unitKey } from '../ledger/migrations'
-import { lockClaim, lockSubject } from '../ledger/row-locks'
-import type { AuditService } from './audit'
-import { claimRow, maskedReference, serialOf, toClaim, type ClaimRow, type ClaimsContext } from './claim-rows'
-import { iso, type Actor } from './common'
-import { twoPersonAccount } from './account-confirmation'
-import { samePerson } from './people'
-import { parseSerialOrThrow } from './tickets'
+import { AppError, because } from '../../contract/errors'
+import type { Claim, ClaimStatus, IdentityDocument } from '../../contract/claims-types'
+import { unitKey } from '../../ledger/migrations'
+import { lockClaim, lockSubject } from '../../ledger/row-locks'
+import type { AuditService } from '../audit'
+import { claimRow, maskedReference, serialOf, toClaim } from './rows'
+import type { ClaimRow, ClaimsContext } from './context'
+import { iso, type Actor } from '../common'
+import { twoPersonAccount } from '../account-confirmation'
+import { samePerson } from '../people'
+import { parseSerialOrThrow } from '../tickets'
 
 /** The unit key a serial names (a serial that is none is refused, as claimRow refuses it). */
 function keyOfSerial(serial: string): number {

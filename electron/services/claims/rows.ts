@@ -1,67 +1,22 @@
 /**
- * A claim's row as the claims' functions read it (claims.ts, claim-steps.ts): the context they
+ * A claim's row as the claims' functions read it (desk.ts, steps.ts): the statements they
  * share, the row made a Claim, a serial's claim or why it has none.
  */
-import { AppError, because } from '../contract/errors'
-import type { Claim, ClaimStatus, IdentityDocument } from '../contract/claims-types'
-import { formatSerial } from '../../game-core/serial'
-import type { Db } from '../ledger/db'
-import { splitUnitKey, unitKey } from '../ledger/migrations'
-import type { AuditService } from './audit'
-import type { Catalog } from './catalog'
-import type { ClaimFigures } from './claim-figures'
-import type { Clock } from './common'
-import type { PlayersService } from './players'
-import { RELATED_SQL, type RelatedPartiesService } from './related-parties'
-import { parseSerialOrThrow } from './tickets'
-
-export interface ClaimRow {
-  unit_key: number
-  emission: number
-  player_id: number
-  player: string
-  related: number
-  sold_at: number
-  prize_cents: number
-  status: ClaimStatus
-  document: IdentityDocument | null
-  document_ref: string | null
-  verified_by: string | null
-  verified_at: string | null
-  approved_by: string | null
-  approved_at: string | null
-  signed_off_by: string | null
-  signed_off_at: string | null
-  paid_by: string | null
-  paid_at: string | null
-  payment_ref: string | null
-  rejected_by: string | null
-  rejected_at: string | null
-  rejected_from: 'pending' | 'verified' | 'approved' | null
-  reject_reason: string | null
-}
-
-export interface ClaimsDeps {
-  db: Db
-  clock: Clock
-  catalog: Catalog
-  audit: AuditService
-  players: PlayersService
-  parties: RelatedPartiesService
-  figures: ClaimFigures
-}
-
-/** What the claims' functions share: the services they lean on and the statements prepared once. */
-export interface ClaimsContext extends ClaimsDeps {
-  statements: ReturnType<typeof prepareClaimStatements>
-}
+import { AppError, because } from '../../contract/errors'
+import type { Claim } from '../../contract/claims-types'
+import { formatSerial } from '../../../game-core/serial'
+import type { Db } from '../../ledger/db'
+import type { ClaimRow, ClaimsContext, ClaimsDeps } from './context'
+import { splitUnitKey, unitKey } from '../../ledger/migrations'
+import { RELATED_SQL } from './related-parties'
+import { parseSerialOrThrow } from '../tickets'
 
 export const SELECT = `SELECT c.*, p.name AS player, ${RELATED_SQL} AS related FROM claims c JOIN players p ON p.id = c.player_id`
 
 /** What the audit log keeps of an identity document's number: enough to tell two apart, not to copy one. */
 export const maskedReference = (reference: string) => `…${reference.slice(-4)}`
 
-function prepareClaimStatements(db: Db) {
+export function prepareClaimStatements(db: Db): ClaimsContext['statements'] {
   return {
     byKey: db.prepare(`${SELECT} WHERE c.unit_key = ?`),
     saleOf: db.prepare('SELECT prize_cents FROM sales WHERE unit_key = ?').pluck(),

@@ -4,9 +4,9 @@
  * 100 € in a block of 10,000: p = 1/100 a unit at a 100 € threshold).
  */
 import { describe, expect, it } from 'vitest'
-import { LOSING } from '../../game-core/block'
-import { IMPROBABLE_BELOW, MANY_CLAIMS, poissonTail } from './claim-figures'
-import { STAFF, useClaimsWorlds, type ClaimsWorld } from '../../test/support/claims-world'
+import { LOSING } from '../../../game-core/block'
+import { IMPROBABLE_BELOW, MANY_CLAIMS, poissonTail } from './figures'
+import { STAFF, useClaimsWorlds, type ClaimsWorld } from '../../../test/support/claims-world'
 
 const world = useClaimsWorlds('claim-figures')
 const factorial = (n: number): number => (n <= 1 ? 1 : n * factorial(n - 1))

@@ -1,5 +1,5 @@
 /**
- * Improbable winners (docs/claims.md). For a claimant who bought n_e units of emission e, each
+ * Improbable winners (README.md). For a claimant who bought n_e units of emission e, each
  * unit reaches e's claim threshold with probability p_e = (units of a block at or above the
  * threshold) ÷ (units of a block), from the prize table. Their claims then number about a Poisson
  * variable of mean λ = Σ n_e·p_e (units are drawn without replacement from blocks of 8 million,
@@ -12,11 +12,11 @@
  *   players with dozens of claims);
  * - `related` when the account is in the register of related parties.
  */
-import { WINNER_CUT_OFFS, type WinnerFigures, type WinnerFlag } from '../contract/claims-types'
-import type { Db } from '../ledger/db'
-import { jsonValues } from '../ledger/dialect'
-import { UNIT_KEY_EMISSION } from '../ledger/migrations'
-import type { Catalog } from './catalog'
+import { WINNER_CUT_OFFS, type WinnerFigures, type WinnerFlag } from '../../contract/claims-types'
+import type { Db } from '../../ledger/db'
+import { jsonValues } from '../../ledger/dialect'
+import { UNIT_KEY_EMISSION } from '../../ledger/migrations'
+import type { Catalog } from '../catalog'
 import { RELATED_SQL } from './related-parties'
 
 /** One chance in a million: below it, k ≥ IMPROBABLE_FROM claims on these units are improbable. */

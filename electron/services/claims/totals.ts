@@ -3,8 +3,8 @@
  * dashboard's claims and the command line share (claims.ts, reports-dashboard.ts). On the claims
  * table alone, whose rows are the few prizes at or above a threshold, on its indexes.
  */
-import { CLAIM_STATUSES, type ClaimsDashboard, type ClaimStatus, type ClaimTotal } from '../contract/claims-types'
-import type { Db } from '../ledger/db'
+import { CLAIM_STATUSES, type ClaimsDashboard, type ClaimStatus, type ClaimTotal } from '../../contract/claims-types'
+import type { Db } from '../../ledger/db'
 
 /** The statuses whose prize is won and not yet paid. */
 const UNPAID: readonly ClaimStatus[] = ['pending', 'verified', 'approved']

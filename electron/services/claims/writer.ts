@@ -3,8 +3,8 @@
  * it (a sale, an import, the simulator). A sold unit whose prize reaches its emission's claim
  * threshold gets a pending claim; a smaller prize is credited with the sale (players.won_cents).
  */
-import type { Db } from '../ledger/db'
-import type { Catalog } from './catalog'
+import type { Db } from '../../ledger/db'
+import type { Catalog } from '../catalog'
 
 export interface ClaimBatch {
   /** The emission's claim threshold, in cents (read once per batch). */

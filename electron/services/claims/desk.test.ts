@@ -3,11 +3,11 @@
  * order, the second-person rule, related parties' sign-off, and what a tampered file meets.
  */
 import { describe, expect, it } from 'vitest'
-import type { Claim } from '../contract/claims-types'
-import { formatSerial } from '../../game-core/serial'
-import { splitUnitKey } from '../ledger/migrations'
-import { CLAIMS_T0, STAFF, useClaimsWorlds, type ClaimsWorld } from '../../test/support/claims-world'
-import { refusalData as refusal } from '../../test/support/refusal'
+import type { Claim } from '../../contract/claims-types'
+import { formatSerial } from '../../../game-core/serial'
+import { splitUnitKey } from '../../ledger/migrations'
+import { CLAIMS_T0, STAFF, useClaimsWorlds, type ClaimsWorld } from '../../../test/support/claims-world'
+import { refusalData as refusal } from '../../../test/support/refusal'
 
 const world = useClaimsWorlds('claims')
 const { support: suzy, manager: max, auditor: aude, admin: ada } = STAFF

@@ -1,25 +1,23 @@
 /**
- * Prize claims (docs/claims.md). A sold unit whose prize reaches its emission's threshold has a
- * claim from its sale (claim-writer.ts). It moves pending → verified (support records the
+ * Prize claims (README.md). A sold unit whose prize reaches its emission's threshold has a
+ * claim from its sale (writer.ts). It moves pending → verified (support records the
  * identity check) → approved (a manager, never the person who verified) → paid (a payment
  * reference, by a manager or an admin), or is rejected with a reason before it is paid. Each
  * step is taken once, in its own transaction that re-reads the claim, and is audited. A related
  * party's claim is paid only after an auditor's sign-off, and nobody acts on the claims of an
  * account the register links to them.
  */
-import { provenanceOf } from './account-confirmation'
-import type { Claim, ClaimDetail, ClaimsPage, ClaimStatus, ClaimTotal, IdentityDocument, WinnerFigures } from '../contract/claims-types'
-import type { CsvFile } from '../contract/types'
-import { buildClaimsContext, claimRow, maskedReference, SELECT, toClaim, type ClaimRow, type ClaimsContext, type ClaimsDeps } from './claim-rows'
-import { approveClaim, payClaim, rejectClaim, signOffClaim, verifyClaim } from './claim-steps'
-import { claimTotalsOf, claimTotalsWhere } from './claim-totals'
-import { claimsCsv, type ClaimsCsvFilters } from './claims-csv'
-import { iso, type Actor } from './common'
-import type { CsvStyle } from './csv'
+import { provenanceOf } from '../account-confirmation'
+import type { Claim, ClaimDetail, ClaimsPage, ClaimStatus, ClaimTotal, IdentityDocument, WinnerFigures } from '../../contract/claims-types'
+import type { CsvFile } from '../../contract/types'
+import { buildClaimsContext, claimRow, maskedReference, SELECT, toClaim } from './rows'
+import type { ClaimRow, ClaimsContext, ClaimsDeps } from './context'
+import { approveClaim, payClaim, rejectClaim, signOffClaim, verifyClaim } from './steps'
+import { claimTotalsOf, claimTotalsWhere } from './totals'
+import { claimsCsv, type ClaimsCsvFilters } from './csv'
+import { iso, type Actor } from '../common'
+import type { CsvStyle } from '../csv'
 
-export { maskedReference } from './claim-rows'
-export type { ClaimsDeps } from './claim-rows'
-export type { ClaimStep } from './claim-steps'
 
 export interface ClaimsQuery {
   status?: ClaimStatus
@@ -37,7 +35,7 @@ export interface ClaimsService {
   /** Claims per status (all five) of these emissions (null: all). */
   totals(emissions: number[] | null): ClaimTotal[]
   get(serial: string): ClaimDetail
-  /** Every claim under the filters as a CSV file (claims-csv.ts), office or machine form. */
+  /** Every claim under the filters as a CSV file (csv.ts), office or machine form. */
   csv(args: ClaimsCsvFilters & Partial<CsvStyle>): CsvFile
   /** One player's figures (flagged or not), or every flagged claimant's, least probable first. */
   flags(player?: string): WinnerFigures[]

@@ -4,9 +4,9 @@
  * filters on its first line.
  */
 import { describe, expect, it } from 'vitest'
-import { parseCsv } from '../../test/support/parse-csv'
-import { STAFF, useClaimsWorlds } from '../../test/support/claims-world'
-import { localTime } from './csv'
+import { parseCsv } from '../../../test/support/parse-csv'
+import { STAFF, useClaimsWorlds } from '../../../test/support/claims-world'
+import { localTime } from '../csv'
 
 const world = useClaimsWorlds('claims-csv')
 const { support: suzy, manager: max, admin: ada, auditor: aude } = STAFF

@@ -5,13 +5,13 @@
  * entry (a person, however their name is typed: people.ts). Entries are never deleted: removing one
  * records who, when and why, and the entry stays in the history.
  */
-import { AppError, because } from '../contract/errors'
-import type { Relation, RelatedParty } from '../contract/claims-types'
-import type { Db } from '../ledger/db'
-import { lockSubject } from '../ledger/row-locks'
-import type { AuditService } from './audit'
-import { iso, type Actor, type Clock } from './common'
-import { samePerson } from './people'
+import { AppError, because } from '../../contract/errors'
+import type { Relation, RelatedParty } from '../../contract/claims-types'
+import type { Db } from '../../ledger/db'
+import { lockSubject } from '../../ledger/row-locks'
+import type { AuditService } from '../audit'
+import { iso, type Actor, type Clock } from '../common'
+import { samePerson } from '../people'
 
 interface PartyRow {
   id: number
