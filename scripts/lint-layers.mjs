@@ -32,7 +32,6 @@ export const KNOWN_UPWARD = new Set([
   'electron/services/backend → electron/workers/block-pool',
   'electron/services/backend → electron/workers/ledger-task-runner',
   'electron/services/backend → electron/workers/read-pool',
-  'electron/services/backend → electron/workers/simulate-seller',
   'electron/services/ledger-office → electron/workers/ledger-task-runner',
   'electron/services/ledger-setting → electron/main/ledger-setting-file',
   'electron/services/ledger-setting → electron/main/paths',

@@ -1,10 +1,9 @@
 /**
- * Worker thread: makes the sales simulator's drafts (simulator.ts createSalesGenerator), one
+ * Worker thread: makes the sales simulator's drafts (services/simulator createSalesGenerator), one
  * batch per request, in the order asked, while the main thread sells the batch before.
  */
 import { parentPort, workerData } from 'node:worker_threads'
-import { createSalesGenerator, packDrafts, type GeneratorOptions } from '../services/simulator'
-import type { SalesWorkerMessage } from './sales-drafts'
+import { createSalesGenerator, packDrafts, type GeneratorOptions, type SalesWorkerMessage } from '../services/simulator'
 
 const gen = createSalesGenerator(workerData as GeneratorOptions)
 parentPort!.on('message', (count: number) => {

@@ -1,13 +1,11 @@
 /**
- * Worker thread: sells a simulation (simulator.ts sellDrafts) through a connection of its own to
+ * Worker thread: sells a simulation (services/simulator sellDrafts) through a connection of its own to
  * the ledger, so that the app's thread stays free and each transaction can be big. Its drafts are
  * made meanwhile by a further worker (sales-worker.ts). See simulate-seller.ts.
  */
 import { parentPort, workerData } from 'node:worker_threads'
 import { leaseBeater } from '../services/leases'
-import { sellDrafts } from '../services/simulator'
-import { workerDrafts } from './sales-drafts'
-import type { SimulateWorkerData, SimulateWorkerMessage } from './simulate-seller'
+import { sellDrafts, workerDrafts, type SimulateWorkerData, type SimulateWorkerMessage } from '../services/simulator'
 import { openWorkerLedger, postedError, type WorkerLedger } from './worker-ledger'
 
 const data = workerData as SimulateWorkerData

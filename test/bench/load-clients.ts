@@ -10,7 +10,7 @@ import type { ImportResult, Session } from '../../electron/contract/types'
 import type { Feed } from './load-feeds'
 import { callApi, probeHost, uploadFeed, type Outcome } from './load-host'
 import { LOAD_PASSWORD, type LoadWorld, type StaffAccount } from './load-ledger'
-import { seededRng } from '../../electron/services/simulator-drafts'
+import { seededRng } from '../../electron/services/simulator'
 
 /** One call: what it was, when it started (ms from the run's start), how long it took, what went wrong. */
 export interface Sample {

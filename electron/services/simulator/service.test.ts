@@ -1,13 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { validatePlay } from '../../game-core/play'
-import { smallDefinition } from '../../test/support/game-fixtures'
-import { unpackPlay } from '../ledger/play-codec'
-import { openLedgerFixture, TEST_ACTOR, type LedgerFixture } from '../../test/support/simulator-world'
-import { createSalesGenerator, HOURLY_WEIGHTS, inProcessDrafts, playerName, seededRng, sellDrafts, type DraftBatch } from './simulator'
-import { workerDrafts } from '../workers/sales-drafts'
-import { formatSerial } from '../../game-core/serial'
-import { splitUnitKey } from '../ledger/migrations'
-import { createPlayersService } from './players'
+import { validatePlay } from '../../../game-core/play'
+import { smallDefinition } from '../../../test/support/game-fixtures'
+import { unpackPlay } from '../../ledger/play-codec'
+import { openLedgerFixture, TEST_ACTOR, type LedgerFixture } from '../../../test/support/simulator-world'
+import { createSalesGenerator, HOURLY_WEIGHTS, inProcessDrafts, playerName, seededRng, type DraftBatch } from './drafts'
+import { sellDrafts } from './selling'
+import { workerDrafts } from './drafts-thread'
+import { formatSerial } from '../../../game-core/serial'
+import { splitUnitKey } from '../../ledger/migrations'
+import { createPlayersService } from '../players'
 
 const NOW = Date.parse('2025-03-20T15:00:00Z')
 const fixedClock = () => new Date(NOW)

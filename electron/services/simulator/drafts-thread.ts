@@ -3,9 +3,9 @@
  * next batch (players, times, reveals) overlaps with selling this one on the main thread.
  */
 import { Worker } from 'node:worker_threads'
-import { AppError } from '../contract/errors'
-import type { DraftBatch, DraftSource, GeneratorOptions } from '../services/simulator'
-import { workerEntry } from '../threads/entry'
+import { AppError } from '../../contract/errors'
+import type { DraftBatch, DraftSource, GeneratorOptions } from './drafts'
+import { workerEntry } from '../../threads/entry'
 
 export type SalesWorkerMessage = { type: 'batch'; batch: DraftBatch } | { type: 'error'; message: string }
 

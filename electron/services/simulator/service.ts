@@ -16,26 +16,25 @@
  * batches. Where the sales are written is the Seller's choice: on this thread with the event loop
  * let through between batches, or (the app) on a worker thread with its own connection.
  *
- * The drafts (draws, players, times, plays, the generator): simulator-drafts.ts. The selling
- * (Seller, sellDrafts): simulator-selling.ts. Both are exported from here as before.
+ * The drafts (draws, players, times, plays, the generator): drafts.ts. The selling
+ * (Seller, sellDrafts): selling.ts.
  */
-import { AppError, because } from '../contract/errors'
-import type { AuditAction, JobInfo } from '../contract/types'
-import type { Db } from '../ledger/db'
-import { UNIT_KEY_EMISSION } from '../ledger/migrations'
-import { formatSerial } from '../../game-core/serial'
-import type { AuditService } from './audit'
-import type { Catalog } from './catalog'
-import type { Actor, Clock } from './common'
-import { describeStatus } from './emissions'
-import type { JobRegistry } from './jobs'
-import { createLeases, emissionSubject, type Lease, type Leases } from './leases'
-import type { SalesService, UnitRun } from './sales'
-import { checkGeneratorOptions, DAY, HOUR, inProcessDrafts, PLAYER_ID_SPACE, type GeneratorOptions } from './simulator-drafts'
-import { sellDrafts, type Seller } from './simulator-selling'
+import { AppError, because } from '../../contract/errors'
+import type { AuditAction, JobInfo } from '../../contract/types'
+import type { Db } from '../../ledger/db'
+import { UNIT_KEY_EMISSION } from '../../ledger/migrations'
+import { formatSerial } from '../../../game-core/serial'
+import type { AuditService } from '../audit'
+import type { Catalog } from '../catalog'
+import type { Actor, Clock } from '../common'
+import { describeStatus } from '../emissions'
+import type { JobRegistry } from '../jobs'
+import { createLeases, emissionSubject, type Lease, type Leases } from '../leases'
+import type { SalesService, UnitRun } from '../sales'
+import { checkGeneratorOptions, DAY, HOUR, inProcessDrafts, PLAYER_ID_SPACE, type GeneratorOptions } from './drafts'
+import type { Seller } from './context'
+import { sellDrafts } from './selling'
 
-export * from './simulator-drafts'
-export * from './simulator-selling'
 
 /** How far back the history of an emission with no sale date and no sale yet goes. */
 export const HISTORY_DAYS = 30

@@ -1,5 +1,5 @@
 /**
- * The app's Seller (simulator.ts): a simulation sold on a worker thread (simulate-worker.ts)
+ * The app's Seller (service.ts): a simulation sold on a worker thread (simulate-worker.ts)
  * with its own connection to the ledger, in transactions of up to WORKER_BATCH sales lasting
  * about WORKER_BATCH_MS each.
  *
@@ -10,11 +10,11 @@
  * commit, a second or two; reads never wait (WAL).
  */
 import { Worker } from 'node:worker_threads'
-import { AppError, type ErrorCode } from '../contract/errors'
-import type { UnitRun } from '../services/sales'
-import type { Seller, SellJob } from '../services/simulator'
-import { workerEntry } from '../threads/entry'
-import type { WorkerLedgerRef } from '../ledger/worker-ref'
+import { AppError, type ErrorCode } from '../../contract/errors'
+import type { UnitRun } from '../sales'
+import type { Seller, SellJob } from './context'
+import { workerEntry } from '../../threads/entry'
+import type { WorkerLedgerRef } from '../../ledger/worker-ref'
 
 /** Sales per transaction on the worker thread, at most… */
 export const WORKER_BATCH = 200_000

@@ -1,18 +1,18 @@
 /**
- * Selling a simulation's drafts (simulator.ts): the Seller that writes them, and sellDrafts, the
+ * Selling a simulation's drafts (service.ts): the Seller that writes them, and sellDrafts, the
  * one on this thread, through the sales service's batch path, a transaction per batch with the
  * event loop let through between them (the app's seller on a worker thread calls it too).
  */
-import { AppError, because } from '../contract/errors'
-import type { LeaseRef } from './leases'
-import type { SalesService, UnitRun } from './sales'
-import { playerName, type DraftBatch, type DraftSource, type GeneratorOptions } from './simulator-drafts'
+import { AppError, because } from '../../contract/errors'
+import type { SalesService, UnitRun } from '../sales'
+import type { SellHooks, SellJob } from './context'
+import { playerName, type DraftBatch, type DraftSource } from './drafts'
 
 /**
  * Sales per transaction on this thread: each batch rewrites the pages of most of its players, so
  * fewer, bigger batches cost less per sale, but one batch holds the event loop (about 0.15 s for
  * 20,000 with many players). The app's seller works on a worker thread, in bigger batches
- * (workers/simulate-seller.ts).
+ * (seller-thread.ts).
  */
 export const DEFAULT_BATCH = 20_000
 /**
@@ -21,45 +21,6 @@ export const DEFAULT_BATCH = 20_000
  * handler retries every few to 100 ms; with no gap at all a long simulation would starve it.
  */
 const yieldToLoop = () => new Promise<void>((resolve) => setTimeout(resolve, 2))
-
-/** A simulation's selling, as handed to a Seller. */
-export interface SellJob {
-  emission: number
-  sales: number
-  /** Sales per transaction (the most, with batchMs); the seller's own size when left out. */
-  batchSize?: number
-  /**
-   * When set, the batches start at a tenth of batchSize and are then sized from the speed of the
-   * batches before so that a transaction lasts about this long, up to batchSize: on a slower
-   * machine a big transaction would otherwise hold the ledger's write lock for longer than
-   * others wait for it.
-   */
-  batchMs?: number
-  gen: GeneratorOptions
-  /** The simulation's lease, for a seller on another thread to beat on its own connection. */
-  lease?: LeaseRef
-}
-
-export interface SellHooks {
-  /** Checked between two batches: the batches sold before stay sold. */
-  signal?: AbortSignal
-  /** The sales sold so far, after each batch has committed, and the units that batch sold. */
-  progress?: (sold: number, run: UnitRun) => void
-  /**
-   * The lease's heartbeat, after each batch, on the connection that sells (so that its player
-   * cache stays valid, leases.ts leaseBeater); a seller on another thread beats job.lease itself.
-   */
-  beat?: () => void
-}
-
-/**
- * Where a simulation's sales are written. By default on this thread, through the app's sales
- * service, in transactions of DEFAULT_BATCH with the event loop let through between them. The
- * app sells on a worker thread with a connection of its own (workers/simulate-seller.ts), in bigger
- * transactions, which cost less per sale and leave this thread free. Resolves when all are
- * sold; rejects with an AppError (CANCELLED on cancel).
- */
-export type Seller = (job: SellJob, hooks: SellHooks) => Promise<void>
 
 /** Sells the drafts of `source` through `sales`, one transaction per batch; the next batch is drafted while this one sells. */
 export async function sellDrafts(sales: SalesService, source: DraftSource, job: SellJob, hooks: SellHooks): Promise<void> {

@@ -1,13 +1,13 @@
 /**
- * The simulator's drafts (simulator.ts sells them): seeded draws, the players and their habits, the
+ * The simulator's drafts (service.ts sells them): seeded draws, the players and their habits, the
  * sale times over a daily rhythm, the plays, and the generator that makes them, packed as the
  * ledger stores them, one at a time or as a batch of flat typed arrays for a worker thread.
  * Deterministic from the options: same seed, same drafts.
  */
-import { AppError, because } from '../contract/errors'
-import type { Play, RevealEvent } from '../../game-core/play'
-import type { GameDefinition } from '../../game-core/rules'
-import { packEvents, playCode, unpackEvents } from '../ledger/play-codec'
+import { AppError, because } from '../../contract/errors'
+import type { Play, RevealEvent } from '../../../game-core/play'
+import type { GameDefinition } from '../../../game-core/rules'
+import { packEvents, playCode, unpackEvents } from '../../ledger/play-codec'
 
 // ---------------------------------------------------------------------------------------------
 // Seeded draws
