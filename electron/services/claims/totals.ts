@@ -1,6 +1,6 @@
 /**
  * Claims counted per status, with their amounts: the one SQL the claims list's counts, the
- * dashboard's claims and the command line share (claims.ts, reports-dashboard.ts). On the claims
+ * dashboard's claims and the command line share (desk.ts, reports/dashboard.ts). On the claims
  * table alone, whose rows are the few prizes at or above a threshold, on its indexes.
  */
 import { CLAIM_STATUSES, type ClaimsDashboard, type ClaimStatus, type ClaimTotal } from '../../contract/claims-types'

@@ -11,32 +11,23 @@
  * thousand units after it. The last point comes from the counters. The expected line is
  * initial × (1 − x / total) per tier, left to the client.
  *
- * The dashboard and its filters: reports-dashboard.ts. CSV exports: reports-csv.ts, written by
+ * The dashboard and its filters: dashboard.ts. CSV exports: csv.ts, written by
  * the shared writer (csv.ts) in the office or the machine form.
  */
-import { AppError } from '../contract/errors'
-import type { CsvFile, Dashboard, DepletionPoint, DepletionReport } from '../contract/types'
-import { LOSING } from '../../game-core/block'
-import type { GameDefinition } from '../../game-core/rules'
-import type { Db } from '../ledger/db'
-import type { AlertsService } from './alerts'
-import type { BlockState, Catalog } from './catalog'
-import { type Clock, iso } from './common'
-import { createDashboardReader, type DashboardArgs } from './reports-dashboard'
-import { dashboardDaysCsv, dashboardTiersCsv, depletionCsv, type CsvArgs } from './reports-csv'
+import { AppError } from '../../contract/errors'
+import type { CsvFile, Dashboard, DepletionPoint, DepletionReport } from '../../contract/types'
+import { LOSING } from '../../../game-core/block'
+import type { GameDefinition } from '../../../game-core/rules'
+import type { Db } from '../../ledger/db'
+import type { BlockState, Catalog } from '../catalog'
+import { iso } from '../common'
+import { createDashboardReader, type DashboardArgs } from './dashboard'
+import { dashboardDaysCsv, dashboardTiersCsv, depletionCsv, type CsvArgs } from './csv'
 
-export { DASHBOARD_DAYS, type DashboardArgs } from './reports-dashboard'
-export { expectedRemaining, type CsvArgs } from './reports-csv'
+import type { ReportsDeps } from './context'
 
 export const CHECKPOINTS = 1000
 export const MAX_POINTS = 300
-
-export interface ReportsDeps {
-  db: Db
-  clock: Clock
-  catalog: Catalog
-  alerts: AlertsService
-}
 
 export interface Reports {
   depletion(args: { emission: number; block?: number }): DepletionReport

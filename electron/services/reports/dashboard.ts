@@ -13,17 +13,16 @@
  * Demonstration emissions' simulated sales stay out unless asked for, or unless the one emission
  * chosen is a demonstration (choosing it is asking).
  */
-import { AppError } from '../contract/errors'
-import { dayRangeProblem, isoDayProblem } from '../contract/dates'
-import type { Dashboard, DashboardFilters } from '../contract/types'
-import { deriveFigures } from '../../game-core/rules'
-import type { Db } from '../ledger/db'
-import type { AlertsService } from './alerts'
-import { TOP_TIERS } from './alerts'
-import type { Catalog, EmissionRow } from './catalog'
-import { type Clock, iso } from './common'
-import { SOFTWARE } from './version'
-import { claimsDashboard, claimTotalsOf } from './claims'
+import { AppError } from '../../contract/errors'
+import { dayRangeProblem, isoDayProblem } from '../../contract/dates'
+import type { Dashboard, DashboardFilters } from '../../contract/types'
+import { deriveFigures } from '../../../game-core/rules'
+import { TOP_TIERS } from '../alerts'
+import type { Catalog, EmissionRow } from '../catalog'
+import { iso } from '../common'
+import type { ReportsDeps } from './context'
+import { SOFTWARE } from '../version'
+import { claimsDashboard, claimTotalsOf } from '../claims'
 
 /** Days of sales per day on the dashboard when the period has no first day. */
 export const DASHBOARD_DAYS = 366
@@ -46,13 +45,6 @@ export interface DayRow {
   prizes_cents: number
 }
 
-interface Deps {
-  db: Db
-  clock: Clock
-  catalog: Catalog
-  alerts: AlertsService
-}
-
 export interface DashboardReader {
   read(args?: DashboardArgs): Dashboard
   /** The filters checked and completed, the emissions they choose, and the period's rows of daily_sales. */
@@ -71,7 +63,7 @@ export function checkFilters(args: DashboardArgs): DashboardFilters {
   return { emission: args.emission ?? null, from: args.from ?? null, to: args.to ?? null, includeDemo: args.includeDemo ?? false }
 }
 
-export function createDashboardReader({ db, clock, catalog, alerts }: Deps): DashboardReader {
+export function createDashboardReader({ db, clock, catalog, alerts }: ReportsDeps): DashboardReader {
   const allEmissions = db.prepare('SELECT * FROM emissions ORDER BY emission')
   const soldByEmission = db.prepare('SELECT emission, sum(units_sold) AS units FROM blocks GROUP BY emission')
   const tiersByEmission = db.prepare('SELECT emission, tier, sum(sold) AS sold FROM block_tiers GROUP BY emission, tier')

@@ -4,10 +4,10 @@
  * the claims table says.
  */
 import { describe, expect, it } from 'vitest'
-import type { ClaimStatus } from '../contract/claims-types'
-import { STAFF, useClaimsWorlds, type ClaimsWorld } from '../../test/support/claims-world'
-import { createAlertsService } from './alerts'
-import { createReports } from './reports'
+import type { ClaimStatus } from '../../contract/claims-types'
+import { STAFF, useClaimsWorlds, type ClaimsWorld } from '../../../test/support/claims-world'
+import { createAlertsService } from '../alerts'
+import { createReports } from './service'
 
 const world = useClaimsWorlds('reports-claims')
 const { support: suzy, manager: max, admin: ada, auditor: aude, operator: otto } = STAFF

@@ -1,13 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { version } from '../../package.json'
-import { deriveFigures } from '../../game-core/rules'
-import { utcDay } from '../ledger/dialect'
-import { smallDefinition } from '../../test/support/game-fixtures'
-import { parseCsv } from '../../test/support/parse-csv'
-import { unitKey } from '../ledger/migrations'
-import { createAlertsService } from './alerts'
-import { checkpointAt, countCheckpoints, createReports, MAX_POINTS, type Reports } from './reports'
-import { openLedgerFixture, TEST_ACTOR, type LedgerFixture } from '../../test/support/simulator-world'
+import { version } from '../../../package.json'
+import { deriveFigures } from '../../../game-core/rules'
+import { utcDay } from '../../ledger/dialect'
+import { smallDefinition } from '../../../test/support/game-fixtures'
+import { parseCsv } from '../../../test/support/parse-csv'
+import { unitKey } from '../../ledger/migrations'
+import { createAlertsService } from '../alerts'
+import { checkpointAt, countCheckpoints, createReports, MAX_POINTS, type Reports } from './service'
+import { openLedgerFixture, TEST_ACTOR, type LedgerFixture } from '../../../test/support/simulator-world'
 
 const def = smallDefinition()
 const NOW = Date.parse('2025-03-20T15:00:00Z')

@@ -5,11 +5,11 @@
  * row per tier, as of the reading). Each names its filters, the software's version and its as-of
  * time on its first line.
  */
-import type { CsvFile, Dashboard, DepletionReport } from '../contract/types'
-import { deriveFigures } from '../../game-core/rules'
-import type { Catalog } from './catalog'
-import { writeCsv, type CsvCell, type CsvColumn, type CsvFilter, type CsvStyle } from './csv'
-import type { DashboardArgs, DashboardReader } from './reports-dashboard'
+import type { CsvFile, Dashboard, DepletionReport } from '../../contract/types'
+import { deriveFigures } from '../../../game-core/rules'
+import type { Catalog } from '../catalog'
+import { writeCsv, type CsvCell, type CsvColumn, type CsvFilter, type CsvStyle } from '../csv'
+import type { DashboardArgs, DashboardReader } from './dashboard'
 
 export type CsvArgs = Partial<CsvStyle> &
   ({ report: 'depletion'; emission: number; block?: number } | ({ report: 'dashboard' | 'dashboard-tiers' } & DashboardArgs))

@@ -1,0 +1,4 @@
+/**
+ * Managers' reports (README.md beside this file): the only entrance from outside the folder.
+ */
+export { createReports, type Reports } from './service'
