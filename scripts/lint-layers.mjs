@@ -30,11 +30,9 @@ const RANKS = [
 export const KNOWN_UPWARD = new Set([
   'electron/services/backend → electron/main/paths',
   'electron/services/backend → electron/workers/block-pool',
-  'electron/services/backend → electron/workers/ledger-task-runner',
   'electron/services/backend → electron/workers/read-pool',
-  'electron/services/ledger-office → electron/workers/ledger-task-runner',
-  'electron/services/ledger-setting → electron/main/ledger-setting-file',
-  'electron/services/ledger-setting → electron/main/paths',
+  'electron/services/ledger-office/setting → electron/main/ledger-setting-file',
+  'electron/services/ledger-office/setting → electron/main/paths',
 ])
 
 const posix = (p) => p.split(sep).join('/')

@@ -8,8 +8,7 @@ import type { AuditVerification, LedgerCheckReport, RestoreReport } from '../con
 import { displayLocation, isPostgresUrl } from '../ledger/location'
 import { openBackend } from '../services/backend'
 import { systemClock } from '../services/common'
-import { backupLedger, checkLedger, checkSummary, restoreFiles, restoreReport, stageFileRestore, type RestoreOptions } from '../services/ledger-integrity'
-import { commitFileRestore, discardFileRestore, restoreStage } from '../services/ledger-restore'
+import { backupLedger, checkLedger, checkSummary, restoreFiles, restoreReport, stageFileRestore, type RestoreOptions, commitFileRestore, discardFileRestore, restoreStage } from '../services/ledger-office'
 import { UsageError, type Command } from './io'
 import { int, ledgerPath, options, print, withBackend } from './ledger-commands'
 import { cliReason } from './text-args'
@@ -116,7 +115,7 @@ async function restoreTeamLedger(o: RestoreOptions): Promise<RestoreReport> {
   return checkAndRecord(o.target, o.backup, movedAside)
 }
 
-/** A ledger file: the copy checked and given its entry beside the ledger, then put in place whole (ledger-restore.ts). */
+/** A ledger file: the copy checked and given its entry beside the ledger, then put in place whole (ledger-office/restore.ts). */
 async function restoreLedgerFile(o: RestoreOptions): Promise<RestoreReport> {
   const staged = stageFileRestore(o)
   let r: RestoreReport

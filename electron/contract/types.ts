@@ -591,7 +591,7 @@ export const CSV_LOCALES = ['fr', 'en'] as const
 
 export const LEDGER_PROBLEM_KINDS = [
   'BLOCK_UNITS_SOLD', 'UNIT_GAP', 'UNKNOWN_UNIT', 'TIER_SOLD', 'PLAYER_TOTALS', 'PLAYER_CHAIN', 'DAY_TOTALS', 'PRIZE_MISMATCH', 'TIER_MISMATCH',
-  // claims against the sales at or above their emission's threshold (ledger-check-claims.ts)
+  // claims against the sales at or above their emission's threshold (ledger-office/check-claims.ts)
   'CLAIM_MISSING', 'CLAIM_WITHOUT_SALE', 'CLAIM_MISMATCH',
 ] as const
 export type LedgerProblemKind = (typeof LEDGER_PROBLEM_KINDS)[number]

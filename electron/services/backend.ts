@@ -14,7 +14,7 @@ import { closeImportWorkers, workerImport, writeTurnOf, type WriteTurn, createIm
 import { contract } from '../contract'
 import type { LedgerUse } from '../contract/define'
 import { ReadPool } from '../workers/read-pool'
-import { runLedgerTask } from '../workers/ledger-task-runner'
+import { runLedgerTask, createLedgerOffice, type LedgerOffice, createLedgerSettingService, type LedgerSettingService, finishInterruptedRestore } from './ledger-office'
 import { workerSeller, createSimulator } from './simulator'
 import { workerLedgerRef } from '../ledger/worker-ref'
 import { createAlertsService, type AlertsService } from './alerts'
@@ -29,8 +29,6 @@ import { type ImporterService, type ReportsService, type SimulatorService } from
 import { createHandlers } from './handlers'
 import { createJobRegistry, type JobRegistry } from './jobs'
 import { createLeases, type Leases } from './leases'
-import { createLedgerOffice, type LedgerOffice } from './ledger-office'
-import { createLedgerSettingService, type LedgerSettingService } from './ledger-setting'
 import { userDataDir, type LedgerChoice } from '../main/paths'
 import { createPlayersService, type PlayersService } from './players'
 import { createPublicationService, type PublicationService } from './publication'
@@ -40,7 +38,6 @@ import { createTicketsService, type TicketsService } from './tickets'
 import { createUsersService, type UsersService } from './users'
 import { createVerifications, type Verifications } from './verifications'
 import { limitedLog } from './log-limit'
-import { finishInterruptedRestore } from './ledger-restore'
 
 export interface Services {
   db: Db
@@ -163,7 +160,7 @@ export function createServices(opts: {
 export function openBackend(opts: BackendOptions): Backend {
   // a team ledger is only opened with its key file at hand (keyFilePath says how to give it)
   if (isPostgresUrl(opts.dbPath)) opts = { ...opts, keyFile: opts.keyFile ?? keyFilePath(opts.dbPath) }
-  // a restore killed while it put its copy in place is finished before the ledger is opened (ledger-restore.ts)
+  // a restore killed while it put its copy in place is finished before the ledger is opened (ledger-office/restore.ts)
   else finishInterruptedRestore(opts.dbPath)
   const db = openLedger(opts.dbPath, { busyTimeoutMs: opts.busyTimeoutMs })
   let services: Services

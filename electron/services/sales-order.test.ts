@@ -14,7 +14,7 @@ import { testEngine } from '../../test/support/ledger-engine'
 import { openLedger } from '../ledger/db'
 import { MIGRATIONS } from '../ledger/migrations'
 import { NO_PLAY, type CheckedSales } from './sales'
-import { checkLedgerData } from './ledger-check'
+import { checkLedgerData } from './ledger-office'
 import { createPlayersService } from './players'
 import { openLedgerFixture, type LedgerFixture } from '../../test/support/simulator-world'
 

@@ -5,8 +5,7 @@
  * audit log itself, as the command line does.
  */
 import { parentPort, workerData } from 'node:worker_threads'
-import { backupLedger, checkLedger, checkSummary } from '../services/ledger-integrity'
-import type { LedgerTaskData, LedgerTaskMessage } from './ledger-task-runner'
+import { backupLedger, checkLedger, checkSummary, type LedgerTaskData, type LedgerTaskMessage } from '../services/ledger-office'
 import { provideWorkerEntries } from '../threads/entry'
 import { openWorkerLedger, postedError, type WorkerLedger } from './worker-ledger'
 

@@ -9,7 +9,7 @@
 import { CARATS } from '../../game-core/carats'
 import { CLAIM_STATUSES, type Claim } from '../../electron/contract/claims-types'
 import { createClaimFigures, createClaimsService, type ClaimsService, createRelatedParties } from '../../electron/services/claims'
-import { compareClaims, DueClaims } from '../../electron/services/ledger-check-claims'
+import { compareClaims, DueClaims } from '../../electron/services/ledger-office'
 import { createPlayersService } from '../../electron/services/players'
 import { openLedgerFixture, TEST_ACTOR } from '../support/simulator-world'
 import { type BenchLine, fmt, printTable, seconds, timeEach } from './stats'

@@ -9,7 +9,7 @@ import { CARATS } from '../../game-core/carats'
 import { formatSerial } from '../../game-core/serial'
 import { createImporter, feedLine, readFeedFile } from '../../electron/services/import'
 import { createPlayersService } from '../../electron/services/players'
-import { checkLedgerData } from '../../electron/services/ledger-check'
+import { checkLedgerData } from '../../electron/services/ledger-office'
 import { openLedgerFixture, TEST_ACTOR } from '../support/simulator-world'
 import { type BenchLine, fmt, printTable, seconds, timeEach } from './stats'
 

@@ -127,7 +127,7 @@ describe.skipIf(testEngine() === 'postgres')('carats restore --replace, killed p
     }, T)
   }
 
-  // the stages of restore (ledger-restore.ts): before its journal, the old ledger; from it on, the restored one
+  // the stages of restore (ledger-office/restore.ts): before its journal, the old ledger; from it on, the restored one
   for (const [stage, expected] of [['staged', 'old'], ['recorded', 'old'], ['journal', 'restored'], ['ledger', 'restored'], ['key', 'restored']] as const) {
     it(`killed at stage "${stage}": the ${expected} ledger, whole`, async () => {
       const db = ledgerCopy(stage)

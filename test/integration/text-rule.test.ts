@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { rmSync } from 'node:fs'
 import type { Backend } from '../../electron/services/backend'
 import { feedLine } from '../../electron/services/import'
-import { checkLedger } from '../../electron/services/ledger-integrity'
+import { checkLedger } from '../../electron/services/ledger-office'
 import { formatSerial } from '../../game-core/serial'
 import { openEmissionBackend, PASSWORD, samplePlay, templatePath, tempDir, USERS } from './ledger-fixture'
 

@@ -4,27 +4,9 @@
  * with a whole block sold takes seconds; meanwhile the app's thread answers (WAL: reads never wait).
  */
 import { Worker } from 'node:worker_threads'
-import { AppError, type ErrorCode } from '../contract/errors'
-import type { BackupReport, LedgerCheckReport } from '../contract/types'
-import { workerEntry } from '../threads/entry'
-import type { WorkerLedgerRef } from '../ledger/worker-ref'
-
-/** The integrity check's worker, as this thread resolves it (a worker run from memory cannot find it). */
-type Entries = { integrityEntry?: { file: string; eval: boolean } }
-
-export type LedgerTaskData =
-  | ({ task: 'check'; ledger: WorkerLedgerRef; actor: string; prizes: boolean } & Entries)
-  | ({ task: 'backup'; ledger: WorkerLedgerRef; actor: string; dest: string } & Entries)
-
-export type LedgerTaskMessage =
-  | { type: 'progress'; done: number; total: number }
-  | { type: 'done'; task: 'check'; result: LedgerCheckReport }
-  | { type: 'done'; task: 'backup'; result: BackupReport }
-  | { type: 'error'; code: ErrorCode; message: string; extras: AppError['extras'] }
-
-type ResultOf<D extends LedgerTaskData> = D extends { task: 'check' } ? LedgerCheckReport : BackupReport
-
-export type LedgerTaskRunner = <D extends LedgerTaskData>(data: D, onProgress?: (done: number, total: number) => void) => Promise<ResultOf<D>>
+import { AppError } from '../../contract/errors'
+import { workerEntry } from '../../threads/entry'
+import type { LedgerTaskMessage, LedgerTaskRunner, ResultOf } from './context'
 
 export const runLedgerTask: LedgerTaskRunner = (data, onProgress) =>
   new Promise((resolve, reject) => {

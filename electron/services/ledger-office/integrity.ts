@@ -2,27 +2,27 @@
  * The ledger as a system of record: its whole check (the engine's integrity, the audit chain and its
  * checkpoint, every counter recomputed and every sold unit's prize re-derived), a backup that is
  * a consistent copy taken while the app runs (SQLite: VACUUM INTO reads one snapshot; PostgreSQL:
- * pg_dump, ledger-backup-pg.ts), written with its key and checkpoint and checked before it is
+ * pg_dump, backup.pg.ts), written with its key and checkpoint and checked before it is
  * called good, and the restore of such a backup.
  */
 import { copyFileSync, renameSync, rmSync, statSync } from 'node:fs'
 import Database from 'better-sqlite3'
 import { Worker } from 'node:worker_threads'
-import { AppError } from '../contract/errors'
-import type { BackupReport, LedgerCheckReport, RestoreReport } from '../contract/types'
-import { checkpointFilePath, type CheckpointRead } from '../ledger/checkpoint'
-import { inspectLedger, openLedger, type Db } from '../ledger/db'
-import { keyFilePath, readKeyFile, keyProblems, writeKeyFile, type KeyStore } from '../ledger/keystore'
-import { createAuditService, type AuditService } from './audit'
-import { createCatalog, type Catalog } from './catalog'
-import { type Clock, iso } from './common'
-import { workerEntry } from '../threads/entry'
-import { engineOf } from '../ledger/dialect'
-import { displayLocation, isPostgresUrl } from '../ledger/location'
-import { checkLedgerData } from './ledger-check'
-import { archiveEntries, backupFormat, dumpInto, refuseNotEmpty, restoreInto, withScratchDatabase } from './ledger-backup-pg'
-import { pgIntegrityOf } from './ledger-integrity-pg'
-import { commitFileRestore, finishInterruptedRestore, stageFiles, type FileRestore } from './ledger-restore'
+import { AppError } from '../../contract/errors'
+import type { BackupReport, LedgerCheckReport, RestoreReport } from '../../contract/types'
+import { checkpointFilePath, type CheckpointRead } from '../../ledger/checkpoint'
+import { inspectLedger, openLedger, type Db } from '../../ledger/db'
+import { keyFilePath, readKeyFile, keyProblems, writeKeyFile, type KeyStore } from '../../ledger/keystore'
+import { createAuditService, type AuditService } from '../audit'
+import { createCatalog, type Catalog } from '../catalog'
+import { type Clock, iso } from '../common'
+import { workerEntry } from '../../threads/entry'
+import { engineOf } from '../../ledger/dialect'
+import { displayLocation, isPostgresUrl } from '../../ledger/location'
+import { checkLedgerData } from './check'
+import { archiveEntries, backupFormat, dumpInto, refuseNotEmpty, restoreInto, withScratchDatabase } from './backup.pg'
+import { pgIntegrityOf } from './integrity.pg'
+import { commitFileRestore, finishInterruptedRestore, stageFiles, type FileRestore } from './restore'
 
 export interface CheckDeps {
   db: Db
@@ -65,7 +65,7 @@ function integrityBeside(dbPath: string): Promise<LedgerCheckReport['integrity']
  */
 export async function checkLedger(deps: CheckDeps & { dbPath: string }, opts: CheckOptions = {}): Promise<LedgerCheckReport> {
   const started = performance.now()
-  // PostgreSQL has no integrity_check: its catalog and indexes are checked instead (ledger-integrity-pg.ts)
+  // PostgreSQL has no integrity_check: its catalog and indexes are checked instead (integrity.pg.ts)
   const pending = engineOf(deps.db) === 'postgres' ? Promise.resolve(pgIntegrityOf(deps.db)) : integrityBeside(deps.dbPath)
   pending.catch(() => {})
   const audit = deps.audit.verify(opts.against)
@@ -137,7 +137,7 @@ const backupFiles = (dest: string) => ({ file: dest, keyFile: `${dest}.key`, che
 
 /**
  * A team ledger's backup: pg_dump, its table of contents read whole, then restored into a scratch
- * database and checked there (ledger-backup-pg.ts); the copy's checkpoint is put beside the backup.
+ * database and checked there (backup.pg.ts); the copy's checkpoint is put beside the backup.
  */
 async function dumpAndCheck(deps: BackupDeps, files: ReturnType<typeof backupFiles>, against: CheckpointRead): Promise<LedgerCheckReport> {
   dumpInto(deps.dbPath, files.file)
@@ -216,7 +216,7 @@ export function restoreFiles(o: RestoreOptions): { movedAside: string | null } {
 
 /**
  * A SQLite backup checked, then staged beside the ledger with its key and checkpoint, nothing in
- * place touched (ledger-restore.ts): commitFileRestore puts it in place, after its entry is in it.
+ * place touched (restore.ts): commitFileRestore puts it in place, after its entry is in it.
  */
 export function stageFileRestore(o: RestoreOptions): FileRestore {
   if (!exists(o.backup)) throw new AppError('NOT_FOUND', `there is no backup ${o.backup}`)

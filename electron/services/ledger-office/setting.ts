@@ -7,15 +7,15 @@
  * A team URL's password never leaves this process: it is masked (***) in what the screen sees,
  * and a URL sent back with the masked password keeps the saved one (same user, host and port).
  */
-import { AppError } from '../contract/errors'
-import { ledgerSettingSchema, type LedgerSetting, type LedgerSettingView, type LedgerTestResult } from '../contract/ledger-setting'
-import { displayLocation, isPostgresUrl } from '../ledger/location'
-import { readLedgerSetting, settingFilePath, writeLedgerSetting } from '../main/ledger-setting-file'
-import { DB_FILE_NAME, type LedgerChoice } from '../main/paths'
+import { AppError } from '../../contract/errors'
+import { ledgerSettingSchema, type LedgerSetting, type LedgerSettingView, type LedgerTestResult } from '../../contract/ledger-setting'
+import { displayLocation, isPostgresUrl } from '../../ledger/location'
+import { readLedgerSetting, settingFilePath, writeLedgerSetting } from '../../main/ledger-setting-file'
+import { DB_FILE_NAME, type LedgerChoice } from '../../main/paths'
 import { join } from 'node:path'
-import type { AuditService } from './audit'
-import type { Actor } from './common'
-import { testTeamLedger } from './ledger-probe'
+import type { AuditService } from '../audit'
+import type { Actor } from '../common'
+import { testTeamLedger } from './probe'
 
 export interface LedgerSettingService {
   view(): LedgerSettingView

@@ -2,20 +2,20 @@
  * The ledger's data checked against itself: every counter recomputed from the `sales` rows
  * (blocks' sold counts, tier counters, players' totals and newest sales, days' totals), and
  * every sold unit's tier and prize re-derived from its block's secret, and the claims held against
- * the sales at or above their emission's threshold (ledger-check-claims.ts). One pass over the sales in
+ * the sales at or above their emission's threshold (check-claims.ts). One pass over the sales in
  * unit_key order, block by block: each row's columns reach a JavaScript function (how, per engine:
- * ledger-check-rows.ts), which counts into typed arrays; then the counts are compared with the
+ * check-rows.ts), which counts into typed arrays; then the counts are compared with the
  * stored tables. All reads in one snapshot, so that another connection's writes do not show halfway. PRAGMA integrity_check and the audit chain are the
  * caller's. A block whose secret cannot be opened throws the catalog's AppError (a wrong key).
  */
-import { LOSING } from '../../game-core/block'
-import { formatSerial } from '../../game-core/serial'
-import type { LedgerDataCheck, LedgerProblem, LedgerProblemKind, LedgerProblemRow } from '../contract/types'
-import type { Db } from '../ledger/db'
-import { UNIT_KEY_BLOCK, UNIT_KEY_EMISSION } from '../ledger/migrations'
-import type { Catalog } from './catalog'
-import { compareClaims, DueClaims, thresholdsOf } from './ledger-check-claims'
-import { inReadSnapshot, rowFeeds, type SaleHook } from './ledger-check-rows'
+import { LOSING } from '../../../game-core/block'
+import { formatSerial } from '../../../game-core/serial'
+import type { LedgerDataCheck, LedgerProblem, LedgerProblemKind, LedgerProblemRow } from '../../contract/types'
+import type { Db } from '../../ledger/db'
+import { UNIT_KEY_BLOCK, UNIT_KEY_EMISSION } from '../../ledger/migrations'
+import type { Catalog } from '../catalog'
+import { compareClaims, DueClaims, thresholdsOf } from './check-claims'
+import { inReadSnapshot, rowFeeds, type SaleHook } from './check-rows'
 
 // the result's types are the contract's (it crosses IPC); re-exported for the services that use the check
 export type { LedgerDataCheck, LedgerProblem, LedgerProblemKind, LedgerProblemRow }
@@ -99,7 +99,7 @@ class SaleScan {
   rederived = 0
   readonly players: Float64Array
   readonly strayPlayers = new Map<unknown, number>()
-  /** the sales at or above their emission's claim threshold (ledger-check-claims.ts) */
+  /** the sales at or above their emission's claim threshold (check-claims.ts) */
   readonly due = new DueClaims()
   /** per day × 1e6 + emission: units, sales_cents, prizes, prizes_cents, a sale time of the day, the emission */
   readonly days = new Map<number, Float64Array>()

@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto'
 import { afterEach, describe, expect, it } from 'vitest'
-import { formatSerial } from '../../game-core/serial'
-import { smallDefinition } from '../../test/support/game-fixtures'
-import { AppError } from '../contract/errors'
-import { keyStoreFromKey } from '../ledger/keystore'
-import { splitUnitKey, unitKey } from '../ledger/migrations'
-import { createCatalog } from './catalog'
-import { checkLedgerData, MAX_LISTED, type LedgerDataCheck, type LedgerProblem, type LedgerProblemKind } from './ledger-check'
-import { openLedgerFixture, TEST_ACTOR, type LedgerFixture } from '../../test/support/simulator-world'
+import { formatSerial } from '../../../game-core/serial'
+import { smallDefinition } from '../../../test/support/game-fixtures'
+import { AppError } from '../../contract/errors'
+import { keyStoreFromKey } from '../../ledger/keystore'
+import { splitUnitKey, unitKey } from '../../ledger/migrations'
+import { createCatalog } from '../catalog'
+import { checkLedgerData, MAX_LISTED, type LedgerDataCheck, type LedgerProblem, type LedgerProblemKind } from './check'
+import { openLedgerFixture, TEST_ACTOR, type LedgerFixture } from '../../../test/support/simulator-world'
 
 const def = smallDefinition()
 const NOW = Date.parse('2025-03-20T15:00:00Z')

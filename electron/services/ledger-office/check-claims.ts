@@ -1,13 +1,13 @@
 /**
- * The ledger check's claims (ledger-check.ts, electron/services/claims/README.md): every sold unit whose stored prize
+ * The ledger check's claims (check.ts, electron/services/claims/README.md): every sold unit whose stored prize
  * reaches its emission's claim threshold has exactly one claim, of the same emission, player,
  * prize and time of sale, and no claim is without such a sale. The check's one pass over the
  * sales collects the due sales (one comparison a row: they are few, tens in a block at 5,000 €,
  * about 81,000 at 100 €); the claims are then read once in unit_key order and merged with them.
  */
-import type { LedgerProblem, LedgerProblemKind } from '../contract/types'
-import type { Db } from '../ledger/db'
-import { UNIT_KEY_BLOCK, UNIT_KEY_EMISSION } from '../ledger/migrations'
+import type { LedgerProblem, LedgerProblemKind } from '../../contract/types'
+import type { Db } from '../../ledger/db'
+import { UNIT_KEY_BLOCK, UNIT_KEY_EMISSION } from '../../ledger/migrations'
 
 type Report = (kind: LedgerProblemKind, make: () => Omit<LedgerProblem, 'kind'>) => void
 

@@ -5,11 +5,11 @@
  * dropped), as an editor of the file would.
  */
 import { describe, expect, it } from 'vitest'
-import { formatSerial } from '../../game-core/serial'
-import { engineOf } from '../ledger/dialect'
-import { splitUnitKey, unitKey } from '../ledger/migrations'
-import { useClaimsWorlds, type ClaimsWorld } from '../../test/support/claims-world'
-import { checkLedgerData, type LedgerDataCheck } from './ledger-check'
+import { formatSerial } from '../../../game-core/serial'
+import { engineOf } from '../../ledger/dialect'
+import { splitUnitKey, unitKey } from '../../ledger/migrations'
+import { useClaimsWorlds, type ClaimsWorld } from '../../../test/support/claims-world'
+import { checkLedgerData, type LedgerDataCheck } from './check'
 
 const world = useClaimsWorlds('ledger-check-claims')
 const check = (w: ClaimsWorld) => checkLedgerData({ db: w.db, catalog: w.catalog })

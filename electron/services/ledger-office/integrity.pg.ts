@@ -7,9 +7,9 @@
  * the amcheck extension is installed in the database, every B-tree index is checked page by page
  * (bt_index_check). The server's own page checksums and WAL are the server's: its administrator's.
  */
-import type { LedgerCheckReport } from '../contract/types'
-import type { Db } from '../ledger/db'
-import { PG_MIGRATIONS, PG_SCHEMA_VERSION } from '../ledger/pg/schema'
+import type { LedgerCheckReport } from '../../contract/types'
+import type { Db } from '../../ledger/db'
+import { PG_MIGRATIONS, PG_SCHEMA_VERSION } from '../../ledger/pg/schema'
 
 type Kind = 'table' | 'index' | 'trigger' | 'function' | 'collation'
 const plural = (kind: Kind, n: number) => (n === 1 ? kind : kind === 'index' ? 'indexes' : `${kind}s`)

@@ -11,9 +11,9 @@
 import { spawnSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { closeSync, openSync, readSync, renameSync, rmSync, statSync } from 'node:fs'
-import { AppError } from '../contract/errors'
-import { displayLocation } from '../ledger/location'
-import { PgDb } from '../ledger/pg/pg-db'
+import { AppError } from '../../contract/errors'
+import { displayLocation } from '../../ledger/location'
+import { PgDb } from '../../ledger/pg/pg-db'
 
 /** The first bytes of a file: a pg_dump archive ("PGDMP"), a SQLite file, or something else. */
 export function backupFormat(path: string): 'pg_dump' | 'sqlite' | 'unknown' {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { backupFolder } from './ledger-office'
+import { backupFolder } from './service'
 
 const saved = process.env.CARATS_BACKUP_DIR
 afterEach(() => {

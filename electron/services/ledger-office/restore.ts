@@ -17,9 +17,9 @@
  */
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs'
 import Database from 'better-sqlite3'
-import { checkpointFilePath } from '../ledger/checkpoint'
-import { openLedger } from '../ledger/db'
-import { keyFilePath, writeKeyFile } from '../ledger/keystore'
+import { checkpointFilePath } from '../../ledger/checkpoint'
+import { openLedger } from '../../ledger/db'
+import { keyFilePath, writeKeyFile } from '../../ledger/keystore'
 
 /** A restore staged beside its target: the copy's path, and where the ledger in place goes (null: there is none). */
 export interface FileRestore {

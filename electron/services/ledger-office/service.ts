@@ -6,17 +6,17 @@
  */
 import { mkdirSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { AppError } from '../contract/errors'
-import type { AuditVerification, JobInfo, LedgerCheckReport, LedgerStatus } from '../contract/types'
-import type { Db } from '../ledger/db'
-import { keyFilePath, type KeyStore } from '../ledger/keystore'
-import { isPostgresUrl } from '../ledger/location'
-import { readMeta } from '../ledger/meta'
-import type { LedgerTaskRunner } from '../workers/ledger-task-runner'
-import { workerLedgerRef } from '../ledger/worker-ref'
-import type { AuditService } from './audit'
-import { type Actor, type Clock, iso } from './common'
-import type { JobRegistry } from './jobs'
+import { AppError } from '../../contract/errors'
+import type { AuditVerification, JobInfo, LedgerCheckReport, LedgerStatus } from '../../contract/types'
+import type { Db } from '../../ledger/db'
+import { keyFilePath, type KeyStore } from '../../ledger/keystore'
+import { isPostgresUrl } from '../../ledger/location'
+import { readMeta } from '../../ledger/meta'
+import type { LedgerTaskRunner } from './context'
+import { workerLedgerRef } from '../../ledger/worker-ref'
+import type { AuditService } from '../audit'
+import { type Actor, type Clock, iso } from '../common'
+import type { JobRegistry } from '../jobs'
 
 export interface LedgerOffice {
   status(): LedgerStatus

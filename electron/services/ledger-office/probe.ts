@@ -10,13 +10,13 @@
 import { accessSync, constants, statSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { Client } from 'pg'
-import type { LedgerTestResult, LedgerTestStep } from '../contract/ledger-setting'
-import { AppError } from '../contract/errors'
-import { keyFingerprint, readKeyFile } from '../ledger/keystore'
-import { displayLocation } from '../ledger/location'
-import { APPLICATION_ID } from '../ledger/migrations'
-import { clientConfig } from '../ledger/pg/client-config'
-import { PG_SCHEMA_VERSION } from '../ledger/pg/schema'
+import type { LedgerTestResult, LedgerTestStep } from '../../contract/ledger-setting'
+import { AppError } from '../../contract/errors'
+import { keyFingerprint, readKeyFile } from '../../ledger/keystore'
+import { displayLocation } from '../../ledger/location'
+import { APPLICATION_ID } from '../../ledger/migrations'
+import { clientConfig } from '../../ledger/pg/client-config'
+import { PG_SCHEMA_VERSION } from '../../ledger/pg/schema'
 
 const CONNECT_TIMEOUT_MS = 5000
 

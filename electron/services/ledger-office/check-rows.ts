@@ -1,5 +1,5 @@
 /**
- * How the ledger check's rows reach its JavaScript checks (ledger-check.ts), per engine: the
+ * How the ledger check's rows reach its JavaScript checks (check.ts), per engine: the
  * checks themselves are the same on both. On SQLite the statement calls a user function with
  * each row's columns (about four times faster than reading the rows out); PostgreSQL has no
  * such functions, so the rows are read in unit_key order by a binary COPY, as columns of numbers
@@ -7,9 +7,9 @@
  * snapshot: on SQLite one deferred transaction, on PostgreSQL one REPEATABLE READ, READ ONLY
  * transaction that does not take the write lock (the other workstations go on selling).
  */
-import type { Db } from '../ledger/db'
-import { engineOf } from '../ledger/dialect'
-import type { PgDb } from '../ledger/pg/pg-db'
+import type { Db } from '../../ledger/db'
+import { engineOf } from '../../ledger/dialect'
+import type { PgDb } from '../../ledger/pg/pg-db'
 
 type Num = number | null
 export type SaleHook = (key: number, pid: number, soldAt: number, stake: number, prize: number, tier: Num) => number
