@@ -38,7 +38,7 @@ function integrityText(i: LedgerCheckReport['integrity']): string {
   return `integrity (PostgreSQL): ${i.ok ? 'ok' : 'NOT OK'}\n${i.messages.map((m) => `  ${m}`).join('\n')}`
 }
 
-/** The security-relevant rows the audit log does not account for (row-seals.ts), each named. */
+/** The security-relevant rows the audit log does not account for (audit/seals.ts), each named. */
 function recordsText(r: LedgerCheckReport['records']): string {
   if (r.findings.length === 0) return `records: ${int(r.rows)} accounts, claims, register entries, emissions and ceremonies, each as the audit log made it`
   return [`records: ${int(r.findings.length)} of ${int(r.rows)} NOT accounted for by the audit log (changed outside the app):`,

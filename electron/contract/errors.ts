@@ -112,7 +112,7 @@ export const ERROR_REASON_KEYS = [
   'CEREMONY_NOT_COMMITTED', // {emission}: the custodian reveals a share only after committing to its hash (DERIVATION.md §1.1)
   'CEREMONY_COMMITTED', // {emission, custodian}: the ceremony has its custodian's commitment already
   'USER_NAME_LOOKALIKE', // {name, existing}: the name looks like an existing account's (same skeleton, people.ts)
-  'ACCOUNT_NOT_SOUND', // {name}: the account's row does not match its seal or the audit log (row-seals.ts): it cannot sign in
+  'ACCOUNT_NOT_SOUND', // {name}: the account's row does not match its seal or the audit log (audit/seals.ts): it cannot sign in
   'ACCOUNT_UNKNOWN', // {name}: a two-person step by a name that is no staff account
   'ACCOUNT_UNCONFIRMED', // {name, role, grantedBy}: a privileged account takes no two-person step until a second person confirms it
   'CONFIRM_SELF', // {name}: nobody confirms their own account

@@ -29,7 +29,7 @@ export const NO_LIMIT = 'LIMIT 9223372036854775807'
 
 /**
  * SQLite's `INDEXED BY`, which makes the planner read a table from the named index (the audit
- * list's filtered pages, audit-list.ts); PostgreSQL has no such hint and plans on its own: nothing.
+ * list's filtered pages, audit/list.ts); PostgreSQL has no such hint and plans on its own: nothing.
  */
 export function indexedBy(db: Db, index: string | null): string {
   return index !== null && engineOf(db) === 'sqlite' ? `INDEXED BY ${index}` : ''

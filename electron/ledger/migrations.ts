@@ -437,7 +437,7 @@ SELECT id, name, units, staked_cents, won_cents, first_sale_at, last_sale_at, la
 // Records that insiders cannot bend (docs/trust.md, "Rows sealed to the audit log"): each
 // security-relevant row (an account, a claim that took a step, an entry of the register, an
 // emission, a key ceremony) carries a seal, an HMAC under a key derived from the ledger key over
-// its fields and the audit entry that last changed it (services/row-seals.ts). Accounts gain their
+// its fields and the audit entry that last changed it (services/audit/seals.ts). Accounts gain their
 // look-alike skeleton (unique: "admin" and "аdmin" are one person), who granted them their role
 // and who confirmed it; the accounts already there are taken as confirmed ('' = by the system).
 const V13 = /* sql */ `

@@ -45,7 +45,7 @@ export function lockSubject(db: Db, subject: string): void {
   if (locking(db, subject)) statement(db, 'SELECT pg_advisory_xact_lock(CAST(? AS integer), hashtext(?))').get(SUBJECTS, subject)
 }
 
-/** The audit chain's head: one chain, whoever appends (audit.ts, just before it reads the head). */
+/** The audit chain's head: one chain, whoever appends (services/audit/service.ts, just before it reads the head). */
 export const lockAuditHead = (db: Db) => lockSubject(db, 'audit chain')
 
 /** An emission whose state (status, blocks, ceremony, publication) the transaction reads, then changes. */

@@ -21,7 +21,7 @@ import { chmodSync, copyFileSync, existsSync, readdirSync, readFileSync, rmSync,
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { entryHash, GENESIS_HASH, type AuditRow } from '../../electron/services/audit-chain'
+import { entryHash, GENESIS_HASH, type AuditRow } from '../../electron/services/audit'
 import { formatSerial } from '../../game-core/serial'
 import { ensureBuilt } from '../../electron/host/build'
 import { tempDir, sqliteTemplatePath } from './ledger-fixture'

@@ -3,11 +3,11 @@ import Database from 'better-sqlite3'
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { openLedger, type Db } from '../ledger/db'
-import { keyFilePath, openLedgerKey, type KeyStore } from '../ledger/keystore'
-import { checkpointFilePath } from '../ledger/checkpoint'
-import { createAuditService, entryHash, type AuditService } from './audit'
-import { testEngine, testLedgerLocation } from '../../test/support/ledger-engine'
+import { openLedger, type Db } from '../../ledger/db'
+import { keyFilePath, openLedgerKey, type KeyStore } from '../../ledger/keystore'
+import { checkpointFilePath } from '../../ledger/checkpoint'
+import { createAuditService, entryHash, type AuditService } from './service'
+import { testEngine, testLedgerLocation } from '../../../test/support/ledger-engine'
 
 let dir: string
 let path: string

@@ -1,29 +1,29 @@
 /**
- * The append-only audit log: a keyed hash chain (audit-chain.ts) and its checkpoint outside the
+ * The append-only audit log: a keyed hash chain (chain.ts) and its checkpoint outside the
  * database file (ledger/checkpoint.ts), moved on after each committed entry. The triggers in the
  * schema refuse UPDATE and DELETE; the chain catches edits made around them, and the checkpoint
  * a cut tail, a wiped log or a file rolled back.
  */
 import { existsSync, readFileSync } from 'node:fs'
-import { AppError, because } from '../contract/errors'
-import { firstUnstorable } from '../contract/text'
-import type { AuditAction, AuditEntry, AuditVerification, CsvFile, Page } from '../contract/types'
-import { CHECKPOINT_KEY_LABEL, checkpointFilePath, readCheckpoint, writeCheckpoint, type Checkpoint, type CheckpointRead } from '../ledger/checkpoint'
-import type { Db } from '../ledger/db'
-import type { KeyStore } from '../ledger/keystore'
-import { readMeta, writeMeta } from '../ledger/meta'
-import { lockAuditHead } from '../ledger/row-locks'
-import { CHAIN_KEY_LABEL, entryMac, GENESIS_HASH, judgeCheckpoint, KEYING_ACTION, walkChain, type AuditRow } from './audit-chain'
-import { type Clock, iso } from './common'
-import { limitedLog } from './log-limit'
-import { writeCsv, type CsvColumn, type CsvStyle } from './csv'
-import { auditWhere, listAudit, type AuditFilter, type AuditListRequest } from './audit-list'
-import { accountProblem, checkRowSeals, type SealReport } from './row-seal-check'
-import { resealForEntry, sealExistingRows, sealStatements, SEALING_ACTION, type SealStatements } from './row-seals'
+import { AppError, because } from '../../contract/errors'
+import { firstUnstorable } from '../../contract/text'
+import type { AuditAction, AuditEntry, AuditVerification, CsvFile, Page } from '../../contract/types'
+import { CHECKPOINT_KEY_LABEL, checkpointFilePath, readCheckpoint, writeCheckpoint, type Checkpoint, type CheckpointRead } from '../../ledger/checkpoint'
+import type { Db } from '../../ledger/db'
+import type { KeyStore } from '../../ledger/keystore'
+import { readMeta, writeMeta } from '../../ledger/meta'
+import { lockAuditHead } from '../../ledger/row-locks'
+import { CHAIN_KEY_LABEL, entryMac, GENESIS_HASH, judgeCheckpoint, KEYING_ACTION, walkChain, type AuditRow } from './chain'
+import { type Clock, iso } from '../common'
+import { limitedLog } from '../log-limit'
+import { writeCsv, type CsvColumn, type CsvStyle } from '../csv'
+import { auditWhere, listAudit, type AuditFilter, type AuditListRequest } from './list'
+import { accountProblem, checkRowSeals, type SealReport } from './seal-check'
+import { resealForEntry, sealExistingRows, sealStatements, SEALING_ACTION, type SealStatements } from './seals'
 
-export { entryHash, GENESIS_HASH } from './audit-chain'
+export { entryHash, GENESIS_HASH } from './chain'
 
-export type { AuditFilter, AuditListRequest } from './audit-list'
+export type { AuditFilter, AuditListRequest } from './list'
 
 const AUDIT_COLUMNS: CsvColumn[] = [
   { id: 'seq', kind: 'int' }, { id: 'at', kind: 'time' }, { id: 'actor', kind: 'text' }, { id: 'action', kind: 'text' },
@@ -39,7 +39,7 @@ export interface AuditService {
   flushCheckpoint(): void
   /** Starts the checkpoint afresh at the log's head, after an administrator has seen why it failed. */
   reanchor(actor: string, reason: string): AuditEntry
-  /** One page of the log, filtered and sorted on indexes (audit-list.ts). */
+  /** One page of the log, filtered and sorted on indexes (list.ts). */
   list(request: AuditListRequest): Page<AuditEntry>
   /** The chain, and the log against its checkpoint (or against one read earlier: a copy's against its ledger's). */
   verify(against?: CheckpointRead): AuditVerification
@@ -54,7 +54,7 @@ export interface AuditService {
    */
   exportLog(): { fileName: string; content: string }
   readonly checkpointFile: string
-  /** Every sealed row against its seal and the log (row-seal-check.ts): the rows the log does not account for. */
+  /** Every sealed row against its seal and the log (seal-check.ts): the rows the log does not account for. */
   checkRecords(): SealReport
   /** What is wrong with an account's row (null: sound): an account whose row is not sound cannot sign in. */
   accountProblem(userId: number): string | null
@@ -80,7 +80,7 @@ interface AuditContext {
   checkpointFile: string
   ledgerId: string
   statements: ReturnType<typeof prepareAuditStatements>
-  /** The rows sealed to the log (row-seals.ts): an entry reseals the row it changed. */
+  /** The rows sealed to the log (seals.ts): an entry reseals the row it changed. */
   seals: SealStatements
   /** Appends an entry in an IMMEDIATE transaction (appendEntry), keying the chain first if it is not. */
   append: (actor: string, action: string, object: string, details: string, force?: boolean) => AuditEntry
@@ -262,7 +262,7 @@ function ensureKeyed(ctx: AuditContext): void {
   afterCommit(ctx)
 }
 
-/** A ledger made before seals has its rows sealed once, under one entry (row-seals.ts); a new one just notes it has nothing to seal. */
+/** A ledger made before seals has its rows sealed once, under one entry (seals.ts); a new one just notes it has nothing to seal. */
 function ensureSealed(ctx: AuditContext): void {
   const { db, keys, ledgerId } = ctx
   if (readMeta(db, 'rows_sealed') !== null || keyedFrom(ctx) === null) return

@@ -1,14 +1,14 @@
 /**
- * The check of the rows sealed to the audit log (row-seals.ts): every sealed row against its seal
+ * The check of the rows sealed to the audit log (seals.ts): every sealed row against its seal
  * and against the audit log's latest entry about it, for `ledger check`; one account's row, for a
  * sign-in. Each finding names the row as people know it (the account and its role, the claim and
  * its payment reference, the register entry) and what is wrong with it.
  */
-import type { RecordFinding, RecordsCheck } from '../contract/types'
-import type { Db } from '../ledger/db'
-import type { KeyStore } from '../ledger/keystore'
-import { readMeta } from '../ledger/meta'
-import { isPristineClaim, ROW_SEAL_KEY_LABEL, SEAL_KINDS, SEAL_SPECS, SEALING_ACTION, sealMac, touchedRow, USER_ACTIONS, type RowRef, type SealKind } from './row-seals'
+import type { RecordFinding, RecordsCheck } from '../../contract/types'
+import type { Db } from '../../ledger/db'
+import type { KeyStore } from '../../ledger/keystore'
+import { readMeta } from '../../ledger/meta'
+import { isPristineClaim, ROW_SEAL_KEY_LABEL, SEAL_KINDS, SEAL_SPECS, SEALING_ACTION, sealMac, touchedRow, USER_ACTIONS, type RowRef, type SealKind } from './seals'
 
 export type SealFinding = RecordFinding
 export type SealReport = RecordsCheck

@@ -4,10 +4,10 @@
  * prefix ignoring case (ASCII letters, as SQLite's NOCASE folds them), each a range on its own
  * index rather than a LIKE, which could not use one.
  */
-import type { AuditEntry, AuditSortKey, Page, SortOrder } from '../contract/types'
-import type { Db } from '../ledger/db'
-import { indexedBy } from '../ledger/dialect'
-import type { AuditRow } from './audit-chain'
+import type { AuditEntry, AuditSortKey, Page, SortOrder } from '../../contract/types'
+import type { Db } from '../../ledger/db'
+import { indexedBy } from '../../ledger/dialect'
+import type { AuditRow } from './chain'
 
 export interface AuditFilter {
   /** The start of the actor's name, ignoring case. */

@@ -8,12 +8,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { openLedger, type Db } from '../ledger/db'
-import { openLedgerKey } from '../ledger/keystore'
-import { createAuditService, type AuditService } from './audit'
-import { GENESIS_HASH, walkChain, type AuditRow } from './audit-chain'
-import { testLedgerLocation } from '../../test/support/ledger-engine'
-import { outsideSql } from '../../test/support/outside-sql'
+import { openLedger, type Db } from '../../ledger/db'
+import { openLedgerKey } from '../../ledger/keystore'
+import { createAuditService, type AuditService } from './service'
+import { GENESIS_HASH, walkChain, type AuditRow } from './chain'
+import { testLedgerLocation } from '../../../test/support/ledger-engine'
+import { outsideSql } from '../../../test/support/outside-sql'
 
 let dir: string
 let location: string

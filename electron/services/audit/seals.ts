@@ -14,12 +14,12 @@
  * state the sale wrote, with no step's field set.
  */
 import { createHmac } from 'node:crypto'
-import { canonicalJson } from '../../game-core/commitment'
-import { parseSerial } from '../../game-core/serial'
-import type { Db } from '../ledger/db'
-import type { KeyStore } from '../ledger/keystore'
-import { unitKey } from '../ledger/migrations'
-import { skeleton } from './people'
+import { canonicalJson } from '../../../game-core/commitment'
+import { parseSerial } from '../../../game-core/serial'
+import type { Db } from '../../ledger/db'
+import type { KeyStore } from '../../ledger/keystore'
+import { unitKey } from '../../ledger/migrations'
+import { skeleton } from '../people'
 
 export const ROW_SEAL_KEY_LABEL = 'CARATS-ROW-SEAL/1'
 /** The entry that sealed the rows of a ledger made before seals (migration 13), once. */

@@ -8,9 +8,9 @@
  * last of them.
  */
 import { createHash, createHmac } from 'node:crypto'
-import { canonicalJson } from '../../game-core/commitment'
-import type { AuditCheckpointStatus } from '../contract/types'
-import type { Checkpoint, CheckpointRead } from '../ledger/checkpoint'
+import { canonicalJson } from '../../../game-core/commitment'
+import type { AuditCheckpointStatus } from '../../contract/types'
+import type { Checkpoint, CheckpointRead } from '../../ledger/checkpoint'
 
 export const GENESIS_HASH = '0'.repeat(64)
 export const CHAIN_KEY_LABEL = 'CARATS-AUDIT-CHAIN/1'

@@ -2,10 +2,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { AuditSortKey } from '../contract/types'
-import { openLedger, type Db } from '../ledger/db'
-import { listAudit, type AuditListRequest } from './audit-list'
-import { testEngine, testLedgerLocation } from '../../test/support/ledger-engine'
+import type { AuditSortKey } from '../../contract/types'
+import { openLedger, type Db } from '../../ledger/db'
+import { listAudit, type AuditListRequest } from './list'
+import { testEngine, testLedgerLocation } from '../../../test/support/ledger-engine'
 
 let dir: string
 let db: Db

@@ -1,0 +1,6 @@
+/**
+ * The audit log and the rows sealed to it (README.md beside this file): the only entrance from
+ * outside the folder.
+ */
+export { createAuditService, type AuditService } from './service'
+export { entryHash, GENESIS_HASH, type AuditRow } from './chain'
