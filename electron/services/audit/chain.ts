@@ -11,21 +11,12 @@ import { createHash, createHmac } from 'node:crypto'
 import { canonicalJson } from '../../../game-core/commitment'
 import type { AuditCheckpointStatus } from '../../contract/types'
 import type { Checkpoint, CheckpointRead } from '../../ledger/checkpoint'
+import type { AuditRow } from './context'
 
 export const GENESIS_HASH = '0'.repeat(64)
 export const CHAIN_KEY_LABEL = 'CARATS-AUDIT-CHAIN/1'
 export const KEYING_ACTION = 'audit.keyed'
 
-export interface AuditRow {
-  seq: number
-  at: string
-  actor: string
-  action: string
-  object: string
-  details: string
-  prev_hash: string
-  hash: string
-}
 
 type Fields = Pick<AuditRow, 'seq' | 'at' | 'actor' | 'action' | 'object' | 'details'>
 

@@ -3,4 +3,5 @@
  * outside the folder.
  */
 export { createAuditService, type AuditService } from './service'
-export { entryHash, GENESIS_HASH, type AuditRow } from './chain'
+export { entryHash, GENESIS_HASH } from './chain'
+export type { AuditRow } from './context'

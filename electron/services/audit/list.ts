@@ -7,7 +7,7 @@
 import type { AuditEntry, AuditSortKey, Page, SortOrder } from '../../contract/types'
 import type { Db } from '../../ledger/db'
 import { indexedBy } from '../../ledger/dialect'
-import type { AuditRow } from './chain'
+import type { AuditRow } from './context'
 
 export interface AuditFilter {
   /** The start of the actor's name, ignoring case. */

@@ -8,7 +8,8 @@ import type { RecordFinding, RecordsCheck } from '../../contract/types'
 import type { Db } from '../../ledger/db'
 import type { KeyStore } from '../../ledger/keystore'
 import { readMeta } from '../../ledger/meta'
-import { isPristineClaim, ROW_SEAL_KEY_LABEL, SEAL_KINDS, SEAL_SPECS, SEALING_ACTION, sealMac, touchedRow, USER_ACTIONS, type RowRef, type SealKind } from './seals'
+import { isPristineClaim, ROW_SEAL_KEY_LABEL, SEAL_KINDS, SEAL_SPECS, SEALING_ACTION, sealMac, touchedRow, USER_ACTIONS } from './seals'
+import type { RowRef, SealKind } from './context'
 
 export type SealFinding = RecordFinding
 export type SealReport = RecordsCheck

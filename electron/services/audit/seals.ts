@@ -19,13 +19,13 @@ import { parseSerial } from '../../../game-core/serial'
 import type { Db } from '../../ledger/db'
 import type { KeyStore } from '../../ledger/keystore'
 import { unitKey } from '../../ledger/migrations'
+import type { RowRef, SealKind } from './context'
 import { skeleton } from '../people'
 
 export const ROW_SEAL_KEY_LABEL = 'CARATS-ROW-SEAL/1'
 /** The entry that sealed the rows of a ledger made before seals (migration 13), once. */
 export const SEALING_ACTION = 'ledger.sealed'
 
-export type SealKind = 'user' | 'claim' | 'party' | 'emission' | 'ceremony'
 
 interface SealSpec {
   table: string
@@ -70,10 +70,6 @@ export const SEAL_KINDS = Object.keys(SEAL_SPECS) as SealKind[]
 /** The entries that change an account's row. */
 export const USER_ACTIONS: ReadonlySet<string> = new Set(['auth.setup', 'user.create', 'user.update', 'auth.password-change', 'user.confirm'])
 
-export interface RowRef {
-  kind: SealKind
-  key: string
-}
 
 const numberAfter = (object: string, prefix: string): string | null => {
   if (!object.startsWith(prefix)) return null
