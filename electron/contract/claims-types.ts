@@ -115,6 +115,6 @@ export interface ClaimDetail {
   claim: Claim
   parties: RelatedParty[]
   figures: WinnerFigures
-  /** Each account that took a step: who granted it its role and who confirmed it (account-confirmation.ts) */
+  /** Each account that took a step: who granted it its role and who confirmed it (staff/confirmation.ts) */
   accounts: AccountProvenance[]
 }

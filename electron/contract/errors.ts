@@ -107,7 +107,7 @@ export const ERROR_REASON_KEYS = [
   'LEDGER_BUSY', // {}: a write waited its whole time for another program's long write on the ledger: nothing changed, try again
   'LEDGER_UNAVAILABLE', // {}: the team ledger's server cannot be reached, or its connection was lost during the call: nothing of it was written, try again
   'LEDGER_COMMIT_UNKNOWN', // {}: the team ledger's connection was lost as the change was committed: it is there whole or not at all, look before doing it again
-  'SIGN_IN_BUSY', // {}: too many sign-ins with one name are being checked at once (sign-in-slots.ts): try again, nothing counted
+  'SIGN_IN_BUSY', // {}: too many sign-ins with one name are being checked at once (staff/sign-in-slots.ts): try again, nothing counted
   'REQUEST_TOO_LARGE', // {kib, maxKib}: a request to the browser host larger than its channel takes (host-api.ts), in KiB rounded up
   'CEREMONY_NOT_COMMITTED', // {emission}: the custodian reveals a share only after committing to its hash (DERIVATION.md §1.1)
   'CEREMONY_COMMITTED', // {emission, custodian}: the ceremony has its custodian's commitment already

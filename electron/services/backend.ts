@@ -35,7 +35,7 @@ import { createPublicationService, type PublicationService } from './publication
 import { createReports } from './reports'
 import { createSalesService, type SalesService } from './sales'
 import { createTicketsService, type TicketsService } from './tickets'
-import { createUsersService, type UsersService } from './users'
+import { createUsersService, type UsersService } from './staff'
 import { createVerifications, type Verifications } from './verifications'
 import { limitedLog } from './log-limit'
 

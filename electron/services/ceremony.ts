@@ -27,7 +27,7 @@ import type { Catalog } from './catalog'
 import { ceremonyStatements, commitmentOf, custodianShare, toAbandoned, toCeremony, type CeremonyRow, type CeremonyStatements } from './ceremony-rows'
 import { iso, type Actor, type Clock } from './common'
 import { samePerson } from './people'
-import { refuseUnconfirmed } from './account-confirmation'
+import { refuseUnconfirmed } from './staff'
 
 export interface CeremonyService {
   get(emission: number): KeyCeremony | null

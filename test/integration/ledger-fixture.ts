@@ -59,7 +59,7 @@ export async function buildTemplate(at: TestLedgerLocation): Promise<void> {
   try {
     const s = b.services
     s.users.setup(USERS.admin, PASSWORD)
-    // the first auditor is confirmed by the system; the manager, by that auditor (account-confirmation.ts)
+    // the first auditor is confirmed by the system; the manager, by that auditor (staff/confirmation.ts)
     const made = (['operator', 'support', 'auditor', 'manager'] as const).map((role) => s.users.create(actor('admin'), { name: USERS[role], role, password: PASSWORD }))
     s.users.confirm(actor('auditor'), made[3].id)
     // on sale from the day before T0: the tests' sales are dated from T0 on (a sale before an

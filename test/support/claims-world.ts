@@ -9,7 +9,7 @@ import { createClaimFigures, createClaimsService, type ClaimsService, createRela
 import type { Actor } from '../../electron/services/common'
 import { createPlayersService, type PlayersService } from '../../electron/services/players'
 import { createSalesService, type SalesService } from '../../electron/services/sales'
-import { createUsersService, type UsersService } from '../../electron/services/users'
+import { createUsersService, type UsersService } from '../../electron/services/staff'
 import { nodePrimitives } from '../../electron/crypto/node-primitives'
 import { smallDefinition } from './game-fixtures'
 import { useServiceWorlds, type ServiceWorld } from './service-world'
@@ -39,7 +39,7 @@ export interface ClaimsWorld extends ServiceWorld {
 }
 
 /**
- * The staff as accounts: a step of a claim is a staff account's (account-confirmation.ts). The
+ * The staff as accounts: a step of a claim is a staff account's (staff/confirmation.ts). The
  * administrator makes them; the first auditor is confirmed by the system, the managers (max, mia) and the
  * second auditor (ava) by that auditor.
  */

@@ -7,7 +7,7 @@
  * party's claim is paid only after an auditor's sign-off, and nobody acts on the claims of an
  * account the register links to them.
  */
-import { provenanceOf } from '../account-confirmation'
+import { provenanceOf } from '../staff'
 import type { Claim, ClaimDetail, ClaimsPage, ClaimStatus, ClaimTotal, IdentityDocument, WinnerFigures } from '../../contract/claims-types'
 import type { CsvFile } from '../../contract/types'
 import { buildClaimsContext, claimRow, maskedReference, SELECT, toClaim } from './rows'

@@ -10,7 +10,7 @@ import type { AuditService } from '../audit'
 import { claimRow, maskedReference, serialOf, toClaim } from './rows'
 import type { ClaimRow, ClaimsContext } from './context'
 import { iso, type Actor } from '../common'
-import { twoPersonAccount } from '../account-confirmation'
+import { twoPersonAccount } from '../staff'
 import { samePerson } from '../people'
 import { parseSerialOrThrow } from '../tickets'
 

@@ -6,18 +6,19 @@
  * sign-in whatever the use.
  */
 import { randomBytes } from 'node:crypto'
-import { AppError, because } from '../contract/errors'
-import type { Role } from '../contract/define'
-import type { Caller } from '../contract/dispatch'
-import type { Session, UserAccount, UserInfo } from '../contract/types'
-import type { Db } from '../ledger/db'
-import { lockSubject } from '../ledger/row-locks'
-import type { AuditService } from './audit'
-import { type Actor, type Clock, iso } from './common'
+import { AppError, because } from '../../contract/errors'
+import type { Role } from '../../contract/define'
+import type { Caller } from '../../contract/dispatch'
+import type { Session, UserAccount, UserInfo } from '../../contract/types'
+import type { Db } from '../../ledger/db'
+import { lockSubject } from '../../ledger/row-locks'
+import type { AuditService } from '../audit'
+import { type Actor, type Clock, iso } from '../common'
 import { hashPassword, hashPasswordSync, newSalt, passwordMatches } from './passwords'
-import { ACCOUNTS, confirmAccount, isConfirmed, isPrivileged } from './account-confirmation'
-import { samePerson, skeleton } from './people'
-import { createSignInThrottle, type SignInThrottle, type ThrottleOptions } from './sign-in-throttle'
+import { ACCOUNTS, confirmAccount, isConfirmed, isPrivileged } from './confirmation'
+import { samePerson, skeleton } from '../people'
+import { createSignInThrottle, type SignInThrottle } from './sign-in-throttle'
+import type { SessionEntry, UsersOptions } from './context'
 
 export const SESSION_IDLE_MS = 8 * 60 * 60 * 1000
 export const SESSION_MAX_MS = 12 * 60 * 60 * 1000
@@ -90,24 +91,9 @@ export interface UsersService {
   update(actor: Actor, input: { userId: number; role?: Role; active?: boolean; password?: string }): Promise<UserAccount>
   /** Lifts the account's sign-in lockout and forgets its failures (audited when there was any). */
   unlock(actor: Actor, userId: number): UserAccount
-  /** A second person confirms a privileged account (account-confirmation.ts). */
+  /** A second person confirms a privileged account (confirmation.ts). */
   confirm(actor: Actor, userId: number): UserAccount
   readonly throttle: SignInThrottle
-}
-
-interface SessionEntry {
-  userId: number
-  expiresAt: number
-  endsAt: number
-}
-
-interface UsersOptions {
-  db: Db
-  clock: Clock
-  audit: AuditService
-  idleMs?: number
-  maxMs?: number
-  throttle?: ThrottleOptions
 }
 
 /** What the users' functions share: the ledger, the sessions in memory, the statements prepared once. */

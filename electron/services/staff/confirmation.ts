@@ -7,14 +7,14 @@
  * sets a password knows it). The first administrator, and the accounts of a ledger made before
  * the rule, are confirmed by the system (confirmed_by '').
  */
-import { AppError, because } from '../contract/errors'
-import type { Role } from '../contract/define'
-import type { AccountProvenance } from '../contract/types'
-import type { Db } from '../ledger/db'
-import { lockSubject } from '../ledger/row-locks'
-import type { AuditService } from './audit'
-import { iso, type Actor, type Clock } from './common'
-import { samePerson } from './people'
+import { AppError, because } from '../../contract/errors'
+import type { Role } from '../../contract/define'
+import type { AccountProvenance } from '../../contract/types'
+import type { Db } from '../../ledger/db'
+import { lockSubject } from '../../ledger/row-locks'
+import type { AuditService } from '../audit'
+import { iso, type Actor, type Clock } from '../common'
+import { samePerson } from '../people'
 
 /**
  * The rules over all accounts (one first administrator, names unique by skeleton, the first

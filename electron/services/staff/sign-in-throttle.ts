@@ -49,13 +49,13 @@
  *   be empty) and written as one `auth.login-failures` entry by `system` when that quarter of an
  *   hour has passed (at the next attempt). At most 101 entries per 15 minutes, without signing in.
  */
-import type { Db } from '../ledger/db'
-import { lockSubject } from '../ledger/row-locks'
-import { NO_LIMIT } from '../ledger/dialect'
-import type { AuditAction } from '../contract/types'
-import type { AuditService } from './audit'
-import { type Clock, iso } from './common'
-import { AppError, because } from '../contract/errors'
+import type { Db } from '../../ledger/db'
+import { lockSubject } from '../../ledger/row-locks'
+import { NO_LIMIT } from '../../ledger/dialect'
+import type { AuditAction } from '../../contract/types'
+import type { AuditService } from '../audit'
+import { type Clock, iso } from '../common'
+import { AppError, because } from '../../contract/errors'
 import { SignInSlots, SlotBusy, SLOT_DEFAULTS, type SlotOptions } from './sign-in-slots'
 
 export interface ThrottleOptions {

@@ -7,9 +7,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { AppError } from '../contract/errors'
-import { openBackend, type Backend } from './backend'
-import { testLedgerLocation } from '../../test/support/ledger-engine'
+import { AppError } from '../../contract/errors'
+import { openBackend, type Backend } from '../backend'
+import { testLedgerLocation } from '../../../test/support/ledger-engine'
 
 const PASSWORD = 'correct horse battery'
 let dir: string
