@@ -505,7 +505,7 @@ CREATE TABLE key_ceremony_abandons (
 CREATE INDEX key_ceremony_abandons_by_emission ON key_ceremony_abandons(emission, id);
 `
 
-// A player's sales found by player and time of sale on an index (services/players.ts), instead of
+// A player's sales found by player and time of sale on an index (services/players/service.ts), instead of
 // the chain of sales newest to oldest (players.last_key, then each sale's prev_key): a late feed
 // had to relink its players' chains, and a second block sold over the same days to the same
 // players relinked nearly every chain in every batch (issue 30, item 4). The index's entries end

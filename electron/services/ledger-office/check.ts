@@ -329,7 +329,7 @@ function comparePlayers(db: Db, scan: SaleScan, problems: Problems): void {
 
 /**
  * A player whose last_key is not the newest of their sales by (time of sale, unit key): the last
- * sale that last-game recall shows first (players.ts reads the sales on their index, in that order).
+ * sale that last-game recall shows first (players/service.ts reads the sales on their index, in that order).
  */
 function notNewest(h: { id: number; stored: number | null; newest: number | null }, player: string): Omit<LedgerProblem, 'kind'> {
   const name = (k: number | null) => (k === null ? 'no sale' : keySerial(k, UNIT_KEY_BLOCK))

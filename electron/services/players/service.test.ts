@@ -2,12 +2,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { openLedger, type Db } from '../ledger/db'
-import { unitKey } from '../ledger/migrations'
-import type { Catalog } from './catalog'
-import { createPlayersService, type PlayersService } from './players'
-import { refusal } from '../../test/support/refusal'
-import { testEngine, testLedgerLocation } from '../../test/support/ledger-engine'
+import { openLedger, type Db } from '../../ledger/db'
+import { unitKey } from '../../ledger/migrations'
+import type { Catalog } from '../catalog'
+import { createPlayersService, type PlayersService } from './service'
+import { refusal } from '../../../test/support/refusal'
+import { testEngine, testLedgerLocation } from '../../../test/support/ledger-engine'
 
 let dir: string
 let db: Db

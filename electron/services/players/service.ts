@@ -9,13 +9,14 @@
  * accounts may differ only by case: a lookup then takes the one whose id is exactly the one given
  * and names the others, or, when none is, refuses as ambiguous and names them all.
  */
-import { AppError, because } from '../contract/errors'
-import type { Page, PlayerHistorySortKey, PlayerLast, PlayerOutcome, PlayerSummary, PlayerUnit, SortOrder } from '../contract/types'
-import { formatSerial } from '../../game-core/serial'
-import type { Db } from '../ledger/db'
-import { splitUnitKey } from '../ledger/migrations'
-import { playModeOf, playStatusOf } from '../ledger/play-codec'
-import type { Catalog } from './catalog'
+import { AppError, because } from '../../contract/errors'
+import type { PlayerRow, SaleRow } from './context'
+import type { Page, PlayerHistorySortKey, PlayerLast, PlayerOutcome, PlayerSummary, PlayerUnit, SortOrder } from '../../contract/types'
+import { formatSerial } from '../../../game-core/serial'
+import type { Db } from '../../ledger/db'
+import { splitUnitKey } from '../../ledger/migrations'
+import { playModeOf, playStatusOf } from '../../ledger/play-codec'
+import type { Catalog } from '../catalog'
 
 export interface HistoryRequest {
   page: number
@@ -33,26 +34,6 @@ export interface PlayersService {
   search(query: string, page: number, pageSize: number): Page<PlayerSummary>
   /** The account's row id and exact name, found as the other lookups find it (ignoring case, never ambiguous). */
   account(player: string): { id: number; name: string }
-}
-
-interface PlayerRow {
-  id: number
-  name: string
-  units: number
-  staked_cents: number
-  won_cents: number
-  first_sale_at: number | null
-  last_sale_at: number | null
-  last_key: number | null
-}
-
-interface SaleRow {
-  unit_key: number
-  sale_id: string | null
-  sold_at: number
-  stake_cents: number
-  prize_cents: number
-  play: number | null
 }
 
 /** Past every character a text can go on with: `prefix + END` bounds the texts that start with `prefix`. */

@@ -1,0 +1,4 @@
+/**
+ * Players as support sees them (README.md beside this file): the only entrance from outside the folder.
+ */
+export { createPlayersService, type PlayersService } from './service'
