@@ -98,8 +98,7 @@ export const KNOWN_CYCLES = [
   'electron/host/host-api electron/host/host-replies electron/host/server',
   'electron/ledger/db electron/ledger/pg/open',
   'electron/services/backend electron/services/handlers',
-  'electron/services/emission-context electron/services/emission-refusals electron/services/emission-verify electron/services/emission-views electron/services/emissions electron/services/generation electron/services/jobs electron/services/leases electron/services/sales-players electron/services/sales-state',
-  'electron/services/sales electron/services/sales-check electron/services/sales-checked',
+  'electron/services/emission-context electron/services/emission-refusals electron/services/emission-verify electron/services/emission-views electron/services/emissions electron/services/generation electron/services/jobs electron/services/leases electron/services/sales/players electron/services/sales/state',
 ]
 
 const IMPORTED = /(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)(['"])(\.{1,2}\/[^'"]*)\1/gm
@@ -122,15 +121,55 @@ function resolveFile(from, spec) {
   return null
 }
 
+/** `import { a, type B as C } from '…'` and `export { … } from '…'`: the names and the specifier. */
+const NAMED = /(?:import|export)(?:\s+type)?\s*\{([^}]*)\}\s*from\s*(['"])(\.{1,2}\/[^'"]*)\2/g
+const namesIn = (braces) => braces.split(',').map((n) => n.trim().replace(/^type\s+/, '').split(/\s+as\s+/)[0]).filter(Boolean)
+
+/** A domain's index.ts: each name it exports, and the file that name comes from. */
+function indexExports(index) {
+  const from = new Map()
+  for (const m of readFileSync(index, 'utf8').matchAll(NAMED)) {
+    const file = resolveFile(index, m[3])
+    if (file) for (const name of namesIn(m[1])) from.set(name, file)
+  }
+  return from
+}
+
+/**
+ * The files `file` imports. An import of a domain's index.ts is taken as an import of the files
+ * its names come from (the index only passes them on): a domain's entrance makes no circle of its own.
+ */
+function importedFiles(file, indexes) {
+  const text = readFileSync(file, 'utf8')
+  const targets = new Set()
+  const spans = []
+  for (const m of text.matchAll(NAMED)) {
+    spans.push([m.index, m.index + m[0].length])
+    const t = resolveFile(file, m[3])
+    if (!t) continue
+    if (!t.endsWith('/index.ts') || !t.includes('/services/')) {
+      targets.add(t)
+      continue
+    }
+    if (!indexes.has(t)) indexes.set(t, indexExports(t))
+    for (const name of namesIn(m[1])) targets.add(indexes.get(t).get(name) ?? t)
+  }
+  // the other forms (side effects, import(), import * as) depend on the whole file they name
+  for (const m of text.matchAll(IMPORTED)) {
+    if (spans.some(([from, to]) => m.index >= from && m.index < to)) continue
+    const t = resolveFile(file, m[2])
+    if (t) targets.add(t)
+  }
+  return targets
+}
+
 /** The import graph of electron/'s files, and its strongly connected components of more than one file (Tarjan). */
 export function importCycles() {
   const graph = new Map()
+  const indexes = new Map()
   for (const file of sourceFilesOf(join(ROOT, 'electron'))) {
     const targets = new Set()
-    for (const m of readFileSync(file, 'utf8').matchAll(IMPORTED)) {
-      const t = resolveFile(file, m[2])
-      if (t && t.startsWith(join(ROOT, 'electron'))) targets.add(t)
-    }
+    for (const t of importedFiles(file, indexes)) if (t.startsWith(join(ROOT, 'electron'))) targets.add(t)
     graph.set(file, targets)
   }
   let next = 0

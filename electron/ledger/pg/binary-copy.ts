@@ -1,6 +1,6 @@
 /**
  * Rows written in PostgreSQL's binary COPY format (`COPY t (…) FROM STDIN (FORMAT binary)`), the
- * bulk path of the team ledger's writes (sales-rows.ts): one buffer per COPY, filled in place with
+ * bulk path of the team ledger's writes (sales/rows.ts): one buffer per COPY, filled in place with
  * no string made per value, and handed to the connection's thread without a copy (bridge.ts post).
  * The server reads integers and bytes as they are, where the text format had it parse digits and
  * hexadecimal. The format (PostgreSQL's COPY page, "Binary Format"): an 11-byte signature, a flags

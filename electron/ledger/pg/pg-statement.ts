@@ -21,7 +21,7 @@ const READ = /^\s*(SELECT|WITH|VALUES|SHOW|FETCH)\b/i
 /**
  * A running job's heartbeat (leases.ts): a write no cache depends on, so it moves neither the
  * other connections' data_version nor this one's total_changes(). Otherwise a simulation's player
- * cache (sales-players.ts) was dropped at every heartbeat, every other batch.
+ * cache (sales/players.ts) was dropped at every heartbeat, every other batch.
  */
 const HEARTBEAT = /^\s*UPDATE\s+job_leases\s+SET\s+heartbeat_at\s*=\s*\$1\s+WHERE\b/i
 /** Whether a statement may change what another connection caches. */

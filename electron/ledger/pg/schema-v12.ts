@@ -16,7 +16,7 @@ export const PG_ONLY_TABLES = ['player_deltas'] as const
 export const PG_ONLY_TRIGGERS = ['player_deltas_players_exist', 'player_deltas_players_exist_update'] as const
 
 /**
- * The rule, written once for the view and the fold (sales-rows.ts): a player's deltas `x` summed
+ * The rule, written once for the view and the fold (sales/rows.ts): a player's deltas `x` summed
  * into `d` (all NULL when there are none), then each total of player_totals from the players row
  * `p` and `d`. Part of step 12: a change is a new step, with the view made again.
  */

@@ -9,7 +9,7 @@ import type { Db } from '../../ledger/db'
 import type { ClaimRow, ClaimsContext, ClaimsDeps } from './context'
 import { splitUnitKey, unitKey } from '../../ledger/migrations'
 import { RELATED_SQL } from './related-parties'
-import { parseSerialOrThrow } from '../tickets'
+import { parseSerialOrThrow } from '../sales'
 
 export const SELECT = `SELECT c.*, p.name AS player, ${RELATED_SQL} AS related FROM claims c JOIN players p ON p.id = c.player_id`
 

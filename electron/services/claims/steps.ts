@@ -12,7 +12,7 @@ import type { ClaimRow, ClaimsContext } from './context'
 import { iso, type Actor } from '../common'
 import { twoPersonAccount } from '../staff'
 import { samePerson } from '../people'
-import { parseSerialOrThrow } from '../tickets'
+import { parseSerialOrThrow } from '../sales'
 
 /** The unit key a serial names (a serial that is none is refused, as claimRow refuses it). */
 function keyOfSerial(serial: string): number {

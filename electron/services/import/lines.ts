@@ -5,7 +5,8 @@
 import type { SerialError, UnitId } from '../../../game-core/serial'
 import type { Problem, FeedLineData } from './problems'
 import { storedSaleId } from './rules'
-import { NO_PLAY, type CheckedSales } from '../sales'
+import type { CheckedSales } from '../sales'
+import { NO_PLAY } from '../../ledger/play-codec'
 
 /** A play packed as the ledger stores it (play-codec): its code, and its events at PlayBytes[from … to). */
 export type PackedPlay = { code: number; from: number; to: number }

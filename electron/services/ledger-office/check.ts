@@ -36,7 +36,7 @@ const P_STRIDE = 7
 const MAX_PLAYER_ID = 2 ** 26
 const PROGRESS_EVERY = 0x10000
 
-/** The UTC day of a sale, as services/sales.ts writes it into daily_sales (its writeRows has it inline). */
+/** The UTC day of a sale, as services/sales/service.ts writes it into daily_sales (its writeRows has it inline). */
 function saleDay(soldAtMs: number): string {
   const d = Math.floor(soldAtMs / DAY_MS)
   return Number.isFinite(d) ? new Date(d * DAY_MS).toISOString().slice(0, 10) : String(soldAtMs)

@@ -237,7 +237,7 @@ function startSimulation(ctx: SimulatorContext, actor: Actor, opts: SimulationOp
 /**
  * The lease as the task registry sees it: the seller beats it on the connection that sells
  * (leases.ts leaseBeater), so the registry's "beat" only reads whether it is still held. A beat
- * written by the app's connection would drop the seller's player cache (sales-players.ts).
+ * written by the app's connection would drop the seller's player cache (sales/players.ts).
  */
 function watchedLease(lease: Lease): Lease {
   return { ...lease, beat: () => lease.held() }

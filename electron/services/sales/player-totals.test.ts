@@ -6,17 +6,17 @@
  * is not in the ledger, naming it, however it writes the totals.
  */
 import { afterEach, describe, expect, it } from 'vitest'
-import { smallDefinition } from '../../test/support/game-fixtures'
-import { testEngine } from '../../test/support/ledger-engine'
-import { formatSerial } from '../../game-core/serial'
-import type { Db } from '../ledger/db'
-import { splitUnitKey } from '../ledger/migrations'
-import { checkLedgerData } from './ledger-office'
-import { createPlayersService } from './players'
-import { playerCacheOf } from './sales-players'
-import { inProcessDrafts, playerName, sellDrafts, type GeneratorOptions } from './simulator'
-import { openLedgerFixture, type LedgerFixture } from '../../test/support/simulator-world'
-import type { SalesService } from './sales'
+import { smallDefinition } from '../../../test/support/game-fixtures'
+import { testEngine } from '../../../test/support/ledger-engine'
+import { formatSerial } from '../../../game-core/serial'
+import type { Db } from '../../ledger/db'
+import { splitUnitKey } from '../../ledger/migrations'
+import { checkLedgerData } from '../ledger-office'
+import { createPlayersService } from '../players'
+import { playerCacheOf } from './players'
+import { inProcessDrafts, playerName, sellDrafts, type GeneratorOptions } from '../simulator'
+import { openLedgerFixture, type LedgerFixture } from '../../../test/support/simulator-world'
+import type { SalesService } from './context'
 
 const NOW = Date.parse('2025-03-20T15:00:00Z')
 const def = smallDefinition()

@@ -2,13 +2,13 @@
  * Sales already checked by their maker, as columns (sellChecked, checkedStream): the simulator's
  * drafts and the importer's checked lines. Only what the maker cannot know is checked here: the
  * emission open, each block verified, no sale before the first sale day, no sale id shaped like
- * a serial. The writes are sales-batch.ts's, as for the general batch.
+ * a serial. The writes are batch.ts's, as for the general batch.
  */
-import { AppError } from '../contract/errors'
-import { unitKey } from '../ledger/migrations'
-import { NO_PLAY } from '../ledger/play-codec'
-import type { CheckedSales, CheckedStream, SalesContext, UnitRun } from './sales'
-import { advance, cannotSell, type EmissionState, openState, type PendingSale, prizeOf, SERIAL_SHAPE, soldOut, takeTier, tooEarly } from './sales-state'
+import { AppError } from '../../contract/errors'
+import { unitKey } from '../../ledger/migrations'
+import { NO_PLAY } from '../../ledger/play-codec'
+import type { CheckedSales, CheckedStream, SalesContext, UnitRun } from './context'
+import { advance, cannotSell, type EmissionState, openState, type PendingSale, prizeOf, SERIAL_SHAPE, soldOut, takeTier, tooEarly } from './state'
 
 /** The sales of `d`, checked as sellChecked checks them, as the writes take them. */
 function pendingOf(ctx: SalesContext, st: EmissionState, d: CheckedSales): PendingSale[] {

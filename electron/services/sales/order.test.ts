@@ -6,17 +6,18 @@
  * feed of the same day or a second block over the same days costs what a feed in order costs.
  */
 import { afterEach, describe, expect, it } from 'vitest'
-import { smallDefinition } from '../../test/support/game-fixtures'
+import { smallDefinition } from '../../../test/support/game-fixtures'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { testEngine } from '../../test/support/ledger-engine'
-import { openLedger } from '../ledger/db'
-import { MIGRATIONS } from '../ledger/migrations'
-import { NO_PLAY, type CheckedSales } from './sales'
-import { checkLedgerData } from './ledger-office'
-import { createPlayersService } from './players'
-import { openLedgerFixture, type LedgerFixture } from '../../test/support/simulator-world'
+import { testEngine } from '../../../test/support/ledger-engine'
+import { openLedger } from '../../ledger/db'
+import { MIGRATIONS } from '../../ledger/migrations'
+import type { CheckedSales } from './context'
+import { NO_PLAY } from '../../ledger/play-codec'
+import { checkLedgerData } from '../ledger-office'
+import { createPlayersService } from '../players'
+import { openLedgerFixture, type LedgerFixture } from '../../../test/support/simulator-world'
 
 const T0 = Date.parse('2025-03-02T10:00:00Z')
 const MIN = 60_000

@@ -3,17 +3,17 @@
  * inclusion in the block's commitment. An unsold unit's content is secret until sold: only an
  * auditor who gives a reason sees it or its proof, and that is audited.
  */
-import { AppError, because } from '../contract/errors'
-import type { TicketView } from '../contract/types'
-import { evaluateTicket } from '../../game-core/evaluate'
-import { buildUnitProof, type UnitProof } from '../../game-core/proof'
-import { parseSerial, SerialError, type UnitId } from '../../game-core/serial'
-import type { Db } from '../ledger/db'
-import { unitKey } from '../ledger/migrations'
-import { unpackPlay } from '../ledger/play-codec'
-import type { AuditService } from './audit'
-import type { Catalog } from './catalog'
-import type { Actor } from './common'
+import { AppError, because } from '../../contract/errors'
+import type { TicketView } from '../../contract/types'
+import { evaluateTicket } from '../../../game-core/evaluate'
+import { buildUnitProof, type UnitProof } from '../../../game-core/proof'
+import { parseSerial, SerialError, type UnitId } from '../../../game-core/serial'
+import type { Db } from '../../ledger/db'
+import { unitKey } from '../../ledger/migrations'
+import { unpackPlay } from '../../ledger/play-codec'
+import type { AuditService } from '../audit'
+import type { Catalog } from '../catalog'
+import type { Actor } from '../common'
 
 export interface TicketsService {
   get(viewer: Actor, serial: string, reason?: string): TicketView

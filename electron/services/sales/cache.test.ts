@@ -3,17 +3,17 @@
  * rolled-back batch, another connection's sales or an outer transaction's rollback show in a chain.
  */
 import { afterEach, describe, expect, it } from 'vitest'
-import { testEngine } from '../../test/support/ledger-engine'
-import { smallDefinition } from '../../test/support/game-fixtures'
-import { openLedger } from '../ledger/db'
-import { openLedgerKey } from '../ledger/keystore'
-import { createAlertsService } from './alerts'
-import { createAuditService } from './audit'
-import { createCatalog } from './catalog'
-import { LEASE_HEARTBEAT_MS, leaseBeater } from './leases'
-import { createSalesService } from './sales'
-import { playerCacheOf } from './sales-players'
-import { openLedgerFixture, type LedgerFixture } from '../../test/support/simulator-world'
+import { testEngine } from '../../../test/support/ledger-engine'
+import { smallDefinition } from '../../../test/support/game-fixtures'
+import { openLedger } from '../../ledger/db'
+import { openLedgerKey } from '../../ledger/keystore'
+import { createAlertsService } from '../alerts'
+import { createAuditService } from '../audit'
+import { createCatalog } from '../catalog'
+import { LEASE_HEARTBEAT_MS, leaseBeater } from '../leases'
+import { createSalesService } from './service'
+import { playerCacheOf } from './players'
+import { openLedgerFixture, type LedgerFixture } from '../../../test/support/simulator-world'
 
 const T0 = Date.parse('2025-03-02T10:00:00Z')
 const open: LedgerFixture[] = []

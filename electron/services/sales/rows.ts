@@ -6,11 +6,11 @@
  * the server; or, for a bulk job, the players' totals appended by COPY to player_deltas and
  * folded into their rows when the job ends (docs/ledger.md).
  */
-import type { Db } from '../ledger/db'
-import { engineOf } from '../ledger/dialect'
-import { binaryCopy, type CopyKind } from '../ledger/pg/binary-copy'
-import type { PgDb } from '../ledger/pg/pg-db'
-import { DELTAS_SUMMED, TOTALS } from '../ledger/pg/schema-v12'
+import type { Db } from '../../ledger/db'
+import { engineOf } from '../../ledger/dialect'
+import { binaryCopy, type CopyKind } from '../../ledger/pg/binary-copy'
+import type { PgDb } from '../../ledger/pg/pg-db'
+import { DELTAS_SUMMED, TOTALS } from '../../ledger/pg/schema-v12'
 
 export const SALE_COLUMNS = 9
 const COLUMNS = '(unit_key, sale_id, player_id, sold_at, stake_cents, prize_cents, tier, play, events)'
@@ -143,7 +143,7 @@ const COPY_DELTAS = 'COPY player_deltas (player_id, units, staked_cents, won_cen
 const DELTA_KINDS: readonly CopyKind[] = ['int8', 'int8', 'int8', 'int8', 'int8', 'int8', 'int8']
 /**
  * The fold: the players that have deltas are locked, in order of id (as every batch locks its
- * players: sales-heads.ts), so that no batch appends to them meanwhile; then, in one statement,
+ * players: heads.ts), so that no batch appends to them meanwhile; then, in one statement,
  * their deltas are deleted and added to their rows by the rule that player_totals reads with
  * (schema-v12.ts, written once for both): summed in one pass, grouped by player, rather than
  * player by player as the view does for one. A delta appended by another workstation for another
@@ -181,7 +181,7 @@ function pgSalesRows(db: PgDb): SalesRows {
                  unnest(CAST(? AS bigint[])) AS won, unnest(CAST(? AS bigint[])) AS first, unnest(CAST(? AS bigint[])) AS last_at,
                  unnest(CAST(? AS bigint[])) AS head, unnest(CAST(? AS bigint[])) AS head_at) v
     WHERE p.id = v.id`)
-  // a name another workstation creates at the same time is taken as it made it (its head checked at the batch's end: sales-heads.ts)
+  // a name another workstation creates at the same time is taken as it made it (its head checked at the batch's end: heads.ts)
   const insertNames = db.prepare('INSERT INTO players (name) SELECT unnest(CAST(? AS text[])) ON CONFLICT (name) DO NOTHING RETURNING id, name').raw()
   const idsOf = db.prepare('SELECT id, name FROM players WHERE name = ANY(CAST(? AS text[]))').raw()
   const addDays = db.prepare(`INSERT INTO daily_sales (day, emission, units, sales_cents, prizes, prizes_cents)

@@ -1,28 +1,28 @@
 /**
- * How a batch of sales is written, for the sales service (sales.ts): its players (a cache per
- * connection, else read in one query per chunk, else created: sales-players.ts), its rows
- * (sales-rows.ts, per engine), then once each player's totals and newest sale, the day totals, the
+ * How a batch of sales is written, for the sales service (service.ts): its players (a cache per
+ * connection, else read in one query per chunk, else created: players.ts), its rows
+ * (rows.ts, per engine), then once each player's totals and newest sale, the day totals, the
  * blocks' sold counts (guarded by the count read at the start) and tier counters, its claims and
  * alerts; all in one IMMEDIATE transaction unless the caller's transaction holds the batch (the
  * importer's stream).
  */
 import type { Statement } from 'better-sqlite3'
-import { AppError } from '../contract/errors'
-import { brokenConstraint } from '../ledger/constraint'
-import type { Db } from '../ledger/db'
-import { jsonValues } from '../ledger/dialect'
-import type { AlertsService } from './alerts'
-import type { Catalog } from './catalog'
-import { createClaimWriter } from './claims'
-import { createPlayerLocks, type PlayerLocks } from './sales-heads'
+import { AppError } from '../../contract/errors'
+import { brokenConstraint } from '../../ledger/constraint'
+import type { Db } from '../../ledger/db'
+import { jsonValues } from '../../ledger/dialect'
+import type { AlertsService } from '../alerts'
+import type { Catalog } from '../catalog'
+import { createClaimWriter } from '../claims'
+import { createPlayerLocks, type PlayerLocks } from './heads'
 import {
   type BatchPlayers, byId, forgetCache, freshCache, learnChanges, type PlayerCache, type PlayerEntry, playerCacheOf,
   playersOf, type PlayerStore,
-} from './sales-players'
-import { createSalesRows, SALE_COLUMNS, type DayTotals } from './sales-rows'
-import type { EmissionState, PendingSale } from './sales-state'
+} from './players'
+import { createSalesRows, SALE_COLUMNS, type DayTotals } from './rows'
+import type { EmissionState, PendingSale } from './state'
 
-export type { PlayerEntry } from './sales-players'
+export type { PlayerEntry } from './players'
 
 const DAY_MS = 86_400_000
 let batchStamp = 0
@@ -85,7 +85,7 @@ interface BatchContext {
   nested: boolean
   /** The players of the batch just written, merged into the cache once it has committed. */
   batchPlayers: PlayerEntry[]
-  /** Set by appendTotals: the players' totals go to player_deltas (sales-rows.ts). */
+  /** Set by appendTotals: the players' totals go to player_deltas (rows.ts). */
   append: boolean
 }
 
@@ -223,7 +223,7 @@ function writeTotals(ctx: BatchContext, b: Batch, states: Iterable<EmissionState
 
 /**
  * Each player's totals and newest sale, updated in the players' rows or, for a bulk job, appended
- * (sales-rows.ts); on a team ledger the rows are locked first (sales-heads.ts). Each of the batch's players must exist: this is the check that the sales'
+ * (rows.ts); on a team ledger the rows are locked first (heads.ts). Each of the batch's players must exist: this is the check that the sales'
  * foreign key makes when it is on, made once per player instead of once per sale (see transact).
  * In order of id, so that the updates walk the table's pages in order.
  */

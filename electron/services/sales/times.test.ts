@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { smallDefinition } from '../../test/support/game-fixtures'
-import { SALE_CLOCK_SKEW_MS } from './common'
-import { openLedgerFixture, type LedgerFixture } from '../../test/support/simulator-world'
-import { refusal } from '../../test/support/refusal'
+import { smallDefinition } from '../../../test/support/game-fixtures'
+import { SALE_CLOCK_SKEW_MS } from '../common'
+import { openLedgerFixture, type LedgerFixture } from '../../../test/support/simulator-world'
+import { refusal } from '../../../test/support/refusal'
 
 const NOW = Date.parse('2025-03-20T15:00:00Z')
 const open: LedgerFixture[] = []

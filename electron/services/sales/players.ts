@@ -1,12 +1,12 @@
 /**
- * The players of a batch of sales (sales-batch.ts): each sale's entry, from the connection's
+ * The players of a batch of sales (batch.ts): each sale's entry, from the connection's
  * cache, else read in one query per chunk, else created in order of first sale; and the cache
  * itself, trusted only while nothing else wrote.
  */
 import type { Statement } from 'better-sqlite3'
-import type { Db } from '../ledger/db'
-import type { PendingSale } from './sales-state'
-import type { SalesRows } from './sales-rows'
+import type { Db } from '../../ledger/db'
+import type { PendingSale } from './state'
+import type { SalesRows } from './rows'
 
 /** Names looked up in one query (json_each), for the players the cache does not hold. */
 const LOOKUP_CHUNK = 5000

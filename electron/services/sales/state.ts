@@ -1,18 +1,18 @@
 /**
  * An emission as a batch of sales sees it: its blocks' cursors (the next unit of each, the sold
  * count read at the start, the tiers sold), the refusals that every way of selling makes, and
- * the taking of the next unit. Shared by the general batch (sales-check.ts) and the checked
- * columns (sales-checked.ts); the writes are sales-batch.ts's.
+ * the taking of the next unit. Shared by the general batch (check.ts) and the checked
+ * columns (checked.ts); the writes are batch.ts's.
  */
-import { AppError } from '../contract/errors'
-import { formatSerial } from '../../game-core/serial'
-import { LOSING } from '../../game-core/block'
-import type { GameDefinition } from '../../game-core/rules'
-import type { Catalog, EmissionRow } from './catalog'
-import type { Db } from '../ledger/db'
-import { lockCursors } from '../ledger/row-locks'
-import { describeStatus } from './emissions'
-import type { PlayerEntry } from './sales-players'
+import { AppError } from '../../contract/errors'
+import { formatSerial } from '../../../game-core/serial'
+import { LOSING } from '../../../game-core/block'
+import type { GameDefinition } from '../../../game-core/rules'
+import type { Catalog, EmissionRow } from '../catalog'
+import type { Db } from '../../ledger/db'
+import { lockCursors } from '../../ledger/row-locks'
+import { describeStatus } from '../emissions'
+import type { PlayerEntry } from './players'
 
 export interface BlockCursor {
   block: number

@@ -1,29 +1,13 @@
 /**
- * Selling units. A sale takes the emission's next unit (units in index order within a block,
- * blocks in order), and writes in one transaction: the sale with its packed play, the block's
- * sold count and tier counters, the player's totals, the day's totals, and any top-prize alert.
- * `sellBatch` does the same for many sales in one transaction, all or none: the simulator and
- * the sales-feed importer use it.
- *
- * The modules: sales-state.ts (an emission's block cursors, the refusals every way of selling
- * makes), sales-check.ts (sellBatch's checks of outside input, sale by sale), sales-checked.ts
- * (sellChecked and checkedStream, for sales checked by their maker), sales-batch.ts (the writes
- * of a batch, in its transaction) over sales-players.ts (the batch's players and their cache)
- * and sales-rows.ts (the rows, per engine). This factory only builds the context they share.
+ * The sales' types: what the service takes and answers, and what its parts share
+ * (README.md beside this file).
  */
-import type { Play } from '../../game-core/play'
 import type { Statement } from 'better-sqlite3'
-import type { Db } from '../ledger/db'
-import type { AlertsService } from './alerts'
-import type { Catalog } from './catalog'
-import type { Clock } from './common'
-import { createSalesBatch, type SalesBatches } from './sales-batch'
-import { runBatch } from './sales-check'
-import { checkedStream, sellChecked } from './sales-checked'
-import { loadEmission, serialOf } from './sales-state'
-
-export { withoutKeyChecks } from './sales-batch'
-export type { BlockCursor, EmissionState, PendingSale } from './sales-state'
+import type { Play } from '../../../game-core/play'
+import type { Db } from '../../ledger/db'
+import type { Catalog } from '../catalog'
+import type { Clock } from '../common'
+import type { SalesBatches } from './batch'
 
 export interface SaleInput {
   /** Sell the next unit of this emission… */
@@ -102,8 +86,6 @@ export interface CheckedStream {
   finish(): number
 }
 
-export { NO_PLAY } from '../ledger/play-codec'
-
 export interface SalesService {
   sellNext(emission: number, input: Omit<SaleInput, 'emission' | 'serial'>): SaleRecord
   /** Many sales in one transaction. Without collectErrors the first bad sale throws its AppError. */
@@ -144,52 +126,4 @@ export interface SalesContext {
   batches: SalesBatches
   saleById: Statement
   saleByKey: Statement
-}
-
-class RolledBack extends Error {
-  constructor(readonly result: BatchResult) {
-    super('the batch was rolled back')
-  }
-}
-
-export function createSalesService({ db, clock, catalog, alerts }: { db: Db; clock: Clock; catalog: Catalog; alerts: AlertsService }): SalesService {
-  const ctx: SalesContext = {
-    db, clock, catalog,
-    batches: createSalesBatch({ db, catalog, alerts }),
-    saleById: db.prepare(`SELECT s.unit_key, p.name AS player, s.sold_at, s.stake_cents, s.play, s.events
-                          FROM sales s JOIN players p ON p.id = s.player_id WHERE s.sale_id = ?`),
-    saleByKey: db.prepare(`SELECT s.unit_key, s.sale_id, p.name AS player, s.sold_at, s.stake_cents, s.play, s.events
-                           FROM sales s JOIN players p ON p.id = s.player_id WHERE s.unit_key = ?`),
-  }
-  const service: SalesService = {
-    sellNext: (emission, input) => (service.sellBatch([{ ...input, emission }]) as Extract<BatchResult, { ok: true }>).sold[0],
-    sellBatch: (inputs, opts = {}) => sellBatch(ctx, inputs, opts),
-    sellChecked: (emission, sales, onRun) => sellChecked(ctx, emission, sales, onRun),
-    checkedStream: (emission) => checkedStream(ctx, emission),
-    nextUnit: (emission) => nextUnit(ctx, emission),
-    appendPlayerTotals: (on) => ctx.batches.appendTotals(on),
-    foldPlayerTotals: () => ctx.batches.foldTotals(),
-  }
-  return service
-}
-
-/** The general batch in its own transaction: rolled back, and its errors returned, when any sale is bad. */
-function sellBatch(ctx: SalesContext, inputs: readonly SaleInput[], opts: BatchOptions): BatchResult {
-  try {
-    return ctx.batches.transact(() => {
-      const r = runBatch(ctx, inputs, opts)
-      if (!r.ok) throw new RolledBack(r)
-      return r
-    })
-  } catch (e) {
-    if (e instanceof RolledBack) return e.result
-    throw e
-  }
-}
-
-function nextUnit(ctx: SalesContext, emission: number): { block: number; unit: number; serial: string } | null {
-  const st = loadEmission(ctx.catalog, emission)
-  if (st.at >= st.blocks.length) return null
-  const b = st.blocks[st.at]
-  return { block: b.block, unit: b.sold, serial: serialOf(st, b.block, b.sold) }
 }

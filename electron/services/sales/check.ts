@@ -1,24 +1,24 @@
 /**
  * The general batch (sellBatch): each sale of outside input checked in order against the
- * emission's cursors (sales-state.ts), the units taken, and the batch handed to the writes
- * (sales-batch.ts) only when every sale is good. A sale's faults are all listed when the
+ * emission's cursors (state.ts), the units taken, and the batch handed to the writes
+ * (batch.ts) only when every sale is good. A sale's faults are all listed when the
  * importer asks (collectErrors); the unit is taken even for a bad sale, so that the sales after
  * it are judged in order.
  */
-import { AppError } from '../contract/errors'
-import { describePlayerIdProblem, playerIdProblem } from '../contract/text'
-import type { Play } from '../../game-core/play'
-import { validatePlay } from '../../game-core/play'
-import { parseSerial, SerialError } from '../../game-core/serial'
-import type { GameDefinition } from '../../game-core/rules'
-import { unitKey } from '../ledger/migrations'
-import { isValidPlayFast, packEvents, playCode } from '../ledger/play-codec'
-import { SALE_CLOCK_SKEW_MS, toMillis } from './common'
-import type { BatchOptions, BatchResult, SaleInput, SaleRecord, SalesContext } from './sales'
+import { AppError } from '../../contract/errors'
+import { describePlayerIdProblem, playerIdProblem } from '../../contract/text'
+import type { Play } from '../../../game-core/play'
+import { validatePlay } from '../../../game-core/play'
+import { parseSerial, SerialError } from '../../../game-core/serial'
+import type { GameDefinition } from '../../../game-core/rules'
+import { unitKey } from '../../ledger/migrations'
+import { isValidPlayFast, packEvents, playCode } from '../../ledger/play-codec'
+import { SALE_CLOCK_SKEW_MS, toMillis } from '../common'
+import type { BatchOptions, BatchResult, SaleInput, SaleRecord, SalesContext } from './context'
 import {
   advance, type BlockCursor, cannotSell, type EmissionState, loadEmission, MAX_TEXT, notOpen, type PendingSale,
   prizeOf, SERIAL_SHAPE, serialOf, soldOut, takeTier, tooEarly, beforeCreation,
-} from './sales-state'
+} from './state'
 
 /** A unit named by its serial. */
 interface NamedUnit {
