@@ -29,7 +29,6 @@ const RANKS = [
 /** Imports that still go up: "from → to", paths from the root without their extension. */
 export const KNOWN_UPWARD = new Set([
   'electron/services/backend → electron/main/paths',
-  'electron/services/backend → electron/workers/block-pool',
   'electron/services/backend → electron/workers/read-pool',
   'electron/services/ledger-office/setting → electron/main/ledger-setting-file',
   'electron/services/ledger-office/setting → electron/main/paths',
@@ -98,7 +97,7 @@ export const KNOWN_CYCLES = [
   'electron/host/host-api electron/host/host-replies electron/host/server',
   'electron/ledger/db electron/ledger/pg/open',
   'electron/services/backend electron/services/handlers',
-  'electron/services/emission-context electron/services/emission-refusals electron/services/emission-verify electron/services/emission-views electron/services/emissions electron/services/generation electron/services/jobs electron/services/leases electron/services/sales/players electron/services/sales/state',
+  'electron/services/emissions/context electron/services/emissions/generation electron/services/emissions/refusals electron/services/emissions/service electron/services/emissions/verify electron/services/emissions/views electron/services/jobs electron/services/leases electron/services/sales/players electron/services/sales/state',
 ]
 
 const IMPORTED = /(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)(['"])(\.{1,2}\/[^'"]*)\1/gm

@@ -14,7 +14,7 @@ import type { GameDefinition } from '../game-core/rules'
 import { deriveSaltKey, unitHash, unitSalts } from '../game-core/unit-commitment'
 import { verifyBlock } from '../game-core/verify'
 import { nodePrimitives as prim } from '../electron/crypto/node-primitives'
-import { verifyBlockInWorkers } from '../electron/workers/block-pool'
+import { verifyBlockInWorkers } from '../electron/services/emissions'
 import { smallDefinition } from '../test/support/game-fixtures'
 import { ceremonyVectors } from './ceremony-vectors'
 // the outsiders' verifier only counts the extra slices a unit takes

@@ -5,8 +5,7 @@ import { BlockDeriver, decodeRecord } from '../../game-core/block'
 import { fromHex } from '../../game-core/primitives'
 import { LATEST_COMMITMENT_VERSION, type CommitmentVersion } from '../../game-core/unit-commitment'
 import { nodePrimitives } from '../crypto/node-primitives'
-import { definitionJson } from '../services/definition-json'
-import { verifyBlockInWorkers } from '../workers/block-pool'
+import { definitionJson, verifyBlockInWorkers } from '../services/emissions'
 import { UsageError, type Command, type CommandContext } from './io'
 
 const def = CARATS

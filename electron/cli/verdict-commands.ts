@@ -1,6 +1,6 @@
 /**
  * `emission verify` and `emission verdict`: an emission re-verified on all cores, then its verdict
- * per block as the ledger keeps it (services/verifications.ts); or the report of a verification
+ * per block as the ledger keeps it (services/emissions/verifications.ts); or the report of a verification
  * already made. The exit code is the verdict: 0 sound, 1 unsound or not finished.
  */
 import { AppError } from '../contract/errors'

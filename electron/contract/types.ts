@@ -213,7 +213,7 @@ export interface EmissionFigures {
 }
 
 // ---------------------------------------------------------------------------------------------
-// verdicts of block verification (services/verifications.ts)
+// verdicts of block verification (services/emissions/verifications.ts)
 
 /** How a verification of an emission ended; `running` until it has (or when its process died). */
 export type VerificationOutcome = 'running' | 'sound' | 'unsound' | 'cancelled' | 'failed'

@@ -231,7 +231,7 @@ DROP TABLE temp.chain_v5;
 DROP TABLE temp.late_v5;
 `
 
-// Verdicts of block verification (services/verifications.ts): one row per verification of an
+// Verdicts of block verification (services/emissions/verifications.ts): one row per verification of an
 // emission, one per block it checked. A verification is written as it goes (each block's verdict
 // with the block's new status) and closed with its outcome; both are history, never rewritten.
 const V6 = /* sql */ `

@@ -8,7 +8,7 @@ import { BlockDeriver, CHUNK_UNITS, buildTierTable } from '../../game-core/block
 import { chunkCount } from '../../game-core/commitment'
 import { processChunks, type UnitProblem } from '../../game-core/verify'
 import { nodePrimitives } from '../crypto/node-primitives'
-import { CONTROL, type BlockTask, type BlockWorkerMessage, type BlockWorkerResult } from './messages'
+import { CONTROL, type BlockTask, type BlockWorkerMessage, type BlockWorkerResult } from '../services/emissions'
 
 class Stopped extends Error {}
 

@@ -7,7 +7,7 @@ import { buildUnitProof, verifyUnitProof } from '../../game-core/proof'
 import type { CommitmentVersion } from '../../game-core/unit-commitment'
 import type { BlockVerification } from '../../game-core/verify'
 import { nodePrimitives, newBlockSecret } from '../../electron/crypto/node-primitives'
-import { verifyBlockInWorkers } from '../../electron/workers/block-pool'
+import { verifyBlockInWorkers } from '../../electron/services/emissions'
 import { fmt, memoryWatch, printTable, summarize, type BenchLine } from './stats'
 
 export async function benchCore(opts: { runs: number }): Promise<BenchLine[]> {

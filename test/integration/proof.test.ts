@@ -109,7 +109,7 @@ describe('unit proofs on a ledger', () => {
   it('a block committed under version 1 still verifies under it, and gives no unit proof', async () => {
     const s = b.services
     const row = s.db.prepare('SELECT secret FROM blocks WHERE emission = 1 AND block = 1').get() as { secret: Buffer }
-    const v = await import('../../electron/workers/block-pool').then((m) => m.verifyBlockInWorkers(CARATS, { emission: 1, block: 1, secret: s.keys.openSecret({ emission: 1, block: 1 }, row.secret), commitmentVersion: 1 }))
+    const v = await import('../../electron/services/emissions').then((m) => m.verifyBlockInWorkers(CARATS, { emission: 1, block: 1, secret: s.keys.openSecret({ emission: 1, block: 1 }, row.secret), commitmentVersion: 1 }))
     // the block as an older ledger holds it: version 1, its v1 root and commitment, no proof roots
     expect(v.commitment).toBe(blockCommitment(nodePrimitives, CARATS, { emission: 1, block: 1 }, fromHex(v.merkleRoot), 1))
     s.db.prepare('UPDATE blocks SET commitment_version = 1, commitment = ?, merkle_root = ?, proof_roots = NULL WHERE emission = 1 AND block = 1').run(v.commitment, v.merkleRoot)

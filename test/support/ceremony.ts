@@ -5,7 +5,7 @@
  * emission is generated only after one.
  */
 import type { KeyCeremony } from '../../electron/contract/types'
-import type { CeremonyService } from '../../electron/services/ceremony'
+import type { CeremonyService } from '../../electron/services/emissions'
 import type { Actor } from '../../electron/services/common'
 
 /** Who opens the ceremony and who commits to and reveals the second share, unless told otherwise. */

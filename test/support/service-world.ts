@@ -13,11 +13,9 @@ import { openLedger, type Db } from '../../electron/ledger/db'
 import { openLedgerKey, type KeyStore } from '../../electron/ledger/keystore'
 import { createAuditService, type AuditService } from '../../electron/services/audit'
 import { createCatalog, type Catalog } from '../../electron/services/catalog'
-import { createCeremonyService, type CeremonyService } from '../../electron/services/ceremony'
+import { createCeremonyService, type CeremonyService, createEmissionsService, type EmissionsService, type VerifyBlockFn, createVerifications, type Verifications } from '../../electron/services/emissions'
 import type { Clock } from '../../electron/services/common'
-import { createEmissionsService, type EmissionsService, type VerifyBlockFn } from '../../electron/services/emissions'
 import { createJobRegistry, type JobRegistry } from '../../electron/services/jobs'
-import { createVerifications, type Verifications } from '../../electron/services/verifications'
 import { testLedgerLocation } from './ledger-engine'
 
 export interface ServiceWorld {

@@ -65,7 +65,7 @@ export function twoPersonAccount(db: Db, actor: Actor): AccountProvenance {
 }
 
 /**
- * The key ceremony's rule (ceremony.ts): a staff account that is privileged and unconfirmed takes
+ * The key ceremony's rule (emissions/ceremony.ts): a staff account that is privileged and unconfirmed takes
  * no part. Its callers (the screens, the command line signed in with --user) always act as an
  * account; a name with no account is left to them.
  */

@@ -3,13 +3,13 @@
  * commitment. It is issued when the commitments were made (the last block's generation), whenever
  * it is printed; until every block is committed it is provisional.
  */
-import type { Certificate } from '../contract/types'
-import { deriveFigures } from '../../game-core/rules'
-import type { AuditService } from './audit'
-import type { BlockRow, Catalog } from './catalog'
+import type { Certificate } from '../../contract/types'
+import { deriveFigures } from '../../../game-core/rules'
+import type { AuditService } from '../audit'
+import type { BlockRow, Catalog } from '../catalog'
 import type { CeremonyService } from './ceremony'
-import { type Clock, iso } from './common'
-import { emissionTotals } from './emission-figures'
+import { type Clock, iso } from '../common'
+import { emissionTotals } from './figures'
 
 /** The audit checkpoint as the certificate prints it; none when it cannot be read under the key. */
 function checkpointOf(audit: AuditService): Certificate['auditCheckpoint'] {

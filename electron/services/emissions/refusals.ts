@@ -2,12 +2,12 @@
  * The emissions' refusals, in one place: a step the emission's status does not allow (with what
  * to do instead), a task or another workstation's lease already on it, a claim threshold out of range.
  */
-import { AppError, because, type ErrorAction, type ErrorHint } from '../contract/errors'
-import type { EmissionStatus } from '../contract/types'
-import type { GameDefinition } from '../../game-core/rules'
-import type { EmissionRow } from './catalog'
-import type { JobRegistry } from './jobs'
-import { emissionSubject, type Leases } from './leases'
+import { AppError, because, type ErrorAction, type ErrorHint } from '../../contract/errors'
+import type { EmissionStatus } from '../../contract/types'
+import type { GameDefinition } from '../../../game-core/rules'
+import type { EmissionRow } from '../catalog'
+import type { JobRegistry } from '../jobs'
+import { emissionSubject, type Leases } from '../leases'
 
 const STATUS_WORDS: Record<EmissionStatus, string> = {
   created: 'created but not generated',

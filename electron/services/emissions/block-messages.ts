@@ -1,6 +1,6 @@
-import type { GameDefinition } from '../../game-core/rules'
-import type { UnitProblem } from '../../game-core/verify'
-import type { CommitmentVersion } from '../../game-core/unit-commitment'
+import type { GameDefinition } from '../../../game-core/rules'
+import type { UnitProblem } from '../../../game-core/verify'
+import type { CommitmentVersion } from '../../../game-core/unit-commitment'
 
 /** Indexes into the job's control words (Int32Array over a SharedArrayBuffer). */
 export const CONTROL = {

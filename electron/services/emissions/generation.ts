@@ -8,22 +8,22 @@
  * key ceremony, both shares, seeding "two-person"; a demonstration emission without one is
  * drawn by the one person who generates it, seeding "single" (single control).
  */
-import { AppError, because } from '../contract/errors'
-import type { BlockSeeding, JobInfo } from '../contract/types'
-import { batchRoots } from '../../game-core/commitment'
-import type { GameDefinition } from '../../game-core/rules'
-import { LATEST_COMMITMENT_VERSION } from '../../game-core/unit-commitment'
-import { newBlockSecret, nodePrimitives } from '../crypto/node-primitives'
-import type { Db } from '../ledger/db'
-import { lockEmission } from '../ledger/row-locks'
-import type { KeyStore } from '../ledger/keystore'
-import type { AuditService } from './audit'
-import type { Catalog, EmissionRow } from './catalog'
+import { AppError, because } from '../../contract/errors'
+import type { BlockSeeding, JobInfo } from '../../contract/types'
+import { batchRoots } from '../../../game-core/commitment'
+import type { GameDefinition } from '../../../game-core/rules'
+import { LATEST_COMMITMENT_VERSION } from '../../../game-core/unit-commitment'
+import { newBlockSecret, nodePrimitives } from '../../crypto/node-primitives'
+import type { Db } from '../../ledger/db'
+import { lockEmission } from '../../ledger/row-locks'
+import type { KeyStore } from '../../ledger/keystore'
+import type { AuditService } from '../audit'
+import type { Catalog, EmissionRow } from '../catalog'
 import type { CeremonyService } from './ceremony'
-import { type Actor, type Clock, iso } from './common'
-import type { VerifyBlockFn } from './emissions'
-import type { JobContext, JobRegistry } from './jobs'
-import { emissionSubject, type Lease, type Leases } from './leases'
+import { type Actor, type Clock, iso } from '../common'
+import type { VerifyBlockFn } from './block-pool'
+import type { JobContext, JobRegistry } from '../jobs'
+import { emissionSubject, type Lease, type Leases } from '../leases'
 
 export interface GenerationDeps {
   db: Db

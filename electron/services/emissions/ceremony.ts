@@ -15,19 +15,19 @@
  * emission's custodian again. Every step is audited; the shares stay sealed until publication.
  */
 import { randomBytes } from 'node:crypto'
-import { blockSecretFromShares, shareHash } from '../../game-core/seeding'
-import { AppError, because } from '../contract/errors'
-import type { KeyCeremony } from '../contract/types'
-import { nodePrimitives } from '../crypto/node-primitives'
-import type { Db } from '../ledger/db'
-import type { KeyStore } from '../ledger/keystore'
-import { lockEmission } from '../ledger/row-locks'
-import type { AuditService } from './audit'
-import type { Catalog } from './catalog'
+import { blockSecretFromShares, shareHash } from '../../../game-core/seeding'
+import { AppError, because } from '../../contract/errors'
+import type { KeyCeremony } from '../../contract/types'
+import { nodePrimitives } from '../../crypto/node-primitives'
+import type { Db } from '../../ledger/db'
+import type { KeyStore } from '../../ledger/keystore'
+import { lockEmission } from '../../ledger/row-locks'
+import type { AuditService } from '../audit'
+import type { Catalog } from '../catalog'
 import { ceremonyStatements, commitmentOf, custodianShare, toAbandoned, toCeremony, type CeremonyRow, type CeremonyStatements } from './ceremony-rows'
-import { iso, type Actor, type Clock } from './common'
-import { samePerson } from './people'
-import { refuseUnconfirmed } from './staff'
+import { iso, type Actor, type Clock } from '../common'
+import { samePerson } from '../people'
+import { refuseUnconfirmed } from '../staff'
 
 export interface CeremonyService {
   get(emission: number): KeyCeremony | null

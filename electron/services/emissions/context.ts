@@ -1,10 +1,39 @@
 /**
- * What the emissions' functions share (emissions.ts, emission-views.ts, emission-verify.ts): the
+ * What the emissions' functions share (service.ts, views.ts, verify.ts): the
  * ledger, the services they lean on, the game of new emissions, and the statements prepared once.
  */
-import type { Db } from '../ledger/db'
-import type { EmissionsDeps } from './emissions'
+import type { GameDefinition } from '../../../game-core/rules'
+import type { Db } from '../../ledger/db'
+import type { KeyStore } from '../../ledger/keystore'
+import type { AuditService } from '../audit'
+import type { Catalog } from '../catalog'
+import type { Clock } from '../common'
+import type { JobRegistry } from '../jobs'
+import type { Leases } from '../leases'
+import type { CeremonyService } from './ceremony'
+import type { Verifications } from './verifications'
 import type { createGeneration } from './generation'
+import type { VerifyBlockFn } from './block-pool'
+
+export interface EmissionsDeps {
+  db: Db
+  clock: Clock
+  keys: KeyStore
+  audit: AuditService
+  jobs: JobRegistry
+  catalog: Catalog
+  /** The emissions' key ceremonies (default: this ledger's, made here). */
+  ceremony?: CeremonyService
+  /** The worker pool (block-pool.ts). */
+  verifyBlock: VerifyBlockFn
+  threads?: number
+  /** The game of new emissions. */
+  definition?: GameDefinition
+  /** Where verdicts are kept (default: this ledger's, made here). */
+  verifications?: Verifications
+  /** The leases of long jobs across workstations (default: a holder of its own, made here). */
+  leases?: Leases
+}
 
 export type EmissionStatements = ReturnType<typeof prepareEmissionStatements>
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { CARATS } from '../../game-core/carats'
-import type { GameDefinition } from '../../game-core/rules'
-import { verifyBlock } from '../../game-core/verify'
-import { nodePrimitives } from '../crypto/node-primitives'
+import { CARATS } from '../../../game-core/carats'
+import type { GameDefinition } from '../../../game-core/rules'
+import { verifyBlock } from '../../../game-core/verify'
+import { nodePrimitives } from '../../crypto/node-primitives'
 import { verifyBlockInWorkers } from './block-pool'
-import { AppError } from '../contract/errors'
+import { AppError } from '../../contract/errors'
 
 // A block of 200,000 units with a proportionally smaller table: quick, yet many chunks per worker.
 const small: GameDefinition = {

@@ -1,10 +1,10 @@
 /** The emissions as the screens read them: the list, one emission's summary and detail, one block's tiers. */
-import { AppError, because } from '../contract/errors'
-import type { BlockDetail, BlockSummary, EmissionDetail, EmissionSummary } from '../contract/types'
-import { deriveFigures, type GameDefinition } from '../../game-core/rules'
-import type { BlockRow, EmissionRow } from './catalog'
-import type { EmissionsContext } from './emission-context'
-import { emissionFigures } from './emission-figures'
+import { AppError, because } from '../../contract/errors'
+import type { BlockDetail, BlockSummary, EmissionDetail, EmissionSummary } from '../../contract/types'
+import { deriveFigures, type GameDefinition } from '../../../game-core/rules'
+import type { BlockRow, EmissionRow } from '../catalog'
+import type { EmissionsContext } from './context'
+import { emissionFigures } from './figures'
 
 type SummaryRow = EmissionRow & { n_blocks: number; n_generated: number; n_verified: number; units_sold: number }
 

@@ -3,10 +3,10 @@
  * field the commitment's digest covers (DERIVATION.md §6), the exact canonical text hashed and its
  * digest, and the figures derived from it.
  */
-import { canonicalJson, definitionDigest } from '../../game-core/commitment'
-import { toHex } from '../../game-core/primitives'
-import { deriveFigures, type GameDefinition } from '../../game-core/rules'
-import { nodePrimitives } from '../crypto/node-primitives'
+import { canonicalJson, definitionDigest } from '../../../game-core/commitment'
+import { toHex } from '../../../game-core/primitives'
+import { deriveFigures, type GameDefinition } from '../../../game-core/rules'
+import { nodePrimitives } from '../../crypto/node-primitives'
 
 export function definitionJson(def: GameDefinition) {
   const f = deriveFigures(def)

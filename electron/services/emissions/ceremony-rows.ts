@@ -3,11 +3,11 @@
  * contract shows them, the statements that read and write them, and the custodian's share as the
  * service takes it (hex drawn in their window, or dice).
  */
-import { diceProblemText, diceRolls, MIN_DICE_ROLLS, shareFromDice } from '../../game-core/seeding'
-import { AppError, because } from '../contract/errors'
-import type { AbandonedCeremony, KeyCeremony } from '../contract/types'
-import { nodePrimitives } from '../crypto/node-primitives'
-import type { Db } from '../ledger/db'
+import { diceProblemText, diceRolls, MIN_DICE_ROLLS, shareFromDice } from '../../../game-core/seeding'
+import { AppError, because } from '../../contract/errors'
+import type { AbandonedCeremony, KeyCeremony } from '../../contract/types'
+import { nodePrimitives } from '../../crypto/node-primitives'
+import type { Db } from '../../ledger/db'
 
 export interface CeremonyRow {
   emission: number

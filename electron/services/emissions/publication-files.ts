@@ -6,9 +6,9 @@
 import { createHash } from 'node:crypto'
 import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
-import { formatSerial } from '../../game-core/serial'
-import type { Db } from '../ledger/db'
-import { unitKey } from '../ledger/migrations'
+import { formatSerial } from '../../../game-core/serial'
+import type { Db } from '../../ledger/db'
+import { unitKey } from '../../ledger/migrations'
 
 export const SALES_HEADER = 'serial,soldAt,prizeCents'
 /** Text gathered before each write: about 1 MB. */

@@ -3,10 +3,10 @@
  * scan of the sales: what it has sold and paid, for the emission screen, and what it holds in
  * all, for its certificate. Sales count each unit at the game's price, as the dashboard does.
  */
-import type { Certificate, EmissionFigures } from '../contract/types'
-import { deriveFigures } from '../../game-core/rules'
-import type { Db } from '../ledger/db'
-import type { BlockRow, Catalog } from './catalog'
+import type { Certificate, EmissionFigures } from '../../contract/types'
+import { deriveFigures } from '../../../game-core/rules'
+import type { Db } from '../../ledger/db'
+import type { BlockRow, Catalog } from '../catalog'
 
 export function emissionFigures(db: Db, catalog: Catalog, emission: number): EmissionFigures {
   const def = catalog.definition(emission)

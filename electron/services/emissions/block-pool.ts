@@ -12,14 +12,22 @@
  */
 import { Worker } from 'node:worker_threads'
 import { availableParallelism } from 'node:os'
-import type { GameDefinition } from '../../game-core/rules'
-import { assembleVerification, type BlockVerification, type ChunkRangeResult, type UnitProblem } from '../../game-core/verify'
-import { chunkCount } from '../../game-core/commitment'
-import type { CommitmentVersion } from '../../game-core/unit-commitment'
-import { nodePrimitives } from '../crypto/node-primitives'
-import { AppError } from '../contract/errors'
-import { workerEntry } from '../threads/entry'
-import { CONTROL, CONTROL_WORDS, type BlockTask, type BlockWorkerMessage, type BlockWorkerResult } from './messages'
+import type { GameDefinition } from '../../../game-core/rules'
+import { assembleVerification, type BlockVerification, type ChunkRangeResult, type UnitProblem } from '../../../game-core/verify'
+import { chunkCount } from '../../../game-core/commitment'
+import type { CommitmentVersion } from '../../../game-core/unit-commitment'
+import { nodePrimitives } from '../../crypto/node-primitives'
+import { AppError } from '../../contract/errors'
+import { workerEntry } from '../../threads/entry'
+import { CONTROL, CONTROL_WORDS, type BlockTask, type BlockWorkerMessage, type BlockWorkerResult } from './block-messages'
+
+/** How a block is verified: on the worker pool in the app (verifyBlockInWorkers), on this thread in tests. */
+export type VerifyBlockFn = (
+  def: GameDefinition,
+  ref: { emission: number; block: number; secret: Uint8Array; commitmentVersion?: CommitmentVersion },
+  opts?: { threads?: number; onProgress?: (unitsDone: number, unitsTotal: number) => void; signal?: AbortSignal },
+) => Promise<BlockVerification>
+
 
 export interface BlockJobOptions {
   threads?: number

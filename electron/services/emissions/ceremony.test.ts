@@ -4,15 +4,15 @@
  */
 import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { blockSecretFromShares, shareFromDice } from '../../game-core/seeding'
-import { verifyBlock } from '../../game-core/verify'
-import { batchRoots } from '../../game-core/commitment'
-import { randomShareHex } from '../../test/support/ceremony'
-import { smallDefinition } from '../../test/support/game-fixtures'
-import { useServiceWorlds, type ServiceWorld } from '../../test/support/service-world'
-import { newBlockSecret, nodePrimitives } from '../crypto/node-primitives'
-import type { Actor } from './common'
-import { refusalData as refusal } from '../../test/support/refusal'
+import { blockSecretFromShares, shareFromDice } from '../../../game-core/seeding'
+import { verifyBlock } from '../../../game-core/verify'
+import { batchRoots } from '../../../game-core/commitment'
+import { randomShareHex } from '../../../test/support/ceremony'
+import { smallDefinition } from '../../../test/support/game-fixtures'
+import { useServiceWorlds, type ServiceWorld } from '../../../test/support/service-world'
+import { newBlockSecret, nodePrimitives } from '../../crypto/node-primitives'
+import type { Actor } from '../common'
+import { refusalData as refusal } from '../../../test/support/refusal'
 
 const def = smallDefinition()
 const T0 = Date.parse('2026-05-04T08:00:00Z')

@@ -11,15 +11,15 @@
  * for a block seeded by two people, its secret is the one its key ceremony's shares give
  * (DERIVATION.md §1.1).
  */
-import { version } from '../../package.json'
-import { AppError, because } from '../contract/errors'
+import { version } from '../../../package.json'
+import { AppError, because } from '../../contract/errors'
 import type { CeremonyService } from './ceremony'
-import type { BlockVerdict, EmissionVerdicts, Role, VerificationOutcome, VerificationReport, VerificationRun } from '../contract/types'
-import type { GameDefinition } from '../../game-core/rules'
-import type { BlockVerification } from '../../game-core/verify'
-import type { Db } from '../ledger/db'
-import type { BlockRow, Catalog } from './catalog'
-import { type Actor, type Clock, iso } from './common'
+import type { BlockVerdict, EmissionVerdicts, Role, VerificationOutcome, VerificationReport, VerificationRun } from '../../contract/types'
+import type { GameDefinition } from '../../../game-core/rules'
+import type { BlockVerification } from '../../../game-core/verify'
+import type { Db } from '../../ledger/db'
+import type { BlockRow, Catalog } from '../catalog'
+import { type Actor, type Clock, iso } from '../common'
 
 /** The software that verifies (and prints), as a verdict names it. */
 export const SOFTWARE = `CARATS back-office ${version}`

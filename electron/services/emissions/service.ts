@@ -1,7 +1,7 @@
 /**
  * Emissions and their blocks: creation, generation (generation.ts) and verification (worker
- * threads, progress, cancel: emission-verify.ts), opening, closing and withdrawal; the screens'
- * views in emission-views.ts, the refusals in emission-refusals.ts. Each state change is one transaction with its audit
+ * threads, progress, cancel: verify.ts), opening, closing and withdrawal; the screens'
+ * views in views.ts, the refusals in refusals.ts. Each state change is one transaction with its audit
  * entry. A block is made whole or not at all: its sealed secret and commitment are written in one
  * statement once the whole block has been derived and checked.
  *
@@ -9,61 +9,30 @@
  *   withdrawn (with a reason) from any state but closed; a cancelled or interrupted generation
  *   goes back to created and resumes with the blocks still pending.
  */
-import { DEFAULT_CLAIM_THRESHOLD_CENTS } from '../contract/claims-types'
-import { isIsoDay } from '../contract/dates'
-import { AppError, because } from '../contract/errors'
-import type { AuditAction, BlockDetail, Certificate, EmissionDetail, EmissionStatus, EmissionSummary, JobInfo } from '../contract/types'
-import { CARATS } from '../../game-core/carats'
-import { canonicalJson, definitionDigest } from '../../game-core/commitment'
-import type { CommitmentVersion } from '../../game-core/unit-commitment'
-import { toHex } from '../../game-core/primitives'
-import { validateDefinition, type GameDefinition } from '../../game-core/rules'
-import type { BlockVerification } from '../../game-core/verify'
+import { DEFAULT_CLAIM_THRESHOLD_CENTS } from '../../contract/claims-types'
+import { isIsoDay } from '../../contract/dates'
+import { AppError, because } from '../../contract/errors'
+import type { AuditAction, BlockDetail, Certificate, EmissionDetail, EmissionStatus, EmissionSummary, JobInfo } from '../../contract/types'
+import { CARATS } from '../../../game-core/carats'
+import { canonicalJson, definitionDigest } from '../../../game-core/commitment'
+import { toHex } from '../../../game-core/primitives'
+import { validateDefinition, type GameDefinition } from '../../../game-core/rules'
 import { buildCertificate } from './certificate'
-import { createCeremonyService, type CeremonyService } from './ceremony'
+import { createCeremonyService } from './ceremony'
 import { createGeneration } from './generation'
-import { prepareEmissionStatements, type EmissionsContext } from './emission-context'
-import { illegal, refuseIfBusy, refuseThreshold } from './emission-refusals'
-import { verifyEmission } from './emission-verify'
-import { blockDetail, emissionDetail, emissionSummary, listEmissions } from './emission-views'
-import { createVerifications, type Verifications } from './verifications'
-import { nodePrimitives } from '../crypto/node-primitives'
-import type { Db } from '../ledger/db'
-import { lockEmission, lockSubject } from '../ledger/row-locks'
-import type { KeyStore } from '../ledger/keystore'
-import type { AuditService } from './audit'
-import type { Catalog, EmissionRow } from './catalog'
-import { type Actor, type Clock, iso } from './common'
-import type { JobRegistry } from './jobs'
-import { createLeases, type Leases } from './leases'
+import { prepareEmissionStatements, type EmissionsContext, type EmissionsDeps } from './context'
+import { illegal, refuseIfBusy, refuseThreshold } from './refusals'
+import { verifyEmission } from './verify'
+import { blockDetail, emissionDetail, emissionSummary, listEmissions } from './views'
+import { createVerifications } from './verifications'
+import { nodePrimitives } from '../../crypto/node-primitives'
+import type { Db } from '../../ledger/db'
+import { lockEmission, lockSubject } from '../../ledger/row-locks'
+import type { EmissionRow } from '../catalog'
+import { type Actor, iso } from '../common'
+import { createLeases } from '../leases'
 
-export { describeStatus } from './emission-refusals'
-
-export type VerifyBlockFn = (
-  def: GameDefinition,
-  ref: { emission: number; block: number; secret: Uint8Array; commitmentVersion?: CommitmentVersion },
-  opts?: { threads?: number; onProgress?: (unitsDone: number, unitsTotal: number) => void; signal?: AbortSignal },
-) => Promise<BlockVerification>
-
-export interface EmissionsDeps {
-  db: Db
-  clock: Clock
-  keys: KeyStore
-  audit: AuditService
-  jobs: JobRegistry
-  catalog: Catalog
-  /** The emissions' key ceremonies (default: this ledger's, made here). */
-  ceremony?: CeremonyService
-  /** The worker pool (electron/workers/block-pool.ts). */
-  verifyBlock: VerifyBlockFn
-  threads?: number
-  /** The game of new emissions. */
-  definition?: GameDefinition
-  /** Where verdicts are kept (default: this ledger's, made here). */
-  verifications?: Verifications
-  /** The leases of long jobs across workstations (default: a holder of its own, made here). */
-  leases?: Leases
-}
+export { describeStatus } from './refusals'
 
 export interface EmissionsService {
   list(): EmissionSummary[]

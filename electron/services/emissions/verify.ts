@@ -3,17 +3,17 @@
  * with its status and audit entry, under the emission's lease so two workstations never verify
  * it twice. A cancelled or failed run is closed as such; a run taken over is left to its new holder.
  */
-import { AppError, because } from '../contract/errors'
-import type { JobInfo } from '../contract/types'
-import type { CommitmentVersion } from '../../game-core/unit-commitment'
-import type { GameDefinition } from '../../game-core/rules'
-import { lockEmission } from '../ledger/row-locks'
-import type { BlockRow } from './catalog'
-import { type Actor, iso } from './common'
-import type { EmissionsContext } from './emission-context'
-import { illegal, refuseIfBusy } from './emission-refusals'
-import type { JobContext } from './jobs'
-import { emissionSubject, type Lease } from './leases'
+import { AppError, because } from '../../contract/errors'
+import type { JobInfo } from '../../contract/types'
+import type { CommitmentVersion } from '../../../game-core/unit-commitment'
+import type { GameDefinition } from '../../../game-core/rules'
+import { lockEmission } from '../../ledger/row-locks'
+import type { BlockRow } from '../catalog'
+import { type Actor, iso } from '../common'
+import type { EmissionsContext } from './context'
+import { illegal, refuseIfBusy } from './refusals'
+import type { JobContext } from '../jobs'
+import { emissionSubject, type Lease } from '../leases'
 import { blockVerdict, ceremonyProblem, verdictReasons, type Verdict } from './verifications'
 
 /** One verification run: what its steps share. */
