@@ -27,12 +27,7 @@ const RANKS = [
 ]
 
 /** Imports that still go up: "from → to", paths from the root without their extension. */
-export const KNOWN_UPWARD = new Set([
-  'electron/services/backend → electron/main/paths',
-  'electron/services/backend → electron/workers/read-pool',
-  'electron/services/ledger-office/setting → electron/main/ledger-setting-file',
-  'electron/services/ledger-office/setting → electron/main/paths',
-])
+export const KNOWN_UPWARD = new Set([])
 
 const posix = (p) => p.split(sep).join('/')
 
@@ -96,7 +91,6 @@ export const KNOWN_CYCLES = [
   'electron/contract/claims-types electron/contract/types',
   'electron/host/host-api electron/host/host-replies electron/host/server',
   'electron/ledger/db electron/ledger/pg/open',
-  'electron/services/backend electron/services/handlers',
   'electron/services/emissions/context electron/services/emissions/generation electron/services/emissions/refusals electron/services/emissions/service electron/services/emissions/verify electron/services/emissions/views electron/services/jobs electron/services/leases electron/services/sales/players electron/services/sales/state',
 ]
 

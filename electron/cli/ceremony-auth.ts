@@ -9,7 +9,7 @@
 import { contract } from '../contract'
 import { mayCall } from '../contract/define'
 import { AppError, because } from '../contract/errors'
-import type { Backend } from '../services/backend'
+import type { Backend } from '../app/backend'
 import type { Actor } from '../services/common'
 import { readStdin } from './user-commands'
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { openBackend } from '../services/backend'
+import { openBackend } from '../app/backend'
 import { runCli } from './main'
 
 const dir = mkdtempSync(join(tmpdir(), 'carats-player-cli-'))

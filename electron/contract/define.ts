@@ -10,7 +10,7 @@ export type Role = (typeof ROLES)[number]
 export type Access = 'public' | 'signed-in' | readonly Role[]
 
 /**
- * How a call uses the ledger (services/import/write-turn.ts, workers/read-pool.ts):
+ * How a call uses the ledger (services/import/write-turn.ts, app/read-pool.ts):
  * - `reads` only reads it: a host answers it on one of its reading threads, each with a connection
  *   of its own, never on its own thread (an unsold ticket's inspection is the exception that
  *   writes, one audit entry);

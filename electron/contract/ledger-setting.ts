@@ -1,6 +1,6 @@
 /**
  * This workstation's ledger setting as the contract carries it (`settings:ledger*`) and as the
- * settings file holds it (electron/main/ledger-setting-file.ts): one schema for both. Pure: the
+ * settings file holds it (electron/ledger/setting-file.ts): one schema for both. Pure: the
  * renderer loads the contract too.
  */
 import { z } from 'zod'

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events'
 import type { Server } from 'node:http'
 import { describe, expect, it, vi } from 'vitest'
-import type { Backend } from '../services/backend'
+import type { Backend } from '../app/backend'
 import { lazyBackend } from './lazy-backend'
 
 function fakeBackend() {

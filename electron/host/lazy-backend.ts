@@ -8,7 +8,7 @@
  * while with no page loaded at all. Api calls wait for it.
  */
 import type { Server } from 'node:http'
-import type { Backend } from '../services/backend'
+import type { Backend } from '../app/backend'
 import type { HostBackend } from './server'
 
 export interface LazyBackend extends HostBackend {

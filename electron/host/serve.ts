@@ -13,7 +13,7 @@ import { mkdirSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { isPostgresUrl } from '../ledger/location'
-import { resolveLedger, userDataDir } from '../main/paths'
+import { resolveLedger, userDataDir } from '../ledger/paths'
 import { lazyBackend } from './lazy-backend'
 import { createHost } from './server'
 
@@ -68,7 +68,7 @@ async function main(): Promise<void> {
   // the services' code is loaded then too. A ledger that cannot be opened stops the host.
   const backend = lazyBackend(
     async () => {
-      const { openBackend, HOST_READ_THREADS } = await import('../services/backend')
+      const { openBackend, HOST_READ_THREADS } = await import('../app/backend')
       return openBackend({ dbPath, keyFile: choice.keyFile, ledgerChoice: choice, readThreads: HOST_READ_THREADS })
     },
     (e) => {

@@ -87,7 +87,7 @@ export interface HostOptions {
   /**
    * A sales feed's bytes of declared length are handed to the backend as soon as its headers are
    * in, and read by the import while they arrive (services/import/arrival.ts): for a backend whose
-   * sales:import is the import worker's (services/backend.ts), which waits for the bytes it
+   * sales:import is the import worker's (app/backend.ts), which waits for the bytes it
    * reaches. Off, the host hands the bytes over once they are all in.
    */
   importWhileUploading?: boolean

@@ -1,6 +1,6 @@
 /**
  * Which ledger a worker thread opens, as the thread that starts it knows it (the worker opens it
- * with workers/worker-ledger.ts).
+ * with app/worker-ledger.ts).
  */
 import { provideWorkerEntries, workerEntry } from '../threads/entry'
 import { isPostgresUrl } from './location'

@@ -1,6 +1,6 @@
 /**
  * The Electron main process: wiring only. The security settings live in security.ts (tested under
- * Node); the backend (ledger, services, dispatcher) in ../services/backend.
+ * Node); the backend (ledger, services, dispatcher) in ../app/backend.
  */
 import { app, BrowserWindow, dialog, ipcMain, protocol, session, type WebContents } from 'electron'
 import { mkdirSync } from 'node:fs'
@@ -9,11 +9,11 @@ import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { resolveStatic } from '../host/static'
 import { INVOKE_CHANNEL } from '../preload/bridge'
-import { HOST_READ_THREADS, openBackend } from '../services/backend'
+import { HOST_READ_THREADS, openBackend } from '../app/backend'
 import { createInvokeHandler } from './ipc'
 import { checkElectronBinding } from './native'
 import { displayLocation, isPostgresUrl } from '../ledger/location'
-import { resolveLedger, userDataDir, type LedgerChoice } from './paths'
+import { resolveLedger, userDataDir, type LedgerChoice } from '../ledger/paths'
 import { APP_ENTRY_URL, APP_HOST, APP_SCHEME, appOrigin, contentSecurityPolicy, isTrustedSender, securityHeaders, windowOptions } from './security'
 import { limitedLog } from '../services/log-limit'
 

@@ -8,7 +8,7 @@ import { parentPort, workerData } from 'node:worker_threads'
 import { AppError } from '../contract/errors'
 import { createImporter, type Importer, FeedArrival, WriteTurn, type ImportJob, type ImportWorkerData, type ImportWorkerMessage } from '../services/import'
 import { provideWorkerEntries } from '../threads/entry'
-import { openWorkerLedger, postedError, type WorkerLedger } from './worker-ledger'
+import { openWorkerLedger, postedError, type WorkerLedger } from '../app/worker-ledger'
 import { runInBackground } from '../threads/priority'
 
 const data = workerData as ImportWorkerData

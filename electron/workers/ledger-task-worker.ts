@@ -7,7 +7,7 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import { backupLedger, checkLedger, checkSummary, type LedgerTaskData, type LedgerTaskMessage } from '../services/ledger-office'
 import { provideWorkerEntries } from '../threads/entry'
-import { openWorkerLedger, postedError, type WorkerLedger } from './worker-ledger'
+import { openWorkerLedger, postedError, type WorkerLedger } from '../app/worker-ledger'
 
 const data = workerData as LedgerTaskData
 if (data.integrityEntry) provideWorkerEntries({ 'integrity-worker': data.integrityEntry })

@@ -14,7 +14,7 @@ import { from as copyFrom } from 'pg-copy-streams'
 import { workerData, type MessagePort } from 'node:worker_threads'
 import type { BridgeAnswer, BridgeRequest, BridgeRows } from '../ledger/pg/bridge-messages'
 import { clientConfig } from '../ledger/pg/client-config'
-import { closeScan, closeScans, forgetScans, nextChunk } from './pg-scans'
+import { closeScan, closeScans, forgetScans, nextChunk } from '../ledger/pg/scans'
 
 // The ledger's integers are below 2^53 (unit keys, cents, milliseconds): numbers, as SQLite gives.
 types.setTypeParser(types.builtins.INT8, (v) => Number(v))

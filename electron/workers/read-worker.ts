@@ -9,11 +9,12 @@ import { createDispatcher, type Caller, type Dispatcher } from '../contract/disp
 import { AppError } from '../contract/errors'
 import { openLedger, type Db } from '../ledger/db'
 import { openLedgerKey } from '../ledger/keystore'
-import { createServices, type Services } from '../services/backend'
-import { createHandlers } from '../services/handlers'
+import { createServices } from '../app/backend'
+import type { Services } from '../app/context'
+import { createHandlers } from '../app/handlers'
 import { limitedLog } from '../services/log-limit'
 import { provideWorkerEntries } from '../threads/entry'
-import type { CallSession, ReadAnswer, ReadCall, ReadWorkerData } from './read-pool'
+import type { CallSession, ReadAnswer, ReadCall, ReadWorkerData } from '../app/read-pool'
 
 const data = workerData as ReadWorkerData
 const post = (m: ReadAnswer) => parentPort!.postMessage(m)

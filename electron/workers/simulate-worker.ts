@@ -6,7 +6,7 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import { leaseBeater } from '../services/leases'
 import { sellDrafts, workerDrafts, type SimulateWorkerData, type SimulateWorkerMessage } from '../services/simulator'
-import { openWorkerLedger, postedError, type WorkerLedger } from './worker-ledger'
+import { openWorkerLedger, postedError, type WorkerLedger } from '../app/worker-ledger'
 
 const data = workerData as SimulateWorkerData
 const post = (m: SimulateWorkerMessage) => parentPort!.postMessage(m)

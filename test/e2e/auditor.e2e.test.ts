@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { screenshot } from './support'
 import { eur, norm, signIn, useJourneyApp } from './fixtures/app'
 import { copyLedger, preparedLedger, SALES_LEDGER, STAFF } from './fixtures/ledger'
-import { openBackend } from '../../electron/services/backend'
+import { openBackend } from '../../electron/app/backend'
 import { CARATS } from '../../game-core/carats'
 import { formatSerial } from '../../game-core/serial'
 

@@ -11,7 +11,7 @@ import { screenshot } from './support'
 import { eur, norm, signIn, useJourneyApp } from './fixtures/app'
 import { axeViolations, describeViolations, type Violation } from './fixtures/axe'
 import { SALES_LEDGER, STAFF, staffActor } from './fixtures/ledger'
-import { openBackend } from '../../electron/services/backend'
+import { openBackend } from '../../electron/app/backend'
 import { LOSING } from '../../game-core/block'
 
 const THRESHOLD_CENTS = 10_000 // 100 €: about one unit in a hundred reaches it

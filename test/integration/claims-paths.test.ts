@@ -6,7 +6,7 @@
 import { join } from 'node:path'
 import { rmSync, writeFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Backend } from '../../electron/services/backend'
+import type { Backend } from '../../electron/app/backend'
 import { feedLine } from '../../electron/services/import'
 import { runCli } from '../../electron/cli/main'
 import { formatSerial } from '../../game-core/serial'

@@ -14,7 +14,7 @@ import { ledgerArgs, type TestLedgerLocation } from '../support/ledger-engine'
 import { withTestLedger } from '../support/test-ledgers'
 import { ensureBuilt } from '../../electron/host/build'
 import { caratsArgv, caratsEnv } from './cli-process'
-import { openBackend } from '../../electron/services/backend'
+import { openBackend } from '../../electron/app/backend'
 import { openEmissionLedger, PASSWORD, tempDir } from './ledger-fixture'
 
 const root = join(__dirname, '../..')

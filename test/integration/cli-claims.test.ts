@@ -14,7 +14,7 @@ import { withTestLedger } from '../support/test-ledgers'
 import { ensureBuilt } from '../../electron/host/build'
 import { splitUnitKey } from '../../electron/ledger/migrations'
 import { eur } from '../../electron/cli/ledger-commands'
-import { openBackend } from '../../electron/services/backend'
+import { openBackend } from '../../electron/app/backend'
 import { formatSerial } from '../../game-core/serial'
 import { caratsArgv, caratsEnv } from './cli-process'
 

@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AppError } from '../../electron/contract/errors'
 import { ensureBuilt } from '../../electron/host/build'
-import { openBackend } from '../../electron/services/backend'
+import { openBackend } from '../../electron/app/backend'
 import { ledgerArgs, testLedgerLocation } from '../support/ledger-engine'
 import { caratsArgv, caratsEnv } from './cli-process'
 

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ledgerArgs, type TestLedgerLocation } from '../support/ledger-engine'
 import { withTestLedger } from '../support/test-ledgers'
 import { caratsArgv, caratsEnv } from './cli-process'
-import { openBackend } from '../../electron/services/backend'
+import { openBackend } from '../../electron/app/backend'
 import { openEmissionLedger, tempDir } from './ledger-fixture'
 
 const root = join(__dirname, '../..')

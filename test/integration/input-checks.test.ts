@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { rmSync } from 'node:fs'
-import type { Backend } from '../../electron/services/backend'
+import type { Backend } from '../../electron/app/backend'
 import type { CsvFile } from '../../electron/contract'
 import { parseCsv } from '../support/parse-csv'
 import { emptyBackend, PASSWORD, tempDir } from './ledger-fixture'

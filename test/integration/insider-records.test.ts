@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { rmSync } from 'node:fs'
-import type { Backend } from '../../electron/services/backend'
+import type { Backend } from '../../electron/app/backend'
 import { outsideSql } from '../support/outside-sql'
 import { ledgerOf, PASSWORD, USERS } from './ledger-fixture'
 import { call, signIn, useTemplateLedgers } from './staff-calls'
@@ -85,7 +85,7 @@ describe('rows bound to the audit log', () => {
     const dir = release(b)
     await b.closeGracefully()
     outsideSql(at.location, withoutTriggers(at.location, 'ledger_meta', "DELETE FROM ledger_meta WHERE name = 'rows_sealed'"))
-    const { openBackend } = await import('../../electron/services/backend')
+    const { openBackend } = await import('../../electron/app/backend')
     const again = openBackend({ dbPath: at.location, keyFile: at.keyFile, threads: 1 })
     try {
       expect(again.services.audit.checkRecords().findings).toEqual([expect.objectContaining({ kind: 'ledger', problem: expect.stringMatching(/sealed them/) })])

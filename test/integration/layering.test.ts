@@ -27,7 +27,7 @@ describe('layering lint', () => {
     const found = await problems('renderer/src/probe.ts', [
       "import fs from 'node:fs'",
       "import { ipcRenderer } from 'electron'",
-      "import { openBackend } from '../../electron/services/backend'",
+      "import { openBackend } from '../../electron/app/backend'",
       "import { contract } from '../../electron/contract'",
       "import { CARATS } from '../../game-core/carats'",
       'export const all = [fs, ipcRenderer, openBackend, contract, CARATS]',
@@ -42,7 +42,7 @@ describe('layering lint', () => {
 
 describe('the layers of electron/ and the domains', () => {
   it('refuses an import up a layer, and an import of a file inside a domain from outside it', async () => {
-    const up = await problems('electron/services/probe.ts', "import { ReadPool } from '../workers/read-pool'\nexport const p = ReadPool\n")
+    const up = await problems('electron/services/probe.ts', "import { entry } from '../workers/read-worker'\nexport const p = entry\n")
     expect(up.join('\n')).toMatch(/a layer above it: imports point down/)
     const ledgerUp = await problems('electron/ledger/probe.ts', "import { createCatalog } from '../services/catalog'\nexport const c = createCatalog\n")
     expect(ledgerUp).toHaveLength(1)

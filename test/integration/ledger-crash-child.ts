@@ -6,7 +6,7 @@
  */
 import { CARATS } from '../../game-core/carats'
 import { formatSerial } from '../../game-core/serial'
-import { openBackend } from '../../electron/services/backend'
+import { openBackend } from '../../electron/app/backend'
 import { feedLine } from '../../electron/services/import'
 import type { SaleInput } from '../../electron/services/sales'
 import { createSalesGenerator } from '../../electron/services/simulator'

@@ -1,7 +1,7 @@
 /** The contract through the backend's dispatcher: sign-in, sessions, and who may call what. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { rmSync } from 'node:fs'
-import type { Backend } from '../../electron/services/backend'
+import type { Backend } from '../../electron/app/backend'
 import { CHANNEL_NAMES, type ChannelName } from '../../electron/contract'
 import type { Role } from '../../electron/contract/define'
 import { feedLine } from '../../electron/services/import'

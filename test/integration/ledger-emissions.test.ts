@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { rmSync } from 'node:fs'
 import { AppError, type ErrorReason } from '../../electron/contract/errors'
-import type { Backend } from '../../electron/services/backend'
+import type { Backend } from '../../electron/app/backend'
 import { completeCeremony } from '../support/ceremony'
 import { actor, emptyBackend, tempDir } from './ledger-fixture'
 

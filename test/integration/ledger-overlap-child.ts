@@ -17,7 +17,7 @@ import { existsSync } from 'node:fs'
 import { CARATS } from '../../game-core/carats'
 import { formatSerial } from '../../game-core/serial'
 import { NO_PLAY } from '../../electron/ledger/play-codec'
-import { openBackend, type Backend } from '../../electron/services/backend'
+import { openBackend, type Backend } from '../../electron/app/backend'
 import { feedLine } from '../../electron/services/import'
 import { createSalesGenerator } from '../../electron/services/simulator'
 

@@ -1,7 +1,7 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { rmSync } from 'node:fs'
 import { AppError } from '../../electron/contract/errors'
-import type { Backend } from '../../electron/services/backend'
+import type { Backend } from '../../electron/app/backend'
 import type { SaleInput } from '../../electron/services/sales'
 import { NO_PLAY } from '../../electron/ledger/play-codec'
 import { packPlay } from '../../electron/ledger/play-codec'

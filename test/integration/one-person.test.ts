@@ -4,7 +4,7 @@
  * The claims' side: electron/services/claims-people.test.ts.
  */
 import { describe, expect, it } from 'vitest'
-import type { Backend } from '../../electron/services/backend'
+import type { Backend } from '../../electron/app/backend'
 import type { Actor } from '../../electron/services/common'
 import { PASSWORD, USERS } from './ledger-fixture'
 import { call, signIn, useTemplateLedgers, type Reply } from './staff-calls'

@@ -1,12 +1,12 @@
 /**
- * A host's reading threads (workers/read-pool.ts): the contract's reading calls answered by worker
+ * A host's reading threads (app/read-pool.ts): the contract's reading calls answered by worker
  * threads with connections of their own must answer exactly as the host's thread would, see what
  * the host has just written, keep the host's sessions and roles, and end with the backend. On a
  * team ledger they also answer the writing calls that need nothing of the host's memory.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { rmSync } from 'node:fs'
-import type { Backend } from '../../electron/services/backend'
+import type { Backend } from '../../electron/app/backend'
 import { feedLine } from '../../electron/services/import'
 import { formatSerial } from '../../game-core/serial'
 import { testEngine } from '../support/ledger-engine'

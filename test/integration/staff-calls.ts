@@ -4,7 +4,7 @@
  */
 import { afterEach, beforeAll } from 'vitest'
 import { rmSync } from 'node:fs'
-import type { Backend } from '../../electron/services/backend'
+import type { Backend } from '../../electron/app/backend'
 import { openEmissionBackend, PASSWORD, templatePath, tempDir } from './ledger-fixture'
 
 /** Call at the top of a test file: a function that opens a copy of the template, closed and removed after each test. */

@@ -7,7 +7,7 @@
 import { rmSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openLedger } from '../../electron/ledger/db'
-import { openBackend } from '../../electron/services/backend'
+import { openBackend } from '../../electron/app/backend'
 import { cloneTestLedger } from '../support/test-ledgers'
 import type { TestLedgerLocation } from '../support/ledger-engine'
 import { expectSoundLedger } from './ledger-crash-checks'

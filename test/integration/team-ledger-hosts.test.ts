@@ -10,7 +10,7 @@ import { request as httpRequest } from 'node:http'
 import { rmSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createHost, type Host } from '../../electron/host/server'
-import { openBackend, type Backend } from '../../electron/services/backend'
+import { openBackend, type Backend } from '../../electron/app/backend'
 import { testEngine } from '../support/ledger-engine'
 import { openEmissionLedger, PASSWORD, samplePlay, T0, templatePath, tempDir, USERS } from './ledger-fixture'
 

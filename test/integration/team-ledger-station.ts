@@ -13,7 +13,7 @@
  */
 import { CARATS } from '../../game-core/carats'
 import { formatSerial } from '../../game-core/serial'
-import { openBackend, type Backend } from '../../electron/services/backend'
+import { openBackend, type Backend } from '../../electron/app/backend'
 import { feedLine } from '../../electron/services/import'
 import { createSalesGenerator } from '../../electron/services/simulator'
 

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { rmSync } from 'node:fs'
-import type { Backend } from '../../electron/services/backend'
+import type { Backend } from '../../electron/app/backend'
 import { feedLine } from '../../electron/services/import'
 import { checkLedger } from '../../electron/services/ledger-office'
 import { formatSerial } from '../../game-core/serial'

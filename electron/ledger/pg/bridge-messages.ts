@@ -9,7 +9,7 @@ export type BridgeRequest =
   /** The next `count` rows of a cursor, declared on its first fetch. */
   | { op: 'fetch'; cursor: number; sql: string; params: Param[]; count: number; array: boolean }
   | { op: 'closeCursor'; cursor: number }
-  /** The next chunk of a binary COPY of `width` bigint columns, started on its first request (pg-scans.ts). */
+  /** The next chunk of a binary COPY of `width` bigint columns, started on its first request (scans.ts). */
   | { op: 'scan'; scan: number; sql: string; width: number; first: boolean }
   | { op: 'closeScan'; scan: number }
   | { op: 'close' }

@@ -163,7 +163,7 @@ export class PgDb {
   /**
    * The rows of `select`, whose columns are all bigint, as columns of numbers (NaN for NULL), a
    * chunk at a time: a binary COPY that the connection's thread reads ahead while the caller
-   * works on the chunk before (pg-scans.ts). About four times faster than a cursor's pages of
+   * works on the chunk before (scans.ts). About four times faster than a cursor's pages of
    * rows, for a pass over every sale. COPY takes no parameters: each `?` becomes its value, which
    * must be a safe integer. The rows are those of the caller's transaction's snapshot, if any.
    */

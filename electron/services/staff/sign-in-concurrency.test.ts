@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { AppError } from '../../contract/errors'
-import { openBackend, type Backend } from '../backend'
+import { openBackend, type Backend } from '../../app/backend'
 import { testLedgerLocation } from '../../../test/support/ledger-engine'
 
 const PASSWORD = 'correct horse battery'

@@ -3,9 +3,9 @@
  * use the same per-user folder, so a user sees the same ledger whichever way the app opened.
  */
 import { isAbsolute, join, resolve } from 'node:path'
-import { isPostgresUrl } from '../ledger/location'
+import { isPostgresUrl } from './location'
 import type { LedgerSource } from '../contract/ledger-setting'
-import { readLedgerSetting } from './ledger-setting-file'
+import { readLedgerSetting } from './setting-file'
 
 export type { LedgerSource }
 

@@ -9,59 +9,31 @@ import type { Envelope } from '../contract/errors'
 import { openLedger, type Db } from '../ledger/db'
 import { isPostgresUrl } from '../ledger/location'
 import { keyFilePath, openLedgerKey, type KeyStore } from '../ledger/keystore'
-import { verifyBlockInWorkers, createCeremonyService, type CeremonyService, createEmissionsService, type EmissionsService, type VerifyBlockFn, createPublicationService, type PublicationService, createVerifications, type Verifications } from './emissions'
-import { closeImportWorkers, workerImport, writeTurnOf, type WriteTurn, createImporter } from './import'
+import { verifyBlockInWorkers, createCeremonyService, createEmissionsService, type VerifyBlockFn, createPublicationService, createVerifications } from '../services/emissions'
+import { closeImportWorkers, workerImport, writeTurnOf, type WriteTurn, createImporter } from '../services/import'
 import { contract } from '../contract'
 import type { LedgerUse } from '../contract/define'
-import { ReadPool } from '../workers/read-pool'
-import { runLedgerTask, createLedgerOffice, type LedgerOffice, createLedgerSettingService, type LedgerSettingService, finishInterruptedRestore } from './ledger-office'
-import { workerSeller, createSimulator } from './simulator'
+import { ReadPool } from './read-pool'
+import { runLedgerTask, createLedgerOffice, createLedgerSettingService, finishInterruptedRestore } from '../services/ledger-office'
+import { workerSeller, createSimulator } from '../services/simulator'
 import { workerLedgerRef } from '../ledger/worker-ref'
-import { createAlertsService, type AlertsService } from './alerts'
-import { createAuditService, type AuditService } from './audit'
-import { createCatalog, type Catalog } from './catalog'
-import { type Actor, type Clock, systemClock } from './common'
-import { createDemoService, type DemoService } from './demo'
-import { createClaimFigures, createClaimsService, type ClaimsService, createRelatedParties, type RelatedPartiesService } from './claims'
-import { type ImporterService, type ReportsService, type SimulatorService } from './extensions'
+import { createAlertsService } from '../services/alerts'
+import { createAuditService } from '../services/audit'
+import { createCatalog } from '../services/catalog'
+import { type Actor, type Clock, systemClock } from '../services/common'
+import { createDemoService } from '../services/demo'
+import { createClaimFigures, createClaimsService, createRelatedParties } from '../services/claims'
+import { type ImporterService, type ReportsService, type SimulatorService } from '../services/extensions'
 import { createHandlers } from './handlers'
-import { createJobRegistry, type JobRegistry } from './jobs'
-import { createLeases, type Leases } from './leases'
-import { userDataDir, type LedgerChoice } from '../main/paths'
-import { createPlayersService, type PlayersService } from './players'
-import { createReports } from './reports'
-import { createSalesService, type SalesService, createTicketsService, type TicketsService } from './sales'
-import { createUsersService, type UsersService } from './staff'
-import { limitedLog } from './log-limit'
-
-export interface Services {
-  db: Db
-  dbPath: string
-  clock: Clock
-  keys: KeyStore
-  catalog: Catalog
-  audit: AuditService
-  users: UsersService
-  jobs: JobRegistry
-  /** This workstation's leases of long jobs (leases.ts). */
-  leases: Leases
-  alerts: AlertsService
-  emissions: EmissionsService
-  ceremony: CeremonyService
-  publication: PublicationService
-  verifications: Verifications
-  sales: SalesService
-  tickets: TicketsService
-  players: PlayersService
-  simulator: SimulatorService
-  importer: ImporterService
-  reports: ReportsService
-  demo: DemoService
-  ledger: LedgerOffice
-  parties: RelatedPartiesService
-  claims: ClaimsService
-  ledgerSetting: LedgerSettingService
-}
+import type { Services } from './context'
+import { createJobRegistry } from '../services/jobs'
+import { createLeases } from '../services/leases'
+import { userDataDir, type LedgerChoice } from '../ledger/paths'
+import { createPlayersService } from '../services/players'
+import { createReports } from '../services/reports'
+import { createSalesService, createTicketsService } from '../services/sales'
+import { createUsersService } from '../services/staff'
+import { limitedLog } from '../services/log-limit'
 
 export interface BackendOptions {
   dbPath: string
@@ -79,7 +51,7 @@ export interface BackendOptions {
   /** How the app chose its ledger (paths.ts resolveLedger); default: given as --db (the CLI, tests). */
   ledgerChoice?: LedgerChoice
   /**
-   * Reading threads that answer the contract's reading calls (workers/read-pool.ts): the hosts
+   * Reading threads that answer the contract's reading calls (app/read-pool.ts): the hosts
    * (Electron, the browser host) have them; 0, the default (the CLI, tests), answers on this thread.
    */
   readThreads?: number

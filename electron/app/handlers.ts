@@ -4,8 +4,8 @@
  */
 import { AppError, because } from '../contract/errors'
 import type { HandlerContext, Handlers } from '../contract/dispatch'
-import type { Actor } from './common'
-import type { Services } from './backend'
+import type { Actor } from '../services/common'
+import type { Services } from './context'
 
 function actorOf(ctx: HandlerContext): Actor {
   if (!ctx.caller) throw new AppError('NOT_SIGNED_IN', 'your session has ended: sign in again', because('SESSION_ENDED'))

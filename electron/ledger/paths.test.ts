@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { writeLedgerSetting } from './ledger-setting-file'
+import { writeLedgerSetting } from './setting-file'
 import { dbArgument, keyFileArgument, resolveLedger, userDataDir } from './paths'
 
 /** The location chosen from the command line and the environment alone (no setting in /d). */

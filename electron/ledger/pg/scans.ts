@@ -9,8 +9,8 @@
 import type { Client } from 'pg'
 import { to as copyTo } from 'pg-copy-streams'
 import type { Readable } from 'node:stream'
-import { BinaryColumns, type ColumnChunk } from '../ledger/pg/binary-columns'
-import type { BridgeRequest, BridgeRows } from '../ledger/pg/bridge-messages'
+import { BinaryColumns, type ColumnChunk } from './binary-columns'
+import type { BridgeRequest, BridgeRows } from './bridge-messages'
 
 /** Rows per chunk: about 1.8 MB for the ledger check's seven columns. */
 const CHUNK_ROWS = 32_768
