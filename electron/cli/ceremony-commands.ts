@@ -16,7 +16,7 @@ import type { Backend } from '../app/backend'
 import { asSignedIn, SIGN_IN_OPTIONS } from './ceremony-auth'
 import { ceremonySummary, ceremonyText, CONTRIBUTE_HOW, SHARE_FROM, SIGN_IN } from './ceremony-text'
 import { UsageError, type Command, type CommandContext } from './io'
-import { eur, int, options, print, whole, withBackend } from './ledger-commands'
+import { eur, int, options, print, whole, withBackend } from './command-kit'
 import { publicationLine } from './publish-commands'
 
 /** What `carats help` says of these commands. */

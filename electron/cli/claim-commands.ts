@@ -8,7 +8,7 @@
 import { CLAIM_STATUSES, type Claim, type ClaimDetail, type ClaimStatus, type WinnerFigures } from '../contract/claims-types'
 import { parseSerial, SerialError } from '../../game-core/serial'
 import { UsageError, type Command } from './io'
-import { eur, int, options, print, whole, withBackend } from './ledger-commands'
+import { eur, int, options, print, whole, withBackend } from './command-kit'
 
 /** What `carats help` says of these commands. */
 export const claimSynopsis: Record<string, string[]> = {

@@ -9,7 +9,7 @@ import { AppError } from '../contract/errors'
 import type { ImportLineError, ImportRecord } from '../contract/types'
 import { notUtf8Refusal, readFeedFile, STREAM_FROM_BYTES, warmFeedReader } from '../services/import'
 import { type Command } from './io'
-import { int, options, print, withBackend } from './ledger-commands'
+import { int, options, print, withBackend } from './command-kit'
 import { UsageError } from './io'
 
 export const salesImport: Command = (ctx) =>

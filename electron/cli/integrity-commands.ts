@@ -10,7 +10,7 @@ import { openBackend } from '../app/backend'
 import { systemClock } from '../services/common'
 import { backupLedger, checkLedger, checkSummary, restoreFiles, restoreReport, stageFileRestore, type RestoreOptions, commitFileRestore, discardFileRestore, restoreStage } from '../services/ledger-office'
 import { UsageError, type Command } from './io'
-import { int, ledgerPath, options, print, withBackend } from './ledger-commands'
+import { int, ledgerPath, options, print, withBackend } from './command-kit'
 import { cliReason } from './text-args'
 
 function checkpointText(v: AuditVerification): string {

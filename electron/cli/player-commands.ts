@@ -5,7 +5,7 @@
  */
 import type { PlayerUnit } from '../contract/types'
 import { UsageError, type Command, type CommandContext } from './io'
-import { eur, int, options, print, whole, withBackend } from './ledger-commands'
+import { eur, int, options, print, whole, withBackend } from './command-kit'
 
 const unitLine = (u: PlayerUnit) =>
   `  ${u.serial}  ${u.soldAt}  ${(u.prizeCents > 0 ? eur(u.prizeCents) : '-').padStart(12)}  ${u.mode ?? 'no play'}${u.status === 'interrupted' ? ' (interrupted)' : ''}`

@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { verifyUnitProof, type UnitProof } from '../../game-core/proof'
 import { nodePrimitives } from '../crypto/node-primitives'
 import { UsageError, type Command } from './io'
-import { options, print, withBackend } from './ledger-commands'
+import { options, print, withBackend } from './command-kit'
 import { cliReason } from './text-args'
 
 const ticketProof: Command = (ctx) =>

@@ -4,7 +4,7 @@
  */
 import type { EmissionSummary } from '../contract/types'
 import { UsageError, type Command } from './io'
-import { int, options, print, whole, withBackend } from './ledger-commands'
+import { int, options, print, whole, withBackend } from './command-kit'
 
 export const PUBLISH_HELP = `usage: carats emission publish <E> --out <dir>
 

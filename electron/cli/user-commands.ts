@@ -9,7 +9,7 @@ import { AppError, because } from '../contract/errors'
 import { ROLES, type Role } from '../contract/define'
 import type { UserAccount } from '../contract/types'
 import { UsageError, type Command } from './io'
-import { options, print, withBackend } from './ledger-commands'
+import { options, print, withBackend } from './command-kit'
 import { cliText } from './text-args'
 
 export async function readStdin(): Promise<string> {

@@ -5,7 +5,7 @@
  */
 import { AppError } from '../contract/errors'
 import type { BlockVerdict, VerificationReport, VerificationRun } from '../contract/types'
-import { follow, int, options, print, withBackend } from './ledger-commands'
+import { follow, int, options, print, withBackend } from './command-kit'
 import { UsageError, type Command } from './io'
 
 const seconds = (ms: number | null) => (ms === null ? '?' : `${(ms / 1000).toFixed(2)} s`)

@@ -3,7 +3,16 @@
  * is paid in person, after its winner's identity is checked by one person and the payment
  * approved by another; claims by related parties also need an auditor's sign-off.
  */
-import type { AccountProvenance } from './types'
+import type { Role } from './define'
+
+/** Who granted and who confirmed an account that took a step (a claim's, a ceremony's). */
+export interface AccountProvenance {
+  name: string
+  role: Role
+  grantedBy: string | null
+  confirmedBy: string | null
+  confirmedAt: string | null
+}
 
 /** pending (won, not yet claimed) → verified → approved → paid; rejected at any step before paid. */
 export const CLAIM_STATUSES = ['pending', 'verified', 'approved', 'paid', 'rejected'] as const

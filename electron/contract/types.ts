@@ -36,14 +36,7 @@ export interface UserAccount extends UserInfo {
   recordProblem: string | null
 }
 
-/** Who granted and who confirmed an account that took a step (a claim's, a ceremony's). */
-export interface AccountProvenance {
-  name: string
-  role: Role
-  grantedBy: string | null
-  confirmedBy: string | null
-  confirmedAt: string | null
-}
+export type { AccountProvenance } from './claims-types'
 
 export interface Session {
   token: string

@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Role } from '../contract/define'
 import type { ApiErrorData, Envelope } from '../contract/errors'
 import { HttpFailure } from './http-failure'
-import type { HostOptions } from './server'
+import type { HostOptions } from './host-types'
 import { resolveStatic } from './static'
 
 /** What the host's handlers share: its options and limits, and the address it answers at (set once it listens). */

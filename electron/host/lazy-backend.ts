@@ -9,7 +9,7 @@
  */
 import type { Server } from 'node:http'
 import type { Backend } from '../app/backend'
-import type { HostBackend } from './server'
+import type { HostBackend } from './host-types'
 
 export interface LazyBackend extends HostBackend {
   /** Opens the backend if that has not started; the same promise every time. */

@@ -15,8 +15,10 @@ import { AppError } from '../contract/errors'
 import { isPostgresUrl } from './location'
 import { APPLICATION_ID, LATEST_VERSION, MIGRATIONS, type Migration } from './migrations'
 import { openPgLedger } from './pg/open'
+import type { Db, OpenOptions } from './db-types'
 
-export type Db = Database.Database
+export type { Db, OpenOptions }
+
 
 function notALedger(path: string, why: string): AppError {
   return new AppError('DATABASE', `${path} is not a usable CARATS ledger: ${why}`)
@@ -27,19 +29,6 @@ const RESTORE = 'restore it from a backup (carats restore), or choose another --
 /** Ledgers up to this size get the whole-file check on every open. */
 const FULL_CHECK_MAX_BYTES = 256 * 2 ** 20
 
-export interface OpenOptions {
-  /** Migrations to apply (tests pass extra ones to check the refusal of newer files). */
-  migrations?: readonly Migration[]
-  /** Files up to this size are checked whole on every open (default 256 MiB). */
-  fullCheckMaxBytes?: number
-  /**
-   * A further connection of a process that has opened the ledger already (the simulation's
-   * worker thread): the file is not checked again, and its schema must already be this app's.
-   */
-  secondary?: boolean
-  /** How long a write waits for another connection's transaction (default 5 s; the command line waits longer). */
-  busyTimeoutMs?: number
-}
 
 interface FileState {
   exists: boolean

@@ -70,7 +70,7 @@ export interface Leases {
 /**
  * A lease's heartbeat, written on `db` at most every LEASE_HEARTBEAT_MS; false once the lease was
  * taken over. Written by the connection doing the job (a simulation's worker beats on its own),
- * beside its player cache (sales/players.ts besideCache), which the beat leaves valid.
+ * beside its player cache (sales/player-cache.ts besideCache), which the beat leaves valid.
  */
 export function leaseBeater(db: Db, ref: LeaseRef, now: () => number): () => boolean {
   const beatStmt = db.prepare('UPDATE job_leases SET heartbeat_at = ? WHERE kind = ? AND subject = ? AND holder = ?')

@@ -7,7 +7,7 @@
  */
 import { AppError } from '../../contract/errors'
 import { APPLICATION_ID } from '../migrations'
-import type { Db, OpenOptions } from '../db'
+import type { Db, OpenOptions } from '../db-types'
 import { displayLocation } from '../location'
 import { clientConfig } from './client-config'
 import { PgDb } from './pg-db'

@@ -15,14 +15,12 @@ import type { AlertsService } from '../alerts'
 import type { Catalog } from '../catalog'
 import { createClaimWriter } from '../claims'
 import { createPlayerLocks, type PlayerLocks } from './heads'
-import {
-  type BatchPlayers, byId, forgetCache, freshCache, learnChanges, type PlayerCache, type PlayerEntry, playerCacheOf,
-  playersOf, type PlayerStore,
-} from './players'
+import { type BatchPlayers, byId, playersOf, type PlayerStore } from './players'
+import { forgetCache, freshCache, learnChanges, type PlayerCache, playerCacheOf, type PlayerEntry } from './player-cache'
 import { createSalesRows, SALE_COLUMNS, type DayTotals } from './rows'
 import type { EmissionState, PendingSale } from './state'
 
-export type { PlayerEntry } from './players'
+export type { PlayerEntry } from './player-cache'
 
 const DAY_MS = 86_400_000
 let batchStamp = 0

@@ -12,7 +12,7 @@ import { createAuditService } from '../audit'
 import { createCatalog } from '../catalog'
 import { LEASE_HEARTBEAT_MS, leaseBeater } from '../leases'
 import { createSalesService } from './service'
-import { playerCacheOf } from './players'
+import { playerCacheOf } from './player-cache'
 import { openLedgerFixture, type LedgerFixture } from '../../../test/support/simulator-world'
 
 const T0 = Date.parse('2025-03-02T10:00:00Z')

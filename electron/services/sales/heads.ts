@@ -13,7 +13,7 @@
 import type { Db } from '../../ledger/db'
 import { engineOf } from '../../ledger/dialect'
 import { lockPlayers } from '../../ledger/row-locks'
-import type { PlayerEntry } from './players'
+import type { PlayerEntry } from './player-cache'
 
 /** Locks the batch's players' rows, unless it appends its totals. */
 export type PlayerLocks = (players: readonly PlayerEntry[], appending: boolean) => void

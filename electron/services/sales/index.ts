@@ -7,4 +7,4 @@ export { withoutKeyChecks } from './batch'
 export type { CheckedSales, CheckedStream, SaleInput, SalesService, UnitRun } from './context'
 export { createTicketsService, parseSerialOrThrow, type TicketsService } from './tickets'
 // a lease's heartbeat on the connection that sells keeps that connection's player cache valid
-export { besideCache } from './players'
+export { besideCache } from './player-cache'

@@ -12,7 +12,7 @@ import type { Catalog, EmissionRow } from '../catalog'
 import type { Db } from '../../ledger/db'
 import { lockCursors } from '../../ledger/row-locks'
 import { describeStatus } from '../emissions'
-import type { PlayerEntry } from './players'
+import type { PlayerEntry } from './player-cache'
 
 export interface BlockCursor {
   block: number

@@ -1,0 +1,88 @@
+/**
+ * The players a connection's batches know, kept between batches (players.ts reads and creates
+ * them). Apart from the batch's code so that a lease's heartbeat (../leases.ts) can write beside
+ * the cache without depending on how sales are sold.
+ */
+import type { Db } from '../../ledger/db'
+
+/** Past this many players the cache starts over (about 100 bytes each). */
+const MAX_CACHED_PLAYERS = 1_000_000
+
+/**
+ * What the ledger says of each player that a batch of this connection sold to: the id, so that a
+ * batch reads no player it already knows. `id` holds only committed state (a batch keeps its
+ * changes in the entry's batch fields; a rolled-back batch that created players drops the
+ * cache, below). The cache is trusted only while nothing else
+ * wrote: it is dropped when `PRAGMA data_version` says another connection committed, or when
+ * this connection's `total_changes()` moved since the last merge (any other write on it, or a
+ * batch that rolled back after creating players). A batch run inside an outer transaction (the
+ * importer's) does not use it and drops it, since that transaction may still roll back. One
+ * cache per connection, shared by every sales service on it. One entry per player serves both
+ * the cache and the batch, so a batch makes no object for a player the cache knows.
+ */
+export interface PlayerEntry {
+  name: string
+  /** 0 until known */
+  id: number
+  /** the batch that the fields below belong to */
+  stamp: number
+  /** the batch's newest sale by (time of sale, unit key), and when it was sold */
+  head: number | null
+  headSoldAt: number
+  units: number
+  staked: number
+  won: number
+  first: number
+  lastAt: number
+}
+
+export interface PlayerCache {
+  players: Map<string, PlayerEntry>
+  dataVersion: number
+  changes: number
+}
+
+const playerCaches = new WeakMap<Db, PlayerCache>()
+
+/** The connection's cache, shared by every sales service on it. */
+export function playerCacheOf(db: Db): PlayerCache {
+  let cache = playerCaches.get(db)
+  if (!cache) playerCaches.set(db, (cache = { players: new Map(), dataVersion: -1, changes: -1 }))
+  return cache
+}
+
+/** The cache, emptied unless the ledger is as it last knew it (same data version, same changes) and not too big. */
+export function freshCache(cache: PlayerCache, dataVersion: number, changes: number): Map<string, PlayerEntry> {
+  if (dataVersion !== cache.dataVersion || changes !== cache.changes || cache.players.size > MAX_CACHED_PLAYERS) {
+    cache.players.clear()
+    cache.dataVersion = dataVersion
+    cache.changes = changes
+  }
+  return cache.players
+}
+
+/** The cache dropped: what a batch inside an outer transaction wrote is not known to last. */
+export function forgetCache(cache: PlayerCache): void {
+  cache.players.clear()
+  cache.changes = -1
+}
+
+/**
+ * A write of this connection that touches no player and no sale (a lease's heartbeat), made
+ * beside the cache: a cache trusted before stays trusted. Without this, the heartbeat of a
+ * simulation dropped the cache of the connection selling it, every few batches (a whole block
+ * on SQLite sold a third slower, its players looked up again after each beat).
+ */
+export function besideCache<T>(db: Db, write: () => T): T {
+  const cache = playerCacheOf(db)
+  const changes = db.prepare('SELECT total_changes()').pluck()
+  const before = changes.get() as number
+  const result = write()
+  if (cache.changes === before) cache.changes = changes.get() as number
+  return result
+}
+
+/** Committed: the cache knows the connection's changes since (its players' ids are in it already). */
+export function learnChanges(cache: PlayerCache, changes: number): void {
+  cache.changes = changes
+}
