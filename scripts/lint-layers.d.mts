@@ -1,7 +1,5 @@
 /** Types of lint-layers.mjs, for the tests that call it. */
 export declare const ROOT: string
-export declare const KNOWN_UPWARD: Set<string>
-export declare const KNOWN_CYCLES: string[]
 export declare function rankOf(path: string): number | null
 export declare function domainOf(path: string): string | null
 export declare function layeringProblem(fromAbs: string, specifier: string): string | null

@@ -8,9 +8,8 @@
  * and a domain of electron/services (a folder) is entered through its index.ts alone: from
  * outside the folder, no import names a file inside it.
  *
- * KNOWN_UPWARD lists the imports that still go up, each to be removed as the house is reshaped
- * (issue 31); the test fails when one is added, and when a listed one is gone (so that the list
- * says what remains).
+ * test/integration/layering.test.ts also walks every file: no import goes up (upwardImports) and
+ * no circle of imports exists (importCycles).
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, relative, resolve, sep } from 'node:path'
@@ -25,9 +24,6 @@ const RANKS = [
   ['electron/app', 3],
   ['electron/workers', 4], ['electron/host', 4], ['electron/cli', 4], ['electron/main', 4], ['electron/preload', 4],
 ]
-
-/** Imports that still go up: "from → to", paths from the root without their extension. */
-export const KNOWN_UPWARD = new Set([])
 
 const posix = (p) => p.split(sep).join('/')
 
@@ -60,7 +56,6 @@ export function layeringProblem(fromAbs, specifier) {
   const a = rankOf(from)
   const b = rankOf(to)
   if (a === null || b === null || b <= a || /\.test$/.test(from)) return null
-  if (KNOWN_UPWARD.has(`${from} → ${to}`)) return null
   return `${from} imports ${to}, a layer above it: imports point down (entry points → app → services → ledger → contract, threads, game-core)`
 }
 
@@ -82,11 +77,10 @@ export const layersRule = {
   },
 }
 
-/**
+/*
  * Circles of imports among electron/'s files (tests left out), type-only imports included: each
- * circle as its files from the root, sorted. KNOWN_CYCLES lists those that remain (issue 31).
+ * circle as its files from the root, sorted (importCycles).
  */
-export const KNOWN_CYCLES = []
 
 const IMPORTED = /(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)(['"])(\.{1,2}\/[^'"]*)\1/gm
 
