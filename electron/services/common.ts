@@ -1,6 +1,9 @@
 /** What every service is given and shares: the caller's identity, the clock, small helpers. */
 import { isoDateTimeMillis, isoDayMillis, isRealDay } from '../contract/dates'
 import type { Role } from '../contract/define'
+import type { ChannelName } from '../contract'
+import type { HandlerContext, Handlers } from '../contract/dispatch'
+import { AppError, because } from '../contract/errors'
 
 /** Who does an action: a signed-in user, or the operating-system user of a CLI command. */
 export interface Actor {
@@ -84,4 +87,13 @@ export function processIsAlive(pid: number): boolean {
   } catch (e) {
     return (e as NodeJS.ErrnoException).code === 'EPERM'
   }
+}
+
+/** The contract's handlers of the channels under these prefixes (`'claims'` → 'claims:list', …): one domain's group. */
+export type HandlersOf<P extends string> = Pick<Handlers, Extract<ChannelName, `${P}:${string}`>>
+
+/** The signed-in caller of a handler, as the services name who acts. */
+export function actorOf(ctx: HandlerContext): Actor {
+  if (!ctx.caller) throw new AppError('NOT_SIGNED_IN', 'your session has ended: sign in again', because('SESSION_ENDED'))
+  return { name: ctx.caller.name, role: ctx.caller.role }
 }

@@ -5,3 +5,5 @@
 export { createAuditService, type AuditService } from './service'
 export { entryHash, GENESIS_HASH } from './chain'
 export type { AuditRow } from './context'
+// its channels' handlers, which electron/app/handlers.ts combines
+export { auditHandlers } from './handlers'

@@ -9,3 +9,5 @@ export { createRelatedParties, type RelatedPartiesService } from './related-part
 export { claimTotalsOf, claimsDashboard } from './totals'
 // the one place a claim is made, with its sale (the sales service's batches)
 export { createClaimWriter } from './writer'
+// its channels' handlers, which electron/app/handlers.ts combines
+export { claimsHandlers } from './handlers'

@@ -12,3 +12,5 @@ export { definitionJson } from './definition-json'
 // file: electron/workers/block-worker.ts)
 export { verifyBlockInWorkers, type VerifyBlockFn } from './block-pool'
 export { CONTROL, type BlockTask, type BlockWorkerMessage, type BlockWorkerResult } from './block-messages'
+// its channels' handlers, which electron/app/handlers.ts combines
+export { emissionsHandlers } from './handlers'

@@ -12,3 +12,5 @@ export { WriteTurn } from './write-turn'
 export { CTRL, READER, readFeedIntoRing, type FeedReadJob } from './feed-ring'
 export { startFeedReader, warmFeedReader } from './reader-thread'
 export { packFastPlay, readFeedLineFast } from './feed-line'
+// its channels' handlers, which electron/app/handlers.ts combines
+export { importHandlers } from './handlers'

@@ -10,3 +10,5 @@ export { checkLedgerData } from './check'
 export { DueClaims, compareClaims } from './check-claims'
 export { backupLedger, checkLedger, checkSummary, integrityOf, restoreFiles, restoreReport, stageFileRestore, type RestoreOptions } from './integrity'
 export { commitFileRestore, discardFileRestore, finishInterruptedRestore, restoreStage } from './restore'
+// its channels' handlers, which electron/app/handlers.ts combines
+export { ledgerOfficeHandlers } from './handlers'
