@@ -6,7 +6,7 @@
  *   entry points (workers, host, cli, main, preload) → app → services → ledger
  *     → threads, crypto, contract, game-core
  * and a domain of electron/services (a folder) is entered through its index.ts alone: from
- * outside the folder, no import names a file inside it.
+ * outside the folder, no import names a file inside it. The app's code imports nothing from test/.
  *
  * test/integration/layering.test.ts also walks every file: no import goes up (upwardImports) and
  * no circle of imports exists (importCycles).
@@ -52,6 +52,9 @@ export function layeringProblem(fromAbs, specifier) {
   const domain = domainOf(`${to}/`)
   if (domain && to !== domain && to !== `${domain}/index` && !from.startsWith(`${domain}/`)) {
     return `${to} is inside the domain ${domain}: import it from '${posix(relative(dirname(fromAbs), resolve(ROOT, domain)))}' (its index.ts), which says what the domain offers`
+  }
+  if (to.startsWith('test/') && rankOf(from) !== null && !/\.test$/.test(from)) {
+    return `${from} imports ${to}: the app's code takes nothing from the tests (fixtures live in test/support, for tests only)`
   }
   const a = rankOf(from)
   const b = rankOf(to)

@@ -46,6 +46,8 @@ describe('the layers of electron/ and the domains', () => {
     expect(up.join('\n')).toMatch(/a layer above it: imports point down/)
     const ledgerUp = await problems('electron/ledger/probe.ts', "import { createCatalog } from '../services/catalog'\nexport const c = createCatalog\n")
     expect(ledgerUp).toHaveLength(1)
+    const fixture = await problems('electron/services/probe.ts', "import { smallDefinition } from '../../test/support/game-fixtures'\nexport const d = smallDefinition\n")
+    expect(fixture.join('\n')).toMatch(/takes nothing from the tests/)
     const inside = await problems('test/integration/probe.ts', "import { Irregular } from '../../electron/services/import/stream'\nexport const i = Irregular\n")
     expect(inside.join('\n')).toMatch(/inside the domain electron\/services\/import: import it from '..\/..\/electron\/services\/import'/)
   })
