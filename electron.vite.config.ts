@@ -79,7 +79,11 @@ export default defineConfig({
     plugins: [vue()],
     // vue-i18n's build flags: the app uses the Composition API only (legacy: false) and none of its
     // components or directive, so their code can go (less to parse on the first screen).
-    define: { __VUE_I18N_LEGACY_API__: 'false', __VUE_I18N_FULL_INSTALL__: 'false', __INTLIFY_PROD_DEVTOOLS__: 'false' },
+    define: {
+      __VUE_I18N_LEGACY_API__: 'false',
+      __VUE_I18N_FULL_INSTALL__: 'false',
+      __INTLIFY_PROD_DEVTOOLS__: 'false',
+    },
     build: {
       // electron-vite leaves the renderer unminified by default; the first screen loads faster minified.
       minify: true,

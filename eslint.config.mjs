@@ -7,7 +7,8 @@ import vueParser from 'vue-eslint-parser'
 import { layersRule } from './scripts/lint-layers.mjs'
 
 // Bare Node built-ins, and anything under node:
-const nodeModules = '^(node:.*|fs|path|crypto|os|child_process|worker_threads|http|https|net|url|stream|util|buffer|events|module)(/.*)?$'
+const nodeModules =
+  '^(node:.*|fs|path|crypto|os|child_process|worker_threads|http|https|net|url|stream|util|buffer|events|module)(/.*)?$'
 
 export default [
   { ignores: ['node_modules/**', 'out/**', 'dist/**', 'test-results/**', '**/*.d.ts'] },
@@ -29,41 +30,60 @@ export default [
     files: ['game-core/**/*.ts'],
     ignores: ['game-core/**/*.test.ts'],
     rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [
-          { regex: nodeModules, message: 'game-core stays pure: no Node import (primitives are passed in).' },
-          { regex: '^(electron|vue|pinia|naive-ui|@vue/.*|vue-.*)(/.*)?$', message: 'game-core stays pure: no electron or UI framework.' },
-          { regex: '^\\.\\.?/(.*/)?(electron|renderer)(/|$)', message: 'game-core imports nothing from the app.' },
-        ],
-      }],
-      'no-restricted-globals': ['error',
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: nodeModules, message: 'game-core stays pure: no Node import (primitives are passed in).' },
+            {
+              regex: '^(electron|vue|pinia|naive-ui|@vue/.*|vue-.*)(/.*)?$',
+              message: 'game-core stays pure: no electron or UI framework.',
+            },
+            { regex: '^\\.\\.?/(.*/)?(electron|renderer)(/|$)', message: 'game-core imports nothing from the app.' },
+          ],
+        },
+      ],
+      'no-restricted-globals': [
+        'error',
         { name: 'window', message: 'game-core has no DOM.' },
         { name: 'document', message: 'game-core has no DOM.' },
         { name: 'crypto', message: 'game-core takes its primitives as arguments.' },
       ],
-      'no-restricted-properties': ['error', { object: 'Math', property: 'random', message: 'Outcomes never come from Math.random.' }],
+      'no-restricted-properties': [
+        'error',
+        { object: 'Math', property: 'random', message: 'Outcomes never come from Math.random.' },
+      ],
     },
   },
   {
     files: ['electron/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [{ regex: '^\\.\\.?/(.*/)?renderer(/|$)', message: 'electron never imports the renderer.' }],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [{ regex: '^\\.\\.?/(.*/)?renderer(/|$)', message: 'electron never imports the renderer.' }],
+        },
+      ],
     },
   },
   {
     files: ['renderer/**/*.ts', 'renderer/**/*.vue'],
     rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [
-          // Regexes, not gitignore-style groups: a group 'electron' also matched the folder in
-          // relative imports of the contract ('../../electron/contract').
-          { regex: nodeModules, message: 'The renderer has no Node access; use the api client.' },
-          { regex: '^electron(/.*)?$', message: 'The renderer has no Electron access; use the api client.' },
-          { regex: '^\\.\\.?/(.*/)?electron/(?!contract(/|$))', message: 'The renderer reaches the backend only through the contract.' },
-        ],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            // Regexes, not gitignore-style groups: a group 'electron' also matched the folder in
+            // relative imports of the contract ('../../electron/contract').
+            { regex: nodeModules, message: 'The renderer has no Node access; use the api client.' },
+            { regex: '^electron(/.*)?$', message: 'The renderer has no Electron access; use the api client.' },
+            {
+              regex: '^\\.\\.?/(.*/)?electron/(?!contract(/|$))',
+              message: 'The renderer reaches the backend only through the contract.',
+            },
+          ],
+        },
+      ],
     },
   },
 ]

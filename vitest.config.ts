@@ -30,7 +30,12 @@ export default defineConfig({
         test: {
           ...shared,
           name: 'sqlite',
-          include: ['game-core/**/*.test.ts', 'electron/**/*.test.ts', 'renderer/src/**/*.test.ts', 'test/**/*.test.ts'],
+          include: [
+            'game-core/**/*.test.ts',
+            'electron/**/*.test.ts',
+            'renderer/src/**/*.test.ts',
+            'test/**/*.test.ts',
+          ],
           // about PostgreSQL itself, whatever the engine: run once, by the postgres project (so
           // `npm run test:sqlite` needs no server)
           exclude: [...configDefaults.exclude, ...POSTGRES_ONLY],

@@ -1,7 +1,16 @@
 import { createCipheriv, createHash, createHmac } from 'node:crypto'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { nodePrimitives } from '../electron/crypto/node-primitives'
-import { BlockDeriver, LOSING, buildTierTable, decodeRecord, deriveBlockKeys, recordBytes, type BlockRef, type UnitTicket } from './block'
+import {
+  BlockDeriver,
+  LOSING,
+  buildTierTable,
+  decodeRecord,
+  deriveBlockKeys,
+  recordBytes,
+  type BlockRef,
+  type UnitTicket,
+} from './block'
 import { CARATS } from './carats'
 import { evaluateTicket } from './evaluate'
 import type { Primitives } from './primitives'
@@ -52,12 +61,15 @@ function checkTicket(def: GameDefinition, t: UnitTicket, tierCode: number): void
     if (matches.length !== 0) fail('a losing unit shows a match')
   } else {
     const tier = def.tiers[tierCode]
-    if (t.tier !== tierCode || t.prizeCents !== tier.amountCents) fail(`prize differs from the outcome (${tier.amountCents})`)
-    if (matches.length < 1 || matches.length > Math.min(def.winningCells, def.yoursCells)) fail(`${matches.length} matches`)
+    if (t.tier !== tierCode || t.prizeCents !== tier.amountCents)
+      fail(`prize differs from the outcome (${tier.amountCents})`)
+    if (matches.length < 1 || matches.length > Math.min(def.winningCells, def.yoursCells))
+      fail(`${matches.length} matches`)
     const parts = matches.map((i) => t.amountsCents[i])
     if (parts.reduce((a, b) => a + b, 0) !== tier.amountCents) fail('matching amounts do not add up to the prize')
     const rule = def.compositions.find((c) => c.amountCents === tier.amountCents)!
-    if (!rule.options.some((o) => compositionKey(o.partsCents) === compositionKey(parts))) fail(`composition ${compositionKey(parts)} is not allowed`)
+    if (!rule.options.some((o) => compositionKey(o.partsCents) === compositionKey(parts)))
+      fail(`composition ${compositionKey(parts)} is not allowed`)
   }
 }
 
@@ -66,7 +78,11 @@ describe('block keys', () => {
     const r = ref('keys', 1234, 567)
     const keys = deriveBlockKeys(prim, r)
     const expected = (label: string) =>
-      new Uint8Array(createHmac('sha256', r.secret).update(Buffer.concat([Buffer.from(label), Buffer.from([0x04, 0xd2, 0x02, 0x37])])).digest())
+      new Uint8Array(
+        createHmac('sha256', r.secret)
+          .update(Buffer.concat([Buffer.from(label), Buffer.from([0x04, 0xd2, 0x02, 0x37])]))
+          .digest(),
+      )
     expect(new Uint8Array(keys.tiers)).toEqual(expected('CARATS/v1/tiers'))
     expect(new Uint8Array(keys.units)).toEqual(expected('CARATS/v1/units'))
     expect(new Uint8Array(keys.extra)).toEqual(expected('CARATS/v1/units-extra'))
@@ -74,7 +90,9 @@ describe('block keys', () => {
 
   it('refuse a secret that is not 32 bytes', () => {
     expect(() => deriveBlockKeys(prim, { emission: 1, block: 1, secret: new Uint8Array(31) })).toThrow(/32 bytes/)
-    expect(() => new BlockDeriver(CARATS, prim, { emission: 1, block: 1, secret: new Uint8Array(33) })).toThrow(/32 bytes/)
+    expect(() => new BlockDeriver(CARATS, prim, { emission: 1, block: 1, secret: new Uint8Array(33) })).toThrow(
+      /32 bytes/,
+    )
   })
 })
 
@@ -153,7 +171,9 @@ describe('determinism and independence', () => {
 
   it('the same secret on CARATS gives the same whole tier table', () => {
     const r = ref('carats-same')
-    expect(sha(buildTierTable(CARATS, prim, deriveBlockKeys(prim, r)))).toBe(sha(new BlockDeriver(CARATS, prim, r).tiers))
+    expect(sha(buildTierTable(CARATS, prim, deriveBlockKeys(prim, r)))).toBe(
+      sha(new BlockDeriver(CARATS, prim, r).tiers),
+    )
   })
 
   const base = ref('indep', 5, 6)
@@ -170,12 +190,16 @@ describe('determinism and independence', () => {
       const a = new BlockDeriver(def, prim, base)
       const b = new BlockDeriver(def, prim, other)
       // Two independent shuffles agree on a unit with probability Σ p² (about 0.45 here): far from 1.
-      const pSame = [...def.tiers.map((t) => t.count), def.blockSize - 3300].reduce((s, c) => s + (c / def.blockSize) ** 2, 0)
+      const pSame = [...def.tiers.map((t) => t.count), def.blockSize - 3300].reduce(
+        (s, c) => s + (c / def.blockSize) ** 2,
+        0,
+      )
       let same = 0
       for (let u = 0; u < def.blockSize; u++) if (a.tiers[u] === b.tiers[u]) same++
       expect(Math.abs(same / def.blockSize - pSame)).toBeLessThan(0.03)
       let sameWinning = 0
-      for (let u = 0; u < 200; u++) if (JSON.stringify(a.ticket(u).winning) === JSON.stringify(b.ticket(u).winning)) sameWinning++
+      for (let u = 0; u < 200; u++)
+        if (JSON.stringify(a.ticket(u).winning) === JSON.stringify(b.ticket(u).winning)) sameWinning++
       expect(sameWinning).toBe(0)
     })
   }
@@ -198,7 +222,8 @@ describe('ticket content', () => {
     for (const [from, count] of ranges) {
       for (const t of allTickets(carats, from, count)) {
         checkTicket(CARATS, t, carats.tiers[t.unit])
-        for (const n of [...t.winning, ...t.numbers]) if (n === 5 || n === 10 || n === 15) throw new Error(`unit ${t.unit} shows ${n}`)
+        for (const n of [...t.winning, ...t.numbers])
+          if (n === 5 || n === 10 || n === 15) throw new Error(`unit ${t.unit} shows ${n}`)
         if (t.tier !== null) winners++
       }
     }
@@ -297,7 +322,10 @@ describe('compositions are drawn with their weights', () => {
   })
 
   it(`every multi-option rule of the small game is drawn in proportion to its weights (chi-square, alpha = ${ALPHA})`, () => {
-    const def = smallDefinition({ blockSize: 40_000, tiers: smallDefinition().tiers.map((t) => ({ ...t, count: t.count * 4 })) })
+    const def = smallDefinition({
+      blockSize: 40_000,
+      tiers: smallDefinition().tiers.map((t) => ({ ...t, count: t.count * 4 })),
+    })
     const d = new BlockDeriver(def, prim, ref('compositions-small'))
     for (const amount of [10000, 5000, 1500, 1000]) {
       const counts = compositionFrequencies(def, d, amount)
@@ -308,11 +336,19 @@ describe('compositions are drawn with their weights', () => {
   })
 
   it('the statistics would notice a wrong weighting (the test can fail)', () => {
-    const def = smallDefinition({ blockSize: 40_000, tiers: smallDefinition().tiers.map((t) => ({ ...t, count: t.count * 4 })) })
+    const def = smallDefinition({
+      blockSize: 40_000,
+      tiers: smallDefinition().tiers.map((t) => ({ ...t, count: t.count * 4 })),
+    })
     const d = new BlockDeriver(def, prim, ref('compositions-small'))
     const counts = compositionFrequencies(def, d, 1000)
     // Pretend the rule said 50/50 instead of 80/20.
-    const skewed = { ...def, compositions: def.compositions.map((c) => (c.amountCents === 1000 ? { ...c, options: c.options.map((o) => ({ ...o, weight: 1 })) } : c)) }
+    const skewed = {
+      ...def,
+      compositions: def.compositions.map((c) =>
+        c.amountCents === 1000 ? { ...c, options: c.options.map((o) => ({ ...o, weight: 1 })) } : c,
+      ),
+    }
     expect(expectWeights(skewed, counts, 1000).pValue).toBeLessThan(ALPHA)
   })
 })
@@ -327,8 +363,17 @@ describe('random access', () => {
     for (const u of [300, 301, 511, 512, 811, 812, 1023, 1024, 1799]) {
       expect(d.ticket(u)).toEqual(decodeRecord(def, d.ref, big, (u - 300) * rb))
     }
-    for (const [from, count] of [[700, 5], [811, 1], [1000, 300], [1299, 501]]) {
-      expect(Buffer.from(d.records(from, count)).equals(Buffer.from(big.subarray((from - 300) * rb, (from - 300 + count) * rb)))).toBe(true)
+    for (const [from, count] of [
+      [700, 5],
+      [811, 1],
+      [1000, 300],
+      [1299, 501],
+    ]) {
+      expect(
+        Buffer.from(d.records(from, count)).equals(
+          Buffer.from(big.subarray((from - 300) * rb, (from - 300 + count) * rb)),
+        ),
+      ).toBe(true)
     }
   })
 
@@ -377,16 +422,32 @@ describe('known answers (the derivation is stable: a block made today is made id
 
   it('a losing unit and a 50 EUR winner of that block', () => {
     expect(d.ticket(0)).toEqual({
-      emission: 12, block: 34, unit: 0, serial: '0012-034-0000000-4', tier: null, prizeCents: 0,
+      emission: 12,
+      block: 34,
+      unit: 0,
+      serial: '0012-034-0000000-4',
+      tier: null,
+      prizeCents: 0,
       winning: [23, 45, 41, 17, 27, 29],
       numbers: [9, 6, 13, 16, 24, 22, 37, 39, 32, 46, 30, 31, 28, 42, 44, 38, 4, 12, 33, 19, 2, 43, 8, 40],
-      amountsCents: [5000, 1000, 1000, 5000, 500, 1500, 1000000, 5000, 500, 500, 1500, 5000, 1500, 1500, 500, 1000, 1000, 10000, 10000, 1500, 1500, 1000, 1000, 1000],
+      amountsCents: [
+        5000, 1000, 1000, 5000, 500, 1500, 1000000, 5000, 500, 500, 1500, 5000, 1500, 1500, 500, 1000, 1000, 10000,
+        10000, 1500, 1500, 1000, 1000, 1000,
+      ],
     })
     expect(d.ticket(28)).toEqual({
-      emission: 12, block: 34, unit: 28, serial: '0012-034-0000028-0', tier: 4, prizeCents: 5000,
+      emission: 12,
+      block: 34,
+      unit: 28,
+      serial: '0012-034-0000028-0',
+      tier: 4,
+      prizeCents: 5000,
       winning: [9, 47, 37, 29, 35, 8],
       numbers: [4, 14, 19, 24, 46, 47, 20, 36, 26, 18, 33, 42, 27, 17, 16, 25, 1, 43, 44, 41, 39, 13, 7, 31],
-      amountsCents: [1000, 500, 500, 100000, 500, 5000, 500, 1000, 500, 500, 500, 500, 500, 10000, 500, 500, 1000000, 10000, 50000000, 100000, 1000, 500, 500, 500],
+      amountsCents: [
+        1000, 500, 500, 100000, 500, 5000, 500, 1000, 500, 500, 500, 500, 500, 10000, 500, 500, 1000000, 10000,
+        50000000, 100000, 1000, 500, 500, 500,
+      ],
     })
   })
 })

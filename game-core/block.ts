@@ -81,9 +81,15 @@ export interface TierTableOptions {
 const PROGRESS_STEPS = 65536
 
 /** The tier code (table index, or LOSING) of every unit of the block. */
-export function buildTierTable(def: GameDefinition, prim: Primitives, keys: BlockKeys, opts: TierTableOptions = {}): Uint8Array {
+export function buildTierTable(
+  def: GameDefinition,
+  prim: Primitives,
+  keys: BlockKeys,
+  opts: TierTableOptions = {},
+): Uint8Array {
   const n = def.blockSize
-  if (opts.into && opts.into.length !== n) throw new RangeError(`a tier table has ${n} entries, not ${opts.into.length}`)
+  if (opts.into && opts.into.length !== n)
+    throw new RangeError(`a tier table has ${n} entries, not ${opts.into.length}`)
   const table = opts.into ?? new Uint8Array(n)
   table.fill(LOSING)
   let at = 0
@@ -174,7 +180,11 @@ export class UnitSynthesizer {
   private readonly decoyTable: Uint8Array
   private readonly tierAmounts: number[]
 
-  constructor(def: GameDefinition, private readonly prim: Primitives, private readonly keys: BlockKeys) {
+  constructor(
+    def: GameDefinition,
+    private readonly prim: Primitives,
+    private readonly keys: BlockKeys,
+  ) {
     this.recordBytes = recordBytes(def)
     this.streamBytes = unitStreamBlocks(def) * 16
     this.W = def.winningCells
@@ -222,7 +232,15 @@ export class UnitSynthesizer {
    * (m mod 2¹⁶) < 2¹⁶ mod n (the second test is the rule, the first only spares a division: a
    * low part ≥ n is always ≥ 2¹⁶ mod n); the draw is ⌊m / 2¹⁶⌋.
    */
-  writeUnits(first: number, count: number, tiers: Uint8Array, stream: Uint8Array, so: number, out: Uint8Array, o: number): void {
+  writeUnits(
+    first: number,
+    count: number,
+    tiers: Uint8Array,
+    stream: Uint8Array,
+    so: number,
+    out: Uint8Array,
+    o: number,
+  ): void {
     const W = this.W
     const Y = this.Y
     const M = this.M
@@ -258,12 +276,18 @@ export class UnitSynthesizer {
       for (let j = 0; j < W; j++) {
         n = M - j
         do {
-          if (p >= end) { s = this.extraView(unit, refills++); p = 0; end = s.byteLength }
+          if (p >= end) {
+            s = this.extraView(unit, refills++)
+            p = 0
+            end = s.byteLength
+          }
           m = s.getUint16(p) * n
           p += 2
         } while ((m & 0xffff) < n && (m & 0xffff) < 65536 % n)
         const r = j + (m >>> 16)
-        const t = pool[r]; pool[r] = pool[j]; pool[j] = t
+        const t = pool[r]
+        pool[r] = pool[j]
+        pool[j] = t
         out[oWin + j] = t
       }
 
@@ -275,19 +299,29 @@ export class UnitSynthesizer {
           const a = W + j
           n = M - a
           do {
-            if (p >= end) { s = this.extraView(unit, refills++); p = 0; end = s.byteLength }
+            if (p >= end) {
+              s = this.extraView(unit, refills++)
+              p = 0
+              end = s.byteLength
+            }
             m = s.getUint16(p) * n
             p += 2
           } while ((m & 0xffff) < n && (m & 0xffff) < 65536 % n)
           const r = a + (m >>> 16)
-          const t = pool[r]; pool[r] = pool[a]; pool[a] = t
+          const t = pool[r]
+          pool[r] = pool[a]
+          pool[a] = t
           out[oYours + j] = t
         }
         // 6. a decoy amount for each gem, in gem order
         n = decoyTotal
         for (let j = 0; j < Y; j++) {
           do {
-            if (p >= end) { s = this.extraView(unit, refills++); p = 0; end = s.byteLength }
+            if (p >= end) {
+              s = this.extraView(unit, refills++)
+              p = 0
+              end = s.byteLength
+            }
             m = s.getUint16(p) * n
             p += 2
           } while ((m & 0xffff) < n && (m & 0xffff) < 65536 % n)
@@ -295,7 +329,10 @@ export class UnitSynthesizer {
         }
         out[oAmt + Y] = LOSING
         out[oAmt + Y + 1] = 0
-        out[o + 4] = 0; out[o + 5] = 0; out[o + 6] = 0; out[o + 7] = 0
+        out[o + 4] = 0
+        out[o + 5] = 0
+        out[o + 6] = 0
+        out[o + 7] = 0
       } else {
         // 2. the composition of the prize (k matching numbers)
         const c = compositions[tier]
@@ -303,7 +340,11 @@ export class UnitSynthesizer {
         if (c.parts.length > 1) {
           n = c.table.length
           do {
-            if (p >= end) { s = this.extraView(unit, refills++); p = 0; end = s.byteLength }
+            if (p >= end) {
+              s = this.extraView(unit, refills++)
+              p = 0
+              end = s.byteLength
+            }
             m = s.getUint16(p) * n
             p += 2
           } while ((m & 0xffff) < n && (m & 0xffff) < 65536 % n)
@@ -318,36 +359,54 @@ export class UnitSynthesizer {
           const a = W + j
           n = M - a
           do {
-            if (p >= end) { s = this.extraView(unit, refills++); p = 0; end = s.byteLength }
+            if (p >= end) {
+              s = this.extraView(unit, refills++)
+              p = 0
+              end = s.byteLength
+            }
             m = s.getUint16(p) * n
             p += 2
           } while ((m & 0xffff) < n && (m & 0xffff) < 65536 % n)
           const r = a + (m >>> 16)
-          const t = pool[r]; pool[r] = pool[a]; pool[a] = t
+          const t = pool[r]
+          pool[r] = pool[a]
+          pool[a] = t
         }
         // 4. which winning numbers are matched
         for (let j = 0; j < W; j++) wc[j] = pool[j]
         for (let j = 0; j < k; j++) {
           n = W - j
           do {
-            if (p >= end) { s = this.extraView(unit, refills++); p = 0; end = s.byteLength }
+            if (p >= end) {
+              s = this.extraView(unit, refills++)
+              p = 0
+              end = s.byteLength
+            }
             m = s.getUint16(p) * n
             p += 2
           } while ((m & 0xffff) < n && (m & 0xffff) < 65536 % n)
           const r = j + (m >>> 16)
-          const t = wc[j]; wc[j] = wc[r]; wc[r] = t
+          const t = wc[j]
+          wc[j] = wc[r]
+          wc[r] = t
         }
         // 5. where the matches stand among the Y cells
         for (let j = 0; j < Y; j++) cells[j] = j
         for (let j = 0; j < k; j++) {
           n = Y - j
           do {
-            if (p >= end) { s = this.extraView(unit, refills++); p = 0; end = s.byteLength }
+            if (p >= end) {
+              s = this.extraView(unit, refills++)
+              p = 0
+              end = s.byteLength
+            }
             m = s.getUint16(p) * n
             p += 2
           } while ((m & 0xffff) < n && (m & 0xffff) < 65536 % n)
           const r = j + (m >>> 16)
-          const cell = cells[r]; cells[r] = cells[j]; cells[j] = cell
+          const cell = cells[r]
+          cells[r] = cells[j]
+          cells[j] = cell
           out[oYours + cell] = wc[j]
           out[oAmt + cell] = parts[j]
         }
@@ -357,7 +416,11 @@ export class UnitSynthesizer {
           const cell = cells[k + j]
           out[oYours + cell] = pool[W + j]
           do {
-            if (p >= end) { s = this.extraView(unit, refills++); p = 0; end = s.byteLength }
+            if (p >= end) {
+              s = this.extraView(unit, refills++)
+              p = 0
+              end = s.byteLength
+            }
             m = s.getUint16(p) * n
             p += 2
           } while ((m & 0xffff) < n && (m & 0xffff) < 65536 % n)
@@ -365,9 +428,15 @@ export class UnitSynthesizer {
         }
         out[oAmt + Y] = tier
         out[oAmt + Y + 1] = k
-        out[o + 4] = prize >>> 24; out[o + 5] = (prize >>> 16) & 255; out[o + 6] = (prize >>> 8) & 255; out[o + 7] = prize & 255
+        out[o + 4] = prize >>> 24
+        out[o + 5] = (prize >>> 16) & 255
+        out[o + 6] = (prize >>> 8) & 255
+        out[o + 7] = prize & 255
       }
-      out[o] = unit >>> 24; out[o + 1] = (unit >>> 16) & 255; out[o + 2] = (unit >>> 8) & 255; out[o + 3] = unit & 255
+      out[o] = unit >>> 24
+      out[o + 1] = (unit >>> 16) & 255
+      out[o + 2] = (unit >>> 8) & 255
+      out[o + 3] = unit & 255
       o += rb
     }
   }
@@ -383,7 +452,11 @@ export class BlockDeriver {
   readonly evaluator: Evaluator
   private tierTable: Uint8Array | null = null
 
-  constructor(readonly def: GameDefinition, readonly prim: Primitives, readonly ref: BlockRef) {
+  constructor(
+    readonly def: GameDefinition,
+    readonly prim: Primitives,
+    readonly ref: BlockRef,
+  ) {
     this.keys = deriveBlockKeys(prim, ref)
     this.synthesizer = new UnitSynthesizer(def, prim, this.keys)
     this.evaluator = new Evaluator(def)
@@ -399,7 +472,8 @@ export class BlockDeriver {
    * one in shared memory) instead of building one.
    */
   adoptTierTable(table: Uint8Array): void {
-    if (table.length !== this.def.blockSize) throw new RangeError(`a tier table has ${this.def.blockSize} entries, not ${table.length}`)
+    if (table.length !== this.def.blockSize)
+      throw new RangeError(`a tier table has ${this.def.blockSize} entries, not ${table.length}`)
     this.tierTable = table
   }
 
@@ -431,7 +505,8 @@ export class BlockDeriver {
     this.checkUnit(first + count - 1)
     const rb = this.synthesizer.recordBytes
     const sb = this.synthesizer.streamBytes
-    if (into && into.length < count * rb) throw new RangeError(`${count} records need ${count * rb} bytes, not ${into.length}`)
+    if (into && into.length < count * rb)
+      throw new RangeError(`${count} records need ${count * rb} bytes, not ${into.length}`)
     const out = into ?? new Uint8Array(count * rb)
     const tiers = this.tiers
     const perBatch = Math.max(1, Math.floor(UNIT_BATCH_BYTES / sb))
@@ -449,7 +524,12 @@ export class BlockDeriver {
 }
 
 /** The unit as plain data, from its record. */
-export function decodeRecord(def: GameDefinition, ref: Pick<BlockRef, 'emission' | 'block'>, rec: Uint8Array, o: number): UnitTicket {
+export function decodeRecord(
+  def: GameDefinition,
+  ref: Pick<BlockRef, 'emission' | 'block'>,
+  rec: Uint8Array,
+  o: number,
+): UnitTicket {
   const W = def.winningCells
   const Y = def.yoursCells
   const unit = ((rec[o] << 24) >>> 0) + (rec[o + 1] << 16) + (rec[o + 2] << 8) + rec[o + 3]

@@ -3,18 +3,41 @@ import { describe, expect, it } from 'vitest'
 import { nodePrimitives } from '../electron/crypto/node-primitives'
 import { CHUNK_UNITS } from './block'
 import { CARATS } from './carats'
-import { blockCommitment, canonicalJson, chunkCount, definitionDigest, inclusionProof, leafHash, merkleRoot, rootFromProof } from './commitment'
+import {
+  blockCommitment,
+  canonicalJson,
+  chunkCount,
+  definitionDigest,
+  inclusionProof,
+  leafHash,
+  merkleRoot,
+  rootFromProof,
+} from './commitment'
 import { concatBytes, fromHex, toHex } from './primitives'
 import type { GameDefinition } from './rules'
 import { caratsCopy, smallDefinition } from '../test/support/game-fixtures'
 
 const prim = nodePrimitives
-const sha256 = (...parts: Uint8Array[]) => new Uint8Array(createHash('sha256').update(concatBytes(...parts)).digest())
+const sha256 = (...parts: Uint8Array[]) =>
+  new Uint8Array(
+    createHash('sha256')
+      .update(concatBytes(...parts))
+      .digest(),
+  )
 const pack = (leaves: Uint8Array[]) => concatBytes(...leaves)
 const hex = (b: Uint8Array) => toHex(b)
 
 /** The Certificate Transparency reference entries and tree heads (RFC 6962 implementations' shared test data). */
-const CT_ENTRIES = ['', '00', '10', '2021', '3031', '40414243', '5051525354555657', '606162636465666768696a6b6c6d6e6f'].map(fromHex)
+const CT_ENTRIES = [
+  '',
+  '00',
+  '10',
+  '2021',
+  '3031',
+  '40414243',
+  '5051525354555657',
+  '606162636465666768696a6b6c6d6e6f',
+].map(fromHex)
 const CT_ROOTS = [
   '6e340b9cffb37a989ca544e6bb780a2c78901d3fb33738768511a30617afa01d',
   'fac54203e7cc696cf0dfcb42c92a1d9dbaf70ad9e621f4bd8d98662f00e3c125',
@@ -46,7 +69,8 @@ describe('RFC 6962 Merkle tree', () => {
 
   it('matches the reference tree heads for sizes 1 to 8', () => {
     const leaves = CT_ENTRIES.map((e) => leafHash(prim, e))
-    for (let n = 1; n <= 8; n++) expect(hex(merkleRoot(prim, pack(leaves.slice(0, n)))), `size ${n}`).toBe(CT_ROOTS[n - 1])
+    for (let n = 1; n <= 8; n++)
+      expect(hex(merkleRoot(prim, pack(leaves.slice(0, n)))), `size ${n}`).toBe(CT_ROOTS[n - 1])
   })
 
   it('matches the reference inclusion proofs (leaf 0 and leaf 5 of 8)', () => {
@@ -85,7 +109,8 @@ describe('RFC 6962 Merkle tree', () => {
         expect(verifies(list[(m + 1) % n], m, n, path, root) && n > 1).toBe(false)
         expect(verifies(sha256(list[m]), m, n, path, root)).toBe(false)
         // another index of the tree fails
-        for (let other = 0; other < n; other++) if (other !== m) expect(verifies(list[m], other, n, path, root), `leaf ${m} as ${other} of ${n}`).toBe(false)
+        for (let other = 0; other < n; other++)
+          if (other !== m) expect(verifies(list[m], other, n, path, root), `leaf ${m} as ${other} of ${n}`).toBe(false)
         // a tampered path fails
         if (path.length > 0) {
           const bad = path.map((p, i) => (i === path.length - 1 ? sha256(p) : p))
@@ -118,7 +143,9 @@ describe('RFC 6962 Merkle tree', () => {
 
 describe('canonical JSON', () => {
   it('sorts keys at every level, keeps array order, drops undefined, has no white space', () => {
-    expect(canonicalJson({ b: 1, a: { d: [3, { z: 1, y: 'x' }], c: null }, e: undefined })).toBe('{"a":{"c":null,"d":[3,{"y":"x","z":1}]},"b":1}')
+    expect(canonicalJson({ b: 1, a: { d: [3, { z: 1, y: 'x' }], c: null }, e: undefined })).toBe(
+      '{"a":{"c":null,"d":[3,{"y":"x","z":1}]},"b":1}',
+    )
     expect(canonicalJson([2, 1])).toBe('[2,1]')
     expect(canonicalJson('é "q"')).toBe('"é \\"q\\""')
   })
@@ -186,10 +213,20 @@ describe('subtree ranges (threads hash whole subtrees)', () => {
       for (const parts of [1, 2, 3, 4, 7]) {
         const ranges = subtreeRanges(n, parts)
         let next = 0
-        for (const r of ranges) { expect(r.from).toBe(next); next += r.count }
+        for (const r of ranges) {
+          expect(r.from).toBe(next)
+          next += r.count
+        }
         expect(next).toBe(n)
-        const roots = new Map(ranges.map((r) => [`${r.from}:${r.count}`, merkleRoot(nodePrimitives, leaves.subarray(32 * r.from, 32 * (r.from + r.count)))]))
-        expect(Buffer.from(rootFromSubtrees(nodePrimitives, roots, 0, n))).toEqual(Buffer.from(merkleRoot(nodePrimitives, leaves)))
+        const roots = new Map(
+          ranges.map((r) => [
+            `${r.from}:${r.count}`,
+            merkleRoot(nodePrimitives, leaves.subarray(32 * r.from, 32 * (r.from + r.count))),
+          ]),
+        )
+        expect(Buffer.from(rootFromSubtrees(nodePrimitives, roots, 0, n))).toEqual(
+          Buffer.from(merkleRoot(nodePrimitives, leaves)),
+        )
       }
     }
   })

@@ -52,7 +52,9 @@ export function subtreeRanges(n: number, parts: number): { from: number; count: 
   const ranges = [{ from: 0, count: n }]
   while (ranges.length < parts) {
     let widest = 0
-    ranges.forEach((r, i) => { if (r.count > ranges[widest].count) widest = i })
+    ranges.forEach((r, i) => {
+      if (r.count > ranges[widest].count) widest = i
+    })
     const r = ranges[widest]
     if (r.count < 2) break
     const k = largestPowerOfTwoBelow(r.count)
@@ -62,7 +64,12 @@ export function subtreeRanges(n: number, parts: number): { from: number; count: 
 }
 
 /** MTH of n leaves from the roots of subtrees that cover them (keyed `${from}:${count}`). */
-export function rootFromSubtrees(prim: Primitives, subtrees: Map<string, Uint8Array>, from: number, n: number): Uint8Array {
+export function rootFromSubtrees(
+  prim: Primitives,
+  subtrees: Map<string, Uint8Array>,
+  from: number,
+  n: number,
+): Uint8Array {
   const known = subtrees.get(`${from}:${n}`)
   if (known) return known
   if (n <= 1) throw new Error(`leaf ${from} is covered by no subtree`)
@@ -71,7 +78,13 @@ export function rootFromSubtrees(prim: Primitives, subtrees: Map<string, Uint8Ar
 }
 
 /** The audit path of leaf m (RFC 6962 §2.1.1), lowest sibling first. */
-export function inclusionProof(prim: Primitives, leaves: Uint8Array, m: number, from = 0, n = leaves.length / 32): Uint8Array[] {
+export function inclusionProof(
+  prim: Primitives,
+  leaves: Uint8Array,
+  m: number,
+  from = 0,
+  n = leaves.length / 32,
+): Uint8Array[] {
   if (n <= 1) return []
   const k = largestPowerOfTwoBelow(n)
   if (m < k) return [...inclusionProof(prim, leaves, m, from, k), merkleRoot(prim, leaves, from + k, n - k)]
@@ -79,7 +92,14 @@ export function inclusionProof(prim: Primitives, leaves: Uint8Array, m: number, 
 }
 
 /** The root that an audit path leads to from a leaf; compare it with the committed root. */
-export function rootFromProof(prim: Primitives, leaf: Uint8Array, m: number, n: number, path: Uint8Array[], end = path.length): Uint8Array {
+export function rootFromProof(
+  prim: Primitives,
+  leaf: Uint8Array,
+  m: number,
+  n: number,
+  path: Uint8Array[],
+  end = path.length,
+): Uint8Array {
   if (!Number.isInteger(n) || n < 1) throw new Error(`a tree has at least one leaf, not ${n}`)
   if (!Number.isInteger(m) || m < 0 || m >= n) throw new Error(`leaf ${m} is outside a tree of ${n} leaves`)
   if (n === 1) {
@@ -111,10 +131,17 @@ export function batchRoots(prim: Primitives, leaves: Uint8Array): Uint8Array {
  * The audit path of leaf m in a tree of n leaves (as inclusionProof) from the batch roots and the
  * leaves of leaf m's own batch only (`batchLeaves`, 32 bytes each from its first leaf).
  */
-export function auditPathFromBatches(prim: Primitives, m: number, n: number, roots: Uint8Array, batchLeaves: Uint8Array): Uint8Array[] {
+export function auditPathFromBatches(
+  prim: Primitives,
+  m: number,
+  n: number,
+  roots: Uint8Array,
+  batchLeaves: Uint8Array,
+): Uint8Array[] {
   const B = PROOF_BATCH_CHUNKS
   const own = Math.floor(m / B) * B
-  if (roots.length !== 32 * Math.ceil(n / B)) throw new Error(`a tree of ${n} leaves has ${Math.ceil(n / B)} batch roots, not ${roots.length / 32}`)
+  if (roots.length !== 32 * Math.ceil(n / B))
+    throw new Error(`a tree of ${n} leaves has ${Math.ceil(n / B)} batch roots, not ${roots.length / 32}`)
   const node = (from: number, count: number): Uint8Array => {
     if (from >= own && from + count <= own + B) return merkleRoot(prim, batchLeaves, from - own, count)
     if (from % B === 0 && count === Math.min(B, n - from)) return roots.subarray(32 * (from / B), 32 * (from / B) + 32)
@@ -156,13 +183,17 @@ export function blockCommitment(
   root: Uint8Array,
   version: CommitmentVersion = 1,
 ): string {
-  return toHex(prim.sha256(concatBytes(
-    utf8(`CARATS-BLOCK-COMMITMENT-v${version}`),
-    u16be(ref.emission),
-    u16be(ref.block),
-    u32be(def.blockSize),
-    u32be(CHUNK_UNITS),
-    definitionDigest(prim, def),
-    root,
-  )))
+  return toHex(
+    prim.sha256(
+      concatBytes(
+        utf8(`CARATS-BLOCK-COMMITMENT-v${version}`),
+        u16be(ref.emission),
+        u16be(ref.block),
+        u32be(def.blockSize),
+        u32be(CHUNK_UNITS),
+        definitionDigest(prim, def),
+        root,
+      ),
+    ),
+  )
 }

@@ -53,9 +53,12 @@ export class Evaluator {
    * `problem` set when the content breaks a rule.
    */
   run(
-    winning: ArrayLike<number>, wo: number,
-    numbers: ArrayLike<number>, no: number,
-    amounts: ArrayLike<number>, ao: number,
+    winning: ArrayLike<number>,
+    wo: number,
+    numbers: ArrayLike<number>,
+    no: number,
+    amounts: ArrayLike<number>,
+    ao: number,
     amountsAreIndexes: boolean,
   ): number {
     // Locals rather than fields in the loops: this runs 8 million times per block verification.
@@ -182,9 +185,14 @@ export class Evaluator {
 
 export function evaluateTicket(def: GameDefinition, content: TicketContent): Evaluation {
   const problems: string[] = []
-  if (content.winning.length !== def.winningCells) problems.push(`expected ${def.winningCells} winning numbers, got ${content.winning.length}`)
-  if (content.numbers.length !== def.yoursCells) problems.push(`expected ${def.yoursCells} of "your numbers", got ${content.numbers.length}`)
-  if (content.amountsCents.length !== content.numbers.length) problems.push(`expected one amount per number, got ${content.amountsCents.length} amounts for ${content.numbers.length} numbers`)
+  if (content.winning.length !== def.winningCells)
+    problems.push(`expected ${def.winningCells} winning numbers, got ${content.winning.length}`)
+  if (content.numbers.length !== def.yoursCells)
+    problems.push(`expected ${def.yoursCells} of "your numbers", got ${content.numbers.length}`)
+  if (content.amountsCents.length !== content.numbers.length)
+    problems.push(
+      `expected one amount per number, got ${content.amountsCents.length} amounts for ${content.numbers.length} numbers`,
+    )
   if (problems.length > 0) return { matches: [], prizeCents: 0, problems }
   const ev = new Evaluator(def)
   const prize = ev.run(content.winning, 0, content.numbers, 0, content.amountsCents, 0, false)

@@ -1,12 +1,25 @@
 import { describe, expect, it } from 'vitest'
 import { CARATS } from './carats'
-import { dragPaths, playDuration, validatePlay, visibleAfterEvents, visibleAt, type Play, type RevealEvent } from './play'
+import {
+  dragPaths,
+  playDuration,
+  validatePlay,
+  visibleAfterEvents,
+  visibleAt,
+  type Play,
+  type RevealEvent,
+} from './play'
 
 const zones = { winningCells: CARATS.winningCells, yoursCells: CARATS.yoursCells }
 const W = zones.winningCells
 const Y = zones.yoursCells
 
-const ev = (t: number, zone: 'winning' | 'yours', cell: number, gesture: 'click' | 'drag' = 'click'): RevealEvent => ({ t, zone, cell, gesture })
+const ev = (t: number, zone: 'winning' | 'yours', cell: number, gesture: 'click' | 'drag' = 'click'): RevealEvent => ({
+  t,
+  zone,
+  cell,
+  gesture,
+})
 
 /** All 30 cells clicked one by one, winning zone first, 400 ms apart. */
 function clickPlay(): Play {
@@ -59,16 +72,24 @@ describe('validatePlay accepts good plays', () => {
   it('interrupted plays: after some winning numbers, after some of your numbers, before anything was shown', () => {
     const full = clickPlay().events
     for (const n of [0, 1, W, W + 1, 29]) {
-      expect(validatePlay({ mode: 'play', status: 'interrupted', events: full.slice(0, n) }, zones), `${n} events`).toEqual([])
+      expect(
+        validatePlay({ mode: 'play', status: 'interrupted', events: full.slice(0, n) }, zones),
+        `${n} events`,
+      ).toEqual([])
     }
-    expect(validatePlay({ mode: 'auto', status: 'interrupted', events: autoPlay().events.slice(0, 10) }, zones)).toEqual([])
+    expect(
+      validatePlay({ mode: 'auto', status: 'interrupted', events: autoPlay().events.slice(0, 10) }, zones),
+    ).toEqual([])
   })
 })
 
 describe('validatePlay rejects each kind of bad play with a clear message', () => {
   it('"your numbers" before all winning numbers are shown', () => {
     const p = clickPlay()
-    ;[p.events[5], p.events[6]] = [{ ...p.events[6], t: p.events[5].t }, { ...p.events[5], t: p.events[6].t }]
+    ;[p.events[5], p.events[6]] = [
+      { ...p.events[6], t: p.events[5].t },
+      { ...p.events[5], t: p.events[6].t },
+    ]
     expectOneError(p, /event 6: "your numbers" revealed before the winning numbers \(5 of 6 shown\)/)
     const first = { mode: 'play', status: 'interrupted', events: [ev(0, 'yours', 3)] } as Play
     expectOneError(first, /event 1: "your numbers" revealed before the winning numbers \(0 of 6 shown\)/)
@@ -85,8 +106,17 @@ describe('validatePlay rejects each kind of bad play with a clear message', () =
   })
 
   it('a cell out of range, or not a whole number', () => {
-    for (const [zone, cell, range] of [['winning', 6, '0–5'], ['winning', -1, '0–5'], ['yours', 24, '0–23'], ['yours', 2.5, '0–23']] as const) {
-      const p: Play = { mode: 'play', status: 'interrupted', events: [...clickPlay().events.slice(0, W), ev(9000, zone, cell)] }
+    for (const [zone, cell, range] of [
+      ['winning', 6, '0–5'],
+      ['winning', -1, '0–5'],
+      ['yours', 24, '0–23'],
+      ['yours', 2.5, '0–23'],
+    ] as const) {
+      const p: Play = {
+        mode: 'play',
+        status: 'interrupted',
+        events: [...clickPlay().events.slice(0, W), ev(9000, zone, cell)],
+      }
       expectOneError(p, new RegExp(`event 7: cell ${cell} is outside the ${zone} zone \\(${range}\\)`))
     }
   })
@@ -113,11 +143,16 @@ describe('validatePlay rejects each kind of bad play with a clear message', () =
     expectOneError({ mode: 'play', status: 'complete', events: [] }, /reveals all 30 cells, this one reveals 0/)
     const a = autoPlay()
     a.events.splice(0, 1) // winning cell 0 never shown (so "your numbers" also come too early)
-    expect(validatePlay(a, zones)).toEqual(expect.arrayContaining([expect.stringMatching(/a complete play reveals all 30 cells, this one reveals 29/)]))
+    expect(validatePlay(a, zones)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/a complete play reveals all 30 cells, this one reveals 29/)]),
+    )
   })
 
   it('an interrupted play that reveals every cell', () => {
-    expectOneError({ ...clickPlay(), status: 'interrupted' }, /the play reveals all 30 cells, so it is complete, not interrupted/)
+    expectOneError(
+      { ...clickPlay(), status: 'interrupted' },
+      /the play reveals all 30 cells, so it is complete, not interrupted/,
+    )
   })
 
   it('a drag in an auto play', () => {
@@ -128,7 +163,10 @@ describe('validatePlay rejects each kind of bad play with a clear message', () =
 
   it('a bad mode, status, gesture, zone, event or event list', () => {
     expectOneError({ ...clickPlay(), mode: 'scratch' as never }, /mode must be "play" or "auto", got "scratch"/)
-    expectOneError({ ...clickPlay(), status: 'done' as never }, /status must be "complete" or "interrupted", got "done"/)
+    expectOneError(
+      { ...clickPlay(), status: 'done' as never },
+      /status must be "complete" or "interrupted", got "done"/,
+    )
     const g = clickPlay()
     g.events[0] = { ...g.events[0], gesture: 'swipe' as never }
     expectOneError(g, /event 1: gesture must be "click" or "drag", got "swipe"/)
@@ -138,7 +176,9 @@ describe('validatePlay rejects each kind of bad play with a clear message', () =
     const n = clickPlay()
     n.events.push(null as never)
     expectOneError(n, /event 31: not an event/)
-    expect(validatePlay({ mode: 'play', status: 'complete', events: 'all' as never }, zones)).toEqual(['events must be a list'])
+    expect(validatePlay({ mode: 'play', status: 'complete', events: 'all' as never }, zones)).toEqual([
+      'events must be a list',
+    ])
     expect(validatePlay(null as never, zones)).toEqual(['a play must be an object with mode, status and events'])
   })
 
@@ -193,7 +233,8 @@ describe('replay: visibleAt, visibleAfterEvents, playDuration', () => {
     expect(visibleAfterEvents(a, zones, 3).winning).toEqual([true, true, true, false, false, false])
     expect(visibleAfterEvents(a, zones, 3).eventsShown).toBe(3)
     expect(visibleAfterEvents(a, zones, 100).eventsShown).toBe(30)
-    for (let n = 0; n <= 30; n++) expect(visibleAfterEvents(p, zones, n)).toEqual(visibleAt(p, zones, n === 0 ? -1 : p.events[n - 1].t))
+    for (let n = 0; n <= 30; n++)
+      expect(visibleAfterEvents(p, zones, n)).toEqual(visibleAt(p, zones, n === 0 ? -1 : p.events[n - 1].t))
   })
 
   it('stepping through a play with no events shows nothing (an interrupted play may have none)', () => {

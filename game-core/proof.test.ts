@@ -33,20 +33,33 @@ describe('commitment version 2', () => {
 
   it('makes a leaf SHA256(0x00 ‖ h…) of the salted unit hashes SHA256(0x02 ‖ salt ‖ record)', () => {
     const key = deriveSaltKey(prim, ref)
-    const unitHashes = Array.from({ length: CHUNK_UNITS }, (_, u) => sha([0x02], unitSalts(prim, key, CHUNK_UNITS + u, 1), deriver.records(CHUNK_UNITS + u, 1)))
+    const unitHashes = Array.from({ length: CHUNK_UNITS }, (_, u) =>
+      sha([0x02], unitSalts(prim, key, CHUNK_UNITS + u, 1), deriver.records(CHUNK_UNITS + u, 1)),
+    )
     expect(toHex(v2.leafHashes.subarray(32, 64))).toBe(toHex(sha([0x00], ...unitHashes)))
     // salt_u is KS(K_salts, 2u, 32): the salts of consecutive units are one stream
-    expect(toHex(unitSalts(prim, key, 10, 2))).toBe(toHex(unitSalts(prim, key, 10, 1)) + toHex(unitSalts(prim, key, 11, 1)))
+    expect(toHex(unitSalts(prim, key, 10, 2))).toBe(
+      toHex(unitSalts(prim, key, 10, 1)) + toHex(unitSalts(prim, key, 11, 1)),
+    )
   })
 
   it('gives the same commitment from ranges as from the whole block', () => {
     const total = chunkCount(def)
-    const ranges = [processChunks(deriver, 40, total - 40, { commitmentVersion: 2 }), processChunks(deriver, 0, 17, { commitmentVersion: 2 }), processChunks(deriver, 17, 23, { commitmentVersion: 2 })]
+    const ranges = [
+      processChunks(deriver, 40, total - 40, { commitmentVersion: 2 }),
+      processChunks(deriver, 0, 17, { commitmentVersion: 2 }),
+      processChunks(deriver, 17, 23, { commitmentVersion: 2 }),
+    ]
     expect(assembleVerification(def, prim, ref, ranges, 2).commitment).toBe(v2.commitment)
   })
 
   describe('unit proofs', () => {
-    const stored = { definition: canonicalJson(def), batchRoots: batchRoots(prim, v2.leafHashes), merkleRoot: v2.merkleRoot, commitment: v2.commitment }
+    const stored = {
+      definition: canonicalJson(def),
+      batchRoots: batchRoots(prim, v2.leafHashes),
+      merkleRoot: v2.merkleRoot,
+      commitment: v2.commitment,
+    }
     const units = [0, 1, 127, 128, 5_000, 8_191, 9_983, 9_999]
 
     it('verify for units in full and partial chunks and batches, and lead to the commitment', () => {
@@ -73,11 +86,18 @@ describe('commitment version 2', () => {
 
     it('fail when any byte of the record, the salt, a unit hash or the path changes, or the content differs', () => {
       const p = buildUnitProof(deriver, 300, stored)
-      const flip = (hex: string, i: number) => hex.slice(0, 2 * i) + ((parseInt(hex.slice(2 * i, 2 * i + 2), 16) ^ 1).toString(16).padStart(2, '0')) + hex.slice(2 * i + 2)
+      const flip = (hex: string, i: number) =>
+        hex.slice(0, 2 * i) +
+        (parseInt(hex.slice(2 * i, 2 * i + 2), 16) ^ 1).toString(16).padStart(2, '0') +
+        hex.slice(2 * i + 2)
       const tampered: UnitProof[] = []
       for (let i = 0; i < p.record.length / 2; i++) tampered.push({ ...p, record: flip(p.record, i) })
       for (let i = 0; i < 32; i++) tampered.push({ ...p, salt: flip(p.salt, i) })
-      for (const j of [0, 44, 127]) tampered.push({ ...p, chunk: { ...p.chunk, unitHashes: p.chunk.unitHashes.map((h, k) => (k === j ? flip(h, 5) : h)) } })
+      for (const j of [0, 44, 127])
+        tampered.push({
+          ...p,
+          chunk: { ...p.chunk, unitHashes: p.chunk.unitHashes.map((h, k) => (k === j ? flip(h, 5) : h)) },
+        })
       p.path.forEach((_, j) => tampered.push({ ...p, path: p.path.map((h, k) => (k === j ? flip(h, 31) : h)) }))
       tampered.push({ ...p, content: { ...p.content, numbers: [...p.content.numbers].reverse() } })
       tampered.push({ ...p, content: { ...p.content, prizeCents: p.content.prizeCents + 500 } })

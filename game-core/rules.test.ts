@@ -16,7 +16,8 @@ const euros = (n: number) => n * 100
 /** Expects `def` to be rejected with one reason matching each pattern (and no valid verdict). */
 function expectReasons(def: GameDefinition, ...patterns: RegExp[]): string[] {
   const reasons = validateDefinition(def)
-  for (const p of patterns) expect(reasons, `a reason matching ${p}`).toEqual(expect.arrayContaining([expect.stringMatching(p)]))
+  for (const p of patterns)
+    expect(reasons, `a reason matching ${p}`).toEqual(expect.arrayContaining([expect.stringMatching(p)]))
   expect(() => assertValidDefinition(def)).toThrow(DefinitionError)
   return reasons
 }
@@ -67,7 +68,9 @@ describe('the 500 000 CARATS definition', () => {
 
   it('figures follow the rows when the table changes (they are computed, never typed in)', () => {
     const def = caratsCopy()
-    def.tiers = def.tiers.map((t) => (t.amountCents === euros(5) ? { amountCents: t.amountCents, count: t.count + 1000 } : t))
+    def.tiers = def.tiers.map((t) =>
+      t.amountCents === euros(5) ? { amountCents: t.amountCents, count: t.count + 1000 } : t,
+    )
     def.printed = undefined
     const f = deriveFigures(def)
     expect(f.prizesPerBlock).toBe(2_056_464)
@@ -105,14 +108,19 @@ describe('validateDefinition: each bad definition is rejected with its reason', 
   it('a row total that does not add up', () => {
     const def = caratsCopy()
     def.tiers = def.tiers.map((t) => (t.amountCents === euros(100) ? { ...t, printedTotalCents: euros(8_016_001) } : t))
-    const reasons = expectReasons(def, /prize 100 EUR: the row total 8,016,001 EUR does not add up \(80160 × 100 EUR = 8,016,000 EUR\)/)
+    const reasons = expectReasons(
+      def,
+      /prize 100 EUR: the row total 8,016,001 EUR does not add up \(80160 × 100 EUR = 8,016,000 EUR\)/,
+    )
     expect(reasons).toHaveLength(1)
   })
 
   it('a composition that does not sum to its prize', () => {
     const def = caratsCopy()
     def.compositions = def.compositions.map((r) =>
-      r.amountCents === euros(50) ? { ...r, options: [...r.options, { partsCents: [euros(15), euros(15), euros(15)], weight: 1 }] } : r,
+      r.amountCents === euros(50)
+        ? { ...r, options: [...r.options, { partsCents: [euros(15), euros(15), euros(15)], weight: 1 }] }
+        : r,
     )
     const reasons = expectReasons(def, /compositions of 50 EUR: 15 EUR \+ 15 EUR \+ 15 EUR sums to 45 EUR, not 50 EUR/)
     expect(reasons).toHaveLength(1)
@@ -121,7 +129,9 @@ describe('validateDefinition: each bad definition is rejected with its reason', 
   it('a composition with more than 6 parts (more than the winning numbers)', () => {
     const def = caratsCopy()
     const seven = [euros(10), euros(10), euros(10), euros(5), euros(5), euros(5), euros(5)]
-    def.compositions = def.compositions.map((r) => (r.amountCents === euros(50) ? { ...r, options: [...r.options, { partsCents: seven, weight: 1 }] } : r))
+    def.compositions = def.compositions.map((r) =>
+      r.amountCents === euros(50) ? { ...r, options: [...r.options, { partsCents: seven, weight: 1 }] } : r,
+    )
     const reasons = expectReasons(def, /compositions of 50 EUR: .* has 7 parts, more than the 6 winning numbers/)
     expect(reasons).toHaveLength(1)
   })
@@ -133,13 +143,19 @@ describe('validateDefinition: each bad definition is rejected with its reason', 
       if (r.amountCents === euros(1_000)) return { ...r, options: [] }
       return r
     })
-    expectReasons(def, /compositions of 10 EUR: an empty composition/, /compositions of 1,000 EUR: no composition is listed/)
+    expectReasons(
+      def,
+      /compositions of 10 EUR: an empty composition/,
+      /compositions of 1,000 EUR: no composition is listed/,
+    )
   })
 
   it('a part that is not a printable amount', () => {
     const def = caratsCopy()
     def.compositions = def.compositions.map((r) =>
-      r.amountCents === euros(50) ? { ...r, options: [...r.options, { partsCents: [euros(20), euros(20), euros(10)], weight: 1 }] } : r,
+      r.amountCents === euros(50)
+        ? { ...r, options: [...r.options, { partsCents: [euros(20), euros(20), euros(10)], weight: 1 }] }
+        : r,
     )
     const reasons = expectReasons(def, /compositions of 50 EUR: part 20 EUR is not a printable amount/)
     expect(reasons.filter((r) => /part 20 EUR/.test(r))).toHaveLength(2) // once per offending part
@@ -164,7 +180,13 @@ describe('validateDefinition: each bad definition is rejected with its reason', 
   it('duplicate numbers, and numbers that cannot be printed on a gem', () => {
     const def = caratsCopy()
     def.numbers = [...def.numbers, 7, 0, 256, 2.5]
-    expectReasons(def, /number 7 is listed twice/, /number 0 is not a whole number from 1 to 255/, /number 256 is not/, /number 2.5 is not/)
+    expectReasons(
+      def,
+      /number 7 is listed twice/,
+      /number 0 is not a whole number from 1 to 255/,
+      /number 256 is not/,
+      /number 2.5 is not/,
+    )
   })
 
   it('a tier without composition', () => {
@@ -176,8 +198,16 @@ describe('validateDefinition: each bad definition is rejected with its reason', 
 
   it('compositions for an amount that is not a prize, or given twice', () => {
     const def = caratsCopy()
-    def.compositions = [...def.compositions, { amountCents: euros(20), options: [{ partsCents: [euros(10), euros(10)], weight: 1 }] }, def.compositions[7]]
-    expectReasons(def, /compositions of 20 EUR: 20 EUR is not a prize of the table/, /compositions of 5 EUR are given twice/)
+    def.compositions = [
+      ...def.compositions,
+      { amountCents: euros(20), options: [{ partsCents: [euros(10), euros(10)], weight: 1 }] },
+      def.compositions[7],
+    ]
+    expectReasons(
+      def,
+      /compositions of 20 EUR: 20 EUR is not a prize of the table/,
+      /compositions of 5 EUR are given twice/,
+    )
   })
 
   it('decoy weights that add up to zero', () => {
@@ -191,7 +221,12 @@ describe('validateDefinition: each bad definition is rejected with its reason', 
 
   it('bad decoy entries: unprintable amount, weighted twice, negative or fractional weight', () => {
     const def = caratsCopy()
-    def.decoyWeights = [...def.decoyWeights, { amountCents: euros(20), weight: 1 }, { amountCents: euros(5), weight: -1 }, { amountCents: euros(10), weight: 0.5 }]
+    def.decoyWeights = [
+      ...def.decoyWeights,
+      { amountCents: euros(20), weight: 1 },
+      { amountCents: euros(5), weight: -1 },
+      { amountCents: euros(10), weight: 0.5 },
+    ]
     expectReasons(
       def,
       /decoy amount 20 EUR is not a printable amount/,
@@ -222,16 +257,27 @@ describe('validateDefinition: each bad definition is rejected with its reason', 
   it('composition weights that are not positive whole numbers', () => {
     const def = caratsCopy()
     def.compositions = def.compositions.map((r) =>
-      r.amountCents === euros(15) ? { ...r, options: r.options.map((o, i) => ({ ...o, weight: i === 0 ? 0 : i === 1 ? 1.5 : o.weight })) } : r,
+      r.amountCents === euros(15)
+        ? { ...r, options: r.options.map((o, i) => ({ ...o, weight: i === 0 ? 0 : i === 1 ? 1.5 : o.weight })) }
+        : r,
     )
-    expectReasons(def, /compositions of 15 EUR: 15 EUR must have a positive whole weight, got 0/, /compositions of 15 EUR: 10 EUR \+ 5 EUR must have a positive whole weight, got 1.5/)
+    expectReasons(
+      def,
+      /compositions of 15 EUR: 15 EUR must have a positive whole weight, got 0/,
+      /compositions of 15 EUR: 10 EUR \+ 5 EUR must have a positive whole weight, got 1.5/,
+    )
   })
 
   it('bad table rows: empty table, repeated amount, non-positive counts and amounts', () => {
     expectReasons({ ...caratsCopy(), tiers: [], compositions: [] }, /the prize table is empty/)
     const def = caratsCopy()
     def.tiers = [...def.tiers, { amountCents: euros(5), count: 1 }, { amountCents: euros(10) + 0.5, count: 0 }]
-    expectReasons(def, /prize 5 EUR appears in two rows of the table/, /the number of prizes must be a positive whole number, got 0/, /prize amount 1000.5 is not a positive whole number of cents/)
+    expectReasons(
+      def,
+      /prize 5 EUR appears in two rows of the table/,
+      /the number of prizes must be a positive whole number, got 0/,
+      /prize amount 1000.5 is not a positive whole number of cents/,
+    )
   })
 
   it('bad sizes: unit price, block size, zones', () => {
@@ -251,8 +297,14 @@ describe('validateDefinition: each bad definition is rejected with its reason', 
 
   it('bad printable amounts: none, unsorted, repeated', () => {
     expectReasons({ ...tinyDefinition(), printableAmountsCents: [] }, /no printable amount is defined/)
-    expectReasons({ ...tinyDefinition(), printableAmountsCents: [100, 300, 200, 1000] }, /printable amounts must be listed in ascending order without repeats/)
-    expectReasons({ ...tinyDefinition(), printableAmountsCents: [100, 200, 200, 300, 1000] }, /ascending order without repeats/)
+    expectReasons(
+      { ...tinyDefinition(), printableAmountsCents: [100, 300, 200, 1000] },
+      /printable amounts must be listed in ascending order without repeats/,
+    )
+    expectReasons(
+      { ...tinyDefinition(), printableAmountsCents: [100, 200, 200, 300, 1000] },
+      /ascending order without repeats/,
+    )
   })
 
   it('a definition with several faults lists every one of them', () => {
@@ -265,7 +317,16 @@ describe('validateDefinition: each bad definition is rejected with its reason', 
       .filter((r) => r.amountCents !== euros(15))
       .map((r) =>
         r.amountCents === euros(50)
-          ? { ...r, options: [...r.options, { partsCents: [euros(20), euros(10), euros(10), euros(5), euros(5), euros(5), euros(5)], weight: 70_000 }] }
+          ? {
+              ...r,
+              options: [
+                ...r.options,
+                {
+                  partsCents: [euros(20), euros(10), euros(10), euros(5), euros(5), euros(5), euros(5)],
+                  weight: 70_000,
+                },
+              ],
+            }
           : r,
       )
     def.decoyWeights = def.decoyWeights.map((d) => ({ ...d, weight: 0 }))

@@ -74,9 +74,12 @@ export function validateDefinition(def: GameDefinition): string[] {
   const errors: string[] = []
   const err = (m: string) => errors.push(m)
 
-  if (!isPositiveInt(def.unitPriceCents)) err(`unit price must be a positive whole number of cents, got ${def.unitPriceCents}`)
-  if (!isPositiveInt(def.blockSize) || def.blockSize > MAX_BLOCK_SIZE) err(`block size must be a whole number from 1 to ${MAX_BLOCK_SIZE}, got ${def.blockSize}`)
-  if (!isPositiveInt(def.winningCells)) err(`the winning-numbers zone must have at least one cell, got ${def.winningCells}`)
+  if (!isPositiveInt(def.unitPriceCents))
+    err(`unit price must be a positive whole number of cents, got ${def.unitPriceCents}`)
+  if (!isPositiveInt(def.blockSize) || def.blockSize > MAX_BLOCK_SIZE)
+    err(`block size must be a whole number from 1 to ${MAX_BLOCK_SIZE}, got ${def.blockSize}`)
+  if (!isPositiveInt(def.winningCells))
+    err(`the winning-numbers zone must have at least one cell, got ${def.winningCells}`)
   if (!isPositiveInt(def.yoursCells)) err(`the "your numbers" zone must have at least one cell, got ${def.yoursCells}`)
 
   const numbers = def.numbers ?? []
@@ -88,7 +91,9 @@ export function validateDefinition(def: GameDefinition): string[] {
   }
   // A losing unit shows the winning numbers and, beside them, only numbers that are not winning.
   if (numbers.length < def.winningCells + def.yoursCells) {
-    err(`the number list is too short for the zones: ${numbers.length} numbers, but a losing unit needs ${def.winningCells} winning numbers plus ${def.yoursCells} other numbers (${def.winningCells + def.yoursCells})`)
+    err(
+      `the number list is too short for the zones: ${numbers.length} numbers, but a losing unit needs ${def.winningCells} winning numbers plus ${def.yoursCells} other numbers (${def.winningCells + def.yoursCells})`,
+    )
   }
 
   const printable = def.printableAmountsCents ?? []
@@ -108,11 +113,14 @@ export function validateDefinition(def: GameDefinition): string[] {
   let total = 0
   for (const t of tiers) {
     if (!isPositiveInt(t.amountCents)) err(`prize amount ${t.amountCents} is not a positive whole number of cents`)
-    if (!isPositiveInt(t.count)) err(`prize ${EUR(t.amountCents)}: the number of prizes must be a positive whole number, got ${t.count}`)
+    if (!isPositiveInt(t.count))
+      err(`prize ${EUR(t.amountCents)}: the number of prizes must be a positive whole number, got ${t.count}`)
     if (tierAmounts.has(t.amountCents)) err(`prize ${EUR(t.amountCents)} appears in two rows of the table`)
     tierAmounts.add(t.amountCents)
     if (t.printedTotalCents !== undefined && t.printedTotalCents !== t.amountCents * t.count) {
-      err(`prize ${EUR(t.amountCents)}: the row total ${EUR(t.printedTotalCents)} does not add up (${t.count} × ${EUR(t.amountCents)} = ${EUR(t.amountCents * t.count)})`)
+      err(
+        `prize ${EUR(t.amountCents)}: the row total ${EUR(t.printedTotalCents)} does not add up (${t.count} × ${EUR(t.amountCents)} = ${EUR(t.amountCents * t.count)})`,
+      )
     }
     prizes += t.count
     total += t.amountCents * t.count
@@ -138,9 +146,11 @@ export function validateDefinition(def: GameDefinition): string[] {
       const shown = opt.partsCents.map(EUR).join(' + ')
       const sum = opt.partsCents.reduce((a, b) => a + b, 0)
       if (opt.partsCents.length === 0) err(`${label}: an empty composition`)
-      if (opt.partsCents.length > maxParts) err(`${label}: ${shown} has ${opt.partsCents.length} parts, more than the ${maxParts} winning numbers`)
+      if (opt.partsCents.length > maxParts)
+        err(`${label}: ${shown} has ${opt.partsCents.length} parts, more than the ${maxParts} winning numbers`)
       if (sum !== rule.amountCents) err(`${label}: ${shown} sums to ${EUR(sum)}, not ${EUR(rule.amountCents)}`)
-      for (const p of opt.partsCents) if (!printableSet.has(p)) err(`${label}: part ${EUR(p)} is not a printable amount`)
+      for (const p of opt.partsCents)
+        if (!printableSet.has(p)) err(`${label}: part ${EUR(p)} is not a printable amount`)
       if (!isPositiveInt(opt.weight)) err(`${label}: ${shown} must have a positive whole weight, got ${opt.weight}`)
       weights += opt.weight
     }
@@ -154,7 +164,8 @@ export function validateDefinition(def: GameDefinition): string[] {
     if (!printableSet.has(d.amountCents)) err(`decoy amount ${EUR(d.amountCents)} is not a printable amount`)
     if (decoySeen.has(d.amountCents)) err(`decoy amount ${EUR(d.amountCents)} is weighted twice`)
     decoySeen.add(d.amountCents)
-    if (!Number.isSafeInteger(d.weight) || d.weight < 0) err(`decoy amount ${EUR(d.amountCents)}: the weight must be a whole number ≥ 0, got ${d.weight}`)
+    if (!Number.isSafeInteger(d.weight) || d.weight < 0)
+      err(`decoy amount ${EUR(d.amountCents)}: the weight must be a whole number ≥ 0, got ${d.weight}`)
     decoyTotal += d.weight
   }
   if (decoyTotal <= 0) err('the decoy weights add up to zero: no amount can be drawn')

@@ -10,12 +10,15 @@ const rolls = (n: number) => Array.from({ length: n }, (_, i) => String((i % 6) 
 
 describe('the secret from two shares', () => {
   it('is HMAC(A || C, ascii("CARATS/v1/secret") || u16(e) || u16(b)), the numbers big-endian', () => {
-    const want = createHmac('sha256', Buffer.concat([A, C])).update(Buffer.concat([Buffer.from('CARATS/v1/secret', 'ascii'), Buffer.of(0x01, 0x02, 0x03, 0x04)])).digest()
+    const want = createHmac('sha256', Buffer.concat([A, C]))
+      .update(Buffer.concat([Buffer.from('CARATS/v1/secret', 'ascii'), Buffer.of(0x01, 0x02, 0x03, 0x04)]))
+      .digest()
     expect(Buffer.from(blockSecretFromShares(p, A, C, 0x0102, 0x0304))).toEqual(want)
   })
 
   it('differs from block to block, from emission to emission, and when the shares swap places', () => {
-    const s = (a: Uint8Array, c: Uint8Array, e: number, b: number) => Buffer.from(blockSecretFromShares(p, a, c, e, b)).toString('hex')
+    const s = (a: Uint8Array, c: Uint8Array, e: number, b: number) =>
+      Buffer.from(blockSecretFromShares(p, a, c, e, b)).toString('hex')
     const all = [s(A, C, 1, 1), s(A, C, 1, 2), s(A, C, 2, 1), s(C, A, 1, 1)]
     expect(new Set(all).size).toBe(4)
   })
@@ -28,7 +31,7 @@ describe('the secret from two shares', () => {
     expect(() => blockSecretFromShares(p, a, c, 1, 1)).toThrow(message)
   })
 
-  it("hashes a share as SHA256 of its 32 raw bytes, in lowercase hex", () => {
+  it('hashes a share as SHA256 of its 32 raw bytes, in lowercase hex', () => {
     expect(shareHash(p, A)).toBe(createHash('sha256').update(A).digest('hex'))
   })
 })
@@ -36,7 +39,9 @@ describe('the secret from two shares', () => {
 describe('a share from dice', () => {
   it('is SHA256(ascii("CARATS/v1/dice") || the rolls as digits), separators left out', () => {
     const digits = rolls(100)
-    const want = createHash('sha256').update('CARATS/v1/dice' + digits, 'ascii').digest()
+    const want = createHash('sha256')
+      .update('CARATS/v1/dice' + digits, 'ascii')
+      .digest()
     expect(Buffer.from(shareFromDice(p, digits))).toEqual(want)
     const typed = digits.replace(/(.{5})/g, '$1 ').replace(/(.{30})/g, '$1,\n') + ' ;'
     expect(Buffer.from(shareFromDice(p, typed))).toEqual(want)

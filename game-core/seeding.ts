@@ -12,10 +12,19 @@ export const MIN_DICE_ROLLS = 100
 const u16 = (x: number) => Uint8Array.of((x >> 8) & 255, x & 255)
 
 /** S = HMAC(A || C, ascii("CARATS/v1/secret") || u16(e) || u16(b)). */
-export function blockSecretFromShares(p: Primitives, serverShare: Uint8Array, custodianShare: Uint8Array, emission: number, block: number): Uint8Array {
+export function blockSecretFromShares(
+  p: Primitives,
+  serverShare: Uint8Array,
+  custodianShare: Uint8Array,
+  emission: number,
+  block: number,
+): Uint8Array {
   checkShare(serverShare, 'the backend’s share')
   checkShare(custodianShare, 'the custodian’s share')
-  return p.hmacSha256(concatBytes(serverShare, custodianShare), concatBytes(utf8('CARATS/v1/secret'), u16(emission), u16(block)))
+  return p.hmacSha256(
+    concatBytes(serverShare, custodianShare),
+    concatBytes(utf8('CARATS/v1/secret'), u16(emission), u16(block)),
+  )
 }
 
 /** SHA256(share) in lowercase hex: what each party is shown and the certificate prints. */

@@ -1,5 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { MAX_BLOCK, MAX_EMISSION, SerialError, checkSerial, dammCheckDigit, formatSerial, parseSerial, type SerialErrorCode, type UnitId } from './serial'
+import {
+  MAX_BLOCK,
+  MAX_EMISSION,
+  SerialError,
+  checkSerial,
+  dammCheckDigit,
+  formatSerial,
+  parseSerial,
+  type SerialErrorCode,
+  type UnitId,
+} from './serial'
 
 const BLOCK_SIZE = 8_016_000
 
@@ -44,7 +54,11 @@ function sampleIds(): UnitId[] {
       for (const unit of [0, 1, 9, 1_000_000, 7_999_999, BLOCK_SIZE - 1]) ids.push({ emission, block, unit })
   const rnd = seeded(20130516)
   for (let i = 0; i < 2000; i++) {
-    ids.push({ emission: 1 + Math.floor(rnd() * MAX_EMISSION), block: 1 + Math.floor(rnd() * MAX_BLOCK), unit: Math.floor(rnd() * BLOCK_SIZE) })
+    ids.push({
+      emission: 1 + Math.floor(rnd() * MAX_EMISSION),
+      block: 1 + Math.floor(rnd() * MAX_BLOCK),
+      unit: Math.floor(rnd() * BLOCK_SIZE),
+    })
   }
   return ids
 }
@@ -82,7 +96,9 @@ describe('formatSerial / parseSerial', () => {
 
   it('takes the block size into account', () => {
     expect(formatSerial({ emission: 1, block: 1, unit: 9_999 }, 10_000)).toMatch(/^0001-001-0009999-\d$/)
-    expect(() => formatSerial({ emission: 1, block: 1, unit: 10_000 }, 10_000)).toThrow(/unit 10000 is out of range \(0–9999\)/)
+    expect(() => formatSerial({ emission: 1, block: 1, unit: 10_000 }, 10_000)).toThrow(
+      /unit 10000 is out of range \(0–9999\)/,
+    )
     const s = formatSerial({ emission: 1, block: 1, unit: 10_000 })
     expect(expectCode(s, 'SERIAL_RANGE', 10_000).params).toEqual({ field: 'unit', value: 10_000 })
   })
@@ -134,7 +150,8 @@ describe('typing errors are caught, never taken for another serial', () => {
           const typo = d.slice(0, pos) + v + d.slice(pos + 1)
           // The check digit is tested before the ranges: a typo is reported as a typo.
           const r = checkSerial(withDashes(typo))
-          if (r.ok || r.code !== 'SERIAL_CHECK_DIGIT') throw new Error(`${withDashes(typo)} (typo of ${withDashes(d)}) gave ${JSON.stringify(r)}`)
+          if (r.ok || r.code !== 'SERIAL_CHECK_DIGIT')
+            throw new Error(`${withDashes(typo)} (typo of ${withDashes(d)}) gave ${JSON.stringify(r)}`)
           const r2 = checkSerial(typo)
           if (r2.ok || r2.code !== 'SERIAL_CHECK_DIGIT') throw new Error(`${typo} gave ${JSON.stringify(r2)}`)
           tried++
@@ -153,7 +170,8 @@ describe('typing errors are caught, never taken for another serial', () => {
         const swapped = d.slice(0, pos) + d[pos + 1] + d[pos] + d.slice(pos + 2)
         for (const typed of [withDashes(swapped), swapped]) {
           const r = checkSerial(typed)
-          if (r.ok || r.code !== 'SERIAL_CHECK_DIGIT') throw new Error(`${typed} (swap in ${withDashes(d)}) gave ${JSON.stringify(r)}`)
+          if (r.ok || r.code !== 'SERIAL_CHECK_DIGIT')
+            throw new Error(`${typed} (swap in ${withDashes(d)}) gave ${JSON.stringify(r)}`)
         }
         tried++
       }
@@ -200,7 +218,8 @@ describe('clear errors for what support staff may type', () => {
   const good = formatSerial({ emission: 1, block: 2, unit: 345 })
 
   it('empty input', () => {
-    for (const input of ['', '   ', '\t\n']) expect(expectCode(input, 'SERIAL_EMPTY').message).toMatch(/no serial given \(expected EEEE-BBB-UUUUUUU-K\)/)
+    for (const input of ['', '   ', '\t\n'])
+      expect(expectCode(input, 'SERIAL_EMPTY').message).toMatch(/no serial given \(expected EEEE-BBB-UUUUUUU-K\)/)
     expect(expectCode(undefined as unknown as string, 'SERIAL_EMPTY')).toBeTruthy()
   })
 
@@ -233,7 +252,9 @@ describe('clear errors for what support staff may type', () => {
       `-${d}`,
       `${d}-`,
     ]) {
-      expect(expectCode(typed, 'SERIAL_FORMAT').message).toMatch(/the dashes are misplaced \(expected EEEE-BBB-UUUUUUU-K\)/)
+      expect(expectCode(typed, 'SERIAL_FORMAT').message).toMatch(
+        /the dashes are misplaced \(expected EEEE-BBB-UUUUUUU-K\)/,
+      )
     }
   })
 
@@ -308,7 +329,11 @@ describe('a serial written as formatSerial writes it (the quick path) reads as t
   it('gives the same unit or the same error, for good serials and every one-character change', () => {
     const chars = '0123456789- x'
     for (let k = 0; k < 300; k++) {
-      const s = formatSerial({ emission: 1 + ((k * 37) % MAX_EMISSION), block: 1 + ((k * 11) % MAX_BLOCK), unit: (k * 26_717) % 8_016_000 })
+      const s = formatSerial({
+        emission: 1 + ((k * 37) % MAX_EMISSION),
+        block: 1 + ((k * 11) % MAX_BLOCK),
+        unit: (k * 26_717) % 8_016_000,
+      })
       // the same digits without dashes, or spaced, take the long way
       expect(outcome(s)).toEqual(outcome(s.replace(/-/g, '')))
       const at = k % 18

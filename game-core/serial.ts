@@ -11,12 +11,7 @@ export interface UnitId {
 }
 
 export type SerialErrorCode =
-  | 'SERIAL_EMPTY'
-  | 'SERIAL_CHARACTER'
-  | 'SERIAL_LENGTH'
-  | 'SERIAL_FORMAT'
-  | 'SERIAL_CHECK_DIGIT'
-  | 'SERIAL_RANGE'
+  'SERIAL_EMPTY' | 'SERIAL_CHARACTER' | 'SERIAL_LENGTH' | 'SERIAL_FORMAT' | 'SERIAL_CHECK_DIGIT' | 'SERIAL_RANGE'
 
 export class SerialError extends Error {
   constructor(
@@ -62,13 +57,22 @@ const pad = (n: number, width: number) => String(n).padStart(width, '0')
 
 function checkRange(id: UnitId, blockSize: number): void {
   if (!Number.isInteger(id.emission) || id.emission < 1 || id.emission > MAX_EMISSION) {
-    throw new SerialError('SERIAL_RANGE', `emission ${id.emission} is out of range (1–${MAX_EMISSION})`, { field: 'emission', value: id.emission })
+    throw new SerialError('SERIAL_RANGE', `emission ${id.emission} is out of range (1–${MAX_EMISSION})`, {
+      field: 'emission',
+      value: id.emission,
+    })
   }
   if (!Number.isInteger(id.block) || id.block < 1 || id.block > MAX_BLOCK) {
-    throw new SerialError('SERIAL_RANGE', `block ${id.block} is out of range (1–${MAX_BLOCK})`, { field: 'block', value: id.block })
+    throw new SerialError('SERIAL_RANGE', `block ${id.block} is out of range (1–${MAX_BLOCK})`, {
+      field: 'block',
+      value: id.block,
+    })
   }
   if (!Number.isInteger(id.unit) || id.unit < 0 || id.unit >= blockSize) {
-    throw new SerialError('SERIAL_RANGE', `unit ${id.unit} is out of range (0–${blockSize - 1})`, { field: 'unit', value: id.unit })
+    throw new SerialError('SERIAL_RANGE', `unit ${id.unit} is out of range (0–${blockSize - 1})`, {
+      field: 'unit',
+      value: id.unit,
+    })
   }
 }
 
@@ -93,20 +97,35 @@ export function parseSerial(input: string, blockSize = DEFAULT_BLOCK_SIZE): Unit
   for (let i = 0; i < text.length; i++) {
     const c = text[i]
     if (c !== '-' && (c < '0' || c > '9')) {
-      throw new SerialError('SERIAL_CHARACTER', `"${c}" at position ${i + 1} is not a digit (expected EEEE-BBB-UUUUUUU-K)`, { char: c, position: i + 1 })
+      throw new SerialError(
+        'SERIAL_CHARACTER',
+        `"${c}" at position ${i + 1} is not a digit (expected EEEE-BBB-UUUUUUU-K)`,
+        { char: c, position: i + 1 },
+      )
     }
   }
   const digits = text.replace(/-/g, '')
   if (digits.length !== 15) {
-    throw new SerialError('SERIAL_LENGTH', `a serial has 15 digits (EEEE-BBB-UUUUUUU-K), this one has ${digits.length}`, { length: digits.length })
+    throw new SerialError(
+      'SERIAL_LENGTH',
+      `a serial has 15 digits (EEEE-BBB-UUUUUUU-K), this one has ${digits.length}`,
+      { length: digits.length },
+    )
   }
   if (text.includes('-') && !/^\d{4}-\d{3}-\d{7}-\d$/.test(text)) {
     throw new SerialError('SERIAL_FORMAT', 'the dashes are misplaced (expected EEEE-BBB-UUUUUUU-K)')
   }
   if (dammCheckDigit(digits) !== 0) {
-    throw new SerialError('SERIAL_CHECK_DIGIT', 'the check digit does not match: a digit was mistyped or two digits were swapped')
+    throw new SerialError(
+      'SERIAL_CHECK_DIGIT',
+      'the check digit does not match: a digit was mistyped or two digits were swapped',
+    )
   }
-  const id = { emission: Number(digits.slice(0, 4)), block: Number(digits.slice(4, 7)), unit: Number(digits.slice(7, 14)) }
+  const id = {
+    emission: Number(digits.slice(0, 4)),
+    block: Number(digits.slice(4, 7)),
+    unit: Number(digits.slice(7, 14)),
+  }
   checkRange(id, blockSize)
   return id
 }
@@ -150,14 +169,22 @@ function canonicalAt(codes: ArrayLike<number>, from: number): UnitId | null {
  * parseSerial would read it in one pass and accept it; null otherwise (then decode it and ask
  * parseSerial, which says why).
  */
-export function canonicalSerialAt(bytes: ArrayLike<number>, from: number, to: number, blockSize = DEFAULT_BLOCK_SIZE): UnitId | null {
+export function canonicalSerialAt(
+  bytes: ArrayLike<number>,
+  from: number,
+  to: number,
+  blockSize = DEFAULT_BLOCK_SIZE,
+): UnitId | null {
   if (to - from !== 18) return null
   const id = canonicalAt(bytes, from)
   return id && id.emission >= 1 && id.block >= 1 && id.unit < blockSize ? id : null
 }
 
 /** Same as parseSerial, as a result instead of an exception (for typing-as-you-go checks). */
-export function checkSerial(input: string, blockSize = DEFAULT_BLOCK_SIZE):
+export function checkSerial(
+  input: string,
+  blockSize = DEFAULT_BLOCK_SIZE,
+):
   | { ok: true; id: UnitId; serial: string }
   | { ok: false; code: SerialErrorCode; message: string; params: Record<string, string | number> } {
   try {

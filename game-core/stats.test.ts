@@ -129,16 +129,28 @@ describe(`one whole CARATS block's outcomes (fixed secret, alpha = ${ALPHA})`, (
   it('the uniformity test does reject clustered winners (the test can fail)', () => {
     const laidOut = new Uint8Array(N).fill(LOSING)
     laidOut.fill(0, 0, 2_055_464)
-    expect(chiSquareContingency(segmentTable(codeCountsBySegment(laidOut, SEGMENTS), (c) => c !== LOSING, SEGMENTS)).pValue).toBeLessThan(ALPHA)
+    expect(
+      chiSquareContingency(segmentTable(codeCountsBySegment(laidOut, SEGMENTS), (c) => c !== LOSING, SEGMENTS)).pValue,
+    ).toBeLessThan(ALPHA)
     // mild clustering: 100 more winners in each of the first 100 segments, 100 fewer in the last 100
     const nudged = Uint8Array.from(tiers)
     for (let s = 0; s < 100; s++) {
       let moved = 0
-      for (let u = s * SEGMENT; moved < 100; u++) if (nudged[u] === LOSING) { nudged[u] = 7; moved++ }
+      for (let u = s * SEGMENT; moved < 100; u++)
+        if (nudged[u] === LOSING) {
+          nudged[u] = 7
+          moved++
+        }
       moved = 0
-      for (let u = (SEGMENTS - 1 - s) * SEGMENT; moved < 100; u++) if (nudged[u] !== LOSING) { nudged[u] = LOSING; moved++ }
+      for (let u = (SEGMENTS - 1 - s) * SEGMENT; moved < 100; u++)
+        if (nudged[u] !== LOSING) {
+          nudged[u] = LOSING
+          moved++
+        }
     }
-    expect(chiSquareContingency(segmentTable(codeCountsBySegment(nudged, SEGMENTS), (c) => c !== LOSING, SEGMENTS)).pValue).toBeLessThan(ALPHA)
+    expect(
+      chiSquareContingency(segmentTable(codeCountsBySegment(nudged, SEGMENTS), (c) => c !== LOSING, SEGMENTS)).pValue,
+    ).toBeLessThan(ALPHA)
   })
 
   it(`a unit's outcome is independent of its neighbour's: 2 × 2 win(i) vs win(i+1), chi-square 1 dof, alpha = ${ALPHA}`, () => {
@@ -192,7 +204,11 @@ describe(`what units show (300,000 CARATS units, fixed secret, alpha = ${ALPHA})
   let winners = 0
 
   beforeAll(() => {
-    const d = new BlockDeriver(CARATS, nodePrimitives, { emission: 1, block: 2, secret: fixedSecret('statistics-content') })
+    const d = new BlockDeriver(CARATS, nodePrimitives, {
+      emission: 1,
+      block: 2,
+      secret: fixedSecret('statistics-content'),
+    })
     const rb = recordBytes(CARATS)
     const rec = d.records(2_000_000, UNITS)
     for (let i = 0; i < UNITS; i++) {
@@ -225,9 +241,14 @@ describe(`what units show (300,000 CARATS units, fixed secret, alpha = ${ALPHA})
   it(`decoy amounts follow the configured weights (goodness of fit, 7 dof, alpha = ${ALPHA})`, () => {
     const all = decoys[0].map((c, i) => c + decoys[1][i])
     const total = all.reduce((a, b) => a + b, 0)
-    const weights = CARATS.printableAmountsCents.map((a) => CARATS.decoyWeights.find((d) => d.amountCents === a)?.weight ?? 0)
+    const weights = CARATS.printableAmountsCents.map(
+      (a) => CARATS.decoyWeights.find((d) => d.amountCents === a)?.weight ?? 0,
+    )
     const wsum = weights.reduce((a, b) => a + b, 0)
-    const test = chiSquareGoodnessOfFit(all, weights.map((w) => (total * w) / wsum))
+    const test = chiSquareGoodnessOfFit(
+      all,
+      weights.map((w) => (total * w) / wsum),
+    )
     expect(test.pValue, `chi2 = ${test.statistic.toFixed(2)}`).toBeGreaterThan(ALPHA)
   })
 
@@ -237,13 +258,21 @@ describe(`what units show (300,000 CARATS units, fixed secret, alpha = ${ALPHA})
 
   it(`matching numbers stand in any of the 24 cells alike (goodness of fit, 23 dof, alpha = ${ALPHA})`, () => {
     const total = matchCell.reduce((a, b) => a + b, 0)
-    expect(chiSquareGoodnessOfFit(matchCell, matchCell.map(() => total / Y)).pValue).toBeGreaterThan(ALPHA)
+    expect(
+      chiSquareGoodnessOfFit(
+        matchCell,
+        matchCell.map(() => total / Y),
+      ).pValue,
+    ).toBeGreaterThan(ALPHA)
   })
 
   it(`winning numbers are drawn alike from the 46 numbers (goodness of fit, 45 dof, alpha = ${ALPHA})`, () => {
     expect([...winningNumber.keys()].sort((a, b) => a - b)).toEqual([...CARATS.numbers].sort((a, b) => a - b))
     const observed = CARATS.numbers.map((n) => winningNumber.get(n) ?? 0)
-    const test = chiSquareGoodnessOfFit(observed, observed.map(() => (UNITS * W) / CARATS.numbers.length))
+    const test = chiSquareGoodnessOfFit(
+      observed,
+      observed.map(() => (UNITS * W) / CARATS.numbers.length),
+    )
     expect(test.dof).toBe(45)
     expect(test.pValue).toBeGreaterThan(ALPHA)
   })

@@ -50,12 +50,22 @@ export function unitHash(prim: Primitives, salt: Uint8Array, record: Uint8Array)
 export class UnitHasher {
   private readonly msg: Uint8Array
 
-  constructor(private readonly prim: Primitives, private readonly recordBytes: number) {
+  constructor(
+    private readonly prim: Primitives,
+    private readonly recordBytes: number,
+  ) {
     this.msg = new Uint8Array(1 + SALT_BYTES + recordBytes)
     this.msg[0] = UNIT_HASH_PREFIX
   }
 
-  hashUnits(records: Uint8Array, count: number, salts: Uint8Array, saltOffset: number, out: Uint8Array, o: number): void {
+  hashUnits(
+    records: Uint8Array,
+    count: number,
+    salts: Uint8Array,
+    saltOffset: number,
+    out: Uint8Array,
+    o: number,
+  ): void {
     const rb = this.recordBytes
     const msg = this.msg
     for (let i = 0; i < count; i++) {

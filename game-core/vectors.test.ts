@@ -18,7 +18,16 @@ const ref = { emission: main.emission, block: main.block, secret: fromHex(main.s
 function unitOf(d: BlockDeriver, unit: number) {
   const t = d.ticket(unit)
   const rec = d.records(unit, 1)
-  return { unit, tier: t.tier ?? 255, prizeCents: t.prizeCents, winning: t.winning, numbers: t.numbers, amountsCents: t.amountsCents, matches: rec[rec.length - 1], record: toHex(rec) }
+  return {
+    unit,
+    tier: t.tier ?? 255,
+    prizeCents: t.prizeCents,
+    winning: t.winning,
+    numbers: t.numbers,
+    amountsCents: t.amountsCents,
+    matches: rec[rec.length - 1],
+    record: toHex(rec),
+  }
 }
 const withoutExtra = ({ extraSlices: _, ...u }: { extraSlices: number }) => u
 
@@ -82,7 +91,12 @@ describe('known-answer vectors', () => {
     const C = fromHex(c.custodianShare)
     expect(shareHash(prim, A)).toBe(c.serverHash)
     expect(shareHash(prim, C)).toBe(c.custodianHash)
-    expect(c.secrets.map((s: { emission: number; block: number }) => ({ ...s, secret: toHex(blockSecretFromShares(prim, A, C, s.emission, s.block)) }))).toEqual(c.secrets)
+    expect(
+      c.secrets.map((s: { emission: number; block: number }) => ({
+        ...s,
+        secret: toHex(blockSecretFromShares(prim, A, C, s.emission, s.block)),
+      })),
+    ).toEqual(c.secrets)
     expect(c.secrets.some((s: { emission: number; block: number }) => s.emission > 255 && s.block > 255)).toBe(true)
     expect(diceRolls(c.dice.typed)).toEqual({ rolls: c.dice.rolls })
     const D = shareFromDice(prim, c.dice.typed)

@@ -1,6 +1,15 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { nodePrimitives } from '../electron/crypto/node-primitives'
-import { BlockDeriver, CHUNK_UNITS, LOSING, decodeRecord, deriveBlockKeys, recordBytes, unitStreamBlocks, type BlockRef } from './block'
+import {
+  BlockDeriver,
+  CHUNK_UNITS,
+  LOSING,
+  decodeRecord,
+  deriveBlockKeys,
+  recordBytes,
+  unitStreamBlocks,
+  type BlockRef,
+} from './block'
 import { CARATS } from './carats'
 import { blockCommitment, chunkCount, inclusionProof, leafHash, merkleRoot, rootFromProof } from './commitment'
 import { evaluateTicket } from './evaluate'
@@ -22,7 +31,9 @@ describe('a whole 500 000 CARATS block (8,016,000 units, made once for this file
     // verifyBlock's own steps, keeping the leaves for the checks below (the small-block tests show
     // that these steps give exactly verifyBlock's result).
     progress = []
-    const range = processChunks(new BlockDeriver(CARATS, prim, r), 0, chunkCount(CARATS), { onProgress: (n) => progress.push(n) })
+    const range = processChunks(new BlockDeriver(CARATS, prim, r), 0, chunkCount(CARATS), {
+      onProgress: (n) => progress.push(n),
+    })
     leaves = range.leafHashes
     v = assembleVerification(CARATS, prim, r, [range])
   }, 300_000)
@@ -34,7 +45,9 @@ describe('a whole 500 000 CARATS block (8,016,000 units, made once for this file
   })
 
   it('holds exactly the prize table', () => {
-    expect(v.tiers).toEqual(CARATS.tiers.map((t) => ({ amountCents: t.amountCents, expected: t.count, found: t.count })))
+    expect(v.tiers).toEqual(
+      CARATS.tiers.map((t) => ({ amountCents: t.amountCents, expected: t.count, found: t.count })),
+    )
     const f = deriveFigures(CARATS)
     expect(v.losingUnits).toBe(5_960_536)
     expect(v.losingUnits).toBe(f.losingUnits)
@@ -76,7 +89,9 @@ describe('commitments of small blocks', () => {
   const def = smallDefinition()
 
   it('the same secret gives the same commitment, run after run (and the known one)', () => {
-    expect(verifyBlock(def, prim, ref('small-known')).commitment).toBe('1762e707b8cdc1428ffbc753f09aa7103858e4a3da31cae286916ae23604e59e')
+    expect(verifyBlock(def, prim, ref('small-known')).commitment).toBe(
+      '1762e707b8cdc1428ffbc753f09aa7103858e4a3da31cae286916ae23604e59e',
+    )
     const a = verifyBlock(def, prim, ref('small-same'))
     const b = verifyBlock(def, prim, ref('small-same'))
     expect(a.sound).toBe(true)
@@ -100,13 +115,23 @@ describe('commitments of small blocks', () => {
   })
 
   it('small and odd-sized blocks verify (partial last chunk, one unit, numbers just enough)', () => {
-    for (const d of [tinyDefinition(), { ...tinyDefinition(), blockSize: 129 }, { ...tinyDefinition(), blockSize: 80 }, def]) {
+    for (const d of [
+      tinyDefinition(),
+      { ...tinyDefinition(), blockSize: 129 },
+      { ...tinyDefinition(), blockSize: 80 },
+      def,
+    ]) {
       const v = verifyBlock(d, prim, ref('odd'))
       expect(v.sound).toBe(true)
       expect(v.units).toBe(d.blockSize)
       expect(v.losingUnits).toBe(d.blockSize - d.tiers.reduce((a, t) => a + t.count, 0))
     }
-    const one: GameDefinition = { ...tinyDefinition(), blockSize: 1, tiers: [{ amountCents: 300, count: 1 }], compositions: tinyDefinition().compositions.slice(1) }
+    const one: GameDefinition = {
+      ...tinyDefinition(),
+      blockSize: 1,
+      tiers: [{ amountCents: 300, count: 1 }],
+      compositions: tinyDefinition().compositions.slice(1),
+    }
     const v = verifyBlock(one, prim, ref('one'))
     expect(v.sound).toBe(true)
     expect(v.tiers).toEqual([{ amountCents: 300, expected: 1, found: 1 }])
@@ -173,7 +198,10 @@ describe('evaluation agrees with synthesis: verification notices when it does no
     const target = 5_000
     const slice = unitBlocks * 16
     // the unit's whole keystream slice inverted, then only the first byte of its first word
-    for (const [from, to] of [[0, slice], [0, 1]]) {
+    for (const [from, to] of [
+      [0, slice],
+      [0, 1],
+    ]) {
       const flipping: Primitives = {
         ...prim,
         keystream(key, firstBlock, length) {
@@ -205,7 +233,9 @@ describe('evaluation agrees with synthesis: verification notices when it does no
   }
 
   const verifyWith = (d: BlockDeriver, maxProblems?: number) =>
-    assembleVerification(def, prim, r, [processChunks(d, 0, chunkCount(def), maxProblems === undefined ? {} : { maxProblems })])
+    assembleVerification(def, prim, r, [
+      processChunks(d, 0, chunkCount(def), maxProblems === undefined ? {} : { maxProblems }),
+    ])
 
   function losingUnit(): number {
     const d = new BlockDeriver(def, prim, r)
@@ -217,19 +247,54 @@ describe('evaluation agrees with synthesis: verification notices when it does no
   }
 
   const cases: [string, () => number, (rec: Uint8Array, o: number, W: number, Y: number) => void, RegExp][] = [
-    ['a losing unit that shows a winning number', losingUnit, (rec, o) => (rec[o + 8 + 6] = rec[o + 8]), /shows a prize of \d+ cents but its outcome is 0 cents/],
-    ['a winning unit whose match is hidden', winningUnit, (rec, o, W, Y) => {
-      const win = new Set(rec.subarray(o + 8, o + 8 + W))
-      const numbers = new Set(rec.subarray(o + 8 + W, o + 8 + W + Y))
-      const unused = def.numbers.filter((n) => !win.has(n) && !numbers.has(n))
-      for (let j = 0; j < Y; j++) if (win.has(rec[o + 8 + W + j])) rec[o + 8 + W + j] = unused.pop()!
-    }, /shows a prize of 0 cents but its outcome is/],
-    ['a number outside the list', losingUnit, (rec, o, W) => (rec[o + 8 + W + 3] = 5), /number 5 \(gem 4\) is not in the list of numbers/],
-    ['a winning number outside the list', losingUnit, (rec, o) => (rec[o + 8 + 2] = 10), /winning number 10 \(diamond 3\) is not in the list/],
-    ['a number twice in "your numbers"', losingUnit, (rec, o, W) => (rec[o + 8 + W + 1] = rec[o + 8 + W]), /appears twice in "your numbers"/],
+    [
+      'a losing unit that shows a winning number',
+      losingUnit,
+      (rec, o) => (rec[o + 8 + 6] = rec[o + 8]),
+      /shows a prize of \d+ cents but its outcome is 0 cents/,
+    ],
+    [
+      'a winning unit whose match is hidden',
+      winningUnit,
+      (rec, o, W, Y) => {
+        const win = new Set(rec.subarray(o + 8, o + 8 + W))
+        const numbers = new Set(rec.subarray(o + 8 + W, o + 8 + W + Y))
+        const unused = def.numbers.filter((n) => !win.has(n) && !numbers.has(n))
+        for (let j = 0; j < Y; j++) if (win.has(rec[o + 8 + W + j])) rec[o + 8 + W + j] = unused.pop()!
+      },
+      /shows a prize of 0 cents but its outcome is/,
+    ],
+    [
+      'a number outside the list',
+      losingUnit,
+      (rec, o, W) => (rec[o + 8 + W + 3] = 5),
+      /number 5 \(gem 4\) is not in the list of numbers/,
+    ],
+    [
+      'a winning number outside the list',
+      losingUnit,
+      (rec, o) => (rec[o + 8 + 2] = 10),
+      /winning number 10 \(diamond 3\) is not in the list/,
+    ],
+    [
+      'a number twice in "your numbers"',
+      losingUnit,
+      (rec, o, W) => (rec[o + 8 + W + 1] = rec[o + 8 + W]),
+      /appears twice in "your numbers"/,
+    ],
     ['a winning number twice', losingUnit, (rec, o) => (rec[o + 9] = rec[o + 8]), /winning number \d+ appears twice/],
-    ['an amount that is not printable', losingUnit, (rec, o, W, Y) => (rec[o + 8 + W + Y + 2] = 8), /the amount under gem 3 is not a printable amount/],
-    ['a wrong match count', winningUnit, (rec, o, W, Y) => (rec[o + 8 + W + 2 * Y + 1] += 1), /recorded match count differs/],
+    [
+      'an amount that is not printable',
+      losingUnit,
+      (rec, o, W, Y) => (rec[o + 8 + W + Y + 2] = 8),
+      /the amount under gem 3 is not a printable amount/,
+    ],
+    [
+      'a wrong match count',
+      winningUnit,
+      (rec, o, W, Y) => (rec[o + 8 + W + 2 * Y + 1] += 1),
+      /recorded match count differs/,
+    ],
   ]
 
   for (const [what, pick, alter, message] of cases) {
@@ -270,7 +335,10 @@ describe('evaluation agrees with synthesis: verification notices when it does no
     d.tiers[loser] = 0 // one more 100 EUR winner, one less losing unit
     const v = verifyWith(d)
     expect(v.sound).toBe(false)
-    expect(v.problems).toContainEqual({ unit: -1, message: expect.stringMatching(/tier 10000 cents: 101 units found, the table says 100/) })
+    expect(v.problems).toContainEqual({
+      unit: -1,
+      message: expect.stringMatching(/tier 10000 cents: 101 units found, the table says 100/),
+    })
     expect(v.tiers[0]).toEqual({ amountCents: 10_000, expected: 100, found: 101 })
     expect(v.losingUnits).toBe(honest.losingUnits - 1)
     expect(v.commitment).not.toBe(honest.commitment)

@@ -72,10 +72,16 @@ class SaltedLeaves {
 
 const CHUNKS_PER_BATCH = 4
 
-export function processChunks(deriver: BlockDeriver, firstChunk: number, count: number, opts: RangeOptions = {}): ChunkRangeResult {
+export function processChunks(
+  deriver: BlockDeriver,
+  firstChunk: number,
+  count: number,
+  opts: RangeOptions = {},
+): ChunkRangeResult {
   const { def, prim } = deriver
   const total = chunkCount(def)
-  if (firstChunk < 0 || count < 0 || firstChunk + count > total) throw new RangeError(`chunks ${firstChunk}…${firstChunk + count - 1} are outside the block (0–${total - 1})`)
+  if (firstChunk < 0 || count < 0 || firstChunk + count > total)
+    throw new RangeError(`chunks ${firstChunk}…${firstChunk + count - 1} are outside the block (0–${total - 1})`)
   const maxProblems = opts.maxProblems ?? 20
   const T = def.tiers.length
   const tierCounts = new Array<number>(T + 1).fill(0)
@@ -101,7 +107,18 @@ export function processChunks(deriver: BlockDeriver, firstChunk: number, count: 
   const scratch = new Uint8Array(1 + chunkBytes)
   const into = scratch.subarray(1)
   for (let c = 0; c < count; c += CHUNKS_PER_BATCH) {
-    if (opts.shouldStop?.()) return { firstChunk, chunkCount: c, units, leafHashes: leafHashes.subarray(0, 32 * c), subtreeRoot: null, tierCounts, problems, failures, cancelled: true }
+    if (opts.shouldStop?.())
+      return {
+        firstChunk,
+        chunkCount: c,
+        units,
+        leafHashes: leafHashes.subarray(0, 32 * c),
+        subtreeRoot: null,
+        tierCounts,
+        problems,
+        failures,
+        cancelled: true,
+      }
     const chunksHere = Math.min(CHUNKS_PER_BATCH, count - c)
     for (let k = 0; k < chunksHere; k++) {
       const firstUnit = (firstChunk + c + k) * CHUNK_UNITS
@@ -114,27 +131,58 @@ export function processChunks(deriver: BlockDeriver, firstChunk: number, count: 
         const expected = code === LOSING ? 0 : amounts[code]
         // The record's own fields are committed too, and are what exports and tickets show.
         const storedUnit = ((records[o] << 24) >>> 0) + (records[o + 1] << 16) + (records[o + 2] << 8) + records[o + 3]
-        const storedPrize = ((records[o + 4] << 24) >>> 0) + (records[o + 5] << 16) + (records[o + 6] << 8) + records[o + 7]
-        if (storedUnit !== u) { note(u, `the record carries unit number ${storedUnit}`); continue }
-        if (records[o + 8 + W + 2 * Y] !== code) { note(u, `the record carries tier ${records[o + 8 + W + 2 * Y]}, the tier table says ${code}`); continue }
-        if (storedPrize !== expected) { note(u, `the record carries a prize of ${storedPrize} cents but its outcome is ${expected} cents`); continue }
+        const storedPrize =
+          ((records[o + 4] << 24) >>> 0) + (records[o + 5] << 16) + (records[o + 6] << 8) + records[o + 7]
+        if (storedUnit !== u) {
+          note(u, `the record carries unit number ${storedUnit}`)
+          continue
+        }
+        if (records[o + 8 + W + 2 * Y] !== code) {
+          note(u, `the record carries tier ${records[o + 8 + W + 2 * Y]}, the tier table says ${code}`)
+          continue
+        }
+        if (storedPrize !== expected) {
+          note(u, `the record carries a prize of ${storedPrize} cents but its outcome is ${expected} cents`)
+          continue
+        }
         const prize = ev.runRecord(records, o)
-        if (prize < 0) { note(u, ev.problem); continue }
-        if (prize !== expected) { note(u, `the unit shows a prize of ${prize} cents but its outcome is ${expected} cents`); continue }
-        if (records[o + 8 + W + 2 * Y + 1] !== ev.matchCount) { note(u, 'the recorded match count differs from the evaluation'); continue }
+        if (prize < 0) {
+          note(u, ev.problem)
+          continue
+        }
+        if (prize !== expected) {
+          note(u, `the unit shows a prize of ${prize} cents but its outcome is ${expected} cents`)
+          continue
+        }
+        if (records[o + 8 + W + 2 * Y + 1] !== ev.matchCount) {
+          note(u, 'the recorded match count differs from the evaluation')
+          continue
+        }
         tierCounts[code === LOSING ? T : code]++
       }
       // records() writes into `into` unless it was replaced (the tests tamper with records that way)
       const leaf = salted
         ? salted.leaf(firstUnit, records, n)
-        : records === into && n === CHUNK_UNITS ? prim.sha256(scratch) : leafHash(prim, records.subarray(0, n * rb))
+        : records === into && n === CHUNK_UNITS
+          ? prim.sha256(scratch)
+          : leafHash(prim, records.subarray(0, n * rb))
       leafHashes.set(leaf, 32 * (c + k))
       units += n
     }
     opts.onProgress?.(units)
   }
   const subtreeRoot = count > 0 ? merkleRoot(prim, leafHashes) : null
-  return { firstChunk, chunkCount: count, units, leafHashes, subtreeRoot, tierCounts, problems, failures, cancelled: false }
+  return {
+    firstChunk,
+    chunkCount: count,
+    units,
+    leafHashes,
+    subtreeRoot,
+    tierCounts,
+    problems,
+    failures,
+    cancelled: false,
+  }
 }
 
 export interface TierCheck {
@@ -196,10 +244,17 @@ export function assembleVerification(
   const tiers = def.tiers.map((t, i) => ({ amountCents: t.amountCents, expected: t.count, found: counts[i] }))
   const losingExpected = def.blockSize - def.tiers.reduce((a, t) => a + t.count, 0)
   for (const t of tiers) {
-    if (t.found !== t.expected) problems.push({ unit: -1, message: `tier ${t.amountCents} cents: ${t.found} units found, the table says ${t.expected}` })
+    if (t.found !== t.expected)
+      problems.push({
+        unit: -1,
+        message: `tier ${t.amountCents} cents: ${t.found} units found, the table says ${t.expected}`,
+      })
   }
-  if (counts[T] !== losingExpected && problems.length === 0) problems.push({ unit: -1, message: `${counts[T]} losing units found, expected ${losingExpected}` })
-  const subtrees = new Map(sorted.filter((r) => r.subtreeRoot).map((r) => [`${r.firstChunk}:${r.chunkCount}`, r.subtreeRoot!]))
+  if (counts[T] !== losingExpected && problems.length === 0)
+    problems.push({ unit: -1, message: `${counts[T]} losing units found, expected ${losingExpected}` })
+  const subtrees = new Map(
+    sorted.filter((r) => r.subtreeRoot).map((r) => [`${r.firstChunk}:${r.chunkCount}`, r.subtreeRoot!]),
+  )
   // Ranges cut by subtreeRanges are nodes of the tree: their roots suffice. Any other cut falls
   // back to the leaves.
   let root: Uint8Array
@@ -226,7 +281,18 @@ export function assembleVerification(
 }
 
 /** The whole block in this thread (tests, small definitions); the app uses worker threads. */
-export function verifyBlock(def: GameDefinition, prim: Primitives, ref: BlockRef, opts: RangeOptions = {}): BlockVerification {
+export function verifyBlock(
+  def: GameDefinition,
+  prim: Primitives,
+  ref: BlockRef,
+  opts: RangeOptions = {},
+): BlockVerification {
   const deriver = new BlockDeriver(def, prim, ref)
-  return assembleVerification(def, prim, ref, [processChunks(deriver, 0, chunkCount(def), opts)], opts.commitmentVersion)
+  return assembleVerification(
+    def,
+    prim,
+    ref,
+    [processChunks(deriver, 0, chunkCount(def), opts)],
+    opts.commitmentVersion,
+  )
 }

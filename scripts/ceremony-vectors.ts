@@ -11,12 +11,18 @@ import { nodePrimitives as prim } from '../electron/crypto/node-primitives'
 const sample = (label: string) => new Uint8Array(createHash('sha256').update(`carats-vectors/${label}`).digest())
 
 /** 100 rolls as a custodian might type them: groups of five, a line break after fifty. */
-const TYPED_ROLLS = '52316 41625 33461 25164 61234 15536 24416 63125 31452 62614\n' + '14253 36612 45131 26345 52661 13424 64213 35126 21564 43152\n'
+const TYPED_ROLLS =
+  '52316 41625 33461 25164 61234 15536 24416 63125 31452 62614\n' +
+  '14253 36612 45131 26345 52661 13424 64213 35126 21564 43152\n'
 
 export function ceremonyVectors() {
   const A = sample('server-share')
   const C = sample('custodian-share')
-  const blocks = [{ emission: 7, block: 3 }, { emission: 7, block: 4 }, { emission: 258, block: 513 }]
+  const blocks = [
+    { emission: 7, block: 3 },
+    { emission: 7, block: 4 },
+    { emission: 258, block: 513 },
+  ]
   const checked = diceRolls(TYPED_ROLLS)
   if ('problem' in checked) throw new Error('the sample rolls are refused')
   const D = shareFromDice(prim, TYPED_ROLLS)

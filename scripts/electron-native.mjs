@@ -51,15 +51,28 @@ export function isUpToDate(wanted = wantedStamp()) {
 }
 
 function run(cmd, args, cwd, timeoutMs) {
-  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', timeout: timeoutMs, env: { ...process.env, npm_config_loglevel: 'warn' } })
+  const r = spawnSync(cmd, args, {
+    cwd,
+    encoding: 'utf8',
+    timeout: timeoutMs,
+    env: { ...process.env, npm_config_loglevel: 'warn' },
+  })
   const output = `${r.stdout ?? ''}${r.stderr ?? ''}`.trim()
-  if (r.error) return { ok: false, why: r.error.code === 'ETIMEDOUT' ? `timed out after ${timeoutMs / 1000} s` : r.error.message, output }
+  if (r.error)
+    return {
+      ok: false,
+      why: r.error.code === 'ETIMEDOUT' ? `timed out after ${timeoutMs / 1000} s` : r.error.message,
+      output,
+    }
   if (r.status !== 0) return { ok: false, why: lastLine(output) || `exit status ${r.status}`, output }
   return { ok: true, output }
 }
 
 function lastLine(text) {
-  const lines = text.split('\n').map((l) => l.trim()).filter(Boolean)
+  const lines = text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
   return lines.at(-1) ?? ''
 }
 
@@ -69,26 +82,54 @@ function viaPrebuild(wanted, work) {
   copyFileSync(join(pkgDir, 'package.json'), join(work, 'package.json'))
   const r = run(
     process.execPath,
-    [prebuildBin, '--runtime', 'electron', '--target', wanted.electron, '--platform', wanted.platform, '--arch', wanted.arch, '--verbose'],
+    [
+      prebuildBin,
+      '--runtime',
+      'electron',
+      '--target',
+      wanted.electron,
+      '--platform',
+      wanted.platform,
+      '--arch',
+      wanted.arch,
+      '--verbose',
+    ],
     work,
     180_000,
   )
   const built = join(work, 'build', 'Release', 'better_sqlite3.node')
-  return r.ok && existsSync(built) ? { ok: true, file: built } : { ok: false, why: `prebuild-install: ${r.why ?? 'no binary produced'}` }
+  return r.ok && existsSync(built)
+    ? { ok: true, file: built }
+    : { ok: false, why: `prebuild-install: ${r.why ?? 'no binary produced'}` }
 }
 
 function npmNodeGyp() {
   const candidates = []
-  if (process.env.npm_execpath) candidates.push(join(dirname(process.env.npm_execpath), '..', 'node_modules', 'node-gyp', 'bin', 'node-gyp.js'))
-  candidates.push(join(dirname(process.execPath), '..', 'lib', 'node_modules', 'npm', 'node_modules', 'node-gyp', 'bin', 'node-gyp.js'))
+  if (process.env.npm_execpath)
+    candidates.push(join(dirname(process.env.npm_execpath), '..', 'node_modules', 'node-gyp', 'bin', 'node-gyp.js'))
+  candidates.push(
+    join(
+      dirname(process.execPath),
+      '..',
+      'lib',
+      'node_modules',
+      'npm',
+      'node_modules',
+      'node-gyp',
+      'bin',
+      'node-gyp.js',
+    ),
+  )
   return candidates.find((c) => existsSync(c))
 }
 
 /** node-gyp's own last words are "not ok": find the cause in what it printed before. */
 export function gypReason(output) {
-  if (/network connectivity|ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ETIMEDOUT/.test(output)) return 'Electron headers cannot be downloaded from electronjs.org (no network)'
+  if (/network connectivity|ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ETIMEDOUT/.test(output))
+    return 'Electron headers cannot be downloaded from electronjs.org (no network)'
   if (/find Python|Could not find any Python/i.test(output)) return 'Python is not installed'
-  if (/(make|g\+\+|c\+\+|cc): (not found|No such file)/.test(output) || /not found: make/.test(output)) return 'no C++ toolchain (make, g++)'
+  if (/(make|g\+\+|c\+\+|cc): (not found|No such file)/.test(output) || /not found: make/.test(output))
+    return 'no C++ toolchain (make, g++)'
   const stack = /ERR! stack Error: (.+)/.exec(output)
   return stack ? stack[1].trim() : undefined
 }
@@ -98,22 +139,35 @@ function viaNodeGyp(wanted, work) {
   if (!gyp) return { ok: false, why: 'node-gyp: not found beside npm' }
   const pkgDir = dirname(require.resolve('better-sqlite3/package.json'))
   const src = join(work, 'src-build')
-  for (const part of ['package.json', 'binding.gyp', 'src', 'deps']) cpSync(join(pkgDir, part), join(src, part), { recursive: true })
+  for (const part of ['package.json', 'binding.gyp', 'src', 'deps'])
+    cpSync(join(pkgDir, part), join(src, part), { recursive: true })
   const r = run(
     process.execPath,
-    [gyp, 'rebuild', '--release', `--target=${wanted.electron}`, `--arch=${wanted.arch}`, '--runtime=electron', '--dist-url=https://electronjs.org/headers'],
+    [
+      gyp,
+      'rebuild',
+      '--release',
+      `--target=${wanted.electron}`,
+      `--arch=${wanted.arch}`,
+      '--runtime=electron',
+      '--dist-url=https://electronjs.org/headers',
+    ],
     src,
     20 * 60_000,
   )
   const built = join(src, 'build', 'Release', 'better_sqlite3.node')
-  return r.ok && existsSync(built) ? { ok: true, file: built } : { ok: false, why: `node-gyp: ${gypReason(r.output ?? '') ?? r.why ?? 'no binary produced'}` }
+  return r.ok && existsSync(built)
+    ? { ok: true, file: built }
+    : { ok: false, why: `node-gyp: ${gypReason(r.output ?? '') ?? r.why ?? 'no binary produced'}` }
 }
 
 /** Makes sure the Electron binding exists. Returns { ok: true } or { ok: false, why }. */
 export function ensureElectronBinding({ force = false, log = (m) => console.error(m) } = {}) {
   const wanted = wantedStamp()
   if (!force && isUpToDate(wanted)) return { ok: true, fresh: false }
-  log(`Preparing better-sqlite3 ${wanted.betterSqlite3} for Electron ${wanted.electron} (ABI ${wanted.abi}, ${wanted.platform}-${wanted.arch})...`)
+  log(
+    `Preparing better-sqlite3 ${wanted.betterSqlite3} for Electron ${wanted.electron} (ABI ${wanted.abi}, ${wanted.platform}-${wanted.arch})...`,
+  )
   const work = mkdtempSync(join(tmpdir(), 'carats-native-'))
   const failures = []
   try {

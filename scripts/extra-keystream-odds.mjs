@@ -30,7 +30,9 @@ function overflow(ns) {
   return over
 }
 
-const M = def.numbers.length, W = def.winningCells, Y = def.yoursCells
+const M = def.numbers.length,
+  W = def.winningCells,
+  Y = def.yoursCells
 const decoyTotal = def.decoyWeights.reduce((a, d) => a + d.weight, 0)
 const range = (from, count) => Array.from({ length: count }, (_, i) => from - i)
 function drawsOf(k, compositionTotal) {
@@ -49,7 +51,8 @@ for (const t of def.tiers) {
   const rule = def.compositions.find((c) => c.amountCents === t.amountCents)
   const sum = rule.options.reduce((a, o) => a + o.weight, 0)
   let p = 0
-  for (const o of rule.options) p += (o.weight / sum) * overflow(drawsOf(o.partsCents.length, rule.options.length > 1 ? sum : 0))
+  for (const o of rule.options)
+    p += (o.weight / sum) * overflow(drawsOf(o.partsCents.length, rule.options.length > 1 ? sum : 0))
   total += t.count * p
   prizes += t.count
   console.log(`tier ${t.amountCents / 100} EUR: ${p.toExponential(3)} per unit`)

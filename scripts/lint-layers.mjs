@@ -18,11 +18,18 @@ export const ROOT = resolve(dirname(new URL(import.meta.url).pathname), '..')
 
 /** Each folder's rank: an import may go to the same rank or below, never above. */
 const RANKS = [
-  ['game-core', 0], ['electron/contract', 0], ['electron/crypto', 0], ['electron/threads', 0],
+  ['game-core', 0],
+  ['electron/contract', 0],
+  ['electron/crypto', 0],
+  ['electron/threads', 0],
   ['electron/ledger', 1],
   ['electron/services', 2],
   ['electron/app', 3],
-  ['electron/workers', 4], ['electron/host', 4], ['electron/cli', 4], ['electron/main', 4], ['electron/preload', 4],
+  ['electron/workers', 4],
+  ['electron/host', 4],
+  ['electron/cli', 4],
+  ['electron/main', 4],
+  ['electron/preload', 4],
 ]
 
 const posix = (p) => p.split(sep).join('/')
@@ -64,7 +71,11 @@ export function layeringProblem(fromAbs, specifier) {
 
 /** The ESLint rule: every import, export … from and import() of a file judged by layeringProblem. */
 export const layersRule = {
-  meta: { type: 'problem', docs: { description: 'imports point down, and a domain is entered through its index.ts' }, schema: [] },
+  meta: {
+    type: 'problem',
+    docs: { description: 'imports point down, and a domain is entered through its index.ts' },
+    schema: [],
+  },
   create(context) {
     const check = (source) => {
       if (source?.type !== 'Literal' || typeof source.value !== 'string') return
@@ -107,7 +118,17 @@ function resolveFile(from, spec) {
 
 /** `import { a, type B as C } from '…'` and `export { … } from '…'`: the names and the specifier. */
 const NAMED = /(?:import|export)(?:\s+type)?\s*\{([^}]*)\}\s*from\s*(['"])(\.{1,2}\/[^'"]*)\2/g
-const namesIn = (braces) => braces.split(',').map((n) => n.trim().replace(/^type\s+/, '').split(/\s+as\s+/)[0]).filter(Boolean)
+const namesIn = (braces) =>
+  braces
+    .split(',')
+    .map(
+      (n) =>
+        n
+          .trim()
+          .replace(/^type\s+/, '')
+          .split(/\s+as\s+/)[0],
+    )
+    .filter(Boolean)
 
 /** A domain's index.ts: each name it exports, and the file that name comes from. */
 function indexExports(index) {

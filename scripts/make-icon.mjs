@@ -10,7 +10,10 @@ import { chromium } from 'playwright-core'
 
 const resources = join(dirname(fileURLToPath(import.meta.url)), '..', 'resources')
 const svg = readFileSync(join(resources, 'icon.svg'), 'utf8')
-const browser = await chromium.launch({ executablePath: process.env.CARATS_CHROMIUM ?? '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] })
+const browser = await chromium.launch({
+  executablePath: process.env.CARATS_CHROMIUM ?? '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--disable-gpu'],
+})
 try {
   const page = await browser.newPage({ viewport: { width: 512, height: 512 } })
   await page.setContent(`<html><body style="margin:0;background:transparent">${svg}</body></html>`)

@@ -23,7 +23,8 @@ const ROOT = resolve(dirname(new URL(import.meta.url).pathname), '..')
 const SOURCE_DIRS = ['electron', 'renderer', 'game-core', 'test', 'scripts', 'tools']
 const SOURCE_EXT = new Set(['.ts', '.mts', '.cts', '.tsx', '.vue', '.mjs', '.js', '.cjs'])
 const RESOLVE_EXT = ['', '.ts', '.mts', '.tsx', '.vue', '.mjs', '.js', '/index.ts']
-const SPECIFIER = /(\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|\bvi\.(?:mock|importActual|doMock)\s*\(\s*|^\s*import\s+)(['"])(\.{1,2}\/[^'"]*)\2/gm
+const SPECIFIER =
+  /(\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|\bvi\.(?:mock|importActual|doMock)\s*\(\s*|^\s*import\s+)(['"])(\.{1,2}\/[^'"]*)\2/gm
 
 function sourceFiles(dir, out = []) {
   for (const name of readdirSync(dir)) {
@@ -75,11 +76,15 @@ const NAMED_IMPORT = /^(import|export)(\s+type)?\s*\{([^}]*)\}\s*from\s*(['"])(\
 
 /** The names of an import's braces: { name (as exported), local text, type }. */
 function namesOf(braces, allType) {
-  return braces.split(',').map((n) => n.trim()).filter(Boolean).map((text) => {
-    const type = allType || text.startsWith('type ')
-    const bare = text.replace(/^type\s+/, '')
-    return { name: bare.split(/\s+as\s+/)[0], text: bare, type }
-  })
+  return braces
+    .split(',')
+    .map((n) => n.trim())
+    .filter(Boolean)
+    .map((text) => {
+      const type = allType || text.startsWith('type ')
+      const bare = text.replace(/^type\s+/, '')
+      return { name: bare.split(/\s+as\s+/)[0], text: bare, type }
+    })
 }
 
 function entrance(folderArg) {
@@ -128,13 +133,21 @@ function entrance(folderArg) {
   const lines = existsSync(index) ? readFileSync(index, 'utf8').trimEnd().split('\n') : []
   for (const [file, names] of [...exported].sort((a, b) => a[0].localeCompare(b[0]))) {
     const spec = specifierTo(index, file, extname(file) === '.ts' ? '.ts' : '')
-    const values = [...names].filter(([, type]) => !type).map(([n]) => n).sort()
-    const types = [...names].filter(([, type]) => type).map(([n]) => n).sort()
+    const values = [...names]
+      .filter(([, type]) => !type)
+      .map(([n]) => n)
+      .sort()
+    const types = [...names]
+      .filter(([, type]) => type)
+      .map(([n]) => n)
+      .sort()
     if (values.length) lines.push(`export { ${values.join(', ')} } from '${spec}'`)
     if (types.length) lines.push(`export type { ${types.join(', ')} } from '${spec}'`)
   }
   writeFileSync(index, lines.join('\n') + '\n')
-  console.log(`rewrote ${rewritten} file(s); ${relative(ROOT, index)} exports from ${exported.size} file(s): merge its lines by hand if it had some`)
+  console.log(
+    `rewrote ${rewritten} file(s); ${relative(ROOT, index)} exports from ${exported.size} file(s): merge its lines by hand if it had some`,
+  )
 }
 
 function main() {
@@ -177,8 +190,14 @@ function main() {
 
 function spawnGrep(pattern) {
   try {
-    return execFileSync('git', ['grep', '-nE', pattern, '--', ...SOURCE_DIRS, '*.md', '*.json', '*.config.ts'], { cwd: ROOT, encoding: 'utf8' })
-      .split('\n').filter((l) => l && !/\bfrom ['"]|import\(|require\(/.test(l)).slice(0, 20).join('\n')
+    return execFileSync('git', ['grep', '-nE', pattern, '--', ...SOURCE_DIRS, '*.md', '*.json', '*.config.ts'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    })
+      .split('\n')
+      .filter((l) => l && !/\bfrom ['"]|import\(|require\(/.test(l))
+      .slice(0, 20)
+      .join('\n')
   } catch {
     return ''
   }

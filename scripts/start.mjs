@@ -40,15 +40,27 @@ function electronRuntime() {
   let exe = installedElectron()
   // Without a display there is no point downloading a hundred megabytes.
   if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) {
-    return { ok: false, why: `no graphical display: DISPLAY and WAYLAND_DISPLAY are unset${exe ? '' : ', and its binary is not installed'}` }
+    return {
+      ok: false,
+      why: `no graphical display: DISPLAY and WAYLAND_DISPLAY are unset${exe ? '' : ', and its binary is not installed'}`,
+    }
   }
   if (!exe) {
     // Electron >= 42 downloads its binary on first use rather than at npm install.
-    const r = spawnSync(process.execPath, [join(electronDir, 'install.js')], { cwd: root, encoding: 'utf8', timeout: 10 * 60_000 })
+    const r = spawnSync(process.execPath, [join(electronDir, 'install.js')], {
+      cwd: root,
+      encoding: 'utf8',
+      timeout: 10 * 60_000,
+    })
     exe = installedElectron()
     if (!exe) {
-      const why = r.error ? r.error.message : lastLine(`${r.stdout ?? ''}\n${r.stderr ?? ''}`) || `exit status ${r.status}`
-      return { ok: false, why: `its binary is not installed and could not be downloaded: ${why.replace(/^\w*Error: /, '')}` }
+      const why = r.error
+        ? r.error.message
+        : lastLine(`${r.stdout ?? ''}\n${r.stderr ?? ''}`) || `exit status ${r.status}`
+      return {
+        ok: false,
+        why: `its binary is not installed and could not be downloaded: ${why.replace(/^\w*Error: /, '')}`,
+      }
     }
   }
   return { ok: true, exe }
@@ -81,7 +93,8 @@ function runChild(cmd, args, env = process.env) {
 }
 
 function serveForBrowser(args, why) {
-  if (why) console.log(`Electron runtime not available on this machine (${why}); serving the app for a browser instead.`)
+  if (why)
+    console.log(`Electron runtime not available on this machine (${why}); serving the app for a browser instead.`)
   // As `npm run serve`: builds out/ first if it is missing or stale, and prints `listening on <url>`.
   runChild(process.execPath, [join(root, 'electron', 'host', 'serve.mjs'), ...args])
 }

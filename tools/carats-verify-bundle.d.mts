@@ -3,4 +3,9 @@ import type { BundleBlockResult, BundleResult } from './carats-verify.mjs'
 export class UnreadableBundle extends Error {}
 export function verifyBundle(dir: string, opts?: { onBlock?: (b: BundleBlockResult) => void }): BundleResult
 export function bundleCommand(dir: string, print?: (line: string) => void): number
-export function secretFromShares(serverShare: Uint8Array, custodianShare: Uint8Array, emission: number, block: number): Uint8Array
+export function secretFromShares(
+  serverShare: Uint8Array,
+  custodianShare: Uint8Array,
+  emission: number,
+  block: number,
+): Uint8Array

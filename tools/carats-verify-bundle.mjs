@@ -31,19 +31,27 @@ const u16 = (n) => Buffer.of(n >>> 8, n & 255)
 
 /** S = HMAC(A || C, ascii("CARATS/v1/secret") || u16(e) || u16(b)) (DERIVATION.md §1.1). */
 export function secretFromShares(serverShare, custodianShare, e, b) {
-  return new Uint8Array(createHmac('sha256', Buffer.concat([serverShare, custodianShare])).update(Buffer.concat([Buffer.from('CARATS/v1/secret'), u16(e), u16(b)])).digest())
+  return new Uint8Array(
+    createHmac('sha256', Buffer.concat([serverShare, custodianShare]))
+      .update(Buffer.concat([Buffer.from('CARATS/v1/secret'), u16(e), u16(b)]))
+      .digest(),
+  )
 }
 
 /** Problems by kind: each counted, the first few kept as examples. */
 class Problems {
-  constructor() { this.byCode = new Map() }
+  constructor() {
+    this.byCode = new Map()
+  }
   add(code, message) {
     const p = this.byCode.get(code) ?? { code, count: 0, examples: [] }
     p.count++
     if (p.examples.length < EXAMPLES) p.examples.push(message)
     this.byCode.set(code, p)
   }
-  list() { return [...this.byCode.values()] }
+  list() {
+    return [...this.byCode.values()]
+  }
 }
 
 function readBundle(dir) {
@@ -59,8 +67,15 @@ function readBundle(dir) {
   } catch (e) {
     throw new UnreadableBundle(`bundle.json is not JSON: ${e.message}`)
   }
-  if (bundle?.format !== BUNDLE_FORMAT) throw new UnreadableBundle(`bundle.json is not a ${BUNDLE_FORMAT} bundle (format ${JSON.stringify(bundle?.format)})`)
-  if (!Number.isInteger(bundle.emission?.number) || !Array.isArray(bundle.blocks) || bundle.blocks.some((b) => !Number.isInteger(b?.block))) {
+  if (bundle?.format !== BUNDLE_FORMAT)
+    throw new UnreadableBundle(
+      `bundle.json is not a ${BUNDLE_FORMAT} bundle (format ${JSON.stringify(bundle?.format)})`,
+    )
+  if (
+    !Number.isInteger(bundle.emission?.number) ||
+    !Array.isArray(bundle.blocks) ||
+    bundle.blocks.some((b) => !Number.isInteger(b?.block))
+  ) {
     throw new UnreadableBundle('bundle.json lacks emission.number or a list of blocks with their numbers')
   }
   return bundle
@@ -76,11 +91,18 @@ function checkDefinition(bundle, problems) {
     throw new UnreadableBundle(`the definition bytes are not JSON: ${e.message}`)
   }
   const { def, digest } = read
-  if (canonical(def) !== text) problems.add('definition-not-canonical', 'the definition bytes are not canonical JSON (§6)')
-  if (text !== bundle.definition?.canonicalDefinition) problems.add('definition-text', 'definition.canonicalDefinition is not the text of definitionCanonicalHex')
-  if (hex(digest) !== bundle.definition?.definitionDigest) problems.add('definition-digest', `the definition bytes hash to ${hex(digest)}, the bundle states ${bundle.definition?.definitionDigest}`)
+  if (canonical(def) !== text)
+    problems.add('definition-not-canonical', 'the definition bytes are not canonical JSON (§6)')
+  if (text !== bundle.definition?.canonicalDefinition)
+    problems.add('definition-text', 'definition.canonicalDefinition is not the text of definitionCanonicalHex')
+  if (hex(digest) !== bundle.definition?.definitionDigest)
+    problems.add(
+      'definition-digest',
+      `the definition bytes hash to ${hex(digest)}, the bundle states ${bundle.definition?.definitionDigest}`,
+    )
   for (const [field, value] of Object.entries(def)) {
-    if (canonical(value) !== canonical(bundle.definition?.[field])) problems.add('definition-fields', `definition.${field} differs from the canonical bytes`)
+    if (canonical(value) !== canonical(bundle.definition?.[field]))
+      problems.add('definition-fields', `definition.${field} differs from the canonical bytes`)
   }
   return { def, digest }
 }
@@ -91,7 +113,11 @@ function checkCeremony(ceremony, problems) {
   const share = (name) => {
     const s = bytesOf(`ceremony.${name}Share`, ceremony[`${name}Share`])
     if (s.length !== 32) problems.add('share-format', `the ${name} share is ${s.length} bytes, a share is 32`)
-    if (sha256hex(s) !== ceremony[`${name}Hash`]) problems.add('share-hash', `SHA-256 of the ${name} share is ${sha256hex(s)}, the ceremony recorded ${ceremony[`${name}Hash`]}`)
+    if (sha256hex(s) !== ceremony[`${name}Hash`])
+      problems.add(
+        'share-hash',
+        `SHA-256 of the ${name} share is ${sha256hex(s)}, the ceremony recorded ${ceremony[`${name}Hash`]}`,
+      )
     return s
   }
   return { server: share('server'), custodian: share('custodian') }
@@ -108,7 +134,7 @@ function* lines(path, hash) {
   try {
     const buf = Buffer.alloc(1 << 20)
     let rest = ''
-    for (let n; (n = readSync(fd, buf, 0, buf.length, null)) > 0; ) {
+    for (let n; (n = readSync(fd, buf, 0, buf.length, null)) > 0;) {
       hash.update(buf.subarray(0, n))
       const parts = (rest + buf.toString('latin1', 0, n)).split('\n')
       rest = parts.pop()
@@ -133,32 +159,57 @@ function checkSales(dir, blk, e, def, prizeOf, problems) {
       continue
     }
     if (typeof line === 'object') {
-      problems.add('sales-cut', `line ${row} ends without a line break: the file is cut (${JSON.stringify(line.unterminated.slice(0, 40))})`)
+      problems.add(
+        'sales-cut',
+        `line ${row} ends without a line break: the file is cut (${JSON.stringify(line.unterminated.slice(0, 40))})`,
+      )
       break
     }
     const m = SALES_ROW.exec(line)
-    if (!m) { problems.add('sales-line', `line ${row} is not serial,soldAt,prizeCents: ${JSON.stringify(line.slice(0, 60))}`); continue }
+    if (!m) {
+      problems.add('sales-line', `line ${row} is not serial,soldAt,prizeCents: ${JSON.stringify(line.slice(0, 60))}`)
+      continue
+    }
     const [serial] = line.split(',', 1)
     const u = Number(m[3])
-    if (Number(m[1]) !== e || Number(m[2]) !== blk.block) { problems.add('sales-serial', `line ${row}: ${serial} is not a unit of block ${e}/${blk.block}`); continue }
-    if (u >= def.blockSize) { problems.add('sales-serial', `line ${row}: ${serial} is beyond the block's ${def.blockSize} units`); continue }
-    if (serialOf(e, blk.block, u) !== serial) { problems.add('sales-serial', `line ${row}: ${serial} has a wrong check digit (${serialOf(e, blk.block, u)})`); continue }
-    if (seen[u]) { problems.add('sales-duplicate', `line ${row}: ${serial} is sold twice`); continue }
+    if (Number(m[1]) !== e || Number(m[2]) !== blk.block) {
+      problems.add('sales-serial', `line ${row}: ${serial} is not a unit of block ${e}/${blk.block}`)
+      continue
+    }
+    if (u >= def.blockSize) {
+      problems.add('sales-serial', `line ${row}: ${serial} is beyond the block's ${def.blockSize} units`)
+      continue
+    }
+    if (serialOf(e, blk.block, u) !== serial) {
+      problems.add('sales-serial', `line ${row}: ${serial} has a wrong check digit (${serialOf(e, blk.block, u)})`)
+      continue
+    }
+    if (seen[u]) {
+      problems.add('sales-duplicate', `line ${row}: ${serial} is sold twice`)
+      continue
+    }
     if (u < last) problems.add('sales-order', `line ${row}: ${serial} comes after a later unit`)
     seen[u] = 1
     last = Math.max(last, u)
     const ms = Date.parse(m[4])
-    if (Number.isNaN(ms) || new Date(ms).toISOString() !== m[4]) problems.add('sales-time', `line ${row}: ${m[4]} is not a time`)
+    if (Number.isNaN(ms) || new Date(ms).toISOString() !== m[4])
+      problems.add('sales-time', `line ${row}: ${m[4]} is not a time`)
     const stated = Number(m[5])
     const prize = prizeOf(u)
-    if (stated !== prize) problems.add('prize', `line ${row}: ${serial} is said to pay ${stated} cents, the unit pays ${prize}`)
+    if (stated !== prize)
+      problems.add('prize', `line ${row}: ${serial} is said to pay ${stated} cents, the unit pays ${prize}`)
     totals.rows++
-    if (prize > 0) { totals.winning++; totals.prizeCents += prize }
+    if (prize > 0) {
+      totals.winning++
+      totals.prizeCents += prize
+    }
   }
   if (row === 0) problems.add('sales-header', 'the sales file is empty')
-  if (totals.rows !== blk.unitsSold) problems.add('sales-rows', `${totals.rows} sold units in the file, the bundle says ${blk.unitsSold}`)
+  if (totals.rows !== blk.unitsSold)
+    problems.add('sales-rows', `${totals.rows} sold units in the file, the bundle says ${blk.unitsSold}`)
   const digest = hash.digest('hex')
-  if (digest !== blk.salesSha256) problems.add('sales-sha256', `${blk.salesFile} hashes to ${digest}, the bundle states ${blk.salesSha256}`)
+  if (digest !== blk.salesSha256)
+    problems.add('sales-sha256', `${blk.salesFile} hashes to ${digest}, the bundle states ${blk.salesSha256}`)
   return totals
 }
 
@@ -168,24 +219,44 @@ const safeName = (name) => typeof name === 'string' && /^[\w.-]+$/.test(name) &&
 function checkBlock(dir, bundle, defn, shares, blk) {
   const problems = new Problems()
   const e = bundle.emission.number
-  const out = { block: blk.block, status: blk.status, seeding: blk.seeding, commitment: blk.commitment, derivedCommitment: null, sales: null, ms: 0 }
+  const out = {
+    block: blk.block,
+    status: blk.status,
+    seeding: blk.seeding,
+    commitment: blk.commitment,
+    derivedCommitment: null,
+    sales: null,
+    ms: 0,
+  }
   if (blk.secret === null) {
-    if (blk.status !== 'pending') problems.add('secret-missing', `block ${blk.block} is ${blk.status} but the bundle gives no secret`)
-    if (blk.unitsSold !== 0 || blk.salesFile !== null) problems.add('sales-rows', `block ${blk.block} was never generated, yet sales are listed`)
+    if (blk.status !== 'pending')
+      problems.add('secret-missing', `block ${blk.block} is ${blk.status} but the bundle gives no secret`)
+    if (blk.unitsSold !== 0 || blk.salesFile !== null)
+      problems.add('sales-rows', `block ${blk.block} was never generated, yet sales are listed`)
     return { ...out, problems: problems.list() }
   }
   const t0 = Date.now()
   const secret = bytesOf(`block ${blk.block}'s secret`, blk.secret)
   if (secret.length !== 32) throw new UnreadableBundle(`block ${blk.block}: a secret is 32 bytes, not ${secret.length}`)
   if (blk.seeding === 'two-person') {
-    if (!shares) problems.add('no-ceremony', `block ${blk.block} is said to be seeded by two persons, but the bundle has no ceremony`)
-    else if (hex(secretFromShares(shares.server, shares.custodian, e, blk.block)) !== blk.secret) problems.add('secret-from-shares', `block ${blk.block}'s secret is not HMAC(A || C, "CARATS/v1/secret" || e || b) of the ceremony's shares`)
+    if (!shares)
+      problems.add(
+        'no-ceremony',
+        `block ${blk.block} is said to be seeded by two persons, but the bundle has no ceremony`,
+      )
+    else if (hex(secretFromShares(shares.server, shares.custodian, e, blk.block)) !== blk.secret)
+      problems.add(
+        'secret-from-shares',
+        `block ${blk.block}'s secret is not HMAC(A || C, "CARATS/v1/secret" || e || b) of the ceremony's shares`,
+      )
   }
   const r = verifyBlock(defn.def, defn.digest, secret, e, blk.block, blk.commitmentVersion)
   for (const p of r.problems) problems.add('unsound', p)
   out.derivedCommitment = r.commitment
-  if (r.commitment !== blk.commitment) problems.add('commitment', `the secret gives commitment ${r.commitment}, the bundle states ${blk.commitment}`)
-  if (!safeName(blk.salesFile)) throw new UnreadableBundle(`block ${blk.block}: salesFile ${JSON.stringify(blk.salesFile)} is not a file name`)
+  if (r.commitment !== blk.commitment)
+    problems.add('commitment', `the secret gives commitment ${r.commitment}, the bundle states ${blk.commitment}`)
+  if (!safeName(blk.salesFile))
+    throw new UnreadableBundle(`block ${blk.block}: salesFile ${JSON.stringify(blk.salesFile)} is not a file name`)
   const prizeOf = (u) => (r.tiers[u] === 255 ? 0 : defn.def.tiers[r.tiers[u]].amountCents)
   out.sales = checkSales(dir, blk, e, defn.def, prizeOf, problems)
   return { ...out, ms: Date.now() - t0, problems: problems.list() }
@@ -216,8 +287,11 @@ const describe = (ps) => ps.map((p) => `${p.code} ×${p.count}: ${p.examples.joi
 /** One block's summary line, for people. */
 export function blockLine(b) {
   const seeding = b.seeding === 'two-person' ? 'two-person seeding' : 'single control (one person drew its secret)'
-  if (b.derivedCommitment === null && b.problems.length === 0) return `block ${b.block}: never generated, nothing to check`
-  const sales = b.sales ? `${b.sales.rows} sold units, ${b.sales.winning} winning, ${b.sales.prizeCents} cents of prizes` : 'no sales checked'
+  if (b.derivedCommitment === null && b.problems.length === 0)
+    return `block ${b.block}: never generated, nothing to check`
+  const sales = b.sales
+    ? `${b.sales.rows} sold units, ${b.sales.winning} winning, ${b.sales.prizeCents} cents of prizes`
+    : 'no sales checked'
   const head = `block ${b.block} (${seeding}): commitment ${b.derivedCommitment}; ${sales}; ${(b.ms / 1000).toFixed(1)} s`
   return b.problems.length ? `${head}\n  FAILS:\n    ${describe(b.problems)}` : `${head}; holds`
 }
@@ -228,9 +302,11 @@ export function bundleCommand(dir, print = console.log) {
     const r = verifyBundle(dir, { onBlock: (b) => print(blockLine(b)) })
     if (r.problems.length) print(`the bundle FAILS:\n    ${describe(r.problems)}`)
     const e = r.emission
-    print(r.holds
-      ? `emission ${e.number} (${e.code}, ${e.status}): the bundle holds. Compare each block's commitment above with the emission's certificate.`
-      : `emission ${e.number} (${e.code}): the bundle does NOT hold (see FAILS above)`)
+    print(
+      r.holds
+        ? `emission ${e.number} (${e.code}, ${e.status}): the bundle holds. Compare each block's commitment above with the emission's certificate.`
+        : `emission ${e.number} (${e.code}): the bundle does NOT hold (see FAILS above)`,
+    )
     return r.holds ? 0 : 1
   } catch (err) {
     if (!(err instanceof UnreadableBundle)) throw err

@@ -39,7 +39,8 @@ const u32 = (n) => Uint8Array.of(n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n 
 const cat = (...parts) => new Uint8Array(Buffer.concat(parts))
 export const hex = (b) => Buffer.from(b).toString('hex')
 export const unhex = (h) => {
-  if (typeof h !== 'string' || !/^([0-9a-f]{2})*$/.test(h)) throw new Error(`not lowercase hexadecimal: ${String(h).slice(0, 20)}`)
+  if (typeof h !== 'string' || !/^([0-9a-f]{2})*$/.test(h))
+    throw new Error(`not lowercase hexadecimal: ${String(h).slice(0, 20)}`)
   return new Uint8Array(Buffer.from(h, 'hex'))
 }
 
@@ -63,7 +64,9 @@ export const KS = (key, c, n) => new Keystream(key, c).take(n)
 export function canonical(v) {
   if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`
   if (v !== null && typeof v === 'object') {
-    const keys = Object.keys(v).filter((k) => v[k] !== undefined).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+    const keys = Object.keys(v)
+      .filter((k) => v[k] !== undefined)
+      .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
     return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`).join(',')}}`
   }
   return JSON.stringify(v)
@@ -95,12 +98,18 @@ export function tierTable(def, key) {
   const N = def.blockSize
   const T = new Uint8Array(N).fill(255)
   let at = 0
-  def.tiers.forEach((t, i) => { T.fill(i, at, at + t.count); at += t.count })
+  def.tiers.forEach((t, i) => {
+    T.fill(i, at, at + t.count)
+    at += t.count
+  })
   const ks = new Keystream(key, 0)
   let buf = ks.take(65536)
   let p = 0
   const word = () => {
-    if (p === buf.length) { buf = ks.take(65536); p = 0 }
+    if (p === buf.length) {
+      buf = ks.take(65536)
+      p = 0
+    }
     const r = ((buf[p] << 24) | (buf[p + 1] << 16) | (buf[p + 2] << 8) | buf[p + 3]) >>> 0
     p += 4
     return r
@@ -117,7 +126,9 @@ export function tierTable(def, key) {
       j = Math.floor(((r >>> 16) * B + Math.floor(((r & 0xffff) * B) / 65536)) / 65536)
       break
     }
-    const t = T[i]; T[i] = T[j]; T[j] = t
+    const t = T[i]
+    T[i] = T[j]
+    T[j] = t
   }
   return T
 }
@@ -149,20 +160,29 @@ class Words {
   weighted(weights) {
     const x = this.uniform(weights.reduce((a, w) => a + w, 0))
     let acc = 0
-    for (let i = 0; i < weights.length; i++) { acc += weights[i]; if (x < acc) return i }
+    for (let i = 0; i < weights.length; i++) {
+      acc += weights[i]
+      if (x < acc) return i
+    }
     throw new Error('unreachable')
   }
 }
 
-export const sliceBlocks = (def) => Math.ceil((2 * (def.winningCells + 2 * def.yoursCells + Math.min(def.winningCells, def.yoursCells) + 1)) / 16)
+export const sliceBlocks = (def) =>
+  Math.ceil((2 * (def.winningCells + 2 * def.yoursCells + Math.min(def.winningCells, def.yoursCells) + 1)) / 16)
 export const recordSize = (def) => 10 + def.winningCells + 2 * def.yoursCells
 
 /** The unit's content and record from its slice; `extraSlices` says how many extra slices it took. */
 export function makeUnit(def, k, tier, unit, slice) {
-  const W = def.winningCells, Y = def.yoursCells
+  const W = def.winningCells,
+    Y = def.yoursCells
   const words = new Words(slice, k.extra, unit, sliceBlocks(def))
   const pool = [...def.numbers]
-  const swap = (a, i, j) => { const t = a[i]; a[i] = a[j]; a[j] = t }
+  const swap = (a, i, j) => {
+    const t = a[i]
+    a[i] = a[j]
+    a[j] = t
+  }
   for (let j = 0; j < W; j++) swap(pool, j, j + words.uniform(pool.length - j))
   let parts = []
   if (tier !== 255) {
@@ -171,14 +191,19 @@ export function makeUnit(def, k, tier, unit, slice) {
     parts = rule.options[option].partsCents
   }
   const km = parts.length
-  for (let j = 0; j < Y - km; j++) { const a = W + j; swap(pool, a, a + words.uniform(pool.length - a)) }
+  for (let j = 0; j < Y - km; j++) {
+    const a = W + j
+    swap(pool, a, a + words.uniform(pool.length - a))
+  }
   const c = pool.slice(0, W)
   for (let j = 0; j < km; j++) swap(c, j, j + words.uniform(W - j))
   const cells = Array.from({ length: Y }, (_, i) => i)
-  const numbers = new Array(Y), amounts = new Array(Y)
+  const numbers = new Array(Y),
+    amounts = new Array(Y)
   for (let j = 0; j < km; j++) {
     swap(cells, j, j + words.uniform(Y - j))
-    numbers[cells[j]] = c[j]; amounts[cells[j]] = parts[j]
+    numbers[cells[j]] = c[j]
+    amounts[cells[j]] = parts[j]
   }
   const decoyOptions = def.decoyWeights.filter((d) => d.weight > 0)
   for (let j = 0; j < Y - km; j++) {
@@ -187,9 +212,25 @@ export function makeUnit(def, k, tier, unit, slice) {
   }
   const prize = tier === 255 ? 0 : def.tiers[tier].amountCents
   const winning = pool.slice(0, W)
-  const record = cat(u32(unit), u32(prize), Uint8Array.from(winning), Uint8Array.from(numbers),
-    Uint8Array.from(amounts, (a) => def.printableAmountsCents.indexOf(a)), Uint8Array.of(tier, km))
-  return { unit, tier, prizeCents: prize, winning, numbers, amountsCents: amounts, matches: km, record, extraSlices: words.extraSlices }
+  const record = cat(
+    u32(unit),
+    u32(prize),
+    Uint8Array.from(winning),
+    Uint8Array.from(numbers),
+    Uint8Array.from(amounts, (a) => def.printableAmountsCents.indexOf(a)),
+    Uint8Array.of(tier, km),
+  )
+  return {
+    unit,
+    tier,
+    prizeCents: prize,
+    winning,
+    numbers,
+    amountsCents: amounts,
+    matches: km,
+    record,
+    extraSlices: words.extraSlices,
+  }
 }
 
 /** What the content pays, found without the derivation: gems whose number is a winning number. */
@@ -197,29 +238,42 @@ export function evaluate(def, content) {
   const problems = []
   const allowed = new Set(def.numbers)
   const all = [...content.winning, ...content.numbers]
-  if (new Set(content.winning).size !== content.winning.length || new Set(content.numbers).size !== content.numbers.length) problems.push('a number repeats in a zone')
+  if (
+    new Set(content.winning).size !== content.winning.length ||
+    new Set(content.numbers).size !== content.numbers.length
+  )
+    problems.push('a number repeats in a zone')
   if (!all.every((n) => allowed.has(n))) problems.push('a number is not in the list')
-  if (!content.amountsCents.every((a) => def.printableAmountsCents.includes(a))) problems.push('an amount is not printable')
+  if (!content.amountsCents.every((a) => def.printableAmountsCents.includes(a)))
+    problems.push('an amount is not printable')
   const win = new Set(content.winning)
   const prize = content.numbers.reduce((s, n, i) => (win.has(n) ? s + content.amountsCents[i] : s), 0)
   return { prizeCents: prize, problems }
 }
 
 export function decodeRecord(def, rec) {
-  const W = def.winningCells, Y = def.yoursCells
+  const W = def.winningCells,
+    Y = def.yoursCells
   const v = new DataView(rec.buffer, rec.byteOffset, rec.byteLength)
   const amountOf = (i) => def.printableAmountsCents[i]
   return {
-    unit: v.getUint32(0), prizeCents: v.getUint32(4),
-    winning: [...rec.subarray(8, 8 + W)], numbers: [...rec.subarray(8 + W, 8 + W + Y)],
+    unit: v.getUint32(0),
+    prizeCents: v.getUint32(4),
+    winning: [...rec.subarray(8, 8 + W)],
+    numbers: [...rec.subarray(8 + W, 8 + W + Y)],
     amountsCents: [...rec.subarray(8 + W + Y, 8 + W + 2 * Y)].map(amountOf),
-    tier: rec[8 + W + 2 * Y], matches: rec[9 + W + 2 * Y],
+    tier: rec[8 + W + 2 * Y],
+    matches: rec[9 + W + 2 * Y],
   }
 }
 
 // ---------------------------------------------------------------------------------------------
 // commitment (§6, §7)
-const largestPowerBelow = (n) => { let k = 1; while (k * 2 < n) k *= 2; return k }
+const largestPowerBelow = (n) => {
+  let k = 1
+  while (k * 2 < n) k *= 2
+  return k
+}
 export function mth(leaves, from = 0, n = leaves.length) {
   if (n === 1) return leaves[from]
   const k = largestPowerBelow(n)
@@ -228,16 +282,23 @@ export function mth(leaves, from = 0, n = leaves.length) {
 export function rootFromPath(leaf, m, n, path) {
   // RFC 6962 §2.1.1: the path lists siblings lowest first; walk the tree from the top
   const walk = (m, n, end) => {
-    if (n === 1) { if (end !== 0) throw new Error('the path is longer than the tree is deep'); return leaf }
+    if (n === 1) {
+      if (end !== 0) throw new Error('the path is longer than the tree is deep')
+      return leaf
+    }
     if (end === 0) throw new Error('the path is too short')
     const k = largestPowerBelow(n)
-    return m < k ? sha256(Uint8Array.of(1), walk(m, k, end - 1), path[end - 1]) : sha256(Uint8Array.of(1), path[end - 1], walk(m - k, n - k, end - 1))
+    return m < k
+      ? sha256(Uint8Array.of(1), walk(m, k, end - 1), path[end - 1])
+      : sha256(Uint8Array.of(1), path[end - 1], walk(m - k, n - k, end - 1))
   }
   return walk(m, n, path.length)
 }
 export const unitHash = (salt, record) => sha256(Uint8Array.of(2), salt, record)
 export function commitment(version, e, b, def, digest, root) {
-  return hex(sha256(ascii(`CARATS-BLOCK-COMMITMENT-v${version}`), u16(e), u16(b), u32(def.blockSize), u32(128), digest, root))
+  return hex(
+    sha256(ascii(`CARATS-BLOCK-COMMITMENT-v${version}`), u16(e), u16(b), u32(def.blockSize), u32(128), digest, root),
+  )
 }
 
 /** Every unit of a block, in order, chunk by chunk: calls onChunk(chunkIndex, units, salts). */
@@ -252,7 +313,8 @@ export function deriveBlock(def, secret, e, b, { onChunk, tiers } = {}) {
     const stream = unitStream.take(n * sb)
     const salts = saltStream.take(32 * n)
     const units = []
-    for (let i = 0; i < n; i++) units.push(makeUnit(def, k, T[first + i], first + i, stream.subarray(i * sb, (i + 1) * sb)))
+    for (let i = 0; i < n; i++)
+      units.push(makeUnit(def, k, T[first + i], first + i, stream.subarray(i * sb, (i + 1) * sb)))
     onChunk(c, units, salts)
   }
   return { keys: k, tiers: T }
@@ -266,16 +328,33 @@ export function verifyBlock(def, digest, secret, e, b, version) {
     onChunk(c, units, salts) {
       for (const u of units) {
         const ev = evaluate(def, u)
-        if (ev.problems.length || ev.prizeCents !== u.prizeCents) problems.push(`unit ${u.unit}: shows ${ev.prizeCents} cents, its outcome is ${u.prizeCents} (${ev.problems.join('; ')})`)
+        if (ev.problems.length || ev.prizeCents !== u.prizeCents)
+          problems.push(
+            `unit ${u.unit}: shows ${ev.prizeCents} cents, its outcome is ${u.prizeCents} (${ev.problems.join('; ')})`,
+          )
         counts[u.tier === 255 ? def.tiers.length : u.tier]++
       }
-      const body = version === 1 ? units.map((u) => u.record) : units.map((u, i) => unitHash(salts.subarray(32 * i, 32 * i + 32), u.record))
+      const body =
+        version === 1
+          ? units.map((u) => u.record)
+          : units.map((u, i) => unitHash(salts.subarray(32 * i, 32 * i + 32), u.record))
       leaves.push(sha256(Uint8Array.of(0), ...body))
     },
   })
-  def.tiers.forEach((t, i) => { if (counts[i] !== t.count) problems.push(`tier ${t.amountCents} cents: ${counts[i]} units, the table says ${t.count}`) })
+  def.tiers.forEach((t, i) => {
+    if (counts[i] !== t.count)
+      problems.push(`tier ${t.amountCents} cents: ${counts[i]} units, the table says ${t.count}`)
+  })
   const root = mth(leaves)
-  return { sound: problems.length === 0, problems, units: def.blockSize, merkleRoot: hex(root), commitment: commitment(version, e, b, def, digest, root), leaves, tiers }
+  return {
+    sound: problems.length === 0,
+    problems,
+    units: def.blockSize,
+    merkleRoot: hex(root),
+    commitment: commitment(version, e, b, def, digest, root),
+    leaves,
+    tiers,
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -283,7 +362,18 @@ export function verifyBlock(def, digest, secret, e, b, version) {
 const same = (a, b) => Array.isArray(b) && a.length === b.length && a.every((x, i) => x === b[i])
 
 export function serialOf(e, b, u) {
-  const DAMM = ['0317598642', '7092154863', '4206871359', '1750983426', '6123045978', '3674209581', '5869720134', '8945362017', '9438617205', '2581436790']
+  const DAMM = [
+    '0317598642',
+    '7092154863',
+    '4206871359',
+    '1750983426',
+    '6123045978',
+    '3674209581',
+    '5869720134',
+    '8945362017',
+    '9438617205',
+    '2581436790',
+  ]
   const body = String(e).padStart(4, '0') + String(b).padStart(3, '0') + String(u).padStart(7, '0')
   let d = 0
   for (const ch of body) d = Number(DAMM[d][Number(ch)])
@@ -293,30 +383,51 @@ export function serialOf(e, b, u) {
 export function verifyProof(proof) {
   const problems = []
   try {
-    if (proof.format !== 'carats-unit-proof' || proof.formatVersion !== 1) throw new Error('not a carats-unit-proof of format 1')
-    if (proof.commitmentVersion !== 2) throw new Error(`commitment version ${proof.commitmentVersion} has no unit proofs`)
+    if (proof.format !== 'carats-unit-proof' || proof.formatVersion !== 1)
+      throw new Error('not a carats-unit-proof of format 1')
+    if (proof.commitmentVersion !== 2)
+      throw new Error(`commitment version ${proof.commitmentVersion} has no unit proofs`)
     const { def, digest } = { def: JSON.parse(proof.definition), digest: sha256(ascii(proof.definition)) }
-    if (hex(digest) !== proof.definitionDigest) problems.push('the definition does not hash to the digest the proof states')
+    if (hex(digest) !== proof.definitionDigest)
+      problems.push('the definition does not hash to the digest the proof states')
     const { emission: e, block: b, unit: u } = proof
-    if (!Number.isInteger(u) || u < 0 || u >= def.blockSize) throw new Error(`unit ${u} is not in a block of ${def.blockSize}`)
-    if (serialOf(e, b, u) !== proof.serial) problems.push(`the serial of ${e}/${b}/${u} is ${serialOf(e, b, u)}, not ${proof.serial}`)
+    if (!Number.isInteger(u) || u < 0 || u >= def.blockSize)
+      throw new Error(`unit ${u} is not in a block of ${def.blockSize}`)
+    if (serialOf(e, b, u) !== proof.serial)
+      problems.push(`the serial of ${e}/${b}/${u} is ${serialOf(e, b, u)}, not ${proof.serial}`)
     const record = unhex(proof.record)
     if (record.length !== recordSize(def)) throw new Error(`a record is ${recordSize(def)} bytes`)
     const r = decodeRecord(def, record)
     if (r.unit !== u) problems.push(`the record is unit ${r.unit}'s`)
     const c = proof.content
     const tier = r.tier === 255 ? null : r.tier
-    if (c.prizeCents !== r.prizeCents || c.tier !== tier || !same(r.winning, c.winning) || !same(r.numbers, c.numbers) || !same(r.amountsCents, c.amountsCents)) problems.push('the content shown differs from the record')
+    if (
+      c.prizeCents !== r.prizeCents ||
+      c.tier !== tier ||
+      !same(r.winning, c.winning) ||
+      !same(r.numbers, c.numbers) ||
+      !same(r.amountsCents, c.amountsCents)
+    )
+      problems.push('the content shown differs from the record')
     const ev = evaluate(def, r)
     if (ev.problems.length) problems.push(`the content breaks the rules: ${ev.problems.join('; ')}`)
-    if (ev.prizeCents !== r.prizeCents) problems.push(`the content pays ${ev.prizeCents} cents, the record says ${r.prizeCents}`)
-    if ((r.tier === 255 ? 0 : def.tiers[r.tier]?.amountCents) !== r.prizeCents) problems.push("the record's prize is not its tier's")
+    if (ev.prizeCents !== r.prizeCents)
+      problems.push(`the content pays ${ev.prizeCents} cents, the record says ${r.prizeCents}`)
+    if ((r.tier === 255 ? 0 : def.tiers[r.tier]?.amountCents) !== r.prizeCents)
+      problems.push("the record's prize is not its tier's")
     const chunk = Math.floor(u / 128)
     const n = Math.min(128, def.blockSize - 128 * chunk)
     const hashes = proof.chunk.unitHashes.map(unhex)
-    if (hashes.length !== n || hashes.some((h) => h.length !== 32)) throw new Error(`chunk ${chunk} has ${n} unit hashes of 32 bytes`)
-    if (hex(hashes[u - 128 * chunk]) !== hex(unitHash(unhex(proof.salt), record))) problems.push("the unit's salted hash is not at its place in the chunk")
-    const root = rootFromPath(sha256(Uint8Array.of(0), ...hashes), chunk, Math.ceil(def.blockSize / 128), proof.path.map(unhex))
+    if (hashes.length !== n || hashes.some((h) => h.length !== 32))
+      throw new Error(`chunk ${chunk} has ${n} unit hashes of 32 bytes`)
+    if (hex(hashes[u - 128 * chunk]) !== hex(unitHash(unhex(proof.salt), record)))
+      problems.push("the unit's salted hash is not at its place in the chunk")
+    const root = rootFromPath(
+      sha256(Uint8Array.of(0), ...hashes),
+      chunk,
+      Math.ceil(def.blockSize / 128),
+      proof.path.map(unhex),
+    )
     if (hex(root) !== proof.merkleRoot) problems.push('the path does not lead to the stated Merkle root')
     const value = commitment(2, e, b, def, digest, root)
     if (value !== proof.commitment) problems.push(`the proof leads to commitment ${value}, not the one it states`)
@@ -330,7 +441,10 @@ export function verifyProof(proof) {
 // known-answer vectors (game-core/vectors/derivation.json)
 export function checkVectors(v, { wholeBlocks = false } = {}) {
   const diffs = []
-  const expect = (what, got, want) => { if (JSON.stringify(got) !== JSON.stringify(want)) diffs.push(`${what}: got ${JSON.stringify(got)}, the vectors say ${JSON.stringify(want)}`) }
+  const expect = (what, got, want) => {
+    if (JSON.stringify(got) !== JSON.stringify(want))
+      diffs.push(`${what}: got ${JSON.stringify(got)}, the vectors say ${JSON.stringify(want)}`)
+  }
   const main = v.block
   const { def, digest } = readDefinition(main.canonicalDefinition)
   expect('definition digest', hex(digest), main.definitionDigest)
@@ -348,12 +462,18 @@ export function checkVectors(v, { wholeBlocks = false } = {}) {
     const u = makeUnit(def, k, T[want.unit], want.unit, KS(k.units, want.unit * (sb / 16), sb))
     expect(`unit ${want.unit}`, { ...u, record: hex(u.record) }, want)
     expect(`salt of unit ${want.unit}`, hex(KS(k.salts, 2 * want.unit, 32)), main.v2.salts[want.unit])
-    expect(`unit hash of unit ${want.unit}`, hex(unitHash(KS(k.salts, 2 * want.unit, 32), u.record)), main.v2.unitHashes[want.unit])
+    expect(
+      `unit hash of unit ${want.unit}`,
+      hex(unitHash(KS(k.salts, 2 * want.unit, 32), u.record)),
+      main.v2.unitHashes[want.unit],
+    )
   }
   const firstLeaves = { 1: [], 2: [] }
   deriveBlockPart(def, secret, main.emission, main.block, T, main.v1.leaves.length, (units, salts) => {
     firstLeaves[1].push(hex(sha256(Uint8Array.of(0), ...units.map((x) => x.record))))
-    firstLeaves[2].push(hex(sha256(Uint8Array.of(0), ...units.map((x, i) => unitHash(salts.subarray(32 * i, 32 * i + 32), x.record)))))
+    firstLeaves[2].push(
+      hex(sha256(Uint8Array.of(0), ...units.map((x, i) => unitHash(salts.subarray(32 * i, 32 * i + 32), x.record)))),
+    )
   })
   expect('first v1 leaves', firstLeaves[1], main.v1.leaves)
   expect('first v2 leaves', firstLeaves[2], main.v2.leaves)
@@ -365,7 +485,10 @@ export function checkVectors(v, { wholeBlocks = false } = {}) {
   const xu = makeUnit(xd.def, xk, xt[x.unit.unit], x.unit.unit, KS(xk.units, x.unit.unit * (xsb / 16), xsb))
   expect('the unit that takes the extra keystream', { ...xu, record: hex(xu.record) }, x.unit)
   // whole blocks: the small one always, the 8,016,000 units of the main block on request (a minute or more)
-  for (const [name, blk] of [['small block', v.smallBlock], ...(wholeBlocks ? [['block', { ...main, v1: main.v1, v2: main.v2 }]] : [])]) {
+  for (const [name, blk] of [
+    ['small block', v.smallBlock],
+    ...(wholeBlocks ? [['block', { ...main, v1: main.v1, v2: main.v2 }]] : []),
+  ]) {
     const d = readDefinition(blk.canonicalDefinition)
     for (const version of [1, 2]) {
       const r = verifyBlock(d.def, d.digest, unhex(blk.secret), blk.emission, blk.block, version)
@@ -383,7 +506,9 @@ function deriveBlockPart(def, secret, e, b, T, chunks, onChunk) {
   for (let c = 0; c < chunks; c++) {
     const stream = KS(k.units, 128 * c * (sb / 16), 128 * sb)
     const salts = KS(k.salts, 2 * 128 * c, 32 * 128)
-    const units = Array.from({ length: 128 }, (_, i) => makeUnit(def, k, T[128 * c + i], 128 * c + i, stream.subarray(i * sb, (i + 1) * sb)))
+    const units = Array.from({ length: 128 }, (_, i) =>
+      makeUnit(def, k, T[128 * c + i], 128 * c + i, stream.subarray(i * sb, (i + 1) * sb)),
+    )
     onChunk(units, salts)
   }
 }
@@ -403,7 +528,10 @@ function main(argv) {
   const [what, ...rest] = argv
   if (what === 'proof' && rest[0]) {
     const r = verifyProof(JSON.parse(readFileSync(rest[0], 'utf8')))
-    if (r.valid) console.log(`${r.serial}: the proof holds. Commitment:\n${r.commitment}\nCompare it with the block's commitment on the emission's certificate.`)
+    if (r.valid)
+      console.log(
+        `${r.serial}: the proof holds. Commitment:\n${r.commitment}\nCompare it with the block's commitment on the emission's certificate.`,
+      )
     else console.log(`${r.serial ?? rest[0]}: the proof FAILS: ${r.problems.join('; ')}`)
     return r.valid ? 0 : 1
   }
@@ -414,8 +542,12 @@ function main(argv) {
     const t0 = Date.now()
     const r = verifyBlock(def, digest, unhex(f.secret), Number(f.emission), Number(f.block), version)
     const matches = f.commitment ? r.commitment === f.commitment.toLowerCase() : null
-    console.log(`${r.units} units in ${((Date.now() - t0) / 1000).toFixed(1)} s; ${r.sound ? 'every unit sound, the prize table exact' : `UNSOUND: ${r.problems.slice(0, 5).join('; ')}`}`)
-    console.log(`commitment (version ${version}): ${r.commitment}${matches === null ? '' : matches ? ' (matches)' : ` DOES NOT MATCH ${f.commitment}`}`)
+    console.log(
+      `${r.units} units in ${((Date.now() - t0) / 1000).toFixed(1)} s; ${r.sound ? 'every unit sound, the prize table exact' : `UNSOUND: ${r.problems.slice(0, 5).join('; ')}`}`,
+    )
+    console.log(
+      `commitment (version ${version}): ${r.commitment}${matches === null ? '' : matches ? ' (matches)' : ` DOES NOT MATCH ${f.commitment}`}`,
+    )
     return r.sound && matches !== false ? 0 : 1
   }
   if (what === 'bundle' && rest[0]) return bundleCommand(rest[0])
@@ -424,8 +556,11 @@ function main(argv) {
     console.log(diffs.length ? diffs.join('\n') : 'every vector reproduced')
     return diffs.length ? 1 : 0
   }
-  console.error('usage: carats-verify.mjs proof <file> | block --definition <file> --secret <hex> --emission E --block B [--commitment-version 1|2] [--commitment <hex>] | vectors <file> | bundle <dir>')
+  console.error(
+    'usage: carats-verify.mjs proof <file> | block --definition <file> --secret <hex> --emission E --block B [--commitment-version 1|2] [--commitment <hex>] | vectors <file> | bundle <dir>',
+  )
   return 2
 }
 
-if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) process.exitCode = main(process.argv.slice(2))
+if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href)
+  process.exitCode = main(process.argv.slice(2))

@@ -9,12 +9,24 @@ import type { Envelope } from '../contract/errors'
 import { openLedger, type Db } from '../ledger/db'
 import { isPostgresUrl } from '../ledger/location'
 import { keyFilePath, openLedgerKey, type KeyStore } from '../ledger/keystore'
-import { verifyBlockInWorkers, createCeremonyService, createEmissionsService, type VerifyBlockFn, createPublicationService, createVerifications } from '../services/emissions'
+import {
+  verifyBlockInWorkers,
+  createCeremonyService,
+  createEmissionsService,
+  type VerifyBlockFn,
+  createPublicationService,
+  createVerifications,
+} from '../services/emissions'
 import { closeImportWorkers, workerImport, writeTurnOf, type WriteTurn, createImporter } from '../services/import'
 import { contract } from '../contract'
 import type { LedgerUse } from '../contract/define'
 import { ReadPool } from './read-pool'
-import { runLedgerTask, createLedgerOffice, createLedgerSettingService, finishInterruptedRestore } from '../services/ledger-office'
+import {
+  runLedgerTask,
+  createLedgerOffice,
+  createLedgerSettingService,
+  finishInterruptedRestore,
+} from '../services/ledger-office'
 import { workerSeller, createSimulator } from '../services/simulator'
 import { workerLedgerRef } from '../ledger/worker-ref'
 import { createAlertsService } from '../services/alerts'
@@ -106,22 +118,82 @@ export function createServices(opts: {
   const alerts = createAlertsService({ db, clock, audit, catalog })
   const verifications = createVerifications({ db, clock, catalog })
   const ceremony = createCeremonyService({ db, keys, audit, catalog, clock })
-  const emissions = createEmissionsService({ db, clock, keys, audit, jobs, leases, catalog, verifications, ceremony, threads: opts.threads, verifyBlock: opts.verifyBlock ?? verifyBlockInWorkers })
+  const emissions = createEmissionsService({
+    db,
+    clock,
+    keys,
+    audit,
+    jobs,
+    leases,
+    catalog,
+    verifications,
+    ceremony,
+    threads: opts.threads,
+    verifyBlock: opts.verifyBlock ?? verifyBlockInWorkers,
+  })
   const sales = createSalesService({ db, clock, catalog, alerts })
   const publication = createPublicationService({ db, keys, catalog, ceremony, audit, clock })
   const tickets = createTicketsService({ db, catalog, audit })
   const players = createPlayersService({ db, catalog })
   const parties = createRelatedParties({ db, audit, clock })
-  const claims = createClaimsService({ db, clock, catalog, audit, players, parties, figures: createClaimFigures({ db, catalog }) })
+  const claims = createClaimsService({
+    db,
+    clock,
+    catalog,
+    audit,
+    players,
+    parties,
+    figures: createClaimFigures({ db, catalog }),
+  })
   // plugged in from their own modules (simulator*, import*, reports*) as they land
-  const simulator: SimulatorService = createSimulator({ db, clock, catalog, sales, audit, jobs, leases, seller: workerSeller(workerLedgerRef(dbPath, keyFile)) })
+  const simulator: SimulatorService = createSimulator({
+    db,
+    clock,
+    catalog,
+    sales,
+    audit,
+    jobs,
+    leases,
+    seller: workerSeller(workerLedgerRef(dbPath, keyFile)),
+  })
   const here = createImporter({ db, clock, catalog, sales, audit, leases })
-  const importer: ImporterService = { importContent: workerImport(dbPath, clock, keyFile), importHere: (actor, content, fileName, sha256) => here.importContent(actor, content, fileName, null, sha256 ?? null), history: here.history }
+  const importer: ImporterService = {
+    importContent: workerImport(dbPath, clock, keyFile),
+    importHere: (actor, content, fileName, sha256) =>
+      here.importContent(actor, content, fileName, null, sha256 ?? null),
+    history: here.history,
+  }
   const reports: ReportsService = createReports({ db, clock, catalog, alerts })
   const demo = createDemoService({ jobs, emissions, simulator })
   const ledger = createLedgerOffice({ db, dbPath, keyFile, keys, audit, jobs, clock, runTask: runLedgerTask })
   const ledgerSetting = createLedgerSettingService({ choice: opts.ledgerChoice ?? givenChoice(dbPath, keyFile), audit })
-  return { db, dbPath, clock, keys, catalog, audit, users, jobs, leases, alerts, emissions, ceremony, publication, verifications, sales, tickets, players, simulator, importer, reports, demo, ledger, parties, claims, ledgerSetting }
+  return {
+    db,
+    dbPath,
+    clock,
+    keys,
+    catalog,
+    audit,
+    users,
+    jobs,
+    leases,
+    alerts,
+    emissions,
+    ceremony,
+    publication,
+    verifications,
+    sales,
+    tickets,
+    players,
+    simulator,
+    importer,
+    reports,
+    demo,
+    ledger,
+    parties,
+    claims,
+    ledgerSetting,
+  }
 }
 
 export function openBackend(opts: BackendOptions): Backend {
@@ -133,17 +205,31 @@ export function openBackend(opts: BackendOptions): Backend {
   let services: Services
   try {
     const keys = openLedgerKey(db, opts.dbPath, { keyFile: opts.keyFile })
-    services = createServices({ db, dbPath: opts.dbPath, keyFile: opts.keyFile, keys, clock: opts.clock, threads: opts.threads, verifyBlock: opts.verifyBlock, ledgerChoice: opts.ledgerChoice })
+    services = createServices({
+      db,
+      dbPath: opts.dbPath,
+      keyFile: opts.keyFile,
+      keys,
+      clock: opts.clock,
+      threads: opts.threads,
+      verifyBlock: opts.verifyBlock,
+      ledgerChoice: opts.ledgerChoice,
+    })
     services.emissions.recoverInterrupted()
   } catch (e) {
     db.close()
     throw e
   }
-  const dispatcher = createDispatcher(createHandlers(services), (token) => services.users.resolve(token), (c, e) => limitedLog(`unexpected:${c}`, `[${c}]`, e))
+  const dispatcher = createDispatcher(
+    createHandlers(services),
+    (token) => services.users.resolve(token),
+    (c, e) => limitedLog(`unexpected:${c}`, `[${c}]`, e),
+  )
   let closed = false
   const turn = writeTurnOf(opts.dbPath)
   const pool = opts.readThreads ? new ReadPool(workerLedgerRef(opts.dbPath, opts.keyFile), opts.readThreads) : null
-  const onHost = (channel: string, args: unknown, token: string | null) => inTurn(turn, channel, () => dispatcher.dispatch(channel, args, token))
+  const onHost = (channel: string, args: unknown, token: string | null) =>
+    inTurn(turn, channel, () => dispatcher.dispatch(channel, args, token))
   return {
     dispatch(channel, args, token) {
       const use = useOf(channel)
@@ -190,7 +276,11 @@ function answeredApart(use: LedgerUse | undefined, turn: WriteTurn | null): bool
  * only, the thread checks the account and answers; an account found unsound, or a sign-out, ends
  * the session.
  */
-async function answerApart(pool: ReadPool, services: Services, c: { channel: string; args: unknown; token: string | null; writes: boolean }): Promise<Envelope<unknown>> {
+async function answerApart(
+  pool: ReadPool,
+  services: Services,
+  c: { channel: string; args: unknown; token: string | null; writes: boolean },
+): Promise<Envelope<unknown>> {
   const { channel, args, token } = c
   const userId = services.users.sessionUserId(token)
   const session = userId === null || token === null ? null : { userId, token }

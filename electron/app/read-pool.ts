@@ -100,8 +100,12 @@ class ReadThread {
   private fail(message: string): void {
     this.failed = true
     const read = new AppError('INTERNAL', `${message}: nothing was written, try again`).toData()
-    const wrote = new AppError('INTERNAL', `${message}: the change may or may not have been made; look before trying again`).toData()
-    for (const held of this.pending.values()) held.settle({ envelope: { ok: false, error: held.writes ? wrote : read } })
+    const wrote = new AppError(
+      'INTERNAL',
+      `${message}: the change may or may not have been made; look before trying again`,
+    ).toData()
+    for (const held of this.pending.values())
+      held.settle({ envelope: { ok: false, error: held.writes ? wrote : read } })
     this.pending.clear()
   }
 }
@@ -111,13 +115,25 @@ export class ReadPool {
   private nextId = 1
   private closed = false
 
-  constructor(private readonly ledger: WorkerLedgerRef, size: number) {
+  constructor(
+    private readonly ledger: WorkerLedgerRef,
+    size: number,
+  ) {
     this.threads = Array.from({ length: Math.max(1, size) }, () => new ReadThread({ ledger }))
   }
 
   /** The call answered by the least busy thread (a failed one replaced first); `writes`: it may write. */
-  call(channel: string, args: unknown, session: CallSession | null, now: number, writes = false): Promise<Omit<ReadAnswer, 'id'>> {
-    if (this.closed) return Promise.resolve({ envelope: { ok: false, error: new AppError('INTERNAL', 'the ledger is closing: try again').toData() } })
+  call(
+    channel: string,
+    args: unknown,
+    session: CallSession | null,
+    now: number,
+    writes = false,
+  ): Promise<Omit<ReadAnswer, 'id'>> {
+    if (this.closed)
+      return Promise.resolve({
+        envelope: { ok: false, error: new AppError('INTERNAL', 'the ledger is closing: try again').toData() },
+      })
     const thread = this.leastBusy()
     const message: ReadCall = { type: 'call', id: this.nextId++, channel, args, session, now }
     return new Promise((settle) => thread.call(message, { settle, writes }))

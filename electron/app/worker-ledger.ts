@@ -48,7 +48,12 @@ export function openWorkerLedger(ref: WorkerLedgerRef, clock: Clock): WorkerLedg
 }
 
 /** A worker's failure as it posts it to the thread that started it: an AppError's code, message and extras. */
-export function postedError(e: unknown): { type: 'error'; code: AppError['code']; message: string; extras: AppError['extras'] } {
+export function postedError(e: unknown): {
+  type: 'error'
+  code: AppError['code']
+  message: string
+  extras: AppError['extras']
+} {
   const err = e instanceof AppError ? e : new AppError('INTERNAL', e instanceof Error ? e.message : String(e))
   return { type: 'error', code: err.code, message: err.message, extras: err.extras }
 }

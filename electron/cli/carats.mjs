@@ -15,7 +15,9 @@ import { ensureBuilt, PROJECT_ROOT } from '../host/build.mjs'
 /** Why the command line cannot start, in one line. */
 function cannotStart(e) {
   if (e && typeof e === 'object' && typeof e.reason === 'string') {
-    return e.message.includes('\n') ? `the build of out/ failed: ${e.reason} (npm run build shows all of its output)` : e.reason
+    return e.message.includes('\n')
+      ? `the build of out/ failed: ${e.reason} (npm run build shows all of its output)`
+      : e.reason
   }
   return (e instanceof Error ? e.message : String(e)).split('\n')[0]
 }

@@ -26,18 +26,31 @@ function refuseUnsigned(): never {
   const why = process.env.CARATS_ACTOR?.trim()
     ? "CARATS_ACTOR names nobody for the key ceremony's steps"
     : "the key ceremony's steps are taken by a staff account"
-  throw new AppError('NOT_SIGNED_IN', `${why}: pass --user <name> and --password-stdin (the password on standard input)`, because('CEREMONY_SIGN_IN'))
+  throw new AppError(
+    'NOT_SIGNED_IN',
+    `${why}: pass --user <name> and --password-stdin (the password on standard input)`,
+    because('CEREMONY_SIGN_IN'),
+  )
 }
 
 /** Signs `--user` in with the password read from standard input, runs the step as them, then signs them out. */
-export async function asSignedIn<T>(b: Backend, flags: SignInFlags, channel: CeremonyChannel, step: (actor: Actor) => T): Promise<T> {
+export async function asSignedIn<T>(
+  b: Backend,
+  flags: SignInFlags,
+  channel: CeremonyChannel,
+  step: (actor: Actor) => T,
+): Promise<T> {
   if (!flags.user || !flags['password-stdin']) refuseUnsigned()
   const password = (await readStdin()).replace(/\r?\n$/, '')
   const session = await b.services.users.login(flags.user, password)
   try {
     const { name, role } = session.user
     if (!mayCall(contract[channel].access, role)) {
-      throw new AppError('FORBIDDEN', `${name} (${role}) may not take this step of the key ceremony (${channel})`, because('ROLE_FORBIDDEN', { role, channel }))
+      throw new AppError(
+        'FORBIDDEN',
+        `${name} (${role}) may not take this step of the key ceremony (${channel})`,
+        because('ROLE_FORBIDDEN', { role, channel }),
+      )
     }
     return step({ name, role })
   } finally {

@@ -63,40 +63,68 @@ function diceGiven(values: ShareFlags): ShareGiven {
 
 function shareFileGiven(path: string): ShareGiven {
   const hex = readText('--share-file', path, 'the file of your share, 64 hexadecimal digits').trim()
-  if (!/^[0-9a-fA-F]{64}$/.test(hex)) throw new UsageError(`--share-file: ${path} must hold 64 hexadecimal digits (your share: 32 bytes), and nothing else`)
+  if (!/^[0-9a-fA-F]{64}$/.test(hex))
+    throw new UsageError(
+      `--share-file: ${path} must hold 64 hexadecimal digits (your share: 32 bytes), and nothing else`,
+    )
   return { input: { share: hex.toLowerCase() }, how: 'random: from a file' }
 }
 
 /** The custodian's share as the service takes it, and how it was made (for the printout). `contribute` alone draws one here. */
 function shareInput(values: ShareFlags, step: 'commit' | 'reveal' | 'contribute'): ShareGiven {
-  const flags = step === 'contribute' ? ['--random', '--dice <rolls>', '--dice-file <file>'] : ['--dice <rolls>', '--dice-file <file>', '--share-file <file>']
+  const flags =
+    step === 'contribute'
+      ? ['--random', '--dice <rolls>', '--dice-file <file>']
+      : ['--dice <rolls>', '--dice-file <file>', '--share-file <file>']
   const words = `${flags.slice(0, -1).join(', ')} or ${flags[flags.length - 1]}`
   if (step !== 'contribute' && values.random) {
-    throw new UsageError(`--random is for contribute (commit and reveal in one process): to ${step} in two steps, ` +
-      'keep your share in a file and give --share-file')
+    throw new UsageError(
+      `--random is for contribute (commit and reveal in one process): to ${step} in two steps, ` +
+        'keep your share in a file and give --share-file',
+    )
   }
-  const given = [values.random, values.dice, values['dice-file'], values['share-file']].filter((v) => v !== undefined && v !== false).length
+  const given = [values.random, values.dice, values['dice-file'], values['share-file']].filter(
+    (v) => v !== undefined && v !== false,
+  ).length
   if (given === 0) throw new UsageError(`give one of ${words}`)
   if (given > 1) throw new UsageError(`give only one of ${words}`)
-  if (values.random) return { input: { share: Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('hex') }, how: 'random: 32 bytes drawn here' }
+  if (values.random)
+    return {
+      input: { share: Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('hex') },
+      how: 'random: 32 bytes drawn here',
+    }
   if (values['share-file'] !== undefined) return shareFileGiven(values['share-file'])
   return diceGiven(values)
 }
 
 /** SHA-256 of the share given, as committed to. */
 function commitmentOf({ input }: ShareGiven): string {
-  const bytes = input.share !== undefined ? new Uint8Array(Buffer.from(input.share, 'hex')) : shareFromDice(nodePrimitives, input.dice!)
+  const bytes =
+    input.share !== undefined
+      ? new Uint8Array(Buffer.from(input.share, 'hex'))
+      : shareFromDice(nodePrimitives, input.dice!)
   return shareHash(nodePrimitives, bytes)
 }
 
 const codeOf = (b: Backend, emission: number) => b.services.emissions.summary(emission).code
 
-function printCeremony(ctx: CommandContext, b: Backend, emission: number, c: KeyCeremony | null, yours?: string): number {
+function printCeremony(
+  ctx: CommandContext,
+  b: Backend,
+  emission: number,
+  c: KeyCeremony | null,
+  yours?: string,
+): number {
   print(ctx, c, () => ceremonyText(emission, codeOf(b, emission), c, yours))
   return 0
 }
 
-const SHARE_OPTIONS = { dice: { type: 'string' }, 'dice-file': { type: 'string' }, 'share-file': { type: 'string' }, random: { type: 'boolean' } } as const
+const SHARE_OPTIONS = {
+  dice: { type: 'string' },
+  'dice-file': { type: 'string' },
+  'share-file': { type: 'string' },
+  random: { type: 'boolean' },
+} as const
 
 const show = (ctx: CommandContext) =>
   withBackend(ctx, (b) => {
@@ -153,7 +181,9 @@ const ceremony: Command = (ctx) => {
   const [step, ...rest] = ctx.args
   if (step !== undefined && STEPS[step]) return STEPS[step]({ ...ctx, args: rest })
   if (step !== undefined && !/^\d+$/.test(step) && !step.startsWith('-')) {
-    throw new UsageError(`"${step}" is not a step of the key ceremony: carats emission ceremony <E>, … start, commit, reveal, contribute or abandon <E>`)
+    throw new UsageError(
+      `"${step}" is not a step of the key ceremony: carats emission ceremony <E>, … start, commit, reveal, contribute or abandon <E>`,
+    )
   }
   return show(ctx)
 }
@@ -167,19 +197,36 @@ const emissionShow: Command = (ctx) =>
     const cert = b.services.emissions.certificate(emission)
     const text = () => {
       const head = `emission ${e.emission} (${e.code}): ${e.status}, ${e.blocks} block(s) of ${int(e.unitsTotal / e.blocks)} units${e.demo ? ', DEMO' : ''}${e.startsOn ? `, on sale from ${e.startsOn}` : ''}, ${int(e.unitsSold)} sold`
-      const blocks = e.blockList.map((x) => `  block ${x.block}: ${x.status}${x.status === 'pending' ? '' : `, seeding ${x.seeding}, commitment ${x.commitment}`}`)
+      const blocks = e.blockList.map(
+        (x) =>
+          `  block ${x.block}: ${x.status}${x.status === 'pending' ? '' : `, seeding ${x.seeding}, commitment ${x.commitment}`}`,
+      )
       const claims = `claim threshold: ${eur(e.claimThresholdCents)} (a prize from it up is claimed in person, identity checked; smaller ones are credited)`
-      return [head, claims, ...blocks, ...seedingLines(cert.ceremony, cert.singleControl, e.blockList), publicationLine(e)].join('\n')
+      return [
+        head,
+        claims,
+        ...blocks,
+        ...seedingLines(cert.ceremony, cert.singleControl, e.blockList),
+        publicationLine(e),
+      ].join('\n')
     }
     print(ctx, { emission: e, ceremony: cert.ceremony, singleControl: cert.singleControl }, text)
     return 0
   })
 
-function seedingLines(c: KeyCeremony | null, singleControl: boolean, blocks: { block: number; status: string; seeding: string }[]): string[] {
+function seedingLines(
+  c: KeyCeremony | null,
+  singleControl: boolean,
+  blocks: { block: number; status: string; seeding: string }[],
+): string[] {
   const lines: string[] = c ? ceremonySummary(c) : []
   if (singleControl) {
     const single = blocks.filter((x) => x.status !== 'pending' && x.seeding === 'single').map((x) => x.block)
-    lines.push(c ? `single control: block(s) ${single.join(', ')} were seeded by one person` : 'no key ceremony: single control (one person drew every block’s secret; demonstrations only)')
+    lines.push(
+      c
+        ? `single control: block(s) ${single.join(', ')} were seeded by one person`
+        : 'no key ceremony: single control (one person drew every block’s secret; demonstrations only)',
+    )
   } else if (!c) lines.push('no key ceremony yet')
   return lines
 }

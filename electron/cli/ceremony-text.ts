@@ -15,7 +15,8 @@ export const sourceWords = (c: KeyCeremony) => (c.custodianSource === 'dice' ? '
 const STATE_WORDS: Record<KeyCeremony['state'], string> = {
   'awaiting-commitment': 'key ceremony awaiting the second person’s commitment',
   'awaiting-reveal': 'key ceremony awaiting the second person’s share (committed to)',
-  'awaiting-custodian': 'key ceremony begun the old way (the backend’s share first): an operator abandons it and opens another',
+  'awaiting-custodian':
+    'key ceremony begun the old way (the backend’s share first): an operator abandons it and opens another',
   complete: 'key ceremony complete',
 }
 
@@ -33,14 +34,18 @@ function nextStep(c: KeyCeremony): string[] {
       'note the backend’s fingerprint above: the certificate must print the same',
     ]
   }
-  if (c.state === 'awaiting-custodian') return [`next: carats emission ceremony abandon ${e} --reason <text> ${SIGN_IN}`]
+  if (c.state === 'awaiting-custodian')
+    return [`next: carats emission ceremony abandon ${e} --reason <text> ${SIGN_IN}`]
   return []
 }
 
 /** `yours`: how the share was made, when the person who revealed it is the one reading. */
 function shareLines(c: KeyCeremony, yours?: string): string[] {
   const lines: string[] = []
-  if (c.committedBy) lines.push(`  ${pad(yours ? 'your commitment' : 'commitment')}SHA-256 ${c.custodianCommit}, by ${c.committedBy} at ${c.committedAt}`)
+  if (c.committedBy)
+    lines.push(
+      `  ${pad(yours ? 'your commitment' : 'commitment')}SHA-256 ${c.custodianCommit}, by ${c.committedBy} at ${c.committedAt}`,
+    )
   if (c.serverHash) {
     const when = c.protocol === 2 ? `drawn at ${c.committedAt}, after the commitment` : `drawn at ${c.startedAt}`
     lines.push(`  ${pad("backend's share")}SHA-256 ${c.serverHash}, ${when}`)
@@ -48,8 +53,13 @@ function shareLines(c: KeyCeremony, yours?: string): string[] {
   if (c.state === 'complete') {
     const verb = c.protocol === 2 ? 'revealed' : 'contributed'
     const label = pad(yours ? 'your share' : 'second share')
-    lines.push(`  ${label}SHA-256 ${c.custodianHash} (${yours ?? sourceWords(c)}), ${verb} by ${c.custodian} at ${c.contributedAt}`)
-    if (yours) lines.push('keep this hash: the certificate prints it, and once the emission is published anyone can check that SHA-256 of your share is this')
+    lines.push(
+      `  ${label}SHA-256 ${c.custodianHash} (${yours ?? sourceWords(c)}), ${verb} by ${c.custodian} at ${c.contributedAt}`,
+    )
+    if (yours)
+      lines.push(
+        'keep this hash: the certificate prints it, and once the emission is published anyone can check that SHA-256 of your share is this',
+      )
   }
   return lines
 }
@@ -60,13 +70,23 @@ const abandonedLine = (a: AbandonedCeremony) =>
 
 export function abandonedLines(list: AbandonedCeremony[]): string[] {
   if (list.length === 0) return []
-  return [`abandoned before: ${list.length} ceremon${list.length === 1 ? 'y' : 'ies'} (each is printed on the certificate)`, ...list.map(abandonedLine)]
+  return [
+    `abandoned before: ${list.length} ceremon${list.length === 1 ? 'y' : 'ies'} (each is printed on the certificate)`,
+    ...list.map(abandonedLine),
+  ]
 }
 
 export function ceremonyText(emission: number, code: string, c: KeyCeremony | null, yours?: string): string {
-  if (!c) return `emission ${emission} (${code}): no key ceremony yet (an operator opens it: carats emission ceremony start ${emission} ${SIGN_IN})`
+  if (!c)
+    return `emission ${emission} (${code}): no key ceremony yet (an operator opens it: carats emission ceremony start ${emission} ${SIGN_IN})`
   const opened = `  opened by ${c.startedBy} at ${c.startedAt}${c.protocol === 1 ? ' (protocol 1: the backend’s share drawn first)' : ''}`
-  return [`emission ${emission} (${code}): ${STATE_WORDS[c.state]}`, opened, ...shareLines(c, yours), ...nextStep(c), ...abandonedLines(c.abandoned)].join('\n')
+  return [
+    `emission ${emission} (${code}): ${STATE_WORDS[c.state]}`,
+    opened,
+    ...shareLines(c, yours),
+    ...nextStep(c),
+    ...abandonedLines(c.abandoned),
+  ].join('\n')
 }
 
 /** The key ceremony's lines of `emission show`. */
@@ -77,7 +97,9 @@ export function ceremonySummary(c: KeyCeremony): string[] {
   if (c.serverHash) lines.push(`  backend's share SHA-256 ${c.serverHash}`)
   if (c.state === 'complete') {
     const who = c.protocol === 2 ? 'committed and revealed by' : 'contributed by'
-    lines.push(`  second share SHA-256 ${c.custodianHash} (${sourceWords(c)}), ${who} ${c.custodian} at ${c.contributedAt}`)
+    lines.push(
+      `  second share SHA-256 ${c.custodianHash} (${sourceWords(c)}), ${who} ${c.custodian} at ${c.contributedAt}`,
+    )
   }
   if (c.abandoned.length > 0) lines.push(`  abandoned before: ${c.abandoned.length}`)
   return lines

@@ -5,20 +5,29 @@
  * them. A status that is not one, or a serial that is not one, is a usage error (exit 2); a serial
  * with no claim is the ledger's refusal, saying why (exit 1, as `ticket show` of an unsold unit).
  */
-import { CLAIM_STATUSES, type Claim, type ClaimDetail, type ClaimStatus, type WinnerFigures } from '../contract/claims-types'
+import {
+  CLAIM_STATUSES,
+  type Claim,
+  type ClaimDetail,
+  type ClaimStatus,
+  type WinnerFigures,
+} from '../contract/claims-types'
 import { parseSerial, SerialError } from '../../game-core/serial'
 import { UsageError, type Command } from './io'
 import { eur, int, options, print, whole, withBackend } from './command-kit'
 
 /** What `carats help` says of these commands. */
 export const claimSynopsis: Record<string, string[]> = {
-  'claim list': ['claim list [--status S] [--emission E] [--player P]   every matching claim, oldest sale first (no paging)'],
-  'claim show': ['claim show <serial>                   a claim, its steps, the player\'s figures and register entries'],
+  'claim list': [
+    'claim list [--status S] [--emission E] [--player P]   every matching claim, oldest sale first (no paging)',
+  ],
+  'claim show': ["claim show <serial>                   a claim, its steps, the player's figures and register entries"],
 }
 
 function statusArg(text: string | undefined): ClaimStatus | undefined {
   if (text === undefined) return undefined
-  if (!(CLAIM_STATUSES as readonly string[]).includes(text)) throw new UsageError(`--status must be one of ${CLAIM_STATUSES.join(', ')}, got ${JSON.stringify(text)}`)
+  if (!(CLAIM_STATUSES as readonly string[]).includes(text))
+    throw new UsageError(`--status must be one of ${CLAIM_STATUSES.join(', ')}, got ${JSON.stringify(text)}`)
   return text as ClaimStatus
 }
 
@@ -46,27 +55,53 @@ export function lastStep(c: Claim): string {
 /** Rows of cells as columns padded to their widest cell; `right` names the columns aligned right. */
 function columns(rows: string[][], right: Set<number>): string[] {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)))
-  return rows.map((r) => r.map((cell, i) => (right.has(i) ? cell.padStart(widths[i]) : cell.padEnd(widths[i]))).join('  ').trimEnd())
+  return rows.map((r) =>
+    r
+      .map((cell, i) => (right.has(i) ? cell.padStart(widths[i]) : cell.padEnd(widths[i])))
+      .join('  ')
+      .trimEnd(),
+  )
 }
 
 function listText(claims: Claim[], what: string): string {
   if (claims.length === 0) return `no claim${what}`
   const total = claims.reduce((n, c) => n + c.prizeCents, 0)
   const head = ['serial', 'emission', 'player', 'prize', 'sold at', 'status', 'last step']
-  const rows = claims.map((c) => [c.serial, String(c.emission), c.player, eur(c.prizeCents), c.soldAt, c.status + (c.related ? ' (related)' : ''), lastStep(c)])
-  return [`${int(claims.length)} claim${claims.length === 1 ? '' : 's'}${what}, ${eur(total)} in all, oldest sale first:`, ...columns([head, ...rows], new Set([1, 3]))].join('\n')
+  const rows = claims.map((c) => [
+    c.serial,
+    String(c.emission),
+    c.player,
+    eur(c.prizeCents),
+    c.soldAt,
+    c.status + (c.related ? ' (related)' : ''),
+    lastStep(c),
+  ])
+  return [
+    `${int(claims.length)} claim${claims.length === 1 ? '' : 's'}${what}, ${eur(total)} in all, oldest sale first:`,
+    ...columns([head, ...rows], new Set([1, 3])),
+  ].join('\n')
 }
 
 const claimList: Command = (ctx) =>
   withBackend(ctx, (b) => {
-    const { values } = options(ctx, { status: { type: 'string' }, emission: { type: 'string' }, player: { type: 'string' } })
+    const { values } = options(ctx, {
+      status: { type: 'string' },
+      emission: { type: 'string' },
+      player: { type: 'string' },
+    })
     const q = {
       status: statusArg(values.status),
       emission: values.emission === undefined ? undefined : whole('--emission', values.emission, 1, 9999),
       player: values.player,
     }
     const claims = b.services.claims.all(q)
-    const what = [q.status && ` ${q.status}`, q.emission && ` of emission ${q.emission}`, q.player !== undefined && ` of player ${q.player}`].filter(Boolean).join('')
+    const what = [
+      q.status && ` ${q.status}`,
+      q.emission && ` of emission ${q.emission}`,
+      q.player !== undefined && ` of player ${q.player}`,
+    ]
+      .filter(Boolean)
+      .join('')
     print(ctx, claims, () => listText(claims, what))
     return 0
   })
@@ -90,10 +125,14 @@ function figuresLine(f: WinnerFigures): string {
 
 function showText(d: ClaimDetail): string {
   const c = d.claim
-  const head = `claim on ${c.serial} (emission ${c.emission}): ${eur(c.prizeCents)}, ${c.status}${c.related ? ', related party' : ''}${c.needsSignOff ? ', needs an auditor\'s sign-off before it is paid' : ''}`
-  const parties = d.parties.length === 0
-    ? ['register of related parties: no entry for this player']
-    : d.parties.map((p) => `register entry ${p.id}: ${p.relation} of ${p.linkedTo} (${p.reason}), added by ${p.addedBy} at ${p.addedAt}`)
+  const head = `claim on ${c.serial} (emission ${c.emission}): ${eur(c.prizeCents)}, ${c.status}${c.related ? ', related party' : ''}${c.needsSignOff ? ", needs an auditor's sign-off before it is paid" : ''}`
+  const parties =
+    d.parties.length === 0
+      ? ['register of related parties: no entry for this player']
+      : d.parties.map(
+          (p) =>
+            `register entry ${p.id}: ${p.relation} of ${p.linkedTo} (${p.reason}), added by ${p.addedBy} at ${p.addedAt}`,
+        )
   return [head, ...stepLines(c), figuresLine(d.figures), ...parties].join('\n')
 }
 

@@ -13,7 +13,8 @@ import { isPostgresUrl } from '../ledger/location'
 import { openBackend, type Backend } from '../app/backend'
 import { UsageError, type CommandContext } from './io'
 
-export const eur = (cents: number) => `${(cents / 100).toLocaleString('fr-FR', { maximumFractionDigits: 2 }).replace(/\u202f|\u00a0/g, ' ')} €`
+export const eur = (cents: number) =>
+  `${(cents / 100).toLocaleString('fr-FR', { maximumFractionDigits: 2 }).replace(/\u202f|\u00a0/g, ' ')} €`
 export const int = (n: number) => n.toLocaleString('en-US')
 
 export function ledgerPath(db: string | undefined): string {
@@ -27,7 +28,11 @@ export async function withBackend<T>(ctx: CommandContext, fn: (b: Backend) => Pr
   const path = ledgerPath(ctx.db)
   if (ctx.db && !isPostgresUrl(path)) mkdirSync(dirname(path), { recursive: true })
   // a command waits up to a minute for another process's transaction (a long import or simulation)
-  const backend = openBackend({ dbPath: path, busyTimeoutMs: 60_000, actorName: process.env.CARATS_ACTOR?.trim() || undefined })
+  const backend = openBackend({
+    dbPath: path,
+    busyTimeoutMs: 60_000,
+    actorName: process.env.CARATS_ACTOR?.trim() || undefined,
+  })
   try {
     return await fn(backend)
   } finally {
@@ -35,8 +40,17 @@ export async function withBackend<T>(ctx: CommandContext, fn: (b: Backend) => Pr
   }
 }
 
-export function options<O extends Record<string, { type: 'string' | 'boolean' }>>(ctx: CommandContext, opts: O, positionals = 0) {
-  const { values, positionals: pos } = parseArgs({ args: ctx.args, options: opts, strict: true, allowPositionals: positionals > 0 })
+export function options<O extends Record<string, { type: 'string' | 'boolean' }>>(
+  ctx: CommandContext,
+  opts: O,
+  positionals = 0,
+) {
+  const { values, positionals: pos } = parseArgs({
+    args: ctx.args,
+    options: opts,
+    strict: true,
+    allowPositionals: positionals > 0,
+  })
   if (pos.length > positionals) throw new UsageError(`unexpected argument ${JSON.stringify(pos[positionals])}`)
   return { values: values as { [K in keyof O]?: O[K]['type'] extends 'boolean' ? boolean : string }, pos }
 }
@@ -49,13 +63,13 @@ export function whole(flag: string, text: string | undefined, min: number, max: 
   return n
 }
 
-
 /** The service's refusal of one argument (BAD_ARGUMENTS on `field`) as a usage error naming the flag: exit 2, the service's reason. */
 export function asUsage<T>(flag: string, field: string, fn: () => T): T {
   try {
     return fn()
   } catch (e) {
-    if (e instanceof AppError && e.code === 'BAD_ARGUMENTS' && e.extras.field === field) throw new UsageError(`${flag}: ${e.message}`)
+    if (e instanceof AppError && e.code === 'BAD_ARGUMENTS' && e.extras.field === field)
+      throw new UsageError(`${flag}: ${e.message}`)
     throw e
   }
 }
@@ -81,7 +95,11 @@ export async function follow(ctx: CommandContext, b: Backend, job: JobInfo): Pro
   try {
     const end = await b.services.jobs.wait(job.id)
     ctx.io.progress('')
-    if (end.state !== 'done') throw new AppError(end.state === 'cancelled' ? 'CANCELLED' : 'INTERNAL', `${end.kind} ${end.state}: ${end.message}`)
+    if (end.state !== 'done')
+      throw new AppError(
+        end.state === 'cancelled' ? 'CANCELLED' : 'INTERNAL',
+        `${end.kind} ${end.state}: ${end.message}`,
+      )
     return end
   } finally {
     clearInterval(timer)

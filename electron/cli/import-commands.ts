@@ -32,25 +32,34 @@ export const salesImport: Command = (ctx) =>
     if (notUtf8) throw new UsageError(notUtf8.message)
     try {
       const r = b.services.importer.importHere(b.actor, bytes, basename(file))
-      print(ctx, r, () => `${basename(file)}: ${int(r.lines)} lines, ${int(r.imported)} sales imported, ${int(r.alreadyImported)} already imported`)
+      print(
+        ctx,
+        r,
+        () =>
+          `${basename(file)}: ${int(r.lines)} lines, ${int(r.imported)} sales imported, ${int(r.alreadyImported)} already imported`,
+      )
       return 0
     } catch (e) {
       if (e instanceof AppError && e.code === 'IMPORT_REJECTED') {
         // every bad line, for whoever fixes the file: in the JSON document, or after the one-line error
         const details = e.extras.details as ImportLineError[]
         if (ctx.json) ctx.io.out(JSON.stringify({ ok: false, code: e.code, message: e.message, details }) + '\n')
-        throw new AppError('IMPORT_REJECTED', ctx.json ? e.message : `${e.message} (--json lists all ${details.length})`)
+        throw new AppError(
+          'IMPORT_REJECTED',
+          ctx.json ? e.message : `${e.message} (--json lists all ${details.length})`,
+        )
       }
       throw e
     }
   })
 
-
 /** An import's result in words, as the history says it. */
 export function describeImportResult(r: ImportRecord): string {
-  if (r.result === 'imported') return `imported ${int(r.imported)}${r.alreadyImported ? `, ${int(r.alreadyImported)} already recorded` : ''}`
+  if (r.result === 'imported')
+    return `imported ${int(r.imported)}${r.alreadyImported ? `, ${int(r.alreadyImported)} already recorded` : ''}`
   if (r.result === 'already') return 'already recorded'
-  if (r.refusal) return `refused: ${{ FEED_EMPTY: 'empty file', FEED_NOT_UTF8: 'not UTF-8', FEED_TOO_LARGE: 'file too large' }[r.refusal] ?? r.refusal}`
+  if (r.refusal)
+    return `refused: ${{ FEED_EMPTY: 'empty file', FEED_NOT_UTF8: 'not UTF-8', FEED_TOO_LARGE: 'file too large' }[r.refusal] ?? r.refusal}`
   return `refused: ${int(r.badLines)} bad line${r.badLines === 1 ? '' : 's'}`
 }
 
@@ -65,7 +74,8 @@ export const salesImports: Command = (ctx) =>
     const { values } = options(ctx, { limit: { type: 'string' }, page: { type: 'string' } })
     const count = (flag: string, text: string | undefined, fallback: number, max: number) => {
       if (text === undefined) return fallback
-      if (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > max) throw new UsageError(`${flag} must be a whole number from 1 to ${max}, got ${JSON.stringify(text)}`)
+      if (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > max)
+        throw new UsageError(`${flag} must be a whole number from 1 to ${max}, got ${JSON.stringify(text)}`)
       return Number(text)
     }
     const pageSize = count('--limit', values.limit, 20, 500)

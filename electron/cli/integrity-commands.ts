@@ -8,7 +8,18 @@ import type { AuditVerification, LedgerCheckReport, RestoreReport } from '../con
 import { displayLocation, isPostgresUrl } from '../ledger/location'
 import { openBackend } from '../app/backend'
 import { systemClock } from '../services/common'
-import { backupLedger, checkLedger, checkSummary, restoreFiles, restoreReport, stageFileRestore, type RestoreOptions, commitFileRestore, discardFileRestore, restoreStage } from '../services/ledger-office'
+import {
+  backupLedger,
+  checkLedger,
+  checkSummary,
+  restoreFiles,
+  restoreReport,
+  stageFileRestore,
+  type RestoreOptions,
+  commitFileRestore,
+  discardFileRestore,
+  restoreStage,
+} from '../services/ledger-office'
 import { UsageError, type Command } from './io'
 import { int, ledgerPath, options, print, withBackend } from './command-kit'
 import { cliReason } from './text-args'
@@ -21,11 +32,15 @@ function checkpointText(v: AuditVerification): string {
 
 /** The chain's verdict: every entry that breaks it, each on its line (the check goes on past a broken entry). */
 function chainText(v: AuditVerification): string {
-  if (!v.firstBad) return `audit log: ${int(v.entries)} entries, hash chain verified${v.keyedFrom ? `, keyed from entry ${v.keyedFrom}` : ''}`
+  if (!v.firstBad)
+    return `audit log: ${int(v.entries)} entries, hash chain verified${v.keyedFrom ? `, keyed from entry ${v.keyedFrom}` : ''}`
   if (v.badCount <= 1) return `audit log BROKEN at entry ${v.firstBad.seq}: ${v.firstBad.reason}`
   const more = v.badCount - v.bad.length
-  return [`audit log BROKEN at ${int(v.badCount)} entries:`, ...v.bad.map((b) => `  entry ${b.seq}: ${b.reason}`),
-    ...(more > 0 ? [`  … ${int(more)} more (--json lists the first ${int(v.bad.length)})`] : [])].join('\n')
+  return [
+    `audit log BROKEN at ${int(v.badCount)} entries:`,
+    ...v.bad.map((b) => `  entry ${b.seq}: ${b.reason}`),
+    ...(more > 0 ? [`  … ${int(more)} more (--json lists the first ${int(v.bad.length)})`] : []),
+  ].join('\n')
 }
 
 function auditText(v: AuditVerification): string {
@@ -40,9 +55,12 @@ function integrityText(i: LedgerCheckReport['integrity']): string {
 
 /** The security-relevant rows the audit log does not account for (audit/seals.ts), each named. */
 function recordsText(r: LedgerCheckReport['records']): string {
-  if (r.findings.length === 0) return `records: ${int(r.rows)} accounts, claims, register entries, emissions and ceremonies, each as the audit log made it`
-  return [`records: ${int(r.findings.length)} of ${int(r.rows)} NOT accounted for by the audit log (changed outside the app):`,
-    ...r.findings.map((f) => `  ${f.row}: ${f.problem}`)].join('\n')
+  if (r.findings.length === 0)
+    return `records: ${int(r.rows)} accounts, claims, register entries, emissions and ceremonies, each as the audit log made it`
+  return [
+    `records: ${int(r.findings.length)} of ${int(r.rows)} NOT accounted for by the audit log (changed outside the app):`,
+    ...r.findings.map((f) => `  ${f.row}: ${f.problem}`),
+  ].join('\n')
 }
 
 function checkText(path: string, r: LedgerCheckReport): string {
@@ -64,7 +82,10 @@ const ledgerCheck: Command = (ctx) =>
   withBackend(ctx, async (b) => {
     const { values } = options(ctx, { 'no-prizes': { type: 'boolean' } })
     const s = b.services
-    const r = await checkLedger(s, { prizes: !values['no-prizes'], progress: (done, total) => ctx.io.progress(`checking: ${int(done)} / ${int(total)} sales`) })
+    const r = await checkLedger(s, {
+      prizes: !values['no-prizes'],
+      progress: (done, total) => ctx.io.progress(`checking: ${int(done)} / ${int(total)} sales`),
+    })
     ctx.io.progress('')
     s.audit.record(b.actor.name, 'ledger.check', 'ledger', checkSummary(r))
     print(ctx, r, () => checkText(s.dbPath, r))
@@ -80,7 +101,8 @@ const backup: Command = (ctx) =>
       [
         `backup ${r.file}: ${int(r.bytes)} bytes, with its key ${r.keyFile} (keep both together, mode 0600) and its checkpoint ${r.checkpointFile}`,
         r.check.ok
-          ? `the copy was checked${r.check.integrity.engine === 'postgres' ? ' (restored into a scratch database, then dropped)' : ''}: integrity ok, audit chain and checkpoint ok, every counter agrees` : `THE COPY DOES NOT PASS ITS CHECK; it is kept for investigation:\n${checkText(r.file, r.check)}`,
+          ? `the copy was checked${r.check.integrity.engine === 'postgres' ? ' (restored into a scratch database, then dropped)' : ''}: integrity ok, audit chain and checkpoint ok, every counter agrees`
+          : `THE COPY DOES NOT PASS ITS CHECK; it is kept for investigation:\n${checkText(r.file, r.check)}`,
       ].join('\n'),
     )
     return r.check.ok ? 0 : 1
@@ -88,13 +110,19 @@ const backup: Command = (ctx) =>
 
 const restore: Command = async (ctx) => {
   const { values, pos } = options(ctx, { replace: { type: 'boolean' }, 'key-file': { type: 'string' } }, 1)
-  if (!pos[0]) throw new UsageError('name the backup to restore: carats restore <backup file> [--replace] (onto a team ledger: --db <URL of an empty database>)')
+  if (!pos[0])
+    throw new UsageError(
+      'name the backup to restore: carats restore <backup file> [--replace] (onto a team ledger: --db <URL of an empty database>)',
+    )
   const target = ledgerPath(ctx.db)
   const backupFile = resolve(pos[0])
   const o = { backup: backupFile, target, keyFile: values['key-file'], replace: values.replace, clock: systemClock }
   const r = isPostgresUrl(target) ? await restoreTeamLedger(o) : await restoreLedgerFile(o)
   print(ctx, r, () =>
-    [`${displayLocation(target)} restored from ${backupFile}${r.movedAside ? `; the ledger that was there is kept as ${r.movedAside}` : ''}`, checkText(target, r.check)].join('\n'),
+    [
+      `${displayLocation(target)} restored from ${backupFile}${r.movedAside ? `; the ledger that was there is kept as ${r.movedAside}` : ''}`,
+      checkText(target, r.check),
+    ].join('\n'),
   )
   return r.check.ok ? 0 : 1
 }
@@ -146,20 +174,31 @@ const auditExport: Command = (ctx) =>
     try {
       writeFileSync(file, x.content, { flag: 'wx' })
     } catch (e) {
-      throw new UsageError(`cannot write ${file}: ${(e as NodeJS.ErrnoException).code === 'EEXIST' ? 'it exists already (nothing is overwritten): choose --out' : (e as Error).message}`)
+      throw new UsageError(
+        `cannot write ${file}: ${(e as NodeJS.ErrnoException).code === 'EEXIST' ? 'it exists already (nothing is overwritten): choose --out' : (e as Error).message}`,
+      )
     }
     const v = b.services.audit.verify()
-    print(ctx, { file, entries: v.entries, verification: v }, () => `${file}: ${int(v.entries)} entries with the checkpoint\n${auditText(v)}`)
+    print(
+      ctx,
+      { file, entries: v.entries, verification: v },
+      () => `${file}: ${int(v.entries)} entries with the checkpoint\n${auditText(v)}`,
+    )
     return 0
   })
 
 const auditReanchor: Command = (ctx) =>
   withBackend(ctx, (b) => {
     const { values } = options(ctx, { reason: { type: 'string' } })
-    if (!values.reason || values.reason.trim().length < 10) throw new UsageError('--reason is required (at least 10 characters): why the checkpoint is started afresh')
+    if (!values.reason || values.reason.trim().length < 10)
+      throw new UsageError('--reason is required (at least 10 characters): why the checkpoint is started afresh')
     const e = b.services.audit.reanchor(b.actor.name, cliReason(values.reason.trim())!)
     const v = b.services.audit.verify()
-    print(ctx, { entry: e, verification: v }, () => `the checkpoint starts afresh at entry ${e.seq} (logged, with the reason)\n${auditText(v)}`)
+    print(
+      ctx,
+      { entry: e, verification: v },
+      () => `the checkpoint starts afresh at entry ${e.seq} (logged, with the reason)\n${auditText(v)}`,
+    )
     return v.ok ? 0 : 1
   })
 

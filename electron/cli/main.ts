@@ -22,14 +22,32 @@ import { userCommands } from './user-commands'
 import { stdio, UsageError, type Command } from './io'
 import { AppError } from '../contract/errors'
 
-const commands: Record<string, Command> = { ...blockCommands, ...ledgerCommands, ...ceremonyCommands, ...playerCommands, ...verdictCommands, ...integrityCommands, ...proofCommands, ...publishCommands, ...claimCommands, ...userCommands }
+const commands: Record<string, Command> = {
+  ...blockCommands,
+  ...ledgerCommands,
+  ...ceremonyCommands,
+  ...playerCommands,
+  ...verdictCommands,
+  ...integrityCommands,
+  ...proofCommands,
+  ...publishCommands,
+  ...claimCommands,
+  ...userCommands,
+}
 
 /** Commands whose arguments `carats help` spells out (the others: by name). */
-const SYNOPSIS: Record<string, string[]> = { ...ledgerSynopsis, ...ceremonySynopsis, ...publishSynopsis, ...claimSynopsis }
+const SYNOPSIS: Record<string, string[]> = {
+  ...ledgerSynopsis,
+  ...ceremonySynopsis,
+  ...publishSynopsis,
+  ...claimSynopsis,
+}
 
 const USAGE = `usage: carats [--db <file>|<postgresql://…>] [--key-file <file>] [--json] <command>
 commands:
-${Object.keys(commands).flatMap((c) => (SYNOPSIS[c] ?? [c]).map((line) => `  ${line}`)).join('\n')}`
+${Object.keys(commands)
+  .flatMap((c) => (SYNOPSIS[c] ?? [c]).map((line) => `  ${line}`))
+  .join('\n')}`
 
 export async function runCli(argv: string[], io = stdio()): Promise<number> {
   const rest: string[] = []
@@ -40,12 +58,18 @@ export async function runCli(argv: string[], io = stdio()): Promise<number> {
     if (rest.length === 0 && (a === '--key-file' || a.startsWith('--key-file='))) {
       // before the command only: `restore` has a --key-file of its own (the backup's key)
       const file = a === '--key-file' ? argv[++i] : a.slice('--key-file='.length)
-      if (!file) { io.err('carats: --key-file needs a file name\n'); return 2 }
+      if (!file) {
+        io.err('carats: --key-file needs a file name\n')
+        return 2
+      }
       process.env.CARATS_KEY_FILE = resolve(file)
     } else if (a === '--json') json = true
     else if (a === '--db') {
       db = argv[++i]
-      if (!db) { io.err('carats: --db needs a file name\n'); return 2 }
+      if (!db) {
+        io.err('carats: --db needs a file name\n')
+        return 2
+      }
     } else if (a.startsWith('--db=')) db = a.slice(5)
     else rest.push(a)
   }
@@ -63,7 +87,11 @@ export async function runCli(argv: string[], io = stdio()): Promise<number> {
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e)
     io.err(`carats ${name}: ${message.split('\n')[0]}\n`)
-    if (e instanceof UsageError || (e instanceof TypeError && 'code' in e && String(e.code).startsWith('ERR_PARSE_ARGS'))) return 2
+    if (
+      e instanceof UsageError ||
+      (e instanceof TypeError && 'code' in e && String(e.code).startsWith('ERR_PARSE_ARGS'))
+    )
+      return 2
     return e instanceof AppError ? 1 : 1
   }
 }

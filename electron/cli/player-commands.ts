@@ -11,7 +11,11 @@ const unitLine = (u: PlayerUnit) =>
   `  ${u.serial}  ${u.soldAt}  ${(u.prizeCents > 0 ? eur(u.prizeCents) : '-').padStart(12)}  ${u.mode ?? 'no play'}${u.status === 'interrupted' ? ' (interrupted)' : ''}`
 
 const otherCaseNote = (others: string[]) =>
-  others.length ? [`note: ${others.length === 1 ? 'another account differs' : `${others.length} other accounts differ`} from it only by case: ${others.join(', ')}`] : []
+  others.length
+    ? [
+        `note: ${others.length === 1 ? 'another account differs' : `${others.length} other accounts differ`} from it only by case: ${others.join(', ')}`,
+      ]
+    : []
 
 function playerArg(pos: string[], usage: string): string {
   if (!pos[0]) throw new UsageError(`name the player account: ${usage}`)
@@ -20,7 +24,8 @@ function playerArg(pos: string[], usage: string): string {
 
 function oneOf<T extends string>(flag: string, text: string | undefined, allowed: readonly T[], fallback: T): T {
   if (text === undefined) return fallback
-  if (!(allowed as readonly string[]).includes(text)) throw new UsageError(`${flag} must be one of ${allowed.join(', ')}, got ${JSON.stringify(text)}`)
+  if (!(allowed as readonly string[]).includes(text))
+    throw new UsageError(`${flag} must be one of ${allowed.join(', ')}, got ${JSON.stringify(text)}`)
   return text as T
 }
 
@@ -32,7 +37,8 @@ function pageOf(values: { page?: string; 'page-size'?: string }, maxSize: number
   }
 }
 
-const pageHead = (total: number, page: number, pageSize: number) => `page ${page} of ${Math.max(1, Math.ceil(total / pageSize))}`
+const pageHead = (total: number, page: number, pageSize: number) =>
+  `page ${page} of ${Math.max(1, Math.ceil(total / pageSize))}`
 
 const playerLast: Command = (ctx) =>
   withBackend(ctx, (b) => {
@@ -41,7 +47,13 @@ const playerLast: Command = (ctx) =>
     const out = {
       player: p.player,
       units: p.lastUnits,
-      totals: { units: p.units, stakedCents: p.stakedCents, wonCents: p.wonCents, firstSaleAt: p.firstSaleAt, lastSaleAt: p.lastSaleAt },
+      totals: {
+        units: p.units,
+        stakedCents: p.stakedCents,
+        wonCents: p.wonCents,
+        firstSaleAt: p.firstSaleAt,
+        lastSaleAt: p.lastSaleAt,
+      },
       otherCase: p.otherCase,
     }
     print(ctx, out, () =>
@@ -65,7 +77,10 @@ const playerSearch: Command = (ctx: CommandContext) =>
       if (r.total === 0) return `no player account ${query ? what : 'yet'}`
       return [
         `${int(r.total)} player account${r.total === 1 ? '' : 's'} ${what}; ${pageHead(r.total, r.page, r.pageSize)}:`,
-        ...r.items.map((p) => `  ${p.player}  ${int(p.units)} units, staked ${eur(p.stakedCents)}, won ${eur(p.wonCents)}, last sale ${p.lastSaleAt ?? '-'}`),
+        ...r.items.map(
+          (p) =>
+            `  ${p.player}  ${int(p.units)} units, staked ${eur(p.stakedCents)}, won ${eur(p.wonCents)}, last sale ${p.lastSaleAt ?? '-'}`,
+        ),
       ].join('\n')
     })
     return 0
@@ -73,8 +88,15 @@ const playerSearch: Command = (ctx: CommandContext) =>
 
 const playerHistory: Command = (ctx) =>
   withBackend(ctx, (b) => {
-    const { values, pos } = options(ctx, { ...pageOptions, sort: { type: 'string' }, order: { type: 'string' }, outcome: { type: 'string' } }, 1)
-    const player = playerArg(pos, 'carats player history <player> [--page N] [--sort time|prize] [--order desc|asc] [--outcome all|won|lost]')
+    const { values, pos } = options(
+      ctx,
+      { ...pageOptions, sort: { type: 'string' }, order: { type: 'string' }, outcome: { type: 'string' } },
+      1,
+    )
+    const player = playerArg(
+      pos,
+      'carats player history <player> [--page N] [--sort time|prize] [--order desc|asc] [--outcome all|won|lost]',
+    )
     const sort = oneOf('--sort', values.sort, ['time', 'prize'] as const, 'time')
     const request = {
       ...pageOf(values, 500),
@@ -84,7 +106,10 @@ const playerHistory: Command = (ctx) =>
     }
     const r = b.services.players.history(player, request)
     print(ctx, r, () =>
-      [`${player}: ${int(r.total)} unit${r.total === 1 ? '' : 's'}${request.outcome === 'all' ? '' : ` ${request.outcome}`}, by ${sort} ${request.order}; ${pageHead(r.total, r.page, r.pageSize)}:`, ...r.items.map(unitLine)].join('\n'),
+      [
+        `${player}: ${int(r.total)} unit${r.total === 1 ? '' : 's'}${request.outcome === 'all' ? '' : ` ${request.outcome}`}, by ${sort} ${request.order}; ${pageHead(r.total, r.page, r.pageSize)}:`,
+        ...r.items.map(unitLine),
+      ].join('\n'),
     )
     return 0
   })

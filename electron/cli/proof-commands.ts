@@ -18,7 +18,11 @@ const ticketProof: Command = (ctx) =>
     const text = JSON.stringify(proof, null, 2) + '\n'
     if (values.out) {
       writeFileSync(values.out, text)
-      print(ctx, { file: values.out, serial: proof.serial, commitment: proof.commitment }, () => `proof of ${proof.serial} written to ${values.out}; it leads to commitment ${proof.commitment}`)
+      print(
+        ctx,
+        { file: values.out, serial: proof.serial, commitment: proof.commitment },
+        () => `proof of ${proof.serial} written to ${values.out}; it leads to commitment ${proof.commitment}`,
+      )
     } else {
       ctx.io.out(ctx.json ? JSON.stringify(proof) + '\n' : text)
     }

@@ -26,13 +26,21 @@ const emissionPublish: Command = async (ctx) => {
   return withBackend(ctx, (b) => {
     const { values, pos } = options(ctx, { out: { type: 'string' } }, 1)
     const emission = whole('the emission number', pos[0], 1, 9999)
-    if (!values.out) throw new UsageError('--out <dir> is required: a new or empty folder for the bundle (carats emission publish --help)')
-    const r = b.services.publication.publish(b.actor, emission, values.out, (p) => ctx.io.progress(`writing the sales of block ${p.block} of ${p.blocks}: ${int(p.rows)} rows`))
+    if (!values.out)
+      throw new UsageError(
+        '--out <dir> is required: a new or empty folder for the bundle (carats emission publish --help)',
+      )
+    const r = b.services.publication.publish(b.actor, emission, values.out, (p) =>
+      ctx.io.progress(`writing the sales of block ${p.block} of ${p.blocks}: ${int(p.rows)} rows`),
+    )
     ctx.io.progress('')
     print(ctx, r, () =>
       [
         `emission ${emission} published into ${r.dir} by ${r.publishedBy} at ${r.publishedAt}${r.firstPublishedAt ? ` (a new copy: first published at ${r.firstPublishedAt})` : ''}`,
-        ...r.blocks.map((x) => `  block ${x.block}: ${x.seeding === 'two-person' ? 'two-person seeding' : 'single control'}, ${int(x.unitsSold)} sold units`),
+        ...r.blocks.map(
+          (x) =>
+            `  block ${x.block}: ${x.seeding === 'two-person' ? 'two-person seeding' : 'single control'}, ${int(x.unitsSold)} sold units`,
+        ),
         ...r.files.map((f) => `  ${f.name}  sha256 ${f.sha256}`),
         `check it: node tools/carats-verify.mjs bundle ${r.dir}`,
       ].join('\n'),
@@ -49,7 +57,9 @@ export function publicationLine(e: EmissionSummary): string {
 
 /** What `carats help` says of the command. */
 export const publishSynopsis: Record<string, string[]> = {
-  'emission publish': ['emission publish <E> --out <dir>      after the game: secrets, shares and every sale, for the outsiders\' verifier (an auditor)'],
+  'emission publish': [
+    "emission publish <E> --out <dir>      after the game: secrets, shares and every sale, for the outsiders' verifier (an auditor)",
+  ],
 }
 
 export const publishCommands: Record<string, Command> = {

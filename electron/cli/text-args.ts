@@ -14,7 +14,10 @@ export function cliText(value: string, option: string, what: string, multiline =
   const p = textProblem(text, { multiline })
   if (!p) return text.normalize('NFC')
   const field = option.replace(/^--/, '')
-  throw new AppError('BAD_ARGUMENTS', `${option}: ${describeTextProblem(p, what)}`, { field, ...because('TEXT_REFUSED', { field, char: p.char, position: p.position, problem: p.kind }) })
+  throw new AppError('BAD_ARGUMENTS', `${option}: ${describeTextProblem(p, what)}`, {
+    field,
+    ...because('TEXT_REFUSED', { field, char: p.char, position: p.position, problem: p.kind }),
+  })
 }
 
 /** An optional reason under the rule. */

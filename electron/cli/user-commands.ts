@@ -20,15 +20,26 @@ export async function readStdin(): Promise<string> {
 
 const userAdd: Command = (ctx) =>
   withBackend(ctx, async (b) => {
-    const { values } = options(ctx, { name: { type: 'string' }, role: { type: 'string' }, 'password-stdin': { type: 'boolean' } })
+    const { values } = options(ctx, {
+      name: { type: 'string' },
+      role: { type: 'string' },
+      'password-stdin': { type: 'boolean' },
+    })
     if (!values.name) throw new UsageError('--name is required')
-    if (!values.role || !(ROLES as readonly string[]).includes(values.role)) throw new UsageError(`--role must be one of ${ROLES.join(', ')}`)
-    if (!values['password-stdin']) throw new UsageError('give the password on standard input with --password-stdin (never on the command line)')
+    if (!values.role || !(ROLES as readonly string[]).includes(values.role))
+      throw new UsageError(`--role must be one of ${ROLES.join(', ')}`)
+    if (!values['password-stdin'])
+      throw new UsageError('give the password on standard input with --password-stdin (never on the command line)')
     const password = (await readStdin()).replace(/\r?\n$/, '')
     if (password.length < 8) throw new UsageError('the password must have at least 8 characters')
     const role = values.role as Role
-    if (b.services.users.needsSetup() && role !== 'admin') throw new AppError('SETUP_REQUIRED', 'the first account must be an administrator (--role admin)')
-    const u = b.services.users.create(b.actor, { name: cliText(values.name.trim(), '--name', 'a name'), role, password })
+    if (b.services.users.needsSetup() && role !== 'admin')
+      throw new AppError('SETUP_REQUIRED', 'the first account must be an administrator (--role admin)')
+    const u = b.services.users.create(b.actor, {
+      name: cliText(values.name.trim(), '--name', 'a name'),
+      role,
+      password,
+    })
     print(ctx, u, () => `user ${u.name} (${u.role}) created`)
     return 0
   })
@@ -44,14 +55,23 @@ const userList: Command = (ctx) =>
     options(ctx, {})
     const list = b.services.users.list()
     const width = Math.max(4, ...list.map((u) => u.name.length))
-    print(ctx, list, () => (list.length === 0 ? 'no account yet (carats user add --name N --role admin --password-stdin)' : list.map((u) => accountLine(u, width)).join('\n')))
+    print(ctx, list, () =>
+      list.length === 0
+        ? 'no account yet (carats user add --name N --role admin --password-stdin)'
+        : list.map((u) => accountLine(u, width)).join('\n'),
+    )
     return 0
   })
 
 /** The account of a name, compared without case as the sign-in compares names. */
 function accountNamed(accounts: UserAccount[], name: string): UserAccount {
   const u = accounts.find((a) => a.name === name) ?? accounts.find((a) => a.name.toLowerCase() === name.toLowerCase())
-  if (!u) throw new AppError('NOT_FOUND', `there is no account named ${JSON.stringify(name)} (carats user list)`, because('USER_NOT_FOUND', { userId: name }))
+  if (!u)
+    throw new AppError(
+      'NOT_FOUND',
+      `there is no account named ${JSON.stringify(name)} (carats user list)`,
+      because('USER_NOT_FOUND', { userId: name }),
+    )
   return u
 }
 
@@ -63,7 +83,11 @@ const userUnlock: Command = (ctx) =>
     const account = accountNamed(users.list(), pos[0])
     const had = users.throttle.row(account.name) !== undefined
     const u = users.unlock(b.actor, account.id)
-    print(ctx, { ...u, unlocked: had }, () => (had ? `${u.name} unlocked: its failed sign-ins are forgotten (audited)` : `${u.name} was not locked: nothing to do`))
+    print(ctx, { ...u, unlocked: had }, () =>
+      had
+        ? `${u.name} unlocked: its failed sign-ins are forgotten (audited)`
+        : `${u.name} was not locked: nothing to do`,
+    )
     return 0
   })
 

@@ -32,7 +32,8 @@ export function daysInMonth(year: number, month: number): number {
 }
 
 /** Whether year-month-day is a day of the calendar (month 1–12, day 1 to the month's length). */
-export const isRealDay = (year: number, month: number, day: number): boolean => day >= 1 && day <= daysInMonth(year, month)
+export const isRealDay = (year: number, month: number, day: number): boolean =>
+  day >= 1 && day <= daysInMonth(year, month)
 
 /** A calendar day written YYYY-MM-DD: its midnight UTC in milliseconds, or NaN when it is not written so or does not exist. */
 export function isoDayMillis(text: string): number {

@@ -38,7 +38,10 @@ export function describeIssues(issues: z.core.$ZodIssue[]): { message: string; f
       return `${where}: ${i.message}`
     })
     .join('; ')
-  const reason = text ? because('TEXT_REFUSED', { field: field ?? '', char: text.char, position: text.position, problem: text.kind }).reason : undefined
+  const reason = text
+    ? because('TEXT_REFUSED', { field: field ?? '', char: text.char, position: text.position, problem: text.kind })
+        .reason
+    : undefined
   return { message: `invalid arguments: ${message}`, field, ...(reason && { reason }) }
 }
 
@@ -60,9 +63,14 @@ export function createDispatcher(
         const name = channelName as ChannelName
         const spec = contract[name]
         const caller = resolveSession(token)
-        if (spec.access !== 'public' && !caller) throw new AppError('NOT_SIGNED_IN', 'your session has ended: sign in again', because('SESSION_ENDED'))
+        if (spec.access !== 'public' && !caller)
+          throw new AppError('NOT_SIGNED_IN', 'your session has ended: sign in again', because('SESSION_ENDED'))
         if (!mayCall(spec.access, caller?.role ?? null)) {
-          throw new AppError('FORBIDDEN', `the ${caller!.role} role may not use ${name}`, because('ROLE_FORBIDDEN', { role: caller!.role, channel: name }))
+          throw new AppError(
+            'FORBIDDEN',
+            `the ${caller!.role} role may not use ${name}`,
+            because('ROLE_FORBIDDEN', { role: caller!.role, channel: name }),
+          )
         }
         const parsed = spec.args.safeParse(rawArgs === undefined ? {} : rawArgs)
         if (!parsed.success) {
@@ -76,11 +84,21 @@ export function createDispatcher(
         if (e instanceof AppError) return { ok: false, error: e.toData() }
         if (!isBusy(e)) onUnexpected(String(channelName), e)
         const sqliteCode = (e as { code?: unknown })?.code
-        if (sqliteCode === 'SQLITE_BUSY' || sqliteCode === 'SQLITE_LOCKED') return { ok: false, error: ledgerBusy().toData() }
+        if (sqliteCode === 'SQLITE_BUSY' || sqliteCode === 'SQLITE_LOCKED')
+          return { ok: false, error: ledgerBusy().toData() }
         if (typeof sqliteCode === 'string' && /^SQLITE_(CORRUPT|NOTADB|IOERR)/.test(sqliteCode)) {
-          return { ok: false, error: { code: 'DATABASE', message: `the ledger file cannot be read (${(e as Error).message}): nothing was changed; restore it from a backup` } }
+          return {
+            ok: false,
+            error: {
+              code: 'DATABASE',
+              message: `the ledger file cannot be read (${(e as Error).message}): nothing was changed; restore it from a backup`,
+            },
+          }
         }
-        return { ok: false, error: { code: 'INTERNAL', message: `unexpected error: ${e instanceof Error ? e.message : String(e)}` } }
+        return {
+          ok: false,
+          error: { code: 'INTERNAL', message: `unexpected error: ${e instanceof Error ? e.message : String(e)}` },
+        }
       }
     },
   }
@@ -93,6 +111,7 @@ const isBusy = (e: unknown) => ['SQLITE_BUSY', 'SQLITE_LOCKED'].includes(String(
  * this file, another workstation's long transaction): said as such, never as "database is locked".
  */
 function ledgerBusy(): AppError {
-  const message = 'the ledger is busy with another program\'s long write (an import from the command line?): your request could not finish; try again in a moment'
+  const message =
+    "the ledger is busy with another program's long write (an import from the command line?): your request could not finish; try again in a moment"
   return new AppError('CONFLICT', message, because('LEDGER_BUSY'))
 }

@@ -134,7 +134,15 @@ export type ErrorReasonKey = (typeof ERROR_REASON_KEYS)[number]
 export const ERROR_ACTIONS = ['generate', 'verify', 'open', 'close', 'withdraw', 'simulate'] as const
 export type ErrorAction = (typeof ERROR_ACTIONS)[number]
 /** What to do, added to EMISSION_STEP. */
-export const ERROR_HINTS = ['generatedOnce', 'generateFirst', 'blocksNotGenerated', 'verifyFirst', 'blocksNotVerified', 'onlyOpenCloses', 'final'] as const
+export const ERROR_HINTS = [
+  'generatedOnce',
+  'generateFirst',
+  'blocksNotGenerated',
+  'verifyFirst',
+  'blocksNotVerified',
+  'onlyOpenCloses',
+  'final',
+] as const
 export type ErrorHint = (typeof ERROR_HINTS)[number]
 
 export interface ErrorReason {
@@ -154,7 +162,9 @@ export interface ApiErrorData {
 }
 
 /** An error's reason, as AppError's extras take it. */
-export const because = (key: ErrorReasonKey, params: ErrorReason['params'] = {}): { reason: ErrorReason } => ({ reason: { key, params } })
+export const because = (key: ErrorReasonKey, params: ErrorReason['params'] = {}): { reason: ErrorReason } => ({
+  reason: { key, params },
+})
 
 export class AppError extends Error {
   constructor(

@@ -31,7 +31,10 @@ const sortOrder = z.enum(['asc', 'desc']).default('desc')
 /** Every text stored or logged goes through the text rule (text.ts): refused characters named, then composed (NFC). */
 const name = cleanText(z.string().trim().min(1, 'must not be empty').max(64), { what: 'a name' })
 const password = z.string().min(8, 'must have at least 8 characters').max(256)
-const reason = cleanText(z.string().trim().min(3, 'give a reason of at least 3 characters').max(500), { what: 'a reason', multiline: true })
+const reason = cleanText(z.string().trim().min(3, 'give a reason of at least 3 characters').max(500), {
+  what: 'a reason',
+  multiline: true,
+})
 /** A short text (a code, a reference, a filter): one line under the text rule. */
 const line = (s: z.ZodString, what: string) => cleanText(s, { what })
 /** A player id: the text rule, as the sales feed's player ids (which the feed must send composed). */
@@ -43,7 +46,9 @@ const filterText = line(z.string().max(64), 'a filter').optional()
 const isoDay = z
   .string()
   .regex(ISO_DAY_SHAPE, 'must be a date YYYY-MM-DD')
-  .refine((v) => isoDayProblem(v) !== 'nonexistent', { error: (issue) => `${String(issue.input)} is not a day of the calendar` })
+  .refine((v) => isoDayProblem(v) !== 'nonexistent', {
+    error: (issue) => `${String(issue.input)} is not a day of the calendar`,
+  })
 
 /** A range of days, either end optional, its first day on or before its last. */
 const dayRange = <S extends z.ZodRawShape>(shape: S) =>
@@ -72,38 +77,81 @@ const bytes = z.custom<Uint8Array>((v) => v instanceof Uint8Array, 'must be the 
 
 export const contract = {
   // sign-in and the first-start admin account
-  'auth:status': channel<{ needsSetup: boolean; user: T.UserInfo | null }>()({ ledger: 'host-reads', args: z.object({}).strict(), access: 'public' }),
+  'auth:status': channel<{ needsSetup: boolean; user: T.UserInfo | null }>()({
+    ledger: 'host-reads',
+    args: z.object({}).strict(),
+    access: 'public',
+  }),
   'auth:setup': channel<T.Session>()({ args: z.object({ name, password }).strict(), access: 'public' }),
-  'auth:login': channel<T.Session>()({ args: z.object({ name, password: z.string().min(1, 'must not be empty').max(256) }).strict(), access: 'public' }),
+  'auth:login': channel<T.Session>()({
+    args: z.object({ name, password: z.string().min(1, 'must not be empty').max(256) }).strict(),
+    access: 'public',
+  }),
   'auth:logout': channel<{ ok: true }>()({ ledger: 'writes', args: z.object({}).strict(), access: 'signed-in' }),
   /** The caller's own password, the current one required (a wrong one counts as a failed sign-in). */
-  'auth:changePassword': channel<{ ok: true }>()({ args: z.object({ oldPassword: z.string().min(1, 'must not be empty').max(256), newPassword: password }).strict(), access: 'signed-in' }),
+  'auth:changePassword': channel<{ ok: true }>()({
+    args: z.object({ oldPassword: z.string().min(1, 'must not be empty').max(256), newPassword: password }).strict(),
+    access: 'signed-in',
+  }),
 
   // emissions and blocks
-  'emissions:list': channel<T.EmissionSummary[]>()({ ledger: 'host-reads', args: z.object({}).strict(), access: 'signed-in' }),
-  'emissions:get': channel<T.EmissionDetail>()({ ledger: 'host-reads', args: z.object({ emission: emissionNo }).strict(), access: 'signed-in' }),
+  'emissions:list': channel<T.EmissionSummary[]>()({
+    ledger: 'host-reads',
+    args: z.object({}).strict(),
+    access: 'signed-in',
+  }),
+  'emissions:get': channel<T.EmissionDetail>()({
+    ledger: 'host-reads',
+    args: z.object({ emission: emissionNo }).strict(),
+    access: 'signed-in',
+  }),
   'emissions:create': channel<T.EmissionSummary>()({
-    args: z.object({
-      blocks: z.number().int().min(1).max(999),
-      code: line(z.string().trim().max(32), 'a code').optional(),
-      startsOn: isoDay.optional(),
-      /** A demonstration emission, the only kind that takes simulated sales. */
-      demo: z.boolean().default(false),
-      /** From this prize up, claimed in person (default 500,000 cents: 5,000 €); whole euros, at most the top prize. */
-      claimThresholdCents: z.number().int().min(100).optional(),
-    }).strict(),
+    args: z
+      .object({
+        blocks: z.number().int().min(1).max(999),
+        code: line(z.string().trim().max(32), 'a code').optional(),
+        startsOn: isoDay.optional(),
+        /** A demonstration emission, the only kind that takes simulated sales. */
+        demo: z.boolean().default(false),
+        /** From this prize up, claimed in person (default 500,000 cents: 5,000 €); whole euros, at most the top prize. */
+        claimThresholdCents: z.number().int().min(100).optional(),
+      })
+      .strict(),
     access: operators,
   }),
   'emissions:generate': channel<T.JobInfo>()({ args: z.object({ emission: emissionNo }).strict(), access: operators }),
-  'emissions:verify': channel<T.JobInfo>()({ args: z.object({ emission: emissionNo }).strict(), access: ['admin', 'operator', 'auditor'] }),
-  'emissions:open': channel<T.EmissionSummary>()({ args: z.object({ emission: emissionNo }).strict(), access: operators }),
-  'emissions:close': channel<T.EmissionSummary>()({ args: z.object({ emission: emissionNo }).strict(), access: operators }),
-  'emissions:withdraw': channel<T.EmissionSummary>()({ args: z.object({ emission: emissionNo, reason }).strict(), access: operators }),
-  'emissions:certificate': channel<T.Certificate>()({ ledger: 'host-reads', args: z.object({ emission: emissionNo }).strict(), access: 'signed-in' }),
+  'emissions:verify': channel<T.JobInfo>()({
+    args: z.object({ emission: emissionNo }).strict(),
+    access: ['admin', 'operator', 'auditor'],
+  }),
+  'emissions:open': channel<T.EmissionSummary>()({
+    args: z.object({ emission: emissionNo }).strict(),
+    access: operators,
+  }),
+  'emissions:close': channel<T.EmissionSummary>()({
+    args: z.object({ emission: emissionNo }).strict(),
+    access: operators,
+  }),
+  'emissions:withdraw': channel<T.EmissionSummary>()({
+    args: z.object({ emission: emissionNo, reason }).strict(),
+    access: operators,
+  }),
+  'emissions:certificate': channel<T.Certificate>()({
+    ledger: 'host-reads',
+    args: z.object({ emission: emissionNo }).strict(),
+    access: 'signed-in',
+  }),
   /** One click: an emission of one block, generated, verified, opened, with a simulated sales history. */
-  'emissions:demo': channel<T.JobInfo>()({ args: z.object({ sales: z.number().int().min(1).max(8_016_000).default(200_000) }).strict(), access: operators }),
+  'emissions:demo': channel<T.JobInfo>()({
+    args: z.object({ sales: z.number().int().min(1).max(8_016_000).default(200_000) }).strict(),
+    access: operators,
+  }),
   /** The emission's key ceremony, or null when none was started. */
-  'ceremony:get': channel<T.KeyCeremony | null>()({ ledger: 'host-reads', args: z.object({ emission: emissionNo }).strict(), access: 'signed-in' }),
+  'ceremony:get': channel<T.KeyCeremony | null>()({
+    ledger: 'host-reads',
+    args: z.object({ emission: emissionNo }).strict(),
+    access: 'signed-in',
+  }),
   /** Opens the emission's key ceremony (no share is drawn yet): then a second person commits to their share. */
   'ceremony:start': channel<T.KeyCeremony>()({ args: z.object({ emission: emissionNo }).strict(), access: operators }),
   /**
@@ -111,38 +159,77 @@ export const contract = {
    * its share and records its hash, in the same transaction.
    */
   'ceremony:commit': channel<T.KeyCeremony>()({
-    args: z.object({ emission: emissionNo, commitment: z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hexadecimal digits (SHA-256)') }).strict(),
+    args: z
+      .object({
+        emission: emissionNo,
+        commitment: z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hexadecimal digits (SHA-256)'),
+      })
+      .strict(),
     access: custodians,
   }),
   /** The same person reveals the share committed to: 32 bytes drawn in their window (hex), or at least 100 rolls of a die. */
   'ceremony:reveal': channel<T.KeyCeremony>()({
     args: z
-      .object({ emission: emissionNo, share: z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hexadecimal digits (32 bytes)').optional(), dice: z.string().max(2000).optional() })
+      .object({
+        emission: emissionNo,
+        share: z
+          .string()
+          .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hexadecimal digits (32 bytes)')
+          .optional(),
+        dice: z.string().max(2000).optional(),
+      })
       .strict()
-      .refine((a) => (a.share === undefined) !== (a.dice === undefined), 'give either share (drawn in your window) or dice (your rolls), not both'),
+      .refine(
+        (a) => (a.share === undefined) !== (a.dice === undefined),
+        'give either share (drawn in your window) or dice (your rolls), not both',
+      ),
     access: custodians,
   }),
   /** An incomplete ceremony abandoned, with a reason (its custodian never revealed): kept, and counted on the certificate. */
-  'ceremony:abandon': channel<T.KeyCeremony | null>()({ args: z.object({ emission: emissionNo, reason }).strict(), access: operators }),
-  'blocks:get': channel<T.BlockDetail>()({ ledger: 'host-reads', args: z.object({ emission: emissionNo, block: blockNo }).strict(), access: 'signed-in' }),
+  'ceremony:abandon': channel<T.KeyCeremony | null>()({
+    args: z.object({ emission: emissionNo, reason }).strict(),
+    access: operators,
+  }),
+  'blocks:get': channel<T.BlockDetail>()({
+    ledger: 'host-reads',
+    args: z.object({ emission: emissionNo, block: blockNo }).strict(),
+    access: 'signed-in',
+  }),
   /** Each block's latest verdict and the emission's latest verification. */
-  'verifications:latest': channel<T.EmissionVerdicts>()({ ledger: 'host-reads', args: z.object({ emission: emissionNo }).strict(), access: 'signed-in' }),
+  'verifications:latest': channel<T.EmissionVerdicts>()({
+    ledger: 'host-reads',
+    args: z.object({ emission: emissionNo }).strict(),
+    access: 'signed-in',
+  }),
   /** A verification's printable report (default: the latest that gave a verdict), with the emission's history. */
-  'verifications:report': channel<T.VerificationReport>()({ ledger: 'host-reads', args: z.object({ emission: emissionNo, verification: z.number().int().min(1).optional() }).strict(), access: 'signed-in' }),
+  'verifications:report': channel<T.VerificationReport>()({
+    ledger: 'host-reads',
+    args: z.object({ emission: emissionNo, verification: z.number().int().min(1).optional() }).strict(),
+    access: 'signed-in',
+  }),
 
   // long tasks
-  'jobs:get': channel<T.JobInfo>()({ ledger: 'host-reads', args: z.object({ jobId: z.string().min(1) }).strict(), access: 'signed-in' }),
+  'jobs:get': channel<T.JobInfo>()({
+    ledger: 'host-reads',
+    args: z.object({ jobId: z.string().min(1) }).strict(),
+    access: 'signed-in',
+  }),
   'jobs:list': channel<T.JobInfo[]>()({ ledger: 'host-reads', args: z.object({}).strict(), access: 'signed-in' }),
-  'jobs:cancel': channel<T.JobInfo>()({ args: z.object({ jobId: z.string().min(1) }).strict(), access: ['admin', 'operator', 'auditor'] }),
+  'jobs:cancel': channel<T.JobInfo>()({
+    args: z.object({ jobId: z.string().min(1) }).strict(),
+    access: ['admin', 'operator', 'auditor'],
+  }),
 
   // sales
   'sales:simulate': channel<T.JobInfo>()({
-    args: z.object({
-      emission: emissionNo,
-      sales: z.number().int().min(1).max(100_000_000),
-      players: z.number().int().min(1).max(10_000_000).optional(),
-      seed: z.number().int().min(0).optional(),
-    }).strict(),
+    args: z
+      .object({
+        emission: emissionNo,
+        sales: z.number().int().min(1).max(100_000_000),
+        players: z.number().int().min(1).max(10_000_000).optional(),
+        seed: z.number().int().min(0).optional(),
+      })
+      .strict(),
     access: operators,
   }),
   /**
@@ -152,123 +239,285 @@ export const contract = {
   // sha256: the file's, as the screen made it before sending (an upload is leased by it while its bytes arrive)
   'sales:import': channel<T.ImportResult>()({
     ledger: 'worker',
-    args: z.object({ content: z.union([z.string(), bytes]), fileName: line(z.string().max(260), 'a file name').optional(), sha256: z.string().regex(/^[0-9a-f]{64}$/).optional() }).strict(),
+    args: z
+      .object({
+        content: z.union([z.string(), bytes]),
+        fileName: line(z.string().max(260), 'a file name').optional(),
+        sha256: z
+          .string()
+          .regex(/^[0-9a-f]{64}$/)
+          .optional(),
+      })
+      .strict(),
     access: operators,
   }),
   /** The imports of sales feeds, latest first, from the audit log: imported, already recorded, or refused. */
-  'sales:imports': channel<T.Page<T.ImportRecord>>()({ ledger: 'reads', args: z.object({ page, pageSize }).strict(), access: readers }),
+  'sales:imports': channel<T.Page<T.ImportRecord>>()({
+    ledger: 'reads',
+    args: z.object({ page, pageSize }).strict(),
+    access: readers,
+  }),
 
   // tickets and players
   /** Any unit by serial. An unsold unit's content needs the auditor role and a reason, and is logged. */
-  'tickets:get': channel<T.TicketView>()({ ledger: 'reads', args: z.object({ serial: z.string().max(40), reason: reason.optional() }).strict(), access: staff }),
+  'tickets:get': channel<T.TicketView>()({
+    ledger: 'reads',
+    args: z.object({ serial: z.string().max(40), reason: reason.optional() }).strict(),
+    access: staff,
+  }),
   /** The unit's proof of inclusion in its block's commitment (game-core/DERIVATION.md §8): as tickets:get, an unsold unit only for an auditor with a reason, audited. */
-  'tickets:proof': channel<T.UnitProof>()({ ledger: 'reads', args: z.object({ serial: z.string().max(40), reason: reason.optional() }).strict(), access: staff }),
+  'tickets:proof': channel<T.UnitProof>()({
+    ledger: 'reads',
+    args: z.object({ serial: z.string().max(40), reason: reason.optional() }).strict(),
+    access: staff,
+  }),
   /** Accounts whose id starts with `query`, ignoring case (ASCII letters), a page at a time with their count. */
-  'players:search': channel<T.Page<T.PlayerSummary>>()({ ledger: 'reads',
-    args: z.object({ query: playerText(z.string().trim().max(64)), page, pageSize: z.number().int().min(1).max(100).default(20) }).strict(),
+  'players:search': channel<T.Page<T.PlayerSummary>>()({
+    ledger: 'reads',
+    args: z
+      .object({
+        query: playerText(z.string().trim().max(64)),
+        page,
+        pageSize: z.number().int().min(1).max(100).default(20),
+      })
+      .strict(),
     access: ['admin', 'support', 'manager', 'auditor'],
   }),
   /** By id ignoring case; ids that differ only by case are refused as ambiguous (CONFLICT, PLAYER_AMBIGUOUS) unless one is the id exactly. */
-  'players:last': channel<T.PlayerLast>()({ ledger: 'reads', args: z.object({ player: playerId }).strict(), access: ['admin', 'support', 'auditor'] }),
-  'players:history': channel<T.Page<T.PlayerUnit>>()({ ledger: 'reads',
-    args: z.object({
-      player: playerId,
-      page,
-      pageSize,
-      sort: z.enum(['soldAt', 'prizeCents']).default('soldAt'),
-      order: sortOrder,
-      outcome: z.enum(['all', 'won', 'lost']).default('all'),
-    }).strict(),
+  'players:last': channel<T.PlayerLast>()({
+    ledger: 'reads',
+    args: z.object({ player: playerId }).strict(),
+    access: ['admin', 'support', 'auditor'],
+  }),
+  'players:history': channel<T.Page<T.PlayerUnit>>()({
+    ledger: 'reads',
+    args: z
+      .object({
+        player: playerId,
+        page,
+        pageSize,
+        sort: z.enum(['soldAt', 'prizeCents']).default('soldAt'),
+        order: sortOrder,
+        outcome: z.enum(['all', 'won', 'lost']).default('all'),
+      })
+      .strict(),
     access: ['admin', 'support', 'auditor'],
   }),
 
   // reports
-  'reports:depletion': channel<T.DepletionReport>()({ ledger: 'reads', args: z.object({ emission: emissionNo, block: blockNo.optional() }).strict(), access: readers }),
+  'reports:depletion': channel<T.DepletionReport>()({
+    ledger: 'reads',
+    args: z.object({ emission: emissionNo, block: blockNo.optional() }).strict(),
+    access: readers,
+  }),
   /** One emission or all, the sale days from…to (UTC, inclusive). */
-  'reports:dashboard': channel<T.Dashboard>()({ ledger: 'reads', args: dayRange({ includeDemo: z.boolean().default(false), emission: emissionNo.optional() }), access: readers }),
-  'reports:csv': channel<T.CsvFile>()({ ledger: 'reads',
+  'reports:dashboard': channel<T.Dashboard>()({
+    ledger: 'reads',
+    args: dayRange({ includeDemo: z.boolean().default(false), emission: emissionNo.optional() }),
+    access: readers,
+  }),
+  'reports:csv': channel<T.CsvFile>()({
+    ledger: 'reads',
     args: z.union([
-      z.object({ report: z.literal('depletion'), emission: emissionNo, block: blockNo.optional(), ...csvStyle }).strict(),
+      z
+        .object({ report: z.literal('depletion'), emission: emissionNo, block: blockNo.optional(), ...csvStyle })
+        .strict(),
       // the dashboard's sales per day and emission, or its prize tiers, under its filters
-      dayRange({ report: z.enum(['dashboard', 'dashboard-tiers']), includeDemo: z.boolean().default(false), emission: emissionNo.optional(), ...csvStyle }),
+      dayRange({
+        report: z.enum(['dashboard', 'dashboard-tiers']),
+        includeDemo: z.boolean().default(false),
+        emission: emissionNo.optional(),
+        ...csvStyle,
+      }),
     ]),
     access: readers,
   }),
   'alerts:list': channel<T.Alert[]>()({ ledger: 'reads', args: z.object({}).strict(), access: 'signed-in' }),
 
   // prize claims (electron/services/claims/README.md) and the register of related parties
-  'claims:list': channel<C.ClaimsPage>()({ ledger: 'reads',
-    args: z.object({ status: z.enum(CLAIM_STATUSES).optional(), emission: emissionNo.optional(), player: playerId.optional(), order: z.enum(['asc', 'desc']).default('desc'), page, pageSize }).strict(),
+  'claims:list': channel<C.ClaimsPage>()({
+    ledger: 'reads',
+    args: z
+      .object({
+        status: z.enum(CLAIM_STATUSES).optional(),
+        emission: emissionNo.optional(),
+        player: playerId.optional(),
+        order: z.enum(['asc', 'desc']).default('desc'),
+        page,
+        pageSize,
+      })
+      .strict(),
     access: claimsReaders,
   }),
-  'claims:get': channel<C.ClaimDetail>()({ ledger: 'reads', args: z.object({ serial }).strict(), access: claimsReaders }),
+  'claims:get': channel<C.ClaimDetail>()({
+    ledger: 'reads',
+    args: z.object({ serial }).strict(),
+    access: claimsReaders,
+  }),
   /** Support records the winner's identity check. */
   'claims:verify': channel<C.Claim>()({
     ledger: 'writes',
-    args: z.object({ serial, identity: z.object({ document: z.enum(IDENTITY_DOCUMENTS), reference: line(z.string().trim().min(4, 'give the document’s number (at least 4 characters)').max(64), 'a reference') }).strict() }).strict(),
+    args: z
+      .object({
+        serial,
+        identity: z
+          .object({
+            document: z.enum(IDENTITY_DOCUMENTS),
+            reference: line(
+              z.string().trim().min(4, 'give the document’s number (at least 4 characters)').max(64),
+              'a reference',
+            ),
+          })
+          .strict(),
+      })
+      .strict(),
     access: ['admin', 'support'],
   }),
   /** A manager, never the person who verified. */
   'claims:approve': channel<C.Claim>()({ ledger: 'writes', args: z.object({ serial }).strict(), access: ['manager'] }),
   /** An auditor signs off a related party's claim (besides the manager's approval). */
   'claims:signOff': channel<C.Claim>()({ ledger: 'writes', args: z.object({ serial }).strict(), access: ['auditor'] }),
-  'claims:pay': channel<C.Claim>()({ ledger: 'writes', args: z.object({ serial, reference: line(z.string().trim().min(3, 'give the payment’s reference (at least 3 characters)').max(64), 'a reference') }).strict(), access: ['admin', 'manager'] }),
-  'claims:reject': channel<C.Claim>()({ ledger: 'writes', args: z.object({ serial, reason }).strict(), access: ['admin', 'support', 'manager', 'auditor'] }),
-  'claims:csv': channel<T.CsvFile>()({ ledger: 'reads',
-    args: z.object({ status: z.enum(CLAIM_STATUSES).optional(), emission: emissionNo.optional(), player: playerId.optional(), ...csvStyle }).strict(),
+  'claims:pay': channel<C.Claim>()({
+    ledger: 'writes',
+    args: z
+      .object({
+        serial,
+        reference: line(
+          z.string().trim().min(3, 'give the payment’s reference (at least 3 characters)').max(64),
+          'a reference',
+        ),
+      })
+      .strict(),
+    access: ['admin', 'manager'],
+  }),
+  'claims:reject': channel<C.Claim>()({
+    ledger: 'writes',
+    args: z.object({ serial, reason }).strict(),
+    access: ['admin', 'support', 'manager', 'auditor'],
+  }),
+  'claims:csv': channel<T.CsvFile>()({
+    ledger: 'reads',
+    args: z
+      .object({
+        status: z.enum(CLAIM_STATUSES).optional(),
+        emission: emissionNo.optional(),
+        player: playerId.optional(),
+        ...csvStyle,
+      })
+      .strict(),
     access: claimsReaders,
   }),
   /** Claimants' figures: one player's (flagged or not), or every flagged player's, least probable first. */
-  'claims:flags': channel<C.WinnerFigures[]>()({ ledger: 'reads', args: z.object({ player: playerId.optional() }).strict(), access: claimsReaders }),
-  'parties:list': channel<C.RelatedParty[]>()({ ledger: 'reads', args: z.object({ includeRemoved: z.boolean().default(false) }).strict(), access: claimsReaders }),
+  'claims:flags': channel<C.WinnerFigures[]>()({
+    ledger: 'reads',
+    args: z.object({ player: playerId.optional() }).strict(),
+    access: claimsReaders,
+  }),
+  'parties:list': channel<C.RelatedParty[]>()({
+    ledger: 'reads',
+    args: z.object({ includeRemoved: z.boolean().default(false) }).strict(),
+    access: claimsReaders,
+  }),
   'parties:add': channel<C.RelatedParty>()({
     ledger: 'writes',
     args: z.object({ player: playerId, relation: z.enum(RELATIONS), linkedTo: name, reason }).strict(),
     access: ['admin', 'auditor'],
   }),
-  'parties:remove': channel<C.RelatedParty>()({ ledger: 'writes', args: z.object({ id: z.number().int().min(1), reason }).strict(), access: ['admin', 'auditor'] }),
+  'parties:remove': channel<C.RelatedParty>()({
+    ledger: 'writes',
+    args: z.object({ id: z.number().int().min(1), reason }).strict(),
+    access: ['admin', 'auditor'],
+  }),
 
   // users and the audit log
   /** Auditors read the accounts too: they confirm privileged ones. */
-  'users:list': channel<T.UserAccount[]>()({ ledger: 'host-reads', args: z.object({}).strict(), access: ['admin', 'auditor'] }),
-  'users:create': channel<T.UserAccount>()({ args: z.object({ name, role: z.enum(ROLES), password }).strict(), access: ['admin'] }),
+  'users:list': channel<T.UserAccount[]>()({
+    ledger: 'host-reads',
+    args: z.object({}).strict(),
+    access: ['admin', 'auditor'],
+  }),
+  'users:create': channel<T.UserAccount>()({
+    args: z.object({ name, role: z.enum(ROLES), password }).strict(),
+    access: ['admin'],
+  }),
   'users:update': channel<T.UserAccount>()({
-    args: z.object({ userId: z.number().int().min(1), role: z.enum(ROLES).optional(), active: z.boolean().optional(), password: password.optional() }).strict(),
+    args: z
+      .object({
+        userId: z.number().int().min(1),
+        role: z.enum(ROLES).optional(),
+        active: z.boolean().optional(),
+        password: password.optional(),
+      })
+      .strict(),
     access: ['admin'],
   }),
   /** Lifts an account's sign-in lockout and forgets its failed attempts (audited). */
-  'users:unlock': channel<T.UserAccount>()({ args: z.object({ userId: z.number().int().min(1) }).strict(), access: ['admin'] }),
+  'users:unlock': channel<T.UserAccount>()({
+    args: z.object({ userId: z.number().int().min(1) }).strict(),
+    access: ['admin'],
+  }),
   /** A second person (another administrator, or an auditor) confirms a privileged account before it takes any two-person step. */
-  'users:confirm': channel<T.UserAccount>()({ args: z.object({ userId: z.number().int().min(1) }).strict(), access: ['admin', 'auditor'] }),
-  'audit:list': channel<T.Page<T.AuditEntry>>()({ ledger: 'reads',
-    args: z.object({
-      page,
-      pageSize,
-      sort: z.enum(['seq', 'at', 'actor', 'action', 'object']).default('seq'),
-      order: sortOrder,
-      actor: filterText,
-      action: filterText,
-      object: filterText,
-      from: isoDay.optional(),
-      to: isoDay.optional(),
-    }).strict(),
+  'users:confirm': channel<T.UserAccount>()({
+    args: z.object({ userId: z.number().int().min(1) }).strict(),
     access: ['admin', 'auditor'],
   }),
-  'audit:verify': channel<T.AuditVerification>()({ ledger: 'reads', args: z.object({}).strict(), access: ['admin', 'auditor'] }),
-  'audit:csv': channel<T.CsvFile>()({ ledger: 'reads',
-    args: z.object({ actor: filterText, action: filterText, object: filterText, from: isoDay.optional(), to: isoDay.optional(), ...csvStyle }).strict(),
+  'audit:list': channel<T.Page<T.AuditEntry>>()({
+    ledger: 'reads',
+    args: z
+      .object({
+        page,
+        pageSize,
+        sort: z.enum(['seq', 'at', 'actor', 'action', 'object']).default('seq'),
+        order: sortOrder,
+        actor: filterText,
+        action: filterText,
+        object: filterText,
+        from: isoDay.optional(),
+        to: isoDay.optional(),
+      })
+      .strict(),
+    access: ['admin', 'auditor'],
+  }),
+  'audit:verify': channel<T.AuditVerification>()({
+    ledger: 'reads',
+    args: z.object({}).strict(),
+    access: ['admin', 'auditor'],
+  }),
+  'audit:csv': channel<T.CsvFile>()({
+    ledger: 'reads',
+    args: z
+      .object({
+        actor: filterText,
+        action: filterText,
+        object: filterText,
+        from: isoDay.optional(),
+        to: isoDay.optional(),
+        ...csvStyle,
+      })
+      .strict(),
     access: ['admin', 'auditor'],
   }),
 
   // the ledger as a system of record
-  'ledger:status': channel<T.LedgerStatus>()({ ledger: 'host-reads', args: z.object({}).strict(), access: ['admin', 'auditor'] }),
+  'ledger:status': channel<T.LedgerStatus>()({
+    ledger: 'host-reads',
+    args: z.object({}).strict(),
+    access: ['admin', 'auditor'],
+  }),
   /** The whole check on a worker thread: integrity, audit chain and checkpoint, counters, every sold unit's prize re-derived. */
-  'ledger:check': channel<T.JobInfo>()({ args: z.object({ prizes: z.boolean().default(true) }).strict(), access: ['admin', 'auditor'] }),
+  'ledger:check': channel<T.JobInfo>()({
+    args: z.object({ prizes: z.boolean().default(true) }).strict(),
+    access: ['admin', 'auditor'],
+  }),
   /** A checked backup, with its key and checkpoint, into the backups folder beside the ledger. */
   'ledger:backup': channel<T.JobInfo>()({ args: z.object({}).strict(), access: ['admin'] }),
 
   // this workstation's ledger setting (ledger.json in the per-user data folder; applies at the next start)
-  'settings:ledger': channel<LedgerSettingView>()({ ledger: 'host-reads', args: z.object({}).strict(), access: ['admin'] }),
+  'settings:ledger': channel<LedgerSettingView>()({
+    ledger: 'host-reads',
+    args: z.object({}).strict(),
+    access: ['admin'],
+  }),
   /** Saves the setting; a team URL's masked password (***) keeps the saved one. */
   'settings:ledgerSet': channel<LedgerSettingView>()({ args: ledgerSettingSchema, access: ['admin'] }),
   /** Tries a team ledger: the server, the database (empty or a ledger this app opens), the key file. */

@@ -34,10 +34,18 @@ export const isAbsolutePath = (p: string) => /^(\/|[A-Za-z]:[\\/]|\\\\)/.test(p.
 
 export const teamUrl = cleanText(z.string().trim().min(1, 'must not be empty').max(2000), { what: 'a URL', keep: true })
   .refine((u) => teamUrlProblem(u) !== 'scheme', 'must be a PostgreSQL URL starting with postgresql://')
-  .refine((u) => teamUrlProblem(u) !== 'unreadable', 'is not a URL that can be read (check its special characters: a password with @ or / must be written %40, %2F)')
+  .refine(
+    (u) => teamUrlProblem(u) !== 'unreadable',
+    'is not a URL that can be read (check its special characters: a password with @ or / must be written %40, %2F)',
+  )
 
-export const absoluteFile = cleanText(z.string().trim().min(1, 'must not be empty').max(4000), { what: 'a path', keep: true })
-  .refine(isAbsolutePath, 'must be an absolute path (starting with / on Linux and macOS, a drive letter on Windows): the app may start from any folder')
+export const absoluteFile = cleanText(z.string().trim().min(1, 'must not be empty').max(4000), {
+  what: 'a path',
+  keep: true,
+}).refine(
+  isAbsolutePath,
+  'must be an absolute path (starting with / on Linux and macOS, a drive letter on Windows): the app may start from any folder',
+)
 
 export const teamLedger = z.object({ url: teamUrl, keyFile: absoluteFile }).strict()
 
@@ -63,9 +71,29 @@ export interface LedgerSettingView {
 export const LEDGER_TEST_STEPS = ['server', 'database', 'keyFile'] as const
 /** What a step found: ok ones say what, the others what is wrong (ledgerSetting.test.* in the screens). */
 export const LEDGER_TEST_CODES = [
-  'reached', 'refused', 'noHost', 'timeout', 'auth', 'noDatabase', 'unreachable',
-  'empty', 'ledger', 'foreign', 'otherApp', 'newer', 'unreadable',
-  'keyMatches', 'keyExists', 'keyWillBeMade', 'keyMissing', 'keyWrong', 'keyUnsafe', 'keyDamaged', 'keyDirMissing', 'keyDirReadOnly', 'notChecked',
+  'reached',
+  'refused',
+  'noHost',
+  'timeout',
+  'auth',
+  'noDatabase',
+  'unreachable',
+  'empty',
+  'ledger',
+  'foreign',
+  'otherApp',
+  'newer',
+  'unreadable',
+  'keyMatches',
+  'keyExists',
+  'keyWillBeMade',
+  'keyMissing',
+  'keyWrong',
+  'keyUnsafe',
+  'keyDamaged',
+  'keyDirMissing',
+  'keyDirReadOnly',
+  'notChecked',
 ] as const
 
 export interface LedgerTestStep {

@@ -17,7 +17,10 @@ export interface CleanTextOptions extends TextRule {
 const TEXT_PARAM = 'textProblem'
 
 /** `s` under the text rule: refused characters named, then composed (NFC) unless `keep`; a multi-line text's CR LF as LF. */
-export function cleanText(s: z.ZodString, { what = 'a text', keep = false, ...rule }: CleanTextOptions = {}): z.ZodString {
+export function cleanText(
+  s: z.ZodString,
+  { what = 'a text', keep = false, ...rule }: CleanTextOptions = {},
+): z.ZodString {
   const lines = rule.multiline && !keep ? s.overwrite((v) => v.replace(/\r\n?/g, '\n')) : s
   const checked = lines.superRefine((v, ctx) => {
     const p = textProblem(v, rule)

@@ -36,7 +36,10 @@ export interface TextRule {
   composed?: boolean
 }
 
-const INVISIBLE = new Set([0x00ad, 0x034f, 0x115f, 0x1160, 0x17b4, 0x17b5, 0x180e, 0x200b, 0x200c, 0x200d, 0x2060, 0x2061, 0x2062, 0x2063, 0x2064, 0x3164, 0xfeff, 0xffa0])
+const INVISIBLE = new Set([
+  0x00ad, 0x034f, 0x115f, 0x1160, 0x17b4, 0x17b5, 0x180e, 0x200b, 0x200c, 0x200d, 0x2060, 0x2061, 0x2062, 0x2063,
+  0x2064, 0x3164, 0xfeff, 0xffa0,
+])
 const BIDI = new Set([0x061c, 0x200e, 0x200f, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069])
 
 /** The kind of the UTF-16 unit `c` when a text may not hold it (surrogates apart), or null. */
@@ -49,7 +52,11 @@ export function forbiddenKind(c: number, multiline = false): Exclude<TextProblem
 }
 
 /** U+XXXX, as the character's name is written. */
-export const codePoint = (c: number): string => `U+${c.toString(16).toUpperCase().padStart(c > 0xffff ? 5 : 4, '0')}`
+export const codePoint = (c: number): string =>
+  `U+${c
+    .toString(16)
+    .toUpperCase()
+    .padStart(c > 0xffff ? 5 : 4, '0')}`
 
 const isHigh = (c: number) => c >= 0xd800 && c <= 0xdbff
 const isLow = (c: number) => c >= 0xdc00 && c <= 0xdfff
@@ -88,7 +95,8 @@ const KIND_TEXT: Record<TextProblemKind, string> = {
 
 /** The English sentence of textProblem's answer (`what`: a player id, a name…). */
 export function describeTextProblem(p: TextProblem, what = 'a text'): string {
-  if (p.kind === 'not-nfc') return `it is not in Unicode's composed form (NFC) from character ${p.position} (${p.char}) on: ${what} is sent composed`
+  if (p.kind === 'not-nfc')
+    return `it is not in Unicode's composed form (NFC) from character ${p.position} (${p.char}) on: ${what} is sent composed`
   return `it holds ${p.char} at character ${p.position}, ${KIND_TEXT[p.kind]}: ${what} may hold no control, invisible or bidirectional formatting character, nor half of a surrogate pair`
 }
 

@@ -118,7 +118,14 @@ export interface Certificate {
   salesPerBlockCents: number
   payoutRatio: number
   oddsOneIn: number
-  blocks: { block: number; status: BlockStatus; commitment: string | null; generatedAt: string | null; verifiedAt: string | null; seeding: BlockSeeding }[]
+  blocks: {
+    block: number
+    status: BlockStatus
+    commitment: string | null
+    generatedAt: string | null
+    verifiedAt: string | null
+    seeding: BlockSeeding
+  }[]
   /** The emission's key ceremony (null: none was held; its blocks are then under single control). */
   ceremony: KeyCeremony | null
   /** Some committed block's secret was drawn by one person alone: printed as "single control". */
@@ -132,7 +139,15 @@ export interface Certificate {
   /** From this prize up, a winner claims in person, identity checked (electron/services/claims/README.md). */
   claimThresholdCents: number
   /** The whole emission: every block's units, prizes and sales, and the theoretical payout. */
-  totals: { units: number; blocks: number; blocksCommitted: number; prizes: number; prizesCents: number; salesCents: number; payoutRatio: number }
+  totals: {
+    units: number
+    blocks: number
+    blocksCommitted: number
+    prizes: number
+    prizesCents: number
+    salesCents: number
+    payoutRatio: number
+  }
   /** When this copy was printed (the server's clock). */
   printedAt: string
   demo: boolean
@@ -270,7 +285,14 @@ export interface EmissionVerdicts {
 /** A verification as its printable report shows it. */
 export interface VerificationReport {
   run: VerificationRun
-  emission: { emission: number; code: string; gameName: string; definitionDigest: string; blockSize: number; demo: boolean }
+  emission: {
+    emission: number
+    code: string
+    gameName: string
+    definitionDigest: string
+    blockSize: number
+    demo: boolean
+  }
   blocks: BlockVerdict[]
   /** Earlier and later verifications of the emission, newest first. */
   history: VerificationRun[]
@@ -467,18 +489,37 @@ export interface ImportRecord {
 
 /** Why a line of a sales feed is refused: a stable code, and the values its sentence names. */
 export const IMPORT_PROBLEM_CODES = [
-  'JSON', 'FIELD_MISSING', 'FIELD_UNKNOWN', 'EVENT_FIELDS_UNKNOWN', 'EVENT_FIELDS_MISSING',
+  'JSON',
+  'FIELD_MISSING',
+  'FIELD_UNKNOWN',
+  'EVENT_FIELDS_UNKNOWN',
+  'EVENT_FIELDS_MISSING',
   // a field of the wrong kind or value, as the schema says it ({field}: a dotted path, `play.mode`)
   'FIELD_TYPE', // {field, expected: string|number|object|array|objectOrNull, got: the value as JSON}
   'FIELD_VALUE', // {field, values: the values allowed, as JSON, joined by "|"}
-  'TEXT_EMPTY', 'TEXT_SPACES', // {field}
+  'TEXT_EMPTY',
+  'TEXT_SPACES', // {field}
   'TEXT_TOO_LONG', // {field, max}
   'STAKE_NOT_WHOLE', // {got}
   'EVENTS_TOO_MANY', // {max}
   'SHAPE', // {field, detail}: any other shape the schema refuses (detail in English)
-  'SALE_ID_TWICE', 'SALE_ID_SERIAL', 'RECORDED_OTHER',
-  'SERIAL', 'EMISSION_UNKNOWN', 'BLOCK_UNKNOWN', 'UNIT_BEYOND', 'UNIT_SOLD', 'UNIT_TWICE', 'OUT_OF_ORDER', 'OUT_OF_ORDER_SOLD_OUT',
-  'SOLD_AT_FORMAT', 'SOLD_AT_FUTURE', 'SOLD_AT_EARLY', 'STAKE', 'NOT_OPEN', 'BLOCK_NOT_SELLING',
+  'SALE_ID_TWICE',
+  'SALE_ID_SERIAL',
+  'RECORDED_OTHER',
+  'SERIAL',
+  'EMISSION_UNKNOWN',
+  'BLOCK_UNKNOWN',
+  'UNIT_BEYOND',
+  'UNIT_SOLD',
+  'UNIT_TWICE',
+  'OUT_OF_ORDER',
+  'OUT_OF_ORDER_SOLD_OUT',
+  'SOLD_AT_FORMAT',
+  'SOLD_AT_FUTURE',
+  'SOLD_AT_EARLY',
+  'STAKE',
+  'NOT_OPEN',
+  'BLOCK_NOT_SELLING',
   // {soldAt}: a day or a time that does not exist (2026-02-30T10:00:00Z)
   'SOLD_AT_DATE',
   // {soldAt, emission, createdAt}: before the emission was created, when it has no first sale day
@@ -508,16 +549,62 @@ export interface ImportLineError {
 
 /** Every action the services record in the audit log, for the screens to name in the user's language. */
 export const AUDIT_ACTIONS = [
-  'auth.setup', 'auth.login', 'auth.login-failed', 'auth.locked', 'auth.login-failures', 'auth.logout', 'auth.password-change',
-  'user.create', 'user.update', 'user.unlock',
-  'emission.create', 'emission.generate-start', 'emission.generate-done', 'emission.generate-cancelled', 'emission.generate-failed', 'emission.generate-interrupted',
-  'block.generate', 'emission.verify-start', 'block.verify', 'block.verify-failed', 'emission.verify-done', 'emission.verify-cancelled',
-  'emission.open', 'emission.close', 'emission.withdraw', 'ceremony.start', 'ceremony.contribute', 'ceremony.commit', 'ceremony.reveal', 'ceremony.abandon', 'emission.publish',
-  'sales.simulate-start', 'sales.simulate', 'sales.simulate-cancelled', 'sales.simulate-failed', 'sales.import', 'sales.import-rejected',
-  'ticket.inspect-unsold', 'alert.top-prizes-sold-out', 'job.cancel', 'job.interrupted',
-  'audit.keyed', 'audit.reanchored', 'ledger.backup', 'ledger.restored', 'ledger.check', 'ledger.setting',
-  'claim.verify', 'claim.approve', 'claim.sign-off', 'claim.pay', 'claim.reject', 'party.add', 'party.remove',
-  'user.confirm', 'ledger.sealed',
+  'auth.setup',
+  'auth.login',
+  'auth.login-failed',
+  'auth.locked',
+  'auth.login-failures',
+  'auth.logout',
+  'auth.password-change',
+  'user.create',
+  'user.update',
+  'user.unlock',
+  'emission.create',
+  'emission.generate-start',
+  'emission.generate-done',
+  'emission.generate-cancelled',
+  'emission.generate-failed',
+  'emission.generate-interrupted',
+  'block.generate',
+  'emission.verify-start',
+  'block.verify',
+  'block.verify-failed',
+  'emission.verify-done',
+  'emission.verify-cancelled',
+  'emission.open',
+  'emission.close',
+  'emission.withdraw',
+  'ceremony.start',
+  'ceremony.contribute',
+  'ceremony.commit',
+  'ceremony.reveal',
+  'ceremony.abandon',
+  'emission.publish',
+  'sales.simulate-start',
+  'sales.simulate',
+  'sales.simulate-cancelled',
+  'sales.simulate-failed',
+  'sales.import',
+  'sales.import-rejected',
+  'ticket.inspect-unsold',
+  'alert.top-prizes-sold-out',
+  'job.cancel',
+  'job.interrupted',
+  'audit.keyed',
+  'audit.reanchored',
+  'ledger.backup',
+  'ledger.restored',
+  'ledger.check',
+  'ledger.setting',
+  'claim.verify',
+  'claim.approve',
+  'claim.sign-off',
+  'claim.pay',
+  'claim.reject',
+  'party.add',
+  'party.remove',
+  'user.confirm',
+  'ledger.sealed',
 ] as const
 export type AuditAction = (typeof AUDIT_ACTIONS)[number]
 
@@ -537,7 +624,16 @@ export interface AuditEntry {
  * `behind` (entries were written after it, e.g. just before a crash: still sound), `none` (a
  * ledger with no entry yet); the others are failures.
  */
-export const AUDIT_CHECKPOINT_STATUSES = ['ok', 'behind', 'none', 'missing', 'altered', 'other-ledger', 'cut', 'rewritten'] as const
+export const AUDIT_CHECKPOINT_STATUSES = [
+  'ok',
+  'behind',
+  'none',
+  'missing',
+  'altered',
+  'other-ledger',
+  'cut',
+  'rewritten',
+] as const
 export type AuditCheckpointStatus = (typeof AUDIT_CHECKPOINT_STATUSES)[number]
 
 export interface AuditCheckpointView {
@@ -583,9 +679,19 @@ export const CSV_LOCALES = ['fr', 'en'] as const
 // the ledger as a system of record: its check, backups and restores
 
 export const LEDGER_PROBLEM_KINDS = [
-  'BLOCK_UNITS_SOLD', 'UNIT_GAP', 'UNKNOWN_UNIT', 'TIER_SOLD', 'PLAYER_TOTALS', 'PLAYER_CHAIN', 'DAY_TOTALS', 'PRIZE_MISMATCH', 'TIER_MISMATCH',
+  'BLOCK_UNITS_SOLD',
+  'UNIT_GAP',
+  'UNKNOWN_UNIT',
+  'TIER_SOLD',
+  'PLAYER_TOTALS',
+  'PLAYER_CHAIN',
+  'DAY_TOTALS',
+  'PRIZE_MISMATCH',
+  'TIER_MISMATCH',
   // claims against the sales at or above their emission's threshold (ledger-office/check-claims.ts)
-  'CLAIM_MISSING', 'CLAIM_WITHOUT_SALE', 'CLAIM_MISMATCH',
+  'CLAIM_MISSING',
+  'CLAIM_WITHOUT_SALE',
+  'CLAIM_MISMATCH',
 ] as const
 export type LedgerProblemKind = (typeof LEDGER_PROBLEM_KINDS)[number]
 

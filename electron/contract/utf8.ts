@@ -68,4 +68,5 @@ export function utf8Stop(bytes: Uint8Array): Utf8Stop | null {
 }
 
 /** The English sentence: where the file stops being UTF-8. */
-export const describeUtf8Stop = (s: Utf8Stop): string => `it stops being UTF-8 at line ${s.line}, byte ${s.byte} of that line (offset ${s.offset} in the file, counting from 0)`
+export const describeUtf8Stop = (s: Utf8Stop): string =>
+  `it stops being UTF-8 at line ${s.line}, byte ${s.byte} of that line (offset ${s.offset} in the file, counting from 0)`

@@ -24,7 +24,11 @@ const backend = {
   services: {
     users: {
       sessionRole: (token: string | null) =>
-        token === OPERATOR ? { userId: 1, name: 'olga', role: 'operator' as const, token } : token === SUPPORT ? { userId: 2, name: 'suzy', role: 'support' as const, token } : null,
+        token === OPERATOR
+          ? { userId: 1, name: 'olga', role: 'operator' as const, token }
+          : token === SUPPORT
+            ? { userId: 2, name: 'suzy', role: 'support' as const, token }
+            : null,
     },
   },
   async dispatch(channel: string): Promise<Envelope<unknown>> {
@@ -47,7 +51,10 @@ afterEach(() => host.close())
 
 interface Reply {
   status: number
-  body: { ok: boolean; error?: { code: string; message: string; reason?: { key: string; params: Record<string, unknown> } } }
+  body: {
+    ok: boolean
+    error?: { code: string; message: string; reason?: { key: string; params: Record<string, unknown> } }
+  }
   /** Bytes of the body this client had sent when the reply came. */
   sent: number
 }
@@ -56,21 +63,31 @@ interface Reply {
  * A POST to /api/<channel> whose body is `size` bytes of JSON-looking filler, sent in 64 KiB
  * pieces as fast as the host takes them, chunked unless `declare`; resolves with the reply.
  */
-function post(channel: string, size: number, o: { token?: string; declare?: boolean; type?: string } = {}): Promise<Reply> {
+function post(
+  channel: string,
+  size: number,
+  o: { token?: string; declare?: boolean; type?: string } = {},
+): Promise<Reply> {
   const piece = Buffer.alloc(64 * 1024, 0x20)
   return new Promise((resolve, reject) => {
     const s = tcpConnect({ host: '127.0.0.1', port: host.port })
     let sent = 0
     let reply = Buffer.alloc(0)
     let answered = false
-    const headers = [`POST /api/${channel} HTTP/1.1`, `host: 127.0.0.1:${host.port}`, `content-type: ${o.type ?? 'application/json'}`]
+    const headers = [
+      `POST /api/${channel} HTTP/1.1`,
+      `host: 127.0.0.1:${host.port}`,
+      `content-type: ${o.type ?? 'application/json'}`,
+    ]
     if (o.token) headers.push(`authorization: Bearer ${o.token}`)
     headers.push(o.declare ? `content-length: ${size}` : 'transfer-encoding: chunked')
     const write = async () => {
       s.write(headers.join('\r\n') + '\r\n\r\n')
       while (sent < size && !answered && !s.destroyed) {
         const n = Math.min(piece.length, size - sent)
-        const chunk = o.declare ? piece.subarray(0, n) : Buffer.concat([Buffer.from(`${n.toString(16)}\r\n`), piece.subarray(0, n), Buffer.from('\r\n')])
+        const chunk = o.declare
+          ? piece.subarray(0, n)
+          : Buffer.concat([Buffer.from(`${n.toString(16)}\r\n`), piece.subarray(0, n), Buffer.from('\r\n')])
         sent += n
         if (!s.write(chunk)) await new Promise((r) => (s.once('drain', r), s.once('close', r)))
       }
@@ -97,7 +114,7 @@ function post(channel: string, size: number, o: { token?: string; declare?: bool
 const MIB = 1024 * 1024
 const readByHost = () => serverSockets.map((s) => s.bytesRead)
 
-describe("the body a request may make the host read: what its channel needs", () => {
+describe('the body a request may make the host read: what its channel needs', () => {
   it('states the limits: a few KiB for the public channels, 1 MiB for a signed-in call, the feed limit for an import only', () => {
     expect(HOST_LIMITS.publicBodyBytes).toBeLessThanOrEqual(16 * 1024)
     expect(HOST_LIMITS.signedInBodyBytes).toBeLessThanOrEqual(MIB)
@@ -108,7 +125,10 @@ describe("the body a request may make the host read: what its channel needs", ()
       for (const declare of [true, false]) {
         const r = await post(channel, 2 * MIB, { declare })
         expect(r.status).toBe(413)
-        expect(r.body.error).toMatchObject({ code: 'BAD_ARGUMENTS', reason: { key: 'REQUEST_TOO_LARGE', params: { maxKib: HOST_LIMITS.publicBodyBytes / 1024 } } })
+        expect(r.body.error).toMatchObject({
+          code: 'BAD_ARGUMENTS',
+          reason: { key: 'REQUEST_TOO_LARGE', params: { maxKib: HOST_LIMITS.publicBodyBytes / 1024 } },
+        })
         expect(r.body.error!.message).toMatch(/KiB/)
       }
       expect(Math.max(...readByHost())).toBeLessThan(256 * 1024)
@@ -126,7 +146,10 @@ describe("the body a request may make the host read: what its channel needs", ()
   it('sales:import from a role that may not import: refused as the dispatcher would (FORBIDDEN), before any of its body is read', async () => {
     for (const type of ['application/json', 'application/octet-stream']) {
       const r = await post('sales:import', 32 * MIB, { token: SUPPORT, declare: true, type })
-      expect(r.body.error).toMatchObject({ code: 'FORBIDDEN', reason: { key: 'ROLE_FORBIDDEN', params: { role: 'support', channel: 'sales:import' } } })
+      expect(r.body.error).toMatchObject({
+        code: 'FORBIDDEN',
+        reason: { key: 'ROLE_FORBIDDEN', params: { role: 'support', channel: 'sales:import' } },
+      })
     }
     expect(Math.max(...readByHost())).toBeLessThan(256 * 1024)
     expect(calls).toEqual([])
@@ -137,7 +160,9 @@ describe("the body a request may make the host read: what its channel needs", ()
     const replies = await Promise.all(Array.from({ length: 24 }, () => post('auth:login', 16 * MIB)))
     const grown = process.memoryUsage().rss - before
     const read = readByHost().reduce((a, b) => a + b, 0)
-    console.log(`24 oversize sign-ins at once: the host read ${(read / 1024).toFixed(0)} KiB in all; RSS grew by ${(grown / MIB).toFixed(1)} MiB`)
+    console.log(
+      `24 oversize sign-ins at once: the host read ${(read / 1024).toFixed(0)} KiB in all; RSS grew by ${(grown / MIB).toFixed(1)} MiB`,
+    )
     expect(replies.map((r) => r.status)).toEqual(Array(24).fill(413))
     expect(read).toBeLessThan(24 * 256 * 1024)
     expect(grown).toBeLessThan(64 * MIB)

@@ -17,4 +17,9 @@ export declare function failureReason(output: string): string
 export declare function ensureBuilt(opts?: { root?: string; log?: (message: string) => void }): Promise<boolean>
 
 /** Runs `fn` holding the lock folder `lock`; a lock older than `staleMs` is taken over. */
-export declare function withDirLock<T>(lock: string, staleMs: number, pollMs: number, fn: () => T | Promise<T>): Promise<T>
+export declare function withDirLock<T>(
+  lock: string,
+  staleMs: number,
+  pollMs: number,
+  fn: () => T | Promise<T>,
+): Promise<T>

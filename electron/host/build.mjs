@@ -14,9 +14,24 @@ import { fileURLToPath } from 'node:url'
 export const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url)).replace(/[\\/]$/, '')
 
 /** What the build reads. Tests are excluded: editing one must not force a rebuild. */
-const INPUTS = ['renderer', 'game-core', 'electron', 'resources', 'electron.vite.config.ts', 'package.json', 'package-lock.json', 'tsconfig.web.json']
+const INPUTS = [
+  'renderer',
+  'game-core',
+  'electron',
+  'resources',
+  'electron.vite.config.ts',
+  'package.json',
+  'package-lock.json',
+  'tsconfig.web.json',
+]
 /** What it must produce: out/main/host.js is the browser host, out/main/cli.js the command line (electron.vite.config.ts). */
-export const OUTPUTS = ['out/main/index.js', 'out/main/host.js', 'out/main/cli.js', 'out/preload/index.js', 'out/renderer/index.html']
+export const OUTPUTS = [
+  'out/main/index.js',
+  'out/main/host.js',
+  'out/main/cli.js',
+  'out/preload/index.js',
+  'out/renderer/index.html',
+]
 
 function newest(path) {
   let st
@@ -58,11 +73,17 @@ export function runBuild(root = PROJECT_ROOT) {
   }
   // loaded here, not at start: a host starting on a fresh build never needs it
   const { spawnSync } = createRequire(import.meta.url)('node:child_process')
-  const r = spawnSync(process.execPath, [bin, 'build'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' })
+  const r = spawnSync(process.execPath, [bin, 'build'], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    encoding: 'utf8',
+  })
   if (r.status !== 0) {
     const output = `${r.stdout ?? ''}${r.stderr ?? ''}`.trim()
     const tail = output.split('\n').slice(-25).join('\n')
-    throw Object.assign(new Error(`the build failed (npx electron-vite build):\n${tail}`), { reason: failureReason(output) })
+    throw Object.assign(new Error(`the build failed (npx electron-vite build):\n${tail}`), {
+      reason: failureReason(output),
+    })
   }
 }
 
@@ -71,10 +92,15 @@ export function runBuild(root = PROJECT_ROOT) {
  * "error during build:", with the file and line it names.
  */
 export function failureReason(output) {
-  const lines = output.replace(/\x1b\[[0-9;]*m/g, '').split('\n').map((l) => l.trim()).filter(Boolean)
+  const lines = output
+    .replace(/\x1b\[[0-9;]*m/g, '')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
   const start = lines.findIndex((l) => l.startsWith('error during build:'))
   const rest = start >= 0 ? lines.slice(start + 1) : lines
-  const message = rest.find((l) => !/^Build failed with \d+ errors?:?$/.test(l) && !l.startsWith('at ')) ?? 'no error message'
+  const message =
+    rest.find((l) => !/^Build failed with \d+ errors?:?$/.test(l) && !l.startsWith('at ')) ?? 'no error message'
   const where = rest.map((l) => /[\w@./-]+\.(?:ts|vue|mjs|cjs|js|json|html|css):\d+:\d+/.exec(l)?.[0]).find(Boolean)
   return where && !message.includes(where) ? `${message} (${where})` : message
 }

@@ -75,10 +75,14 @@ describe('a failed build in one line', () => {
       '   \x1b[38;5;246m\u256d\x1b[0m\x1b[38;5;246m\u2500[\x1b[0m electron/workers/zz-broken-worker.ts:1:19 \x1b[38;5;246m]\x1b[0m',
       '    at aggregateBindingErrorsIntoJsError (file:///x/node_modules/rolldown/dist/shared/error.mjs:50:18)',
     ].join('\n')
-    expect(failureReason(output)).toBe('[builtin:vite-transform] Unexpected token (electron/workers/zz-broken-worker.ts:1:19)')
+    expect(failureReason(output)).toBe(
+      '[builtin:vite-transform] Unexpected token (electron/workers/zz-broken-worker.ts:1:19)',
+    )
   })
 
   it('falls back to the first line that is not a stack frame', () => {
-    expect(failureReason('\nError: Cannot find module vite\n    at Module._load (node:internal)\n')).toBe('Error: Cannot find module vite')
+    expect(failureReason('\nError: Cannot find module vite\n    at Module._load (node:internal)\n')).toBe(
+      'Error: Cannot find module vite',
+    )
   })
 })

@@ -30,7 +30,8 @@ export function readBytesBody(req: IncomingMessage, limit: number): Promise<Buff
     req.on('data', (chunk: Buffer) => {
       if (done) return
       if (size + chunk.length > limit) return fail(feedTooLarge(size + chunk.length, limit))
-      if (into && size + chunk.length > into.length) return fail(new HttpFailure(400, 'BAD_ARGUMENTS', 'the body is longer than its Content-Length'))
+      if (into && size + chunk.length > into.length)
+        return fail(new HttpFailure(400, 'BAD_ARGUMENTS', 'the body is longer than its Content-Length'))
       if (into) into.set(chunk, size)
       else chunks.push(chunk)
       size += chunk.length
@@ -104,14 +105,23 @@ export function bytesArgs(header: string | string[] | undefined): Record<string,
   try {
     value = JSON.parse(decodeURIComponent(Array.isArray(header) ? header.join('') : header))
   } catch {
-    throw new HttpFailure(400, 'BAD_ARGUMENTS', `the ${BYTES_ARGS_HEADER} header must be URI-encoded JSON of the call's other arguments`)
+    throw new HttpFailure(
+      400,
+      'BAD_ARGUMENTS',
+      `the ${BYTES_ARGS_HEADER} header must be URI-encoded JSON of the call's other arguments`,
+    )
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new HttpFailure(400, 'BAD_ARGUMENTS', `the ${BYTES_ARGS_HEADER} header must hold a JSON object`)
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new HttpFailure(400, 'BAD_ARGUMENTS', `the ${BYTES_ARGS_HEADER} header must hold a JSON object`)
   return value as Record<string, unknown>
 }
 
 export function feedTooLarge(bytes: number, limit: number): HttpFailure {
   const mib = (n: number) => Math.round((n / (1024 * 1024)) * 10) / 10
-  const { message, reason } = new AppError('BAD_ARGUMENTS', `the file is ${mib(bytes)} MiB, more than the ${mib(limit)} MiB an import takes: split it into smaller files`, because('FEED_TOO_LARGE', { mib: Math.ceil(bytes / 2 ** 20), maxMib: Math.floor(limit / 2 ** 20) })).toData()
+  const { message, reason } = new AppError(
+    'BAD_ARGUMENTS',
+    `the file is ${mib(bytes)} MiB, more than the ${mib(limit)} MiB an import takes: split it into smaller files`,
+    because('FEED_TOO_LARGE', { mib: Math.ceil(bytes / 2 ** 20), maxMib: Math.floor(limit / 2 ** 20) }),
+  ).toData()
   return new HttpFailure(413, 'BAD_ARGUMENTS', message, { Connection: 'close' }, reason)
 }

@@ -21,19 +21,29 @@ let channelNames: Promise<Map<string, Access>> | undefined
  * before it listens (the backend builds them anyway).
  */
 function knownChannels(): Promise<Map<string, Access>> {
-  channelNames ??= import('../contract').then((c) => new Map<string, Access>(c.CHANNEL_NAMES.map((n) => [n, c.contract[n].access])))
+  channelNames ??= import('../contract').then(
+    (c) => new Map<string, Access>(c.CHANNEL_NAMES.map((n) => [n, c.contract[n].access])),
+  )
   return channelNames
 }
 
 /** The dispatcher's own refusal of a call that needs a session (contract/dispatch.ts). */
 function notSignedIn(): HttpFailure {
-  const { message, reason } = new AppError('NOT_SIGNED_IN', 'your session has ended: sign in again', because('SESSION_ENDED')).toData()
+  const { message, reason } = new AppError(
+    'NOT_SIGNED_IN',
+    'your session has ended: sign in again',
+    because('SESSION_ENDED'),
+  ).toData()
   return new HttpFailure(200, 'NOT_SIGNED_IN', message, {}, reason)
 }
 
 /** The dispatcher's own refusal of a call the session's role may not make (contract/dispatch.ts). */
 function forbidden(role: string, channel: string): HttpFailure {
-  const { message, reason } = new AppError('FORBIDDEN', `the ${role} role may not use ${channel}`, because('ROLE_FORBIDDEN', { role, channel })).toData()
+  const { message, reason } = new AppError(
+    'FORBIDDEN',
+    `the ${role} role may not use ${channel}`,
+    because('ROLE_FORBIDDEN', { role, channel }),
+  ).toData()
   return new HttpFailure(200, 'FORBIDDEN', message, {}, reason)
 }
 
@@ -41,7 +51,11 @@ function forbidden(role: string, channel: string): HttpFailure {
  * How much of a call's JSON body is read: a few KiB for a public channel, the whole JSON limit
  * for a channel that takes a feed (sales:import), 1 MiB for any other.
  */
-export function bodyLimit(ctx: Pick<HostContext, 'limit' | 'publicLimit' | 'signedInLimit'>, channel: string, access: Access): number {
+export function bodyLimit(
+  ctx: Pick<HostContext, 'limit' | 'publicLimit' | 'signedInLimit'>,
+  channel: string,
+  access: Access,
+): number {
   if (access === 'public') return ctx.publicLimit
   return BYTES_BODIES[channel] ? ctx.limit : ctx.signedInLimit
 }
@@ -89,7 +103,11 @@ function readBody(req: IncomingMessage, limit: number, channel: string): Promise
 function tooLarge(size: number, limit: number, channel: string): HttpFailure {
   const kib = (n: number) => Math.ceil(n / 1024)
   const split = BYTES_BODIES[channel] ? ': split the import into smaller files' : ''
-  const { message, reason } = new AppError('BAD_ARGUMENTS', `the request is larger than the ${kib(limit)} KiB ${channel} takes${split}`, because('REQUEST_TOO_LARGE', { kib: kib(size), maxKib: kib(limit) })).toData()
+  const { message, reason } = new AppError(
+    'BAD_ARGUMENTS',
+    `the request is larger than the ${kib(limit)} KiB ${channel} takes${split}`,
+    because('REQUEST_TOO_LARGE', { kib: kib(size), maxKib: kib(limit) }),
+  ).toData()
   return new HttpFailure(413, 'BAD_ARGUMENTS', message, { Connection: 'close' }, reason)
 }
 
@@ -116,7 +134,12 @@ async function checkBeforeBody(ctx: HostContext, channel: string, access: Access
   if (!mayCall(access, caller.role)) throw forbidden(caller.role, channel)
 }
 
-export async function handleApi(ctx: HostContext, req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
+export async function handleApi(
+  ctx: HostContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  pathname: string,
+): Promise<void> {
   if (req.method !== 'POST') {
     throw new HttpFailure(405, 'BAD_ARGUMENTS', 'the api takes POST requests only', { Allow: 'POST' })
   }
@@ -134,7 +157,12 @@ export async function handleApi(ctx: HostContext, req: IncomingMessage, res: Ser
 }
 
 /** A feed's bytes as the body: the importer reads them in place. */
-async function handleBytesBody(ctx: HostContext, req: IncomingMessage, res: ServerResponse, call: { channel: string; token: string | null; bytesField: string }): Promise<void> {
+async function handleBytesBody(
+  ctx: HostContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  call: { channel: string; token: string | null; bytesField: string },
+): Promise<void> {
   const { opts, bytesLimit } = ctx
   const { channel, token, bytesField } = call
   const args = bytesArgs(req.headers[BYTES_ARGS_HEADER])
@@ -142,7 +170,13 @@ async function handleBytesBody(ctx: HostContext, req: IncomingMessage, res: Serv
   if (arriving) {
     const envelope = await opts.backend.dispatch(channel, { ...args, [bytesField]: arriving.bytes }, token)
     // a body cut short: the client is gone (or Node answered 408), the import failed
-    if (!(await arriving.done.then(() => true, () => false))) return
+    if (
+      !(await arriving.done.then(
+        () => true,
+        () => false,
+      ))
+    )
+      return
     sendEnvelope(ctx, res, 200, envelope)
     return
   }
@@ -152,7 +186,11 @@ async function handleBytesBody(ctx: HostContext, req: IncomingMessage, res: Serv
 
 function wrongContentType(type: string, bytesField: string | undefined): HttpFailure {
   if (bytesField) {
-    const { message, reason } = new AppError('BAD_ARGUMENTS', `send the file's bytes as ${BYTES_CONTENT_TYPE} (or the call as application/json), not ${type || 'no content type'}`, because('FEED_CONTENT_TYPE', { type: type || '—' })).toData()
+    const { message, reason } = new AppError(
+      'BAD_ARGUMENTS',
+      `send the file's bytes as ${BYTES_CONTENT_TYPE} (or the call as application/json), not ${type || 'no content type'}`,
+      because('FEED_CONTENT_TYPE', { type: type || '—' }),
+    ).toData()
     return new HttpFailure(415, 'BAD_ARGUMENTS', message, {}, reason)
   }
   return new HttpFailure(415, 'BAD_ARGUMENTS', 'the request body must be JSON (Content-Type: application/json)')
@@ -165,7 +203,11 @@ async function readJsonArgs(req: IncomingMessage, limit: number, channel: string
   try {
     body = raw.length === 0 ? {} : JSON.parse(raw.toString('utf8'))
   } catch (e) {
-    throw new HttpFailure(400, 'BAD_ARGUMENTS', `the request body is not valid JSON (${e instanceof Error ? e.message : String(e)})`)
+    throw new HttpFailure(
+      400,
+      'BAD_ARGUMENTS',
+      `the request body is not valid JSON (${e instanceof Error ? e.message : String(e)})`,
+    )
   }
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw new HttpFailure(400, 'BAD_ARGUMENTS', 'the request body must be a JSON object {"args": ...}')

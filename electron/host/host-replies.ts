@@ -26,12 +26,24 @@ export interface HostContext {
   own: { url: string; hosts: Set<string>; origins: Set<string> }
 }
 
-export function send({ pageHeaders }: HostContext, res: ServerResponse, status: number, headers: Record<string, string>, body?: Buffer | string): void {
+export function send(
+  { pageHeaders }: HostContext,
+  res: ServerResponse,
+  status: number,
+  headers: Record<string, string>,
+  body?: Buffer | string,
+): void {
   res.writeHead(status, { ...pageHeaders, ...headers })
   res.end(body)
 }
 
-export function sendEnvelope(ctx: HostContext, res: ServerResponse, status: number, envelope: Envelope<unknown>, headers: Record<string, string> = {}): void {
+export function sendEnvelope(
+  ctx: HostContext,
+  res: ServerResponse,
+  status: number,
+  envelope: Envelope<unknown>,
+  headers: Record<string, string> = {},
+): void {
   let body: string
   try {
     body = JSON.stringify(envelope)
@@ -40,7 +52,13 @@ export function sendEnvelope(ctx: HostContext, res: ServerResponse, status: numb
     status = 500
     body = JSON.stringify({ ok: false, error: { code: 'INTERNAL', message: 'the reply could not be encoded' } })
   }
-  send(ctx, res, status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', ...headers }, body)
+  send(
+    ctx,
+    res,
+    status,
+    { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', ...headers },
+    body,
+  )
 }
 
 export function sendFailure(ctx: HostContext, res: ServerResponse, f: HttpFailure): void {
@@ -66,19 +84,35 @@ export function checkCaller({ own }: HostContext, req: IncomingMessage, isApi: b
   }
 }
 
-export async function handleStatic(ctx: HostContext, req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
+export async function handleStatic(
+  ctx: HostContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  pathname: string,
+): Promise<void> {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     send(ctx, res, 405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' }, 'method not allowed\n')
     return
   }
   const r = await resolveStatic(ctx.opts.staticDir, pathname)
   if ('status' in r) {
-    send(ctx, res, r.status, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' }, r.status === 404 ? 'not found\n' : 'bad request\n')
+    send(
+      ctx,
+      res,
+      r.status,
+      { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' },
+      r.status === 404 ? 'not found\n' : 'bad request\n',
+    )
     return
   }
   const f = r.found
   const cache = f.immutable ? 'public, max-age=31536000, immutable' : 'no-cache'
-  res.writeHead(200, { ...ctx.pageHeaders, 'Content-Type': f.contentType, 'Content-Length': String(f.size), 'Cache-Control': cache })
+  res.writeHead(200, {
+    ...ctx.pageHeaders,
+    'Content-Type': f.contentType,
+    'Content-Length': String(f.size),
+    'Cache-Control': cache,
+  })
   if (req.method === 'HEAD') {
     res.end()
     return

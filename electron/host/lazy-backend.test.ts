@@ -98,7 +98,10 @@ describe('the browser host backend, opened after listening', () => {
     expect(load).not.toHaveBeenCalled()
 
     const b = fakeBackend()
-    const opened = lazyBackend(() => asBackend(b), () => {})
+    const opened = lazyBackend(
+      () => asBackend(b),
+      () => {},
+    )
     await opened.open()
     await opened.closeGracefully()
     expect(b.closeGracefully).toHaveBeenCalledTimes(1)

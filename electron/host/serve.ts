@@ -22,7 +22,7 @@ const PROJECT_ROOT = resolve(__dirname, '..', '..')
 const USAGE =
   'usage: npm run serve -- [--db <file>|<postgresql://…>] [--key-file <file>] [--port N]\n' +
   '  default ledger: CARATS_DB, else the setting saved on the Ledger setting screen, else the per-user data folder;\n' +
-  '  a PostgreSQL ledger needs --key-file, CARATS_KEY_FILE or the setting\'s key file'
+  "  a PostgreSQL ledger needs --key-file, CARATS_KEY_FILE or the setting's key file"
 
 /** The value of `--name <v>` or `--name=<v>`, if given. */
 function optionValue(argv: readonly string[], name: string): string | undefined {
@@ -37,7 +37,8 @@ function portArgument(argv: readonly string[]): number {
   const raw = optionValue(argv, '--port')
   if (raw === undefined) return 0
   const port = Number(raw)
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port needs a port number from 0 to 65535, not ${raw ?? 'nothing'}`)
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`--port needs a port number from 0 to 65535, not ${raw ?? 'nothing'}`)
   return port
 }
 
@@ -76,7 +77,12 @@ async function main(): Promise<void> {
       process.exit(1)
     },
   )
-  const host = await createHost({ backend, staticDir: join(PROJECT_ROOT, 'out', 'renderer'), port, importWhileUploading: true })
+  const host = await createHost({
+    backend,
+    staticDir: join(PROJECT_ROOT, 'out', 'renderer'),
+    port,
+    importWhileUploading: true,
+  })
   console.log(`listening on ${host.url}`)
   backend.openWhenIdle(host.server)
 
@@ -99,7 +105,8 @@ async function main(): Promise<void> {
 
 main().catch((e: unknown) => {
   const err = e as { code?: string; message?: string }
-  if (err.code === 'EADDRINUSE') console.error('that port is already in use: choose another with --port N, or --port 0 for any free port')
+  if (err.code === 'EADDRINUSE')
+    console.error('that port is already in use: choose another with --port N, or --port 0 for any free port')
   else console.error(err.message ?? String(e))
   process.exit(1)
 })

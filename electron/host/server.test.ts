@@ -57,11 +57,19 @@ function raw(
 ): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(
-      { host: '127.0.0.1', port: host.port, path, method: opts.method ?? 'GET', headers: { host: `127.0.0.1:${host.port}`, ...opts.headers } },
+      {
+        host: '127.0.0.1',
+        port: host.port,
+        path,
+        method: opts.method ?? 'GET',
+        headers: { host: `127.0.0.1:${host.port}`, ...opts.headers },
+      },
       (res) => {
         const chunks: Buffer[] = []
         res.on('data', (c: Buffer) => chunks.push(c))
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }))
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }),
+        )
         res.on('error', reject)
       },
     )
@@ -98,7 +106,9 @@ function open(): Promise<Socket> {
 
 function head(method: string, path: string, headers: Record<string, string> = {}): string {
   const all = { host: `127.0.0.1:${host.port}`, ...headers }
-  return `${method} ${path} HTTP/1.1\r\n${Object.entries(all).map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n`
+  return `${method} ${path} HTTP/1.1\r\n${Object.entries(all)
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('')}\r\n`
 }
 
 interface RawReply {
@@ -123,7 +133,8 @@ function reply(s: Socket, ms: number): Promise<RawReply> {
       if (end < 0) return null
       const [statusLine, ...lines] = buf.subarray(0, end).toString('latin1').split('\r\n')
       const headers: Record<string, string> = {}
-      for (const l of lines) headers[l.slice(0, l.indexOf(':')).trim().toLowerCase()] = l.slice(l.indexOf(':') + 1).trim()
+      for (const l of lines)
+        headers[l.slice(0, l.indexOf(':')).trim().toLowerCase()] = l.slice(l.indexOf(':') + 1).trim()
       const status = Number(statusLine.split(' ')[1])
       let rest = buf.subarray(end + 4)
       if (headers['content-length'] !== undefined) {
@@ -151,7 +162,11 @@ function reply(s: Socket, ms: number): Promise<RawReply> {
     }
     const onClose = () => {
       const r = parse(true)
-      stop(() => (r ? resolve(r) : reject(new Error(`closed without a reply${buf.length ? `: ${buf.toString('latin1').slice(0, 200)}` : ''}`))))
+      stop(() =>
+        r
+          ? resolve(r)
+          : reject(new Error(`closed without a reply${buf.length ? `: ${buf.toString('latin1').slice(0, 200)}` : ''}`)),
+      )
     }
     s.on('data', onData)
     s.once('close', onClose)
@@ -183,7 +198,11 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 /** What the real dispatcher answers a call that needs a session, without one. */
 async function dispatcherRefusal(channel: string): Promise<Envelope<unknown>> {
-  return createDispatcher({} as Handlers, () => null, () => {}).dispatch(channel, {}, null)
+  return createDispatcher(
+    {} as Handlers,
+    () => null,
+    () => {},
+  ).dispatch(channel, {}, null)
 }
 
 beforeAll(async () => {
@@ -274,14 +293,23 @@ describe('browser host', () => {
     })
 
     it('refuses a foreign Origin (CSRF) and cross-site fetch metadata', async () => {
-      for (const origin of ['http://evil.example', 'null', `http://127.0.0.1:${host.port + 1}`, `https://127.0.0.1:${host.port}`]) {
+      for (const origin of [
+        'http://evil.example',
+        'null',
+        `http://127.0.0.1:${host.port + 1}`,
+        `https://127.0.0.1:${host.port}`,
+      ]) {
         const r = await api('auth:status', { args: {} }, { origin })
         expect(r.status, origin).toBe(403)
       }
       const site = await api('auth:status', { args: {} }, { 'sec-fetch-site': 'cross-site' })
       expect(site.status).toBe(403)
       expect(backend.calls).toHaveLength(0)
-      const own = await api('auth:status', { args: {} }, { origin: `http://localhost:${host.port}`, 'sec-fetch-site': 'same-origin' })
+      const own = await api(
+        'auth:status',
+        { args: {} },
+        { origin: `http://localhost:${host.port}`, 'sec-fetch-site': 'same-origin' },
+      )
       expect(own.status).toBe(200)
       expect(backend.calls).toHaveLength(1)
     })
@@ -294,17 +322,28 @@ describe('browser host', () => {
       expect(login.headers['cache-control']).toBe('no-store')
       expect(login.headers['content-type']).toBe('application/json; charset=utf-8')
       const session = JSON.parse(login.text) as { ok: true; result: { token: string } }
-      expect(backend.calls[0]).toEqual({ channel: 'auth:login', args: { name: 'ada', password: 'secret-password' }, token: null })
+      expect(backend.calls[0]).toEqual({
+        channel: 'auth:login',
+        args: { name: 'ada', password: 'secret-password' },
+        token: null,
+      })
 
       const list = await api('emissions:list', { args: {} }, { authorization: `Bearer ${session.result.token}` })
-      expect(JSON.parse(list.text)).toEqual({ ok: true, result: { channel: 'emissions:list', args: {}, token: 'tok-123' } })
+      expect(JSON.parse(list.text)).toEqual({
+        ok: true,
+        result: { channel: 'emissions:list', args: {}, token: 'tok-123' },
+      })
       expect(backend.calls[1].token).toBe('tok-123')
     })
 
     it('adds no authority of its own: without a bearer token the call is refused, whatever else is sent', async () => {
       const anonymous = await api('emissions:list', { args: {} })
       expect(JSON.parse(anonymous.text)).toMatchObject({ ok: false, error: { code: 'NOT_SIGNED_IN' } })
-      const other = await api('emissions:list', { args: {} }, { authorization: 'Basic dG9rLTEyMw==', cookie: 'token=tok-123' })
+      const other = await api(
+        'emissions:list',
+        { args: {} },
+        { authorization: 'Basic dG9rLTEyMw==', cookie: 'token=tok-123' },
+      )
       expect(JSON.parse(other.text)).toMatchObject({ ok: false, error: { code: 'NOT_SIGNED_IN' } })
       const inBody = await api('emissions:list', { args: {}, token: 'tok-123' })
       expect(JSON.parse(inBody.text)).toMatchObject({ ok: false, error: { code: 'NOT_SIGNED_IN' } })
@@ -336,7 +375,11 @@ describe('browser host', () => {
     it('refuses an oversized body sent without Content-Length (chunked)', async () => {
       const r = await raw('/api/sales:import', {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked', authorization: `Bearer ${SESSION}` },
+        headers: {
+          'content-type': 'application/json',
+          'transfer-encoding': 'chunked',
+          authorization: `Bearer ${SESSION}`,
+        },
         body: JSON.stringify({ args: { content: 'y'.repeat(5000) } }),
       })
       expect(r.status).toBe(413)
@@ -344,48 +387,89 @@ describe('browser host', () => {
     })
 
     describe("a sales feed's bytes as the body", () => {
-      const feedHeaders = (extra: Record<string, string> = {}) => ({ 'content-type': 'application/octet-stream', authorization: `Bearer ${SESSION}`, ...extra })
+      const feedHeaders = (extra: Record<string, string> = {}) => ({
+        'content-type': 'application/octet-stream',
+        authorization: `Bearer ${SESSION}`,
+        ...extra,
+      })
 
       it('are taken as they are, in memory the import can share, with the other arguments from their header', async () => {
         let got: { content: unknown; fileName: unknown } | null = null
-        await restart({ maxBytesBodyBytes: 4096, backend: { dispatch: async (_c, args) => ((got = args as typeof got), { ok: true, result: null }), services: backend.services } })
+        await restart({
+          maxBytesBodyBytes: 4096,
+          backend: {
+            dispatch: async (_c, args) => ((got = args as typeof got), { ok: true, result: null }),
+            services: backend.services,
+          },
+        })
         const bytes = Buffer.from([0xef, 0xbb, 0xbf, 0x7b, 0x7d, 0x0d, 0x0a, 0xe9])
-        const r = await raw('/api/sales:import', { method: 'POST', headers: feedHeaders({ 'x-carats-args': encodeURIComponent(JSON.stringify({ fileName: 'ventes de mars.jsonl' })) }), body: bytes })
+        const r = await raw('/api/sales:import', {
+          method: 'POST',
+          headers: feedHeaders({
+            'x-carats-args': encodeURIComponent(JSON.stringify({ fileName: 'ventes de mars.jsonl' })),
+          }),
+          body: bytes,
+        })
         expect(r.status).toBe(200)
         expect(got!.fileName).toBe('ventes de mars.jsonl')
         expect(Buffer.isBuffer(got!.content)).toBe(true)
         expect(Buffer.compare(got!.content as Buffer, bytes)).toBe(0)
         expect((got!.content as Buffer).buffer).toBeInstanceOf(SharedArrayBuffer)
         // sent in chunks, without a length
-        const chunked = await raw('/api/sales:import', { method: 'POST', headers: feedHeaders({ 'transfer-encoding': 'chunked' }), body: bytes })
+        const chunked = await raw('/api/sales:import', {
+          method: 'POST',
+          headers: feedHeaders({ 'transfer-encoding': 'chunked' }),
+          body: bytes,
+        })
         expect(chunked.status).toBe(200)
         expect(Buffer.compare(got!.content as Buffer, bytes)).toBe(0)
       })
 
       it('beyond the feed limit are refused with 413 before they are read, saying the limit in MiB', async () => {
         await restart({ maxBytesBodyBytes: 2 * 1024 * 1024 })
-        const r = await raw('/api/sales:import', { method: 'POST', headers: feedHeaders(), body: Buffer.alloc(3 * 1024 * 1024, 0x20) })
+        const r = await raw('/api/sales:import', {
+          method: 'POST',
+          headers: feedHeaders(),
+          body: Buffer.alloc(3 * 1024 * 1024, 0x20),
+        })
         expect(r.status).toBe(413)
         const env = JSON.parse(r.text) as { error: { code: string; message: string; reason: unknown } }
         expect(env.error.code).toBe('BAD_ARGUMENTS')
-        expect(env.error.message).toBe('the file is 3 MiB, more than the 2 MiB an import takes: split it into smaller files')
+        expect(env.error.message).toBe(
+          'the file is 3 MiB, more than the 2 MiB an import takes: split it into smaller files',
+        )
         expect(env.error.reason).toEqual({ key: 'FEED_TOO_LARGE', params: { mib: 3, maxMib: 2 } })
         expect(backend.calls).toHaveLength(0)
       })
 
       it('under another content type are refused with 415, and a channel without bytes takes none', async () => {
-        const r = await raw('/api/sales:import', { method: 'POST', headers: feedHeaders({ 'content-type': 'text/plain' }), body: 'hello' })
+        const r = await raw('/api/sales:import', {
+          method: 'POST',
+          headers: feedHeaders({ 'content-type': 'text/plain' }),
+          body: 'hello',
+        })
         expect(r.status).toBe(415)
-        expect(JSON.parse(r.text).error).toMatchObject({ code: 'BAD_ARGUMENTS', reason: { key: 'FEED_CONTENT_TYPE', params: { type: 'text/plain' } } })
+        expect(JSON.parse(r.text).error).toMatchObject({
+          code: 'BAD_ARGUMENTS',
+          reason: { key: 'FEED_CONTENT_TYPE', params: { type: 'text/plain' } },
+        })
         const other = await raw('/api/emissions:list', { method: 'POST', headers: feedHeaders(), body: 'hello' })
         expect(other.status).toBe(415)
-        const badArgs = await raw('/api/sales:import', { method: 'POST', headers: feedHeaders({ 'x-carats-args': '%7Bnot json' }), body: 'x' })
+        const badArgs = await raw('/api/sales:import', {
+          method: 'POST',
+          headers: feedHeaders({ 'x-carats-args': '%7Bnot json' }),
+          body: 'x',
+        })
         expect(badArgs.status).toBe(400)
         expect(backend.calls).toHaveLength(0)
       })
 
       it('are read only for a live session', async () => {
-        const r = await raw('/api/sales:import', { method: 'POST', headers: feedHeaders({ authorization: 'Bearer nope' }), body: 'x' })
+        const r = await raw('/api/sales:import', {
+          method: 'POST',
+          headers: feedHeaders({ authorization: 'Bearer nope' }),
+          body: 'x',
+        })
         expect(JSON.parse(r.text).error.code).toBe('NOT_SIGNED_IN')
         expect(backend.calls).toHaveLength(0)
       })
@@ -394,7 +478,10 @@ describe('browser host', () => {
     it('answers bad JSON and non-object bodies with a BAD_ARGUMENTS envelope', async () => {
       const bad = await api('auth:status', '{"args": ')
       expect(bad.status).toBe(400)
-      expect(JSON.parse(bad.text)).toMatchObject({ ok: false, error: { code: 'BAD_ARGUMENTS', message: expect.stringMatching(/not valid JSON/) } })
+      expect(JSON.parse(bad.text)).toMatchObject({
+        ok: false,
+        error: { code: 'BAD_ARGUMENTS', message: expect.stringMatching(/not valid JSON/) },
+      })
       for (const body of ['[1,2]', '"args"', 'null', '3']) {
         const r = await api('auth:status', body)
         expect(r.status, body).toBe(400)
@@ -413,9 +500,17 @@ describe('browser host', () => {
       const get = await raw('/api/auth:status')
       expect(get.status).toBe(405)
       expect(get.headers.allow).toBe('POST')
-      const form = await raw('/api/auth:status', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'args=1' })
+      const form = await raw('/api/auth:status', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'args=1',
+      })
       expect(form.status).toBe(415)
-      const text = await raw('/api/auth:status', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{"args":{}}' })
+      const text = await raw('/api/auth:status', {
+        method: 'POST',
+        headers: { 'content-type': 'text/plain' },
+        body: '{"args":{}}',
+      })
       expect(text.status).toBe(415)
       expect(backend.calls).toHaveLength(0)
     })
@@ -429,7 +524,10 @@ describe('browser host', () => {
       })
       const r = await api('auth:status', { args: {} })
       expect(r.status).toBe(500)
-      expect(JSON.parse(r.text)).toMatchObject({ ok: false, error: { code: 'INTERNAL', message: expect.stringContaining('disk on fire') } })
+      expect(JSON.parse(r.text)).toMatchObject({
+        ok: false,
+        error: { code: 'INTERNAL', message: expect.stringContaining('disk on fire') },
+      })
     })
   })
 
@@ -527,15 +625,26 @@ describe('browser host', () => {
     })
 
     it('answers a failed session check with INTERNAL and closes, still without reading the body', async () => {
-      await restart({ backend: { dispatch: backend.dispatch, open: () => Promise.reject(new Error('the ledger cannot be opened')) } })
+      await restart({
+        backend: { dispatch: backend.dispatch, open: () => Promise.reject(new Error('the ledger cannot be opened')) },
+      })
       const served = nextServerSocket()
       const s = await open()
-      s.write(head('POST', '/api/sales:import', { 'content-type': 'application/json', 'content-length': String(MB60), authorization: `Bearer ${SESSION}` }))
+      s.write(
+        head('POST', '/api/sales:import', {
+          'content-type': 'application/json',
+          'content-length': String(MB60),
+          authorization: `Bearer ${SESSION}`,
+        }),
+      )
       s.write(' '.repeat(64 * 1024))
       const r = await reply(s, 2000)
       expect(r.status).toBe(500)
       expect(r.headers.connection).toBe('close')
-      expect(JSON.parse(r.body)).toMatchObject({ ok: false, error: { code: 'INTERNAL', message: expect.stringContaining('cannot be opened') } })
+      expect(JSON.parse(r.body)).toMatchObject({
+        ok: false,
+        error: { code: 'INTERNAL', message: expect.stringContaining('cannot be opened') },
+      })
       await closedBy(s, 2000)
       expect((await served).bytesRead).toBeLessThan(1024 * 1024)
     })
@@ -548,7 +657,10 @@ describe('browser host', () => {
       let received = -1
       await restart({
         backend: {
-          dispatch: async (_c, args) => ((received = (args as { content: string }).content.length), { ok: true, result: null }),
+          dispatch: async (_c, args) => (
+            (received = (args as { content: string }).content.length),
+            { ok: true, result: null }
+          ),
           services: backend.services,
         },
       })
@@ -563,11 +675,15 @@ describe('browser host', () => {
       await restart({ maxConnections: 2 })
       const a = await open()
       const b = await open()
-      await expect.poll(() => new Promise((r) => host.server.getConnections((_e, n) => r(n))), { timeout: 1000 }).toBe(2)
+      await expect
+        .poll(() => new Promise((r) => host.server.getConnections((_e, n) => r(n))), { timeout: 1000 })
+        .toBe(2)
       const c = await open()
       expect(await closedBy(c, 1000)).toBeLessThan(1000)
       a.destroy()
-      await expect.poll(() => new Promise((r) => host.server.getConnections((_e, n) => r(n))), { timeout: 1000 }).toBe(1)
+      await expect
+        .poll(() => new Promise((r) => host.server.getConnections((_e, n) => r(n))), { timeout: 1000 })
+        .toBe(1)
       expect((await raw('/')).status).toBe(200)
       b.destroy()
     })
@@ -589,7 +705,13 @@ describe('browser host', () => {
     it('cuts off a signed-in client that sends its body a byte at a time, before the backend hears of it', async () => {
       await restart({ headersTimeoutMs: 200, requestTimeoutMs: 500 })
       const s = await open()
-      s.write(head('POST', '/api/emissions:list', { 'content-type': 'application/json', 'content-length': '200', authorization: `Bearer ${SESSION}` }))
+      s.write(
+        head('POST', '/api/emissions:list', {
+          'content-type': 'application/json',
+          'content-length': '200',
+          authorization: `Bearer ${SESSION}`,
+        }),
+      )
       const trickle = setInterval(() => s.writable && s.write(' '), 50)
       try {
         const t0 = Date.now()
@@ -607,7 +729,10 @@ describe('browser host', () => {
       await restart({
         headersTimeoutMs: 100,
         requestTimeoutMs: 200,
-        backend: { dispatch: async (c, a, t) => (await sleep(700), backend.dispatch(c, a, t)), services: backend.services },
+        backend: {
+          dispatch: async (c, a, t) => (await sleep(700), backend.dispatch(c, a, t)),
+          services: backend.services,
+        },
       })
       const r = await api('emissions:list', { args: {} }, { authorization: `Bearer ${SESSION}` })
       expect(r.status).toBe(200)

@@ -120,7 +120,11 @@ async function handle(ctx: HostContext, req: IncomingMessage, res: ServerRespons
       sendFailure(ctx, res, e)
     } else {
       ctx.onError(e)
-      sendFailure(ctx, res, new HttpFailure(500, 'INTERNAL', `unexpected error: ${e instanceof Error ? e.message : String(e)}`))
+      sendFailure(
+        ctx,
+        res,
+        new HttpFailure(500, 'INTERNAL', `unexpected error: ${e instanceof Error ? e.message : String(e)}`),
+      )
     }
   }
 }
@@ -161,7 +165,10 @@ export async function createHost(opts: HostOptions): Promise<Host> {
       keepAliveTimeout: opts.keepAliveTimeoutMs ?? HOST_LIMITS.keepAliveTimeoutMs,
       // how often Node looks for requests past those timeouts (its default, 30 s, would let a
       // slow request run up to 30 s late)
-      connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(Math.min(headersTimeout, requestTimeout) / 5))),
+      connectionsCheckingInterval: Math.max(
+        10,
+        Math.min(1000, Math.floor(Math.min(headersTimeout, requestTimeout) / 5)),
+      ),
     },
     (req, res) => {
       void handle(ctx, req, res)

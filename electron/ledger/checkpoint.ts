@@ -27,7 +27,8 @@ export interface Checkpoint {
   at: string
 }
 
-export type CheckpointRead = { checkpoint: Checkpoint; problem: null } | { checkpoint: null; problem: 'missing' | 'altered' }
+export type CheckpointRead =
+  { checkpoint: Checkpoint; problem: null } | { checkpoint: null; problem: 'missing' | 'altered' }
 
 /**
  * Beside a SQLite ledger's file; for a team ledger on PostgreSQL, beside this workstation's key
@@ -41,7 +42,8 @@ const macOf = (key: Buffer, cp: Checkpoint) => createHmac('sha256', key).update(
 
 function fields(o: Record<string, unknown>): Checkpoint | null {
   const { format, ledger, keyedFrom, entries, head, at } = o
-  if (format !== CHECKPOINT_FORMAT || typeof ledger !== 'string' || typeof head !== 'string' || typeof at !== 'string') return null
+  if (format !== CHECKPOINT_FORMAT || typeof ledger !== 'string' || typeof head !== 'string' || typeof at !== 'string')
+    return null
   if (!Number.isSafeInteger(keyedFrom) || !Number.isSafeInteger(entries)) return null
   return { format, ledger, keyedFrom: keyedFrom as number, entries: entries as number, head, at }
 }

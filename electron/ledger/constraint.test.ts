@@ -22,10 +22,18 @@ function failure(run: () => unknown): unknown {
 function expectNamed(db: Db) {
   db.prepare("INSERT INTO child (id, code, name) VALUES (1, 'a', 'one')").run()
   const insert = (sql: string) => brokenConstraint(failure(() => db.prepare(sql).run()))
-  expect(insert("INSERT INTO child (id, code, name) VALUES (2, 'a', 'two')")).toEqual({ kind: 'unique', columns: ['child.code'] })
-  expect(insert("INSERT INTO child (id, code, name) VALUES (3, 'b', NULL)")).toEqual({ kind: 'not-null', columns: ['child.name'] })
+  expect(insert("INSERT INTO child (id, code, name) VALUES (2, 'a', 'two')")).toEqual({
+    kind: 'unique',
+    columns: ['child.code'],
+  })
+  expect(insert("INSERT INTO child (id, code, name) VALUES (3, 'b', NULL)")).toEqual({
+    kind: 'not-null',
+    columns: ['child.name'],
+  })
   expect(insert("INSERT INTO child (id, code, name, qty) VALUES (4, 'c', 'x', -1)")).toMatchObject({ kind: 'check' })
-  expect(insert("INSERT INTO child (id, code, name, parent) VALUES (5, 'd', 'x', 99)")).toMatchObject({ kind: 'foreign-key' })
+  expect(insert("INSERT INTO child (id, code, name, parent) VALUES (5, 'd', 'x', 99)")).toMatchObject({
+    kind: 'foreign-key',
+  })
   expect(brokenConstraint(new Error('UNIQUE constraint failed: child.code'))).toBeNull()
   expect(brokenConstraint(failure(() => db.prepare('SELECT * FROM nowhere').all()))).toBeNull()
 }
@@ -37,7 +45,9 @@ describe.runIf(testEngine() === 'sqlite')('broken constraints on SQLite', () => 
     db.exec(TABLES)
     expectNamed(db as unknown as Db)
     // SQLite's primary key: its own code
-    expect(brokenConstraint(failure(() => db.prepare("INSERT INTO child (id, code, name) VALUES (1, 'z', 'z')").run()))).toEqual({ kind: 'primary-key', columns: ['child.id'] })
+    expect(
+      brokenConstraint(failure(() => db.prepare("INSERT INTO child (id, code, name) VALUES (1, 'z', 'z')").run())),
+    ).toEqual({ kind: 'primary-key', columns: ['child.id'] })
     db.close()
   })
 })

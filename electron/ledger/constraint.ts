@@ -35,5 +35,8 @@ export function brokenConstraint(e: unknown): Broken | null {
 function sqliteColumns(e: Error, kind: ConstraintKind): string[] {
   if (kind !== 'unique' && kind !== 'primary-key' && kind !== 'not-null') return []
   const list = /constraint failed: (.*)$/.exec(e.message)?.[1] ?? ''
-  return list.split(',').map((c) => c.trim()).filter((c) => /^\w+\.\w+$/.test(c))
+  return list
+    .split(',')
+    .map((c) => c.trim())
+    .filter((c) => /^\w+\.\w+$/.test(c))
 }

@@ -9,7 +9,9 @@ import { AppError } from '../contract/errors'
 import { testEngine, testLedgerLocation } from '../../test/support/ledger-engine'
 
 let dir: string
-beforeEach(() => { dir = mkdtempSync(join(tmpdir(), 'ledger-')) })
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'ledger-'))
+})
 afterEach(() => rmSync(dir, { recursive: true, force: true }))
 
 function expectDatabaseError(fn: () => unknown, pattern: RegExp): void {
@@ -50,8 +52,23 @@ describe.skipIf(testEngine() === 'postgres')('openLedger', () => {
     expect(db.pragma('foreign_keys', { simple: true })).toBe(1)
     expect(db.pragma('busy_timeout', { simple: true })).toBe(5000)
     expect(db.pragma('user_version', { simple: true })).toBe(LATEST_VERSION)
-    const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type='table' ORDER BY name").all() as { name: string }[]).map((r) => r.name)
-    expect(tables).toEqual(expect.arrayContaining(['emissions', 'blocks', 'block_tiers', 'sales', 'players', 'users', 'audit', 'alerts', 'daily_sales', 'import_batches']))
+    const tables = (
+      db.prepare("SELECT name FROM sqlite_master WHERE type='table' ORDER BY name").all() as { name: string }[]
+    ).map((r) => r.name)
+    expect(tables).toEqual(
+      expect.arrayContaining([
+        'emissions',
+        'blocks',
+        'block_tiers',
+        'sales',
+        'players',
+        'users',
+        'audit',
+        'alerts',
+        'daily_sales',
+        'import_batches',
+      ]),
+    )
     db.close()
   })
 
@@ -65,10 +82,16 @@ describe.skipIf(testEngine() === 'postgres')('openLedger', () => {
 
   it('refuses a ledger from a newer version and leaves it untouched', () => {
     const path = join(dir, 'a.db')
-    const newer = [...MIGRATIONS, { version: LATEST_VERSION + 1, description: 'future', sql: 'CREATE TABLE future (x INTEGER);' }]
+    const newer = [
+      ...MIGRATIONS,
+      { version: LATEST_VERSION + 1, description: 'future', sql: 'CREATE TABLE future (x INTEGER);' },
+    ]
     openLedger(path, { migrations: newer }).close()
     const before = readFileSync(path)
-    expectDatabaseError(() => openLedger(path), new RegExp(`newer version of the app \\(schema ${LATEST_VERSION + 1}, this app knows up to ${LATEST_VERSION}\\)`))
+    expectDatabaseError(
+      () => openLedger(path),
+      new RegExp(`newer version of the app \\(schema ${LATEST_VERSION + 1}, this app knows up to ${LATEST_VERSION}\\)`),
+    )
     expect(readFileSync(path).equals(before)).toBe(true)
   })
 
@@ -96,7 +119,10 @@ describe.skipIf(testEngine() === 'postgres')('openLedger', () => {
   it('refuses an emptied file instead of making a new ledger in it, and leaves it as it is', () => {
     const path = join(dir, 'emptied.db')
     writeFileSync(path, '')
-    expectDatabaseError(() => openLedger(path), /the file is empty \(0 bytes\), which no ledger ever is; restore it from a backup/)
+    expectDatabaseError(
+      () => openLedger(path),
+      /the file is empty \(0 bytes\), which no ledger ever is; restore it from a backup/,
+    )
     expect(readFileSync(path).length).toBe(0)
     const sqlite = join(dir, 'blank.db')
     new Database(sqlite).exec('VACUUM')
@@ -106,12 +132,17 @@ describe.skipIf(testEngine() === 'postgres')('openLedger', () => {
   it('refuses a truncated ledger', () => {
     const path = join(dir, 'a.db')
     const db = openLedger(path)
-    db.exec("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 200) INSERT INTO players (name) SELECT hex(randomblob(500)) || i FROM n")
+    db.exec(
+      'WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 200) INSERT INTO players (name) SELECT hex(randomblob(500)) || i FROM n',
+    )
     db.close()
     const bytes = readFileSync(path)
     // whole pages missing: SQLite finds the header's size beyond the file
     writeFileSync(path, bytes.subarray(0, Math.floor(bytes.length / 2)))
-    expectDatabaseError(() => openLedger(path, { fullCheckMaxBytes: 0 }), /damaged \(database disk image is malformed\); restore it/)
+    expectDatabaseError(
+      () => openLedger(path, { fullCheckMaxBytes: 0 }),
+      /damaged \(database disk image is malformed\); restore it/,
+    )
     writeFileSync(path, bytes.subarray(0, bytes.length - 100))
     expectDatabaseError(() => openLedger(path, { fullCheckMaxBytes: 0 }), /the file is truncated/)
   })
@@ -124,7 +155,10 @@ describe.skipIf(testEngine() === 'postgres')('openLedger', () => {
     const raw = new Database(path)
     raw.exec(MIGRATIONS[1].sql)
     raw.close()
-    expectDatabaseError(() => openLedger(path), /schema \(version 1\) that this app cannot bring up to date: step 2 \(leases of long tasks\) failed: table task_leases already exists\. The file was left as it was/)
+    expectDatabaseError(
+      () => openLedger(path),
+      /schema \(version 1\) that this app cannot bring up to date: step 2 \(leases of long tasks\) failed: table task_leases already exists\. The file was left as it was/,
+    )
     const after = new Database(path)
     expect(after.pragma('user_version', { simple: true })).toBe(1)
     expect(after.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'ledger_meta'").pluck().get()).toBe(0)
@@ -134,14 +168,38 @@ describe.skipIf(testEngine() === 'postgres')('openLedger', () => {
   it('gives the sales of a ledger from before claims their claims, from 5,000 € up (migration 10)', () => {
     const path = join(dir, 'v9.db')
     const old = openLedger(path, { migrations: MIGRATIONS.slice(0, 9) })
-    old.prepare("INSERT INTO emissions (emission, code, blocks, definition, definition_digest, created_at) VALUES (1, 'E1', 1, '{}', 'x', '2026-01-01T00:00:00Z')").run()
+    old
+      .prepare(
+        "INSERT INTO emissions (emission, code, blocks, definition, definition_digest, created_at) VALUES (1, 'E1', 1, '{}', 'x', '2026-01-01T00:00:00Z')",
+      )
+      .run()
     old.prepare("INSERT INTO players (id, name) VALUES (7, 'zoe')").run()
-    const sell = old.prepare('INSERT INTO sales (unit_key, player_id, sold_at, stake_cents, prize_cents) VALUES (?, 7, ?, 500, ?)')
-    for (const [unit, prize] of [[1, 50_000_000], [2, 1_000_000], [3, 100_000], [4, 0], [5, 500_000]]) sell.run(unitKey(1, 1, unit), 1000 + unit, prize)
+    const sell = old.prepare(
+      'INSERT INTO sales (unit_key, player_id, sold_at, stake_cents, prize_cents) VALUES (?, 7, ?, 500, ?)',
+    )
+    for (const [unit, prize] of [
+      [1, 50_000_000],
+      [2, 1_000_000],
+      [3, 100_000],
+      [4, 0],
+      [5, 500_000],
+    ])
+      sell.run(unitKey(1, 1, unit), 1000 + unit, prize)
     old.close()
     const db = openLedger(path)
-    const claims = db.prepare('SELECT unit_key, emission, player_id, sold_at, prize_cents, status FROM claims ORDER BY unit_key').all()
-    expect(claims).toEqual([1, 2, 5].map((unit) => ({ unit_key: unitKey(1, 1, unit), emission: 1, player_id: 7, sold_at: 1000 + unit, prize_cents: [0, 50_000_000, 1_000_000, 0, 0, 500_000][unit], status: 'pending' })))
+    const claims = db
+      .prepare('SELECT unit_key, emission, player_id, sold_at, prize_cents, status FROM claims ORDER BY unit_key')
+      .all()
+    expect(claims).toEqual(
+      [1, 2, 5].map((unit) => ({
+        unit_key: unitKey(1, 1, unit),
+        emission: 1,
+        player_id: 7,
+        sold_at: 1000 + unit,
+        prize_cents: [0, 50_000_000, 1_000_000, 0, 0, 500_000][unit],
+        status: 'pending',
+      })),
+    )
     expect(db.prepare('SELECT claim_threshold_cents FROM emissions').pluck().get()).toBe(500_000)
     db.close()
   })
@@ -159,7 +217,9 @@ describe.skipIf(testEngine() === 'postgres')('openLedger', () => {
 describe('the ledger schema', () => {
   it('keeps the audit log append-only', () => {
     const db = openLedger(testLedgerLocation(dir, 'a').location)
-    db.prepare("INSERT INTO audit (seq, at, actor, action, object, details, prev_hash, hash) VALUES (1, 't','a','x','o','{}','0','1')").run()
+    db.prepare(
+      "INSERT INTO audit (seq, at, actor, action, object, details, prev_hash, hash) VALUES (1, 't','a','x','o','{}','0','1')",
+    ).run()
     expect(() => db.prepare("UPDATE audit SET actor = 'mallory'").run()).toThrow(/append-only/)
     expect(() => db.prepare('DELETE FROM audit').run()).toThrow(/append-only/)
     db.close()
@@ -168,20 +228,32 @@ describe('the ledger schema', () => {
   it('never stores a unit twice, and derives emission, block and unit from the key', () => {
     const db = openLedger(testLedgerLocation(dir, 'a').location)
     db.prepare("INSERT INTO players (name) VALUES ('p1')").run()
-    const ins = db.prepare("INSERT INTO sales (unit_key, sale_id, player_id, sold_at, stake_cents, prize_cents) VALUES (?, ?, 1, 0, 500, 0)")
+    const ins = db.prepare(
+      'INSERT INTO sales (unit_key, sale_id, player_id, sold_at, stake_cents, prize_cents) VALUES (?, ?, 1, 0, 500, 0)',
+    )
     const key = unitKey(12, 345, 8_015_999)
     ins.run(key, 's1')
     expect(() => ins.run(key, 's2')).toThrow(/UNIQUE|PRIMARY KEY|duplicate key/)
     expect(() => ins.run(key + 1, 's1')).toThrow(/UNIQUE|duplicate key/)
-    expect(db.prepare('SELECT emission, block, unit FROM sales').get()).toEqual({ emission: 12, block: 345, unit: 8_015_999 })
+    expect(db.prepare('SELECT emission, block, unit FROM sales').get()).toEqual({
+      emission: 12,
+      block: 345,
+      unit: 8_015_999,
+    })
     expect(splitUnitKey(key)).toEqual({ emission: 12, block: 345, unit: 8_015_999 })
     db.close()
   })
 
   it('refuses a block that has a secret without a commitment', () => {
     const db = openLedger(testLedgerLocation(dir, 'a').location)
-    db.prepare("INSERT INTO emissions (emission, code, blocks, definition, definition_digest, created_at) VALUES (1, 'E1', 1, '{}', 'x', 't')").run()
-    expect(() => db.prepare("INSERT INTO blocks (emission, block, status, secret) VALUES (1, 1, 'generated', ?)").run(Buffer.from([0]))).toThrow(/CHECK|check constraint/)
+    db.prepare(
+      "INSERT INTO emissions (emission, code, blocks, definition, definition_digest, created_at) VALUES (1, 'E1', 1, '{}', 'x', 't')",
+    ).run()
+    expect(() =>
+      db
+        .prepare("INSERT INTO blocks (emission, block, status, secret) VALUES (1, 1, 'generated', ?)")
+        .run(Buffer.from([0])),
+    ).toThrow(/CHECK|check constraint/)
     db.close()
   })
 })

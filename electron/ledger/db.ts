@@ -19,7 +19,6 @@ import type { Db, OpenOptions } from './db-types'
 
 export type { Db, OpenOptions }
 
-
 function notALedger(path: string, why: string): AppError {
   return new AppError('DATABASE', `${path} is not a usable CARATS ledger: ${why}`)
 }
@@ -28,7 +27,6 @@ const RESTORE = 'restore it from a backup (carats restore), or choose another --
 
 /** Ledgers up to this size get the whole-file check on every open. */
 const FULL_CHECK_MAX_BYTES = 256 * 2 ** 20
-
 
 interface FileState {
   exists: boolean
@@ -64,13 +62,20 @@ function readIdentity(db: Db, path: string): { version: number; appId: number } 
       appId: db.pragma('application_id', { simple: true }) as number,
     }
   } catch (e) {
-    if ((e as { code?: string }).code === 'SQLITE_NOTADB') throw notALedger(path, `the file is not an SQLite database; ${RESTORE}`)
+    if ((e as { code?: string }).code === 'SQLITE_NOTADB')
+      throw notALedger(path, `the file is not an SQLite database; ${RESTORE}`)
     throw notALedger(path, `the file is damaged (${errorText(e)}); ${RESTORE}`)
   }
 }
 
 /** A file that is there but is not (yet) one of this app's ledgers is never taken for a new one. */
-function refuseForeign(db: Db, path: string, file: FileState, id: { version: number; appId: number }, latest: number): void {
+function refuseForeign(
+  db: Db,
+  path: string,
+  file: FileState,
+  id: { version: number; appId: number },
+  latest: number,
+): void {
   if (id.version > latest) {
     throw new AppError(
       'DATABASE',
@@ -91,7 +96,10 @@ function refuseTruncated(db: Db, path: string, file: FileState): void {
   const pageSize = db.pragma('page_size', { simple: true }) as number
   const pages = db.pragma('page_count', { simple: true }) as number
   if (file.size % pageSize !== 0 || pages * pageSize > file.size) {
-    throw notALedger(path, `the file is truncated (${file.size} bytes, its header says ${pages * pageSize}); ${RESTORE}`)
+    throw notALedger(
+      path,
+      `the file is truncated (${file.size} bytes, its header says ${pages * pageSize}); ${RESTORE}`,
+    )
   }
 }
 
@@ -141,7 +149,8 @@ export function openLedger(dbPath: string, opts: OpenOptions = {}): Db {
     refuseTruncated(db, dbPath, file)
     setPragmas(db, opts.busyTimeoutMs ?? 5000)
     if (opts.secondary) {
-      if (id.version !== latest) throw notALedger(dbPath, `its schema is ${id.version}, not ${latest}: open it in the app first`)
+      if (id.version !== latest)
+        throw notALedger(dbPath, `its schema is ${id.version}, not ${latest}: open it in the app first`)
       return db
     }
     if (id.version > 0) quickCheck(db, dbPath, file, opts.fullCheckMaxBytes ?? FULL_CHECK_MAX_BYTES)

@@ -18,7 +18,10 @@ describe('the dialect', () => {
 
   it('reads a JSON array parameter as rows of text values on SQLite, and names the PostgreSQL function for it', () => {
     db = new Database(':memory:')
-    const rows = db.prepare(`SELECT value FROM ${jsonValues(db)} ORDER BY value`).pluck().all(JSON.stringify(['b', 'a', 'c']))
+    const rows = db
+      .prepare(`SELECT value FROM ${jsonValues(db)} ORDER BY value`)
+      .pluck()
+      .all(JSON.stringify(['b', 'a', 'c']))
     expect(rows).toEqual(['a', 'b', 'c'])
     expect(jsonValues(postgres)).toBe('json_array_elements_text(CAST(? AS json)) AS j(value)')
   })
@@ -70,11 +73,14 @@ describe("the services' SQL", () => {
     const root = join(__dirname, '..')
     const found: string[] = []
     for (const file of ['services', 'workers', 'cli'].flatMap((d) => sourcesOf(join(root, d), root))) {
-      readFileSync(file, 'utf8').split('\n').forEach((line, i) => {
-        for (const [pattern, instead] of SQLITE_ONLY) {
-          if (pattern.test(line) && !/Math\.(min|max)|z\.|\.(min|max)\(\d/.test(line)) found.push(`${file.slice(root.length + 1)}:${i + 1}: use ${instead}`)
-        }
-      })
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .forEach((line, i) => {
+          for (const [pattern, instead] of SQLITE_ONLY) {
+            if (pattern.test(line) && !/Math\.(min|max)|z\.|\.(min|max)\(\d/.test(line))
+              found.push(`${file.slice(root.length + 1)}:${i + 1}: use ${instead}`)
+          }
+        })
     }
     expect(found).toEqual([])
   })

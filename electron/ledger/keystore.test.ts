@@ -34,9 +34,13 @@ afterEach(() => {
 /** A block sealed under the key now in the key file, as generation leaves it. */
 function sealBlock(): void {
   const keys = openLedgerKey(db, path, { keyFile: givenKey })
-  db.prepare("INSERT INTO emissions (emission, code, blocks, definition, definition_digest, created_at) VALUES (1, 'E1', 1, '{}', 'x', 't')").run()
+  db.prepare(
+    "INSERT INTO emissions (emission, code, blocks, definition, definition_digest, created_at) VALUES (1, 'E1', 1, '{}', 'x', 't')",
+  ).run()
   const sealed = keys.sealSecret({ emission: 1, block: 1 }, new Uint8Array(32).fill(7))
-  db.prepare("INSERT INTO blocks (emission, block, status, secret, commitment) VALUES (1, 1, 'generated', ?, 'c')").run(sealed)
+  db.prepare("INSERT INTO blocks (emission, block, status, secret, commitment) VALUES (1, 1, 'generated', ?, 'c')").run(
+    sealed,
+  )
 }
 
 function refusal(fn: () => unknown): AppError {
@@ -51,7 +55,7 @@ function refusal(fn: () => unknown): AppError {
 }
 
 describe('the ledger key', () => {
-  it("makes a 0600 key for a new ledger, records its fingerprint, and seals secrets bound to their block", () => {
+  it('makes a 0600 key for a new ledger, records its fingerprint, and seals secrets bound to their block', () => {
     const keys = openLedgerKey(db, path, { keyFile: givenKey })
     expect(statSync(keyFile).mode & 0o777).toBe(0o600)
     expect(readMeta(db, 'key_fingerprint')).toBe(keys.fingerprint())
@@ -59,9 +63,13 @@ describe('the ledger key', () => {
     const sealed = keys.sealSecret({ emission: 1, block: 2 }, secret)
     expect(Buffer.from(sealed).includes(Buffer.from(secret))).toBe(false)
     expect(openLedgerKey(db, path, { keyFile: givenKey }).openSecret({ emission: 1, block: 2 }, sealed)).toEqual(secret)
-    expect(() => keys.openSecret({ emission: 1, block: 3 }, sealed)).toThrow(/does not open under this ledger's key: it was altered, or copied from another block/)
+    expect(() => keys.openSecret({ emission: 1, block: 3 }, sealed)).toThrow(
+      /does not open under this ledger's key: it was altered, or copied from another block/,
+    )
     sealed[sealed.length - 1] ^= 1
-    expect(() => keys.openSecret({ emission: 1, block: 2 }, sealed)).toThrow(/does not open under this ledger's key: it was altered, or copied from another block/)
+    expect(() => keys.openSecret({ emission: 1, block: 2 }, sealed)).toThrow(
+      /does not open under this ledger's key: it was altered, or copied from another block/,
+    )
   })
 
   it('is never made again once the ledger has one: a deleted key file is refused and stays deleted', () => {
@@ -77,37 +85,47 @@ describe('the ledger key', () => {
     expect(keys.problem).toBe(e)
   })
 
-  it('refuses a key that is not the ledger\'s as a wrong key', () => {
+  it("refuses a key that is not the ledger's as a wrong key", () => {
     sealBlock()
     writeFileSync(keyFile, randomBytes(32).toString('hex'), { mode: 0o600 })
     const keys = openLedgerKey(db, path, { keyFile: givenKey })
-    expect(refusal(() => keys.openSecret({ emission: 1, block: 1 }, Buffer.alloc(60))).message).toMatch(/^wrong key: .* is not this ledger's/)
+    expect(refusal(() => keys.openSecret({ emission: 1, block: 1 }, Buffer.alloc(60))).message).toMatch(
+      /^wrong key: .* is not this ledger's/,
+    )
   })
 
   // an older ledger made by dropping a trigger of the SQLite schema: SQLite only
-  it.skipIf(testEngine() === 'postgres')('records the fingerprint of an older ledger only once its key opens its sealed blocks', () => {
-    sealBlock()
-    const right = readFileSync(keyFile, 'utf8')
-    db.close()
-    db = openLedger(path)
-    // as a ledger of the previous version: sealed blocks, no fingerprint recorded
-    db.exec("DROP TRIGGER ledger_meta_no_delete; DELETE FROM ledger_meta WHERE name = 'key_fingerprint'")
-    writeFileSync(keyFile, randomBytes(32).toString('hex'), { mode: 0o600 })
-    expect(openLedgerKey(db, path, { keyFile: givenKey }).problem?.message).toMatch(/does not open this ledger's block secrets/)
-    expect(readMeta(db, 'key_fingerprint')).toBeNull()
-    writeFileSync(keyFile, right)
-    expect(openLedgerKey(db, path, { keyFile: givenKey }).problem).toBeNull()
-    expect(readMeta(db, 'key_fingerprint')).toBe(keyFingerprint(Buffer.from(right.trim(), 'hex')))
-  })
+  it.skipIf(testEngine() === 'postgres')(
+    'records the fingerprint of an older ledger only once its key opens its sealed blocks',
+    () => {
+      sealBlock()
+      const right = readFileSync(keyFile, 'utf8')
+      db.close()
+      db = openLedger(path)
+      // as a ledger of the previous version: sealed blocks, no fingerprint recorded
+      db.exec("DROP TRIGGER ledger_meta_no_delete; DELETE FROM ledger_meta WHERE name = 'key_fingerprint'")
+      writeFileSync(keyFile, randomBytes(32).toString('hex'), { mode: 0o600 })
+      expect(openLedgerKey(db, path, { keyFile: givenKey }).problem?.message).toMatch(
+        /does not open this ledger's block secrets/,
+      )
+      expect(readMeta(db, 'key_fingerprint')).toBeNull()
+      writeFileSync(keyFile, right)
+      expect(openLedgerKey(db, path, { keyFile: givenKey }).problem).toBeNull()
+      expect(readMeta(db, 'key_fingerprint')).toBe(keyFingerprint(Buffer.from(right.trim(), 'hex')))
+    },
+  )
 
   // an older ledger made by dropping a trigger of the SQLite schema: SQLite only
-  it.skipIf(testEngine() === 'postgres')('refuses an older ledger with sealed blocks and no key file, making no key', () => {
-    sealBlock()
-    db.exec("DROP TRIGGER ledger_meta_no_delete; DELETE FROM ledger_meta WHERE name = 'key_fingerprint'")
-    rmSync(keyFile)
-    expect(openLedgerKey(db, path, { keyFile: givenKey }).problem?.message).toMatch(/is missing/)
-    expect(existsSync(keyFile)).toBe(false)
-  })
+  it.skipIf(testEngine() === 'postgres')(
+    'refuses an older ledger with sealed blocks and no key file, making no key',
+    () => {
+      sealBlock()
+      db.exec("DROP TRIGGER ledger_meta_no_delete; DELETE FROM ledger_meta WHERE name = 'key_fingerprint'")
+      rmSync(keyFile)
+      expect(openLedgerKey(db, path, { keyFile: givenKey }).problem?.message).toMatch(/is missing/)
+      expect(existsSync(keyFile)).toBe(false)
+    },
+  )
 
   it('refuses a key file that others can read, with the chmod to run', () => {
     openLedgerKey(db, path, { keyFile: givenKey })

@@ -89,9 +89,13 @@ export function keyStoreFromKey(masterKey: Uint8Array): KeyStore {
     sealSecret: (ref, secret) => seal(key, aad(ref), secret),
     openSecret(ref, sealed) {
       const opened = unseal(key, aad(ref), sealed)
-      if (opened === 'format') throw new AppError('DATABASE', `the secret of block ${ref.emission}/${ref.block} is not in a known format`)
+      if (opened === 'format')
+        throw new AppError('DATABASE', `the secret of block ${ref.emission}/${ref.block} is not in a known format`)
       if (opened === 'altered') {
-        throw new AppError('DATABASE', `the sealed secret of block ${ref.emission}/${ref.block} does not open under this ledger's key: it was altered, or copied from another block`)
+        throw new AppError(
+          'DATABASE',
+          `the sealed secret of block ${ref.emission}/${ref.block} does not open under this ledger's key: it was altered, or copied from another block`,
+        )
       }
       return opened
     },
@@ -99,7 +103,10 @@ export function keyStoreFromKey(masterKey: Uint8Array): KeyStore {
     openShare(ref, sealed) {
       const opened = unseal(key, shareAad(ref), sealed)
       if (typeof opened === 'string') {
-        throw new AppError('DATABASE', `the ${ref.party} share of emission ${ref.emission}'s key ceremony does not open under this ledger's key: it was altered, or copied from elsewhere`)
+        throw new AppError(
+          'DATABASE',
+          `the ${ref.party} share of emission ${ref.emission}'s key ceremony does not open under this ledger's key: it was altered, or copied from elsewhere`,
+        )
       }
       return opened
     },
@@ -111,7 +118,16 @@ export function refusingKeyStore(problem: AppError): KeyStore {
   const refuse = (): never => {
     throw problem
   }
-  return { problem, fingerprint: refuse, derive: refuse, saveCopy: refuse, sealSecret: refuse, openSecret: refuse, sealShare: refuse, openShare: refuse }
+  return {
+    problem,
+    fingerprint: refuse,
+    derive: refuse,
+    saveCopy: refuse,
+    sealSecret: refuse,
+    openSecret: refuse,
+    sealShare: refuse,
+    openShare: refuse,
+  }
 }
 
 /**
@@ -159,7 +175,11 @@ export const keyProblems = {
       because('KEY_UNSAFE', { path }),
     ),
   damaged: (path: string) =>
-    new AppError('KEY', `the ledger key file ${path} is damaged: it must hold 64 hexadecimal digits; restore it from the backup`, because('KEY_DAMAGED', { path })),
+    new AppError(
+      'KEY',
+      `the ledger key file ${path} is damaged: it must hold 64 hexadecimal digits; restore it from the backup`,
+      because('KEY_DAMAGED', { path }),
+    ),
 }
 
 /** The key in the file at `path`, or null when there is no file; throws a KEY error when unusable. */
@@ -179,7 +199,12 @@ export function writeKeyFile(path: string, key: Uint8Array): void {
     writeFileSync(path, Buffer.from(key).toString('hex') + '\n', { mode: 0o600, flag: 'wx' })
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code
-    throw new AppError('KEY', code === 'EEXIST' ? `${path} already exists: it is not overwritten` : `cannot write the key file ${path}: ${(e as Error).message}`)
+    throw new AppError(
+      'KEY',
+      code === 'EEXIST'
+        ? `${path} already exists: it is not overwritten`
+        : `cannot write the key file ${path}: ${(e as Error).message}`,
+    )
   }
   try {
     chmodSync(path, 0o600)
@@ -189,9 +214,9 @@ export function writeKeyFile(path: string, key: Uint8Array): void {
 }
 
 function firstSealedBlock(db: Db): { emission: number; block: number; secret: Buffer } | undefined {
-  return db.prepare('SELECT emission, block, secret FROM blocks WHERE secret IS NOT NULL ORDER BY emission, block LIMIT 1').get() as
-    | { emission: number; block: number; secret: Buffer }
-    | undefined
+  return db
+    .prepare('SELECT emission, block, secret FROM blocks WHERE secret IS NOT NULL ORDER BY emission, block LIMIT 1')
+    .get() as { emission: number; block: number; secret: Buffer } | undefined
 }
 
 function opens(store: KeyStore, sealed: { emission: number; block: number; secret: Buffer }): boolean {

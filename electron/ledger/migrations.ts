@@ -529,9 +529,17 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 10, description: 'prize claims, claim thresholds, the register of related parties', sql: V10 },
   { version: 11, description: 'leases of long jobs across workstations', sql: V11 },
   { version: 12, description: "players' totals read through one view (a team ledger's appended totals)", sql: V12 },
-  { version: 13, description: 'rows sealed to the audit log; accounts compared by skeleton and confirmed by a second person', sql: V13 },
+  {
+    version: 13,
+    description: 'rows sealed to the audit log; accounts compared by skeleton and confirmed by a second person',
+    sql: V13,
+  },
   { version: 14, description: 'the commit-first key ceremony; abandoned ceremonies', sql: V14 },
-  { version: 15, description: "players' sales found by player and time of sale on an index, no longer chained", sql: V15 },
+  {
+    version: 15,
+    description: "players' sales found by player and time of sale on an index, no longer chained",
+    sql: V15,
+  },
 ]
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version

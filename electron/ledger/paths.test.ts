@@ -6,18 +6,25 @@ import { writeLedgerSetting } from './setting-file'
 import { dbArgument, keyFileArgument, resolveLedger, userDataDir } from './paths'
 
 /** The location chosen from the command line and the environment alone (no setting in /d). */
-const resolveDbPath = (argv: string[], env: Record<string, string | undefined>, dataDir: string, cwd: string) => resolveLedger({ argv, env, dataDir, cwd }).location
+const resolveDbPath = (argv: string[], env: Record<string, string | undefined>, dataDir: string, cwd: string) =>
+  resolveLedger({ argv, env, dataDir, cwd }).location
 
 describe('per-user data folder', () => {
   it('follows each platform', () => {
     expect(userDataDir({ platform: 'linux', env: {}, home: '/home/ada' })).toBe('/home/ada/.local/share/carats')
-    expect(userDataDir({ platform: 'linux', env: { XDG_DATA_HOME: '/data/ada' }, home: '/home/ada' })).toBe('/data/ada/carats')
-    // The XDG spec says to ignore a relative XDG_DATA_HOME.
-    expect(userDataDir({ platform: 'linux', env: { XDG_DATA_HOME: 'rel' }, home: '/home/ada' })).toBe('/home/ada/.local/share/carats')
-    expect(userDataDir({ platform: 'darwin', env: {}, home: '/Users/ada' })).toBe('/Users/ada/Library/Application Support/carats')
-    expect(userDataDir({ platform: 'win32', env: { APPDATA: 'C:\\Users\\ada\\AppData\\Roaming' }, home: 'C:\\Users\\ada' })).toBe(
-      join('C:\\Users\\ada\\AppData\\Roaming', 'carats'),
+    expect(userDataDir({ platform: 'linux', env: { XDG_DATA_HOME: '/data/ada' }, home: '/home/ada' })).toBe(
+      '/data/ada/carats',
     )
+    // The XDG spec says to ignore a relative XDG_DATA_HOME.
+    expect(userDataDir({ platform: 'linux', env: { XDG_DATA_HOME: 'rel' }, home: '/home/ada' })).toBe(
+      '/home/ada/.local/share/carats',
+    )
+    expect(userDataDir({ platform: 'darwin', env: {}, home: '/Users/ada' })).toBe(
+      '/Users/ada/Library/Application Support/carats',
+    )
+    expect(
+      userDataDir({ platform: 'win32', env: { APPDATA: 'C:\\Users\\ada\\AppData\\Roaming' }, home: 'C:\\Users\\ada' }),
+    ).toBe(join('C:\\Users\\ada\\AppData\\Roaming', 'carats'))
   })
 })
 
@@ -44,7 +51,9 @@ describe('ledger path', () => {
   it('takes a PostgreSQL URL as it is, never as a file name', () => {
     const url = 'postgresql:///carats?host=/var/run/postgresql'
     expect(resolveDbPath(['--db', url], {}, '/d', '/cwd')).toBe(url)
-    expect(resolveDbPath([], { CARATS_DB: 'postgres://u:p@db.example:5433/team' }, '/d', '/cwd')).toBe('postgres://u:p@db.example:5433/team')
+    expect(resolveDbPath([], { CARATS_DB: 'postgres://u:p@db.example:5433/team' }, '/d', '/cwd')).toBe(
+      'postgres://u:p@db.example:5433/team',
+    )
     expect(resolveDbPath([`--db=${url}`], {}, '/d', '/cwd')).toBe(url)
   })
 })
@@ -59,40 +68,66 @@ describe('the ledger choice with the workstation setting', () => {
   afterEach(() => {
     for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true })
   })
-  const team = { ledger: 'team' as const, url: 'postgresql://ada:s3cret@db.example/team', keyFile: '/etc/carats/team.key' }
+  const team = {
+    ledger: 'team' as const,
+    url: 'postgresql://ada:s3cret@db.example/team',
+    keyFile: '/etc/carats/team.key',
+  }
 
-  it('opens the setting\'s team database with its key file when nothing overrides it', () => {
+  it("opens the setting's team database with its key file when nothing overrides it", () => {
     const d = dataDir()
     writeLedgerSetting(d, team)
     expect(resolveLedger({ argv: [], env: {}, dataDir: d, cwd: '/cwd' })).toEqual({
-      location: team.url, source: 'setting', keyFile: team.keyFile, keyFileSource: 'setting', dataDir: d,
+      location: team.url,
+      source: 'setting',
+      keyFile: team.keyFile,
+      keyFileSource: 'setting',
+      dataDir: d,
     })
   })
 
-  it('lets --db, then CARATS_DB, override the setting; the setting\'s key file then does not apply', () => {
+  it("lets --db, then CARATS_DB, override the setting; the setting's key file then does not apply", () => {
     const d = dataDir()
     writeLedgerSetting(d, team)
-    expect(resolveLedger({ argv: ['--db', 'x.db'], env: { CARATS_DB: '/e/y.db' }, dataDir: d, cwd: '/cwd' })).toMatchObject({ location: '/cwd/x.db', source: 'argument', keyFileSource: null })
+    expect(
+      resolveLedger({ argv: ['--db', 'x.db'], env: { CARATS_DB: '/e/y.db' }, dataDir: d, cwd: '/cwd' }),
+    ).toMatchObject({ location: '/cwd/x.db', source: 'argument', keyFileSource: null })
     const env = resolveLedger({ argv: [], env: { CARATS_DB: '/e/y.db' }, dataDir: d, cwd: '/cwd' })
     expect(env).toMatchObject({ location: '/e/y.db', source: 'environment', keyFileSource: null })
     expect(env.keyFile).toBeUndefined()
   })
 
-  it('prefers --key-file, then CARATS_KEY_FILE, to the setting\'s key file', () => {
+  it("prefers --key-file, then CARATS_KEY_FILE, to the setting's key file", () => {
     const d = dataDir()
     writeLedgerSetting(d, team)
     const env = { CARATS_KEY_FILE: '/env/k.key' }
-    expect(resolveLedger({ argv: ['--key-file', 'k.key'], env, dataDir: d, cwd: '/cwd' })).toMatchObject({ keyFile: '/cwd/k.key', keyFileSource: 'argument' })
-    expect(resolveLedger({ argv: ['--key-file=/a/k.key'], env, dataDir: d, cwd: '/cwd' })).toMatchObject({ keyFile: '/a/k.key', keyFileSource: 'argument' })
-    expect(resolveLedger({ argv: [], env, dataDir: d, cwd: '/cwd' })).toMatchObject({ location: team.url, keyFile: '/env/k.key', keyFileSource: 'environment' })
+    expect(resolveLedger({ argv: ['--key-file', 'k.key'], env, dataDir: d, cwd: '/cwd' })).toMatchObject({
+      keyFile: '/cwd/k.key',
+      keyFileSource: 'argument',
+    })
+    expect(resolveLedger({ argv: ['--key-file=/a/k.key'], env, dataDir: d, cwd: '/cwd' })).toMatchObject({
+      keyFile: '/a/k.key',
+      keyFileSource: 'argument',
+    })
+    expect(resolveLedger({ argv: [], env, dataDir: d, cwd: '/cwd' })).toMatchObject({
+      location: team.url,
+      keyFile: '/env/k.key',
+      keyFileSource: 'environment',
+    })
     expect(() => keyFileArgument(['--key-file'])).toThrow(/--key-file needs a file name/)
   })
 
   it('opens the default file for a "file" setting or none', () => {
     const d = dataDir()
-    expect(resolveLedger({ argv: [], env: {}, dataDir: d, cwd: '/cwd' })).toMatchObject({ location: join(d, 'carats.db'), source: 'default' })
+    expect(resolveLedger({ argv: [], env: {}, dataDir: d, cwd: '/cwd' })).toMatchObject({
+      location: join(d, 'carats.db'),
+      source: 'default',
+    })
     writeLedgerSetting(d, { ledger: 'file' })
-    expect(resolveLedger({ argv: [], env: {}, dataDir: d, cwd: '/cwd' })).toMatchObject({ location: join(d, 'carats.db'), source: 'setting' })
+    expect(resolveLedger({ argv: [], env: {}, dataDir: d, cwd: '/cwd' })).toMatchObject({
+      location: join(d, 'carats.db'),
+      source: 'setting',
+    })
   })
 
   it('refuses a broken setting, naming the file and what is wrong, and never falls back to the file', () => {

@@ -53,7 +53,6 @@ export function keyFileArgument(argv: readonly string[]): string | undefined {
   return v
 }
 
-
 export interface LedgerChoice {
   /** A file path (absolute) or a PostgreSQL URL. */
   location: string
@@ -86,14 +85,28 @@ export function resolveLedger({ argv, env, dataDir, cwd }: LedgerChoiceInput): L
   const fromEnv = env.CARATS_DB?.trim() || undefined
   const keyArg = keyFileArgument(argv)
   const keyEnv = env.CARATS_KEY_FILE?.trim() || undefined
-  const givenKey = keyArg ? { keyFile: resolve(cwd, keyArg), keyFileSource: 'argument' as const } : keyEnv ? { keyFile: keyEnv, keyFileSource: 'environment' as const } : null
+  const givenKey = keyArg
+    ? { keyFile: resolve(cwd, keyArg), keyFileSource: 'argument' as const }
+    : keyEnv
+      ? { keyFile: keyEnv, keyFileSource: 'environment' as const }
+      : null
   if (arg ?? fromEnv) {
     const source = arg ? 'argument' : 'environment'
     return { location: located((arg ?? fromEnv)!, cwd), source, dataDir, ...(givenKey ?? { keyFileSource: null }) }
   }
   const setting = readLedgerSetting(dataDir)
   if (setting?.ledger === 'team') {
-    return { location: setting.url, source: 'setting', dataDir, ...(givenKey ?? { keyFile: setting.keyFile, keyFileSource: 'setting' }) }
+    return {
+      location: setting.url,
+      source: 'setting',
+      dataDir,
+      ...(givenKey ?? { keyFile: setting.keyFile, keyFileSource: 'setting' }),
+    }
   }
-  return { location: join(dataDir, DB_FILE_NAME), source: setting ? 'setting' : 'default', dataDir, ...(givenKey ?? { keyFileSource: null }) }
+  return {
+    location: join(dataDir, DB_FILE_NAME),
+    source: setting ? 'setting' : 'default',
+    dataDir,
+    ...(givenKey ?? { keyFileSource: null }),
+  }
 }

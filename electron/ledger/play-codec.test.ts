@@ -9,7 +9,8 @@ describe('play codec', () => {
     let t = 0
     for (let c = 0; c < 6; c++) events.push({ t: (t += 400), zone: 'winning', cell: c, gesture: 'click' })
     t += 70_000 // a long pause needs a three-byte varint
-    for (let c = 23; c >= 0; c--) events.push({ t: (t += c % 3 === 0 ? 0 : 35), zone: 'yours', cell: c, gesture: 'drag' })
+    for (let c = 23; c >= 0; c--)
+      events.push({ t: (t += c % 3 === 0 ? 0 : 35), zone: 'yours', cell: c, gesture: 'drag' })
     const play: Play = { mode: 'play', status: 'complete', events }
     expect(validatePlay(play, { winningCells: 6, yoursCells: 24 })).toEqual([])
     const { code, events: blob } = packPlay(play)
@@ -21,7 +22,11 @@ describe('play codec', () => {
   it('round-trips every mode and status, and an empty interrupted play', () => {
     for (const mode of ['play', 'auto'] as const) {
       for (const status of ['complete', 'interrupted'] as const) {
-        const play: Play = { mode, status, events: status === 'interrupted' ? [] : [{ t: 5, zone: 'winning', cell: 5, gesture: 'click' }] }
+        const play: Play = {
+          mode,
+          status,
+          events: status === 'interrupted' ? [] : [{ t: 5, zone: 'winning', cell: 5, gesture: 'click' }],
+        }
         const packed = packPlay(play)
         expect(unpackPlay(packed.code, packed.events)).toEqual(play)
       }
@@ -30,7 +35,11 @@ describe('play codec', () => {
   })
 
   it('refuses a truncated blob', () => {
-    const { code, events } = packPlay({ mode: 'play', status: 'interrupted', events: [{ t: 1000, zone: 'winning', cell: 0, gesture: 'click' }] })
+    const { code, events } = packPlay({
+      mode: 'play',
+      status: 'interrupted',
+      events: [{ t: 1000, zone: 'winning', cell: 0, gesture: 'click' }],
+    })
     expect(() => unpackPlay(code, events.subarray(0, events.length - 1))).toThrow(/truncated/)
   })
 })
@@ -41,7 +50,7 @@ describe('isValidPlayFast agrees with validatePlay', () => {
     const zones = { winningCells: 6, yoursCells: 24 }
     // a small deterministic generator (the test must be reproducible)
     let s = 12345
-    const rnd = (n: number) => ((s = (s * 1103515245 + 12345) & 0x7fffffff) % n)
+    const rnd = (n: number) => (s = (s * 1103515245 + 12345) & 0x7fffffff) % n
     let agreeValid = 0
     let agreeInvalid = 0
     for (let k = 0; k < 20000; k++) {
@@ -51,9 +60,18 @@ describe('isValidPlayFast agrees with validatePlay', () => {
       const y = Array.from({ length: 24 }, (_, i) => i).sort(() => rnd(3) - 1)
       const mode = rnd(2) ? 'play' : 'auto'
       for (const c of w) events.push({ t: (t += rnd(300)), zone: 'winning', cell: c, gesture: 'click' })
-      for (const c of y) events.push({ t: (t += rnd(80)), zone: 'yours', cell: c, gesture: mode === 'play' && rnd(2) ? 'drag' : 'click' })
+      for (const c of y)
+        events.push({
+          t: (t += rnd(80)),
+          zone: 'yours',
+          cell: c,
+          gesture: mode === 'play' && rnd(2) ? 'drag' : 'click',
+        })
       let status: Play['status'] = 'complete'
-      if (rnd(4) === 0) { events.length = rnd(events.length); status = 'interrupted' }
+      if (rnd(4) === 0) {
+        events.length = rnd(events.length)
+        status = 'interrupted'
+      }
       const play = { mode, status, events } as Play
       // break it in one of many ways, or not at all
       const e = events.length ? events[rnd(events.length)] : null
@@ -67,8 +85,13 @@ describe('isValidPlayFast agrees with validatePlay', () => {
       if (e && r === 5) mutable.gesture = 'drag'
       if (e && r === 6) mutable.gesture = 'tap'
       if (r === 7 && events.length > 1) events.push({ ...events[0], t: t + 1 })
-      if (r === 8 && events.length > 2) { const a = events[1]; events[1] = events[2]; events[2] = a }
-      if (r === 9) (play as unknown as Record<string, unknown>).status = status === 'complete' ? 'interrupted' : 'complete'
+      if (r === 8 && events.length > 2) {
+        const a = events[1]
+        events[1] = events[2]
+        events[2] = a
+      }
+      if (r === 9)
+        (play as unknown as Record<string, unknown>).status = status === 'complete' ? 'interrupted' : 'complete'
       if (r === 10) (play as unknown as Record<string, unknown>).mode = 'manual'
       if (e && r === 11) mutable.t = (e.t as number) + 100000
       const slow = validatePlay(play, zones).length === 0

@@ -32,7 +32,8 @@ export function packEvents(events: readonly RevealEvent[]): Buffer {
     if (e.cell < 0 || e.cell > 63) throw new RangeError(`cell ${e.cell} cannot be packed`)
     out[o++] = (e.gesture === 'drag' ? 0x80 : 0) | (e.zone === 'yours' ? 0x40 : 0) | e.cell
     let d = e.t - last
-    if (!Number.isInteger(d) || d < 0 || d > 0xffffffff) throw new RangeError(`event time ${e.t} cannot be packed after ${last}`)
+    if (!Number.isInteger(d) || d < 0 || d > 0xffffffff)
+      throw new RangeError(`event time ${e.t} cannot be packed after ${last}`)
     last = e.t
     while (d >= 0x80) {
       out[o++] = (d & 0x7f) | 0x80

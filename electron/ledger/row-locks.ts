@@ -36,13 +36,15 @@ function statement(db: Db, sql: string): Statement {
 /** Whether locks are taken: on a team ledger, inside a transaction (a lock outside one would end with its statement). */
 function locking(db: Db, what: string): boolean {
   if (engineOf(db) !== 'postgres') return false
-  if (!db.inTransaction) throw new TypeError(`${what} is locked inside a transaction, which holds the lock until it ends`)
+  if (!db.inTransaction)
+    throw new TypeError(`${what} is locked inside a transaction, which holds the lock until it ends`)
   return true
 }
 
 /** A subject no row stands for (see above), by its name: two transactions that lock one name take turns. */
 export function lockSubject(db: Db, subject: string): void {
-  if (locking(db, subject)) statement(db, 'SELECT pg_advisory_xact_lock(CAST(? AS integer), hashtext(?))').get(SUBJECTS, subject)
+  if (locking(db, subject))
+    statement(db, 'SELECT pg_advisory_xact_lock(CAST(? AS integer), hashtext(?))').get(SUBJECTS, subject)
 }
 
 /** The audit chain's head: one chain, whoever appends (services/audit/service.ts, just before it reads the head). */
@@ -50,7 +52,8 @@ export const lockAuditHead = (db: Db) => lockSubject(db, 'audit chain')
 
 /** An emission whose state (status, blocks, ceremony, publication) the transaction reads, then changes. */
 export function lockEmission(db: Db, emission: number): void {
-  if (locking(db, `emission ${emission}`)) statement(db, 'SELECT emission FROM emissions WHERE emission = ? FOR NO KEY UPDATE').get(emission)
+  if (locking(db, `emission ${emission}`))
+    statement(db, 'SELECT emission FROM emissions WHERE emission = ? FOR NO KEY UPDATE').get(emission)
 }
 
 /**
@@ -66,7 +69,8 @@ export function lockCursors(db: Db, emission: number): void {
 
 /** A claim, read then stepped (services/claims/steps.ts). */
 export function lockClaim(db: Db, unitKey: number): void {
-  if (locking(db, `the claim on unit ${unitKey}`)) statement(db, 'SELECT unit_key FROM claims WHERE unit_key = ? FOR NO KEY UPDATE').get(unitKey)
+  if (locking(db, `the claim on unit ${unitKey}`))
+    statement(db, 'SELECT unit_key FROM claims WHERE unit_key = ? FOR NO KEY UPDATE').get(unitKey)
 }
 
 /** Players locked per statement: a batch's are locked a slice at a time, in order of id. */
@@ -77,8 +81,12 @@ const PLAYERS_PER_LOCK = 50_000
  * (sorted here: whatever the caller's order, two batches lock shared players in one order).
  */
 export function lockPlayers(db: Db, ids: readonly number[]): void {
-  if (ids.length === 0 || !locking(db, 'a batch\'s players')) return
+  if (ids.length === 0 || !locking(db, "a batch's players")) return
   const sorted = Float64Array.from(ids).sort()
-  const lock = statement(db, 'SELECT id FROM players WHERE id = ANY(CAST(? AS bigint[])) ORDER BY id FOR NO KEY UPDATE').pluck()
-  for (let i = 0; i < sorted.length; i += PLAYERS_PER_LOCK) lock.all([Array.from(sorted.subarray(i, i + PLAYERS_PER_LOCK))])
+  const lock = statement(
+    db,
+    'SELECT id FROM players WHERE id = ANY(CAST(? AS bigint[])) ORDER BY id FOR NO KEY UPDATE',
+  ).pluck()
+  for (let i = 0; i < sorted.length; i += PLAYERS_PER_LOCK)
+    lock.all([Array.from(sorted.subarray(i, i + PLAYERS_PER_LOCK))])
 }

@@ -28,7 +28,7 @@ function broken(file: string, why: string): Error {
   return new Error(
     `the ledger setting ${file} cannot be used: ${why}. ` +
       `Correct it (${'{ "ledger": "file" }'} or ${'{ "ledger": "team", "url": "postgresql://…", "keyFile": "/path/team.key" }'}), ` +
-      'or delete it to use this workstation\'s file',
+      "or delete it to use this workstation's file",
   )
 }
 
@@ -45,7 +45,8 @@ export function parseLedgerSetting(text: string, file: string): LedgerSetting {
   const parsed = ledgerSettingSchema.safeParse(raw)
   if (!parsed.success) {
     const ledger = (raw as { ledger: unknown }).ledger
-    if (ledger !== 'file' && ledger !== 'team') throw broken(file, `"ledger" is ${JSON.stringify(ledger)}: it must be "file" or "team"`)
+    if (ledger !== 'file' && ledger !== 'team')
+      throw broken(file, `"ledger" is ${JSON.stringify(ledger)}: it must be "file" or "team"`)
     throw broken(file, parsed.error.issues.map(issueText).join('; '))
   }
   return parsed.data

@@ -14,7 +14,16 @@ import { createInvokeHandler } from './ipc'
 import { checkElectronBinding } from './native'
 import { displayLocation, isPostgresUrl } from '../ledger/location'
 import { resolveLedger, userDataDir, type LedgerChoice } from '../ledger/paths'
-import { APP_ENTRY_URL, APP_HOST, APP_SCHEME, appOrigin, contentSecurityPolicy, isTrustedSender, securityHeaders, windowOptions } from './security'
+import {
+  APP_ENTRY_URL,
+  APP_HOST,
+  APP_SCHEME,
+  appOrigin,
+  contentSecurityPolicy,
+  isTrustedSender,
+  securityHeaders,
+  windowOptions,
+} from './security'
 import { limitedLog } from '../services/log-limit'
 
 type Backend = ReturnType<typeof openBackend>
@@ -54,7 +63,12 @@ function openLedger(): Backend {
   let choice: LedgerChoice
   try {
     // --db > CARATS_DB > this workstation's setting (the admin's Ledger screen) > the default file
-    choice = resolveLedger({ argv: process.argv, env: process.env, dataDir: app.getPath('userData'), cwd: process.cwd() })
+    choice = resolveLedger({
+      argv: process.argv,
+      env: process.env,
+      dataDir: app.getPath('userData'),
+      cwd: process.cwd(),
+    })
   } catch (e) {
     fail('CARATS cannot start', e instanceof Error ? e.message : String(e))
   }
@@ -84,7 +98,10 @@ async function serveApp(request: Request): Promise<Response> {
   const r = await resolveStatic(rendererDir, url.pathname)
   if ('status' in r) return new Response(r.status === 404 ? 'not found' : 'bad request', { status: r.status })
   const body = request.method === 'HEAD' ? null : await readFile(r.found.file)
-  return new Response(body, { status: 200, headers: { ...securityHeaders(), 'Content-Type': r.found.contentType, 'Cache-Control': 'no-cache' } })
+  return new Response(body, {
+    status: 200,
+    headers: { ...securityHeaders(), 'Content-Type': r.found.contentType, 'Cache-Control': 'no-cache' },
+  })
 }
 
 function installSessionPolicy(): void {
@@ -96,7 +113,9 @@ function installSessionPolicy(): void {
   // The app:// handler sends the CSP itself; this covers the dev server's pages as well.
   ses.webRequest.onHeadersReceived((details, callback) => {
     if (!isTrustedSender(details.url, trustedOrigin)) return callback({})
-    const headers = Object.fromEntries(Object.entries(details.responseHeaders ?? {}).filter(([k]) => k.toLowerCase() !== 'content-security-policy'))
+    const headers = Object.fromEntries(
+      Object.entries(details.responseHeaders ?? {}).filter(([k]) => k.toLowerCase() !== 'content-security-policy'),
+    )
     callback({ responseHeaders: { ...headers, 'Content-Security-Policy': [csp] } })
   })
 }
@@ -136,8 +155,12 @@ if (!app.requestSingleInstanceLock()) {
 
   void app.whenReady().then(() => {
     backend = openLedger()
-    const handler = createInvokeHandler(backend, trustedOrigin, (url) => limitedLog('refused-call', `refused a call from ${url}`))
-    ipcMain.handle(INVOKE_CHANNEL, (event, channel: unknown, args: unknown, token: unknown) => handler(event, channel, args, token))
+    const handler = createInvokeHandler(backend, trustedOrigin, (url) =>
+      limitedLog('refused-call', `refused a call from ${url}`),
+    )
+    ipcMain.handle(INVOKE_CHANNEL, (event, channel: unknown, args: unknown, token: unknown) =>
+      handler(event, channel, args, token),
+    )
     installSessionPolicy()
     protocol.handle(APP_SCHEME, serveApp)
     win = createWindow()

@@ -30,10 +30,21 @@ describe('IPC invoke handler', () => {
 
   it('refuses senders that are not the app, without dispatching', async () => {
     const { calls, refused, handle } = setup()
-    for (const url of ['file:///work/main/out/renderer/index.html', 'http://evil.example/', 'about:blank', 'data:text/html,x']) {
-      expect(await handle({ senderFrame: { url } }, 'auth:status', {}, null), url).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } })
+    for (const url of [
+      'file:///work/main/out/renderer/index.html',
+      'http://evil.example/',
+      'about:blank',
+      'data:text/html,x',
+    ]) {
+      expect(await handle({ senderFrame: { url } }, 'auth:status', {}, null), url).toMatchObject({
+        ok: false,
+        error: { code: 'FORBIDDEN' },
+      })
     }
-    expect(await handle({ senderFrame: null }, 'auth:status', {}, null)).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } })
+    expect(await handle({ senderFrame: null }, 'auth:status', {}, null)).toMatchObject({
+      ok: false,
+      error: { code: 'FORBIDDEN' },
+    })
     expect(calls).toHaveLength(0)
     expect(refused).toHaveLength(5)
   })
@@ -42,12 +53,18 @@ describe('IPC invoke handler', () => {
     const { calls, handle } = setup()
     expect(await handle(fromApp, 7, {}, null)).toMatchObject({ ok: false, error: { code: 'UNKNOWN_CHANNEL' } })
     expect(await handle(fromApp, 'auth:status', {}, 12)).toMatchObject({ ok: false, error: { code: 'BAD_ARGUMENTS' } })
-    expect(await handle(fromApp, 'auth:status', {}, undefined)).toMatchObject({ ok: false, error: { code: 'BAD_ARGUMENTS' } })
+    expect(await handle(fromApp, 'auth:status', {}, undefined)).toMatchObject({
+      ok: false,
+      error: { code: 'BAD_ARGUMENTS' },
+    })
     expect(calls).toHaveLength(0)
   })
 
   it('turns a backend that throws into an INTERNAL envelope', async () => {
     const handle = createInvokeHandler({ dispatch: () => Promise.reject(new Error('boom')) }, APP_ORIGIN)
-    expect(await handle(fromApp, 'auth:status', {}, null)).toMatchObject({ ok: false, error: { code: 'INTERNAL', message: expect.stringContaining('boom') } })
+    expect(await handle(fromApp, 'auth:status', {}, null)).toMatchObject({
+      ok: false,
+      error: { code: 'INTERNAL', message: expect.stringContaining('boom') },
+    })
   })
 })

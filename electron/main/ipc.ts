@@ -14,7 +14,11 @@ export interface InvokeEvent {
   senderFrame: { url: string } | null
 }
 
-export function createInvokeHandler(backend: Dispatch, trustedOrigin: string, onRefused: (url: string) => void = () => {}) {
+export function createInvokeHandler(
+  backend: Dispatch,
+  trustedOrigin: string,
+  onRefused: (url: string) => void = () => {},
+) {
   return async (event: InvokeEvent, channel: unknown, args: unknown, token: unknown): Promise<Envelope<unknown>> => {
     const url = event.senderFrame?.url
     if (!isTrustedSender(url, trustedOrigin)) {
@@ -30,7 +34,10 @@ export function createInvokeHandler(backend: Dispatch, trustedOrigin: string, on
     try {
       return await backend.dispatch(channel, args, token)
     } catch (e) {
-      return { ok: false, error: { code: 'INTERNAL', message: `unexpected error: ${e instanceof Error ? e.message : String(e)}` } }
+      return {
+        ok: false,
+        error: { code: 'INTERNAL', message: `unexpected error: ${e instanceof Error ? e.message : String(e)}` },
+      }
     }
   }
 }

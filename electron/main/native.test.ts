@@ -4,7 +4,13 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { checkElectronBinding, electronBindingPaths, type BindingStamp } from './native'
 
-const runtime: BindingStamp = { electron: '45.5.0', abi: '150', betterSqlite3: '12.11.1', platform: 'linux', arch: 'x64' }
+const runtime: BindingStamp = {
+  electron: '45.5.0',
+  abi: '150',
+  betterSqlite3: '12.11.1',
+  platform: 'linux',
+  arch: 'x64',
+}
 const dirs: string[] = []
 
 function appRoot(stamp?: object | string, withBinding = true): string {
@@ -37,11 +43,17 @@ describe('Electron binding check', () => {
 
   it('reports a binding made for another Electron, ABI or better-sqlite3', () => {
     const r = checkElectronBinding(appRoot({ ...runtime, electron: '44.0.0', abi: '140' }), runtime)
-    expect(r).toEqual({ ok: false, why: expect.stringMatching(/electron 44\.0\.0 instead of 45\.5\.0, abi 140 instead of 150.*electron-native/) })
+    expect(r).toEqual({
+      ok: false,
+      why: expect.stringMatching(/electron 44\.0\.0 instead of 45\.5\.0, abi 140 instead of 150.*electron-native/),
+    })
     expect(checkElectronBinding(appRoot({ ...runtime, betterSqlite3: '11.0.0' }), runtime).ok).toBe(false)
   })
 
   it('reports an unreadable stamp', () => {
-    expect(checkElectronBinding(appRoot('{not json'), runtime)).toEqual({ ok: false, why: expect.stringMatching(/unreadable/) })
+    expect(checkElectronBinding(appRoot('{not json'), runtime)).toEqual({
+      ok: false,
+      why: expect.stringMatching(/unreadable/),
+    })
   })
 })

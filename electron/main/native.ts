@@ -22,7 +22,10 @@ export function electronBindingPaths(appRoot: string): { binding: string; stamp:
 
 const FIX = 'run `node scripts/electron-native.mjs` in the app folder (npm start does it)'
 
-export function checkElectronBinding(appRoot: string, runtime: BindingStamp): { ok: true; path: string } | { ok: false; why: string } {
+export function checkElectronBinding(
+  appRoot: string,
+  runtime: BindingStamp,
+): { ok: true; path: string } | { ok: false; why: string } {
   const { binding, stamp } = electronBindingPaths(appRoot)
   if (!existsSync(binding) || !existsSync(stamp)) {
     return { ok: false, why: `the database driver for Electron is missing (${binding}): ${FIX}` }

@@ -43,7 +43,10 @@ describe('preload bridge', () => {
 
   it('turns a failed or malformed reply into an INTERNAL envelope', async () => {
     const failing = recording(() => Promise.reject(new Error('ipc closed')))
-    expect(await failing.bridge.invoke('auth:status', {}, null)).toMatchObject({ ok: false, error: { code: 'INTERNAL', message: expect.stringContaining('ipc closed') } })
+    expect(await failing.bridge.invoke('auth:status', {}, null)).toMatchObject({
+      ok: false,
+      error: { code: 'INTERNAL', message: expect.stringContaining('ipc closed') },
+    })
     const odd = recording(async () => 'hello')
     expect(await odd.bridge.invoke('auth:status', {}, null)).toMatchObject({ ok: false, error: { code: 'INTERNAL' } })
     const error = { ok: false, error: { code: 'FORBIDDEN', message: 'no' } }

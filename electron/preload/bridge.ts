@@ -31,7 +31,13 @@ export function createBridge(send: Send): CaratsBridge {
   return Object.freeze({
     async invoke(channel: string, args: unknown, token: string | null): Promise<Envelope<unknown>> {
       if (typeof channel !== 'string' || !known.has(channel)) {
-        return { ok: false, error: { code: 'UNKNOWN_CHANNEL', message: `unknown channel ${JSON.stringify(String(channel))}: the app only calls the channels of its contract` } }
+        return {
+          ok: false,
+          error: {
+            code: 'UNKNOWN_CHANNEL',
+            message: `unknown channel ${JSON.stringify(String(channel))}: the app only calls the channels of its contract`,
+          },
+        }
       }
       if (token !== null && typeof token !== 'string') {
         return { ok: false, error: { code: 'BAD_ARGUMENTS', message: 'the session token must be a string or null' } }
@@ -41,7 +47,13 @@ export function createBridge(send: Send): CaratsBridge {
         if (isEnvelope(reply)) return reply
         return { ok: false, error: { code: 'INTERNAL', message: 'the main process answered without an envelope' } }
       } catch (e) {
-        return { ok: false, error: { code: 'INTERNAL', message: `the main process could not be reached: ${e instanceof Error ? e.message : String(e)}` } }
+        return {
+          ok: false,
+          error: {
+            code: 'INTERNAL',
+            message: `the main process could not be reached: ${e instanceof Error ? e.message : String(e)}`,
+          },
+        }
       }
     },
   })

@@ -18,15 +18,32 @@ export interface AlertsService {
 
 const EUR = (cents: number) => `${(cents / 100).toLocaleString('fr-FR').replace(/\u202f|\u00a0/g, ' ')} €`
 
-export function createAlertsService({ db, clock, audit, catalog }: { db: Db; clock: Clock; audit: AuditService; catalog: Catalog }): AlertsService {
+export function createAlertsService({
+  db,
+  clock,
+  audit,
+  catalog,
+}: {
+  db: Db
+  clock: Clock
+  audit: AuditService
+  catalog: Catalog
+}): AlertsService {
   const blockSold = db.prepare('SELECT sold FROM block_tiers WHERE emission = ? AND block = ? AND tier = ?').pluck()
   const emissionSold = db.prepare('SELECT sum(sold) FROM block_tiers WHERE emission = ? AND tier = ?').pluck()
-  const insert = db.prepare('INSERT INTO alerts (kind, emission, block, amount_cents, message, at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING')
+  const insert = db.prepare(
+    'INSERT INTO alerts (kind, emission, block, amount_cents, message, at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
+  )
 
   function raise(emission: number, block: number | null, amountCents: number, message: string): Alert | null {
     const at = iso(clock())
     if (insert.run('top-prizes-sold-out', emission, block, amountCents, message, at).changes === 0) return null
-    audit.record('system', 'alert.top-prizes-sold-out', block === null ? `emission:${emission}` : `block:${emission}/${block}`, { amountCents, message })
+    audit.record(
+      'system',
+      'alert.top-prizes-sold-out',
+      block === null ? `emission:${emission}` : `block:${emission}/${block}`,
+      { amountCents, message },
+    )
     return { kind: 'top-prizes-sold-out', emission, block, amountCents, message, at }
   }
 
@@ -41,19 +58,33 @@ export function createAlertsService({ db, clock, audit, catalog }: { db: Db; clo
         for (const block of blocks) {
           touched = true
           if ((blockSold.get(emission, block, tier) as number) >= count) {
-            const a = raise(emission, block, amountCents, `all ${count} prizes of ${EUR(amountCents)} of block ${emission}/${block} are sold`)
+            const a = raise(
+              emission,
+              block,
+              amountCents,
+              `all ${count} prizes of ${EUR(amountCents)} of block ${emission}/${block} are sold`,
+            )
             if (a) raised.push(a)
           }
         }
         if (touched && (emissionSold.get(emission, tier) as number) >= count * e.blocks) {
-          const a = raise(emission, null, amountCents, `all ${count * e.blocks} prizes of ${EUR(amountCents)} of emission ${emission} are sold`)
+          const a = raise(
+            emission,
+            null,
+            amountCents,
+            `all ${count * e.blocks} prizes of ${EUR(amountCents)} of emission ${emission} are sold`,
+          )
           if (a) raised.push(a)
         }
       }
       return raised
     },
     list() {
-      const rows = db.prepare('SELECT kind, emission, block, amount_cents AS "amountCents", message, at FROM alerts ORDER BY id DESC').all() as Alert[]
+      const rows = db
+        .prepare(
+          'SELECT kind, emission, block, amount_cents AS "amountCents", message, at FROM alerts ORDER BY id DESC',
+        )
+        .all() as Alert[]
       return rows
     },
   }

@@ -12,7 +12,9 @@ import { openLedgerFixture } from '../../test/support/simulator-world'
 /** Every `UPDATE emissions SET …` of the services and the ledger, with the columns it sets. */
 function emissionUpdates(): { file: string; columns: string[] }[] {
   const root = join(__dirname, '..')
-  const files = readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
+  const files = readdirSync(root, { recursive: true, encoding: 'utf8' }).filter(
+    (f) => f.endsWith('.ts') && !f.endsWith('.test.ts'),
+  )
   // the migrations run when the ledger opens, before any catalog; schema-cases are statements the schema refuses
   const runtime = files.filter((f) => !/migrations\.ts$|schema-cases\.ts$/.test(f))
   return runtime.flatMap((file) =>
@@ -27,7 +29,8 @@ describe("the catalog's fixed facts of an emission", () => {
   it('are never updated once the emission exists', () => {
     const updates = emissionUpdates()
     expect(updates.length).toBeGreaterThan(3) // the scan finds the status changes
-    for (const u of updates) for (const c of u.columns) expect(EMISSION_FACT_COLUMNS, `${u.file} updates ${c}`).not.toContain(c)
+    for (const u of updates)
+      for (const c of u.columns) expect(EMISSION_FACT_COLUMNS, `${u.file} updates ${c}`).not.toContain(c)
   })
 
   it('are the stored ones, and a status change shows at once beside them', async () => {

@@ -34,11 +34,23 @@ export interface EmissionRow {
 
 /** The columns of an emission fixed when it is created (no statement updates them). */
 export type EmissionFacts = Pick<EmissionRow, (typeof EMISSION_FACT_COLUMNS)[number]>
-export const EMISSION_FACT_COLUMNS = ['emission', 'demo', 'code', 'blocks', 'definition', 'definition_digest', 'claim_threshold_cents'] as const
+export const EMISSION_FACT_COLUMNS = [
+  'emission',
+  'demo',
+  'code',
+  'blocks',
+  'definition',
+  'definition_digest',
+  'claim_threshold_cents',
+] as const
 
 /** A block's state without its heavy columns (the secret, the proof roots). */
-export type BlockState = Pick<BlockRow, 'emission' | 'block' | 'status' | 'commitment' | 'commitment_version' | 'units_sold'> & { sealed: number }
-const STATE_COLUMNS = 'emission, block, status, commitment, commitment_version, units_sold, CASE WHEN secret IS NULL THEN 0 ELSE 1 END AS sealed'
+export type BlockState = Pick<
+  BlockRow,
+  'emission' | 'block' | 'status' | 'commitment' | 'commitment_version' | 'units_sold'
+> & { sealed: number }
+const STATE_COLUMNS =
+  'emission, block, status, commitment, commitment_version, units_sold, CASE WHEN secret IS NULL THEN 0 ELSE 1 END AS sealed'
 
 export interface BlockRow {
   emission: number
@@ -90,7 +102,11 @@ export function createCatalog({ db, keys, cacheSize = 4 }: { db: Db; keys: KeySt
   const catalog: Catalog = {
     emission(emission) {
       const row = emissionStmt.get(emission) as EmissionRow | undefined
-      if (!row) throw new AppError('NOT_FOUND', `emission ${emission} does not exist`, { field: 'emission', ...because('EMISSION_NOT_FOUND', { emission }) })
+      if (!row)
+        throw new AppError('NOT_FOUND', `emission ${emission} does not exist`, {
+          field: 'emission',
+          ...because('EMISSION_NOT_FOUND', { emission }),
+        })
       return row
     },
     facts(emission) {
@@ -114,7 +130,10 @@ export function createCatalog({ db, keys, cacheSize = 4 }: { db: Db; keys: KeySt
       const row = blockStmt.get(emission, block) as BlockRow | undefined
       if (!row) {
         const e = catalog.emission(emission)
-        throw new AppError('NOT_FOUND', `emission ${emission} has no block ${block} (it has ${e.blocks})`, { field: 'block', ...because('BLOCK_NOT_FOUND', { emission, block, blocks: e.blocks }) })
+        throw new AppError('NOT_FOUND', `emission ${emission} has no block ${block} (it has ${e.blocks})`, {
+          field: 'block',
+          ...because('BLOCK_NOT_FOUND', { emission, block, blocks: e.blocks }),
+        })
       }
       return row
     },
@@ -130,7 +149,8 @@ export function createCatalog({ db, keys, cacheSize = 4 }: { db: Db; keys: KeySt
       // the commitment alone first: the whole row carries the block's proof roots (about 250 KB
       // for a whole block), which a lookup on a team ledger would fetch over the network each time
       const seal = state ?? catalog.blockState(emission, block)
-      if (!seal.sealed || !seal.commitment) throw new AppError('ILLEGAL_STATE', `block ${key} has not been generated yet`)
+      if (!seal.sealed || !seal.commitment)
+        throw new AppError('ILLEGAL_STATE', `block ${key} has not been generated yet`)
       const hit = derivers.get(key)
       // the commitment identifies the secret: a block is never regenerated, but a test may rebuild a ledger
       if (hit && hit.commitment === seal.commitment) {

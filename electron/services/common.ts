@@ -58,9 +58,25 @@ export function isoMillisAt(bytes: Buffer, from: number, to: number): number {
     const minute = digitsAt(bytes, from + 14, 2)
     const second = digitsAt(bytes, from + 17, 2)
     const ms = n === 24 ? digitsAt(bytes, from + 20, 3) : 0
-    const marks = bytes[from + 4] === 0x2d && bytes[from + 7] === 0x2d && bytes[from + 10] === 0x54 && bytes[from + 13] === 0x3a && bytes[from + 16] === 0x3a && (n === 20 || bytes[from + 19] === 0x2e)
+    const marks =
+      bytes[from + 4] === 0x2d &&
+      bytes[from + 7] === 0x2d &&
+      bytes[from + 10] === 0x54 &&
+      bytes[from + 13] === 0x3a &&
+      bytes[from + 16] === 0x3a &&
+      (n === 20 || bytes[from + 19] === 0x2e)
     // within these ranges Date.parse reads the fields as Date.UTC does
-    if (marks && year >= 1000 && hour >= 0 && hour <= 23 && minute >= 0 && minute <= 59 && second >= 0 && second <= 59 && ms >= 0) {
+    if (
+      marks &&
+      year >= 1000 &&
+      hour >= 0 &&
+      hour <= 23 &&
+      minute >= 0 &&
+      minute <= 59 &&
+      second >= 0 &&
+      second <= 59 &&
+      ms >= 0
+    ) {
       // a day that does not exist (2026-02-30) is no time, as for toMillis (Date.UTC would roll it over)
       return isRealDay(year, month, day) ? Date.UTC(year, month - 1, day, hour, minute, second, ms) : NaN
     }
@@ -94,6 +110,7 @@ export type HandlersOf<P extends string> = Pick<Handlers, Extract<ChannelName, `
 
 /** The signed-in caller of a handler, as the services name who acts. */
 export function actorOf(ctx: HandlerContext): Actor {
-  if (!ctx.caller) throw new AppError('NOT_SIGNED_IN', 'your session has ended: sign in again', because('SESSION_ENDED'))
+  if (!ctx.caller)
+    throw new AppError('NOT_SIGNED_IN', 'your session has ended: sign in again', because('SESSION_ENDED'))
   return { name: ctx.caller.name, role: ctx.caller.role }
 }

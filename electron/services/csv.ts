@@ -70,7 +70,12 @@ export interface CsvTable {
 
 /** The CSV text of `rows` under a header line of `columns`, each line ended by a line feed (a cell holding a line break or a carriage return is quoted). */
 export function toCsv(columns: readonly string[], rows: readonly (readonly CsvCell[])[]): string {
-  return stringify(rows as CsvCell[][], { header: true, columns: [...columns], escape_formulas: true, quote_record_delimiter: true })
+  return stringify(rows as CsvCell[][], {
+    header: true,
+    columns: [...columns],
+    escape_formulas: true,
+    quote_record_delimiter: true,
+  })
 }
 
 /** A table in one of the two forms, with its first line about the figures. */
@@ -97,12 +102,26 @@ function aboutLine(table: CsvTable, style: CsvStyle, words: CsvWords): string[] 
   const office = style.form === 'office'
   // one line whatever the values hold, so that a reader skipping `#` lines skips all of it
   const flat = (s: string) => s.replace(/[\r\n]+/g, ' ')
-  const pair = (label: string, id: string, value: string) => flat(office ? `${label}${words.colon}${value}` : `${id}=${value}`)
-  const show = (kind: CsvKind, v: CsvCell) => (v === null || v === undefined || v === '' ? (office ? '—' : '') : office ? officeCell(kind, v, style, words) : machineCell(kind, v))
+  const pair = (label: string, id: string, value: string) =>
+    flat(office ? `${label}${words.colon}${value}` : `${id}=${value}`)
+  const show = (kind: CsvKind, v: CsvCell) =>
+    v === null || v === undefined || v === ''
+      ? office
+        ? '—'
+        : ''
+      : office
+        ? officeCell(kind, v, style, words)
+        : machineCell(kind, v)
   const zone = style.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone
   const cells = [
-    office ? `# ${words.software}${words.colon}${SOFTWARE.title} ${SOFTWARE.version}` : `# software=${SOFTWARE.name} ${SOFTWARE.version}`,
-    pair(words.asOf, 'as_of', office ? `${officeCell('time', table.about.asOf, style, words)} (${zone})` : table.about.asOf),
+    office
+      ? `# ${words.software}${words.colon}${SOFTWARE.title} ${SOFTWARE.version}`
+      : `# software=${SOFTWARE.name} ${SOFTWARE.version}`,
+    pair(
+      words.asOf,
+      'as_of',
+      office ? `${officeCell('time', table.about.asOf, style, words)} (${zone})` : table.about.asOf,
+    ),
     ...table.about.filters.map((f) => pair(words.filters[f.id], f.id, show(f.kind, f.value))),
   ]
   if (table.rows.length === 0) cells.push(office ? words.noActivity : 'no_activity')
@@ -147,7 +166,14 @@ const plainFormats = new Map<CsvLocale, Intl.NumberFormat>()
 /** Up to 6 decimals, no grouping: 71,99975 / 71.99975. */
 function plainNumber(n: number, locale: CsvLocale): string {
   let f = plainFormats.get(locale)
-  if (!f) plainFormats.set(locale, (f = new Intl.NumberFormat(locale === 'fr' ? 'fr-FR' : 'en-GB', { useGrouping: false, maximumFractionDigits: 6 })))
+  if (!f)
+    plainFormats.set(
+      locale,
+      (f = new Intl.NumberFormat(locale === 'fr' ? 'fr-FR' : 'en-GB', {
+        useGrouping: false,
+        maximumFractionDigits: 6,
+      })),
+    )
   // a minus sign, not U+2212, so that a spreadsheet reads the number
   return f.format(n).replace('\u2212', '-')
 }
@@ -156,7 +182,16 @@ function plainNumber(n: number, locale: CsvLocale): string {
 export function localTime(isoTime: string, timeZone?: string): string {
   const d = new Date(isoTime)
   if (Number.isNaN(d.getTime())) return isoTime
-  const parts = new Intl.DateTimeFormat('en-GB', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }).formatToParts(d)
+  const parts = new Intl.DateTimeFormat('en-GB', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+  }).formatToParts(d)
   const p = (t: Intl.DateTimeFormatPartTypes) => parts.find((x) => x.type === t)?.value ?? ''
   return `${p('day')}/${p('month')}/${p('year')} ${p('hour')}:${p('minute')}:${p('second')}`
 }

@@ -31,20 +31,50 @@ describe('the one date reader', () => {
       }
     }
     expect(Date.parse('2026-02-30')).not.toBeNaN()
-    for (const text of ['2026-2-3', '2026-02-3', '20260203', '2026-02-03T00:00:00Z', ' 2026-02-03', '2026-02-03 ', '', 'yesterday']) {
+    for (const text of [
+      '2026-2-3',
+      '2026-02-3',
+      '20260203',
+      '2026-02-03T00:00:00Z',
+      ' 2026-02-03',
+      '2026-02-03 ',
+      '',
+      'yesterday',
+    ]) {
       expect(isoDayMillis(text), text).toBeNaN()
       expect(isoDayProblem(text)).toBe('shape')
     }
-    for (const text of ['2026-00-10', '2026-13-01', '2026-02-00', '2026-04-31', '2025-02-29', '1900-02-29']) expect(isoDayProblem(text), text).toBe('nonexistent')
+    for (const text of ['2026-00-10', '2026-13-01', '2026-02-00', '2026-04-31', '2025-02-29', '1900-02-29'])
+      expect(isoDayProblem(text), text).toBe('nonexistent')
     expect(isoDayProblem('2000-02-29')).toBeNull()
   })
 
   it('reads a date-time with a zone as Date.parse does, and refuses a day, an hour, a minute, a second or a zone that does not exist', () => {
-    for (const text of ['2025-03-01T12:30:00Z', '2025-03-01T12:30:00.123Z', '2025-03-01T12:30Z', '2025-03-01T23:59:59.999999999Z', '2025-03-01T12:30:00+01:00', '2025-03-01T00:00:00-23:59', '2024-02-29T00:00:00Z']) {
+    for (const text of [
+      '2025-03-01T12:30:00Z',
+      '2025-03-01T12:30:00.123Z',
+      '2025-03-01T12:30Z',
+      '2025-03-01T23:59:59.999999999Z',
+      '2025-03-01T12:30:00+01:00',
+      '2025-03-01T00:00:00-23:59',
+      '2024-02-29T00:00:00Z',
+    ]) {
       expect(isoDateTimeMillis(text), text).toBe(Date.parse(text))
       expect(toMillis(text)).toBe(Date.parse(text))
     }
-    for (const text of ['2026-02-30T10:00:00Z', '2025-02-29T10:00:00Z', '2025-04-31T00:00:00Z', '2025-03-01T24:00:00Z', '2025-03-01T12:60:00Z', '2025-03-01T12:00:60Z', '2025-03-01T12:00:00+24:00', '2025-03-01T12:00:00+01:60', '2025-03-01T12:00:00', '2025-03-01 12:00:00Z', '2025-03-01']) {
+    for (const text of [
+      '2026-02-30T10:00:00Z',
+      '2025-02-29T10:00:00Z',
+      '2025-04-31T00:00:00Z',
+      '2025-03-01T24:00:00Z',
+      '2025-03-01T12:60:00Z',
+      '2025-03-01T12:00:60Z',
+      '2025-03-01T12:00:00+24:00',
+      '2025-03-01T12:00:00+01:60',
+      '2025-03-01T12:00:00',
+      '2025-03-01 12:00:00Z',
+      '2025-03-01',
+    ]) {
       expect(isoDateTimeMillis(text), text).toBeNaN()
       expect(toMillis(text), text).toBeNaN()
     }
@@ -70,7 +100,7 @@ describe('the one date reader', () => {
 describe('where a file stops being UTF-8', () => {
   it('is where node finds it is not, on random damage', () => {
     let seed = 7
-    const rnd = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32)
+    const rnd = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32
     const text = Buffer.from('{"player":"Zoé Ωμέγα 李 😀"}\n'.repeat(4))
     for (let k = 0; k < 5000; k++) {
       const b = Buffer.from(text)

@@ -9,17 +9,21 @@ describe('the one-click demo', () => {
   it('creates a demonstration emission that claims from 1,000 €, then makes, opens and sells it', async () => {
     const jobs = createJobRegistry({ clock: () => new Date() })
     const calls: unknown[][] = []
-    const step = (name: string) => (...args: unknown[]) => {
-      calls.push([name, ...args.slice(1)])
-      return jobs.start(name === 'generate' ? 'generate' : 'verify', 7, 1, name, async () => 'done')
-    }
+    const step =
+      (name: string) =>
+      (...args: unknown[]) => {
+        calls.push([name, ...args.slice(1)])
+        return jobs.start(name === 'generate' ? 'generate' : 'verify', 7, 1, name, async () => 'done')
+      }
     const emissions = {
       create: (...args: unknown[]) => (calls.push(['create', args[1]]), { emission: 7 }),
       generate: step('generate'),
       verify: step('verify'),
       open: (...args: unknown[]) => calls.push(['open', args[1]]),
     } as unknown as EmissionsService
-    const simulator = { run: async (_a: unknown, opts: unknown) => (calls.push(['simulate', opts]), { sold: 500 }) } as unknown as SimulatorService
+    const simulator = {
+      run: async (_a: unknown, opts: unknown) => (calls.push(['simulate', opts]), { sold: 500 }),
+    } as unknown as SimulatorService
     const demo = createDemoService({ jobs, emissions, simulator })
     const end = await jobs.wait(demo.start({ name: 'otto', role: 'operator' }, { sales: 500 }).id)
     expect(end).toMatchObject({ state: 'done', message: 'demo emission 7 is open with 500 simulated sales' })

@@ -20,7 +20,15 @@ const POLL_MS = 100
  */
 export const DEMO_CLAIM_THRESHOLD_CENTS = 100_000
 
-export function createDemoService({ jobs, emissions, simulator }: { jobs: JobRegistry; emissions: EmissionsService; simulator: SimulatorService }): DemoService {
+export function createDemoService({
+  jobs,
+  emissions,
+  simulator,
+}: {
+  jobs: JobRegistry
+  emissions: EmissionsService
+  simulator: SimulatorService
+}): DemoService {
   /** Waits for a sub-task, mirroring its progress into the demo's share [from, from + span) and passing a cancel on. */
   async function follow(ctx: JobContext, sub: JobInfo, from: number, span: number, label: string): Promise<void> {
     const timer = setInterval(() => {
@@ -33,7 +41,8 @@ export function createDemoService({ jobs, emissions, simulator }: { jobs: JobReg
     ctx.signal.addEventListener('abort', onAbort)
     try {
       const end = await jobs.wait(sub.id)
-      if (end.state === 'cancelled') throw new AppError('CANCELLED', 'the demo was cancelled', because('TASK_CANCELLED'))
+      if (end.state === 'cancelled')
+        throw new AppError('CANCELLED', 'the demo was cancelled', because('TASK_CANCELLED'))
       if (end.state !== 'done') throw new Error(`${label} failed: ${end.message}`)
     } finally {
       clearInterval(timer)
@@ -48,10 +57,19 @@ export function createDemoService({ jobs, emissions, simulator }: { jobs: JobReg
         await follow(ctx, emissions.generate(actor, e.emission), 0, 35, `emission ${e.emission}: generating`)
         await follow(ctx, emissions.verify(actor, e.emission), 35, 35, `emission ${e.emission}: verifying`)
         emissions.open(actor, e.emission)
-        const { sold } = await simulator.run(actor, { emission: e.emission, sales, seed: 1 }, {
-          signal: ctx.signal,
-          progress: (done, total, message) => ctx.progress(70 + (30 * done) / Math.max(1, total), 100, message ?? `emission ${e.emission}: ${done} of ${total} sales`),
-        })
+        const { sold } = await simulator.run(
+          actor,
+          { emission: e.emission, sales, seed: 1 },
+          {
+            signal: ctx.signal,
+            progress: (done, total, message) =>
+              ctx.progress(
+                70 + (30 * done) / Math.max(1, total),
+                100,
+                message ?? `emission ${e.emission}: ${done} of ${total} sales`,
+              ),
+          },
+        )
         return `demo emission ${e.emission} is open with ${sold} simulated sales`
       })
     },

@@ -17,7 +17,11 @@ export interface SimulatorService {
   /** A `simulate` job on the emission. */
   start(actor: Actor, args: SimulateArgs): JobInfo
   /** The same work inside a job that already runs (the demo): resolves with the units sold. */
-  run(actor: Actor, args: SimulateArgs, ctx: { signal: AbortSignal; progress(done: number, total: number, message?: string): void }): Promise<{ sold: number }>
+  run(
+    actor: Actor,
+    args: SimulateArgs,
+    ctx: { signal: AbortSignal; progress(done: number, total: number, message?: string): void },
+  ): Promise<{ sold: number }>
 }
 
 export interface ImporterService {

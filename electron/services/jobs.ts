@@ -20,7 +20,14 @@ export interface JobContext {
 
 export interface JobRegistry {
   /** Starts `run` at once; its resolved string (if any) becomes the final message. The lease is held until it ends. */
-  start(kind: JobKind, emission: number | null, total: number, message: string, run: (ctx: JobContext) => Promise<string | void>, lease?: Lease): JobInfo
+  start(
+    kind: JobKind,
+    emission: number | null,
+    total: number,
+    message: string,
+    run: (ctx: JobContext) => Promise<string | void>,
+    lease?: Lease,
+  ): JobInfo
   get(jobId: string): JobInfo
   list(): JobInfo[]
   cancel(jobId: string): JobInfo
@@ -36,7 +43,11 @@ const KEEP_FINISHED = 100
 
 /** The end of a task whose lease another workstation took over (its heartbeat was too old). */
 function leaseLost(kind: JobKind, lease: Lease): AppError {
-  return new AppError('CONFLICT', `the ${kind} task on ${lease.subject} stopped: another workstation took its lease over after its heartbeat went stale`, because('LEASE_LOST', { kind, subject: lease.subject }))
+  return new AppError(
+    'CONFLICT',
+    `the ${kind} task on ${lease.subject} stopped: another workstation took its lease over after its heartbeat went stale`,
+    because('LEASE_LOST', { kind, subject: lease.subject }),
+  )
 }
 
 /** Drops the lease at a task's end; a ledger closed meanwhile leaves it to be taken over. */
@@ -53,7 +64,8 @@ export function createJobRegistry({ clock }: { clock: Clock }): JobRegistry {
 
   function find(jobId: string) {
     const j = jobs.get(jobId)
-    if (!j) throw new AppError('NOT_FOUND', `no task with id ${jobId}`, { field: 'jobId', ...because('TASK_NOT_FOUND') })
+    if (!j)
+      throw new AppError('NOT_FOUND', `no task with id ${jobId}`, { field: 'jobId', ...because('TASK_NOT_FOUND') })
     return j
   }
 
@@ -66,7 +78,17 @@ export function createJobRegistry({ clock }: { clock: Clock }): JobRegistry {
     start(kind, emission, total, message, run, lease) {
       const controller = new AbortController()
       let lost = false
-      const info: JobInfo = { id: randomUUID(), kind, emission, state: 'running', done: 0, total, message, startedAt: iso(clock()), endedAt: null }
+      const info: JobInfo = {
+        id: randomUUID(),
+        kind,
+        emission,
+        state: 'running',
+        done: 0,
+        total,
+        message,
+        startedAt: iso(clock()),
+        endedAt: null,
+      }
       const ctx: JobContext = {
         signal: controller.signal,
         progress(done, t, m) {
@@ -80,7 +102,8 @@ export function createJobRegistry({ clock }: { clock: Clock }): JobRegistry {
         },
         checkCancelled() {
           if (lost) throw leaseLost(kind, lease!)
-          if (controller.signal.aborted) throw new AppError('CANCELLED', 'the task was cancelled', because('TASK_CANCELLED'))
+          if (controller.signal.aborted)
+            throw new AppError('CANCELLED', 'the task was cancelled', because('TASK_CANCELLED'))
         },
       }
       const finished = (async () => {
@@ -110,13 +133,19 @@ export function createJobRegistry({ clock }: { clock: Clock }): JobRegistry {
     list: () => [...jobs.values()].map((j) => ({ ...j.info })).reverse(),
     cancel(jobId) {
       const j = find(jobId)
-      if (j.info.state !== 'running') throw new AppError('ILLEGAL_STATE', `the task ${jobId} has already ended (${j.info.state})`, because('TASK_ENDED', { state: j.info.state }))
+      if (j.info.state !== 'running')
+        throw new AppError(
+          'ILLEGAL_STATE',
+          `the task ${jobId} has already ended (${j.info.state})`,
+          because('TASK_ENDED', { state: j.info.state }),
+        )
       j.controller.abort()
       j.info.message = 'cancelling…'
       return { ...j.info }
     },
     runningOn(emission) {
-      for (const j of jobs.values()) if (j.info.emission === emission && j.info.state === 'running') return { ...j.info }
+      for (const j of jobs.values())
+        if (j.info.emission === emission && j.info.state === 'running') return { ...j.info }
       return null
     },
     wait: (jobId) => find(jobId).finished,

@@ -92,7 +92,6 @@ export function leaseBeater(db: Db, ref: LeaseRef, now: () => number): () => boo
  */
 const closedHolders = new Set<string>()
 
-
 /** Whether the lease's holder may still be running its job. */
 export function leaseIsLive(lease: Pick<LeaseRow, 'holder' | 'host' | 'pid' | 'heartbeatAt'>, now: number): boolean {
   if (now - lease.heartbeatAt > LEASE_TIMEOUT_MS) return false
@@ -120,7 +119,8 @@ export function createLeases({ db, clock, audit }: { db: Db; clock: Clock; audit
   const one = db.prepare(`SELECT ${COLUMNS} FROM job_leases WHERE kind = ? AND subject = ?`)
   const onSubject = db.prepare(`SELECT ${COLUMNS} FROM job_leases WHERE subject = ? ORDER BY kind`)
   // a free key, or a dead lease cleared first: the insert never replaces a lease someone holds
-  const insert = db.prepare(`INSERT INTO job_leases (kind, subject, holder, host, pid, started_at, heartbeat_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+  const insert =
+    db.prepare(`INSERT INTO job_leases (kind, subject, holder, host, pid, started_at, heartbeat_at) VALUES (?, ?, ?, ?, ?, ?, ?)
     ON CONFLICT (kind, subject) DO NOTHING`)
   const dropStmt = db.prepare('DELETE FROM job_leases WHERE kind = ? AND subject = ? AND holder = ?')
   const now = () => clock().getTime()
@@ -129,7 +129,12 @@ export function createLeases({ db, clock, audit }: { db: Db; clock: Clock; audit
   function clearDead(row: LeaseRow): void {
     if (dropStmt.run(row.kind, row.subject, row.holder).changes !== 1) return
     audit.record('system', 'job.interrupted', `${row.kind}:${row.subject}`, {
-      kind: row.kind, subject: row.subject, host: row.host, pid: row.pid, startedAt: iso(new Date(row.startedAt)), heartbeatAt: iso(new Date(row.heartbeatAt)),
+      kind: row.kind,
+      subject: row.subject,
+      host: row.host,
+      pid: row.pid,
+      startedAt: iso(new Date(row.startedAt)),
+      heartbeatAt: iso(new Date(row.heartbeatAt)),
       note: 'its workstation stopped before the task ended; it was taken over',
     })
   }
@@ -161,7 +166,8 @@ export function createLeases({ db, clock, audit }: { db: Db; clock: Clock; audit
         const old = one.get(kind, subject) as LeaseRow | undefined
         if (old && leaseIsLive(old, t)) throw leaseHeld(old)
         if (old) clearDead(old)
-        if (insert.run(kind, subject, holder, host, process.pid, t, t).changes !== 1) throw new Error(`the lease ${kind}:${subject} could not be written`)
+        if (insert.run(kind, subject, holder, host, process.pid, t, t).changes !== 1)
+          throw new Error(`the lease ${kind}:${subject} could not be written`)
       }).immediate()
       return lease(kind, subject)
     },

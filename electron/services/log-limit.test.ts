@@ -31,7 +31,9 @@ describe('the log limit', () => {
     }
     expect(lines.length).toBeLessThanOrEqual(1 + 5)
     expect(lines[0]).toBe('cannot write the checkpoint: ENOSPC (0)')
-    expect(lines[1]).toMatch(/^checkpoint: repeated 1999 more times in the last 60 s; the last: cannot write the checkpoint: ENOSPC \(1999\)$/)
+    expect(lines[1]).toMatch(
+      /^checkpoint: repeated 1999 more times in the last 60 s; the last: cannot write the checkpoint: ENOSPC \(1999\)$/,
+    )
     // every failure is in a line or a count
     log.flush()
     const counted = lines.slice(1).reduce((n, l) => n + Number(/repeated (\d+)/.exec(l)![1]), 1)
@@ -80,12 +82,20 @@ describe('a checkpoint that cannot be written', () => {
     const db = openLedger(location)
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {})
     try {
-      const audit = createAuditService({ db, clock: () => new Date(), keys: openLedgerKey(db, location, { keyFile }), dbPath: location, keyFile })
+      const audit = createAuditService({
+        db,
+        clock: () => new Date(),
+        keys: openLedgerKey(db, location, { keyFile }),
+        dbPath: location,
+        keyFile,
+      })
       audit.record('ada', 'emission.create', 'emission:1')
       // the file the checkpoint is written to before its rename is a folder: every write fails (as on a full disk)
       mkdirSync(`${checkpointFilePath(location, keyFile)}.${process.pid}-${threadId}.tmp`)
       for (let i = 0; i < 300; i++) audit.record('ada', 'emission.create', `emission:${i + 2}`)
-      const lines = errors.mock.calls.map((c) => c.join(' ')).filter((l) => l.includes('cannot write the audit checkpoint'))
+      const lines = errors.mock.calls
+        .map((c) => c.join(' '))
+        .filter((l) => l.includes('cannot write the audit checkpoint'))
       expect(lines).toHaveLength(1)
       expect(lines[0]).toMatch(/EISDIR/)
     } finally {

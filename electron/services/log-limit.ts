@@ -59,7 +59,9 @@ export function createLogLimit(o: LogLimitOptions = {}): LogLimit {
       return
     }
     const seconds = Math.round((at - s.started) / 1000)
-    write(`${kind}: repeated ${s.repeated} more time${s.repeated === 1 ? '' : 's'} in the last ${seconds} s; the last: ${s.last}`)
+    write(
+      `${kind}: repeated ${s.repeated} more time${s.repeated === 1 ? '' : 's'} in the last ${seconds} s; the last: ${s.last}`,
+    )
     Object.assign(s, { started: at, ends: at + everyMs, repeated: 0 })
     arm(kind, s)
   }
@@ -67,9 +69,12 @@ export function createLogLimit(o: LogLimitOptions = {}): LogLimit {
   function arm(kind: string, s: KindState): void {
     if (!schedule || s.timer) return
     s.timer = true
-    schedule(() => {
-      if (kinds.get(kind) === s && s.timer) endMinute(kind, s, Math.max(now(), s.ends))
-    }, Math.max(0, s.ends - now()))
+    schedule(
+      () => {
+        if (kinds.get(kind) === s && s.timer) endMinute(kind, s, Math.max(now(), s.ends))
+      },
+      Math.max(0, s.ends - now()),
+    )
   }
 
   const log = ((kind: string, ...parts: unknown[]) => {

@@ -10,7 +10,8 @@
 import unhomoglyph from 'unhomoglyph'
 
 /** Unicode's default-ignorable code points that occur in typed text: they show as nothing. */
-const IGNORABLE = /[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0]/gu
+const IGNORABLE =
+  /[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0]/gu
 
 /** The skeleton of a name: equal skeletons are one person. */
 export function skeleton(name: string): string {

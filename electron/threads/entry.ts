@@ -33,7 +33,15 @@ export function workerEntry(name: string): { file: string; eval: boolean } {
   if (source === undefined) {
     // esbuild is a development dependency: only this path, never the built app, loads it.
     const esbuild = require('esbuild') as typeof import('esbuild')
-    const out = esbuild.buildSync({ entryPoints: [join(WORKERS_SOURCE, `${name}.ts`)], bundle: true, platform: 'node', format: 'cjs', target: 'node20', write: false, external: ['better-sqlite3', 'electron', 'esbuild', 'pg', 'pg-copy-streams', 'pg-native'] })
+    const out = esbuild.buildSync({
+      entryPoints: [join(WORKERS_SOURCE, `${name}.ts`)],
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      target: 'node20',
+      write: false,
+      external: ['better-sqlite3', 'electron', 'esbuild', 'pg', 'pg-copy-streams', 'pg-native'],
+    })
     source = out.outputFiles[0].text
     bundles.set(name, source)
   }

@@ -19,7 +19,11 @@ function run(task: BlockTask): BlockWorkerResult {
   const leaves = new Uint8Array(task.leaves)
   const tiers = new Uint8Array(task.tiers)
   const stopped = () => Atomics.load(control, CONTROL.stop) === 1
-  const deriver = new BlockDeriver(def, nodePrimitives, { emission: task.emission, block: task.block, secret: task.secret })
+  const deriver = new BlockDeriver(def, nodePrimitives, {
+    emission: task.emission,
+    block: task.block,
+    secret: task.secret,
+  })
 
   if (task.buildTiers) {
     try {
@@ -42,7 +46,15 @@ function run(task: BlockTask): BlockWorkerResult {
   const B = task.batchChunks
   const batchTotal = Math.ceil(total / B)
   const T = def.tiers.length
-  const result: BlockWorkerResult = { batches: [], roots: new Uint8Array(0), units: 0, tierCounts: new Array<number>(T + 1).fill(0), problems: [], failures: 0, cancelled: false }
+  const result: BlockWorkerResult = {
+    batches: [],
+    roots: new Uint8Array(0),
+    units: 0,
+    tierCounts: new Array<number>(T + 1).fill(0),
+    problems: [],
+    failures: 0,
+    cancelled: false,
+  }
   const roots: Uint8Array[] = []
   /** Waits until the tier table is final from `unit` on; false when asked to stop. */
   const tiersReady = (unit: number): boolean => {
@@ -66,7 +78,9 @@ function run(task: BlockTask): BlockWorkerResult {
       const r = processChunks(deriver, first, count, {
         maxProblems: task.maxProblems,
         commitmentVersion: task.commitmentVersion,
-        onProgress: (done) => { progress[task.index] = before + done },
+        onProgress: (done) => {
+          progress[task.index] = before + done
+        },
         shouldStop: stopped,
       })
       if (r.cancelled) throw new Stopped()

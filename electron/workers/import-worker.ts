@@ -6,7 +6,15 @@
  */
 import { parentPort, workerData } from 'node:worker_threads'
 import { AppError } from '../contract/errors'
-import { createImporter, type Importer, FeedArrival, WriteTurn, type ImportJob, type ImportWorkerData, type ImportWorkerMessage } from '../services/import'
+import {
+  createImporter,
+  type Importer,
+  FeedArrival,
+  WriteTurn,
+  type ImportJob,
+  type ImportWorkerData,
+  type ImportWorkerMessage,
+} from '../services/import'
 import { provideWorkerEntries } from '../threads/entry'
 import { openWorkerLedger, postedError, type WorkerLedger } from '../app/worker-ledger'
 import { runInBackground } from '../threads/priority'
@@ -38,8 +46,18 @@ function arrivalIn(job: ImportJob): FeedArrival | null {
 function run(job: ImportJob): void {
   now = job.now
   try {
-    if (!importer) throw opening instanceof AppError ? opening : new AppError('INTERNAL', `the import's worker cannot open the ledger: ${opening instanceof Error ? opening.message : String(opening)}`)
-    post({ id: job.id, type: 'done', result: importer.importContent(job.actor, job.content, job.fileName, arrivalIn(job), job.sha256 ?? null) })
+    if (!importer)
+      throw opening instanceof AppError
+        ? opening
+        : new AppError(
+            'INTERNAL',
+            `the import's worker cannot open the ledger: ${opening instanceof Error ? opening.message : String(opening)}`,
+          )
+    post({
+      id: job.id,
+      type: 'done',
+      result: importer.importContent(job.actor, job.content, job.fileName, arrivalIn(job), job.sha256 ?? null),
+    })
   } catch (e) {
     post({ id: job.id, ...postedError(e) })
   } finally {
@@ -53,6 +71,6 @@ parentPort!.on('message', (m: ImportJob | { type: 'close' }) => {
   ledger?.close()
   ledger = null
   importer = null
-  opening = new AppError('INTERNAL', 'the import\'s worker was closing: try again')
+  opening = new AppError('INTERNAL', "the import's worker was closing: try again")
   parentPort!.close()
 })

@@ -5,7 +5,13 @@
  * audit log itself, as the command line does.
  */
 import { parentPort, workerData } from 'node:worker_threads'
-import { backupLedger, checkLedger, checkSummary, type LedgerTaskData, type LedgerTaskMessage } from '../services/ledger-office'
+import {
+  backupLedger,
+  checkLedger,
+  checkSummary,
+  type LedgerTaskData,
+  type LedgerTaskMessage,
+} from '../services/ledger-office'
 import { provideWorkerEntries } from '../threads/entry'
 import { openWorkerLedger, postedError, type WorkerLedger } from '../app/worker-ledger'
 
@@ -14,8 +20,12 @@ if (data.integrityEntry) provideWorkerEntries({ 'integrity-worker': data.integri
 const post = (m: LedgerTaskMessage) => parentPort!.postMessage(m)
 
 async function run(ledger: WorkerLedger): Promise<LedgerTaskMessage> {
-  if (data.task === 'backup') return { type: 'done', task: 'backup', result: await backupLedger(ledger, data.actor, data.dest) }
-  const result = await checkLedger(ledger, { prizes: data.prizes, progress: (done, total) => post({ type: 'progress', done, total }) })
+  if (data.task === 'backup')
+    return { type: 'done', task: 'backup', result: await backupLedger(ledger, data.actor, data.dest) }
+  const result = await checkLedger(ledger, {
+    prizes: data.prizes,
+    progress: (done, total) => post({ type: 'progress', done, total }),
+  })
   ledger.audit.record(data.actor, 'ledger.check', 'ledger', checkSummary(result))
   return { type: 'done', task: 'check', result }
 }

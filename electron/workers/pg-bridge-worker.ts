@@ -32,7 +32,12 @@ process.on('uncaughtException', (e) => {
 })
 // A thread that stops anyway wakes its caller with why, which it then says.
 process.on('exit', (code) => {
-  port.postMessage({ ok: false, error: { message: `the PostgreSQL connection thread stopped (exit code ${code})${lost ? `: ${lost.message}` : ''}` } })
+  port.postMessage({
+    ok: false,
+    error: {
+      message: `the PostgreSQL connection thread stopped (exit code ${code})${lost ? `: ${lost.message}` : ''}`,
+    },
+  })
   Atomics.add(flag, 0, 1)
   Atomics.notify(flag, 0)
 })
@@ -41,7 +46,8 @@ process.on('exit', (code) => {
 const LOST_CODES = /^(08...|57P0[1-3])$/
 const SOCKET_CODES = /^(ECONNRESET|ECONNREFUSED|ECONNABORTED|EPIPE|ENOENT|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH)$/
 /** The socket's and the driver's own words for a connection gone. */
-const LOST_WORDS = /Connection terminated|not queryable|connection error|ECONNRESET|ECONNREFUSED|EPIPE|ENOENT|ETIMEDOUT|EHOSTUNREACH|timeout expired/i
+const LOST_WORDS =
+  /Connection terminated|not queryable|connection error|ECONNRESET|ECONNREFUSED|EPIPE|ENOENT|ETIMEDOUT|EHOSTUNREACH|timeout expired/i
 
 function endsConnection(e: unknown): boolean {
   const err = e as { code?: unknown; message?: unknown }
@@ -106,7 +112,9 @@ async function copyIn(req: Extract<BridgeRequest, { op: 'copy' }>): Promise<Brid
   await new Promise<void>((resolve, reject) => {
     stream.on('error', reject)
     stream.on('finish', resolve)
-    stream.end(typeof req.data === 'string' ? req.data : Buffer.from(req.data.buffer, req.data.byteOffset, req.data.byteLength))
+    stream.end(
+      typeof req.data === 'string' ? req.data : Buffer.from(req.data.buffer, req.data.byteOffset, req.data.byteLength),
+    )
   })
   return { rows: [], changes: Number(stream.rowCount ?? 0) }
 }
@@ -176,7 +184,8 @@ function pickCode(e: Error): string | undefined {
 function errorOf(e: unknown): BridgeAnswer {
   const err = e as Error & Record<string, unknown>
   const pick = (k: string) => (typeof err?.[k] === 'string' ? (err[k] as string) : undefined)
-  if (e instanceof Lost) return { ok: false, error: { message: e.message, code: pickCode(e.cause), lost: e.sent ? 'sent' : 'unsent' } }
+  if (e instanceof Lost)
+    return { ok: false, error: { message: e.message, code: pickCode(e.cause), lost: e.sent ? 'sent' : 'unsent' } }
   return {
     ok: false,
     error: {

@@ -82,7 +82,9 @@ let queue = Promise.resolve()
 
 parentPort!.on('message', (m: ReadCall | { type: 'close' }) => {
   if (m.type === 'call') {
-    queue = queue.then(() => answer(m)).catch((e) => post({ id: m.id, envelope: { ok: false, error: new AppError('INTERNAL', String(e)).toData() } }))
+    queue = queue
+      .then(() => answer(m))
+      .catch((e) => post({ id: m.id, envelope: { ok: false, error: new AppError('INTERNAL', String(e)).toData() } }))
     return
   }
   void queue.then(() => {

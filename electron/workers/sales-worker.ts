@@ -11,7 +11,9 @@ parentPort!.on('message', (count: number) => {
   try {
     const batch = packDrafts(gen, count)
     message = { type: 'batch', batch }
-    const buffers = [batch.ranks, batch.soldAt, batch.codes, batch.ends, batch.events].map((a) => a.buffer as ArrayBuffer)
+    const buffers = [batch.ranks, batch.soldAt, batch.codes, batch.ends, batch.events].map(
+      (a) => a.buffer as ArrayBuffer,
+    )
     parentPort!.postMessage(message, buffers)
   } catch (e) {
     message = { type: 'error', message: e instanceof Error ? e.message : String(e) }

@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest'
-import { blockNo, emissionNo, formatClock, formatDay, formatInteger, formatMoney, formatOdds, formatPercent, percentDecimals, shortHash } from './format'
+import {
+  blockNo,
+  emissionNo,
+  formatClock,
+  formatDay,
+  formatInteger,
+  formatMoney,
+  formatOdds,
+  formatPercent,
+  percentDecimals,
+  shortHash,
+} from './format'
 
 // Intl puts narrow no-break spaces in French numbers: compare with plain spaces.
 const plain = (s: string) => s.replace(/[\u00a0\u202f]/g, ' ')

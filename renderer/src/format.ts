@@ -47,8 +47,16 @@ export function formatDecimal(n: number, locale: AppLocale = 'fr', digits = 2): 
  */
 export function formatPercent(fraction: number, locale: AppLocale = 'fr', digits = 2, minDigits = 0): string {
   const min = Math.min(minDigits, digits)
-  const parts = nf(locale, `pct${digits}.${min}`, { style: 'percent', minimumFractionDigits: min, maximumFractionDigits: digits }).formatToParts(fraction)
-  return parts.map((p, i) => (p.type === 'literal' && parts[i + 1]?.type === 'percentSign' ? p.value.replace(/\s/g, '\u202f') : p.value)).join('')
+  const parts = nf(locale, `pct${digits}.${min}`, {
+    style: 'percent',
+    minimumFractionDigits: min,
+    maximumFractionDigits: digits,
+  }).formatToParts(fraction)
+  return parts
+    .map((p, i) =>
+      p.type === 'literal' && parts[i + 1]?.type === 'percentSign' ? p.value.replace(/\s/g, '\u202f') : p.value,
+    )
+    .join('')
 }
 
 /** How many decimals (0 to `max`) the percentage of `fraction` needs to be written exactly: 5 for 0.7199975 (71,99975 %). */
@@ -63,7 +71,10 @@ export function percentDecimals(fraction: number, max = 5): number {
 
 /** "1 sur 3,90" / "1 in 3.90". */
 export function formatOdds(oneIn: number, locale: AppLocale = 'fr'): string {
-  const n = nf(locale, oneIn < 100 ? 'odds2' : 'odds0', { minimumFractionDigits: oneIn < 100 ? 2 : 0, maximumFractionDigits: oneIn < 100 ? 2 : 0 }).format(oneIn)
+  const n = nf(locale, oneIn < 100 ? 'odds2' : 'odds0', {
+    minimumFractionDigits: oneIn < 100 ? 2 : 0,
+    maximumFractionDigits: oneIn < 100 ? 2 : 0,
+  }).format(oneIn)
   return locale === 'fr' ? `1 sur ${n}` : `1 in ${n}`
 }
 

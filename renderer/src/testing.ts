@@ -5,7 +5,10 @@ import type { Component } from 'vue'
 import { createAppI18n } from './i18n'
 import { usePrefsStore } from './stores/prefs'
 
-export function mountWithApp<C extends Component>(component: C, options: ComponentMountingOptions<C> = {} as ComponentMountingOptions<C>) {
+export function mountWithApp<C extends Component>(
+  component: C,
+  options: ComponentMountingOptions<C> = {} as ComponentMountingOptions<C>,
+) {
   const pinia = createPinia()
   setActivePinia(pinia)
   usePrefsStore(pinia).locale = 'en'

@@ -8,7 +8,12 @@
  */
 import { CARATS } from '../../game-core/carats'
 import { CLAIM_STATUSES, type Claim } from '../../electron/contract/claims-types'
-import { createClaimFigures, createClaimsService, type ClaimsService, createRelatedParties } from '../../electron/services/claims'
+import {
+  createClaimFigures,
+  createClaimsService,
+  type ClaimsService,
+  createRelatedParties,
+} from '../../electron/services/claims'
 import { compareClaims, DueClaims } from '../../electron/services/ledger-office'
 import { createPlayersService } from '../../electron/services/players'
 import { openLedgerFixture, TEST_ACTOR } from '../support/simulator-world'
@@ -19,9 +24,12 @@ const TARGET_MS = 50
 /** Units of the 5,000 € emission sold: its claims are a handful whatever its sales. */
 const HIGH_SALES = 20_000
 
-
-
-const STAFF = { support: { name: 'suzy', role: 'support' }, manager: { name: 'max', role: 'manager' }, admin: { name: 'ada', role: 'admin' }, auditor: { name: 'aude', role: 'auditor' } } as const
+const STAFF = {
+  support: { name: 'suzy', role: 'support' },
+  manager: { name: 'max', role: 'manager' },
+  admin: { name: 'ada', role: 'admin' },
+  auditor: { name: 'aude', role: 'auditor' },
+} as const
 
 /** Of the claims: 1 in 40 verified, 1 in 80 of those approved too, 1 in 160 paid, 1 in 160 rejected (at most a few thousand steps). */
 function takeSteps(claims: ClaimsService, list: Claim[]): void {
@@ -47,49 +55,102 @@ export async function benchClaims(): Promise<BenchLine[]> {
     // the 100 € block sold out first; then part of the other. The simulator spreads both over the
     // same days to the same players (until schema 15 each such sale relinked its player's chain of
     // sales, and a whole second block took tens of minutes); its claims (4) weigh nothing in the lists.
-    for (const [e, n] of [[low, sales], [high, Math.min(sales, HIGH_SALES)]]) {
+    for (const [e, n] of [
+      [low, sales],
+      [high, Math.min(sales, HIGH_SALES)],
+    ]) {
       log(`simulating ${n.toLocaleString('en-US')} sales of emission ${e}…`)
       await f.simulator.run(TEST_ACTOR, { emission: e, sales: n, seed: e })
     }
     const players = createPlayersService({ db: f.db, catalog: f.catalog })
     const parties = createRelatedParties({ db: f.db, audit: f.audit, clock: f.clock })
-    const claims = createClaimsService({ db: f.db, clock: f.clock, catalog: f.catalog, audit: f.audit, players, parties, figures: createClaimFigures({ db: f.db, catalog: f.catalog }) })
+    const claims = createClaimsService({
+      db: f.db,
+      clock: f.clock,
+      catalog: f.catalog,
+      audit: f.audit,
+      players,
+      parties,
+      figures: createClaimFigures({ db: f.db, catalog: f.catalog }),
+    })
     // some claims along the workflow, as the desks would take them: every status has claims
     const steps = seconds(() => takeSteps(claims, claims.all({ emission: low })))
     log(`steps taken in ${fmt(steps, 1)} s`)
     const count = (e: number) => claims.totals([e]).reduce((n, t) => n + t.count, 0)
-    lines.push({ name: `claims at 5,000 € (emission ${high}), at 100 € (emission ${low})`, value: `${count(high)}, ${count(low).toLocaleString('en-US')}` })
-    lines.push({ name: '  by status, every emission', value: claims.totals(null).map((t) => `${t.status[0]} ${t.count}`).join(' ') })
+    lines.push({
+      name: `claims at 5,000 € (emission ${high}), at 100 € (emission ${low})`,
+      value: `${count(high)}, ${count(low).toLocaleString('en-US')}`,
+    })
+    lines.push({
+      name: '  by status, every emission',
+      value: claims
+        .totals(null)
+        .map((t) => `${t.status[0]} ${t.count}`)
+        .join(' '),
+    })
 
     const filters = [undefined, ...CLAIM_STATUSES]
     let worst = 0
-    for (const [label, emission] of [['every emission', undefined], ['5,000 €', high], ['100 €', low]] as const) {
+    for (const [label, emission] of [
+      ['every emission', undefined],
+      ['5,000 €', high],
+      ['100 €', low],
+    ] as const) {
       for (const status of filters) {
         const s = timeEach(RUNS, () => claims.list({ status, emission, page: 1, pageSize: 50 }))
         worst = Math.max(worst, s.p99)
-        lines.push({ name: `list ${label}, ${status ?? 'any status'}: p50 / p99`, value: `${fmt(s.p50, 2)} / ${fmt(s.p99, 2)} ms`, target: `< ${TARGET_MS} ms`, ok: s.p99 < TARGET_MS })
+        lines.push({
+          name: `list ${label}, ${status ?? 'any status'}: p50 / p99`,
+          value: `${fmt(s.p50, 2)} / ${fmt(s.p99, 2)} ms`,
+          target: `< ${TARGET_MS} ms`,
+          ok: s.p99 < TARGET_MS,
+        })
       }
     }
     const totals = timeEach(RUNS, () => claims.totals(null))
-    lines.push({ name: "totals of every emission (the dashboard's): p50 / p99", value: `${fmt(totals.p50, 2)} / ${fmt(totals.p99, 2)} ms`, target: `< ${TARGET_MS} ms`, ok: totals.p99 < TARGET_MS })
-    lines.push({ name: 'worst list p99', value: `${fmt(worst, 2)} ms`, target: `< ${TARGET_MS} ms`, ok: worst < TARGET_MS })
+    lines.push({
+      name: "totals of every emission (the dashboard's): p50 / p99",
+      value: `${fmt(totals.p50, 2)} / ${fmt(totals.p99, 2)} ms`,
+      target: `< ${TARGET_MS} ms`,
+      ok: totals.p99 < TARGET_MS,
+    })
+    lines.push({
+      name: 'worst list p99',
+      value: `${fmt(worst, 2)} ms`,
+      target: `< ${TARGET_MS} ms`,
+      ok: worst < TARGET_MS,
+    })
 
     let n = 0
     const all = seconds(() => (n = claims.all({}).length))
-    lines.push({ name: `every claim, no paging (claim list), ${n.toLocaleString('en-US')}`, value: `${fmt(all * 1000, 0)} ms` })
+    lines.push({
+      name: `every claim, no paging (claim list), ${n.toLocaleString('en-US')}`,
+      value: `${fmt(all * 1000, 0)} ms`,
+    })
     let flagged = 0
     const flags = seconds(() => (flagged = claims.flags().length))
-    lines.push({ name: `improbable-winner flags (${flagged.toLocaleString('en-US')} flagged)`, value: `${fmt(flags * 1000, 0)} ms` })
+    lines.push({
+      name: `improbable-winner flags (${flagged.toLocaleString('en-US')} flagged)`,
+      value: `${fmt(flags * 1000, 0)} ms`,
+    })
 
     // the ledger check's claims part: the due sales (as its one pass collects them) merged with the claims
     const due = new DueClaims()
-    const rows = f.db.prepare(`SELECT s.unit_key, s.player_id, s.sold_at, s.prize_cents FROM sales s JOIN emissions e ON e.emission = s.unit_key / 10000000000
-      WHERE s.prize_cents >= e.claim_threshold_cents ORDER BY s.unit_key`).raw().all() as number[][]
+    const rows = f.db
+      .prepare(
+        `SELECT s.unit_key, s.player_id, s.sold_at, s.prize_cents FROM sales s JOIN emissions e ON e.emission = s.unit_key / 10000000000
+      WHERE s.prize_cents >= e.claim_threshold_cents ORDER BY s.unit_key`,
+      )
+      .raw()
+      .all() as number[][]
     for (const r of rows) due.add(r[0], r[1], r[2], r[3])
     let problems = 0
     const merge = seconds(() => compareClaims(f.db, due, () => problems++, String))
     if (problems) throw new Error(`the claims disagree with the sales: ${problems} problems`)
-    lines.push({ name: `ledger check, claims merged with ${rows.length.toLocaleString('en-US')} due sales`, value: `${fmt(merge * 1000, 0)} ms` })
+    lines.push({
+      name: `ledger check, claims merged with ${rows.length.toLocaleString('en-US')} due sales`,
+      value: `${fmt(merge * 1000, 0)} ms`,
+    })
   } finally {
     f.close()
   }

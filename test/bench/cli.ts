@@ -13,7 +13,10 @@ const LAUNCHER = join(PROJECT_ROOT, 'electron', 'cli', 'carats.mjs')
 /** Milliseconds from spawning `carats <args>` to its exit. */
 function timeCarats(args: string[]): number {
   const t0 = performance.now()
-  const r = spawnSync(process.execPath, [LAUNCHER, ...args], { encoding: 'utf8', env: { ...process.env, CARATS_DB: '' } })
+  const r = spawnSync(process.execPath, [LAUNCHER, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, CARATS_DB: '' },
+  })
   const ms = performance.now() - t0
   if (r.status !== 0) throw new Error(`carats ${args.join(' ')} exited ${r.status}: ${r.stderr}`)
   return ms
@@ -24,7 +27,12 @@ export async function benchCli(opts: { runs: number }) {
   timeCarats(['rules'])
   const s = summarize(Array.from({ length: opts.runs }, () => timeCarats(['rules'])))
   printTable('Command line start', [
-    { name: `carats rules, built (median of ${opts.runs})`, value: `${fmt(s.p50 / 1000)} s`, target: '< 0.3 s', ok: s.p50 < 300 },
+    {
+      name: `carats rules, built (median of ${opts.runs})`,
+      value: `${fmt(s.p50 / 1000)} s`,
+      target: '< 0.3 s',
+      ok: s.p50 < 300,
+    },
   ])
   return s
 }

@@ -46,10 +46,24 @@ const median = (xs: number[]) => {
 
 /** A feed of `count` lines of the emission's units from `from`, as the platform sends it. */
 function writeFeed(path: string, emission: number, from: number, count: number, seed: number): number {
-  const gen = createSalesGenerator({ seed, players: Math.ceil(count / 20), count, fromMs: Date.parse('2025-01-02T00:00:00Z'), toMs: Date.parse('2025-02-01T00:00:00Z'), zones: CARATS })
+  const gen = createSalesGenerator({
+    seed,
+    players: Math.ceil(count / 20),
+    count,
+    fromMs: Date.parse('2025-01-02T00:00:00Z'),
+    toMs: Date.parse('2025-02-01T00:00:00Z'),
+    zones: CARATS,
+  })
   const lines = Array.from({ length: count }, (_, i) => {
     const d = gen.next()
-    return feedLine({ saleId: `B-${from + i}`, serial: formatSerial({ emission, block: 1, unit: from + i }), player: d.player, soldAt: d.soldAt, stakeCents: CARATS.unitPriceCents, play: d.play })
+    return feedLine({
+      saleId: `B-${from + i}`,
+      serial: formatSerial({ emission, block: 1, unit: from + i }),
+      player: d.player,
+      soldAt: d.soldAt,
+      stakeCents: CARATS.unitPriceCents,
+      play: d.play,
+    })
   })
   const text = lines.join('\n') + '\n'
   writeFileSync(path, text)
@@ -61,7 +75,10 @@ async function openEmission(b: Backend): Promise<number> {
   const s = b.services
   const e = s.emissions.create(b.actor, { blocks: 1, startsOn: '2025-01-01', demo: false })
   completeCeremony(s.ceremony, e.emission, { starter: b.actor })
-  for (const start of [() => s.emissions.generate(b.actor, e.emission), () => s.emissions.verify(b.actor, e.emission)]) {
+  for (const start of [
+    () => s.emissions.generate(b.actor, e.emission),
+    () => s.emissions.verify(b.actor, e.emission),
+  ]) {
     const end = await s.jobs.wait(start().id)
     if (end.state !== 'done') throw new Error(`${end.kind} ended ${end.state}: ${end.message}`)
   }
@@ -72,7 +89,10 @@ async function openEmission(b: Backend): Promise<number> {
 /** The screen's way, in Chromium: the file chosen, its bytes read and posted to the host, the envelope read back. */
 async function importViaApp(page: Page, token: string, path: string): Promise<number> {
   await page.locator('#feed').setInputFiles(path)
-  const r = (await page.evaluate(`importFeed(${JSON.stringify(token)})`)) as { seconds: number; envelope: Envelope<unknown> }
+  const r = (await page.evaluate(`importFeed(${JSON.stringify(token)})`)) as {
+    seconds: number
+    envelope: Envelope<unknown>
+  }
   if (!r.envelope.ok) throw new Error(`the app's import failed: ${r.envelope.error.message}`)
   return r.seconds
 }
@@ -102,7 +122,12 @@ export async function benchImport(opts: { lines: number; runs: number }): Promis
     mkdirSync(site)
     writeFileSync(join(site, 'index.html'), PAGE)
     writeFileSync(join(site, 'bench.js'), SCRIPT)
-    host = await createHost({ backend: b, staticDir: site, importWhileUploading: true, onError: (e) => log(`host: ${String(e)}`) })
+    host = await createHost({
+      backend: b,
+      staticDir: site,
+      importWhileUploading: true,
+      onError: (e) => log(`host: ${String(e)}`),
+    })
     const page = await (await browser.newContext()).newPage()
     await page.goto(host.url)
     let next = 0
@@ -133,7 +158,10 @@ export async function benchImport(opts: { lines: number; runs: number }): Promis
     }
     const ratio = median(app) / median(cli)
     const lines: BenchLine[] = [
-      { name: `import ${opts.lines.toLocaleString('en-US')} lines (${fmt(bytes / opts.lines, 0)} B each) from the app (Chromium, HTTP host, bytes), median lines/s`, value: fmt(median(app), 0) },
+      {
+        name: `import ${opts.lines.toLocaleString('en-US')} lines (${fmt(bytes / opts.lines, 0)} B each) from the app (Chromium, HTTP host, bytes), median lines/s`,
+        value: fmt(median(app), 0),
+      },
       { name: '  runs', value: app.map((x) => fmt(x, 0)).join(', ') },
       { name: '  the same from the command line (file read in place), median lines/s', value: fmt(median(cli), 0) },
       { name: '  runs', value: cli.map((x) => fmt(x, 0)).join(', ') },

@@ -28,19 +28,25 @@ export interface Figure {
 }
 
 function psql(server: string, sql: string): void {
-  execFileSync('psql', [server, '-XAtq', '-v', 'ON_ERROR_STOP=1', '-c', sql], { stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 })
+  execFileSync('psql', [server, '-XAtq', '-v', 'ON_ERROR_STOP=1', '-c', sql], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    timeout: 120_000,
+  })
 }
 
 /** A fresh ledger on `engine`, its services wired as the app wires them (workers on). */
 export function benchFixture(engine: BenchEngine): LedgerFixture {
-  if (engine === 'sqlite') return openLedgerFixture({ workers: true, path: join(mkdtempSync(join(tmpdir(), 'carats-bench-')), 'ledger.db') })
+  if (engine === 'sqlite')
+    return openLedgerFixture({ workers: true, path: join(mkdtempSync(join(tmpdir(), 'carats-bench-')), 'ledger.db') })
   const server = process.env.CARATS_BENCH_PG?.trim() || DEFAULT_BENCH_PG
   const database = `carats_bench_${process.pid}_${randomBytes(3).toString('hex')}`
   try {
     psql(server, `CREATE DATABASE ${database}`)
   } catch (e) {
     const why = (e as { stderr?: Buffer }).stderr?.toString().trim() || (e as Error).message
-    throw new Error(`the PostgreSQL half of the ledger bench needs a server where it may create a database (CARATS_BENCH_PG=${server}): ${why}`)
+    throw new Error(
+      `the PostgreSQL half of the ledger bench needs a server where it may create a database (CARATS_BENCH_PG=${server}): ${why}`,
+    )
   }
   const url = new URL(server)
   url.pathname = `/${database}`
@@ -61,7 +67,11 @@ export function ledgerBytes(engine: BenchEngine, db: Db): number {
   if (engine === 'postgres') return db.prepare('SELECT pg_database_size(current_database())').pluck().get() as number
   db.pragma('wal_checkpoint(TRUNCATE)')
   const pageSize = db.pragma('page_size', { simple: true }) as number
-  return ((db.pragma('page_count', { simple: true }) as number) - (db.pragma('freelist_count', { simple: true }) as number)) * pageSize
+  return (
+    ((db.pragma('page_count', { simple: true }) as number) -
+      (db.pragma('freelist_count', { simple: true }) as number)) *
+    pageSize
+  )
 }
 
 /**
@@ -90,19 +100,31 @@ export function timeStatements<R>(engine: BenchEngine, db: Db, label: string, fn
     pg.query = original
     const top = [...spent.entries()].sort((a, b) => b[1].ms - a[1].ms).slice(0, 4)
     process.stderr.write(`  statements of ${label} on PostgreSQL (total ms, calls, ms each):\n`)
-    for (const [sql, s] of top) process.stderr.write(`    ${fmt(s.ms, 1).padStart(10)} ${String(s.n).padStart(6)} ${fmt(s.ms / s.n, 3).padStart(8)}  ${sql.replace(/\s+/g, ' ').slice(0, 110)}\n`)
+    for (const [sql, s] of top)
+      process.stderr.write(
+        `    ${fmt(s.ms, 1).padStart(10)} ${String(s.n).padStart(6)} ${fmt(s.ms / s.n, 3).padStart(8)}  ${sql.replace(/\s+/g, ' ').slice(0, 110)}\n`,
+      )
   }
 }
 
-const shown = (f: Figure | undefined): string => (f ? `${fmt(f.value, f.digits ?? 0)}${f.unit ? ` ${f.unit}` : ''}` : '—')
+const shown = (f: Figure | undefined): string =>
+  f ? `${fmt(f.value, f.digits ?? 0)}${f.unit ? ` ${f.unit}` : ''}` : '—'
 const verdict = (f: Figure | undefined): string => (f?.meets ? (f.meets(f.value) ? ' ok' : ' MISSED') : '')
 
 /** The two engines' figures side by side, matched by name, with PostgreSQL / SQLite. */
 export function printSideBySide(title: string, sqlite: Figure[], postgres: Figure[]): string {
   const pg = new Map(postgres.map((f) => [f.name, f]))
-  const names = [...sqlite.map((f) => f.name), ...postgres.map((f) => f.name).filter((n) => !sqlite.some((f) => f.name === n))]
+  const names = [
+    ...sqlite.map((f) => f.name),
+    ...postgres.map((f) => f.name).filter((n) => !sqlite.some((f) => f.name === n)),
+  ]
   const lite = new Map(sqlite.map((f) => [f.name, f]))
-  const out = [`\n## ${title}`, '', '| measurement | SQLite | PostgreSQL | PostgreSQL / SQLite | target |', '|---|--:|--:|--:|---|']
+  const out = [
+    `\n## ${title}`,
+    '',
+    '| measurement | SQLite | PostgreSQL | PostgreSQL / SQLite | target |',
+    '|---|--:|--:|--:|---|',
+  ]
   for (const name of names) {
     const a = lite.get(name)
     const b = pg.get(name)

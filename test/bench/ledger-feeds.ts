@@ -11,7 +11,15 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { CARATS } from '../../game-core/carats'
 import { formatSerial } from '../../game-core/serial'
-import { createImporter, feedLine, readFeedFile, packFastPlay, readFeedLineFast, warmFeedReader, workerImport } from '../../electron/services/import'
+import {
+  createImporter,
+  feedLine,
+  readFeedFile,
+  packFastPlay,
+  readFeedLineFast,
+  warmFeedReader,
+  workerImport,
+} from '../../electron/services/import'
 import { createSalesGenerator } from '../../electron/services/simulator'
 import { TEST_ACTOR, type LedgerFixture } from '../support/simulator-world'
 import type { BenchEngine, Figure } from './ledger-engines'
@@ -50,34 +58,65 @@ function makeFeed(b: FeedBench, seed: number, period: { fromMs: number; toMs: nu
   b.next += count
   return Array.from({ length: count }, (_, i) => {
     const d = gen.next()
-    return feedLine({ saleId: `F-${from + i}`, serial: formatSerial({ emission: b.emission, block: 1, unit: from + i }), player: d.player, soldAt: d.soldAt, stakeCents: 500, play: d.play })
+    return feedLine({
+      saleId: `F-${from + i}`,
+      serial: formatSerial({ emission: b.emission, block: 1, unit: from + i }),
+      player: d.player,
+      soldAt: d.soldAt,
+      stakeCents: 500,
+      play: d.play,
+    })
   })
 }
 
 /** `content` imported from its bytes as the command line does; lines per second. */
 function importRate(b: FeedBench, content: Buffer, name: string, count: number): number {
-  const importer = createImporter({ db: b.f.db, clock: b.f.clock, catalog: b.f.catalog, sales: b.f.sales, audit: b.f.audit })
+  const importer = createImporter({
+    db: b.f.db,
+    clock: b.f.clock,
+    catalog: b.f.catalog,
+    sales: b.f.sales,
+    audit: b.f.audit,
+  })
   const t = performance.now()
   const r = importer.importContent(TEST_ACTOR, content, name)
   if (r.imported !== count) throw new Error(`the feed ${name} imported ${r.imported} of ${count} lines`)
   return count / ((performance.now() - t) / 1000)
 }
 
-export async function benchFeeds(f: LedgerFixture, engine: BenchEngine, emission: number, lines: number, before: (db: LedgerFixture['db']) => Figure | null): Promise<Figure[]> {
+export async function benchFeeds(
+  f: LedgerFixture,
+  engine: BenchEngine,
+  emission: number,
+  lines: number,
+  before: (db: LedgerFixture['db']) => Figure | null,
+): Promise<Figure[]> {
   const b: FeedBench = { f, engine, emission, lines, next: 0 }
   const out: Figure[] = []
   const first = dayFeed(b, before)
   out.push(...first.figures)
-  out.push(...await secondFromApp(b))
+  out.push(...(await secondFromApp(b)))
   out.push(...smallFeeds(b))
   const third = importRate(b, Buffer.from(makeFeed(b, 12, lastDay()).join('\n') + '\n'), 'bench-third.jsonl', lines)
-  out.push({ name: '  a third feed of the same day and players, from the file (bytes), lines per second', value: third })
-  out.push({ name: '  the third feed of the day / the first', value: third / first.rate, digits: 2, target: '≥ 0.5', meets: atLeast(0.5) })
+  out.push({
+    name: '  a third feed of the same day and players, from the file (bytes), lines per second',
+    value: third,
+  })
+  out.push({
+    name: '  the third feed of the day / the first',
+    value: third / first.rate,
+    digits: 2,
+    target: '≥ 0.5',
+    meets: atLeast(0.5),
+  })
   return out
 }
 
 /** The day's feed, read from a file as `carats sales import` does, then its re-import; the parts of reading it alone. */
-function dayFeed(b: FeedBench, before: (db: LedgerFixture['db']) => Figure | null): { figures: Figure[]; rate: number } {
+function dayFeed(
+  b: FeedBench,
+  before: (db: LedgerFixture['db']) => Figure | null,
+): { figures: Figure[]; rate: number } {
   const { f, lines } = b
   const figures: Figure[] = []
   const feedPath = join(f.dir, 'bench.jsonl')
@@ -104,20 +143,33 @@ function dayFeed(b: FeedBench, before: (db: LedgerFixture['db']) => Figure | nul
   const cpu = cpuSeconds() - c
   if (r.imported !== lines) throw new Error(`the bench feed imported ${r.imported} of ${lines} lines`)
   const target = b.engine === 'postgres' ? 100_000 : 150_000
-  figures.push({ name: `import ${lines.toLocaleString('en-US')} lines (${Math.round(content.length / lines)} B each, the last day's sales), lines per second`, value: lines / wall, target: '≥ 100,000 (PostgreSQL), ≥ 150,000 (SQLite)', meets: atLeast(target) })
+  figures.push({
+    name: `import ${lines.toLocaleString('en-US')} lines (${Math.round(content.length / lines)} B each, the last day's sales), lines per second`,
+    value: lines / wall,
+    target: '≥ 100,000 (PostgreSQL), ≥ 150,000 (SQLite)',
+    meets: atLeast(target),
+  })
   figures.push({ name: '  import, per CPU second (this process)', value: lines / cpu })
-  figures.push({ name: `  before that, reading the ${Math.round(content.length / 1e6)} MB file as the CLI does`, value: readMs / 1000, unit: 's', digits: 2 })
+  figures.push({
+    name: `  before that, reading the ${Math.round(content.length / 1e6)} MB file as the CLI does`,
+    value: readMs / 1000,
+    unit: 's',
+    digits: 2,
+  })
   figures.push(...readingParts(content, lines))
   t = performance.now()
   importer.importContent(TEST_ACTOR, content, 'bench.jsonl')
-  figures.push({ name: '  re-import (all already imported), lines per second', value: lines / ((performance.now() - t) / 1000) })
+  figures.push({
+    name: '  re-import (all already imported), lines per second',
+    value: lines / ((performance.now() - t) / 1000),
+  })
   return { figures, rate: lines / wall }
 }
 
 /** The parts of the importer's work that come before any check across lines or any write. */
 function readingParts(content: Buffer, lines: number): Figure[] {
   let t = performance.now()
-  for (let pos = 0; pos < content.length; ) {
+  for (let pos = 0; pos < content.length;) {
     let end = content.indexOf(0x0a, pos)
     if (end < 0) end = content.length
     const l = readFeedLineFast(content, pos, end)
@@ -141,14 +193,29 @@ async function secondFromApp(b: FeedBench): Promise<Figure[]> {
   const t = performance.now()
   const viaApp = await workerImport(f.path, f.clock, f.keyFile)(TEST_ACTOR, text, 'bench-app.jsonl')
   if (viaApp.imported !== lines) throw new Error(`the app's import took ${viaApp.imported} of ${lines} lines`)
-  return [{ name: '  a second feed of the same day and players, from the app (text, worker thread), lines per second', value: lines / ((performance.now() - t) / 1000) }]
+  return [
+    {
+      name: '  a second feed of the same day and players, from the app (text, worker thread), lines per second',
+      value: lines / ((performance.now() - t) / 1000),
+    },
+  ]
 }
 
 /** The same number of lines sold after every sale held, then a month older than the sales held. */
 function smallFeeds(b: FeedBench): Figure[] {
   const n = SMALL_LINES.toLocaleString('en-US')
-  const inOrder = importRate(b, Buffer.from(makeFeed(b, 13, justNow(), SMALL_LINES).join('\n') + '\n'), 'bench-in-order.jsonl', SMALL_LINES)
-  const late = importRate(b, Buffer.from(makeFeed(b, 11, LATE_MONTH, SMALL_LINES).join('\n') + '\n'), 'bench-late.jsonl', SMALL_LINES)
+  const inOrder = importRate(
+    b,
+    Buffer.from(makeFeed(b, 13, justNow(), SMALL_LINES).join('\n') + '\n'),
+    'bench-in-order.jsonl',
+    SMALL_LINES,
+  )
+  const late = importRate(
+    b,
+    Buffer.from(makeFeed(b, 11, LATE_MONTH, SMALL_LINES).join('\n') + '\n'),
+    'bench-late.jsonl',
+    SMALL_LINES,
+  )
   return [
     { name: `feed in order (${n} lines sold after every sale held), lines per second`, value: inOrder },
     { name: `late feed (${n} lines of January 2025, older than the sales held), lines per second`, value: late },

@@ -24,7 +24,14 @@ import { defaultPlayers } from '../../electron/services/simulator'
 import { type LedgerFixture, TEST_ACTOR } from '../support/simulator-world'
 import { createTicketsService } from '../../electron/services/sales'
 import { benchFeeds, SMALL_LINES } from './ledger-feeds'
-import { type BenchEngine, benchFixture, type Figure, ledgerBytes, printSideBySide, timeStatements } from './ledger-engines'
+import {
+  type BenchEngine,
+  benchFixture,
+  type Figure,
+  ledgerBytes,
+  printSideBySide,
+  timeStatements,
+} from './ledger-engines'
 import { timeEach } from './stats'
 
 const cpuSeconds = () => {
@@ -51,8 +58,19 @@ function improbableWinners(f: LedgerFixture): Figure[] {
   const first = (performance.now() - t) / 1000
   const runs = first < 2 ? timeEach(3, () => figures.flagged()).p50 / 1000 : first
   const claimants = f.db.prepare('SELECT count(DISTINCT player_id) FROM claims').pluck().get() as number
-  process.stderr.write(`  improbable winners: ${claimants.toLocaleString('en-US')} claimants, ${flagged.toLocaleString('en-US')} flagged\n`)
-  return [{ name: 'improbable winners at 100 €, a block sold, seconds', value: runs, unit: 's', digits: 3, target: '≤ 1 s', meets: (v) => v <= 1 }]
+  process.stderr.write(
+    `  improbable winners: ${claimants.toLocaleString('en-US')} claimants, ${flagged.toLocaleString('en-US')} flagged\n`,
+  )
+  return [
+    {
+      name: 'improbable winners at 100 €, a block sold, seconds',
+      value: runs,
+      unit: 's',
+      digits: 3,
+      target: '≤ 1 s',
+      meets: (v) => v <= 1,
+    },
+  ]
 }
 
 /** The engines this run measures: CARATS_BENCH_ENGINES, both by default. */
@@ -72,7 +90,12 @@ function benchEngines(): BenchEngine[] {
 function vacuumAfterSimulation(db: Db): Figure {
   const t = performance.now()
   db.exec('VACUUM (ANALYZE) sales, players')
-  return { name: "  then the server's VACUUM of the rows written (autovacuum's work, done before the figures below)", value: (performance.now() - t) / 1000, unit: 's', digits: 2 }
+  return {
+    name: "  then the server's VACUUM of the rows written (autovacuum's work, done before the figures below)",
+    value: (performance.now() - t) / 1000,
+    unit: 's',
+    digits: 2,
+  }
 }
 
 /**
@@ -89,7 +112,12 @@ function checkpointBeforeImport(db: Db): Figure {
   } catch (e) {
     process.stderr.write(`  no CHECKPOINT before the import (${(e as Error).message}): timed as it comes\n`)
   }
-  return { name: "  before it, the server's CHECKPOINT of the work before (done before the import is timed)", value: (performance.now() - t) / 1000, unit: 's', digits: 2 }
+  return {
+    name: "  before it, the server's CHECKPOINT of the work before (done before the import is timed)",
+    value: (performance.now() - t) / 1000,
+    unit: 's',
+    digits: 2,
+  }
 }
 
 export async function benchLedger(opts: { importLines: number }): Promise<Figure[][]> {
@@ -98,10 +126,18 @@ export async function benchLedger(opts: { importLines: number }): Promise<Figure
     process.stderr.write(`${engine}:\n`)
     figures[engine] = await measureLedger(engine, opts)
     // each engine's figures as soon as they are in (a failure of the other keeps them)
-    printSideBySide(`Ledger on ${engine}`, engine === 'sqlite' ? figures.sqlite : [], engine === 'postgres' ? figures.postgres : [])
+    printSideBySide(
+      `Ledger on ${engine}`,
+      engine === 'sqlite' ? figures.sqlite : [],
+      engine === 'postgres' ? figures.postgres : [],
+    )
   }
   const sales = Number(process.env.CARATS_BENCH_SALES || CARATS.blockSize)
-  printSideBySide(`Ledger, SQLite and PostgreSQL (${sales.toLocaleString('en-US')} sales simulated)`, figures.sqlite, figures.postgres)
+  printSideBySide(
+    `Ledger, SQLite and PostgreSQL (${sales.toLocaleString('en-US')} sales simulated)`,
+    figures.sqlite,
+    figures.postgres,
+  )
   return [figures.sqlite, figures.postgres]
 }
 
@@ -123,80 +159,198 @@ async function measureLedger(engine: BenchEngine, opts: { importLines: number })
     f.catalog.deriver(a, 1).tiers
     let t = performance.now()
     let c = cpuSeconds()
-    await f.simulator.run(TEST_ACTOR, { emission: a, sales, seed: 1 }, { progress: (done) => { if (done % 1_000_000 < 10_000) log(`  ${done.toLocaleString('en-US')}`) } })
+    await f.simulator.run(
+      TEST_ACTOR,
+      { emission: a, sales, seed: 1 },
+      {
+        progress: (done) => {
+          if (done % 1_000_000 < 10_000) log(`  ${done.toLocaleString('en-US')}`)
+        },
+      },
+    )
     const simWall = (performance.now() - t) / 1000
     const simCpu = cpuSeconds() - c
-    lines.push({ name: 'simulate, sales per second', value: sales / simWall, target: '≥ 100,000 (PostgreSQL), ≥ 150,000 (SQLite)', meets: atLeast(engine === 'postgres' ? 100_000 : 150_000) })
+    lines.push({
+      name: 'simulate, sales per second',
+      value: sales / simWall,
+      target: '≥ 100,000 (PostgreSQL), ≥ 150,000 (SQLite)',
+      meets: atLeast(engine === 'postgres' ? 100_000 : 150_000),
+    })
     lines.push({ name: '  simulate, per CPU second (this process)', value: sales / simCpu })
     if (engine === 'postgres') lines.push(vacuumAfterSimulation(f.db))
 
     // bytes per sale
     const perSale = (ledgerBytes(engine, f.db) - emptyBytes) / sales
-    lines.push({ name: 'bytes per sale on disk (SQLite: pages in use; PostgreSQL: the database)', value: perSale, unit: 'B', digits: 1, target: '< 250 (SQLite)', meets: engine === 'sqlite' ? below(250) : undefined })
+    lines.push({
+      name: 'bytes per sale on disk (SQLite: pages in use; PostgreSQL: the database)',
+      value: perSale,
+      unit: 'B',
+      digits: 1,
+      target: '< 250 (SQLite)',
+      meets: engine === 'sqlite' ? below(250) : undefined,
+    })
 
     // lookups
     const tickets = createTicketsService({ db: f.db, catalog: f.catalog, audit: f.audit })
     const players = createPlayersService({ db: f.db, catalog: f.catalog })
     const auditor = { name: 'bench', role: 'auditor' as const }
-    const serials = Array.from({ length: 2000 }, (_, i) => formatSerial({ emission: a, block: 1, unit: Math.floor(((i * 7_919_011) % sales)) }))
-    const ticket = timeStatements(engine, f.db, 'ticket lookups', () => timeEach(serials.length, (i) => tickets.get(auditor, serials[i])))
+    const serials = Array.from({ length: 2000 }, (_, i) =>
+      formatSerial({ emission: a, block: 1, unit: Math.floor((i * 7_919_011) % sales) }),
+    )
+    const ticket = timeStatements(engine, f.db, 'ticket lookups', () =>
+      timeEach(serials.length, (i) => tickets.get(auditor, serials[i])),
+    )
     lines.push({ name: 'ticket lookup, p50', value: ticket.p50, unit: 'ms', digits: 3 })
-    lines.push({ name: 'ticket lookup, p99', value: ticket.p99, unit: 'ms', digits: 3, target: '< 5 ms', meets: below(5) })
+    lines.push({
+      name: 'ticket lookup, p99',
+      value: ticket.p99,
+      unit: 'ms',
+      digits: 3,
+      target: '< 5 ms',
+      meets: below(5),
+    })
     const names = f.db.prepare('SELECT name FROM players ORDER BY random() LIMIT 2000').pluck().all() as string[]
-    const last = timeStatements(engine, f.db, "players' last 10", () => timeEach(names.length, (i) => players.last(names[i])))
+    const last = timeStatements(engine, f.db, "players' last 10", () =>
+      timeEach(names.length, (i) => players.last(names[i])),
+    )
     lines.push({ name: "player's last 10, p50", value: last.p50, unit: 'ms', digits: 3 })
-    lines.push({ name: "player's last 10, p99", value: last.p99, unit: 'ms', digits: 3, target: '< 5 ms', meets: below(5) })
+    lines.push({
+      name: "player's last 10, p99",
+      value: last.p99,
+      unit: 'ms',
+      digits: 3,
+      target: '< 5 ms',
+      meets: below(5),
+    })
 
     // reports, with the whole block sold
     const alerts = createAlertsService({ db: f.db, clock: f.clock, audit: f.audit, catalog: f.catalog })
     const reports = createReports({ db: f.db, clock: f.clock, catalog: f.catalog, alerts })
     t = performance.now()
     reports.depletion({ emission: a, block: 1 })
-    lines.push({ name: 'depletion, first (counts the checkpoints)', value: performance.now() - t, unit: 'ms', digits: 1 })
-    const dep = timeStatements(engine, f.db, 'depletion of the block', () => timeEach(50, () => reports.depletion({ emission: a, block: 1 })))
+    lines.push({
+      name: 'depletion, first (counts the checkpoints)',
+      value: performance.now() - t,
+      unit: 'ms',
+      digits: 1,
+    })
+    const dep = timeStatements(engine, f.db, 'depletion of the block', () =>
+      timeEach(50, () => reports.depletion({ emission: a, block: 1 })),
+    )
     lines.push({ name: 'depletion of the block, p50', value: dep.p50, unit: 'ms', digits: 2 })
-    lines.push({ name: 'depletion of the block, p99', value: dep.p99, unit: 'ms', digits: 2, target: '< 100 ms', meets: below(100) })
+    lines.push({
+      name: 'depletion of the block, p99',
+      value: dep.p99,
+      unit: 'ms',
+      digits: 2,
+      target: '< 100 ms',
+      meets: below(100),
+    })
     const depE = timeEach(50, () => reports.depletion({ emission: a }))
-    lines.push({ name: 'depletion of the emission, p99', value: depE.p99, unit: 'ms', digits: 2, target: '< 100 ms', meets: below(100) })
+    lines.push({
+      name: 'depletion of the emission, p99',
+      value: depE.p99,
+      unit: 'ms',
+      digits: 2,
+      target: '< 100 ms',
+      meets: below(100),
+    })
     const dash = timeStatements(engine, f.db, 'dashboard', () => timeEach(50, () => reports.dashboard()))
     lines.push({ name: 'dashboard, p50', value: dash.p50, unit: 'ms', digits: 2 })
-    lines.push({ name: 'dashboard, p99', value: dash.p99, unit: 'ms', digits: 2, target: '< 100 ms', meets: below(100) })
+    lines.push({
+      name: 'dashboard, p99',
+      value: dash.p99,
+      unit: 'ms',
+      digits: 2,
+      target: '< 100 ms',
+      meets: below(100),
+    })
 
     // the ledger check, with the block's tier table derived again from its secret (not the catalog's cached one)
     log('checking the ledger…')
-    const fresh: Catalog = { ...f.catalog, deriver: (e, blk) => { const d = f.catalog.deriver(e, blk); return new BlockDeriver(d.def, d.prim, d.ref) } }
+    const fresh: Catalog = {
+      ...f.catalog,
+      deriver: (e, blk) => {
+        const d = f.catalog.deriver(e, blk)
+        return new BlockDeriver(d.def, d.prim, d.ref)
+      },
+    }
     t = performance.now()
     const checked = checkLedgerData({ db: f.db, catalog: fresh })
     const checkSeconds = (performance.now() - t) / 1000
-    if (!checked.ok || checked.unitsRederived !== sales) throw new Error(`the ledger check found ${checked.problemCount} problems, re-derived ${checked.unitsRederived} of ${sales} units`)
-    lines.push({ name: 'ledger check (counters + prizes re-derived), whole block sold', value: checkSeconds, unit: 's', digits: 2, target: '< 10 s', meets: below(10) })
+    if (!checked.ok || checked.unitsRederived !== sales)
+      throw new Error(
+        `the ledger check found ${checked.problemCount} problems, re-derived ${checked.unitsRederived} of ${sales} units`,
+      )
+    lines.push({
+      name: 'ledger check (counters + prizes re-derived), whole block sold',
+      value: checkSeconds,
+      unit: 's',
+      digits: 2,
+      target: '< 10 s',
+      meets: below(10),
+    })
     // the whole check as `carats ledger check` runs it: the engine's integrity check, the audit log, then the same data check
     t = performance.now()
     const whole = await checkLedger({ db: f.db, dbPath: f.path, catalog: fresh, audit: f.audit, clock: f.clock })
     const wholeSeconds = (performance.now() - t) / 1000
     if (!whole.ok) throw new Error(`the whole ledger check failed: ${JSON.stringify(checkSummary(whole))}`)
-    lines.push({ name: 'whole ledger check (integrity beside the above, audit)', value: wholeSeconds, unit: 's', digits: 2, target: '< 10 s', meets: below(10) })
+    lines.push({
+      name: 'whole ledger check (integrity beside the above, audit)',
+      value: wholeSeconds,
+      unit: 's',
+      digits: 2,
+      target: '< 10 s',
+      meets: below(10),
+    })
     if (engine === 'sqlite') {
       t = performance.now()
       integrityOf(f.db)
-      lines.push({ name: '  SQLite integrity_check alone', value: (performance.now() - t) / 1000, unit: 's', digits: 2 })
+      lines.push({
+        name: '  SQLite integrity_check alone',
+        value: (performance.now() - t) / 1000,
+        unit: 's',
+        digits: 2,
+      })
     }
 
     // the improbable winners at the 100 € threshold of the block sold (issue 30, item 4: ≤ 1 s)
     lines.push(...improbableWinners(f))
 
     // feeds into the second emission: a day's, a second and third of the same day, in order, late
-    log(`importing feeds of ${opts.importLines.toLocaleString('en-US')} and ${SMALL_LINES.toLocaleString('en-US')} lines…`)
-    lines.push(...await benchFeeds(f, engine, b, opts.importLines, (db) => (engine === 'postgres' ? checkpointBeforeImport(db) : null)))
+    log(
+      `importing feeds of ${opts.importLines.toLocaleString('en-US')} and ${SMALL_LINES.toLocaleString('en-US')} lines…`,
+    )
+    lines.push(
+      ...(await benchFeeds(f, engine, b, opts.importLines, (db) =>
+        engine === 'postgres' ? checkpointBeforeImport(db) : null,
+      )),
+    )
 
     // a second block sold over the same days to the same players (issue 30, item 4)
     const secondSales = Number(process.env.CARATS_BENCH_SECOND_SALES || Math.min(sales, SECOND_BLOCK_SALES))
-    log(`simulating ${secondSales.toLocaleString('en-US')} sales of a second block over the same days, to the same players…`)
+    log(
+      `simulating ${secondSales.toLocaleString('en-US')} sales of a second block over the same days, to the same players…`,
+    )
     t = performance.now()
-    await f.simulator.run(TEST_ACTOR, { emission: secondEmission, sales: secondSales, seed: 2, players: defaultPlayers(sales) })
+    await f.simulator.run(TEST_ACTOR, {
+      emission: secondEmission,
+      sales: secondSales,
+      seed: 2,
+      players: defaultPlayers(sales),
+    })
     const secondRate = secondSales / ((performance.now() - t) / 1000)
-    lines.push({ name: `a second block over the same days and players (${secondSales.toLocaleString('en-US')} sales), sales per second`, value: secondRate })
-    lines.push({ name: '  the second block / the first', value: secondRate / (sales / simWall), digits: 2, target: '≥ 0.5', meets: atLeast(0.5) })
+    lines.push({
+      name: `a second block over the same days and players (${secondSales.toLocaleString('en-US')} sales), sales per second`,
+      value: secondRate,
+    })
+    lines.push({
+      name: '  the second block / the first',
+      value: secondRate / (sales / simWall),
+      digits: 2,
+      target: '≥ 0.5',
+      meets: atLeast(0.5),
+    })
   } finally {
     f.close()
   }

@@ -45,7 +45,13 @@ const RETRY_MS = 250
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 /** Calls the channel and keeps the sample. */
-async function timed<T>(run: Run, op: string, channel: string, args: unknown, token: string | null): Promise<Outcome<T>> {
+async function timed<T>(
+  run: Run,
+  op: string,
+  channel: string,
+  args: unknown,
+  token: string | null,
+): Promise<Outcome<T>> {
   const start = performance.now()
   const r = await callApi<T>(run.base, channel, args, token, run.timeoutMs)
   run.samples.push({ op, at: start - run.t0, ms: performance.now() - start, ...(r.ok ? {} : { error: r.error }) })
@@ -81,7 +87,13 @@ export class ClaimDesk {
   /** More pending claims, from the list support reads (one client lists for all at a time). */
   async listPending(run: Run, token: string): Promise<void> {
     this.refill ??= (async () => {
-      const r = await timed<{ items: { serial: string }[] }>(run, 'claims list', 'claims:list', { status: 'pending', order: 'asc', pageSize: 100 }, token)
+      const r = await timed<{ items: { serial: string }[] }>(
+        run,
+        'claims list',
+        'claims:list',
+        { status: 'pending', order: 'asc', pageSize: 100 },
+        token,
+      )
       const fresh = r.ok ? r.result.items.map((c) => c.serial).filter((s) => !this.seen.has(s)) : []
       for (const s of fresh) this.seen.add(s)
       this.pending.push(...fresh)
@@ -94,7 +106,13 @@ async function verify(run: Run, desk: ClaimDesk, token: string, i: number): Prom
   if (desk.pending.length === 0) await desk.listPending(run, token)
   const serial = desk.pending.shift()
   if (!serial) return void desk.idle++
-  const r = await timed(run, 'claim step', 'claims:verify', { serial, identity: { document: 'passport', reference: `LOAD${i}` } }, token)
+  const r = await timed(
+    run,
+    'claim step',
+    'claims:verify',
+    { serial, identity: { document: 'passport', reference: `LOAD${i}` } },
+    token,
+  )
   if (r.ok) desk.verified.push(serial)
 }
 
@@ -115,7 +133,13 @@ async function claimStep(run: Run, desk: ClaimDesk, role: Role, token: string, i
 }
 
 /** One member of staff at their desk until `untilMs` (from the run's start): each turn a full round of calls. */
-export async function staffClient(run: Run, desk: ClaimDesk, who: StaffAccount, seed: number, untilMs: number): Promise<void> {
+export async function staffClient(
+  run: Run,
+  desk: ClaimDesk,
+  who: StaffAccount,
+  seed: number,
+  untilMs: number,
+): Promise<void> {
   const random = seededRng(seed)
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(random() * xs.length)]
   const { world } = run
@@ -126,8 +150,15 @@ export async function staffClient(run: Run, desk: ClaimDesk, who: StaffAccount, 
       continue
     }
     const unit = Math.floor(random() * world.soldUnits)
-    await timed(run, 'ticket', 'tickets:get', { serial: formatSerial({ emission: world.emission, block: 1, unit }) }, token)
-    if (LAST_GAME.includes(who.role)) await timed(run, 'last game', 'players:last', { player: pick(world.players) }, token)
+    await timed(
+      run,
+      'ticket',
+      'tickets:get',
+      { serial: formatSerial({ emission: world.emission, block: 1, unit }) },
+      token,
+    )
+    if (LAST_GAME.includes(who.role))
+      await timed(run, 'last game', 'players:last', { player: pick(world.players) }, token)
     if (DASHBOARD.includes(who.role)) await timed(run, 'dashboard', 'reports:dashboard', { includeDemo: false }, token)
     await claimStep(run, desk, who.role, token, seed * 100_000 + turn)
     await timed(run, 'sign-out', 'auth:logout', {}, token)
@@ -152,7 +183,12 @@ export async function signingInColleague(run: Run, who: StaffAccount, done: () =
  * sends again a feed that failed (the block's units sell in order: the next feed would be refused).
  * With `retry` false, each feed is sent once, whatever became of the one before.
  */
-export async function uploadInTurn(run: Run, token: string, feeds: Feed[], o: { untilMs: number; timeoutMs: number; imported: Set<Feed>; retry: boolean }): Promise<Upload[]> {
+export async function uploadInTurn(
+  run: Run,
+  token: string,
+  feeds: Feed[],
+  o: { untilMs: number; timeoutMs: number; imported: Set<Feed>; retry: boolean },
+): Promise<Upload[]> {
   const uploads: Upload[] = []
   const next = (i: number) => (o.retry ? feeds.find((f) => !o.imported.has(f)) : feeds[i])
   for (let i = 0, feed = next(0); feed && performance.now() - run.t0 < o.untilMs; feed = next(++i)) {

@@ -38,7 +38,14 @@ export const LOAD_STARTS_ON = '2025-01-01'
  */
 export function writeFeed(dir: string, o: { emission: number; from: number; count: number; day: number }): Feed {
   const fromMs = FIRST_DAY + o.day * DAY_MS
-  const gen = createSalesGenerator({ seed: 1000 + o.day, players: Math.ceil(o.count / 20), count: o.count, fromMs, toMs: fromMs + DAY_MS - 1, zones: CARATS })
+  const gen = createSalesGenerator({
+    seed: 1000 + o.day,
+    players: Math.ceil(o.count / 20),
+    count: o.count,
+    fromMs,
+    toMs: fromMs + DAY_MS - 1,
+    zones: CARATS,
+  })
   const players = new Set<string>()
   const lines = new Array<string>(o.count)
   for (let i = 0; i < o.count; i++) {
@@ -46,17 +53,38 @@ export function writeFeed(dir: string, o: { emission: number; from: number; coun
     const unit = o.from + i
     players.add(d.player)
     const serial = formatSerial({ emission: o.emission, block: 1, unit })
-    lines[i] = feedLine({ saleId: `L-${unit}`, serial, player: d.player, soldAt: d.soldAt, stakeCents: CARATS.unitPriceCents, play: d.play })
+    lines[i] = feedLine({
+      saleId: `L-${unit}`,
+      serial,
+      player: d.player,
+      soldAt: d.soldAt,
+      stakeCents: CARATS.unitPriceCents,
+      play: d.play,
+    })
   }
   const text = Buffer.from(lines.join('\n') + '\n')
   const fileName = `day-${o.day + 1}-units-${o.from}.jsonl`
   const path = join(dir, fileName)
   writeFileSync(path, text)
   const sha256 = createHash('sha256').update(text).digest('hex')
-  return { path, fileName, lines: o.count, bytes: text.length, sha256, players: [...players], from: o.from, to: o.from + o.count }
+  return {
+    path,
+    fileName,
+    lines: o.count,
+    bytes: text.length,
+    sha256,
+    players: [...players],
+    from: o.from,
+    to: o.from + o.count,
+  }
 }
 
 /** `n` feeds of `count` lines that follow one another, from unit `from` and day `day`. */
-export function writeFeeds(dir: string, o: { emission: number; from: number; count: number; day: number; n: number }): Feed[] {
-  return Array.from({ length: o.n }, (_, k) => writeFeed(dir, { emission: o.emission, from: o.from + k * o.count, count: o.count, day: o.day + k }))
+export function writeFeeds(
+  dir: string,
+  o: { emission: number; from: number; count: number; day: number; n: number },
+): Feed[] {
+  return Array.from({ length: o.n }, (_, k) =>
+    writeFeed(dir, { emission: o.emission, from: o.from + k * o.count, count: o.count, day: o.day + k }),
+  )
 }

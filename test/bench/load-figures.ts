@@ -8,7 +8,16 @@ import { PROBE_OP, type Sample, type Upload } from './load-clients'
 import { fmt, summarize, type BenchLine } from './stats'
 
 /** The calls in the order they are shown. */
-export const OPS = ['sign-in', 'ticket', 'last game', 'dashboard', 'claim step', 'claims list', 'sign-out', PROBE_OP] as const
+export const OPS = [
+  'sign-in',
+  'ticket',
+  'last game',
+  'dashboard',
+  'claim step',
+  'claims list',
+  'sign-out',
+  PROBE_OP,
+] as const
 
 /** The issue's p99 targets, in ms (issue 30, item 5): sign-in on both, lookups and dashboard per engine. */
 export function p99Target(op: string, engine: BenchEngine): number | undefined {
@@ -41,7 +50,16 @@ export function opFigures(samples: Sample[], uploads: Upload[]): OpFigures[] {
     const why = new Map<string, number>()
     for (const s of mine) if (s.error) why.set(s.error, (why.get(s.error) ?? 0) + 1)
     const errors = [...why.values()].reduce((a, b) => a + b, 0)
-    return { op, n: all.n, errors, p50: all.p50, p99: all.p99, max: all.max, duringImports: { n: busy.n, p99: busy.p99 }, why: [...why].sort((a, b) => b[1] - a[1]) }
+    return {
+      op,
+      n: all.n,
+      errors,
+      p50: all.p50,
+      p99: all.p99,
+      max: all.max,
+      duringImports: { n: busy.n, p99: busy.p99 },
+      why: [...why].sort((a, b) => b[1] - a[1]),
+    }
   }).filter((f) => f.n > 0)
 }
 
@@ -57,7 +75,10 @@ export function opLines(figures: OpFigures[], engine: BenchEngine): BenchLine[] 
       value: `${ms(f.p50)} / ${ms(f.p99)} / ${ms(f.max)} ms`,
       ...(target === undefined ? {} : { target: `p99 ≤ ${target} ms`, ok: f.p99 <= target }),
     })
-    lines.push({ name: `  p99 of the ${f.duringImports.n.toLocaleString('en-US')} sent during an import`, value: `${ms(f.duringImports.p99)} ms` })
+    lines.push({
+      name: `  p99 of the ${f.duringImports.n.toLocaleString('en-US')} sent during an import`,
+      value: `${ms(f.duringImports.p99)} ms`,
+    })
     for (const [why, n] of f.why.slice(0, 4)) lines.push({ name: `  ${n} × ${why}`.slice(0, 52), value: '' })
   }
   const failed = figures.reduce((n, f) => n + f.errors, 0)
@@ -72,7 +93,9 @@ export function uploadLines(uploads: Upload[]): BenchLine[] {
   return uploads.map((u, i) => {
     const o = u.outcome
     const what = `upload ${i + 1}: ${u.feed.lines.toLocaleString('en-US')} lines, ${fmt(u.feed.bytes / 2 ** 20, 0)} MiB`
-    const value = o.ok ? `${fmt(u.ms / 1000, 1)} s, ${fmt(o.result.imported / (u.ms / 1000), 0)} lines/s` : `${fmt(u.ms / 1000, 1)} s, ${o.error}`.slice(0, 60)
+    const value = o.ok
+      ? `${fmt(u.ms / 1000, 1)} s, ${fmt(o.result.imported / (u.ms / 1000), 0)} lines/s`
+      : `${fmt(u.ms / 1000, 1)} s, ${o.error}`.slice(0, 60)
     return { name: what, value, ok: o.ok && o.result.imported === u.feed.lines }
   })
 }
@@ -89,7 +112,13 @@ export function sideFigures(engine: BenchEngine, figures: OpFigures[], uploads: 
     const target = p99Target(f.op, engine)
     out.push({ name: `${f.op} p50`, value: f.p50, unit: 'ms', digits: 1 })
     const text = f.op === 'sign-in' ? '≤ 1,000 ms' : '≤ 100 ms SQLite, ≤ 250 ms PostgreSQL'
-    out.push({ name: `${f.op} p99`, value: f.p99, unit: 'ms', digits: 1, ...(target === undefined ? {} : { target: text, meets: (v: number) => v <= target }) })
+    out.push({
+      name: `${f.op} p99`,
+      value: f.p99,
+      unit: 'ms',
+      digits: 1,
+      ...(target === undefined ? {} : { target: text, meets: (v: number) => v <= target }),
+    })
   }
   const failed = figures.reduce((n, f) => n + f.errors, 0)
   out.push({ name: 'calls failed', value: failed, target: '0', meets: (v) => v === 0 })
@@ -97,6 +126,7 @@ export function sideFigures(engine: BenchEngine, figures: OpFigures[], uploads: 
   const rates = ok.map((u) => imported(u) / (u.ms / 1000)).sort((a, b) => a - b)
   out.push({ name: 'uploads sent', value: uploads.length })
   out.push({ name: 'uploads imported', value: ok.length, target: 'all', meets: (v) => v === uploads.length })
-  if (rates.length) out.push({ name: 'import under load, median lines/s', value: rates[Math.floor((rates.length - 1) / 2)] })
+  if (rates.length)
+    out.push({ name: 'import under load, median lines/s', value: rates[Math.floor((rates.length - 1) / 2)] })
   return out
 }

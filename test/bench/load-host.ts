@@ -49,14 +49,33 @@ export async function startChildHost(ledger: LoadLedger): Promise<ChildHost> {
   await ensureBuilt({ log: (m) => process.stderr.write(`  ${m}\n`) })
   // e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the host's threads (written when it stops)
   const nodeArgs = (process.env.CARATS_BENCH_HOST_NODE_ARGS ?? '').split(' ').filter(Boolean)
-  const args = [...nodeArgs, join(PROJECT_ROOT, 'electron', 'host', 'serve.mjs'), '--db', ledger.location, '--key-file', ledger.keyFile, '--port', '0']
-  const child = spawn(process.execPath, args, { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, INIT_CWD: PROJECT_ROOT } })
+  const args = [
+    ...nodeArgs,
+    join(PROJECT_ROOT, 'electron', 'host', 'serve.mjs'),
+    '--db',
+    ledger.location,
+    '--key-file',
+    ledger.keyFile,
+    '--port',
+    '0',
+  ]
+  const child = spawn(process.execPath, args, {
+    cwd: PROJECT_ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, INIT_CWD: PROJECT_ROOT },
+  })
   let stderr = ''
   let exit: string | null = null
   child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr = (stderr + d).slice(-4000)))
   child.once('exit', (code, signal) => (exit = signal ?? `status ${code}`))
   const url = await listeningUrl(child, () => stderr)
-  return { url, exit: () => exit, stderrTail: () => stderr, cpuSeconds: () => processCpuSeconds(child.pid), stop: (graceMs = 10_000) => stopChild(child, graceMs) }
+  return {
+    url,
+    exit: () => exit,
+    stderrTail: () => stderr,
+    cpuSeconds: () => processCpuSeconds(child.pid),
+    stop: (graceMs = 10_000) => stopChild(child, graceMs),
+  }
 }
 
 function listeningUrl(child: ChildProcess, stderr: () => string): Promise<string> {
@@ -93,7 +112,8 @@ async function stopChild(child: ChildProcess, graceMs: number): Promise<void> {
 export type Outcome<T> = { ok: true; result: T } | { ok: false; error: string; detail?: string }
 
 /** An envelope's error as a short label: its code and the start of its message. */
-const envelopeError = (e: { code?: string; message?: string }) => `${e.code ?? 'ERROR'} ${(e.message ?? '').slice(0, 60)}`.trim()
+const envelopeError = (e: { code?: string; message?: string }) =>
+  `${e.code ?? 'ERROR'} ${(e.message ?? '').slice(0, 60)}`.trim()
 
 function transportError(e: unknown, timeoutMs: number): string {
   const err = e as { name?: string; message?: string; cause?: { code?: string; message?: string } }
@@ -119,17 +139,32 @@ async function envelopeOf<T>(res: Response): Promise<Outcome<T>> {
   const status = res.status === 200 ? '' : `HTTP ${res.status} `
   if (body?.ok === false) {
     const details = body.error?.details
-    return { ok: false, error: `${status}${envelopeError(body.error ?? {})}`, ...(details === undefined ? {} : { detail: JSON.stringify(details).slice(0, 300) }) }
+    return {
+      ok: false,
+      error: `${status}${envelopeError(body.error ?? {})}`,
+      ...(details === undefined ? {} : { detail: JSON.stringify(details).slice(0, 300) }),
+    }
   }
   return { ok: false, error: `HTTP ${res.status}` }
 }
 
 /** POST /api/<channel> as the renderer's http transport does, within `timeoutMs`. */
-export async function callApi<T>(base: string, channel: string, args: unknown, token: string | null, timeoutMs: number): Promise<Outcome<T>> {
+export async function callApi<T>(
+  base: string,
+  channel: string,
+  args: unknown,
+  token: string | null,
+  timeoutMs: number,
+): Promise<Outcome<T>> {
   const headers: Record<string, string> = { 'content-type': 'application/json' }
   if (token) headers.authorization = `Bearer ${token}`
   try {
-    const res = await fetch(new URL(`api/${channel}`, base), { method: 'POST', headers, body: JSON.stringify({ args }), signal: AbortSignal.timeout(timeoutMs) })
+    const res = await fetch(new URL(`api/${channel}`, base), {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ args }),
+      signal: AbortSignal.timeout(timeoutMs),
+    })
     return await envelopeOf<T>(res)
   } catch (e) {
     return { ok: false, error: transportError(e, timeoutMs) }
@@ -145,7 +180,12 @@ export async function uploadFeed<T>(base: string, feed: Feed, token: string, tim
     authorization: `Bearer ${token}`,
   }
   try {
-    const res = await fetch(new URL('api/sales:import', base), { method: 'POST', headers, body, signal: AbortSignal.timeout(timeoutMs) })
+    const res = await fetch(new URL('api/sales:import', base), {
+      method: 'POST',
+      headers,
+      body,
+      signal: AbortSignal.timeout(timeoutMs),
+    })
     return await envelopeOf<T>(res)
   } catch (e) {
     return { ok: false, error: transportError(e, timeoutMs) }
@@ -158,7 +198,12 @@ const NO_CHANNEL = 'api/bench:probe'
 /** Asks the host for a channel it does not have; null when it answered its 404, else what went wrong. */
 export async function probeHost(base: string, timeoutMs: number): Promise<string | null> {
   try {
-    const res = await fetch(new URL(NO_CHANNEL, base), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}', signal: AbortSignal.timeout(timeoutMs) })
+    const res = await fetch(new URL(NO_CHANNEL, base), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+      signal: AbortSignal.timeout(timeoutMs),
+    })
     await res.arrayBuffer()
     return res.status === 404 ? null : `HTTP ${res.status}`
   } catch (e) {

@@ -57,7 +57,10 @@ const ADMIN = { name: 'ada', role: 'admin' } as const
 const FIRST_AUDITOR = { name: 'aude', role: 'auditor' } as const
 
 function psql(server: string, sql: string): void {
-  execFileSync('psql', [server, '-XAtq', '-v', 'ON_ERROR_STOP=1', '-c', sql], { stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 })
+  execFileSync('psql', [server, '-XAtq', '-v', 'ON_ERROR_STOP=1', '-c', sql], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    timeout: 120_000,
+  })
 }
 
 /** A new, empty ledger on `engine`. */
@@ -75,7 +78,9 @@ export function newLoadLedger(engine: BenchEngine): LoadLedger {
   } catch (e) {
     removeDir()
     const why = (e as { stderr?: Buffer }).stderr?.toString().trim() || (e as Error).message
-    throw new Error(`the PostgreSQL half of the load bench needs a server where it may create a database (CARATS_BENCH_PG=${server}): ${why}`)
+    throw new Error(
+      `the PostgreSQL half of the load bench needs a server where it may create a database (CARATS_BENCH_PG=${server}): ${why}`,
+    )
   }
   const url = new URL(server)
   url.pathname = `/${database}`
@@ -92,11 +97,17 @@ export function newLoadLedger(engine: BenchEngine): LoadLedger {
 /** An emission of the real game: its key ceremony, its block generated and verified, opened. */
 async function openEmission(b: Backend): Promise<number> {
   const s = b.services
-  const e = s.emissions.create(ADMIN, { blocks: 1, startsOn: LOAD_STARTS_ON, demo: false, claimThresholdCents: CLAIM_THRESHOLD_CENTS })
+  const e = s.emissions.create(ADMIN, {
+    blocks: 1,
+    startsOn: LOAD_STARTS_ON,
+    demo: false,
+    claimThresholdCents: CLAIM_THRESHOLD_CENTS,
+  })
   completeCeremony(s.ceremony, e.emission, { starter: ADMIN, custodian: FIRST_AUDITOR })
   for (const start of [() => s.emissions.generate(ADMIN, e.emission), () => s.emissions.verify(ADMIN, e.emission)]) {
     const end = await s.jobs.wait(start().id)
-    if (end.state !== 'done') throw new Error(`the load bench's emission: ${end.kind} ended ${end.state}: ${end.message}`)
+    if (end.state !== 'done')
+      throw new Error(`the load bench's emission: ${end.kind} ended ${end.state}: ${end.message}`)
   }
   s.emissions.open(ADMIN, e.emission)
   return e.emission
@@ -117,7 +128,10 @@ function staffAccounts(b: Backend, clients: number): { staff: StaffAccount[]; op
   const users = b.services.users
   users.setup(ADMIN.name, LOAD_PASSWORD)
   users.create(ADMIN, { name: FIRST_AUDITOR.name, role: FIRST_AUDITOR.role, password: LOAD_PASSWORD })
-  const staff = Array.from({ length: clients }, (_, i) => ({ name: `${ROLE_TURNS[i % ROLE_TURNS.length]}-${i + 1}`, role: ROLE_TURNS[i % ROLE_TURNS.length] }))
+  const staff = Array.from({ length: clients }, (_, i) => ({
+    name: `${ROLE_TURNS[i % ROLE_TURNS.length]}-${i + 1}`,
+    role: ROLE_TURNS[i % ROLE_TURNS.length],
+  }))
   const operator: StaffAccount = { name: 'operator-feeds', role: 'operator' }
   for (const a of [...staff, operator]) {
     const made = users.create(ADMIN, { name: a.name, role: a.role, password: LOAD_PASSWORD })
@@ -138,7 +152,8 @@ export async function fillLoadLedger(ledger: LoadLedger, o: { clients: number; f
     const feed: Feed = writeFeed(ledger.dir, { emission, from: 0, count: o.firstDay, day: 0 })
     const r = b.services.importer.importHere(operator, readFeedFile(feed.path), feed.fileName, feed.sha256)
     rmSync(feed.path)
-    if (r.imported !== o.firstDay) throw new Error(`the load bench's first day imported ${r.imported} of ${o.firstDay} sales`)
+    if (r.imported !== o.firstDay)
+      throw new Error(`the load bench's first day imported ${r.imported} of ${o.firstDay} sales`)
     const pendingClaims = b.services.claims.all({ emission, status: 'pending' }).map((c) => c.serial)
     return { emission, soldUnits: feed.to, players: feed.players, pendingClaims, staff, operator, sales: salesCount(b) }
   } finally {

@@ -63,17 +63,27 @@ export function loadOptions(): LoadOptions {
   }
 }
 
-const problemLines = (s: Scenario): BenchLine[] => s.problems.map((p) => ({ name: p.slice(0, 52), value: p.slice(52, 132), ok: false }))
+const problemLines = (s: Scenario): BenchLine[] =>
+  s.problems.map((p) => ({ name: p.slice(0, 52), value: p.slice(52, 132), ok: false }))
 
 function quickLines(q: Scenario): BenchLine[] {
   const figures = opFigures(q.run.samples, q.uploads)
   const failed = figures.reduce((n, f) => n + f.errors, 0)
-  const allOk = !q.problems.length && failed === 0 && q.uploads.length === QUICK_FEEDS && q.uploads.every((u) => u.outcome.ok)
+  const allOk =
+    !q.problems.length && failed === 0 && q.uploads.length === QUICK_FEEDS && q.uploads.every((u) => u.outcome.ok)
   const calls = figures.flatMap((f) => [
-    { name: `${f.op}: ${f.n.toLocaleString('en-US')} calls, ${f.errors} failed; p50 / p99 / max`, value: `${fmt(f.p50, 1)} / ${fmt(f.p99, 1)} / ${fmt(f.max, 0)} ms` },
+    {
+      name: `${f.op}: ${f.n.toLocaleString('en-US')} calls, ${f.errors} failed; p50 / p99 / max`,
+      value: `${fmt(f.p50, 1)} / ${fmt(f.p99, 1)} / ${fmt(f.max, 0)} ms`,
+    },
     ...f.why.slice(0, 4).map(([why, n]) => ({ name: `  ${n} × ${why}`.slice(0, 52), value: '' })),
   ])
-  return [...problemLines(q), ...uploadLines(q.uploads), ...calls, { name: `all ${QUICK_FEEDS} uploads and every sign-in succeed`, value: allOk ? 'yes' : 'no', ok: allOk }]
+  return [
+    ...problemLines(q),
+    ...uploadLines(q.uploads),
+    ...calls,
+    { name: `all ${QUICK_FEEDS} uploads and every sign-in succeed`, value: allOk ? 'yes' : 'no', ok: allOk },
+  ]
 }
 
 function timedLines(engine: BenchEngine, t: Scenario, seconds: number): BenchLine[] {
@@ -81,7 +91,10 @@ function timedLines(engine: BenchEngine, t: Scenario, seconds: number): BenchLin
     ...problemLines(t),
     ...opLines(opFigures(t.run.samples, t.uploads), engine),
     ...uploadLines(t.uploads),
-    { name: `an upload in progress, of the ${seconds} s`, value: `${fmt(importingSeconds(t.uploads, t.windowMs), 1)} s` },
+    {
+      name: `an upload in progress, of the ${seconds} s`,
+      value: `${fmt(importingSeconds(t.uploads, t.windowMs), 1)} s`,
+    },
     ...cpuLines(t),
   ]
 }
@@ -91,7 +104,14 @@ function cpuLines(t: Scenario): BenchLine[] {
   const cores = availableParallelism()
   const { seconds } = t.cpu
   return [
-    ...(t.cpu.host === null ? [] : [{ name: `CPU of the host's process over ${fmt(seconds, 0)} s, of ${cores} cores`, value: `${fmt(t.cpu.host / seconds, 2)} cores` }]),
+    ...(t.cpu.host === null
+      ? []
+      : [
+          {
+            name: `CPU of the host's process over ${fmt(seconds, 0)} s, of ${cores} cores`,
+            value: `${fmt(t.cpu.host / seconds, 2)} cores`,
+          },
+        ]),
     { name: `CPU of the bench's own clients, of ${cores} cores`, value: `${fmt(t.cpu.clients / seconds, 2)} cores` },
   ]
 }
@@ -99,31 +119,54 @@ function cpuLines(t: Scenario): BenchLine[] {
 function quickFigures(q: Scenario): Figure[] {
   const signIns = q.run.samples.filter((s) => s.op === 'sign-in')
   return [
-    { name: `three uploads: imported, of ${QUICK_FEEDS}`, value: q.uploads.filter((u) => u.outcome.ok).length, target: String(QUICK_FEEDS), meets: (v) => v === QUICK_FEEDS },
-    { name: 'three uploads: sign-ins failed', value: signIns.filter((s) => s.error).length, target: '0', meets: (v) => v === 0 },
+    {
+      name: `three uploads: imported, of ${QUICK_FEEDS}`,
+      value: q.uploads.filter((u) => u.outcome.ok).length,
+      target: String(QUICK_FEEDS),
+      meets: (v) => v === QUICK_FEEDS,
+    },
+    {
+      name: 'three uploads: sign-ins failed',
+      value: signIns.filter((s) => s.error).length,
+      target: '0',
+      meets: (v) => v === 0,
+    },
     { name: 'three uploads: slowest sign-in', value: Math.max(0, ...signIns.map((s) => s.ms)), unit: 'ms' },
   ]
 }
 
 /** Both parts on a fresh ledger of `engine`; prints its tables; its figures for the side-by-side table. */
-async function onEngine(engine: BenchEngine, feedsFor: (emission: number, from: number) => Feed[], o: LoadOptions): Promise<Figure[]> {
+async function onEngine(
+  engine: BenchEngine,
+  feedsFor: (emission: number, from: number) => Feed[],
+  o: LoadOptions,
+): Promise<Figure[]> {
   const ledger = newLoadLedger(engine)
   const name = ENGINE_NAME[engine]
   try {
-    log(`${engine}: a real block generated, verified and opened; ${o.clients} staff accounts; a first day of ${o.lines.toLocaleString('en-US')} sales…`)
+    log(
+      `${engine}: a real block generated, verified and opened; ${o.clients} staff accounts; a first day of ${o.lines.toLocaleString('en-US')} sales…`,
+    )
     const world = await fillLoadLedger(ledger, { clients: o.clients, firstDay: o.lines })
     const feeds = feedsFor(world.emission, world.soldUnits)
     log(`${engine}: three uploads while ${COLLEAGUES} colleagues sign in…`)
     const done = new Set<Feed>()
     const quick = await quickPart(ledger, world, feeds, done)
-    printTable(`Under load, ${name}: three feeds of ${o.lines.toLocaleString('en-US')} lines uploaded one after another while ${COLLEAGUES} colleagues sign in`, quickLines(quick))
+    printTable(
+      `Under load, ${name}: three feeds of ${o.lines.toLocaleString('en-US')} lines uploaded one after another while ${COLLEAGUES} colleagues sign in`,
+      quickLines(quick),
+    )
     log(`${engine}: ${o.clients} staff for ${o.seconds} s while feeds import…`)
     const timed = await timedPart(ledger, world, feeds, done, o.seconds)
     const held = await countSales(ledger)
     const expected = world.sales + [...quick.uploads, ...timed.uploads].reduce((n, u) => n + imported(u), 0)
     printTable(`Under load, ${name}: ${o.clients} staff for ${o.seconds} s while feeds import back to back`, [
       ...timedLines(engine, timed, o.seconds),
-      { name: 'sales in the ledger after, against those imported', value: `${held.toLocaleString('en-US')} / ${expected.toLocaleString('en-US')}`, ok: held === expected },
+      {
+        name: 'sales in the ledger after, against those imported',
+        value: `${held.toLocaleString('en-US')} / ${expected.toLocaleString('en-US')}`,
+        ok: held === expected,
+      },
     ])
     return [...sideFigures(engine, opFigures(timed.run.samples, timed.uploads), timed.uploads), ...quickFigures(quick)]
   } finally {
@@ -149,6 +192,10 @@ export async function benchLoad(o: LoadOptions = loadOptions()): Promise<Record<
   } finally {
     rmSync(feedDir, { recursive: true, force: true })
   }
-  printSideBySide(`Under load: ${o.clients} staff clients for ${o.seconds} s while feeds import (p50 / p99 of every call)`, figures.sqlite, figures.postgres)
+  printSideBySide(
+    `Under load: ${o.clients} staff clients for ${o.seconds} s while feeds import (p50 / p99 of every call)`,
+    figures.sqlite,
+    figures.postgres,
+  )
   return figures
 }

@@ -15,8 +15,6 @@ import { type BenchLine, fmt, printTable, seconds, timeEach } from './stats'
 
 const FEED_LINES = 100_000
 
-
-
 export async function benchRecall(): Promise<BenchLine[]> {
   const lines: BenchLine[] = []
   const sales = Number(process.env.CARATS_BENCH_SALES || CARATS.blockSize)
@@ -42,10 +40,19 @@ export async function benchRecall(): Promise<BenchLine[]> {
     const importer = createImporter({ db: f.db, clock: f.clock, catalog: f.catalog, sales: f.sales, audit: f.audit })
     const feedFile = (first: number, at: (i: number) => number, name: string) => {
       const path = join(f.dir, name)
-      writeFileSync(path, Array.from({ length: FEED_LINES }, (_, i) => feedLine({
-        saleId: `${name}-${i}`, serial: formatSerial({ emission: b, block: 1, unit: first + i }),
-        player: names[i % names.length], soldAt: at(i), stakeCents: 500, play: null,
-      })).join('\n') + '\n')
+      writeFileSync(
+        path,
+        Array.from({ length: FEED_LINES }, (_, i) =>
+          feedLine({
+            saleId: `${name}-${i}`,
+            serial: formatSerial({ emission: b, block: 1, unit: first + i }),
+            player: names[i % names.length],
+            soldAt: at(i),
+            stakeCents: 500,
+            play: null,
+          }),
+        ).join('\n') + '\n',
+      )
       return path
     }
     const span = Math.max(1, to - from)
@@ -54,15 +61,25 @@ export async function benchRecall(): Promise<BenchLine[]> {
     f.catalog.deriver(b, 1).tiers
     const onTimeS = seconds(() => importer.importContent(TEST_ACTOR, readFeedFile(onTime), 'on-time.jsonl'))
     const lateS = seconds(() => importer.importContent(TEST_ACTOR, readFeedFile(late), 'late.jsonl'))
-    lines.push({ name: `import ${FEED_LINES.toLocaleString('en-US')} lines sold after all others, lines per second`, value: fmt(FEED_LINES / onTimeS, 0) })
-    lines.push({ name: '  the same, sold among the older sales (a late feed), lines per second', value: fmt(FEED_LINES / lateS, 0) })
+    lines.push({
+      name: `import ${FEED_LINES.toLocaleString('en-US')} lines sold after all others, lines per second`,
+      value: fmt(FEED_LINES / onTimeS, 0),
+    })
+    lines.push({
+      name: '  the same, sold among the older sales (a late feed), lines per second',
+      value: fmt(FEED_LINES / lateS, 0),
+    })
     lines.push({ name: '  late / on time', value: fmt(onTimeS / lateS, 2) })
 
     let problems = 0
-    const checkS = seconds(() => (problems = checkLedgerData({ db: f.db, catalog: f.catalog }, { prizes: false }).problemCount))
+    const checkS = seconds(
+      () => (problems = checkLedgerData({ db: f.db, catalog: f.catalog }, { prizes: false }).problemCount),
+    )
     if (problems) throw new Error(`the ledger check found ${problems} problems after the feeds`)
-    lines.push({ name: 'ledger check of the counters and newest sales (prizes not re-derived), seconds', value: fmt(checkS, 2) })
-
+    lines.push({
+      name: 'ledger check of the counters and newest sales (prizes not re-derived), seconds',
+      value: fmt(checkS, 2),
+    })
   } finally {
     f.close()
   }

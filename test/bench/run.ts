@@ -27,7 +27,9 @@ const sections: Record<string, () => Promise<unknown>> = {
 async function main() {
   const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'))
   const names = wanted.length > 0 ? wanted : Object.keys(sections)
-  console.log(`# carats benchmarks: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`)
+  console.log(
+    `# carats benchmarks: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`,
+  )
   for (const n of names) {
     if (!sections[n]) throw new Error(`unknown section ${n} (have: ${Object.keys(sections).join(', ')})`)
     await sections[n]()

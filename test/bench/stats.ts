@@ -9,7 +9,8 @@ export function summarize(samples: number[]) {
   return { n: s.length, p50: percentile(s, 50), p99: percentile(s, 99), min: s[0], max: s[s.length - 1] }
 }
 
-export const fmt = (n: number, digits = 2) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits })
+export const fmt = (n: number, digits = 2) =>
+  n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits })
 
 /** Samples the process's resident memory (worker threads included) while work runs. */
 export function memoryWatch() {

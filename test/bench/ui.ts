@@ -71,7 +71,9 @@ async function firstScreen(browser: Browser, dbPath: string | undefined, runs: n
       await page.goto(host.url, { waitUntil: 'commit' })
       await page.locator('input[name="password"]').waitFor({ state: 'visible' })
       // sign-in, or on a new ledger the first-start admin account
-      await page.getByRole('button', { name: /^(Se connecter|Créer le compte administrateur)$/ }).waitFor({ state: 'visible' })
+      await page
+        .getByRole('button', { name: /^(Se connecter|Créer le compte administrateur)$/ })
+        .waitFor({ state: 'visible' })
       const t2 = performance.now()
       listening.push(t1 - t0)
       total.push(t2 - t0)
@@ -94,11 +96,19 @@ export async function benchUi(opts: { runs: number }): Promise<BenchLine[]> {
   const loadAtStart = loadavg()[0]
   try {
     const first = await firstScreen(browser, copy.dbPath, opts.runs)
-    lines.push({ name: `first screen, from starting the host (median of ${opts.runs})`, value: `${fmt(first.total.p50 / 1000)} s`, target: '< 2 s', ok: first.total.p50 < 2000 })
+    lines.push({
+      name: `first screen, from starting the host (median of ${opts.runs})`,
+      value: `${fmt(first.total.p50 / 1000)} s`,
+      target: '< 2 s',
+      ok: first.total.p50 < 2000,
+    })
     lines.push({ name: '  of which the host until listening', value: `${fmt(first.listening.p50 / 1000)} s` })
     // the same on a new, empty ledger: what the ledger's size adds to the start
     const empty = await firstScreen(browser, undefined, Math.min(opts.runs, 3))
-    lines.push({ name: `  same, empty ledger (median of ${Math.min(opts.runs, 3)})`, value: `${fmt(empty.total.p50 / 1000)} s` })
+    lines.push({
+      name: `  same, empty ledger (median of ${Math.min(opts.runs, 3)})`,
+      value: `${fmt(empty.total.p50 / 1000)} s`,
+    })
     lines.push({ name: '    of which the host until listening', value: `${fmt(empty.listening.p50 / 1000)} s` })
 
     const host = await startHost({ dbPath: copy.dbPath })
@@ -110,7 +120,9 @@ export async function benchUi(opts: { runs: number }): Promise<BenchLine[]> {
       await page.getByRole('heading', { name: 'Émissions', level: 1 }).waitFor({ timeout: 30_000 })
       await park(page)
 
-      const serials = Array.from({ length: opts.runs + 1 }, (_, i) => formatSerial({ emission: 1, block: 1, unit: (i * 1_603_201 + 7_777) % CARATS.blockSize }, CARATS.blockSize))
+      const serials = Array.from({ length: opts.runs + 1 }, (_, i) =>
+        formatSerial({ emission: 1, block: 1, unit: (i * 1_603_201 + 7_777) % CARATS.blockSize }, CARATS.blockSize),
+      )
       const inspector: number[] = []
       const replay: number[] = []
       const dashboard: number[] = []
@@ -123,9 +135,17 @@ export async function benchUi(opts: { runs: number }): Promise<BenchLine[]> {
           `(() => { const t = document.querySelector('[data-test="ticket"]'); return !!t && t.innerText.includes(${JSON.stringify(s)}) && t.querySelectorAll('g.gem').length === 24 && !!document.querySelector('[data-test="prize"]') })()`,
         )
         await park(page)
-        const tr = await timeNavigation(page, `#/tickets/${s}/replay`, `!!document.querySelector('[data-test="count"]') && document.querySelectorAll('svg.ticket g.gem').length === 24`)
+        const tr = await timeNavigation(
+          page,
+          `#/tickets/${s}/replay`,
+          `!!document.querySelector('[data-test="count"]') && document.querySelectorAll('svg.ticket g.gem').length === 24`,
+        )
         await park(page)
-        const td = await timeNavigation(page, '#/dashboard', `!!document.querySelector('[data-test="dashboard"] .kpi') && ${PAINTED('Ventes par jour')} && ${PAINTED('Épuisement par rang de lot')}`)
+        const td = await timeNavigation(
+          page,
+          '#/dashboard',
+          `!!document.querySelector('[data-test="dashboard"] .kpi') && ${PAINTED('Ventes par jour')} && ${PAINTED('Épuisement par rang de lot')}`,
+        )
         await park(page)
         if (r > 0) {
           inspector.push(ti)
@@ -133,7 +153,9 @@ export async function benchUi(opts: { runs: number }): Promise<BenchLine[]> {
           dashboard.push(td)
         }
       }
-      const sold = await page.evaluate(`document.body.innerText.includes('8 016 000 / 8 016 000') || document.body.innerText.includes('8\u202f016\u202f000 / 8\u202f016\u202f000')`)
+      const sold = await page.evaluate(
+        `document.body.innerText.includes('8 016 000 / 8 016 000') || document.body.innerText.includes('8\u202f016\u202f000 / 8\u202f016\u202f000')`,
+      )
       if (!sold) log('warning: the emissions list does not show the whole block sold')
       for (const [name, samples] of [
         ['ticket inspector, a sold unit', inspector],
@@ -141,7 +163,12 @@ export async function benchUi(opts: { runs: number }): Promise<BenchLine[]> {
         ['dashboard, charts painted', dashboard],
       ] as const) {
         const s = summarize(samples)
-        lines.push({ name: `${name} (median of ${opts.runs})`, value: `${fmt(s.p50, 0)} ms`, target: '< 300 ms', ok: s.p50 < 300 })
+        lines.push({
+          name: `${name} (median of ${opts.runs})`,
+          value: `${fmt(s.p50, 0)} ms`,
+          target: '< 300 ms',
+          ok: s.p50 < 300,
+        })
         lines.push({ name: '  slowest run', value: `${fmt(s.max, 0)} ms` })
       }
     } finally {
@@ -152,7 +179,10 @@ export async function benchUi(opts: { runs: number }): Promise<BenchLine[]> {
     copy.remove()
   }
   // other work on the machine slows the host and Chromium alike: say how busy it was
-  lines.push({ name: 'machine load (1-min average), start → end', value: `${fmt(loadAtStart, 1)} → ${fmt(loadavg()[0], 1)}` })
+  lines.push({
+    name: 'machine load (1-min average), start → end',
+    value: `${fmt(loadAtStart, 1)} → ${fmt(loadavg()[0], 1)}`,
+  })
   printTable('UI: browser host + Chromium, one block of 8,016,000 units sold', lines)
   return lines
 }

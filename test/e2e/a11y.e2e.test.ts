@@ -22,7 +22,9 @@ const LOOKS: { locale: Locale; theme: Theme }[] = [
 
 /** Language and theme as the switches in the header remember them, then a reload. */
 async function look(page: Page, locale: Locale, theme: Theme): Promise<void> {
-  await page.evaluate(`localStorage.setItem('carats.locale', '${locale}'); localStorage.setItem('carats.theme', '${theme}')`)
+  await page.evaluate(
+    `localStorage.setItem('carats.locale', '${locale}'); localStorage.setItem('carats.theme', '${theme}')`,
+  )
   await page.reload()
 }
 
@@ -108,7 +110,9 @@ describe('accessibility: axe-core finds nothing on any screen', () => {
       const other = locale === 'fr' ? 'English' : 'Français'
       await page.locator('.prefs .n-base-selection').click()
       await page.locator('.n-base-select-option').filter({ hasText: other }).click()
-      expect(await page.title()).toBe(locale === 'fr' ? 'Dashboard — 500 000 CARATS' : 'Tableau de bord — 500 000 CARATS')
+      expect(await page.title()).toBe(
+        locale === 'fr' ? 'Dashboard — 500 000 CARATS' : 'Tableau de bord — 500 000 CARATS',
+      )
       counts[`${locale}-${theme}`] = found.length
       console.log(`axe, ${locale} ${theme}: ${found.length} violation(s)`)
       expect(describeViolations(found)).toBe('no violations')

@@ -19,7 +19,10 @@ import { PASSWORD, SALES_LEDGER } from './fixtures/ledger'
 const NEW_PASSWORD = 'nadia-password-2024'
 
 /** A sign-in lockout's end as the screens say it in French: the minute a new attempt is taken. */
-const frenchMinute = (iso: string) => new Intl.DateTimeFormat('fr-FR', { hour: '2-digit', minute: '2-digit' }).format(new Date(Math.ceil(Date.parse(iso) / 60_000) * 60_000))
+const frenchMinute = (iso: string) =>
+  new Intl.DateTimeFormat('fr-FR', { hour: '2-digit', minute: '2-digit' }).format(
+    new Date(Math.ceil(Date.parse(iso) / 60_000) * 60_000),
+  )
 
 /** Clicks and waits for the api's answer to `channel`. */
 async function clickFor(page: Page, channel: string, click: () => Promise<void>): Promise<Response> {
@@ -28,10 +31,13 @@ async function clickFor(page: Page, channel: string, click: () => Promise<void>)
   return answered
 }
 
-interface AuditItems { items: { actor: string; action: string; object: string; details: string }[] }
+interface AuditItems {
+  items: { actor: string; action: string; object: string; details: string }[]
+}
 
 /** The users table's row of `name`. */
-const rowOf = (page: Page, name: string) => page.getByRole('row').filter({ has: page.locator('strong', { hasText: new RegExp(`^${name}$`) }) })
+const rowOf = (page: Page, name: string) =>
+  page.getByRole('row').filter({ has: page.locator('strong', { hasText: new RegExp(`^${name}$`) }) })
 
 describe('admin: staff accounts', () => {
   const app = useJourneyApp(SALES_LEDGER)
@@ -55,7 +61,9 @@ describe('admin: staff accounts', () => {
     await create('sophie')
     // said beside the name, which is what to change, not as a passing message
     const taken = modal.locator('[data-test="user-name-item"]')
-    await expect.poll(async () => norm(await taken.innerText()), { timeout: 15_000 }).toContain('L’identifiant « sophie » est déjà pris : choisissez-en un autre.')
+    await expect
+      .poll(async () => norm(await taken.innerText()), { timeout: 15_000 })
+      .toContain('L’identifiant « sophie » est déjà pris : choisissez-en un autre.')
     await screenshot(page, 'admin-1-name-taken')
     await modal.getByRole('button', { name: 'Annuler' }).click()
     await modal.waitFor({ state: 'hidden' })
@@ -88,7 +96,9 @@ describe('admin: staff accounts', () => {
     // whereas a wrong password is said to be wrong
     await other.page.getByLabel(/^Mot de passe\W*$/).fill('not-her-password')
     await other.page.getByRole('button', { name: 'Se connecter' }).click()
-    await expect.poll(async () => norm(await refused.innerText()), { timeout: 15_000 }).toMatch(/^Identifiant ou mot de passe incorrect/)
+    await expect
+      .poll(async () => norm(await refused.innerText()), { timeout: 15_000 })
+      .toMatch(/^Identifiant ou mot de passe incorrect/)
 
     expect(problems).toEqual([])
     expect(other.problems.filter((p) => !/status of 401/.test(p))).toEqual([])
@@ -103,7 +113,9 @@ describe('admin: staff accounts', () => {
     const refused = m.getByRole('alert')
     const attempt = async (password: string) => {
       await m.getByLabel(/^Mot de passe\W*$/).fill(password)
-      return (await (await clickFor(m, 'auth:login', () => m.getByRole('button', { name: 'Se connecter' }).click())).json()) as { ok: boolean; error?: { reason?: { key: string; params: { until?: string } } } }
+      return (await (
+        await clickFor(m, 'auth:login', () => m.getByRole('button', { name: 'Se connecter' }).click())
+      ).json()) as { ok: boolean; error?: { reason?: { key: string; params: { until?: string } } } }
     }
     let logins = 0
     m.on('request', (r) => void (r.url().endsWith('/api/auth:login') && logins++))
@@ -125,7 +137,11 @@ describe('admin: staff accounts', () => {
     await m.getByLabel(/^Identifiant/).fill('personne')
     for (let i = 1; i <= 5; i++) await attempt(`guess-${i}`)
     expect((await attempt('guess-6')).error?.reason?.key).toBe('SIGN_IN_LOCKED')
-    await expect.poll(async () => norm(await refused.innerText())).toMatch(/^Trop de tentatives de connexion infructueuses avec cet identifiant : réessayez à partir de \d\d:\d\d\.$/)
+    await expect
+      .poll(async () => norm(await refused.innerText()))
+      .toMatch(
+        /^Trop de tentatives de connexion infructueuses avec cet identifiant : réessayez à partir de \d\d:\d\d\.$/,
+      )
 
     // the administrator sees which account is locked and until when, and each last sign-in
     const { page, problems } = await app.open()
@@ -149,25 +165,47 @@ describe('admin: staff accounts', () => {
     const adminToken = await pageToken(page)
     const unlocked = await app.call<AuditItems>('audit:list', { action: 'user.unlock' }, adminToken)
     expect(unlocked.ok && unlocked.result.items[0]).toMatchObject({ actor: 'admin', action: 'user.unlock' })
-    expect(unlocked.ok && JSON.parse(unlocked.result.items[0].details)).toMatchObject({ name: 'marc', lockedUntil: until, failures: 5 })
+    expect(unlocked.ok && JSON.parse(unlocked.result.items[0].details)).toMatchObject({
+      name: 'marc',
+      lockedUntil: until,
+      failures: 5,
+    })
 
     // a change of role is confirmed with what the new role may do, and logged with before and after
     const sophie = rowOf(page, 'sophie')
     await sophie.locator('[data-test="role-sophie"]').click()
-    await page.locator('.n-base-select-option').filter({ hasText: /^Auditeur$/ }).click()
+    await page
+      .locator('.n-base-select-option')
+      .filter({ hasText: /^Auditeur$/ })
+      .click()
     const confirm = page.getByRole('dialog').filter({ hasText: 'sophie deviendra Auditeur.' })
     await confirm.waitFor()
-    expect(norm(await confirm.innerText())).toContain('sophie deviendra Auditeur. Un auditeur peut voir les unités invendues (motif à l’appui), vérifier les blocs et le registre, et lire le journal d’audit.')
+    expect(norm(await confirm.innerText())).toContain(
+      'sophie deviendra Auditeur. Un auditeur peut voir les unités invendues (motif à l’appui), vérifier les blocs et le registre, et lire le journal d’audit.',
+    )
     await screenshot(page, 'admin-6-role-confirm')
     await confirm.getByRole('button', { name: 'Changer le rôle', exact: true }).click()
     await page.locator('.n-message').filter({ hasText: 'sophie est maintenant Auditeur.' }).waitFor({ timeout: 15_000 })
     const updated = await app.call<AuditItems>('audit:list', { action: 'user.update' }, adminToken)
-    expect(updated.ok && JSON.parse(updated.result.items[0].details)).toEqual({ name: 'sophie', role: { from: 'support', to: 'auditor' }, confirmation: 'awaited' })
+    expect(updated.ok && JSON.parse(updated.result.items[0].details)).toEqual({
+      name: 'sophie',
+      role: { from: 'support', to: 'auditor' },
+      confirmation: 'awaited',
+    })
 
     // marc signs in, then changes his own password from the user menu
     await m.getByLabel(/^Identifiant/).fill('marc')
     expect((await attempt(PASSWORD)).ok).toBe(true)
-    await expect.poll(() => m.locator('.n-layout-header').innerText().catch(() => ''), { timeout: 15_000 }).toContain('marc')
+    await expect
+      .poll(
+        () =>
+          m
+            .locator('.n-layout-header')
+            .innerText()
+            .catch(() => ''),
+        { timeout: 15_000 },
+      )
+      .toContain('marc')
     await m.locator('.n-layout-header .user').click()
     await m.locator('.n-dropdown-option').filter({ hasText: 'Changer mon mot de passe' }).click()
     const modal = m.getByRole('dialog').filter({ hasText: 'Changer mon mot de passe' })
@@ -179,7 +217,9 @@ describe('admin: staff accounts', () => {
     }
     await fillPasswords('not-his-password', 'marc-new-password-1')
     await clickFor(m, 'auth:changePassword', () => modal.locator('[data-test="password-submit"]').click())
-    await expect.poll(async () => norm(await modal.locator('[data-test="password-error"]').innerText())).toBe('Le mot de passe actuel est incorrect.')
+    await expect
+      .poll(async () => norm(await modal.locator('[data-test="password-error"]').innerText()))
+      .toBe('Le mot de passe actuel est incorrect.')
     await screenshot(m, 'admin-7-own-password')
     await fillPasswords(PASSWORD, 'marc-new-password-1')
     await clickFor(m, 'auth:changePassword', () => modal.locator('[data-test="password-submit"]').click())
@@ -193,7 +233,16 @@ describe('admin: staff accounts', () => {
     await m.getByLabel(/^Identifiant/).fill('marc')
     expect((await attempt(PASSWORD)).error?.reason?.key).toBe('WRONG_CREDENTIALS')
     expect((await attempt('marc-new-password-1')).ok).toBe(true)
-    await expect.poll(() => m.locator('.n-layout-header').innerText().catch(() => ''), { timeout: 15_000 }).toContain('marc')
+    await expect
+      .poll(
+        () =>
+          m
+            .locator('.n-layout-header')
+            .innerText()
+            .catch(() => ''),
+        { timeout: 15_000 },
+      )
+      .toContain('marc')
 
     expect(problems).toEqual([])
     expect(marc.problems.filter((p) => !/status of 401/.test(p))).toEqual([])

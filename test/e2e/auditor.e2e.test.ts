@@ -26,7 +26,12 @@ describe('auditor: an unsold unit, inspected with a reason, is in the audit log'
     try {
       expect(b.services.catalog.block(1, 1).units_sold).toBeLessThan(UNIT)
       const t = b.services.catalog.deriver(1, 1).ticket(UNIT)
-      expected = { winning: [...t.winning], numbers: [...t.numbers], amountsCents: [...t.amountsCents], prizeCents: t.prizeCents }
+      expected = {
+        winning: [...t.winning],
+        numbers: [...t.numbers],
+        amountsCents: [...t.amountsCents],
+        prizeCents: t.prizeCents,
+      }
     } finally {
       b.close()
       copy.remove()
@@ -38,7 +43,10 @@ describe('auditor: an unsold unit, inspected with a reason, is in the audit log'
     await signIn(page, 'auditor', 'auditor-1-sign-in')
     const auditor = await app.token('auditor')
     const inspections = async () => {
-      const r = await app.call<{ total: number; items: { actor: string; action: string; object: string; details: string }[] }>('audit:list', { action: 'ticket.inspect-unsold' }, auditor)
+      const r = await app.call<{
+        total: number
+        items: { actor: string; action: string; object: string; details: string }[]
+      }>('audit:list', { action: 'ticket.inspect-unsold' }, auditor)
       if (!r.ok) throw new Error(r.error.message)
       return r.result
     }
@@ -58,7 +66,9 @@ describe('auditor: an unsold unit, inspected with a reason, is in the audit log'
 
     await input.fill(serial)
     // well formed: whether the unit may be shown is the lookup's answer
-    await expect.poll(async () => norm(await feedback.innerText())).toBe('Format correct : émission 1, bloc 1, unité 4 321 987.')
+    await expect
+      .poll(async () => norm(await feedback.innerText()))
+      .toBe('Format correct : émission 1, bloc 1, unité 4 321 987.')
     await inspect.click()
 
     // unsold: nothing of the unit is shown until a reason is given
@@ -82,11 +92,14 @@ describe('auditor: an unsold unit, inspected with a reason, is in the audit log'
     await ticket.waitFor({ timeout: 15_000 })
     expect(norm(await ticket.innerText())).toContain('Unité non vendue affichée à votre demande')
     expect(norm(await ticket.innerText())).toContain('Non vendue')
-    const labels = (sel: string) => ticket.locator(sel).evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? ''))
+    const labels = (sel: string) =>
+      ticket.locator(sel).evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? ''))
     expect(await labels('g.diamond')).toEqual(expected.winning.map(String))
     const gems = (await labels('g.gem')).map(norm)
     expect(gems.map((g) => Number(g.split(' ')[0]))).toEqual(expected.numbers)
-    expect(gems.map((g) => Number(g.split(' ').slice(1).join('').replace(/\D/g, '')) * 100)).toEqual(expected.amountsCents)
+    expect(gems.map((g) => Number(g.split(' ').slice(1).join('').replace(/\D/g, '')) * 100)).toEqual(
+      expected.amountsCents,
+    )
     const prize = norm(await page.locator('[data-test="prize"]').innerText())
     expect(prize).toContain(expected.prizeCents > 0 ? eur(expected.prizeCents) : 'Perdant')
     await screenshot(page, 'auditor-3-unsold-unit-shown')
@@ -103,7 +116,9 @@ describe('auditor: an unsold unit, inspected with a reason, is in the audit log'
     await page.locator('[data-test="filter-object"] input').fill(`unit:${serial}`)
     await page.getByRole('button', { name: 'Filtrer' }).click()
     const rows = page.locator('[data-test="audit-table"] tbody tr')
-    await expect.poll(async () => norm(await rows.first().innerText()), { timeout: 15_000 }).toContain('ticket.inspect-unsold')
+    await expect
+      .poll(async () => norm(await rows.first().innerText()), { timeout: 15_000 })
+      .toContain('ticket.inspect-unsold')
     expect(await rows.count()).toBe(1)
     const row = norm(await rows.first().innerText())
     // the action named in French, above its code

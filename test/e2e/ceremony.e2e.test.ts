@@ -27,8 +27,13 @@ const T = 600_000
 const groups = (hex: string, size: number) => hex.match(new RegExp(`.{${size}}`, 'g'))!.join(' ')
 
 interface CeremonyRow {
-  server_hash: string | null; started_by: string; committed_by: string | null; custodian_commit: string | null
-  custodian: string | null; custodian_hash: string | null; custodian_source: string | null
+  server_hash: string | null
+  started_by: string
+  committed_by: string | null
+  custodian_commit: string | null
+  custodian: string | null
+  custodian_hash: string | null
+  custodian_source: string | null
 }
 
 function sql<T>(dbPath: string, query: string, ...args: unknown[]): T {
@@ -45,14 +50,19 @@ async function emissionScreen(page: Page, n: number) {
   // the same address again would not load the screen anew
   if (page.url() === url) await page.reload()
   else await page.goto(url)
-  await page.getByRole('heading', { name: new RegExp(`(Émission|Emission) ${String(n).padStart(4, '0')}`), level: 1 }).waitFor({ timeout: 15_000 })
+  await page
+    .getByRole('heading', { name: new RegExp(`(Émission|Emission) ${String(n).padStart(4, '0')}`), level: 1 })
+    .waitFor({ timeout: 15_000 })
   await page.locator('[data-test="emission-verdict"]').waitFor({ timeout: 15_000 })
 }
 
 const actionsOf = (page: Page) =>
-  page.locator('[data-test="emission-actions"] [data-test^="action-"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-test')!.slice('action-'.length)))
+  page
+    .locator('[data-test="emission-actions"] [data-test^="action-"]')
+    .evaluateAll((els) => els.map((e) => e.getAttribute('data-test')!.slice('action-'.length)))
 const text = async (page: Page, test: string) => norm(await page.locator(`[data-test="${test}"]`).first().innerText())
-const hashIn = (page: Page, test: string) => page.locator(`[data-test="${test}"] [data-hash]`).first().getAttribute('data-hash')
+const hashIn = (page: Page, test: string) =>
+  page.locator(`[data-test="${test}"] [data-hash]`).first().getAttribute('data-hash')
 
 /** How many lines an element's text takes on the page. */
 const linesOf = (page: Page, test: string) =>
@@ -75,196 +85,261 @@ describe.sequential('the key ceremony: two persons seed a real emission', () => 
   let auditor: Page
   let custodianHash = ''
 
-  it('the operator creates a real emission and opens its ceremony, but cannot commit to the second share', async () => {
-    const opened = await app.open()
-    operator = opened.page
-    await signIn(operator, 'operator')
-    await operator.getByRole('button', { name: 'Nouvelle émission' }).click()
-    const dialog = operator.getByRole('dialog')
-    await dialog.locator('[data-test="create-code"] input').fill('E2E-CER')
-    await dialog.getByRole('button', { name: 'Créer', exact: true }).click()
-    await operator.getByText(`Émission ${E} créée : ouvrez maintenant sa cérémonie des clés, avant de générer ses blocs.`).waitFor()
-    // the list leads a real emission to its ceremony, not to its generation
-    const row = operator.getByRole('row').filter({ hasText: 'E2E-CER' })
-    await row.waitFor()
-    expect(await row.getByRole('button', { name: 'Générer' }).count()).toBe(0)
-    await row.locator(`[data-test="ceremony-${E}"]`).click()
-    await operator.locator('[data-test="key-ceremony"]').waitFor({ timeout: 15_000 })
-    expect(await actionsOf(operator)).toEqual(['withdraw', 'certificate'])
-    expect(await text(operator, 'ceremony-state')).toBe('À ouvrir')
-    expect(await text(operator, 'ceremony-generation')).toBe('La génération sera proposée une fois la cérémonie complète.')
-    await screenshot(operator, 'ceremony-1-to-open')
+  it(
+    'the operator creates a real emission and opens its ceremony, but cannot commit to the second share',
+    async () => {
+      const opened = await app.open()
+      operator = opened.page
+      await signIn(operator, 'operator')
+      await operator.getByRole('button', { name: 'Nouvelle émission' }).click()
+      const dialog = operator.getByRole('dialog')
+      await dialog.locator('[data-test="create-code"] input').fill('E2E-CER')
+      await dialog.getByRole('button', { name: 'Créer', exact: true }).click()
+      await operator
+        .getByText(`Émission ${E} créée : ouvrez maintenant sa cérémonie des clés, avant de générer ses blocs.`)
+        .waitFor()
+      // the list leads a real emission to its ceremony, not to its generation
+      const row = operator.getByRole('row').filter({ hasText: 'E2E-CER' })
+      await row.waitFor()
+      expect(await row.getByRole('button', { name: 'Générer' }).count()).toBe(0)
+      await row.locator(`[data-test="ceremony-${E}"]`).click()
+      await operator.locator('[data-test="key-ceremony"]').waitFor({ timeout: 15_000 })
+      expect(await actionsOf(operator)).toEqual(['withdraw', 'certificate'])
+      expect(await text(operator, 'ceremony-state')).toBe('À ouvrir')
+      expect(await text(operator, 'ceremony-generation')).toBe(
+        'La génération sera proposée une fois la cérémonie complète.',
+      )
+      await screenshot(operator, 'ceremony-1-to-open')
 
-    await operator.locator('[data-test="ceremony-start"]').click()
-    await operator.locator('[data-test="ceremony-other-person"]').waitFor()
-    const row0 = sql<CeremonyRow>(app.dbPath, 'SELECT * FROM key_ceremonies WHERE emission = ?', E)
-    // opened, and nothing drawn yet: the server draws its share only after the commitment
-    expect(row0).toMatchObject({ started_by: STAFF.operator, server_hash: null, committed_by: null, custodian: null })
-    expect(await operator.locator('[data-test="ceremony-server"]').count()).toBe(0)
-    expect(await text(operator, 'key-ceremony')).toContain(`Ouverte par ${STAFF.operator} le`)
-    expect(await text(operator, 'ceremony-state')).toBe('En attente de l’engagement')
-    // the one who opened it is told that another person contributes, and is given no way to
-    expect(await text(operator, 'ceremony-other-person')).toContain('la seconde part doit venir d’une autre personne')
-    expect(await operator.locator('[data-test="ceremony-contribute"]').count()).toBe(0)
-    expect(await actionsOf(operator)).toEqual(['withdraw', 'certificate'])
-    const refused = await app.call('ceremony:commit', { emission: E, commitment: 'ab'.repeat(32) }, await pageToken(operator))
-    expect(refused).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } })
-    await screenshot(operator, 'ceremony-2-opened-operator')
-    expect(opened.problems).toEqual([])
-  }, T)
+      await operator.locator('[data-test="ceremony-start"]').click()
+      await operator.locator('[data-test="ceremony-other-person"]').waitFor()
+      const row0 = sql<CeremonyRow>(app.dbPath, 'SELECT * FROM key_ceremonies WHERE emission = ?', E)
+      // opened, and nothing drawn yet: the server draws its share only after the commitment
+      expect(row0).toMatchObject({ started_by: STAFF.operator, server_hash: null, committed_by: null, custodian: null })
+      expect(await operator.locator('[data-test="ceremony-server"]').count()).toBe(0)
+      expect(await text(operator, 'key-ceremony')).toContain(`Ouverte par ${STAFF.operator} le`)
+      expect(await text(operator, 'ceremony-state')).toBe('En attente de l’engagement')
+      // the one who opened it is told that another person contributes, and is given no way to
+      expect(await text(operator, 'ceremony-other-person')).toContain('la seconde part doit venir d’une autre personne')
+      expect(await operator.locator('[data-test="ceremony-contribute"]').count()).toBe(0)
+      expect(await actionsOf(operator)).toEqual(['withdraw', 'certificate'])
+      const refused = await app.call(
+        'ceremony:commit',
+        { emission: E, commitment: 'ab'.repeat(32) },
+        await pageToken(operator),
+      )
+      expect(refused).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } })
+      await screenshot(operator, 'ceremony-2-opened-operator')
+      expect(opened.problems).toEqual([])
+    },
+    T,
+  )
 
-  it('the auditor, in another window, commits by dice, sees the server’s share drawn after it, and reveals', async () => {
-    const opened = await app.open()
-    auditor = opened.page
-    await signIn(auditor, 'auditor')
-    await emissionScreen(auditor, E)
-    expect(await text(auditor, 'key-ceremony')).toContain(`${STAFF.operator} a ouvert la cérémonie`)
-    await auditor.locator('[data-test="ceremony-contribute"]').click()
-    const dialog = auditor.getByRole('dialog')
-    await dialog.waitFor()
-    await dialog.getByText('Lancers de dé', { exact: true }).click()
-    const field = dialog.locator('[data-test="dice-rolls"] textarea')
-    const submit = dialog.locator('[data-test="contribute-submit"]')
-    // too few: counted, said beside the field, not sendable
-    await field.fill('6 5 4 3 2 1 '.repeat(6) + '3')
-    expect(await text(auditor, 'dice-count')).toBe('37 / 100 lancers')
-    expect(await text(auditor, 'dice-problem')).toBe('37 lancers tapés : il en faut au moins 100 pour une part de 32 octets')
-    expect(await field.getAttribute('aria-describedby')).toBe(await dialog.locator('[data-test="dice-count"]').evaluate((el) => (el as unknown as { parentElement: { id: string } }).parentElement.id))
-    expect(await submit.isDisabled()).toBe(true)
-    await field.fill('6 5 4 3 2 1 8')
-    expect(await text(auditor, 'dice-problem')).toBe('« 8 » n’est pas un lancer de dé : tapez seulement des chiffres de 1 à 6')
-    await screenshot(auditor, 'ceremony-3-dice-problem')
-    // enough rolls: the share's hash is shown before it is sent
-    const rolls = Array.from({ length: 120 }, (_, i) => String(1 + ((i * 7 + 3) % 6))).join(' ')
-    await field.fill(rolls)
-    expect(await text(auditor, 'dice-count')).toBe('120 / 100 lancers')
-    expect(await dialog.locator('[data-test="dice-problem"]').count()).toBe(0)
-    await dialog.locator('[data-test="share-preview"]').waitFor()
-    custodianHash = (await hashIn(auditor, 'share-preview'))!
-    expect(custodianHash).toMatch(/^[0-9a-f]{64}$/)
-    await screenshot(auditor, 'ceremony-4-dice-ready')
-    await submit.click()
-    await auditor.getByText('Engagement enregistré : le serveur a tiré sa part. Notez son empreinte, puis révélez la vôtre.').waitFor()
-    // the ledger records the hash shown as the commitment, and only then draws its own share
-    const committed = sql<CeremonyRow>(app.dbPath, 'SELECT * FROM key_ceremonies WHERE emission = ?', E)
-    expect(committed).toMatchObject({ committed_by: STAFF.auditor, custodian_commit: custodianHash, custodian: null })
-    const server = committed.server_hash!
-    expect(server).toMatch(/^[0-9a-f]{64}$/)
-    await auditor.locator('[data-test="ceremony-server"]').waitFor()
-    // the hash shown is the ledger's, in groups of four to read aloud
-    expect(await hashIn(auditor, 'ceremony-server')).toBe(server)
-    expect(await text(auditor, 'ceremony-server')).toContain(groups(server, 4))
-    expect(await hashIn(auditor, 'ceremony-commitment')).toBe(custodianHash)
-    expect(await text(auditor, 'ceremony-state')).toBe('En attente de la révélation')
-    await screenshot(auditor, 'ceremony-4b-committed')
-    // the operator waits for the reveal, and may abandon the ceremony if it never comes
-    await emissionScreen(operator, E)
-    expect(await text(operator, 'ceremony-awaiting-reveal')).toBe(`En attente de la révélation de la part de ${STAFF.auditor}.`)
-    expect(await operator.locator('[data-test="ceremony-abandon"]').count()).toBe(1)
-    // a reload keeps the share in the tab; the reveal sends it
-    await emissionScreen(auditor, E)
-    expect(await text(auditor, 'ceremony-reveal-step')).toContain('Votre part reste dans cet onglet')
-    await auditor.locator('[data-test="ceremony-reveal"]').click()
-    await auditor.getByText('Part révélée : l’empreinte enregistrée est votre engagement. La cérémonie est complète.').waitFor()
-    const done = sql<CeremonyRow>(app.dbPath, 'SELECT * FROM key_ceremonies WHERE emission = ?', E)
-    expect(done).toMatchObject({ custodian: STAFF.auditor, custodian_hash: custodianHash, custodian_source: 'dice' })
-    await auditor.locator('[data-test="ceremony-custodian"]').waitFor()
-    expect(await hashIn(auditor, 'ceremony-server')).toBe(server)
-    expect(await hashIn(auditor, 'ceremony-custodian')).toBe(custodianHash)
-    expect(await text(auditor, 'ceremony-custodian')).toContain(`Versée par ${STAFF.auditor} le`)
-    expect(await text(auditor, 'ceremony-custodian')).toContain('lancers de dé')
-    expect(await text(auditor, 'ceremony-state')).toBe('Complète')
-    // an auditor does not generate
-    expect(await actionsOf(auditor)).toEqual(['certificate'])
-    await screenshot(auditor, 'ceremony-5-complete-auditor')
-    expect(opened.problems).toEqual([])
-  }, T)
+  it(
+    'the auditor, in another window, commits by dice, sees the server’s share drawn after it, and reveals',
+    async () => {
+      const opened = await app.open()
+      auditor = opened.page
+      await signIn(auditor, 'auditor')
+      await emissionScreen(auditor, E)
+      expect(await text(auditor, 'key-ceremony')).toContain(`${STAFF.operator} a ouvert la cérémonie`)
+      await auditor.locator('[data-test="ceremony-contribute"]').click()
+      const dialog = auditor.getByRole('dialog')
+      await dialog.waitFor()
+      await dialog.getByText('Lancers de dé', { exact: true }).click()
+      const field = dialog.locator('[data-test="dice-rolls"] textarea')
+      const submit = dialog.locator('[data-test="contribute-submit"]')
+      // too few: counted, said beside the field, not sendable
+      await field.fill('6 5 4 3 2 1 '.repeat(6) + '3')
+      expect(await text(auditor, 'dice-count')).toBe('37 / 100 lancers')
+      expect(await text(auditor, 'dice-problem')).toBe(
+        '37 lancers tapés : il en faut au moins 100 pour une part de 32 octets',
+      )
+      expect(await field.getAttribute('aria-describedby')).toBe(
+        await dialog
+          .locator('[data-test="dice-count"]')
+          .evaluate((el) => (el as unknown as { parentElement: { id: string } }).parentElement.id),
+      )
+      expect(await submit.isDisabled()).toBe(true)
+      await field.fill('6 5 4 3 2 1 8')
+      expect(await text(auditor, 'dice-problem')).toBe(
+        '« 8 » n’est pas un lancer de dé : tapez seulement des chiffres de 1 à 6',
+      )
+      await screenshot(auditor, 'ceremony-3-dice-problem')
+      // enough rolls: the share's hash is shown before it is sent
+      const rolls = Array.from({ length: 120 }, (_, i) => String(1 + ((i * 7 + 3) % 6))).join(' ')
+      await field.fill(rolls)
+      expect(await text(auditor, 'dice-count')).toBe('120 / 100 lancers')
+      expect(await dialog.locator('[data-test="dice-problem"]').count()).toBe(0)
+      await dialog.locator('[data-test="share-preview"]').waitFor()
+      custodianHash = (await hashIn(auditor, 'share-preview'))!
+      expect(custodianHash).toMatch(/^[0-9a-f]{64}$/)
+      await screenshot(auditor, 'ceremony-4-dice-ready')
+      await submit.click()
+      await auditor
+        .getByText('Engagement enregistré : le serveur a tiré sa part. Notez son empreinte, puis révélez la vôtre.')
+        .waitFor()
+      // the ledger records the hash shown as the commitment, and only then draws its own share
+      const committed = sql<CeremonyRow>(app.dbPath, 'SELECT * FROM key_ceremonies WHERE emission = ?', E)
+      expect(committed).toMatchObject({ committed_by: STAFF.auditor, custodian_commit: custodianHash, custodian: null })
+      const server = committed.server_hash!
+      expect(server).toMatch(/^[0-9a-f]{64}$/)
+      await auditor.locator('[data-test="ceremony-server"]').waitFor()
+      // the hash shown is the ledger's, in groups of four to read aloud
+      expect(await hashIn(auditor, 'ceremony-server')).toBe(server)
+      expect(await text(auditor, 'ceremony-server')).toContain(groups(server, 4))
+      expect(await hashIn(auditor, 'ceremony-commitment')).toBe(custodianHash)
+      expect(await text(auditor, 'ceremony-state')).toBe('En attente de la révélation')
+      await screenshot(auditor, 'ceremony-4b-committed')
+      // the operator waits for the reveal, and may abandon the ceremony if it never comes
+      await emissionScreen(operator, E)
+      expect(await text(operator, 'ceremony-awaiting-reveal')).toBe(
+        `En attente de la révélation de la part de ${STAFF.auditor}.`,
+      )
+      expect(await operator.locator('[data-test="ceremony-abandon"]').count()).toBe(1)
+      // a reload keeps the share in the tab; the reveal sends it
+      await emissionScreen(auditor, E)
+      expect(await text(auditor, 'ceremony-reveal-step')).toContain('Votre part reste dans cet onglet')
+      await auditor.locator('[data-test="ceremony-reveal"]').click()
+      await auditor
+        .getByText('Part révélée : l’empreinte enregistrée est votre engagement. La cérémonie est complète.')
+        .waitFor()
+      const done = sql<CeremonyRow>(app.dbPath, 'SELECT * FROM key_ceremonies WHERE emission = ?', E)
+      expect(done).toMatchObject({ custodian: STAFF.auditor, custodian_hash: custodianHash, custodian_source: 'dice' })
+      await auditor.locator('[data-test="ceremony-custodian"]').waitFor()
+      expect(await hashIn(auditor, 'ceremony-server')).toBe(server)
+      expect(await hashIn(auditor, 'ceremony-custodian')).toBe(custodianHash)
+      expect(await text(auditor, 'ceremony-custodian')).toContain(`Versée par ${STAFF.auditor} le`)
+      expect(await text(auditor, 'ceremony-custodian')).toContain('lancers de dé')
+      expect(await text(auditor, 'ceremony-state')).toBe('Complète')
+      // an auditor does not generate
+      expect(await actionsOf(auditor)).toEqual(['certificate'])
+      await screenshot(auditor, 'ceremony-5-complete-auditor')
+      expect(opened.problems).toEqual([])
+    },
+    T,
+  )
 
-  it('the operator generates, and the blocks and the certificate show the ceremony as the ledger holds it', async () => {
-    await emissionScreen(operator, E)
-    expect(await text(operator, 'ceremony-generation')).toBe('Cérémonie complète : les blocs peuvent être générés.')
-    expect(await actionsOf(operator)).toEqual(['generate', 'withdraw', 'certificate'])
-    await operator.locator('[data-test="action-generate"]').click()
-    await expect.poll(() => operator.locator('h1').innerText().then(norm), { timeout: 180_000, interval: 1_000 }).toContain('Générée')
-    const seeding = sql<{ seeding: string }>(app.dbPath, 'SELECT seeding FROM blocks WHERE emission = ? AND block = 1', E).seeding
-    const label = { 'two-person': 'Deux personnes', single: 'Contrôle unique' }[seeding]
-    await expect.poll(() => text(operator, 'seeding-1'), { timeout: 15_000 }).toBe(label)
-    // the card stays, complete, after generation
-    expect(await hashIn(operator, 'ceremony-custodian')).toBe(custodianHash)
-    await screenshot(operator, 'ceremony-6-generated')
-    await operator.locator('[data-test="seeding-1"]').scrollIntoViewIfNeeded()
-    await screenshot(operator, 'ceremony-6b-blocks-seeding')
+  it(
+    'the operator generates, and the blocks and the certificate show the ceremony as the ledger holds it',
+    async () => {
+      await emissionScreen(operator, E)
+      expect(await text(operator, 'ceremony-generation')).toBe('Cérémonie complète : les blocs peuvent être générés.')
+      expect(await actionsOf(operator)).toEqual(['generate', 'withdraw', 'certificate'])
+      await operator.locator('[data-test="action-generate"]').click()
+      await expect
+        .poll(() => operator.locator('h1').innerText().then(norm), { timeout: 180_000, interval: 1_000 })
+        .toContain('Générée')
+      const seeding = sql<{ seeding: string }>(
+        app.dbPath,
+        'SELECT seeding FROM blocks WHERE emission = ? AND block = 1',
+        E,
+      ).seeding
+      const label = { 'two-person': 'Deux personnes', single: 'Contrôle unique' }[seeding]
+      await expect.poll(() => text(operator, 'seeding-1'), { timeout: 15_000 }).toBe(label)
+      // the card stays, complete, after generation
+      expect(await hashIn(operator, 'ceremony-custodian')).toBe(custodianHash)
+      await screenshot(operator, 'ceremony-6-generated')
+      await operator.locator('[data-test="seeding-1"]').scrollIntoViewIfNeeded()
+      await screenshot(operator, 'ceremony-6b-blocks-seeding')
 
-    await operator.goto(new URL(`#/emissions/${E}/certificate`, operator.url()).toString())
-    await operator.locator('[data-test="certificate-ceremony"]').waitFor({ timeout: 15_000 })
-    const c = sql<CeremonyRow>(app.dbPath, 'SELECT * FROM key_ceremonies WHERE emission = ?', E)
-    expect(await text(operator, 'ceremony-started-by')).toBe(STAFF.operator)
-    expect(await text(operator, 'ceremony-custodian')).toBe(STAFF.auditor)
-    expect(await text(operator, 'ceremony-source')).toBe('lancers de dé')
-    expect(await text(operator, 'ceremony-server-hash')).toBe(groups(c.server_hash!, 8))
-    expect(await text(operator, 'ceremony-abandoned')).toBe('0')
-    expect(await text(operator, 'ceremony-custodian-hash')).toBe(groups(custodianHash, 8))
-    expect(await linesOf(operator, 'ceremony-server-hash')).toBe(1)
-    expect(await linesOf(operator, 'ceremony-custodian-hash')).toBe(1)
-    expect(await operator.locator('[data-test="single-control"]').count()).toBe(seeding === 'single' ? 1 : 0)
-    await operator.emulateMedia({ media: 'print' })
-    await screenshot(operator, 'ceremony-7-certificate-printed')
-    await operator.emulateMedia({ media: 'screen' })
-    // generated from the ceremony: two persons, no single-control mark
-    expect(seeding).toBe('two-person')
-  }, T)
+      await operator.goto(new URL(`#/emissions/${E}/certificate`, operator.url()).toString())
+      await operator.locator('[data-test="certificate-ceremony"]').waitFor({ timeout: 15_000 })
+      const c = sql<CeremonyRow>(app.dbPath, 'SELECT * FROM key_ceremonies WHERE emission = ?', E)
+      expect(await text(operator, 'ceremony-started-by')).toBe(STAFF.operator)
+      expect(await text(operator, 'ceremony-custodian')).toBe(STAFF.auditor)
+      expect(await text(operator, 'ceremony-source')).toBe('lancers de dé')
+      expect(await text(operator, 'ceremony-server-hash')).toBe(groups(c.server_hash!, 8))
+      expect(await text(operator, 'ceremony-abandoned')).toBe('0')
+      expect(await text(operator, 'ceremony-custodian-hash')).toBe(groups(custodianHash, 8))
+      expect(await linesOf(operator, 'ceremony-server-hash')).toBe(1)
+      expect(await linesOf(operator, 'ceremony-custodian-hash')).toBe(1)
+      expect(await operator.locator('[data-test="single-control"]').count()).toBe(seeding === 'single' ? 1 : 0)
+      await operator.emulateMedia({ media: 'print' })
+      await screenshot(operator, 'ceremony-7-certificate-printed')
+      await operator.emulateMedia({ media: 'screen' })
+      // generated from the ceremony: two persons, no single-control mark
+      expect(seeding).toBe('two-person')
+    },
+    T,
+  )
 
-  it('marks the emission one person generated as single control, and says when an emission was published', async () => {
-    await operator.goto(new URL('#/emissions/1/certificate', operator.url()).toString())
-    await operator.locator('[data-test="certificate-ceremony"]').waitFor({ timeout: 15_000 })
-    expect(await text(operator, 'single-control')).toBe('CONTRÔLE UNIQUE')
-    expect(await text(operator, 'single-control-note')).toContain('tiré par une seule personne')
-    await screenshot(operator, 'ceremony-8-single-control')
-    await emissionScreen(operator, 1)
-    expect(await text(operator, 'seeding-1')).toBe('Contrôle unique')
+  it(
+    'marks the emission one person generated as single control, and says when an emission was published',
+    async () => {
+      await operator.goto(new URL('#/emissions/1/certificate', operator.url()).toString())
+      await operator.locator('[data-test="certificate-ceremony"]').waitFor({ timeout: 15_000 })
+      expect(await text(operator, 'single-control')).toBe('CONTRÔLE UNIQUE')
+      expect(await text(operator, 'single-control-note')).toContain('tiré par une seule personne')
+      await screenshot(operator, 'ceremony-8-single-control')
+      await emissionScreen(operator, 1)
+      expect(await text(operator, 'seeding-1')).toBe('Contrôle unique')
 
-    const db = new Database(app.dbPath)
-    db.prepare("UPDATE emissions SET published_at = '2026-11-30T09:15:00.000Z', published_by = ? WHERE emission = 1").run(STAFF.auditor)
-    db.close()
-    await emissionScreen(operator, 1)
-    const at = await operator.evaluate((t) => new Intl.DateTimeFormat('fr-FR', { dateStyle: 'medium', timeStyle: 'medium' }).format(new Date(t)), '2026-11-30T09:15:00.000Z')
-    expect(await text(operator, 'published')).toBe(norm(`Publiée le ${at} par ${STAFF.auditor}`))
-    await operator.goto(new URL('#/emissions', operator.url()).toString())
-    expect(await text(operator, 'published-1')).toBe('Publiée')
-    await screenshot(operator, 'ceremony-9-published-list')
-  }, T)
+      const db = new Database(app.dbPath)
+      db.prepare(
+        "UPDATE emissions SET published_at = '2026-11-30T09:15:00.000Z', published_by = ? WHERE emission = 1",
+      ).run(STAFF.auditor)
+      db.close()
+      await emissionScreen(operator, 1)
+      const at = await operator.evaluate(
+        (t) => new Intl.DateTimeFormat('fr-FR', { dateStyle: 'medium', timeStyle: 'medium' }).format(new Date(t)),
+        '2026-11-30T09:15:00.000Z',
+      )
+      expect(await text(operator, 'published')).toBe(norm(`Publiée le ${at} par ${STAFF.auditor}`))
+      await operator.goto(new URL('#/emissions', operator.url()).toString())
+      expect(await text(operator, 'published-1')).toBe('Publiée')
+      await screenshot(operator, 'ceremony-9-published-list')
+    },
+    T,
+  )
 
-  it('reads in English', async () => {
-    await inEnglish(auditor)
-    await emissionScreen(auditor, E)
-    expect(await text(auditor, 'ceremony-custodian')).toContain(`Contributed by ${STAFF.auditor} on`)
-    expect(await text(auditor, 'ceremony-state')).toBe('Complete')
-    await screenshot(auditor, 'ceremony-10-en-emission')
-    await auditor.goto(new URL(`#/emissions/${E}/certificate`, auditor.url()).toString())
-    await auditor.locator('[data-test="certificate-ceremony"]').waitFor({ timeout: 15_000 })
-    expect(await text(auditor, 'ceremony-source')).toBe('dice rolls')
-    await screenshot(auditor, 'ceremony-11-en-certificate')
+  it(
+    'reads in English',
+    async () => {
+      await inEnglish(auditor)
+      await emissionScreen(auditor, E)
+      expect(await text(auditor, 'ceremony-custodian')).toContain(`Contributed by ${STAFF.auditor} on`)
+      expect(await text(auditor, 'ceremony-state')).toBe('Complete')
+      await screenshot(auditor, 'ceremony-10-en-emission')
+      await auditor.goto(new URL(`#/emissions/${E}/certificate`, auditor.url()).toString())
+      await auditor.locator('[data-test="certificate-ceremony"]').waitFor({ timeout: 15_000 })
+      expect(await text(auditor, 'ceremony-source')).toBe('dice rolls')
+      await screenshot(auditor, 'ceremony-11-en-certificate')
 
-    // another emission, its ceremony opened by the operator: the auditor draws a share in the window
-    const made = await app.call<{ emission: number }>('emissions:create', { blocks: 1, code: 'E2E-CER-R' }, await app.token('operator'))
-    if (!made.ok) throw new Error(made.error.message)
-    const n = made.result.emission
-    const started = await app.call('ceremony:start', { emission: n }, await app.token('operator'))
-    expect(started.ok).toBe(true)
-    await emissionScreen(auditor, n)
-    await auditor.locator('[data-test="ceremony-contribute"]').click()
-    const dialog = auditor.getByRole('dialog')
-    await dialog.getByRole('button', { name: 'Draw my share' }).click()
-    await dialog.locator('[data-test="share-preview"]').waitFor()
-    const shown = await hashIn(auditor, 'share-preview')
-    await screenshot(auditor, 'ceremony-12-en-random-drawn')
-    await dialog.locator('[data-test="contribute-submit"]').click()
-    await auditor.getByText('Commitment recorded: the server has drawn its share. Note its hash, then reveal yours.').waitFor()
-    await auditor.locator('[data-test="ceremony-reveal"]').click()
-    await auditor.getByText('Share revealed: the recorded hash is your commitment. The ceremony is complete.').waitFor()
-    expect(sql<CeremonyRow>(app.dbPath, 'SELECT * FROM key_ceremonies WHERE emission = ?', n)).toMatchObject({ custodian: STAFF.auditor, custodian_hash: shown, custodian_source: 'random' })
-    await auditor.locator('[data-test="ceremony-custodian"]').waitFor()
-    expect(await text(auditor, 'ceremony-custodian')).toContain('drawn at random in their window')
-    await screenshot(auditor, 'ceremony-13-en-random-complete')
-  }, T)
+      // another emission, its ceremony opened by the operator: the auditor draws a share in the window
+      const made = await app.call<{ emission: number }>(
+        'emissions:create',
+        { blocks: 1, code: 'E2E-CER-R' },
+        await app.token('operator'),
+      )
+      if (!made.ok) throw new Error(made.error.message)
+      const n = made.result.emission
+      const started = await app.call('ceremony:start', { emission: n }, await app.token('operator'))
+      expect(started.ok).toBe(true)
+      await emissionScreen(auditor, n)
+      await auditor.locator('[data-test="ceremony-contribute"]').click()
+      const dialog = auditor.getByRole('dialog')
+      await dialog.getByRole('button', { name: 'Draw my share' }).click()
+      await dialog.locator('[data-test="share-preview"]').waitFor()
+      const shown = await hashIn(auditor, 'share-preview')
+      await screenshot(auditor, 'ceremony-12-en-random-drawn')
+      await dialog.locator('[data-test="contribute-submit"]').click()
+      await auditor
+        .getByText('Commitment recorded: the server has drawn its share. Note its hash, then reveal yours.')
+        .waitFor()
+      await auditor.locator('[data-test="ceremony-reveal"]').click()
+      await auditor
+        .getByText('Share revealed: the recorded hash is your commitment. The ceremony is complete.')
+        .waitFor()
+      expect(sql<CeremonyRow>(app.dbPath, 'SELECT * FROM key_ceremonies WHERE emission = ?', n)).toMatchObject({
+        custodian: STAFF.auditor,
+        custodian_hash: shown,
+        custodian_source: 'random',
+      })
+      await auditor.locator('[data-test="ceremony-custodian"]').waitFor()
+      expect(await text(auditor, 'ceremony-custodian')).toContain('drawn at random in their window')
+      await screenshot(auditor, 'ceremony-13-en-random-complete')
+    },
+    T,
+  )
 })

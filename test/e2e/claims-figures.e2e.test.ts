@@ -26,7 +26,11 @@ describe('claims on the dashboard, the certificate and the new-emission form', (
   beforeAll(() => {
     const db = new Database(app.dbPath, { readonly: true, fileMustExist: true })
     try {
-      first = formatSerial(splitUnitKey(db.prepare('SELECT unit_key FROM claims ORDER BY sold_at, unit_key LIMIT 1').pluck().get() as number))
+      first = formatSerial(
+        splitUnitKey(
+          db.prepare('SELECT unit_key FROM claims ORDER BY sold_at, unit_key LIMIT 1').pluck().get() as number,
+        ),
+      )
     } finally {
       db.close()
     }
@@ -36,7 +40,9 @@ describe('claims on the dashboard, the certificate and the new-emission form', (
   function claimFacts() {
     const db = new Database(app.dbPath, { readonly: true, fileMustExist: true })
     try {
-      const rows = db.prepare('SELECT status, count(*) AS n, total(prize_cents) AS cents FROM claims GROUP BY status').all() as { status: string; n: number; cents: number }[]
+      const rows = db
+        .prepare('SELECT status, count(*) AS n, total(prize_cents) AS cents FROM claims GROUP BY status')
+        .all() as { status: string; n: number; cents: number }[]
       const won = db.prepare('SELECT total(prize_cents) FROM sales').pluck().get() as number
       const by = new Map(rows.map((r) => [r.status, r]))
       const unpaid = ['pending', 'verified', 'approved'].reduce((s, k) => s + (by.get(k)?.cents ?? 0), 0)
@@ -50,7 +56,9 @@ describe('claims on the dashboard, the certificate and the new-emission form', (
     const { page, problems } = await app.open()
     await signIn(page, 'manager')
     const token = await pageToken(page)
-    for (const [channel, args] of [['claims:verify', { serial: first, identity: { document: 'passport', reference: '18AB12345' } }]] as const) {
+    for (const [channel, args] of [
+      ['claims:verify', { serial: first, identity: { document: 'passport', reference: '18AB12345' } }],
+    ] as const) {
       // the support desk verifies; the manager approves (never the same person)
       const support = await app.token('support')
       const r = await app.call(channel, args, support)
@@ -64,11 +72,23 @@ describe('claims on the dashboard, the certificate and the new-emission form', (
     const facts = claimFacts()
     expect(facts.by.get('pending')!.n).toBeGreaterThan(10)
     // the page may first show the figures of the filters it had (real emissions only: 0 €)
-    await expect.poll(async () => norm(await board.locator('[data-test="liability-won-unpaid"]').innerText()), { timeout: 15_000 }).toContain(eur(facts.unpaid))
+    await expect
+      .poll(async () => norm(await board.locator('[data-test="liability-won-unpaid"]').innerText()), {
+        timeout: 15_000,
+      })
+      .toContain(eur(facts.unpaid))
     expect(await board.getAttribute('aria-busy')).toBe('false')
-    expect(norm(await board.locator('[data-test="liability-unsold"]').innerText())).toContain(eur(deriveFigures(CARATS).prizeTotalCents - facts.won))
+    expect(norm(await board.locator('[data-test="liability-unsold"]').innerText())).toContain(
+      eur(deriveFigures(CARATS).prizeTotalCents - facts.won),
+    )
     const claims = board.locator('[data-test="dashboard-claims"]')
-    for (const [status, word] of [['pending', 'En attente'], ['verified', 'Identité vérifiée'], ['approved', 'Approuvée'], ['paid', 'Payée'], ['rejected', 'Rejetée']] as const) {
+    for (const [status, word] of [
+      ['pending', 'En attente'],
+      ['verified', 'Identité vérifiée'],
+      ['approved', 'Approuvée'],
+      ['paid', 'Payée'],
+      ['rejected', 'Rejetée'],
+    ] as const) {
       const row = norm(await claims.locator(`[data-test="claims-${status}"]`).innerText())
       const f = facts.by.get(status)
       expect(row).toBe(`${word} ${int(f?.n ?? 0)} ${eur(f?.cents ?? 0)}`)
@@ -85,7 +105,9 @@ describe('claims on the dashboard, the certificate and the new-emission form', (
     await page.goto(new URL('#/emissions/1/certificate', page.url()).toString())
     const line = page.locator('[data-test="claim-threshold"]')
     await line.waitFor({ timeout: 15_000 })
-    expect(norm(await line.innerText())).toMatch(new RegExp(`^${eur(LOW)} \\(à partir de ce lot, le gagnant le réclame en personne`))
+    expect(norm(await line.innerText())).toMatch(
+      new RegExp(`^${eur(LOW)} \\(à partir de ce lot, le gagnant le réclame en personne`),
+    )
     await line.scrollIntoViewIfNeeded()
     await screenshot(page, 'claims-figures-2-certificate')
   }, 60_000)
@@ -105,7 +127,11 @@ describe('claims on the dashboard, the certificate and the new-emission form', (
     await screenshot(page, 'claims-figures-3-create')
     await dialog.locator('[data-test="create-submit"]').click()
     await dialog.waitFor({ state: 'hidden' })
-    const list = await app.call<{ code: string; claimThresholdCents: number }[]>('emissions:list', {}, await pageToken(page))
+    const list = await app.call<{ code: string; claimThresholdCents: number }[]>(
+      'emissions:list',
+      {},
+      await pageToken(page),
+    )
     if (!list.ok) throw new Error(list.error.message)
     expect(list.result.find((e) => e.code === 'E2E-SEUIL')?.claimThresholdCents).toBe(250_000)
   }, 60_000)

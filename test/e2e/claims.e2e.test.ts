@@ -31,11 +31,17 @@ async function takeStep(page: Page, step: string, fill: () => Promise<void>, the
 /** The step's form gone (it fades out), and its message with it: the page as the user then sees it. */
 async function formClosed(page: Page): Promise<void> {
   await page.locator('.n-modal').waitFor({ state: 'detached', timeout: 10_000 })
-  await page.locator('.n-message').first().waitFor({ state: 'detached', timeout: 10_000 }).catch(() => {})
+  await page
+    .locator('.n-message')
+    .first()
+    .waitFor({ state: 'detached', timeout: 10_000 })
+    .catch(() => {})
 }
 
 async function look(page: Page, locale: 'fr' | 'en', theme: 'light' | 'dark'): Promise<void> {
-  await page.evaluate(`localStorage.setItem('carats.locale', '${locale}'); localStorage.setItem('carats.theme', '${theme}')`)
+  await page.evaluate(
+    `localStorage.setItem('carats.locale', '${locale}'); localStorage.setItem('carats.theme', '${theme}')`,
+  )
   await page.reload()
   // the screen shown again, before the test moves on (a change of address during the reload's start is lost)
   await page.locator('h1').first().waitFor({ timeout: 15_000 })
@@ -106,7 +112,9 @@ describe('prize claims: from a win to its payment', () => {
     expect(await text(page, '[data-test="step-verified"]')).toContain('Passeport n° 18AB12345')
     // the person who verified is offered no approval: a manager, someone else, approves
     expect(await page.locator('[data-test="claim-approve"]').count()).toBe(0)
-    expect(await text(page, '[data-test="note-next"]')).toContain(`un responsable, autre que ${STAFF.support}, approuve`)
+    expect(await text(page, '[data-test="note-next"]')).toContain(
+      `un responsable, autre que ${STAFF.support}, approuve`,
+    )
 
     // the manager approves, then pays
     const manager = await app.open()
@@ -147,14 +155,24 @@ describe('prize claims: from a win to its payment', () => {
 
     // a reference already used is said beside its field
     const [support, mgr] = [await app.token('support'), await app.token('manager')]
-    expect((await app.call('claims:verify', { serial: other.serial, identity: { document: 'id-card', reference: 'X9876543' } }, support)).ok).toBe(true)
+    expect(
+      (
+        await app.call(
+          'claims:verify',
+          { serial: other.serial, identity: { document: 'id-card', reference: 'X9876543' } },
+          support,
+        )
+      ).ok,
+    ).toBe(true)
     expect((await app.call('claims:approve', { serial: other.serial }, mgr)).ok).toBe(true)
     await goTo(m, `#/claims/${other.serial}`)
     await expect.poll(() => status(m), { timeout: 15_000 }).toBe('approved')
     await m.locator('[data-test="claim-pay"]').click()
     await m.locator('[data-test="claim-payment"] input').fill('VIR-2026-0001')
     await m.locator('[data-test="claim-pay-submit"]').click()
-    await expect.poll(() => text(m, '[data-test="claim-payment-item"]'), { timeout: 15_000 }).toContain(`Déjà utilisée pour la réclamation ${won.serial}`)
+    await expect
+      .poll(() => text(m, '[data-test="claim-payment-item"]'), { timeout: 15_000 })
+      .toContain(`Déjà utilisée pour la réclamation ${won.serial}`)
     expect(await status(m)).toBe('approved')
     await screenshot(m, 'claims-5-reference-used')
     expect(problems).toEqual([])
@@ -163,16 +181,30 @@ describe('prize claims: from a win to its payment', () => {
 
   it('a related party’s claim needs an auditor’s sign-off before its payment', async () => {
     const admin = await app.token('admin')
-    const added = await app.call('parties:add', { player: related.player, relation: 'staff', linkedTo: 'Jean Dupont', reason: 'Frère d’un guichetier' }, admin)
+    const added = await app.call(
+      'parties:add',
+      { player: related.player, relation: 'staff', linkedTo: 'Jean Dupont', reason: 'Frère d’un guichetier' },
+      admin,
+    )
     expect(added.ok).toBe(true)
-    expect((await app.call('claims:verify', { serial: related.serial, identity: { document: 'passport', reference: 'P1234567' } }, await app.token('support'))).ok).toBe(true)
+    expect(
+      (
+        await app.call(
+          'claims:verify',
+          { serial: related.serial, identity: { document: 'passport', reference: 'P1234567' } },
+          await app.token('support'),
+        )
+      ).ok,
+    ).toBe(true)
 
     const { page: m, problems } = await app.open()
     await signIn(m, 'manager')
     await goTo(m, `#/claims/${related.serial}`)
     await expect.poll(() => status(m), { timeout: 15_000 }).toBe('verified')
     expect(await text(m, '[data-test="claim-status"]')).toContain('Personne liée')
-    expect(await text(m, '[data-test="note-signOffNeeded"]')).toContain('un auditeur doit viser cette réclamation avant son paiement')
+    expect(await text(m, '[data-test="note-signOffNeeded"]')).toContain(
+      'un auditeur doit viser cette réclamation avant son paiement',
+    )
     expect(await text(m, '[data-test="claim-parties"]')).toContain('lié à Jean Dupont')
     await takeStep(m, 'approve', async () => {}, 'approved')
     // approved, not signed off: no payment yet

@@ -48,7 +48,13 @@ async function pressEnter(page: Page, channel: string, withCtrl = false): Promis
  * Two presses, the second while the first one's request is held pending; then the request goes
  * on (or is dropped, when it must not reach the server). The number of requests sent.
  */
-async function pressedTwiceWhilePending(page: Page, channel: string, first: () => Promise<void>, second: (sofar: string) => Promise<void>, end: 'continue' | 'abort' = 'continue'): Promise<number> {
+async function pressedTwiceWhilePending(
+  page: Page,
+  channel: string,
+  first: () => Promise<void>,
+  second: (sofar: string) => Promise<void>,
+  end: 'continue' | 'abort' = 'continue',
+): Promise<number> {
   let release = () => {}
   const held = new Promise<void>((r) => (release = r))
   const hold = async (route: Route) => {
@@ -65,7 +71,9 @@ async function pressedTwiceWhilePending(page: Page, channel: string, first: () =
       const sent = page.waitForRequest((r) => isChannel(r.url(), channel), { timeout: 10_000 }).catch(() => null)
       await first()
       const firstSent = (await sent) !== null
-      await second(`first press ${firstSent ? 'sent its request' : 'sent NO request'}, ${answers} answer(s) arrived while held`)
+      await second(
+        `first press ${firstSent ? 'sent its request' : 'sent NO request'}, ${answers} answer(s) arrived while held`,
+      )
       await page.waitForTimeout(400)
       release()
     })
@@ -81,24 +89,42 @@ type FocusLog = { focusLog?: string[] }
 /** Keeps the page's last focus moves (element, and how long ago), for a failure's message. */
 async function logFocus(page: Page): Promise<void> {
   await page.evaluate(() => {
-    const w = globalThis as unknown as FocusLog & { document: { addEventListener(t: string, f: (e: { target: unknown }) => void, c: boolean): void } }
+    const w = globalThis as unknown as FocusLog & {
+      document: { addEventListener(t: string, f: (e: { target: unknown }) => void, c: boolean): void }
+    }
     if (w.focusLog) return
     const log: string[] = (w.focusLog = [])
-    w.document.addEventListener('focusin', (e) => {
-      const el = e.target as { tagName?: string; getAttribute?(n: string): string | null; className?: string }
-      log.push(`${performance.now().toFixed(0)} ${el.tagName?.toLowerCase()}[${el.getAttribute?.('data-test') ?? el.className ?? ''}]`)
-      if (log.length > 8) log.shift()
-    }, true)
+    w.document.addEventListener(
+      'focusin',
+      (e) => {
+        const el = e.target as { tagName?: string; getAttribute?(n: string): string | null; className?: string }
+        log.push(
+          `${performance.now().toFixed(0)} ${el.tagName?.toLowerCase()}[${el.getAttribute?.('data-test') ?? el.className ?? ''}]`,
+        )
+        if (log.length > 8) log.shift()
+      },
+      true,
+    )
   })
 }
 
 /** What the page shows when a form was expected and is not there: for the failure's message. */
 async function whereAmI(page: Page, sofar: string): Promise<string> {
-  const moves = await page.evaluate(() => `now ${performance.now().toFixed(0)}: ${((globalThis as unknown as FocusLog).focusLog ?? []).join(' → ')}`)
-  const dialogs = await page.getByRole('dialog').count()
-  const focused = await page.locator('*:focus').evaluateAll((els) =>
-    els.map((el) => `${el.tagName.toLowerCase()}${el.getAttribute('data-test') ? `[data-test=${el.getAttribute('data-test')}]` : ''} “${(el.textContent ?? '').trim().slice(0, 40)}”`).join(', ') || 'nothing',
+  const moves = await page.evaluate(
+    () => `now ${performance.now().toFixed(0)}: ${((globalThis as unknown as FocusLog).focusLog ?? []).join(' → ')}`,
   )
+  const dialogs = await page.getByRole('dialog').count()
+  const focused = await page
+    .locator('*:focus')
+    .evaluateAll(
+      (els) =>
+        els
+          .map(
+            (el) =>
+              `${el.tagName.toLowerCase()}${el.getAttribute('data-test') ? `[data-test=${el.getAttribute('data-test')}]` : ''} “${(el.textContent ?? '').trim().slice(0, 40)}”`,
+          )
+          .join(', ') || 'nothing',
+    )
   return `${sofar}; ${dialogs} dialog(s) open; focus on ${focused}; at ${page.url()}; focus moves ${moves}`
 }
 
@@ -115,7 +141,13 @@ interface FormCase {
 
 /** Waits for the page's transitions to end (a modal still fading in or out), as a person would. */
 const settled = (page: Page) =>
-  page.evaluate(() => Promise.all((globalThis as unknown as { document: { getAnimations(): { finished: Promise<unknown> }[] } }).document.getAnimations().map((a) => a.finished.catch(() => null))))
+  page.evaluate(() =>
+    Promise.all(
+      (globalThis as unknown as { document: { getAnimations(): { finished: Promise<unknown> }[] } }).document
+        .getAnimations()
+        .map((a) => a.finished.catch(() => null)),
+    ),
+  )
 
 async function checkForm(page: Page, name: string, c: FormCase): Promise<void> {
   await logFocus(page)
@@ -160,7 +192,10 @@ describe('one action, one request: the first-start set-up', () => {
 
   it('sends the set-up once for Enter, once for a click, and not again while pending', async () => {
     const { page } = await app.open()
-    await page.getByRole('heading', { name: 'Premier démarrage : compte administrateur' }).first().waitFor({ timeout: 15_000 })
+    await page
+      .getByRole('heading', { name: 'Premier démarrage : compte administrateur' })
+      .first()
+      .waitFor({ timeout: 15_000 })
     const again = page.getByLabel(/^Mot de passe \(confirmation\)/)
     const submit = page.getByRole('button', { name: 'Créer le compte administrateur' })
     await page.getByLabel(/^Mot de passe\W*$/).fill(PASSWORD)
@@ -206,8 +241,24 @@ describe('one action, one request: every form', () => {
     })
     await name.fill(STAFF.admin)
     await password.fill(PASSWORD)
-    expect(await pressedTwiceWhilePending(page, 'auth:login', () => password.press('Enter'), () => submit.click({ force: true }))).toBe(1)
-    await expect.poll(() => page.locator('.n-layout-header').innerText().catch(() => ''), { timeout: 15_000 }).toContain(STAFF.admin)
+    expect(
+      await pressedTwiceWhilePending(
+        page,
+        'auth:login',
+        () => password.press('Enter'),
+        () => submit.click({ force: true }),
+      ),
+    ).toBe(1)
+    await expect
+      .poll(
+        () =>
+          page
+            .locator('.n-layout-header')
+            .innerText()
+            .catch(() => ''),
+        { timeout: 15_000 },
+      )
+      .toContain(STAFF.admin)
   }, 120_000)
 
   it('change of one’s own password', async () => {
@@ -274,12 +325,16 @@ describe('one action, one request: every form', () => {
     await page.locator('[data-test="user-submit"]').click()
     await expect
       .poll(async () => norm(await nameItem.innerText()))
-      .toContain('L’identifiant « Sophie » est déjà pris par le compte « sophie » (les majuscules ne comptent pas) : choisissez-en un autre.')
+      .toContain(
+        'L’identifiant « Sophie » est déjà pris par le compte « sophie » (les majuscules ne comptent pas) : choisissez-en un autre.',
+      )
     expect(await dialog(page).isVisible()).toBe(true)
     await screenshot(page, 'forms-taken-name')
     await page.locator('[data-test="user-name"] input').fill('sophie')
     await page.locator('[data-test="user-submit"]').click()
-    await expect.poll(async () => norm(await nameItem.innerText())).toContain('L’identifiant « sophie » est déjà pris : choisissez-en un autre.')
+    await expect
+      .poll(async () => norm(await nameItem.innerText()))
+      .toContain('L’identifiant « sophie » est déjà pris : choisissez-en un autre.')
     // another name: the message goes, and the account is created
     await page.locator('[data-test="user-name"] input').fill('sophie-2')
     await expect.poll(async () => norm(await nameItem.innerText())).not.toContain('déjà pris')
@@ -317,7 +372,11 @@ describe('one action, one request: every form', () => {
     await screenshot(page, 'forms-start-date')
     await page.locator('[data-test="create-submit"]').click()
     await closed(page)()
-    const created = await app.call<{ code: string; startsOn: string | null }[]>('emissions:list', {}, await pageToken(page))
+    const created = await app.call<{ code: string; startsOn: string | null }[]>(
+      'emissions:list',
+      {},
+      await pageToken(page),
+    )
     if (!created.ok) throw new Error(created.error.message)
     expect(created.result.find((e) => e.code === 'FORM-DATE')?.startsOn).toBe('2026-12-15')
   }, 120_000)
@@ -363,7 +422,16 @@ describe('one action, one request: every form', () => {
 
     const file = join(feeds, 'ventes.jsonl')
     const soldAt = new Date(Date.now() - 5_000).toISOString()
-    const lines = [0, 1].map((i) => feedLine({ saleId: `FORMS-${i}`, serial: formatSerial({ emission: 1, block: 1, unit: 7_900_000 + i }, CARATS.blockSize), player: 'P-FORMS', soldAt, stakeCents: CARATS.unitPriceCents, play: null }))
+    const lines = [0, 1].map((i) =>
+      feedLine({
+        saleId: `FORMS-${i}`,
+        serial: formatSerial({ emission: 1, block: 1, unit: 7_900_000 + i }, CARATS.blockSize),
+        player: 'P-FORMS',
+        soldAt,
+        stakeCents: CARATS.unitPriceCents,
+        play: null,
+      }),
+    )
     writeFileSync(file, lines.join('\n') + '\n')
     const submit = page.locator('[data-test="import-submit"]')
     await checkForm(page, 'import', {
@@ -376,7 +444,13 @@ describe('one action, one request: every form', () => {
         return { field: submit, submit }
       },
       after: async () => {
-        await expect.poll(async () => (await dialog(page).count()) === 0 || (await page.locator('[data-test="import-rejected"]').count()) > 0, { timeout: 30_000 }).toBe(true)
+        await expect
+          .poll(
+            async () =>
+              (await dialog(page).count()) === 0 || (await page.locator('[data-test="import-rejected"]').count()) > 0,
+            { timeout: 30_000 },
+          )
+          .toBe(true)
         if (await dialog(page).count()) await dialog(page).getByRole('button', { name: 'Annuler' }).click()
         await closed(page)()
       },
@@ -445,5 +519,8 @@ describe('one action, one request: every form', () => {
 async function createdEmissions(app: JourneyApp, page: Page): Promise<number[]> {
   const r = await app.call<{ emission: number; code: string }[]>('emissions:list', {}, await pageToken(page))
   if (!r.ok) throw new Error(r.error.message)
-  return r.result.filter((e) => /^FORM-\d+$/.test(e.code)).map((e) => e.emission).sort((a, b) => a - b)
+  return r.result
+    .filter((e) => /^FORM-\d+$/.test(e.code))
+    .map((e) => e.emission)
+    .sort((a, b) => a - b)
 }

@@ -21,10 +21,24 @@ import { SALES_LEDGER } from './fixtures/ledger'
 
 /** `count` sales of emission 1 from unit `from`, sold in the few seconds before. */
 function feed(from: number, count: number): string[] {
-  const gen = createSalesGenerator({ seed: 8, players: 20, count, fromMs: Date.now() - 5_000, toMs: Date.now(), zones: CARATS })
+  const gen = createSalesGenerator({
+    seed: 8,
+    players: 20,
+    count,
+    fromMs: Date.now() - 5_000,
+    toMs: Date.now(),
+    zones: CARATS,
+  })
   return Array.from({ length: count }, (_, i) => {
     const d = gen.next()
-    return feedLine({ saleId: `IMP-${from + i}`, serial: formatSerial({ emission: 1, block: 1, unit: from + i }), player: d.player, soldAt: d.soldAt, stakeCents: 500, play: d.play })
+    return feedLine({
+      saleId: `IMP-${from + i}`,
+      serial: formatSerial({ emission: 1, block: 1, unit: from + i }),
+      player: d.player,
+      soldAt: d.soldAt,
+      stakeCents: 500,
+      play: d.play,
+    })
   })
 }
 
@@ -101,7 +115,9 @@ describe('operator: importing sales feeds through the screen', () => {
     // the history: the good file with its SHA-256, then the refused one with its count
     const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex')
     const rows = history.locator('tbody tr')
-    await expect.poll(async () => norm(await rows.first().innerText()), { timeout: 15_000 }).toContain('ventes-du-jour.jsonl')
+    await expect
+      .poll(async () => norm(await rows.first().innerText()), { timeout: 15_000 })
+      .toContain('ventes-du-jour.jsonl')
     const first = norm(await rows.nth(0).innerText())
     expect(first).toContain(sha(goodBytes))
     expect(first).toContain('12 ventes importées')

@@ -28,7 +28,16 @@ async function signInByKeys(page: Page, role: Role): Promise<void> {
   await page.keyboard.press('Tab')
   await page.keyboard.type(PASSWORD)
   await page.keyboard.press('Enter')
-  await expect.poll(() => page.locator('[role="banner"]').innerText().catch(() => ''), { timeout: 15_000 }).toContain(STAFF[role])
+  await expect
+    .poll(
+      () =>
+        page
+          .locator('[role="banner"]')
+          .innerText()
+          .catch(() => ''),
+      { timeout: 15_000 },
+    )
+    .toContain(STAFF[role])
 }
 
 describe('keyboard only', () => {
@@ -58,13 +67,21 @@ describe('keyboard only', () => {
     await h1(page, 'Service client')
     expect(await page.title()).toBe(`Service client — ${APP}`)
     // landmarks: one banner, one navigation, one main
-    expect(await page.evaluate(`[document.querySelectorAll('[role="banner"], header.n-layout-header').length, document.querySelectorAll('nav').length, document.querySelectorAll('main').length]`)).toEqual([1, 1, 1])
+    expect(
+      await page.evaluate(
+        `[document.querySelectorAll('[role="banner"], header.n-layout-header').length, document.querySelectorAll('nav').length, document.querySelectorAll('main').length]`,
+      ),
+    ).toEqual([1, 1, 1])
 
     await tabTo(page, 'the player search field', byTest('player-query'))
     await page.keyboard.type(player.player.slice(0, 5))
     await page.keyboard.press('Enter')
     await page.getByRole('link', { name: player.player, exact: true }).waitFor({ timeout: 15_000 })
-    await tabTo(page, `the player ${player.player}`, `el.tagName === 'A' && el.innerText.trim() === ${JSON.stringify(player.player)}`)
+    await tabTo(
+      page,
+      `the player ${player.player}`,
+      `el.tagName === 'A' && el.innerText.trim() === ${JSON.stringify(player.player)}`,
+    )
     await screenshot(page, 'keyboard-support-1-found')
     await page.keyboard.press('Enter')
 
@@ -94,14 +111,20 @@ describe('keyboard only', () => {
     expect(await page.evaluate('document.activeElement.getAttribute("aria-label")')).toBe('Chronologie')
     const before = Number(await page.evaluate('document.activeElement.getAttribute("aria-valuenow")'))
     for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowRight')
-    await expect.poll(async () => Number(await page.evaluate('document.activeElement.getAttribute("aria-valuenow")'))).toBeGreaterThan(before)
+    await expect
+      .poll(async () => Number(await page.evaluate('document.activeElement.getAttribute("aria-valuenow")')))
+      .toBeGreaterThan(before)
     await screenshot(page, 'keyboard-support-3-replay')
 
     // back to the player, then the ticket of the last unit
     await tabTo(page, 'the back link', byText('← Retour'), { back: true })
     await page.keyboard.press('Enter')
     await lastCard.waitFor({ timeout: 15_000 })
-    await tabTo(page, 'inspect the last unit', `el.closest('[data-test="last-unit"]') && el.innerText.trim() === 'Inspecter'`)
+    await tabTo(
+      page,
+      'inspect the last unit',
+      `el.closest('[data-test="last-unit"]') && el.innerText.trim() === 'Inspecter'`,
+    )
     await page.keyboard.press('Enter')
     await h1(page, 'Inspecteur de tickets')
     expect(decodeURIComponent(page.url())).toContain(`#/tickets/${player.lastUnits[0].serial}`)
@@ -125,7 +148,9 @@ describe('keyboard only', () => {
     await page.keyboard.press('Space')
     await expect.poll(() => page.locator('[data-test="create-demo"]').getAttribute('aria-checked')).toBe('true')
     // the demo box's hint is tied to it
-    const hint = await page.evaluate(`document.getElementById(document.activeElement.getAttribute('aria-describedby')).innerText`)
+    const hint = await page.evaluate(
+      `document.getElementById(document.activeElement.getAttribute('aria-describedby')).innerText`,
+    )
     expect(norm(String(hint))).toMatch(/démonstration/i)
     await tabTo(page, 'create', byTest('create-submit'))
     await screenshot(page, 'keyboard-operator-1-create')
@@ -138,7 +163,10 @@ describe('keyboard only', () => {
     const n = Number((await generate.getAttribute('data-test'))?.replace('generate-', ''))
     expect(n).toBeGreaterThan(1)
 
-    for (const [step, done] of [['generate', 'Générée'], ['verify', 'Vérifiée']] as const) {
+    for (const [step, done] of [
+      ['generate', 'Générée'],
+      ['verify', 'Vérifiée'],
+    ] as const) {
       await row.locator(`[data-test="${step}-${n}"]:not([disabled])`).waitFor({ timeout: 60_000 })
       await tabTo(page, step, byTest(`${step}-${n}`))
       await page.keyboard.press('Enter')

@@ -47,23 +47,33 @@ describe.skipIf(skipped)('admin: the ledger setting (needs PostgreSQL: skipped b
     const current = page.locator('[data-test="setting-current"]')
     await expect.poll(async () => norm(await current.innerText()), { timeout: 15_000 }).toContain(app.dbPath)
     expect(norm(await current.innerText())).toContain('Fichier de ce poste (SQLite)')
-    expect(norm(await page.locator('[data-test="setting-overridden"]').innerText())).toContain('Ce poste a été démarré avec --db')
+    expect(norm(await page.locator('[data-test="setting-overridden"]').innerText())).toContain(
+      'Ce poste a été démarré avec --db',
+    )
     await screenshot(page, 'ledger-setting-1-current')
 
     await page.locator('[data-test="choose-team"]').click()
     // a relative key file is refused on the screen, before any call
     const keyDir = mkdtempSync(join(tmpdir(), 'carats-setting-key-'))
-    await page.locator('[data-test="team-url"] input').fill(`postgresql:///carats_setting_never_made?host=/var/run/postgresql`)
+    await page
+      .locator('[data-test="team-url"] input')
+      .fill(`postgresql:///carats_setting_never_made?host=/var/run/postgresql`)
     await page.locator('[data-test="team-key"] input').fill('equipe.key')
     await page.locator('[data-test="team-test"]').click()
-    await expect.poll(() => page.locator('.setting-form').innerText().then(norm)).toContain('Le chemin doit être absolu')
+    await expect
+      .poll(() => page.locator('.setting-form').innerText().then(norm))
+      .toContain('Le chemin doit être absolu')
 
     // a database that does not exist: said in French
     await page.locator('[data-test="team-key"] input').fill(join(keyDir, 'equipe.key'))
     await page.locator('[data-test="team-test"]').click()
     const server = page.locator('[data-test="test-server"]')
-    await expect.poll(() => server.innerText().then(norm), { timeout: 15_000 }).toContain('Cette base n’existe pas sur le serveur')
-    expect(norm(await page.locator('[data-test="test-verdict"]').innerText())).toBe('La connexion ne fonctionne pas : voyez ci-dessous ce qui ne va pas.')
+    await expect
+      .poll(() => server.innerText().then(norm), { timeout: 15_000 })
+      .toContain('Cette base n’existe pas sur le serveur')
+    expect(norm(await page.locator('[data-test="test-verdict"]').innerText())).toBe(
+      'La connexion ne fonctionne pas : voyez ci-dessous ce qui ne va pas.',
+    )
     await screenshot(page, 'ledger-setting-2-no-database')
 
     // the empty database made for the test: reached, empty, the key file to be made
@@ -71,19 +81,27 @@ describe.skipIf(skipped)('admin: the ledger setting (needs PostgreSQL: skipped b
     const url = `postgresql://${userInfo().username}:s3cret@localhost/${DATABASE}?host=/var/run/postgresql`
     await page.locator('[data-test="team-url"] input').fill(url)
     await page.locator('[data-test="team-test"]').click()
-    await expect.poll(() => page.locator('[data-test="test-verdict"]').innerText().then(norm), { timeout: 15_000 }).toBe(
-      'La connexion fonctionne : ce poste pourra ouvrir ce registre.',
+    await expect
+      .poll(() => page.locator('[data-test="test-verdict"]').innerText().then(norm), { timeout: 15_000 })
+      .toBe('La connexion fonctionne : ce poste pourra ouvrir ce registre.')
+    expect(norm(await page.locator('[data-test="test-server"]').innerText())).toContain(
+      `Serveur joint : base ${DATABASE}`,
     )
-    expect(norm(await page.locator('[data-test="test-server"]').innerText())).toContain(`Serveur joint : base ${DATABASE}`)
-    expect(norm(await page.locator('[data-test="test-database"]').innerText())).toContain('Base vide : un nouveau registre y sera créé au prochain démarrage.')
-    expect(norm(await page.locator('[data-test="test-keyFile"]').innerText())).toContain('il sera créé au prochain démarrage')
+    expect(norm(await page.locator('[data-test="test-database"]').innerText())).toContain(
+      'Base vide : un nouveau registre y sera créé au prochain démarrage.',
+    )
+    expect(norm(await page.locator('[data-test="test-keyFile"]').innerText())).toContain(
+      'il sera créé au prochain démarrage',
+    )
     await page.locator('[data-test="test-result"]').scrollIntoViewIfNeeded()
     await screenshot(page, 'ledger-setting-3-test-ok')
 
     // saved, applying at the next start; the running ledger stays the same
     await page.locator('[data-test="setting-save"]').click()
     const saved = page.locator('[data-test="setting-saved"]')
-    await expect.poll(() => saved.innerText().then(norm), { timeout: 15_000 }).toContain('Il s’appliquera au prochain démarrage de l’application')
+    await expect
+      .poll(() => saved.innerText().then(norm), { timeout: 15_000 })
+      .toContain('Il s’appliquera au prochain démarrage de l’application')
     const file = join(dataHome, 'carats', 'ledger.json')
     expect(norm(await saved.innerText())).toContain(file)
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ ledger: 'team', url, keyFile: join(keyDir, 'equipe.key') })
@@ -101,14 +119,21 @@ describe.skipIf(skipped)('admin: the ledger setting (needs PostgreSQL: skipped b
     rmSync(keyDir, { recursive: true, force: true })
   })
 
-  it('is the admin\'s alone: another role has neither the menu entry nor the channel', async () => {
+  it("is the admin's alone: another role has neither the menu entry nor the channel", async () => {
     const admin = await app.call<{ token: string }>('auth:login', { name: STAFF.admin, password: PASSWORD })
     if (!admin.ok) throw new Error(admin.error.message)
-    const made = await app.call('users:create', { name: STAFF.auditor, role: 'auditor', password: PASSWORD }, admin.result.token)
+    const made = await app.call(
+      'users:create',
+      { name: STAFF.auditor, role: 'auditor', password: PASSWORD },
+      admin.result.token,
+    )
     expect(made.ok).toBe(true)
     const auditor = await app.call<{ token: string }>('auth:login', { name: STAFF.auditor, password: PASSWORD })
     if (!auditor.ok) throw new Error(auditor.error.message)
-    expect(await app.call('settings:ledger', {}, auditor.result.token)).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } })
+    expect(await app.call('settings:ledger', {}, auditor.result.token)).toMatchObject({
+      ok: false,
+      error: { code: 'FORBIDDEN' },
+    })
     const { page } = await app.open()
     await signIn(page, 'auditor')
     expect(await menuEntries(page)).not.toContain('Réglage du registre')

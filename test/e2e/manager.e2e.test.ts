@@ -23,16 +23,33 @@ import { deriveFigures } from '../../game-core/rules'
 import { formatSerial } from '../../game-core/serial'
 import { feedLine } from '../../electron/services/import'
 
-const pct = (x: number, digits: number, min = 0) => norm(new Intl.NumberFormat('fr-FR', { style: 'percent', minimumFractionDigits: min, maximumFractionDigits: digits }).format(x))
+const pct = (x: number, digits: number, min = 0) =>
+  norm(
+    new Intl.NumberFormat('fr-FR', {
+      style: 'percent',
+      minimumFractionDigits: min,
+      maximumFractionDigits: digits,
+    }).format(x),
+  )
 
 /** The sales of emission 1 on the sale days from…to (UTC), by SQL of the test's own. */
 function salesBetween(dbPath: string, from: string, to: string) {
   const db = new Database(dbPath, { readonly: true, fileMustExist: true })
   try {
     const day = "strftime('%Y-%m-%d', sold_at / 1000, 'unixepoch')"
-    return db.prepare(`SELECT count(*) AS units, coalesce(sum(stake_cents), 0) AS staked, coalesce(sum(prize_cents), 0) AS won, count(DISTINCT ${day}) AS days,
-                              min(${day}) AS first, max(${day}) AS last FROM sales WHERE ${day} BETWEEN ? AND ?`).get(from, to) as
-      { units: number; staked: number; won: number; days: number; first: string | null; last: string | null }
+    return db
+      .prepare(
+        `SELECT count(*) AS units, coalesce(sum(stake_cents), 0) AS staked, coalesce(sum(prize_cents), 0) AS won, count(DISTINCT ${day}) AS days,
+                              min(${day}) AS first, max(${day}) AS last FROM sales WHERE ${day} BETWEEN ? AND ?`,
+      )
+      .get(from, to) as {
+      units: number
+      staked: number
+      won: number
+      days: number
+      first: string | null
+      last: string | null
+    }
   } finally {
     db.close()
   }
@@ -46,11 +63,16 @@ async function colouredPixels(page: Page, label: string): Promise<number> {
   const canvas = page.locator(`canvas[aria-label="${label}"]`)
   await canvas.waitFor({ timeout: 15_000 })
   return canvas.evaluate((c) => {
-    const el = c as unknown as { width: number; height: number; getContext(k: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } } }
+    const el = c as unknown as {
+      width: number
+      height: number
+      getContext(k: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } }
+    }
     if (el.width === 0 || el.height === 0) return 0
     const d = el.getContext('2d').getImageData(0, 0, el.width, el.height).data
     let n = 0
-    for (let i = 0; i < d.length; i += 4) if (d[i + 3] > 128 && Math.max(d[i], d[i + 1], d[i + 2]) - Math.min(d[i], d[i + 1], d[i + 2]) > 60) n++
+    for (let i = 0; i < d.length; i += 4)
+      if (d[i + 3] > 128 && Math.max(d[i], d[i + 1], d[i + 2]) - Math.min(d[i], d[i + 1], d[i + 2]) > 60) n++
     return n
   })
 }
@@ -91,7 +113,9 @@ describe('manager: the dashboard', () => {
     const facts = norm(await page.locator('[data-test="report-facts"]').innerText())
     expect(facts).toMatch(/^au \d+ \S+ \d{4}(,| à)? \d{2}:\d{2}:\d{2} · Lu par Carats back-office /)
     expect(facts).toContain(`Carats back-office ${version}`)
-    expect(norm(await page.locator('[data-test="report-filters"]').innerText())).toBe('Toutes les émissions · tous les jours de vente · émissions de démonstration comprises')
+    expect(norm(await page.locator('[data-test="report-filters"]').innerText())).toBe(
+      'Toutes les émissions · tous les jours de vente · émissions de démonstration comprises',
+    )
 
     const kpi = async (label: string) => {
       const card = board.locator('.kpi').filter({ hasText: label })
@@ -110,7 +134,9 @@ describe('manager: the dashboard', () => {
     const payout = await kpi('Taux de retour')
     // the theoretical ratio, 71,99975 %, and the realised one with as many decimals
     expect(payout).toContain('théorique 71,99975 %')
-    expect(norm(await board.locator('[data-test="payout-realised"]').innerText())).toBe(pct(totals.won / totals.staked, 5, 5))
+    expect(norm(await board.locator('[data-test="payout-realised"]').innerText())).toBe(
+      pct(totals.won / totals.staked, 5, 5),
+    )
     // French typography: a narrow no-break space before the sign
     expect(await board.locator('[data-test="payout-theoretical"]').innerText()).toContain('71,99975\u202f%')
 
@@ -138,7 +164,9 @@ describe('manager: the dashboard', () => {
     // (30 days of bars: tens of thousands of pixels; the tiers won, at 0.25 % of a block sold:
     // thin bars of a couple of thousand; the legend's swatches alone: a few hundred)
     await expect.poll(() => colouredPixels(page, 'Ventes par jour'), { timeout: 15_000 }).toBeGreaterThan(10_000)
-    await expect.poll(() => colouredPixels(page, 'Épuisement par rang de lot'), { timeout: 15_000 }).toBeGreaterThan(1_000)
+    await expect
+      .poll(() => colouredPixels(page, 'Épuisement par rang de lot'), { timeout: 15_000 })
+      .toBeGreaterThan(1_000)
     // each legend swatch has the colour of the bars it names, as chart.js holds it and as painted
     for (const label of ['Ventes par jour', 'Épuisement par rang de lot']) {
       const drawn = await drawnChart(page, label)
@@ -147,9 +175,13 @@ describe('manager: the dashboard', () => {
       for (const bar of bars) {
         const entry = drawn.legend.find((e) => e.text === bar.label)!
         expect(new Set(bar.colors), `${label}: ${bar.label}`).toEqual(new Set([entry.fill]))
-        expect(near(entry.painted, rgbOf(entry.fill)), `${label}: swatch ${entry.painted} against ${entry.fill}`).toBe(true)
+        expect(near(entry.painted, rgbOf(entry.fill)), `${label}: swatch ${entry.painted} against ${entry.fill}`).toBe(
+          true,
+        )
         expect(bar.painted, label).not.toBeNull()
-        expect(near(bar.painted!, entry.painted), `${label}: bar ${bar.painted} against swatch ${entry.painted}`).toBe(true)
+        expect(near(bar.painted!, entry.painted), `${label}: bar ${bar.painted} against swatch ${entry.painted}`).toBe(
+          true,
+        )
       }
     }
     await screenshot(page, 'manager-2-dashboard')
@@ -167,9 +199,14 @@ describe('manager: the dashboard', () => {
     if (query) await watched.page.evaluate(`location.hash = ${JSON.stringify(`#/dashboard?${query}`)}`)
     return watched
   }
-  const kpiText = async (page: Page, label: string) => norm(await page.locator('[data-test="dashboard"] .kpi').filter({ hasText: label }).innerText())
-  const addDays = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10)
-  const frDay = (day: string) => norm(new Intl.DateTimeFormat('fr-FR', { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(`${day}T00:00:00Z`)))
+  const kpiText = async (page: Page, label: string) =>
+    norm(await page.locator('[data-test="dashboard"] .kpi').filter({ hasText: label }).innerText())
+  const addDays = (day: string, n: number) =>
+    new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10)
+  const frDay = (day: string) =>
+    norm(
+      new Intl.DateTimeFormat('fr-FR', { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(`${day}T00:00:00Z`)),
+    )
 
   /** A range of sale days inside the ledger's: from its third day, a week long. */
   function someDays() {
@@ -198,10 +235,16 @@ describe('manager: the dashboard', () => {
     expect(await kpiText(page, 'Ventes')).toContain(`${int(period.units)} unités vendues`)
     expect(await kpiText(page, 'Lots gagnés')).toContain(eur(period.won))
     expect(await kpiText(page, 'Taux de retour')).toContain(pct(period.won / period.staked, 5, 5))
-    expect(norm(await page.locator('[data-test="report-filters"]').innerText())).toBe(`émission 0001 · du ${frDay(from)} au ${frDay(to)} · émissions de démonstration comprises`)
-    await expect.poll(async () => (await drawnChart(page, 'Ventes par jour')).datasets[0].colors.length).toBe(period.days)
+    expect(norm(await page.locator('[data-test="report-filters"]').innerText())).toBe(
+      `émission 0001 · du ${frDay(from)} au ${frDay(to)} · émissions de démonstration comprises`,
+    )
+    await expect
+      .poll(async () => (await drawnChart(page, 'Ventes par jour')).datasets[0].colors.length)
+      .toBe(period.days)
     // the state's figures stay those of every sale so far
-    expect(await kpiText(page, 'Encore dans les unités invendues')).toContain(eur(deriveFigures(CARATS).prizeTotalCents - totals.won))
+    expect(await kpiText(page, 'Encore dans les unités invendues')).toContain(
+      eur(deriveFigures(CARATS).prizeTotalCents - totals.won),
+    )
     await screenshot(page, 'manager-4-dashboard-filtered')
 
     // a month without a sale says so, and draws no empty chart
@@ -224,8 +267,13 @@ describe('manager: the dashboard', () => {
     await screenshot(page, 'manager-6-dashboard-export-menu')
     await page.locator('[data-test="export-office-days"]').waitFor()
     await screenshot(page, 'manager-6-dashboard-export-menu')
-    const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-test="export-office-days"]').click()])
-    expect(download.suggestedFilename()).toMatch(new RegExp(`^dashboard-E0001-${from}_${to}-\\d{4}-\\d{2}-\\d{2}\\.csv$`))
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.locator('[data-test="export-office-days"]').click(),
+    ])
+    expect(download.suggestedFilename()).toMatch(
+      new RegExp(`^dashboard-E0001-${from}_${to}-\\d{4}-\\d{2}-\\d{2}\\.csv$`),
+    )
     const bytes = readFileSync((await download.path())!)
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf])
     const text = bytes.toString('utf8').slice(1)
@@ -233,8 +281,23 @@ describe('manager: the dashboard', () => {
     const dd = (day: string) => day.split('-').reverse().join('/')
     expect(about[0]).toBe(`# Logiciel\u00a0: Carats back-office ${version}`)
     expect(about[1]).toMatch(/^Données au\u00a0: \d\d\/\d\d\/\d{4} \d\d:\d\d:\d\d \(.+\)$/)
-    expect(about.slice(2)).toEqual(['Émission\u00a0: 1', `Du\u00a0: ${dd(from)}`, `Au\u00a0: ${dd(to)}`, 'Émissions de démonstration\u00a0: —'])
-    expect(head).toEqual(['Jour', 'Émission', 'Démonstration', 'Unités vendues', 'Ventes (€)', 'Unités gagnantes', 'Lots gagnés (€)', 'Taux de retour réalisé (%)', 'Taux de retour théorique (%)'])
+    expect(about.slice(2)).toEqual([
+      'Émission\u00a0: 1',
+      `Du\u00a0: ${dd(from)}`,
+      `Au\u00a0: ${dd(to)}`,
+      'Émissions de démonstration\u00a0: —',
+    ])
+    expect(head).toEqual([
+      'Jour',
+      'Émission',
+      'Démonstration',
+      'Unités vendues',
+      'Ventes (€)',
+      'Unités gagnantes',
+      'Lots gagnés (€)',
+      'Taux de retour réalisé (%)',
+      'Taux de retour théorique (%)',
+    ])
     expect(rows.length).toBe(period.days)
     for (const r of rows) {
       expect(r).toHaveLength(9)
@@ -259,7 +322,14 @@ describe('manager: the dashboard', () => {
     const facts = ledgerFacts(app.dbPath)
     const unit = facts.unitsSold(1, 1)
     facts.close()
-    const line = feedLine({ saleId: `E2E-MANAGER-${unit}`, serial: formatSerial({ emission: 1, block: 1, unit }, CARATS.blockSize), player: 'E2E-MANAGER', soldAt: new Date().toISOString(), stakeCents: CARATS.unitPriceCents, play: null })
+    const line = feedLine({
+      saleId: `E2E-MANAGER-${unit}`,
+      serial: formatSerial({ emission: 1, block: 1, unit }, CARATS.blockSize),
+      player: 'E2E-MANAGER',
+      soldAt: new Date().toISOString(),
+      stakeCents: CARATS.unitPriceCents,
+      play: null,
+    })
     const imported = await app.call('sales:import', { content: `${line}\n` }, await app.token('operator'))
     expect(imported, JSON.stringify(imported)).toMatchObject({ ok: true, result: { imported: 1 } })
     const after = salesBetween(app.dbPath, '0000-01-01', '9999-12-31')
@@ -267,16 +337,30 @@ describe('manager: the dashboard', () => {
 
     // back through the menu: the filters come back with the figures read again
     await page.getByRole('menuitem', { name: 'Tableau de bord' }).click()
-    await expect.poll(() => kpiText(page, 'Ventes').catch(() => ''), { timeout: 15_000 }).toContain(`${int(after.units)} unités vendues`)
+    await expect
+      .poll(() => kpiText(page, 'Ventes').catch(() => ''), { timeout: 15_000 })
+      .toContain(`${int(after.units)} unités vendues`)
     expect(await kpiText(page, 'Ventes')).toContain(eur(after.staked))
     expect(page.url()).toContain('demo=1')
     await screenshot(page, 'manager-7-dashboard-after-sale')
 
     // another sale while the window is behind another one: the figures are read again when it comes back to the front
-    const next = feedLine({ saleId: `E2E-MANAGER-${unit + 1}`, serial: formatSerial({ emission: 1, block: 1, unit: unit + 1 }, CARATS.blockSize), player: 'E2E-MANAGER', soldAt: new Date().toISOString(), stakeCents: CARATS.unitPriceCents, play: null })
-    expect(await app.call('sales:import', { content: `${next}\n` }, await app.token('operator'))).toMatchObject({ ok: true, result: { imported: 1 } })
+    const next = feedLine({
+      saleId: `E2E-MANAGER-${unit + 1}`,
+      serial: formatSerial({ emission: 1, block: 1, unit: unit + 1 }, CARATS.blockSize),
+      player: 'E2E-MANAGER',
+      soldAt: new Date().toISOString(),
+      stakeCents: CARATS.unitPriceCents,
+      play: null,
+    })
+    expect(await app.call('sales:import', { content: `${next}\n` }, await app.token('operator'))).toMatchObject({
+      ok: true,
+      result: { imported: 1 },
+    })
     await page.evaluate("window.dispatchEvent(new Event('focus'))")
-    await expect.poll(() => kpiText(page, 'Ventes').catch(() => ''), { timeout: 15_000 }).toContain(`${int(after.units + 1)} unités vendues`)
+    await expect
+      .poll(() => kpiText(page, 'Ventes').catch(() => ''), { timeout: 15_000 })
+      .toContain(`${int(after.units + 1)} unités vendues`)
     expect(problems).toEqual([])
   }, 120_000)
 

@@ -12,10 +12,24 @@
  * its creation would be refused).
  */
 function feed(from: number, count: number): string[] {
-  const gen = createSalesGenerator({ seed: 5, players: 20, count, fromMs: Date.now() - 5_000, toMs: Date.now(), zones: CARATS })
+  const gen = createSalesGenerator({
+    seed: 5,
+    players: 20,
+    count,
+    fromMs: Date.now() - 5_000,
+    toMs: Date.now(),
+    zones: CARATS,
+  })
   return Array.from({ length: count }, (_, i) => {
     const d = gen.next()
-    return feedLine({ saleId: `PF-${from + i}`, serial: formatSerial({ emission: 1, block: 1, unit: from + i }), player: d.player, soldAt: d.soldAt, stakeCents: 500, play: d.play })
+    return feedLine({
+      saleId: `PF-${from + i}`,
+      serial: formatSerial({ emission: 1, block: 1, unit: from + i }),
+      player: d.player,
+      soldAt: d.soldAt,
+      stakeCents: 500,
+      play: d.play,
+    })
   })
 }
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -32,7 +46,12 @@ import { norm, useJourneyApp } from './fixtures/app'
 import { PASSWORD } from './fixtures/ledger'
 
 /** Follows a job's progress bar until the row leaves `untilStatus`: returns the percentages seen. */
-async function followProgress(page: Page, row: ReturnType<Page['getByRole']>, doneStatus: string, shot: string): Promise<number[]> {
+async function followProgress(
+  page: Page,
+  row: ReturnType<Page['getByRole']>,
+  doneStatus: string,
+  shot: string,
+): Promise<number[]> {
   const bar = row.locator('[data-test="job"]').getByRole('progressbar')
   await bar.waitFor({ state: 'visible', timeout: 15_000 })
   const seen: number[] = []
@@ -61,7 +80,10 @@ describe('operator: first start, then an emission created, generated, verified a
     const { page, problems } = await app.open()
 
     // an empty ledger asks for its first admin account
-    await page.getByRole('heading', { name: 'Premier démarrage : compte administrateur' }).first().waitFor({ timeout: 15_000 })
+    await page
+      .getByRole('heading', { name: 'Premier démarrage : compte administrateur' })
+      .first()
+      .waitFor({ timeout: 15_000 })
     expect(page.url()).toMatch(/#\/setup$/)
     expect(await page.getByLabel(/^Identifiant/).inputValue()).toBe('admin')
     await page.getByLabel(/^Mot de passe\W*$/).fill(PASSWORD)
@@ -105,14 +127,18 @@ describe('operator: first start, then an emission created, generated, verified a
     const generating = await followProgress(page, row, 'Générée', 'operator-3-generating')
     expect(generating.length).toBeGreaterThan(0)
     expect([...generating].sort((a, b) => a - b)).toEqual(generating) // never goes backwards
-    await expect.poll(async () => norm(await row.innerText()), { timeout: 30_000 }).toContain('1/1 générés · 0/1 vérifiés')
+    await expect
+      .poll(async () => norm(await row.innerText()), { timeout: 30_000 })
+      .toContain('1/1 générés · 0/1 vérifiés')
     expect(norm(await row.innerText())).toContain('Générée')
 
     // verify: regenerates the block against its commitment, with a progress bar too
     await row.getByRole('button', { name: 'Vérifier' }).click()
     const verifying = await followProgress(page, row, 'Vérifiée', 'operator-4-verifying')
     expect(verifying.length).toBeGreaterThan(0)
-    await expect.poll(async () => norm(await row.innerText()), { timeout: 30_000 }).toContain('1/1 générés · 1/1 vérifiés')
+    await expect
+      .poll(async () => norm(await row.innerText()), { timeout: 30_000 })
+      .toContain('1/1 générés · 1/1 vérifiés')
     expect(norm(await row.innerText())).toContain('Vérifiée')
     expect(generating.concat(verifying).some((v) => v > 0 && v < 100)).toBe(true) // progress was shown along the way, not only at the end
 
@@ -170,7 +196,9 @@ describe('operator: first start, then an emission created, generated, verified a
       // the line cut short: where it stops, not JavaScript's English message
       expect(why).toContain('Ligne 3 : JSON incomplet : la ligne s’arrête à la colonne 61, avant la fin de l’objet')
       // the file can be chosen again once corrected: the button is ready again
-      await expect.poll(async () => (await importing.locator('[data-test="import-submit"]').getAttribute('class')) ?? '').not.toContain('loading')
+      await expect
+        .poll(async () => (await importing.locator('[data-test="import-submit"]').getAttribute('class')) ?? '')
+        .not.toContain('loading')
       await importing.locator('[data-test="import-submit"] .n-button__icon').waitFor({ state: 'detached' })
       await screenshot(page, 'operator-7-import-refused')
       await importing.getByRole('button', { name: 'Annuler' }).click()
@@ -195,7 +223,11 @@ describe('operator: first start, then an emission created, generated, verified a
     // its block shows the commitment the ledger recorded
     const token = await app.call<{ token: string }>('auth:login', { name: 'admin', password: PASSWORD })
     if (!token.ok) throw new Error(token.error.message)
-    const detail = await app.call<{ status: string; blockList: { commitment: string | null; status: string }[] }>('emissions:get', { emission: 1 }, token.result.token)
+    const detail = await app.call<{ status: string; blockList: { commitment: string | null; status: string }[] }>(
+      'emissions:get',
+      { emission: 1 },
+      token.result.token,
+    )
     if (!detail.ok) throw new Error(detail.error.message)
     expect(detail.result.status).toBe('open')
     expect(detail.result.blockList[0].status).toBe('verified')

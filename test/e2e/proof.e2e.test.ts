@@ -39,7 +39,10 @@ describe('the proof of a unit, downloaded from the ticket inspector', () => {
     await page.locator(`[data-test="ticket"][data-serial="${won.serial}"]`).waitFor({ timeout: 15_000 })
     await screenshot(page, 'proof-1-ticket')
 
-    const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-test="proof-download"]').click()])
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.locator('[data-test="proof-download"]').click(),
+    ])
     expect(download.suggestedFilename()).toBe(`proof-${won.serial}.json`)
     const file = join(dir, download.suggestedFilename())
     await download.saveAs(file)
@@ -47,7 +50,11 @@ describe('the proof of a unit, downloaded from the ticket inspector', () => {
     expect(proof.serial).toBe(won.serial)
 
     const out = execFileSync(process.execPath, [VERIFIER, 'proof', file], { encoding: 'utf8' })
-    const certificate = await app.call<{ blocks: { block: number; commitment: string }[] }>('emissions:certificate', { emission: 1 }, await pageToken(page))
+    const certificate = await app.call<{ blocks: { block: number; commitment: string }[] }>(
+      'emissions:certificate',
+      { emission: 1 },
+      await pageToken(page),
+    )
     if (!certificate.ok) throw new Error(certificate.error.message)
     const commitment = certificate.result.blocks.find((b) => b.block === 1)!.commitment
     expect(out).toContain(`${won.serial}: the proof holds`)

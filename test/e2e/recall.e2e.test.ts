@@ -18,13 +18,21 @@ import { screenshot } from './support'
 import { norm, signIn, useJourneyApp } from './fixtures/app'
 import { SALES_LEDGER } from './fixtures/ledger'
 
-interface Sale { serial: string; soldAt: number }
+interface Sale {
+  serial: string
+  soldAt: number
+}
 
 function salesOf(dbPath: string, player: string): Sale[] {
   const db = new Database(dbPath, { readonly: true })
   try {
-    const rows = db.prepare(`SELECT s.unit_key, s.sold_at FROM sales s JOIN players p ON p.id = s.player_id
-      WHERE p.name = ? ORDER BY s.sold_at DESC, s.unit_key DESC`).raw().all(player) as [number, number][]
+    const rows = db
+      .prepare(
+        `SELECT s.unit_key, s.sold_at FROM sales s JOIN players p ON p.id = s.player_id
+      WHERE p.name = ? ORDER BY s.sold_at DESC, s.unit_key DESC`,
+      )
+      .raw()
+      .all(player) as [number, number][]
     return rows.map(([key, soldAt]) => ({ serial: formatSerial(splitUnitKey(key), CARATS.blockSize), soldAt }))
   } finally {
     db.close()
@@ -40,10 +48,15 @@ describe('support: the last unit after a late feed', () => {
   beforeAll(async () => {
     const db = new Database(app.dbPath, { readonly: true })
     try {
-      player = db.prepare('SELECT name FROM players WHERE units >= 12 ORDER BY units DESC, name LIMIT 1').pluck().get() as string
+      player = db
+        .prepare('SELECT name FROM players WHERE units >= 12 ORDER BY units DESC, name LIMIT 1')
+        .pluck()
+        .get() as string
       next = db.prepare('SELECT units_sold FROM blocks WHERE emission = 1 AND block = 1').pluck().get() as number
-      from = Math.max(Date.parse(db.prepare('SELECT created_at FROM emissions WHERE emission = 1').pluck().get() as string),
-        db.prepare('SELECT max(sold_at) FROM sales').pluck().get() as number)
+      from = Math.max(
+        Date.parse(db.prepare('SELECT created_at FROM emissions WHERE emission = 1').pluck().get() as string),
+        db.prepare('SELECT max(sold_at) FROM sales').pluck().get() as number,
+      )
     } finally {
       db.close()
     }
@@ -56,9 +69,16 @@ describe('support: the last unit after a late feed', () => {
   })
 
   async function importFeed(times: number[], name: string): Promise<void> {
-    const lines = times.map((soldAt) => feedLine({
-      saleId: `${name}-${next}`, serial: formatSerial({ emission: 1, block: 1, unit: next++ }), player, soldAt, stakeCents: 500, play: null,
-    }))
+    const lines = times.map((soldAt) =>
+      feedLine({
+        saleId: `${name}-${next}`,
+        serial: formatSerial({ emission: 1, block: 1, unit: next++ }),
+        player,
+        soldAt,
+        stakeCents: 500,
+        play: null,
+      }),
+    )
     const file = join(app.dbPath, '..', `${name}.jsonl`)
     writeFileSync(file, lines.join('\n') + '\n')
     let err = ''
@@ -77,7 +97,10 @@ describe('support: the last unit after a late feed', () => {
     const lastCard = page.locator('[data-test="last-unit"]')
     await lastCard.waitFor({ timeout: 15_000 })
     expect(norm(await lastCard.innerText())).toContain(want[0].serial)
-    const previous = page.locator('.n-card').filter({ has: page.getByText(/unités précédentes/) }).locator('tbody tr')
+    const previous = page
+      .locator('.n-card')
+      .filter({ has: page.getByText(/unités précédentes/) })
+      .locator('tbody tr')
     await expect.poll(() => previous.count()).toBe(9)
     const shown = await previous.allInnerTexts()
     shown.forEach((text, i) => expect(norm(text)).toContain(want[i + 1].serial))

@@ -11,7 +11,16 @@ import { SALES_LEDGER } from './fixtures/ledger'
 import { CARATS } from '../../game-core/carats'
 import { formatSerial } from '../../game-core/serial'
 
-const OPERATOR_BUTTONS = ['Nouvelle émission', 'Importer des ventes', 'Générer', 'Vérifier', 'Ouvrir à la vente', 'Clore les ventes', 'Simuler des ventes', 'Retirer']
+const OPERATOR_BUTTONS = [
+  'Nouvelle émission',
+  'Importer des ventes',
+  'Générer',
+  'Vérifier',
+  'Ouvrir à la vente',
+  'Clore les ventes',
+  'Simuler des ventes',
+  'Retirer',
+]
 
 describe('refusal: support cannot act as an operator', () => {
   const app = useJourneyApp(SALES_LEDGER)
@@ -22,7 +31,14 @@ describe('refusal: support cannot act as an operator', () => {
     await page.getByRole('heading', { name: 'Service client', level: 1 }).waitFor()
 
     // the menu offers only what support may use
-    expect(await menuEntries(page)).toEqual(['Émissions', 'Inspecteur de tickets', 'Service client', 'Réclamations', 'Gagnants improbables', 'Personnes liées'])
+    expect(await menuEntries(page)).toEqual([
+      'Émissions',
+      'Inspecteur de tickets',
+      'Service client',
+      'Réclamations',
+      'Gagnants improbables',
+      'Personnes liées',
+    ])
 
     // the emissions list: readable, without a single operator action
     await page.getByRole('menuitem', { name: 'Émissions' }).click()
@@ -30,7 +46,8 @@ describe('refusal: support cannot act as an operator', () => {
     await row.waitFor({ timeout: 15_000 })
     expect(norm(await row.innerText())).toContain('En vente')
     expect(await row.getByRole('button', { name: 'Certificat' }).count()).toBe(1) // the table is there
-    for (const name of OPERATOR_BUTTONS) expect(await page.getByRole('button', { name, exact: true }).count(), name).toBe(0)
+    for (const name of OPERATOR_BUTTONS)
+      expect(await page.getByRole('button', { name, exact: true }).count(), name).toBe(0)
     await screenshot(page, 'refusal-1-support-emissions')
 
     // an operator's or admin's screen typed in the address bar sends support back to its own

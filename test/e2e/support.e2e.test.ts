@@ -66,7 +66,9 @@ describe('support: a player’s last unit and its replay', () => {
     }
     // and the full history, paged on the server: the count of all the player's units
     const history = page.locator('[data-test="history"]')
-    await expect.poll(async () => norm(await history.locator('.n-data-table__pagination').innerText())).toContain(String(player.units))
+    await expect
+      .poll(async () => norm(await history.locator('.n-data-table__pagination').innerText()))
+      .toContain(String(player.units))
     await screenshot(page, 'support-3-player-last-unit')
 
     // replay the last unit
@@ -119,15 +121,21 @@ describe('support: a player’s last unit and its replay', () => {
     expect((await reveals()).shown).toBe(paused)
 
     // step to the end: every cell revealed, and the outcome is shown
-    for (let shown = paused; shown < total; shown++) await page.getByRole('button', { name: 'Découverte suivante' }).click()
+    for (let shown = paused; shown < total; shown++)
+      await page.getByRole('button', { name: 'Découverte suivante' }).click()
     await expect.poll(async () => (await reveals()).shown).toBe(total)
     await outcome.waitFor({ timeout: 10_000 })
     expect(norm(await outcome.innerText())).toContain(`Gagnant : ${eur(last.prizeCents)}`)
     expect(await hidden()).toBe(0)
     // the matching gems are highlighted, and their amounts add up to the prize
-    const matched = await page.locator('svg.ticket g.gem.match').evaluateAll((gs) => gs.map((g) => g.getAttribute('aria-label') ?? ''))
+    const matched = await page
+      .locator('svg.ticket g.gem.match')
+      .evaluateAll((gs) => gs.map((g) => g.getAttribute('aria-label') ?? ''))
     expect(matched.length).toBeGreaterThan(0)
-    const sum = matched.reduce((s, label) => s + Number(norm(label).split(' ').slice(1).join('').replace(/[^\d]/g, '')) * 100, 0)
+    const sum = matched.reduce(
+      (s, label) => s + Number(norm(label).split(' ').slice(1).join('').replace(/[^\d]/g, '')) * 100,
+      0,
+    )
     expect(sum).toBe(last.prizeCents)
     await outcome.scrollIntoViewIfNeeded()
     await screenshot(page, 'support-5-replay-outcome')
@@ -140,7 +148,9 @@ describe('support: a player’s last unit and its replay', () => {
     const refused = page.locator('[data-test="serial-feedback"][data-state="error"]')
     await refused.waitFor({ timeout: 15_000 })
     expect(await page.locator('[data-test="serial"] input').inputValue()).toBe(typo)
-    expect(norm(await refused.innerText())).toBe('La clé de contrôle ne correspond pas : un chiffre a été mal saisi ou deux chiffres ont été inversés. Comparez avec le ticket.')
+    expect(norm(await refused.innerText())).toBe(
+      'La clé de contrôle ne correspond pas : un chiffre a été mal saisi ou deux chiffres ont été inversés. Comparez avec le ticket.',
+    )
     expect(problems).toEqual([])
   }, 120_000)
 })

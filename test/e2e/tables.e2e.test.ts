@@ -25,7 +25,10 @@ describe('tables: search, sort, filter, count and column settings', () => {
   const sql = <T>(query: string, ...params: unknown[]): T => {
     const db = new Database(app.dbPath, { readonly: true, fileMustExist: true })
     try {
-      return db.prepare(query).pluck().get(...params) as T
+      return db
+        .prepare(query)
+        .pluck()
+        .get(...params) as T
     } finally {
       db.close()
     }
@@ -35,10 +38,31 @@ describe('tables: search, sort, filter, count and column settings', () => {
     const operator = await app.token('operator')
     // sold through the sales feed, after the units already sold
     let unit = sql<number>('SELECT units_sold FROM blocks WHERE emission = 1 AND block = 1')
-    const players = [...Array.from({ length: ALICES }, (_, i) => `alice-${String(i).padStart(3, '0')}`), 'alice-000', 'alice-000', 'alice-000', 'Twin-A', 'Twin-A', 'twin-a']
+    const players = [
+      ...Array.from({ length: ALICES }, (_, i) => `alice-${String(i).padStart(3, '0')}`),
+      'alice-000',
+      'alice-000',
+      'alice-000',
+      'Twin-A',
+      'Twin-A',
+      'twin-a',
+    ]
     const at = Date.now() - 50_000
-    const lines = players.map((player, i) => feedLine({ saleId: `T-${unit}`, serial: formatSerial({ emission: 1, block: 1, unit: unit++ }), player, soldAt: at + i * 500, stakeCents: 500, play: samplePlay(i) }))
-    const imported = await app.call('sales:import', { content: lines.join('\n') + '\n', fileName: 'tables.jsonl' }, operator)
+    const lines = players.map((player, i) =>
+      feedLine({
+        saleId: `T-${unit}`,
+        serial: formatSerial({ emission: 1, block: 1, unit: unit++ }),
+        player,
+        soldAt: at + i * 500,
+        stakeCents: 500,
+        play: samplePlay(i),
+      }),
+    )
+    const imported = await app.call(
+      'sales:import',
+      { content: lines.join('\n') + '\n', fileName: 'tables.jsonl' },
+      operator,
+    )
     if (!imported.ok) throw new Error(`the feed was refused: ${imported.error.message}`)
     // more emissions to sort and filter
     for (const code of ['TAB-B', 'TAB-C', 'TAB-D']) {
@@ -47,9 +71,15 @@ describe('tables: search, sort, filter, count and column settings', () => {
     }
   }, 120_000)
 
-  const countText = (page: Page, within = 'body') => page.locator(`${within} [data-test="table-count"]`).first().innerText().then(norm)
+  const countText = (page: Page, within = 'body') =>
+    page.locator(`${within} [data-test="table-count"]`).first().innerText().then(norm)
   const firstCells = (page: Page, table: string, column: number) =>
-    page.locator(`[data-test="${table}"] tbody tr`).evaluateAll((rows, c) => rows.map((r) => (r.children[c] as { innerText?: string } | undefined)?.innerText?.trim() ?? ''), column)
+    page
+      .locator(`[data-test="${table}"] tbody tr`)
+      .evaluateAll(
+        (rows, c) => rows.map((r) => (r.children[c] as { innerText?: string } | undefined)?.innerText?.trim() ?? ''),
+        column,
+      )
 
   it('support searches in upper case, sees how many accounts match, and pages through them', async () => {
     const { page, problems } = await app.open()
@@ -66,7 +96,9 @@ describe('tables: search, sort, filter, count and column settings', () => {
     // the last page holds the rest, in the order of the ledger's index
     await page.locator('[data-test="player-results"] .n-pagination-item').filter({ hasText: /^3$/ }).click()
     await expect.poll(() => rows.count()).toBe(expected - 40)
-    const firstOfLast = sql<string>("SELECT name FROM players WHERE lower(name) LIKE 'alice-%' ORDER BY name COLLATE NOCASE, name LIMIT 1 OFFSET 40")
+    const firstOfLast = sql<string>(
+      "SELECT name FROM players WHERE lower(name) LIKE 'alice-%' ORDER BY name COLLATE NOCASE, name LIMIT 1 OFFSET 40",
+    )
     expect(norm(await rows.first().innerText())).toContain(firstOfLast)
 
     // a player of 4 units: the last one, then "the 3 before it"
@@ -74,7 +106,16 @@ describe('tables: search, sort, filter, count and column settings', () => {
     await page.getByRole('button', { name: 'Rechercher' }).click()
     await page.locator('[data-test="player"]').getByRole('heading', { name: 'alice-000' }).waitFor({ timeout: 15_000 })
     expect(sql<number>("SELECT units FROM players WHERE name = 'alice-000'")).toBe(4)
-    await expect.poll(async () => norm(await page.locator('[data-test="previous"] .n-card-header').innerText().catch(() => ''))).toBe('Les 3 unités précédentes')
+    await expect
+      .poll(async () =>
+        norm(
+          await page
+            .locator('[data-test="previous"] .n-card-header')
+            .innerText()
+            .catch(() => ''),
+        ),
+      )
+      .toBe('Les 3 unités précédentes')
     expect(await page.locator('[data-test="previous"] tbody tr').count()).toBe(3)
     expect(problems).toEqual([])
   }, 120_000)
@@ -87,7 +128,9 @@ describe('tables: search, sort, filter, count and column settings', () => {
     await page.goto(new URL('#/support?player=TWIN-A', app.host.url).toString())
     const notice = page.locator('[data-test="player-ambiguous"]')
     await notice.waitFor({ timeout: 15_000 })
-    expect(norm(await notice.innerText())).toBe('2 comptes ne diffèrent de « TWIN-A » que par les majuscules et minuscules : choisissez le bon.')
+    expect(norm(await notice.innerText())).toBe(
+      '2 comptes ne diffèrent de « TWIN-A » que par les majuscules et minuscules : choisissez le bon.',
+    )
     expect(await page.locator('[data-test="player"]').count()).toBe(0)
     const rows = page.locator('[data-test="player-results"] tbody tr')
     await expect.poll(() => rows.count()).toBe(2)
@@ -102,7 +145,16 @@ describe('tables: search, sort, filter, count and column settings', () => {
     expect(await page.locator('[data-test="previous"]').count()).toBe(0) // a single unit: nothing before it
     await other.getByRole('button', { name: 'Twin-A' }).click()
     await card.getByRole('heading', { name: 'Twin-A' }).waitFor({ timeout: 15_000 })
-    await expect.poll(async () => norm(await page.locator('[data-test="previous"] .n-card-header').innerText().catch(() => ''))).toBe('L’unité précédente')
+    await expect
+      .poll(async () =>
+        norm(
+          await page
+            .locator('[data-test="previous"] .n-card-header')
+            .innerText()
+            .catch(() => ''),
+        ),
+      )
+      .toBe('L’unité précédente')
     expect(problems.filter((p) => !/status of 409/.test(p))).toEqual([])
   }, 120_000)
 
@@ -125,9 +177,13 @@ describe('tables: search, sort, filter, count and column settings', () => {
     // a column's header sorts it, the highest first, then the lowest
     const header = page.locator('[data-test="emissions-table"] thead th').filter({ hasText: 'Émission' }).first()
     await header.click()
-    await expect.poll(async () => (await firstCells(page, 'emissions-table', 0))[0], WAIT).toContain(String(sql<number>('SELECT max(emission) FROM emissions')).padStart(4, '0'))
+    await expect
+      .poll(async () => (await firstCells(page, 'emissions-table', 0))[0], WAIT)
+      .toContain(String(sql<number>('SELECT max(emission) FROM emissions')).padStart(4, '0'))
     await header.click()
-    await expect.poll(async () => (await firstCells(page, 'emissions-table', 0))[0], WAIT).toContain(String(sql<number>('SELECT min(emission) FROM emissions')).padStart(4, '0'))
+    await expect
+      .poll(async () => (await firstCells(page, 'emissions-table', 0))[0], WAIT)
+      .toContain(String(sql<number>('SELECT min(emission) FROM emissions')).padStart(4, '0'))
     const open = sql<number>("SELECT count(*) FROM emissions WHERE status = 'open'")
     await filterColumn(page, 'emissions-table', 'État', 'En vente')
     await expect.poll(() => countText(page), WAIT).toBe(`${open} sur ${emissions} émissions`)
@@ -143,7 +199,9 @@ describe('tables: search, sort, filter, count and column settings', () => {
     await page.locator('[data-test="table-search"] input').fill('')
     await filterColumn(page, 'users-table', 'Rôle', 'Service client')
     const support = sql<number>("SELECT count(*) FROM users WHERE role = 'support'")
-    await expect.poll(() => countText(page), WAIT).toBe(`${support} sur ${users} ${support === 1 && users === 1 ? 'utilisateur' : 'utilisateurs'}`)
+    await expect
+      .poll(() => countText(page), WAIT)
+      .toBe(`${support} sur ${users} ${support === 1 && users === 1 ? 'utilisateur' : 'utilisateurs'}`)
     await screenshot(page, 'tables-4-users-filtered')
     expect(problems).toEqual([])
   }, 120_000)
@@ -152,13 +210,17 @@ describe('tables: search, sort, filter, count and column settings', () => {
     const { page, problems } = await app.open()
     await signIn(page, 'auditor')
     await page.goto(new URL('#/audit', app.host.url).toString())
-    await expect.poll(async () => countText(page), WAIT).toBe(`${int(sql<number>('SELECT count(*) FROM audit'))} entrées`)
+    await expect
+      .poll(async () => countText(page), WAIT)
+      .toBe(`${int(sql<number>('SELECT count(*) FROM audit'))} entrées`)
     // an actor typed in upper case: the entries of that account, whatever the case
     await page.locator('[data-test="filter-actor"] input').fill('SOPH')
     await page.locator('[data-test="filter-apply"]').click()
     const matches = sql<number>("SELECT count(*) FROM audit WHERE lower(actor) LIKE 'soph%'")
     expect(matches).toBeGreaterThan(0)
-    await expect.poll(() => countText(page), WAIT).toBe(`${int(matches)} ${matches === 1 ? 'entrée correspond' : 'entrées correspondent'} aux filtres`)
+    await expect
+      .poll(() => countText(page), WAIT)
+      .toBe(`${int(matches)} ${matches === 1 ? 'entrée correspond' : 'entrées correspondent'} aux filtres`)
     // oldest first by a click on N° (the newest were first), then by action, the last in order first
     await page.locator('[data-test="filter-actor"] input').fill('')
     await page.locator('[data-test="filter-apply"]').click()
@@ -177,7 +239,11 @@ describe('tables: search, sort, filter, count and column settings', () => {
     await page.getByText('Se déconnecter').click()
     await page.getByRole('heading', { name: 'Connexion' }).first().waitFor()
   }
-  const headers = (page: Page, table: string) => page.locator(`[data-test="${table}"] thead th`).allInnerTexts().then((t) => t.map(norm))
+  const headers = (page: Page, table: string) =>
+    page
+      .locator(`[data-test="${table}"] thead th`)
+      .allInnerTexts()
+      .then((t) => t.map(norm))
 
   it('keeps the columns a user hid at the next sign-in, for that user only', async () => {
     const { page, problems } = await app.open()

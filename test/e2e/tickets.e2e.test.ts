@@ -81,7 +81,9 @@ describe('the ticket inspector and the replay', () => {
     expect(await fieldRed()).toBe(0)
     await input.press('Enter')
     await expect.poll(state, { timeout: 15_000 }).toBe('refused')
-    expect(await said()).toBe('Introuvable : l’émission 1 n’a pas de bloc 2 (elle en a 1). Vérifiez le numéro et réessayez.')
+    expect(await said()).toBe(
+      'Introuvable : l’émission 1 n’a pas de bloc 2 (elle en a 1). Vérifiez le numéro et réessayez.',
+    )
     expect(await fieldRed()).toBe(1)
     expect(await ticket.count()).toBe(0)
     await screenshot(page, 'tickets-3-unknown-block')
@@ -122,7 +124,15 @@ describe('the ticket inspector and the replay', () => {
     await page.getByRole('heading', { name: /Rejeu du grattage/ }).waitFor({ timeout: 15_000 })
     await page.locator('[data-test="toggle"]').waitFor()
     await page.waitForTimeout(500) // the layout settles once the drawing is in
-    await expectOnScreen(page, ['[data-test="restart"]', '[data-test="step-back"]', '[data-test="toggle"]', '[data-test="step-forward"]', '.speed', '.timeline .n-slider', '[data-test="count"]'])
+    await expectOnScreen(page, [
+      '[data-test="restart"]',
+      '[data-test="step-back"]',
+      '[data-test="toggle"]',
+      '[data-test="step-forward"]',
+      '.speed',
+      '.timeline .n-slider',
+      '[data-test="count"]',
+    ])
     // what the screen shows, not the whole page
     mkdirSync(RESULTS_DIR, { recursive: true })
     await page.screenshot({ path: join(RESULTS_DIR, 'tickets-5-replay-1366x768.png') })
@@ -155,11 +165,19 @@ describe('the ticket inspector and the replay', () => {
 /** Each element lies wholly inside the viewport, without scrolling. */
 async function expectOnScreen(page: Page, selectors: string[]): Promise<void> {
   const view = page.viewportSize()!
-  const scrolled = await page.evaluate('[window.scrollY, document.querySelector(".content .n-layout-scroll-container")?.scrollTop ?? 0]')
+  const scrolled = await page.evaluate(
+    '[window.scrollY, document.querySelector(".content .n-layout-scroll-container")?.scrollTop ?? 0]',
+  )
   expect(scrolled).toEqual([0, 0])
   for (const s of selectors) {
     const box = await page.locator(s).first().boundingBox()
     expect(box, s).not.toBeNull()
-    expect({ s, top: box!.y >= 0, left: box!.x >= 0, bottom: box!.y + box!.height <= view.height, right: box!.x + box!.width <= view.width }).toEqual({ s, top: true, left: true, bottom: true, right: true })
+    expect({
+      s,
+      top: box!.y >= 0,
+      left: box!.x >= 0,
+      bottom: box!.y + box!.height <= view.height,
+      right: box!.x + box!.width <= view.width,
+    }).toEqual({ s, top: true, left: true, bottom: true, right: true })
   }
 }

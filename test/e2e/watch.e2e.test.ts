@@ -34,7 +34,12 @@ async function prepare(dbPath: string): Promise<void> {
   try {
     const s = b.services
     const op = staffActor('operator')
-    const e = s.emissions.create(op, { blocks: 1, code: 'E2E-WATCH', demo: true, claimThresholdCents: THRESHOLD_CENTS }).emission
+    const e = s.emissions.create(op, {
+      blocks: 1,
+      code: 'E2E-WATCH',
+      demo: true,
+      claimThresholdCents: THRESHOLD_CENTS,
+    }).emission
     for (const start of [() => s.emissions.generate(op, e), () => s.emissions.verify(op, e)]) {
       const job = await s.jobs.wait(start().id)
       if (job.state !== 'done') throw new Error(`${job.kind} ended ${job.state}: ${job.message}`)
@@ -70,7 +75,8 @@ function byHand(lambda: number): number {
 
 /** Text with every run of white space (tabs and line breaks between cells too) as one space. */
 const flat = (s: string) => norm(s).replace(/\s+/g, ' ')
-const firstWords = async (page: Page, table: string) => (await rows(page, table).allInnerTexts()).map((r) => flat(r).split(' ')[0])
+const firstWords = async (page: Page, table: string) =>
+  (await rows(page, table).allInnerTexts()).map((r) => flat(r).split(' ')[0])
 const rows = (page: Page, table: string) => page.locator(`[data-test="${table}"] tbody tr`)
 const rowOf = (page: Page, table: string, text: string) => rows(page, table).filter({ hasText: text })
 
@@ -81,7 +87,9 @@ async function axe(page: Page, found: Violation[], name: string): Promise<void> 
 }
 
 async function look(page: Page, locale: 'fr' | 'en', theme: 'light' | 'dark'): Promise<void> {
-  await page.evaluate(`localStorage.setItem('carats.locale', '${locale}'); localStorage.setItem('carats.theme', '${theme}')`)
+  await page.evaluate(
+    `localStorage.setItem('carats.locale', '${locale}'); localStorage.setItem('carats.theme', '${theme}')`,
+  )
   await page.reload()
 }
 
@@ -107,7 +115,9 @@ describe('insiders and improbable winners', () => {
     await page.locator('[data-test="party-linked-to"] input').fill(STAFF.support)
     const reason = page.locator('[data-test="party-reason"] textarea')
     await reason.fill('ok')
-    await expect.poll(() => page.locator('[data-test="party-reason-item"]').innerText()).toContain('Donnez un motif d’au moins 3 caractères.')
+    await expect
+      .poll(() => page.locator('[data-test="party-reason-item"]').innerText())
+      .toContain('Donnez un motif d’au moins 3 caractères.')
     const submit = page.locator('[data-test="party-submit"]')
     expect(await submit.isDisabled()).toBe(true)
     // nor does the form's keyboard submit send it
@@ -121,7 +131,8 @@ describe('insiders and improbable winners', () => {
     const entry = rowOf(page, 'parties-table', COUSIN)
     await entry.waitFor()
     const entryText = flat(await entry.innerText())
-    for (const part of ['Famille', STAFF.support, REASON, STAFF.auditor, 'en vigueur']) expect(entryText).toContain(part)
+    for (const part of ['Famille', STAFF.support, REASON, STAFF.auditor, 'en vigueur'])
+      expect(entryText).toContain(part)
     await screenshot(page, 'watch-2-register-fr-light')
     await axe(page, found, 'register (fr, light)')
 
@@ -132,9 +143,17 @@ describe('insiders and improbable winners', () => {
     const lucky = rowOf(page, 'watch-table', LUCKY)
     const cells = (await lucky.locator('td').allInnerTexts()).map(flat)
     const p = byHand(sold.expected)
-    expect(cells.slice(0, 5)).toEqual([LUCKY, '5', '5', eur(sold.luckyCents), norm(new Intl.NumberFormat('fr-FR', { maximumSignificantDigits: 2 }).format(sold.expected))])
+    expect(cells.slice(0, 5)).toEqual([
+      LUCKY,
+      '5',
+      '5',
+      eur(sold.luckyCents),
+      norm(new Intl.NumberFormat('fr-FR', { maximumSignificantDigits: 2 }).format(sold.expected)),
+    ])
     expect(cells[5]).toMatch(/^1 chance sur \d+ millions$/)
-    expect(await lucky.locator('[data-test="watch-probability"]').getAttribute('title')).toBe(`P = ${p.toExponential(2)}`)
+    expect(await lucky.locator('[data-test="watch-probability"]').getAttribute('title')).toBe(
+      `P = ${p.toExponential(2)}`,
+    )
     // one in 1/p, to two significant digits
     expect(Number(/sur (\d+) millions/.exec(cells[5])?.[1])).toBe(Number((1 / p / 1e6).toPrecision(2)))
     expect(cells[6]).toBe('improbable nombreuses réclamations')
@@ -144,7 +163,9 @@ describe('insiders and improbable winners', () => {
     const how = page.locator('[data-test="watch-how"]')
     expect(await how.getByText('λ = Σ nₑ × pₑ').isVisible()).toBe(false)
     await how.locator('summary').click()
-    expect(flat(await how.innerText())).toContain('à partir de 2 réclamations quand cette probabilité est inférieure à 1 chance sur 1 million')
+    expect(flat(await how.innerText())).toContain(
+      'à partir de 2 réclamations quand cette probabilité est inférieure à 1 chance sur 1 million',
+    )
     await screenshot(page, 'watch-3-flags-fr-light')
     await axe(page, found, 'flags (fr, light)')
 
@@ -156,10 +177,14 @@ describe('insiders and improbable winners', () => {
 
     // the entry removed, with a reason: gone from the register in force, kept among the removed
     await page.getByRole('menuitem', { name: 'Personnes liées' }).click()
-    await rowOf(page, 'parties-table', COUSIN).getByRole('button', { name: /^Retirer/ }).click()
+    await rowOf(page, 'parties-table', COUSIN)
+      .getByRole('button', { name: /^Retirer/ })
+      .click()
     const removal = page.locator('[data-test="party-remove-reason"] textarea')
     await removal.fill('no')
-    await expect.poll(() => page.locator('[data-test="party-remove-reason-item"]').innerText()).toContain('Donnez un motif d’au moins 3 caractères.')
+    await expect
+      .poll(() => page.locator('[data-test="party-remove-reason-item"]').innerText())
+      .toContain('Donnez un motif d’au moins 3 caractères.')
     expect(await page.locator('[data-test="party-remove-submit"]').isDisabled()).toBe(true)
     await removal.fill(REMOVAL)
     await page.locator('[data-test="party-remove-submit"]').click()
@@ -177,7 +202,9 @@ describe('insiders and improbable winners', () => {
     // the screens in English, then dark
     await look(page, 'en', 'light')
     await page.getByRole('heading', { name: 'Improbable winners', level: 1 }).waitFor()
-    await expect.poll(() => rowOf(page, 'watch-table', LUCKY).locator('[data-test="watch-probability"]').innerText()).toMatch(/^1 in \d+ million$/)
+    await expect
+      .poll(() => rowOf(page, 'watch-table', LUCKY).locator('[data-test="watch-probability"]').innerText())
+      .toMatch(/^1 in \d+ million$/)
     await page.locator('[data-test="watch-how"] summary').click()
     await screenshot(page, 'watch-4-flags-en-light')
     await page.goto(new URL('#/parties', app.host.url).toString())
@@ -214,7 +241,11 @@ describe('insiders and improbable winners', () => {
     await rowOf(page, 'watch-table', LUCKY).waitFor()
     // the api refuses what the screen does not offer
     const support = await app.token('support')
-    const r = await app.call('parties:add', { player: LUCKY, relation: 'staff', linkedTo: STAFF.support, reason: 'not mine to add' }, support)
+    const r = await app.call(
+      'parties:add',
+      { player: LUCKY, relation: 'staff', linkedTo: STAFF.support, reason: 'not mine to add' },
+      support,
+    )
     expect(r.ok).toBe(false)
     expect(problems).toEqual([])
   })

@@ -75,7 +75,10 @@ describe('preload build', () => {
     expect(Object.keys(api)).toEqual(['invoke'])
     await expect(api.invoke('auth:status', {}, null)).resolves.toEqual({ ok: true, result: 'pong' })
     expect(sent).toEqual([['carats:invoke', 'auth:status', {}, null]])
-    await expect(api.invoke('shell:openExternal', {}, null)).resolves.toMatchObject({ ok: false, error: { code: 'UNKNOWN_CHANNEL' } })
+    await expect(api.invoke('shell:openExternal', {}, null)).resolves.toMatchObject({
+      ok: false,
+      error: { code: 'UNKNOWN_CHANNEL' },
+    })
     expect(sent).toHaveLength(1)
     expect(evalAttempts).toBe(0)
   })
@@ -135,10 +138,15 @@ describe('command line build', () => {
     expect(launcher).toMatch(/'out', 'main', 'cli\.js'/)
     const { runCli } = (await import(out('main/cli.js'))) as { runCli: (argv: string[], io: object) => Promise<number> }
     let printed = ''
-    const code = await runCli(['rules', '--json'], { out: (t: string) => void (printed += t), err: () => {}, progress: () => {} })
+    const code = await runCli(['rules', '--json'], {
+      out: (t: string) => void (printed += t),
+      err: () => {},
+      progress: () => {},
+    })
     expect(code).toBe(0)
     expect(JSON.parse(printed)).toMatchObject({ blockSize: 8_016_000 })
-    for (const w of ['block-worker', 'import-worker', 'simulate-worker', 'ledger-task-worker']) expect(existsSync(out(`main/${w}.js`))).toBe(true)
+    for (const w of ['block-worker', 'import-worker', 'simulate-worker', 'ledger-task-worker'])
+      expect(existsSync(out(`main/${w}.js`))).toBe(true)
   })
 })
 

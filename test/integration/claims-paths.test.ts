@@ -24,7 +24,12 @@ describe('claims through every sales path', () => {
     dir = tempDir('claims-paths')
     b = await openEmissionBackend(dir, { clock: () => new Date(T0 + 2 * DAY) })
     const s = b.services
-    low = s.emissions.create(actor('operator'), { blocks: 1, demo: true, startsOn: '2026-03-01', claimThresholdCents: 10_000 }).emission
+    low = s.emissions.create(actor('operator'), {
+      blocks: 1,
+      demo: true,
+      startsOn: '2026-03-01',
+      claimThresholdCents: 10_000,
+    }).emission
     for (const step of ['generate', 'verify'] as const) {
       const end = await s.jobs.wait(s.emissions[step](actor('operator'), low).id)
       expect(end.state, end.message).toBe('done')
@@ -38,13 +43,17 @@ describe('claims through every sales path', () => {
 
   /** Per emission: the sold units at or above its threshold, and its claims, both by SQL. */
   function claimsAgainstSales(): { emission: number; due: number; claims: number; same: number }[] {
-    return b.services.db.prepare(`
+    return b.services.db
+      .prepare(
+        `
       SELECT e.emission,
         (SELECT count(*) FROM sales s WHERE s.unit_key / 10000000000 = e.emission AND s.prize_cents >= e.claim_threshold_cents) AS due,
         (SELECT count(*) FROM claims c WHERE c.emission = e.emission) AS claims,
         (SELECT count(*) FROM claims c JOIN sales s ON s.unit_key = c.unit_key
           WHERE c.emission = e.emission AND s.player_id = c.player_id AND s.prize_cents = c.prize_cents AND s.sold_at = c.sold_at) AS same
-      FROM emissions e ORDER BY e.emission`).all() as never
+      FROM emissions e ORDER BY e.emission`,
+      )
+      .all() as never
   }
 
   it('makes them for simulated sales, at each emission its own threshold', async () => {
@@ -62,10 +71,18 @@ describe('claims through every sales path', () => {
     const s = b.services
     const feed = (n: number, tag: string) => {
       const next = s.sales.nextUnit(low)!
-      return Array.from({ length: n }, (_, i) => feedLine({
-        saleId: `${tag}-${i}`, serial: formatSerial({ emission: low, block: next.block, unit: next.unit + i }), player: `feed-${i % 40}`,
-        soldAt: T0 + DAY + i * 1000, stakeCents: 500, play: samplePlay(i),
-      })).join('\n') + '\n'
+      return (
+        Array.from({ length: n }, (_, i) =>
+          feedLine({
+            saleId: `${tag}-${i}`,
+            serial: formatSerial({ emission: low, block: next.block, unit: next.unit + i }),
+            player: `feed-${i % 40}`,
+            soldAt: T0 + DAY + i * 1000,
+            stakeCents: 500,
+            play: samplePlay(i),
+          }),
+        ).join('\n') + '\n'
+      )
     }
     const before = claimsAgainstSales().find((r) => r.emission === low)!.claims
     await s.importer.importContent(actor('operator'), feed(3_000, 'APP'))

@@ -11,7 +11,15 @@ import { fromHex } from '../../game-core/primitives'
 async function run(...argv: string[]) {
   let out = ''
   let err = ''
-  const io: CliIo = { out: (t) => { out += t }, err: (t) => { err += t }, progress: () => {} }
+  const io: CliIo = {
+    out: (t) => {
+      out += t
+    },
+    err: (t) => {
+      err += t
+    },
+    progress: () => {},
+  }
   const code = await runCli(argv, io)
   return { code, out, err }
 }
@@ -41,7 +49,13 @@ describe('carats rules', () => {
 })
 
 describe('carats block', () => {
-  let stats: { units: number; tiers: { amountCents: number; count: number }[]; losingUnits: number; prizeTotalCents: number; commitment: string }
+  let stats: {
+    units: number
+    tiers: { amountCents: number; count: number }[]
+    losingUnits: number
+    prizeTotalCents: number
+    commitment: string
+  }
 
   beforeAll(async () => {
     const { code, out } = await run('block', 'stats', '--secret', secret, '--emission', '2', '--block', '5', '--json')
@@ -58,26 +72,73 @@ describe('carats block', () => {
   })
 
   it('verify accepts the block against its commitment and refuses another', async () => {
-    const ok = await run('block', 'verify', '--secret', secret, '--emission', '2', '--block', '5', '--commitment', stats.commitment)
+    const ok = await run(
+      'block',
+      'verify',
+      '--secret',
+      secret,
+      '--emission',
+      '2',
+      '--block',
+      '5',
+      '--commitment',
+      stats.commitment,
+    )
     expect(ok.code).toBe(0)
-    expect(ok.out).toMatch(/^block 0002-005 is sound: 8,016,000 units in [\d.]+ s \([\d,]+ units\/s\), the commitment matches\n$/)
+    expect(ok.out).toMatch(
+      /^block 0002-005 is sound: 8,016,000 units in [\d.]+ s \([\d,]+ units\/s\), the commitment matches\n$/,
+    )
 
     // the same secret under another block number is another block
-    const other = await run('block', 'verify', '--secret', secret, '--emission', '2', '--block', '6', '--commitment', stats.commitment)
+    const other = await run(
+      'block',
+      'verify',
+      '--secret',
+      secret,
+      '--emission',
+      '2',
+      '--block',
+      '6',
+      '--commitment',
+      stats.commitment,
+    )
     expect(other.code).toBe(1)
     expect(other.err).toMatch(/FAILS verification: the commitment does not match/)
     expect(other.err.trim().split('\n')).toHaveLength(1)
   }, 180_000)
 
   it('export prints one JSON line per unit, the same units the core derives', async () => {
-    const { code, out } = await run('block', 'export', '--secret', secret, '--emission', '2', '--block', '5', '--from', '8015990', '--count', '10')
+    const { code, out } = await run(
+      'block',
+      'export',
+      '--secret',
+      secret,
+      '--emission',
+      '2',
+      '--block',
+      '5',
+      '--from',
+      '8015990',
+      '--count',
+      '10',
+    )
     expect(code).toBe(0)
-    const lines = out.trim().split('\n').map((l) => JSON.parse(l))
+    const lines = out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
     expect(lines).toHaveLength(10)
     const deriver = new BlockDeriver(CARATS, nodePrimitives, { emission: 2, block: 5, secret: fromHex(secret) })
     lines.forEach((l, i) => {
       const t = deriver.ticket(8_015_990 + i)
-      expect(l).toEqual({ serial: t.serial, index: t.unit, prizeCents: t.prizeCents, winning: t.winning, numbers: t.numbers, amountsCents: t.amountsCents })
+      expect(l).toEqual({
+        serial: t.serial,
+        index: t.unit,
+        prizeCents: t.prizeCents,
+        winning: t.winning,
+        numbers: t.numbers,
+        amountsCents: t.amountsCents,
+      })
     })
     expect(lines[9].serial).toMatch(/^0002-005-8015999-\d$/)
   })
@@ -86,7 +147,10 @@ describe('carats block', () => {
     for (const [argv, message] of [
       [['block', 'stats', '--secret', 'abc'], /--secret must be 64 hexadecimal digits/],
       [['block', 'stats'], /--secret <64 hex digits> is required/],
-      [['block', 'export', '--secret', secret, '--from', '8016000', '--count', '1'], /--from must be from 0 to 8015999/],
+      [
+        ['block', 'export', '--secret', secret, '--from', '8016000', '--count', '1'],
+        /--from must be from 0 to 8015999/,
+      ],
       [['block', 'export', '--secret', secret, '--block', '1000', '--count', '1'], /--block must be from 1 to 999/],
       [['block', 'verify', '--secret', secret, '--commitment', 'xyz'], /--commitment must be 64 hexadecimal digits/],
       [['block', 'frobnicate'], /unknown command/],
@@ -103,7 +167,9 @@ describe('carats block', () => {
     const good = spawnSync('npm', ['run', '--silent', 'carats', '--', 'rules', '--json'], { encoding: 'utf8' })
     expect(good.status).toBe(0)
     expect(JSON.parse(good.stdout).blockSize).toBe(8_016_000)
-    const bad = spawnSync('npm', ['run', '--silent', 'carats', '--', 'block', 'stats', '--secret', '12'], { encoding: 'utf8' })
+    const bad = spawnSync('npm', ['run', '--silent', 'carats', '--', 'block', 'stats', '--secret', '12'], {
+      encoding: 'utf8',
+    })
     expect(bad.status).not.toBe(0)
     expect(bad.stderr.trim()).toMatch(/^carats block stats: --secret must be 64 hexadecimal digits/)
   }, 60_000)

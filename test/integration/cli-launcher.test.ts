@@ -14,7 +14,12 @@ import { caratsArgv, caratsEnv, LAUNCHER, ROOT } from './cli-process'
 const dir = mkdtempSync(join(tmpdir(), 'carats-cli-launcher-'))
 
 function carats(args: string[], env: NodeJS.ProcessEnv = {}, launcherArgv = caratsArgv(args)) {
-  const r = spawnSync(process.execPath, launcherArgv, { cwd: dir, encoding: 'utf8', env: caratsEnv(env), timeout: 120_000 })
+  const r = spawnSync(process.execPath, launcherArgv, {
+    cwd: dir,
+    encoding: 'utf8',
+    env: caratsEnv(env),
+    timeout: 120_000,
+  })
   return { code: r.status, out: r.stdout, err: r.stderr }
 }
 
@@ -47,7 +52,12 @@ describe('the carats launcher', () => {
     const command = [process.execPath, ...caratsArgv(['rules'])].map(quote).join(' ')
     // whether the reader has gone before the last write is a race: try a few times
     for (let i = 0; i < 4; i++) {
-      const r = spawnSync('bash', ['-o', 'pipefail', '-c', `${command} | head -1`], { cwd: dir, encoding: 'utf8', env: caratsEnv(), timeout: 120_000 })
+      const r = spawnSync('bash', ['-o', 'pipefail', '-c', `${command} | head -1`], {
+        cwd: dir,
+        encoding: 'utf8',
+        env: caratsEnv(),
+        timeout: 120_000,
+      })
       expect(r.stdout).toBe('500 000 CARATS: 5 € a unit, blocks of 8,016,000 units\n')
       expect(r.stderr).toBe('')
       expect(r.status).toBe(0)

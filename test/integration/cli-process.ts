@@ -28,4 +28,8 @@ export const NO_ESBUILD = ['--import', `data:text/javascript,${encodeURIComponen
 export const caratsArgv = (args: readonly string[]): string[] => [...NO_ESBUILD, LAUNCHER, ...args]
 
 /** The environment of a child `carats`: no ledger chosen by the caller's CARATS_DB. */
-export const caratsEnv = (extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({ ...process.env, CARATS_DB: '', ...extra })
+export const caratsEnv = (extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({
+  ...process.env,
+  CARATS_DB: '',
+  ...extra,
+})

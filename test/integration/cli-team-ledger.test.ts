@@ -45,9 +45,16 @@ describe('carats --db postgresql://…', () => {
   })
 
   it('says a malformed URL is one, at once, rather than waiting forever for a connection', () => {
-    const r = spawnSync(process.execPath, caratsArgv(['--db', 'postgresql://[bad', '--key-file', join(dir, 'bad.key'), 'emission', 'list']), {
-      cwd: dir, encoding: 'utf8', env: caratsEnv(), timeout: 30_000,
-    })
+    const r = spawnSync(
+      process.execPath,
+      caratsArgv(['--db', 'postgresql://[bad', '--key-file', join(dir, 'bad.key'), 'emission', 'list']),
+      {
+        cwd: dir,
+        encoding: 'utf8',
+        env: caratsEnv(),
+        timeout: 30_000,
+      },
+    )
     expect(r.signal).toBeNull()
     expect(r.status).toBe(1)
     expect(r.stderr).toMatch(/postgresql:\/\/\[bad is not a valid PostgreSQL URL/)
@@ -59,7 +66,17 @@ describe('carats --db postgresql://…', () => {
     execFileSync('createdb', ['-h', HOST, fresh])
     try {
       const key = join(dir, 'no-such-folder', 'ledger.key')
-      const r = carats(['--db', `postgresql:///${fresh}?host=${HOST}`, '--key-file', key, 'emission', 'create', '--blocks', '1', '--demo'])
+      const r = carats([
+        '--db',
+        `postgresql:///${fresh}?host=${HOST}`,
+        '--key-file',
+        key,
+        'emission',
+        'create',
+        '--blocks',
+        '1',
+        '--demo',
+      ])
       expect(r.status).not.toBe(0)
       expect(r.stderr).toMatch(/cannot write the key file .*no-such-folder/)
       expect(r.stderr).not.toMatch(/wiped/)

@@ -34,7 +34,11 @@ beforeAll(async () => {
     '[1,2]',
   ]
   try {
-    importer.importContent(TEST_ACTOR, Buffer.concat([readFileSync(join(FIXTURES, 'sales-bad.jsonl')), Buffer.from(extra.join('\n') + '\n')]), 'bad.jsonl')
+    importer.importContent(
+      TEST_ACTOR,
+      Buffer.concat([readFileSync(join(FIXTURES, 'sales-bad.jsonl')), Buffer.from(extra.join('\n') + '\n')]),
+      'bad.jsonl',
+    )
     throw new Error('the broken feed was imported')
   } catch (e) {
     if (!(e instanceof AppError) || e.code !== 'IMPORT_REJECTED') throw e
@@ -45,14 +49,39 @@ afterAll(() => f?.close())
 
 function say(locale: 'fr' | 'en', l: ImportLineError): string {
   const i18n = createAppI18n(locale)
-  const fmt = { money: (c: number) => formatMoney(c, locale), int: (n: number) => formatInteger(n, locale), dateTime: (s: string) => formatDateTime(s, locale), day: (d: string) => formatDay(d, locale) }
-  return describeLine(l, (k, p) => i18n.global.t(k, p ?? {}), (k) => i18n.global.te(k), fmt)
+  const fmt = {
+    money: (c: number) => formatMoney(c, locale),
+    int: (n: number) => formatInteger(n, locale),
+    dateTime: (s: string) => formatDateTime(s, locale),
+    day: (d: string) => formatDay(d, locale),
+  }
+  return describeLine(
+    l,
+    (k, p) => i18n.global.t(k, p ?? {}),
+    (k) => i18n.global.te(k),
+    fmt,
+  )
 }
 
 describe("a broken feed's refusal on screen", () => {
   it('holds every kind of problem, each with its code', () => {
     const codes = new Set(details.flatMap((d) => d.problems.map((p) => p.code)))
-    for (const c of ['JSON', 'FIELD_MISSING', 'FIELD_UNKNOWN', 'FIELD_TYPE', 'FIELD_VALUE', 'TEXT_SPACES', 'STAKE_NOT_WHOLE', 'SERIAL', 'SOLD_AT_FUTURE', 'SOLD_AT_EARLY', 'RECORDED_OTHER', 'STAKE', 'OUT_OF_ORDER']) expect(codes, c).toContain(c)
+    for (const c of [
+      'JSON',
+      'FIELD_MISSING',
+      'FIELD_UNKNOWN',
+      'FIELD_TYPE',
+      'FIELD_VALUE',
+      'TEXT_SPACES',
+      'STAKE_NOT_WHOLE',
+      'SERIAL',
+      'SOLD_AT_FUTURE',
+      'SOLD_AT_EARLY',
+      'RECORDED_OTHER',
+      'STAKE',
+      'OUT_OF_ORDER',
+    ])
+      expect(codes, c).toContain(c)
   })
 
   it('is said in French without an English word, a raw ISO time or "block 0"', () => {
@@ -65,6 +94,8 @@ describe("a broken feed's refusal on screen", () => {
 
   it('is said in English, times in the English way too', () => {
     const future = details.find((d) => d.problems.some((p) => p.code === 'SOLD_AT_FUTURE'))!
-    expect(say('en', future)).toMatch(/^the sale time, (1 Jan 2099|Jan 1, 2099).*, is in the future \(it is (20 Mar 2025|Mar 20, 2025)/)
+    expect(say('en', future)).toMatch(
+      /^the sale time, (1 Jan 2099|Jan 1, 2099).*, is in the future \(it is (20 Mar 2025|Mar 20, 2025)/,
+    )
   })
 })

@@ -9,7 +9,15 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createHost, type Host } from '../../electron/host/server'
 import type { Backend } from '../../electron/app/backend'
-import { feedLine, STREAM_FROM_BYTES, FeedArrival, registerArrival, CTRL, READER, startFeedReader } from '../../electron/services/import'
+import {
+  feedLine,
+  STREAM_FROM_BYTES,
+  FeedArrival,
+  registerArrival,
+  CTRL,
+  READER,
+  startFeedReader,
+} from '../../electron/services/import'
 import { createHash } from 'node:crypto'
 import { CARATS } from '../../game-core/carats'
 import { formatSerial } from '../../game-core/serial'
@@ -19,7 +27,14 @@ import { actor, openEmissionBackend, PASSWORD, samplePlay, tempDir, USERS } from
 function feed(from: number, count: number): Buffer {
   const day = Date.now() - 86_400_000
   const lines = Array.from({ length: count }, (_, i) =>
-    feedLine({ saleId: `U-${from + i}`, serial: formatSerial({ emission: 1, block: 1, unit: from + i }), player: `player-${(from + i) % 53}`, soldAt: day + i * 1000, stakeCents: 500, play: samplePlay(i) }),
+    feedLine({
+      saleId: `U-${from + i}`,
+      serial: formatSerial({ emission: 1, block: 1, unit: from + i }),
+      player: `player-${(from + i) % 53}`,
+      soldAt: day + i * 1000,
+      stakeCents: 500,
+      play: samplePlay(i),
+    }),
   )
   return Buffer.from(lines.join('\n') + '\n')
 }
@@ -27,7 +42,9 @@ function feed(from: number, count: number): Buffer {
 /** What an import stores, to compare two ledgers. */
 function stored(b: Backend) {
   const sales = b.services.db
-    .prepare('SELECT s.unit_key, s.sale_id, p.name AS player, s.sold_at, s.stake_cents, s.play, s.events FROM sales s JOIN players p ON p.id = s.player_id ORDER BY s.unit_key')
+    .prepare(
+      'SELECT s.unit_key, s.sale_id, p.name AS player, s.sold_at, s.stake_cents, s.play, s.events FROM sales s JOIN players p ON p.id = s.player_id ORDER BY s.unit_key',
+    )
     .all()
   const blocks = b.services.db.prepare('SELECT emission, block, units_sold FROM blocks ORDER BY emission, block').all()
   return { sales, blocks }
@@ -42,10 +59,20 @@ interface Upload {
 }
 
 /** Posts `body` as the screen does, `chunk` bytes at a time with `pauseMs` between; `cutAfter`: the client goes away once that many bytes are sent. */
-function upload(host: Host, token: string, body: Buffer, { chunk, pauseMs, cutAfter, sha256 }: { chunk: number; pauseMs: number; cutAfter?: number; sha256?: string }): Upload {
+function upload(
+  host: Host,
+  token: string,
+  body: Buffer,
+  { chunk, pauseMs, cutAfter, sha256 }: { chunk: number; pauseMs: number; cutAfter?: number; sha256?: string },
+): Upload {
   const req = request(`${host.url}api/sales:import`, {
     method: 'POST',
-    headers: { 'content-type': 'application/octet-stream', 'content-length': String(body.length), authorization: `Bearer ${token}`, 'x-carats-args': encodeURIComponent(JSON.stringify({ fileName: 'slow.jsonl', sha256 })) },
+    headers: {
+      'content-type': 'application/octet-stream',
+      'content-length': String(body.length),
+      authorization: `Bearer ${token}`,
+      'x-carats-args': encodeURIComponent(JSON.stringify({ fileName: 'slow.jsonl', sha256 })),
+    },
   })
   const answer = new Promise<unknown>((resolve, reject) => {
     req.on('response', (res) => {
@@ -69,10 +96,11 @@ function upload(host: Host, token: string, body: Buffer, { chunk, pauseMs, cutAf
 
 /** Waits, the event loop free, until `ok()`. */
 async function until(ok: () => boolean, what: string): Promise<void> {
-  for (const start = Date.now(); !ok(); await delay(5)) if (Date.now() - start > 20_000) throw new Error(`timed out waiting for ${what}`)
+  for (const start = Date.now(); !ok(); await delay(5))
+    if (Date.now() - start > 20_000) throw new Error(`timed out waiting for ${what}`)
 }
 
-describe("the reader thread, on bytes that are still arriving", () => {
+describe('the reader thread, on bytes that are still arriving', () => {
   const zones: [number, number, number][] = [[1, CARATS.winningCells, CARATS.yoursCells]]
   /** The feed's first `part` bytes arrived, and the reader started on them. */
   function begin(body: Buffer, part: number) {
@@ -157,24 +185,31 @@ describe('a feed imported while it is uploaded to the browser host', () => {
   it.each([
     ['streamed', big, 64 * 1024, 15],
     ['careful', small, 1024, 5],
-  ] as const)('%s: a body that arrives slowly in chunks is imported as the command line imports the file', async (_way, body, chunk, pauseMs) => {
-    if (body === big) expect(body.length).toBeGreaterThan(STREAM_FROM_BYTES)
-    const viaHost = await upload(host, token, body, { chunk, pauseMs }).answer
-    const viaCli = cli.services.importer.importHere(actor('operator'), body, 'slow.jsonl')
-    expect(viaHost).toEqual({ ok: true, result: viaCli })
-    expect(viaCli.imported).toBe(body.toString().trim().split('\n').length)
-    expect(stored(app)).toEqual(stored(cli))
-    // the same file's SHA-256 in both histories
-    const hashes = (b: Backend) => b.services.importer.history({ page: 1, pageSize: 1 }).items.map((r) => r.sha256)
-    expect(hashes(app)).toEqual(hashes(cli))
-  }, 60_000)
+  ] as const)(
+    '%s: a body that arrives slowly in chunks is imported as the command line imports the file',
+    async (_way, body, chunk, pauseMs) => {
+      if (body === big) expect(body.length).toBeGreaterThan(STREAM_FROM_BYTES)
+      const viaHost = await upload(host, token, body, { chunk, pauseMs }).answer
+      const viaCli = cli.services.importer.importHere(actor('operator'), body, 'slow.jsonl')
+      expect(viaHost).toEqual({ ok: true, result: viaCli })
+      expect(viaCli.imported).toBe(body.toString().trim().split('\n').length)
+      expect(stored(app)).toEqual(stored(cli))
+      // the same file's SHA-256 in both histories
+      const hashes = (b: Backend) => b.services.importer.history({ page: 1, pageSize: 1 }).items.map((r) => r.sha256)
+      expect(hashes(app)).toEqual(hashes(cli))
+    },
+    60_000,
+  )
 
   it('a body cut short mid-way imports nothing, and the import says the upload was cut', async () => {
     const next = feed(7040, 7000)
     const before = stored(app)
     const audits = count(app, 'SELECT count(*) FROM audit')
     // the client goes away after 60 % of the file: the reader has handed over lines by then
-    expect(await upload(host, token, next, { chunk: 64 * 1024, pauseMs: 15, cutAfter: Math.floor(next.length * 0.6) }).answer).toBeNull()
+    expect(
+      await upload(host, token, next, { chunk: 64 * 1024, pauseMs: 15, cutAfter: Math.floor(next.length * 0.6) })
+        .answer,
+    ).toBeNull()
     // the same file whole, after it (imports run one after the other on the worker): every line new
     const whole = await upload(host, token, next, { chunk: 1 << 20, pauseMs: 0 }).answer
     expect(whole).toEqual({ ok: true, result: { lines: 7000, imported: 7000, alreadyImported: 0 } })
@@ -186,48 +221,74 @@ describe('a feed imported while it is uploaded to the browser host', () => {
   it.each([
     ['streamed', 7000],
     ['careful', 40],
-  ] as const)('%s: the import of bytes whose upload stops says so, and writes nothing', async (_way, lines) => {
-    const body = feed(14_040, lines)
-    const arrival = FeedArrival.create(body.length)
-    const bytes = Buffer.from(new SharedArrayBuffer(body.length))
-    registerArrival(bytes, arrival)
-    const half = Math.floor(body.length / 2)
-    bytes.set(body.subarray(0, half))
-    arrival.publish(half)
-    const sales = count(app, 'SELECT count(*) FROM sales')
-    const importing = app.services.importer.importContent(actor('operator'), bytes, 'cut.jsonl')
-    await delay(300)
-    arrival.cut()
-    await expect(importing).rejects.toThrow(`the upload stopped after ${half.toLocaleString('en-US')} of its ${body.length.toLocaleString('en-US')} bytes: nothing imported; send the file again`)
-    expect(count(app, 'SELECT count(*) FROM sales')).toBe(sales)
-  }, 60_000)
+  ] as const)(
+    '%s: the import of bytes whose upload stops says so, and writes nothing',
+    async (_way, lines) => {
+      const body = feed(14_040, lines)
+      const arrival = FeedArrival.create(body.length)
+      const bytes = Buffer.from(new SharedArrayBuffer(body.length))
+      registerArrival(bytes, arrival)
+      const half = Math.floor(body.length / 2)
+      bytes.set(body.subarray(0, half))
+      arrival.publish(half)
+      const sales = count(app, 'SELECT count(*) FROM sales')
+      const importing = app.services.importer.importContent(actor('operator'), bytes, 'cut.jsonl')
+      await delay(300)
+      arrival.cut()
+      await expect(importing).rejects.toThrow(
+        `the upload stopped after ${half.toLocaleString('en-US')} of its ${body.length.toLocaleString('en-US')} bytes: nothing imported; send the file again`,
+      )
+      expect(count(app, 'SELECT count(*) FROM sales')).toBe(sales)
+    },
+    60_000,
+  )
 
   it.each([
     ['streamed', 7000],
     ['careful', 40],
-  ] as const)('%s: an upload sent with its SHA-256 is leased by it, and refused at once while another workstation imports that file', async (_way, lines) => {
-    // the ledger's next unit, after what the tests before it imported
-    const body = feed(count(app, 'SELECT units_sold FROM blocks WHERE emission = 1 AND block = 1'), lines)
-    const sha256 = createHash('sha256').update(body).digest('hex')
-    const now = Date.now()
-    app.services.db.prepare(`INSERT INTO job_leases (kind, subject, holder, host, pid, started_at, heartbeat_at)
-      VALUES ('import', ?, 'w7', 'workstation-7', 4242, ?, ?)`).run(`feed:${sha256}`, now, now)
-    const sales = count(app, 'SELECT count(*) FROM sales')
-    const held = (await upload(host, token, body, { chunk: 1 << 20, pauseMs: 0, sha256 }).answer) as { ok: boolean; error: { reason: unknown } }
-    expect(held.ok).toBe(false)
-    expect(held.error.reason).toMatchObject({ key: 'LEASE_HELD', params: { kind: 'import', subject: `feed:${sha256}`, host: 'workstation-7' } })
-    expect(count(app, 'SELECT count(*) FROM sales')).toBe(sales)
-    app.services.db.prepare('DELETE FROM job_leases').run()
-    // sent with another file's hash: its bytes are not the ones announced, nothing is written
-    const other = createHash('sha256').update('another file').digest('hex')
-    const changed = (await upload(host, token, body, { chunk: 1 << 20, pauseMs: 0, sha256: other }).answer) as { ok: boolean; error: { reason: unknown } }
-    expect(changed.error.reason).toEqual({ key: 'FEED_HASH_MISMATCH', params: { announced: other, actual: sha256 } })
-    expect(count(app, 'SELECT count(*) FROM sales')).toBe(sales)
-    // with its own hash: imported, and recorded with it
-    expect(await upload(host, token, body, { chunk: 1 << 20, pauseMs: 0, sha256 }).answer).toEqual({ ok: true, result: { lines, imported: lines, alreadyImported: 0 } })
-    expect(app.services.importer.history({ page: 1, pageSize: 1 }).items[0].sha256).toBe(sha256)
-    expect(count(app, 'SELECT count(*) FROM job_leases')).toBe(0)
-  }, 60_000)
+  ] as const)(
+    '%s: an upload sent with its SHA-256 is leased by it, and refused at once while another workstation imports that file',
+    async (_way, lines) => {
+      // the ledger's next unit, after what the tests before it imported
+      const body = feed(count(app, 'SELECT units_sold FROM blocks WHERE emission = 1 AND block = 1'), lines)
+      const sha256 = createHash('sha256').update(body).digest('hex')
+      const now = Date.now()
+      app.services.db
+        .prepare(
+          `INSERT INTO job_leases (kind, subject, holder, host, pid, started_at, heartbeat_at)
+      VALUES ('import', ?, 'w7', 'workstation-7', 4242, ?, ?)`,
+        )
+        .run(`feed:${sha256}`, now, now)
+      const sales = count(app, 'SELECT count(*) FROM sales')
+      const held = (await upload(host, token, body, { chunk: 1 << 20, pauseMs: 0, sha256 }).answer) as {
+        ok: boolean
+        error: { reason: unknown }
+      }
+      expect(held.ok).toBe(false)
+      expect(held.error.reason).toMatchObject({
+        key: 'LEASE_HELD',
+        params: { kind: 'import', subject: `feed:${sha256}`, host: 'workstation-7' },
+      })
+      expect(count(app, 'SELECT count(*) FROM sales')).toBe(sales)
+      app.services.db.prepare('DELETE FROM job_leases').run()
+      // sent with another file's hash: its bytes are not the ones announced, nothing is written
+      const other = createHash('sha256').update('another file').digest('hex')
+      const changed = (await upload(host, token, body, { chunk: 1 << 20, pauseMs: 0, sha256: other }).answer) as {
+        ok: boolean
+        error: { reason: unknown }
+      }
+      expect(changed.error.reason).toEqual({ key: 'FEED_HASH_MISMATCH', params: { announced: other, actual: sha256 } })
+      expect(count(app, 'SELECT count(*) FROM sales')).toBe(sales)
+      // with its own hash: imported, and recorded with it
+      expect(await upload(host, token, body, { chunk: 1 << 20, pauseMs: 0, sha256 }).answer).toEqual({
+        ok: true,
+        result: { lines, imported: lines, alreadyImported: 0 },
+      })
+      expect(app.services.importer.history({ page: 1, pageSize: 1 }).items[0].sha256).toBe(sha256)
+      expect(count(app, 'SELECT count(*) FROM job_leases')).toBe(0)
+    },
+    60_000,
+  )
 
   it('a file given whole with another SHA-256 than its own is refused before anything is read', async () => {
     const body = feed(count(app, 'SELECT units_sold FROM blocks WHERE emission = 1 AND block = 1'), 40)

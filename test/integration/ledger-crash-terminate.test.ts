@@ -38,7 +38,11 @@ function terminateAll(): void {
   const u = new URL(ledger.location)
   const database = decodeURIComponent(u.pathname.slice(1))
   const sql = `SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = '${database}' AND pid <> pg_backend_pid()`
-  const r = spawnSync('psql', ['-XAtq', '-h', u.searchParams.get('host') ?? '/var/run/postgresql', '-d', 'postgres', '-c', sql], { encoding: 'utf8' })
+  const r = spawnSync(
+    'psql',
+    ['-XAtq', '-h', u.searchParams.get('host') ?? '/var/run/postgresql', '-d', 'postgres', '-c', sql],
+    { encoding: 'utf8' },
+  )
   if (r.status !== 0) throw new Error(`psql: ${r.stderr}`)
 }
 
@@ -55,7 +59,10 @@ interface Run {
 function runAndTerminate(mode: string, seed: string, lines: number, afterMs: number, done: RegExp): Promise<Run> {
   return new Promise((resolve, reject) => {
     const args = [mode, ledger.location, seed, '--key-file', ledger.keyFile!]
-    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, ...args], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
     const run: Run = { seen: [], stderr: '', code: null }
     let armed = false
     child.stdout.setEncoding('utf8').on('data', (d: string) => {
@@ -79,7 +86,11 @@ async function expectWhole(): Promise<{ sales: number; imports: number }> {
   try {
     const { db, catalog, audit, clock, dbPath } = b.services
     const report = await checkLedger({ db, catalog, audit, clock, dbPath }, { prizes: false })
-    expect({ ok: report.ok, audit: report.audit.ok, data: report.data.ok }).toEqual({ ok: true, audit: true, data: true })
+    expect({ ok: report.ok, audit: report.audit.ok, data: report.data.ok }).toEqual({
+      ok: true,
+      audit: true,
+      data: true,
+    })
     return { sales, imports: db.prepare('SELECT count(*) FROM import_batches').pluck().get() as number }
   } finally {
     await b.closeGracefully()
@@ -91,7 +102,8 @@ async function expectWhole(): Promise<{ sales: number; imports: number }> {
  * outside the transaction that was cut, connected again: it left no lease behind.
  */
 function expectLossSaid(run: Run): void {
-  if (run.code !== 0 && run.code !== null) expect(run.stderr).toMatch(/connection to the team ledger .* was lost|cannot reach the team ledger/)
+  if (run.code !== 0 && run.code !== null)
+    expect(run.stderr).toMatch(/connection to the team ledger .* was lost|cannot reach the team ledger/)
   const db = openLedger(ledger.location)
   try {
     expect(db.prepare('SELECT count(*) FROM job_leases').pluck().get()).toBe(0)
@@ -119,12 +131,23 @@ describe.runIf(testEngine() === 'postgres')('server connections terminated mid-j
     const run = await runAndTerminate('simulate', '7', 2, Math.floor(Math.random() * 800), /^done/)
     expectLossSaid(run)
     const after = await expectWhole()
-    const reported = Number(run.seen.filter((l) => l.startsWith('simulated')).pop()?.split(' ')[1] ?? 0)
+    const reported = Number(
+      run.seen
+        .filter((l) => l.startsWith('simulated'))
+        .pop()
+        ?.split(' ')[1] ?? 0,
+    )
     expect(after.sales).toBeGreaterThanOrEqual(before.sales + reported)
   }, 300_000)
 
   it('mid-generation: the job ends, its emission generated or back to created, no half-made block', async () => {
-    const run = await runAndTerminate('generate', '0', 1, 300 + Math.floor(Math.random() * 2000), /^(done|failed|cancelled)$/)
+    const run = await runAndTerminate(
+      'generate',
+      '0',
+      1,
+      300 + Math.floor(Math.random() * 2000),
+      /^(done|failed|cancelled)$/,
+    )
     expectLossSaid(run)
     await expectWhole()
     const db = openLedger(ledger.location)

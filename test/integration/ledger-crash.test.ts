@@ -33,9 +33,16 @@ beforeAll(async () => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 /** Runs the child until it has printed `lines` lines (or `afterMs` passed once it printed one), then kills it. */
-function runAndKill(args: string[], lines: number, extraMs: number): Promise<{ seen: string[]; signal: NodeJS.Signals | null }> {
+function runAndKill(
+  args: string[],
+  lines: number,
+  extraMs: number,
+): Promise<{ seen: string[]; signal: NodeJS.Signals | null }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, ...args], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
     const seen: string[] = []
     let stderr = ''
     let armed = false
@@ -63,7 +70,12 @@ async function expectCheckSound(): Promise<void> {
   try {
     const { db, catalog, audit, clock } = b.services
     const report = await checkLedger({ db, catalog, audit, clock, dbPath }, { prizes: false })
-    expect({ ok: report.ok, integrity: report.integrity.ok, audit: report.audit.ok, data: report.data.ok }).toEqual({ ok: true, integrity: true, audit: true, data: true })
+    expect({ ok: report.ok, integrity: report.integrity.ok, audit: report.audit.ok, data: report.data.ok }).toEqual({
+      ok: true,
+      integrity: true,
+      audit: true,
+      data: true,
+    })
   } finally {
     await b.closeGracefully()
   }
@@ -73,7 +85,11 @@ describe('crash safety', () => {
   it('survives being killed while selling, again and again', async () => {
     let before = 0
     for (let round = 0; round < 4; round++) {
-      const { seen } = await runAndKill(['sell', ...at(String(round))], 1 + (round % 3), 50 + Math.floor(Math.random() * 400))
+      const { seen } = await runAndKill(
+        ['sell', ...at(String(round))],
+        1 + (round % 3),
+        50 + Math.floor(Math.random() * 400),
+      )
       const { sales } = soundLedger()
       expect(sales).toBeGreaterThanOrEqual(before + 2000 * seen.length - 2000)
       expect(sales % 2000).toBe(0) // whole batches only
@@ -90,7 +106,12 @@ describe('crash safety', () => {
       const { seen } = await runAndKill(['simulate', ...at(String(round + 1))], 2, Math.floor(Math.random() * 800))
       const { sales } = soundLedger()
       // what the last progress line reported is committed; a transaction under way at the kill is not there at all
-      const reported = Number(seen.filter((l) => l.startsWith('simulated')).pop()!.split(' ')[1])
+      const reported = Number(
+        seen
+          .filter((l) => l.startsWith('simulated'))
+          .pop()!
+          .split(' ')[1],
+      )
       expect(sales).toBeGreaterThanOrEqual(before + reported)
       before = sales
     }
@@ -104,7 +125,11 @@ describe('crash safety', () => {
         const before = soundLedger().sales
         const filesBefore = batches()
         // rounds 0 and 1 are killed soon after the import starts (it takes about 2 s here), round 2 once it has committed
-        const { seen } = await runAndKill(['import', ...at(String(round))], round < 2 ? 1 : 2, 100 + Math.floor(Math.random() * 900))
+        const { seen } = await runAndKill(
+          ['import', ...at(String(round))],
+          round < 2 ? 1 : 2,
+          100 + Math.floor(Math.random() * 900),
+        )
         const { sales } = soundLedger()
         const done = seen.some((l) => l.startsWith('imported'))
         // killed before its commit: nothing of it; after: all of it, with its record
@@ -129,8 +154,13 @@ describe('crash safety', () => {
       try {
         const e = b.services.emissions.get(2)
         expect(e.status).toBe('created')
-        for (const blk of e.blockList) expect(blk.status === 'pending' ? blk.commitment === null : /^[0-9a-f]{64}$/.test(blk.commitment ?? '')).toBe(true)
-        expect(b.services.audit.list({ page: 1, pageSize: 5, action: 'emission.generate-interrupted' }).total).toBe(round + 1)
+        for (const blk of e.blockList)
+          expect(blk.status === 'pending' ? blk.commitment === null : /^[0-9a-f]{64}$/.test(blk.commitment ?? '')).toBe(
+            true,
+          )
+        expect(b.services.audit.list({ page: 1, pageSize: 5, action: 'emission.generate-interrupted' }).total).toBe(
+          round + 1,
+        )
         expect(b.services.audit.verify().ok).toBe(true)
       } finally {
         b.close()

@@ -23,18 +23,42 @@ describe('sign-in', () => {
 
   it('asks for the admin account first, once, then signs in and out with expiring sessions', async () => {
     expect(await b.dispatch('auth:status', {}, null)).toEqual({ ok: true, result: { needsSetup: true, user: null } })
-    expect(await b.dispatch('auth:login', { name: 'ada', password: PASSWORD }, null)).toMatchObject({ ok: false, error: { code: 'SETUP_REQUIRED' } })
-    expect(await b.dispatch('auth:setup', { name: 'ada', password: 'short' }, null)).toMatchObject({ ok: false, error: { code: 'BAD_ARGUMENTS', field: 'password' } })
+    expect(await b.dispatch('auth:login', { name: 'ada', password: PASSWORD }, null)).toMatchObject({
+      ok: false,
+      error: { code: 'SETUP_REQUIRED' },
+    })
+    expect(await b.dispatch('auth:setup', { name: 'ada', password: 'short' }, null)).toMatchObject({
+      ok: false,
+      error: { code: 'BAD_ARGUMENTS', field: 'password' },
+    })
     const setup = await b.dispatch('auth:setup', { name: 'ada', password: PASSWORD }, null)
     expect(setup).toMatchObject({ ok: true, result: { user: { name: 'ada', role: 'admin', active: true } } })
-    expect(await b.dispatch('auth:setup', { name: 'eve', password: PASSWORD }, null)).toMatchObject({ ok: false, error: { code: 'CONFLICT' } })
-    expect(await b.dispatch('auth:login', { name: 'ada', password: 'wrong password' }, null)).toMatchObject({ ok: false, error: { code: 'BAD_CREDENTIALS', message: 'wrong name or password' } })
-    expect(await b.dispatch('auth:login', { name: 'nobody', password: PASSWORD }, null)).toMatchObject({ ok: false, error: { code: 'BAD_CREDENTIALS', message: 'wrong name or password' } })
-    const login = (await b.dispatch('auth:login', { name: 'ada', password: PASSWORD }, null)) as { ok: true; result: { token: string } }
+    expect(await b.dispatch('auth:setup', { name: 'eve', password: PASSWORD }, null)).toMatchObject({
+      ok: false,
+      error: { code: 'CONFLICT' },
+    })
+    expect(await b.dispatch('auth:login', { name: 'ada', password: 'wrong password' }, null)).toMatchObject({
+      ok: false,
+      error: { code: 'BAD_CREDENTIALS', message: 'wrong name or password' },
+    })
+    expect(await b.dispatch('auth:login', { name: 'nobody', password: PASSWORD }, null)).toMatchObject({
+      ok: false,
+      error: { code: 'BAD_CREDENTIALS', message: 'wrong name or password' },
+    })
+    const login = (await b.dispatch('auth:login', { name: 'ada', password: PASSWORD }, null)) as {
+      ok: true
+      result: { token: string }
+    }
     const token = login.result.token
-    expect(await b.dispatch('auth:status', {}, token)).toMatchObject({ ok: true, result: { needsSetup: false, user: { name: 'ada' } } })
+    expect(await b.dispatch('auth:status', {}, token)).toMatchObject({
+      ok: true,
+      result: { needsSetup: false, user: { name: 'ada' } },
+    })
     // the password is stored as an scrypt hash with a salt, never in the clear
-    const row = b.services.db.prepare('SELECT password_hash, password_salt FROM users').get() as { password_hash: Buffer; password_salt: Buffer }
+    const row = b.services.db.prepare('SELECT password_hash, password_salt FROM users').get() as {
+      password_hash: Buffer
+      password_salt: Buffer
+    }
     expect(row.password_hash.length).toBe(64)
     expect(row.password_hash.includes(Buffer.from(PASSWORD))).toBe(false)
     // sessions end after 8 hours without use, and 12 hours after the sign-in whatever the use
@@ -44,26 +68,63 @@ describe('sign-in', () => {
     expect((await b.dispatch('emissions:list', {}, token)).ok).toBe(true)
     now += 1
     expect(await b.dispatch('emissions:list', {}, token)).toMatchObject({ ok: false, error: { code: 'NOT_SIGNED_IN' } })
-    const idle = ((await b.dispatch('auth:login', { name: 'ada', password: PASSWORD }, null)) as { ok: true; result: { token: string } }).result.token
+    const idle = (
+      (await b.dispatch('auth:login', { name: 'ada', password: PASSWORD }, null)) as {
+        ok: true
+        result: { token: string }
+      }
+    ).result.token
     now += 8 * 3600_000 + 1
     expect(await b.dispatch('emissions:list', {}, idle)).toMatchObject({ ok: false, error: { code: 'NOT_SIGNED_IN' } })
     // logout ends the session; a deactivated user's sessions end too
-    const t2 = ((await b.dispatch('auth:login', { name: 'ada', password: PASSWORD }, null)) as { ok: true; result: { token: string } }).result.token
-    const created = (await b.dispatch('users:create', { name: 'suzy', role: 'support', password: PASSWORD }, t2)) as { ok: true; result: { id: number } }
-    const t3 = ((await b.dispatch('auth:login', { name: 'suzy', password: PASSWORD }, null)) as { ok: true; result: { token: string } }).result.token
+    const t2 = (
+      (await b.dispatch('auth:login', { name: 'ada', password: PASSWORD }, null)) as {
+        ok: true
+        result: { token: string }
+      }
+    ).result.token
+    const created = (await b.dispatch('users:create', { name: 'suzy', role: 'support', password: PASSWORD }, t2)) as {
+      ok: true
+      result: { id: number }
+    }
+    const t3 = (
+      (await b.dispatch('auth:login', { name: 'suzy', password: PASSWORD }, null)) as {
+        ok: true
+        result: { token: string }
+      }
+    ).result.token
     expect((await b.dispatch('players:search', { query: '' }, t3)).ok).toBe(true)
     expect((await b.dispatch('users:update', { userId: created.result.id, active: false }, t2)).ok).toBe(true)
-    expect(await b.dispatch('players:search', { query: '' }, t3)).toMatchObject({ ok: false, error: { code: 'NOT_SIGNED_IN' } })
-    expect(await b.dispatch('auth:login', { name: 'suzy', password: PASSWORD }, null)).toMatchObject({ ok: false, error: { code: 'BAD_CREDENTIALS', message: /deactivated/ } })
+    expect(await b.dispatch('players:search', { query: '' }, t3)).toMatchObject({
+      ok: false,
+      error: { code: 'NOT_SIGNED_IN' },
+    })
+    expect(await b.dispatch('auth:login', { name: 'suzy', password: PASSWORD }, null)).toMatchObject({
+      ok: false,
+      error: { code: 'BAD_CREDENTIALS', message: /deactivated/ },
+    })
     expect(await b.dispatch('users:update', { userId: 1, role: 'auditor' }, t2)).toMatchObject({
       ok: false,
       // with its reason, which crosses the contract for the screens to say in the user's language
-      error: { code: 'ILLEGAL_STATE', message: /last active administrator/, reason: { key: 'LAST_ADMIN', params: { name: expect.any(String) } } },
+      error: {
+        code: 'ILLEGAL_STATE',
+        message: /last active administrator/,
+        reason: { key: 'LAST_ADMIN', params: { name: expect.any(String) } },
+      },
     })
     expect(await b.dispatch('auth:logout', {}, t2)).toEqual({ ok: true, result: { ok: true } })
     expect(await b.dispatch('emissions:list', {}, t2)).toMatchObject({ ok: false, error: { code: 'NOT_SIGNED_IN' } })
     const actions = b.services.audit.list({ page: 1, pageSize: 50 }).items.map((a) => a.action)
-    expect(actions).toEqual(expect.arrayContaining(['auth.setup', 'auth.login', 'auth.login-failed', 'user.create', 'user.update', 'auth.logout']))
+    expect(actions).toEqual(
+      expect.arrayContaining([
+        'auth.setup',
+        'auth.login',
+        'auth.login-failed',
+        'user.create',
+        'user.update',
+        'auth.logout',
+      ]),
+    )
   })
 })
 
@@ -71,9 +132,16 @@ describe('sign-in', () => {
  * Who may call what, written out from the issue and the roles' jobs rather than read from the
  * contract, so a change of access in the contract shows up here. 'x' = allowed.
  */
-const A = 'admin', O = 'operator', S = 'support', M = 'manager', U = 'auditor'
+const A = 'admin',
+  O = 'operator',
+  S = 'support',
+  M = 'manager',
+  U = 'auditor'
 const ALL = [A, O, S, M, U] as const
-const MATRIX: Record<Exclude<ChannelName, 'auth:status' | 'auth:setup' | 'auth:login' | 'auth:logout'>, readonly Role[]> = {
+const MATRIX: Record<
+  Exclude<ChannelName, 'auth:status' | 'auth:setup' | 'auth:login' | 'auth:logout'>,
+  readonly Role[]
+> = {
   'emissions:list': ALL,
   'emissions:get': ALL,
   'emissions:create': [A, O],
@@ -209,16 +277,32 @@ describe('the role matrix through the dispatcher', () => {
 
   for (const [channel, allowed] of Object.entries(MATRIX) as [ChannelName, readonly Role[]][]) {
     it(`${channel}: ${allowed.join(', ')}`, async () => {
-      const before = b.services.db.prepare('SELECT (SELECT count(*) FROM emissions) + (SELECT count(*) FROM sales) + (SELECT count(*) FROM users)').pluck().get()
+      const before = b.services.db
+        .prepare(
+          'SELECT (SELECT count(*) FROM emissions) + (SELECT count(*) FROM sales) + (SELECT count(*) FROM users)',
+        )
+        .pluck()
+        .get()
       for (const role of ALL) {
         const r = await b.dispatch(channel, HARMLESS[channel] ?? {}, tokens[role])
         const forbidden = !r.ok && r.error.code === 'FORBIDDEN'
-        expect({ role, forbidden, error: r.ok ? null : r.error.code }).toMatchObject({ role, forbidden: !allowed.includes(role) })
+        expect({ role, forbidden, error: r.ok ? null : r.error.code }).toMatchObject({
+          role,
+          forbidden: !allowed.includes(role),
+        })
         if (forbidden) expect(r.ok ? '' : r.error.message).toBe(`the ${role} role may not use ${channel}`)
       }
       // and nobody may call it without a session
-      expect(await b.dispatch(channel, HARMLESS[channel] ?? {}, null)).toMatchObject({ ok: false, error: { code: 'NOT_SIGNED_IN' } })
-      const after = b.services.db.prepare('SELECT (SELECT count(*) FROM emissions) + (SELECT count(*) FROM sales) + (SELECT count(*) FROM users)').pluck().get()
+      expect(await b.dispatch(channel, HARMLESS[channel] ?? {}, null)).toMatchObject({
+        ok: false,
+        error: { code: 'NOT_SIGNED_IN' },
+      })
+      const after = b.services.db
+        .prepare(
+          'SELECT (SELECT count(*) FROM emissions) + (SELECT count(*) FROM sales) + (SELECT count(*) FROM users)',
+        )
+        .pluck()
+        .get()
       expect(after).toBe(before)
     })
   }
@@ -227,18 +311,33 @@ describe('the role matrix through the dispatcher', () => {
     const r = await b.dispatch('emissions:create', { blocks: 1000 }, tokens.operator)
     expect(r).toMatchObject({ ok: false, error: { code: 'BAD_ARGUMENTS', field: 'blocks' } })
     expect(b.services.emissions.list()).toHaveLength(1)
-    expect(await b.dispatch('tickets:get', { serial: '0001-001-0000000-0' }, tokens.support)).toMatchObject({ ok: false, error: { code: 'INVALID_SERIAL', field: 'serial' } })
-    expect(await b.dispatch('no:such', {}, tokens.admin)).toMatchObject({ ok: false, error: { code: 'UNKNOWN_CHANNEL' } })
+    expect(await b.dispatch('tickets:get', { serial: '0001-001-0000000-0' }, tokens.support)).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_SERIAL', field: 'serial' },
+    })
+    expect(await b.dispatch('no:such', {}, tokens.admin)).toMatchObject({
+      ok: false,
+      error: { code: 'UNKNOWN_CHANNEL' },
+    })
   })
 
   it('serves real data to allowed roles', async () => {
     const r = await b.dispatch('emissions:get', { emission: 1 }, tokens.manager)
-    expect(r).toMatchObject({ ok: true, result: { emission: 1, status: 'open', blockList: [{ block: 1, status: 'verified' }] } })
+    expect(r).toMatchObject({
+      ok: true,
+      result: { emission: 1, status: 'open', blockList: [{ block: 1, status: 'verified' }] },
+    })
     const block = await b.dispatch('blocks:get', { emission: 1, block: 1 }, tokens.support)
     expect(block.ok).toBe(true)
     const tiers = (block as { ok: true; result: { tiers: unknown[] } }).result.tiers
     expect(tiers).toHaveLength(8)
-    expect(tiers[0]).toEqual({ amountCents: 50_000_000, initial: 2, sold: 0, remaining: 2, remainingOddsOneIn: 4_008_000 })
+    expect(tiers[0]).toEqual({
+      amountCents: 50_000_000,
+      initial: 2,
+      sold: 0,
+      remaining: 2,
+      remainingOddsOneIn: 4_008_000,
+    })
   })
 })
 
@@ -256,12 +355,23 @@ describe('a sales feed through the contract', () => {
   })
 
   const feed = (count: number, from = 0) =>
-    Array.from({ length: count }, (_, i) => feedLine({ saleId: `W-${from + i}`, serial: formatSerial({ emission: 1, block: 1, unit: from + i }), player: `p${(from + i) % 37}`, soldAt: Date.now() - 86_400_000 + i, stakeCents: 500, play: samplePlay(i) }))
+    Array.from({ length: count }, (_, i) =>
+      feedLine({
+        saleId: `W-${from + i}`,
+        serial: formatSerial({ emission: 1, block: 1, unit: from + i }),
+        player: `p${(from + i) % 37}`,
+        soldAt: Date.now() - 86_400_000 + i,
+        stakeCents: 500,
+        play: samplePlay(i),
+      }),
+    )
 
   it("is imported on a worker thread while the app's thread goes on answering, and every bad line comes back listed", async () => {
     const token = (await b.services.users.login(USERS.operator, PASSWORD)).token
     const order: string[] = []
-    const importing = b.dispatch('sales:import', { content: feed(2000).join('\n'), fileName: 'day.jsonl' }, token).then((r) => (order.push('import'), r))
+    const importing = b
+      .dispatch('sales:import', { content: feed(2000).join('\n'), fileName: 'day.jsonl' }, token)
+      .then((r) => (order.push('import'), r))
     const reading = b.dispatch('emissions:list', {}, token).then((r) => (order.push('read'), r))
     const [imported, read] = await Promise.all([importing, reading])
     expect(read.ok).toBe(true)
@@ -269,8 +379,13 @@ describe('a sales feed through the contract', () => {
     expect(imported).toEqual({ ok: true, result: { lines: 2000, imported: 2000, alreadyImported: 0 } })
     // written by the worker's connection, seen by the app's
     expect(b.services.catalog.block(1, 1).units_sold).toBe(2000)
-    expect(b.services.players.last('p5').lastUnits[0].serial).toBe(formatSerial({ emission: 1, block: 1, unit: 1999 - ((1999 - 5) % 37) }))
-    expect(b.services.audit.list({ page: 1, pageSize: 5 }).items[0]).toMatchObject({ actor: USERS.operator, action: 'sales.import' })
+    expect(b.services.players.last('p5').lastUnits[0].serial).toBe(
+      formatSerial({ emission: 1, block: 1, unit: 1999 - ((1999 - 5) % 37) }),
+    )
+    expect(b.services.audit.list({ page: 1, pageSize: 5 }).items[0]).toMatchObject({
+      actor: USERS.operator,
+      action: 'sales.import',
+    })
     expect(b.services.audit.verify().ok).toBe(true)
 
     // a file with two bad lines: refused whole, both named, nothing stored
@@ -278,7 +393,16 @@ describe('a sales feed through the contract', () => {
     lines[3] = lines[3].replace('"stakeCents":500', '"stakeCents":400')
     lines[4] = lines[4].slice(0, 40)
     const refused = await b.dispatch('sales:import', { content: lines.join('\n') }, token)
-    expect(refused).toMatchObject({ ok: false, error: { code: 'IMPORT_REJECTED', details: [{ line: 4, reason: expect.stringMatching(/stakeCents must be the unit price/) }, { line: 5, reason: expect.stringMatching(/not valid JSON/) }] } })
+    expect(refused).toMatchObject({
+      ok: false,
+      error: {
+        code: 'IMPORT_REJECTED',
+        details: [
+          { line: 4, reason: expect.stringMatching(/stakeCents must be the unit price/) },
+          { line: 5, reason: expect.stringMatching(/not valid JSON/) },
+        ],
+      },
+    })
     expect((refused as { ok: false; error: { details: unknown[] } }).error.details).toHaveLength(2)
     expect(b.services.catalog.block(1, 1).units_sold).toBe(2000)
   }, 60_000)

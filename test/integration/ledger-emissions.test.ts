@@ -36,20 +36,52 @@ describe('the life of an emission', () => {
   it('goes created → generating → generated → verified → open → closed, refusing every step out of order', async () => {
     const s = b.services
     const e = s.emissions.create(op, { blocks: 1, code: 'SPRING', startsOn: '2026-04-01' })
-    expect(e).toMatchObject({ emission: 1, code: 'SPRING', startsOn: '2026-04-01', status: 'created', blocks: 1, unitsTotal: 8_016_000, unitsSold: 0, blocksGenerated: 0 })
-    expectAppError(() => s.emissions.create(op, { blocks: 1, code: 'SPRING' }), 'CONFLICT', /code "SPRING" already exists/, { key: 'EMISSION_CODE_TAKEN', params: { code: 'SPRING' } })
-    expectAppError(() => s.emissions.open(op, 1), 'ILLEGAL_STATE', /cannot open for sale: it is created but not generated; every block must be verified/, {
-      key: 'EMISSION_STEP', params: { emission: 1, action: 'open', status: 'created', hint: 'verifyFirst' },
+    expect(e).toMatchObject({
+      emission: 1,
+      code: 'SPRING',
+      startsOn: '2026-04-01',
+      status: 'created',
+      blocks: 1,
+      unitsTotal: 8_016_000,
+      unitsSold: 0,
+      blocksGenerated: 0,
     })
-    expectAppError(() => s.emissions.verify(op, 1), 'ILLEGAL_STATE', /generate its blocks first/, { key: 'EMISSION_STEP', params: { emission: 1, action: 'verify', status: 'created', hint: 'generateFirst' } })
-    expectAppError(() => s.emissions.close(op, 1), 'ILLEGAL_STATE', /only an open emission closes/, { key: 'EMISSION_STEP', params: { emission: 1, action: 'close', status: 'created', hint: 'onlyOpenCloses' } })
-    expectAppError(() => s.emissions.generate(op, 1), 'ILLEGAL_STATE', /no key ceremony yet/, { key: 'CEREMONY_REQUIRED', params: { emission: 1 } })
+    expectAppError(
+      () => s.emissions.create(op, { blocks: 1, code: 'SPRING' }),
+      'CONFLICT',
+      /code "SPRING" already exists/,
+      { key: 'EMISSION_CODE_TAKEN', params: { code: 'SPRING' } },
+    )
+    expectAppError(
+      () => s.emissions.open(op, 1),
+      'ILLEGAL_STATE',
+      /cannot open for sale: it is created but not generated; every block must be verified/,
+      {
+        key: 'EMISSION_STEP',
+        params: { emission: 1, action: 'open', status: 'created', hint: 'verifyFirst' },
+      },
+    )
+    expectAppError(() => s.emissions.verify(op, 1), 'ILLEGAL_STATE', /generate its blocks first/, {
+      key: 'EMISSION_STEP',
+      params: { emission: 1, action: 'verify', status: 'created', hint: 'generateFirst' },
+    })
+    expectAppError(() => s.emissions.close(op, 1), 'ILLEGAL_STATE', /only an open emission closes/, {
+      key: 'EMISSION_STEP',
+      params: { emission: 1, action: 'close', status: 'created', hint: 'onlyOpenCloses' },
+    })
+    expectAppError(() => s.emissions.generate(op, 1), 'ILLEGAL_STATE', /no key ceremony yet/, {
+      key: 'CEREMONY_REQUIRED',
+      params: { emission: 1 },
+    })
     completeCeremony(s.ceremony, 1, { starter: op, custodian: actor('auditor') })
 
     const job = s.emissions.generate(op, 1)
     expect(job).toMatchObject({ kind: 'generate', emission: 1, state: 'running', total: 8_016_000 })
     expect(s.emissions.summary(1)).toMatchObject({ status: 'generating', jobId: job.id })
-    expectAppError(() => s.emissions.generate(op, 1), 'ILLEGAL_STATE', /a generate task is running on it/, { key: 'EMISSION_BUSY', params: { emission: 1, action: 'generate', kind: 'generate' } })
+    expectAppError(() => s.emissions.generate(op, 1), 'ILLEGAL_STATE', /a generate task is running on it/, {
+      key: 'EMISSION_BUSY',
+      params: { emission: 1, action: 'generate', kind: 'generate' },
+    })
     expectAppError(() => s.emissions.withdraw(op, 1, 'changed our mind'), 'ILLEGAL_STATE', /cancel it/)
     const done = await s.jobs.wait(job.id)
     expect(done).toMatchObject({ state: 'done', done: 8_016_000, message: '1 block(s) generated' })
@@ -69,15 +101,50 @@ describe('the life of an emission', () => {
     expect(s.emissions.open(op, 1).status).toBe('open')
     expectAppError(() => s.emissions.open(op, 1), 'ILLEGAL_STATE', /open for sale: it is open for sale/)
     expect(s.emissions.close(op, 1).status).toBe('closed')
-    expectAppError(() => s.emissions.withdraw(op, 1, 'too late now'), 'ILLEGAL_STATE', /closed or withdrawn emission is final/)
+    expectAppError(
+      () => s.emissions.withdraw(op, 1, 'too late now'),
+      'ILLEGAL_STATE',
+      /closed or withdrawn emission is final/,
+    )
 
     const cert = s.emissions.certificate(1)
-    expect(cert).toMatchObject({ code: 'SPRING', prizesPerBlock: 2_055_464, prizeTotalCents: 2_885_750_000, losingUnits: 5_960_536, salesPerBlockCents: 4_008_000_000 })
-    expect(cert.blocks[0]).toMatchObject({ block: 1, status: 'verified', commitment: g.blockList[0].commitment, seeding: 'two-person' })
-    expect(cert).toMatchObject({ singleControl: false, ceremony: { state: 'complete', startedBy: 'otto', custodian: 'aude' } })
+    expect(cert).toMatchObject({
+      code: 'SPRING',
+      prizesPerBlock: 2_055_464,
+      prizeTotalCents: 2_885_750_000,
+      losingUnits: 5_960_536,
+      salesPerBlockCents: 4_008_000_000,
+    })
+    expect(cert.blocks[0]).toMatchObject({
+      block: 1,
+      status: 'verified',
+      commitment: g.blockList[0].commitment,
+      seeding: 'two-person',
+    })
+    expect(cert).toMatchObject({
+      singleControl: false,
+      ceremony: { state: 'complete', startedBy: 'otto', custodian: 'aude' },
+    })
 
-    const actions = s.audit.list({ page: 1, pageSize: 100 }).items.map((a) => a.action).reverse()
-    expect(actions).toEqual(['audit.keyed', 'emission.create', 'ceremony.start', 'ceremony.commit', 'ceremony.reveal', 'emission.generate-start', 'block.generate', 'emission.generate-done', 'emission.verify-start', 'block.verify', 'emission.verify-done', 'emission.open', 'emission.close'])
+    const actions = s.audit
+      .list({ page: 1, pageSize: 100 })
+      .items.map((a) => a.action)
+      .reverse()
+    expect(actions).toEqual([
+      'audit.keyed',
+      'emission.create',
+      'ceremony.start',
+      'ceremony.commit',
+      'ceremony.reveal',
+      'emission.generate-start',
+      'block.generate',
+      'emission.generate-done',
+      'emission.verify-start',
+      'block.verify',
+      'emission.verify-done',
+      'emission.open',
+      'emission.close',
+    ])
     expect(s.audit.verify().ok).toBe(true)
   }, 180_000)
 
@@ -105,7 +172,11 @@ describe('the life of an emission', () => {
     s.jobs.cancel(job.id)
     const end = await s.jobs.wait(job.id)
     expect(end.state).toBe('cancelled')
-    const blocks = s.db.prepare('SELECT block, status, secret IS NOT NULL AS has_secret, commitment IS NOT NULL AS has_commitment FROM blocks ORDER BY block').all()
+    const blocks = s.db
+      .prepare(
+        'SELECT block, status, secret IS NOT NULL AS has_secret, commitment IS NOT NULL AS has_commitment FROM blocks ORDER BY block',
+      )
+      .all()
     expect(blocks).toEqual([
       { block: 1, status: 'pending', has_secret: 0, has_commitment: 0 },
       { block: 2, status: 'pending', has_secret: 0, has_commitment: 0 },
@@ -127,7 +198,10 @@ describe('the life of an emission', () => {
     s.db.prepare("UPDATE emissions SET status = 'generating' WHERE emission = 2").run() // as a killed process leaves it
     expect(s.emissions.recoverInterrupted()).toEqual([2])
     expect(s.emissions.summary(2).status).toBe('created')
-    expect(s.audit.list({ page: 1, pageSize: 5, action: 'emission.generate-interrupted' }).items[0]).toMatchObject({ actor: 'system', object: 'emission:2' })
+    expect(s.audit.list({ page: 1, pageSize: 5, action: 'emission.generate-interrupted' }).items[0]).toMatchObject({
+      actor: 'system',
+      object: 'emission:2',
+    })
     expectAppError(() => s.emissions.get(3), 'NOT_FOUND', /emission 3 does not exist/)
     expectAppError(() => s.emissions.block(1, 2), 'NOT_FOUND', /no block 2 \(it has 1\)/)
   })
@@ -153,6 +227,11 @@ describe('the life of an emission', () => {
     expect(s.emissions.summary(3).status).toBe('created')
     expect(s.db.prepare('SELECT subject FROM job_leases').pluck().all()).toEqual(['emission:1'])
     // each dead lease's job recorded as interrupted
-    expect(s.audit.list({ page: 1, pageSize: 5, action: 'job.interrupted' }).items.map((e) => e.object).sort()).toEqual(['generate:emission:2', 'generate:emission:3'])
+    expect(
+      s.audit
+        .list({ page: 1, pageSize: 5, action: 'job.interrupted' })
+        .items.map((e) => e.object)
+        .sort(),
+    ).toEqual(['generate:emission:2', 'generate:emission:3'])
   })
 })

@@ -4,34 +4,54 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import {
-  databaseUrl, dropOrphanTestLedgers, dropTestLedger, dropTestLedgers, ledgerArgs, ownerPid, testDatabaseName, testEngine,
-  testLedgerLocation, testLedgersMade, testServerUrl,
+  databaseUrl,
+  dropOrphanTestLedgers,
+  dropTestLedger,
+  dropTestLedgers,
+  ledgerArgs,
+  ownerPid,
+  testDatabaseName,
+  testEngine,
+  testLedgerLocation,
+  testLedgersMade,
+  testServerUrl,
 } from '../support/ledger-engine'
 import { cloneTestLedger } from '../support/test-ledgers'
 
 const dir = mkdtempSync(join(tmpdir(), 'carats-engine-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-const databases = () => execFileSync('psql', [testServerUrl(), '-XAtqc', "SELECT datname FROM pg_database WHERE starts_with(datname, 'carats_t_')"], { encoding: 'utf8' }).split('\n').filter(Boolean)
+const databases = () =>
+  execFileSync(
+    'psql',
+    [testServerUrl(), '-XAtqc', "SELECT datname FROM pg_database WHERE starts_with(datname, 'carats_t_')"],
+    { encoding: 'utf8' },
+  )
+    .split('\n')
+    .filter(Boolean)
 
 describe('the test engine', () => {
   it('is read from CARATS_TEST_ENGINE, SQLite by default, and a wrong name is refused', () => {
     expect(testEngine({})).toBe('sqlite')
     expect(testEngine({ CARATS_TEST_ENGINE: 'postgres' })).toBe('postgres')
-    expect(() => testEngine({ CARATS_TEST_ENGINE: 'mysql' })).toThrow(/CARATS_TEST_ENGINE=mysql is not an engine: use sqlite \(the default\) or postgres/)
+    expect(() => testEngine({ CARATS_TEST_ENGINE: 'mysql' })).toThrow(
+      /CARATS_TEST_ENGINE=mysql is not an engine: use sqlite \(the default\) or postgres/,
+    )
   })
 
-  it('names databases by process, so a crashed run\'s can be told from a live one\'s', () => {
+  it("names databases by process, so a crashed run's can be told from a live one's", () => {
     const name = testDatabaseName()
     expect(name).toMatch(new RegExp(`^carats_t_${process.pid}_\\d+_[0-9a-f]{8}$`))
     expect(ownerPid(name)).toBe(process.pid)
     expect(ownerPid('carats_main')).toBeNull()
-    expect(databaseUrl('postgresql:///postgres?host=/var/run/postgresql', name)).toBe(`postgresql:///${name}?host=/var/run/postgresql`)
+    expect(databaseUrl('postgresql:///postgres?host=/var/run/postgresql', name)).toBe(
+      `postgresql:///${name}?host=/var/run/postgresql`,
+    )
   })
 })
 
 describe.skipIf(testEngine() !== 'sqlite')('a SQLite test ledger', () => {
-  it('is a file in the test\'s folder, its key beside it', () => {
+  it("is a file in the test's folder, its key beside it", () => {
     const l = testLedgerLocation(dir, 'books')
     expect(l).toEqual({ location: join(dir, 'books.db'), keyFile: undefined })
     expect(ledgerArgs(l)).toEqual(['--db', join(dir, 'books.db')])
@@ -60,7 +80,9 @@ describe.skipIf(testEngine() !== 'postgres')('a PostgreSQL test ledger', () => {
     const names = testLedgersMade()
     expect(names).toHaveLength(2)
     expect(databases()).toEqual(expect.arrayContaining(names))
-    expect(execFileSync('psql', [a.location, '-XAtqc', 'SELECT current_database()'], { encoding: 'utf8' }).trim()).toBe(names[0])
+    expect(execFileSync('psql', [a.location, '-XAtqc', 'SELECT current_database()'], { encoding: 'utf8' }).trim()).toBe(
+      names[0],
+    )
     dropTestLedgers()
     expect(testLedgersMade()).toEqual([])
     expect(databases()).not.toEqual(expect.arrayContaining([names[0]]))
@@ -80,16 +102,17 @@ describe.skipIf(testEngine() !== 'postgres')('a PostgreSQL test ledger', () => {
 
   it('is copied whole, its key file too, even while a connection is open on it', () => {
     const from = testLedgerLocation(dir, 'from')
-    const sql = (url: string, q: string) => execFileSync('psql', [url, '-XAtq', '-v', 'ON_ERROR_STOP=1', '-c', q], { encoding: 'utf8' }).trim()
+    const sql = (url: string, q: string) =>
+      execFileSync('psql', [url, '-XAtq', '-v', 'ON_ERROR_STOP=1', '-c', q], { encoding: 'utf8' }).trim()
     sql(from.location, "CREATE TABLE t (n int8, s text); INSERT INTO t VALUES (1, 'un'), (2, 'deux')")
     writeFileSync(from.keyFile!, 'k'.repeat(64), { mode: 0o600 })
     const copy = cloneTestLedger(from, dir, 'copy')
-    expect(sql(copy.location, 'SELECT string_agg(s, \',\' ORDER BY n) FROM t')).toBe('un,deux')
+    expect(sql(copy.location, "SELECT string_agg(s, ',' ORDER BY n) FROM t")).toBe('un,deux')
     expect(readFileSync(copy.keyFile!, 'utf8')).toBe('k'.repeat(64))
     expect(copy.keyFile).toBe(join(dir, 'copy.key'))
   })
 
-  it('left by a process that no longer runs is dropped; a live process\'s is kept', () => {
+  it("left by a process that no longer runs is dropped; a live process's is kept", () => {
     const dead = `carats_t_999999999_1_0badf00d`
     execFileSync('psql', [testServerUrl(), '-XAtqc', `CREATE DATABASE ${dead}`])
     const mine = testLedgerLocation(dir)

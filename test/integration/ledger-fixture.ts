@@ -19,13 +19,26 @@ import type { Role } from '../../electron/contract/define'
 import { CARATS } from '../../game-core/carats'
 
 export const PASSWORD = 'correct horse battery'
-export const USERS: Record<Role, string> = { admin: 'ada', operator: 'otto', support: 'suzy', manager: 'max', auditor: 'aude' }
+export const USERS: Record<Role, string> = {
+  admin: 'ada',
+  operator: 'otto',
+  support: 'suzy',
+  manager: 'max',
+  auditor: 'aude',
+}
 export const actor = (role: Role): Actor => ({ name: USERS[role], role })
 export const T0 = Date.parse('2026-03-02T09:00:00Z')
 
 /** The template emission's first sale day. */
 export const TEMPLATE_STARTS_ON = '2026-03-01'
-const version = createHash('sha256').update(MIGRATIONS.map((m) => m.sql).join('\n') + CARATS.id + `TEST-1 (demo) on sale from ${TEMPLATE_STARTS_ON}; the manager confirmed`).digest('hex').slice(0, 12)
+const version = createHash('sha256')
+  .update(
+    MIGRATIONS.map((m) => m.sql).join('\n') +
+      CARATS.id +
+      `TEST-1 (demo) on sale from ${TEMPLATE_STARTS_ON}; the manager confirmed`,
+  )
+  .digest('hex')
+  .slice(0, 12)
 const cacheDir = join(tmpdir(), 'carats-ledger-templates')
 
 export function tempDir(label = 'ledger'): string {
@@ -60,7 +73,9 @@ export async function buildTemplate(at: TestLedgerLocation): Promise<void> {
     const s = b.services
     s.users.setup(USERS.admin, PASSWORD)
     // the first auditor is confirmed by the system; the manager, by that auditor (staff/confirmation.ts)
-    const made = (['operator', 'support', 'auditor', 'manager'] as const).map((role) => s.users.create(actor('admin'), { name: USERS[role], role, password: PASSWORD }))
+    const made = (['operator', 'support', 'auditor', 'manager'] as const).map((role) =>
+      s.users.create(actor('admin'), { name: USERS[role], role, password: PASSWORD }),
+    )
     s.users.confirm(actor('auditor'), made[3].id)
     // on sale from the day before T0: the tests' sales are dated from T0 on (a sale before an
     // emission's first day, or before its creation when it has none, is refused)
@@ -126,7 +141,14 @@ export async function openEmissionBackend(dir: string, opts: Partial<BackendOpti
 export function samplePlay(seed = 0, mode: 'play' | 'auto' = 'play'): import('../../game-core/play').Play {
   const events: import('../../game-core/play').RevealEvent[] = []
   let t = 0
-  for (let c = 0; c < 6; c++) events.push({ t: (t += 250 + ((seed * 37 + c * 11) % 200)), zone: 'winning', cell: c, gesture: 'click' })
-  for (let c = 0; c < 24; c++) events.push({ t: (t += 30 + ((seed + c) % 40)), zone: 'yours', cell: c, gesture: mode === 'play' && seed % 2 ? 'drag' : 'click' })
+  for (let c = 0; c < 6; c++)
+    events.push({ t: (t += 250 + ((seed * 37 + c * 11) % 200)), zone: 'winning', cell: c, gesture: 'click' })
+  for (let c = 0; c < 24; c++)
+    events.push({
+      t: (t += 30 + ((seed + c) % 40)),
+      zone: 'yours',
+      cell: c,
+      gesture: mode === 'play' && seed % 2 ? 'drag' : 'click',
+    })
   return { mode, status: 'complete', events }
 }

@@ -51,7 +51,13 @@ async function twoWorkstations(clocks: { a?: Clock; b?: Clock } = {}): Promise<v
   pool.b = stalledPool()
   a = await openEmissionBackend(dir, { verifyBlock: pool.a.verifyBlock, clock: clocks.a })
   const at = ledgerOf(a)
-  b = openBackend({ dbPath: at.location, keyFile: at.keyFile, threads: 1, verifyBlock: pool.b.verifyBlock, clock: clocks.b })
+  b = openBackend({
+    dbPath: at.location,
+    keyFile: at.keyFile,
+    threads: 1,
+    verifyBlock: pool.b.verifyBlock,
+    clock: clocks.b,
+  })
 }
 
 beforeAll(async () => {
@@ -70,7 +76,9 @@ afterEach(async () => {
 })
 
 const auditOf = (x: Backend, action: 'job.interrupted' | 'emission.generate-interrupted') =>
-  x.services.audit.list({ page: 1, pageSize: 10, action }).items.map((e) => ({ ...e, details: JSON.parse(e.details) as Record<string, unknown> }))
+  x.services.audit
+    .list({ page: 1, pageSize: 10, action })
+    .items.map((e) => ({ ...e, details: JSON.parse(e.details) as Record<string, unknown> }))
 
 describe('a verification leased across workstations', () => {
   it('is refused on the second workstation while the first runs it, and taken over once the first closes mid-way', async () => {
@@ -78,10 +86,17 @@ describe('a verification leased across workstations', () => {
     const first = a.services.emissions.verify(op, 1)
     const held = refusal(() => b.services.emissions.verify(op, 1))
     expect(held.code).toBe('CONFLICT')
-    expect(held.message).toMatch(/a verify task on emission:1 is already running on workstation .+ \(process \d+\) since .+; wait for it to end/)
-    expect(held.extras.reason).toMatchObject({ key: 'LEASE_HELD', params: { kind: 'verify', subject: 'emission:1', pid: process.pid } })
+    expect(held.message).toMatch(
+      /a verify task on emission:1 is already running on workstation .+ \(process \d+\) since .+; wait for it to end/,
+    )
+    expect(held.extras.reason).toMatchObject({
+      key: 'LEASE_HELD',
+      params: { kind: 'verify', subject: 'emission:1', pid: process.pid },
+    })
     // nor may anything else start on that emission there
-    expect(refusal(() => b.services.simulator.start(op, { emission: 1, sales: 10 })).extras.reason?.key).toBe('LEASE_HELD')
+    expect(refusal(() => b.services.simulator.start(op, { emission: 1, sales: 10 })).extras.reason?.key).toBe(
+      'LEASE_HELD',
+    )
     expect(refusal(() => b.services.emissions.withdraw(op, 1, 'a reason')).extras.reason?.key).toBe('LEASE_HELD')
 
     a.close() // the first workstation closes mid-verification
@@ -91,7 +106,10 @@ describe('a verification leased across workstations', () => {
     expect(auditOf(b, 'job.interrupted')[0]).toMatchObject({ actor: 'system', object: 'verify:emission:1' })
     // the first's verification is closed, as interrupted; the second's is open
     const runs = b.services.db.prepare('SELECT outcome, error FROM verifications ORDER BY id DESC LIMIT 2').all()
-    expect(runs).toEqual([{ outcome: null, error: null }, { outcome: 'failed', error: expect.stringMatching(/^interrupted/) }])
+    expect(runs).toEqual([
+      { outcome: null, error: null },
+      { outcome: 'failed', error: expect.stringMatching(/^interrupted/) },
+    ])
   })
 })
 
@@ -123,12 +141,18 @@ describe('a generation leased across workstations', () => {
     const first = a.services.emissions.generate(op, 2)
     await Promise.resolve()
     const second = b.services.emissions.generate(op, 2) // a's lease was last heard from 61 s ago
-    expect(auditOf(b, 'job.interrupted')[0]).toMatchObject({ object: 'generate:emission:2', details: expect.objectContaining({ pid: process.pid }) })
+    expect(auditOf(b, 'job.interrupted')[0]).toMatchObject({
+      object: 'generate:emission:2',
+      details: expect.objectContaining({ pid: process.pid }),
+    })
 
     clockA.advance(LEASE_HEARTBEAT_MS + 1_000)
     pool.a.tick() // a's next heartbeat finds its lease gone
     const end = await a.services.jobs.wait(first.id)
-    expect(end).toMatchObject({ state: 'failed', reason: { key: 'LEASE_LOST', params: { kind: 'generate', subject: 'emission:2' } } })
+    expect(end).toMatchObject({
+      state: 'failed',
+      reason: { key: 'LEASE_LOST', params: { kind: 'generate', subject: 'emission:2' } },
+    })
     expect(b.services.emissions.summary(2)).toMatchObject({ status: 'generating', jobId: second.id })
   })
 
@@ -137,15 +161,25 @@ describe('a generation leased across workstations', () => {
     await twoWorkstations({ b: clock })
     b.services.emissions.create(op, { blocks: 1, demo: true })
     b.services.db.prepare("UPDATE emissions SET status = 'generating' WHERE emission = 2").run()
-    b.services.db.prepare(`INSERT INTO job_leases (kind, subject, holder, host, pid, started_at, heartbeat_at)
-      VALUES ('generate', 'emission:2', 'gone', 'workstation-7', 4242, ?, ?)`).run(T0 - 10_000, T0)
+    b.services.db
+      .prepare(
+        `INSERT INTO job_leases (kind, subject, holder, host, pid, started_at, heartbeat_at)
+      VALUES ('generate', 'emission:2', 'gone', 'workstation-7', 4242, ?, ?)`,
+      )
+      .run(T0 - 10_000, T0)
     const held = refusal(() => b.services.emissions.generate(op, 2))
-    expect(held.extras.reason).toMatchObject({ key: 'LEASE_HELD', params: { host: 'workstation-7', pid: 4242, since: new Date(T0 - 10_000).toISOString() } })
+    expect(held.extras.reason).toMatchObject({
+      key: 'LEASE_HELD',
+      params: { host: 'workstation-7', pid: 4242, since: new Date(T0 - 10_000).toISOString() },
+    })
     expect(b.services.emissions.recoverInterrupted()).toEqual([])
 
     clock.advance(LEASE_TIMEOUT_MS + 1)
     expect(b.services.emissions.recoverInterrupted()).toEqual([2])
-    expect(auditOf(b, 'job.interrupted')[0]).toMatchObject({ object: 'generate:emission:2', details: expect.objectContaining({ host: 'workstation-7', pid: 4242 }) })
+    expect(auditOf(b, 'job.interrupted')[0]).toMatchObject({
+      object: 'generate:emission:2',
+      details: expect.objectContaining({ host: 'workstation-7', pid: 4242 }),
+    })
     expect(b.services.emissions.generate(op, 2)).toMatchObject({ state: 'running' })
   })
 })
@@ -169,12 +203,23 @@ describe('an import leased across workstations, by the file’s SHA-256', () => 
     const day = T0 + 3_600_000
     const next = b.services.sales.nextUnit(1)!
     const lines = Array.from({ length: count }, (_, i) =>
-      feedLine({ saleId: `${tag}-${i}`, serial: formatSerial({ emission: 1, block: next.block, unit: next.unit + i }), player: `player-${i % 13}`, soldAt: day + i * 1000, stakeCents: 500, play: samplePlay(i) }))
+      feedLine({
+        saleId: `${tag}-${i}`,
+        serial: formatSerial({ emission: 1, block: next.block, unit: next.unit + i }),
+        player: `player-${i % 13}`,
+        soldAt: day + i * 1000,
+        stakeCents: 500,
+        play: samplePlay(i),
+      }),
+    )
     return Buffer.from(lines.join('\n') + '\n')
   }
   const sold = () => b.services.db.prepare('SELECT count(*) FROM sales').pluck().get() as number
   const otherLease = (file: Buffer, heartbeatAt: number) =>
-    b.services.db.prepare(`INSERT INTO job_leases (kind, subject, holder, host, pid, started_at, heartbeat_at) VALUES ('import', ?, 'w7', 'workstation-7', 4242, ?, ?)`)
+    b.services.db
+      .prepare(
+        `INSERT INTO job_leases (kind, subject, holder, host, pid, started_at, heartbeat_at) VALUES ('import', ?, 'w7', 'workstation-7', 4242, ?, ?)`,
+      )
       .run(`feed:${sha256Of(file)}`, heartbeatAt, heartbeatAt)
 
   it('is refused while another workstation imports the same file; a stale one is taken over', async () => {
@@ -184,8 +229,13 @@ describe('an import leased across workstations, by the file’s SHA-256', () => 
     const before = sold()
     otherLease(file, clock().getTime() - 1_000)
     const held = refusal(() => b.services.importer.importHere(op, file, 'day.jsonl'))
-    expect(held.extras.reason).toMatchObject({ key: 'LEASE_HELD', params: { kind: 'import', subject: `feed:${sha256Of(file)}`, host: 'workstation-7' } })
-    expect(held.message).toMatch(/^an import task on feed:[0-9a-f]{64} is already running on workstation workstation-7 /)
+    expect(held.extras.reason).toMatchObject({
+      key: 'LEASE_HELD',
+      params: { kind: 'import', subject: `feed:${sha256Of(file)}`, host: 'workstation-7' },
+    })
+    expect(held.message).toMatch(
+      /^an import task on feed:[0-9a-f]{64} is already running on workstation workstation-7 /,
+    )
     expect(sold()).toBe(before)
 
     clock.advance(LEASE_TIMEOUT_MS)
@@ -207,7 +257,11 @@ describe('an import leased across workstations, by the file’s SHA-256', () => 
     expect(imported.sort()).toEqual([0, 3000])
     const other = outcomes.find((o) => o.status === 'rejected' || o.value.imported === 0)!
     // refused while the first ran, or run after it and found every sale there already
-    if (other.status === 'rejected') expect({ message: (other.reason as AppError).message, key: (other.reason as AppError).extras.reason?.key }).toMatchObject({ key: 'LEASE_HELD' })
+    if (other.status === 'rejected')
+      expect({
+        message: (other.reason as AppError).message,
+        key: (other.reason as AppError).extras.reason?.key,
+      }).toMatchObject({ key: 'LEASE_HELD' })
     else expect(other.value.alreadyImported).toBe(3000)
   })
 })

@@ -60,11 +60,15 @@ afterAll(async () => {
  */
 function startHost(): Promise<{ child: ChildProcess; url: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'electron', 'host', 'serve.ts'), '--db', dbPath, '--port', '0'], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, INIT_CWD: ROOT },
-    })
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', join(ROOT, 'electron', 'host', 'serve.ts'), '--db', dbPath, '--port', '0'],
+      {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, INIT_CWD: ROOT },
+      },
+    )
     host = child
     let stdout = ''
     const timer = setTimeout(() => {
@@ -103,7 +107,8 @@ async function jobEnd(url: string, token: string, job: JobInfo, timeoutMs = 90_0
   const deadline = Date.now() + timeoutMs
   let j = job
   while (j.state === 'running') {
-    if (Date.now() > deadline) throw new Error(`job ${j.kind} still running after ${timeoutMs} ms (${j.done} / ${j.total})`)
+    if (Date.now() > deadline)
+      throw new Error(`job ${j.kind} still running after ${timeoutMs} ms (${j.done} / ${j.total})`)
     await new Promise((r) => setTimeout(r, 100))
     j = await call<JobInfo>(url, 'jobs:get', { jobId: job.id }, token)
   }
@@ -123,7 +128,11 @@ describe('the ledger while another process reads it', () => {
     const { token } = await call<Session>(url, 'auth:login', { name: USERS.operator, password: PASSWORD }, null)
 
     // 1. a simulation on the host's worker thread (a connection of its own to the ledger)
-    const first = await jobEnd(url, token, await call<JobInfo>(url, 'sales:simulate', { emission: 1, sales: FIRST_SALES, seed: 3 }, token))
+    const first = await jobEnd(
+      url,
+      token,
+      await call<JobInfo>(url, 'sales:simulate', { emission: 1, sales: FIRST_SALES, seed: 3 }, token),
+    )
     expect(first.state, `the simulation ended ${first.state}: ${first.message}`).toBe('done')
     expect((await call<EmissionDetail>(url, 'emissions:get', { emission: 1 }, token)).unitsSold).toBe(FIRST_SALES)
     // the sales are in the write-ahead log, not yet checkpointed into the file (wal_autocheckpoint 20000)
@@ -131,13 +140,18 @@ describe('the ledger while another process reads it', () => {
 
     // 2. another process reads the ledger and backs it up while the host has it open
     const copy = join(dir!, 'backup.db')
-    const shell = spawnSync(SQLITE3, [dbPath, 'SELECT count(*) FROM sales;', `.backup '${copy}'`], { encoding: 'utf8', timeout: 60_000 })
+    const shell = spawnSync(SQLITE3, [dbPath, 'SELECT count(*) FROM sales;', `.backup '${copy}'`], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    })
     expect(shell.error, `${SQLITE3} could not run (apt-get install -y sqlite3)`).toBeUndefined()
     expect(shell.status, shell.stderr).toBe(0)
     expect(shell.stdout.trim()).toBe(String(FIRST_SALES))
     // the host still has the ledger open: its write-ahead log and shared memory must still be there
     // (soft: the test goes on to show what their loss costs)
-    expect.soft(existsSync(`${dbPath}-wal`), 'the sqlite3 shell deleted the write-ahead log the host has open').toBe(true)
+    expect
+      .soft(existsSync(`${dbPath}-wal`), 'the sqlite3 shell deleted the write-ahead log the host has open')
+      .toBe(true)
     expect.soft(existsSync(`${dbPath}-shm`), 'the sqlite3 shell deleted the -shm file the host has open').toBe(true)
 
     // 3. the host confirms more writes: on its own thread (an emission) and on a worker (a simulation)
@@ -145,7 +159,11 @@ describe('the ledger while another process reads it', () => {
     expect(created.emission).toBe(2)
     expect((await call<EmissionDetail>(url, 'emissions:get', { emission: 2 }, token)).code).toBe('LOCK-2')
     // soft from here: each check that fails says what was lost, and the ledger is still checked after the kill
-    const second = await jobEnd(url, token, await call<JobInfo>(url, 'sales:simulate', { emission: 1, sales: MORE_SALES, seed: 4 }, token))
+    const second = await jobEnd(
+      url,
+      token,
+      await call<JobInfo>(url, 'sales:simulate', { emission: 1, sales: MORE_SALES, seed: 4 }, token),
+    )
     expect.soft(second.state, `the second simulation ended ${second.state}: ${second.message}`).toBe('done')
     const sold = second.state === 'done' ? FIRST_SALES + MORE_SALES : FIRST_SALES
     expect.soft((await call<EmissionDetail>(url, 'emissions:get', { emission: 1 }, token)).unitsSold).toBe(sold)
@@ -155,8 +173,15 @@ describe('the ledger while another process reads it', () => {
     const db = new Database(dbPath, { fileMustExist: true })
     try {
       expect.soft(db.pragma('integrity_check', { simple: true }), 'the ledger is damaged').toBe('ok')
-      expect.soft(db.prepare('SELECT code FROM emissions WHERE emission = 2').pluck().get(), 'the emission the host confirmed is lost').toBe('LOCK-2')
-      expect.soft(db.prepare('SELECT count(*) FROM sales').pluck().get(), 'sales the host confirmed are lost').toBe(sold)
+      expect
+        .soft(
+          db.prepare('SELECT code FROM emissions WHERE emission = 2').pluck().get(),
+          'the emission the host confirmed is lost',
+        )
+        .toBe('LOCK-2')
+      expect
+        .soft(db.prepare('SELECT count(*) FROM sales').pluck().get(), 'sales the host confirmed are lost')
+        .toBe(sold)
       expect.soft(db.prepare('SELECT units_sold FROM blocks WHERE emission = 1').pluck().get()).toBe(sold)
     } finally {
       db.close()

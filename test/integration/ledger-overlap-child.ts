@@ -47,14 +47,37 @@ function hold(b: Backend, release: string, units: number, players: number, prefi
   say('committed')
 }
 
-async function importFeed(b: Backend, emission: number, lines: number, seed: number, prefix: string, players: number): Promise<void> {
+async function importFeed(
+  b: Backend,
+  emission: number,
+  lines: number,
+  seed: number,
+  prefix: string,
+  players: number,
+): Promise<void> {
   const next = b.services.sales.nextUnit(emission)!
-  const gen = createSalesGenerator({ seed, players, count: lines, fromMs: T0 + 86_400_000, toMs: T0 + 2 * 86_400_000, zones: CARATS })
+  const gen = createSalesGenerator({
+    seed,
+    players,
+    count: lines,
+    fromMs: T0 + 86_400_000,
+    toMs: T0 + 2 * 86_400_000,
+    zones: CARATS,
+  })
   const out: string[] = []
   for (let i = 0; i < lines; i++) {
     const d = gen.next()
     const serial = formatSerial({ emission, block: next.block, unit: next.unit + i })
-    out.push(feedLine({ saleId: `O-${seed}-${i}`, serial, player: `${prefix}${i % players}`, soldAt: d.soldAt, stakeCents: 500, play: d.play }))
+    out.push(
+      feedLine({
+        saleId: `O-${seed}-${i}`,
+        serial,
+        player: `${prefix}${i % players}`,
+        soldAt: d.soldAt,
+        stakeCents: 500,
+        play: d.play,
+      }),
+    )
   }
   say('importing')
   const r = await b.services.importer.importContent(b.actor, out.join('\n') + '\n', `overlap-${seed}.jsonl`)
@@ -66,7 +89,8 @@ async function main(): Promise<void> {
   const b = openBackend({ dbPath, keyFile: keyFile || undefined, threads: 1, actorName: 'overlap-test' })
   try {
     if (mode === 'hold') hold(b, rest[0], Number(rest[1]), Number(rest[2]), rest[3])
-    else if (mode === 'import') await importFeed(b, Number(rest[0]), Number(rest[1]), Number(rest[2]), rest[3], Number(rest[4]))
+    else if (mode === 'import')
+      await importFeed(b, Number(rest[0]), Number(rest[1]), Number(rest[2]), rest[3], Number(rest[4]))
     else throw new Error(`unknown mode ${mode}`)
   } finally {
     await b.closeGracefully()

@@ -29,7 +29,8 @@ let ledger: TestLedgerLocation
 let claims: string[] = []
 
 /** A backend of this process on the ledger; its lock waits end after `waitMs` (a wait is then a refusal, not a hang). */
-const station = (waitMs = 5_000): Backend => openBackend({ dbPath: ledger.location, keyFile: ledger.keyFile, threads: 1, busyTimeoutMs: waitMs })
+const station = (waitMs = 5_000): Backend =>
+  openBackend({ dbPath: ledger.location, keyFile: ledger.keyFile, threads: 1, busyTimeoutMs: waitMs })
 
 beforeAll(async () => {
   dir = tempDir('overlap')
@@ -38,14 +39,36 @@ beforeAll(async () => {
   try {
     // emission 2, every win a claim (1 €), a few sold
     const s = b.services
-    s.emissions.create(actor('operator'), { blocks: 1, code: 'TEST-2', startsOn: TEMPLATE_STARTS_ON, demo: true, claimThresholdCents: 100 })
+    s.emissions.create(actor('operator'), {
+      blocks: 1,
+      code: 'TEST-2',
+      startsOn: TEMPLATE_STARTS_ON,
+      demo: true,
+      claimThresholdCents: 100,
+    })
     expect((await s.jobs.wait(s.emissions.generate(actor('operator'), 2).id)).state).toBe('done')
     expect((await s.jobs.wait(s.emissions.verify(actor('operator'), 2).id)).state).toBe('done')
     s.emissions.open(actor('operator'), 2)
-    s.sales.sellBatch(Array.from({ length: 300 }, (_, i) => ({ emission: 2, player: `claimant${i % 7}`, soldAt: Date.parse('2026-03-02T10:00:00Z') + i * 1000 })), { records: false })
+    s.sales.sellBatch(
+      Array.from({ length: 300 }, (_, i) => ({
+        emission: 2,
+        player: `claimant${i % 7}`,
+        soldAt: Date.parse('2026-03-02T10:00:00Z') + i * 1000,
+      })),
+      { records: false },
+    )
     // players that the held feed of a test below sells to again (h100 … h399 are new to it)
-    s.sales.sellBatch(Array.from({ length: 100 }, (_, i) => ({ emission: 2, player: `h${i}`, soldAt: Date.parse('2026-03-02T11:00:00Z') + i * 1000 })), { records: false })
-    claims = (s.db.prepare("SELECT unit_key FROM claims WHERE status = 'pending' ORDER BY unit_key").pluck().all() as number[]).map((k) => formatSerial(splitUnitKey(k)))
+    s.sales.sellBatch(
+      Array.from({ length: 100 }, (_, i) => ({
+        emission: 2,
+        player: `h${i}`,
+        soldAt: Date.parse('2026-03-02T11:00:00Z') + i * 1000,
+      })),
+      { records: false },
+    )
+    claims = (
+      s.db.prepare("SELECT unit_key FROM claims WHERE status = 'pending' ORDER BY unit_key").pluck().all() as number[]
+    ).map((k) => formatSerial(splitUnitKey(k)))
   } finally {
     await b.closeGracefully()
   }
@@ -60,7 +83,11 @@ interface Child {
 }
 
 function child(...args: string[]): Child {
-  const proc = spawn(process.execPath, ['--import', 'tsx', CHILD, args[0], ledger.location, ledger.keyFile ?? '', ...args.slice(1)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
+  const proc = spawn(
+    process.execPath,
+    ['--import', 'tsx', CHILD, args[0], ledger.location, ledger.keyFile ?? '', ...args.slice(1)],
+    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+  )
   const seen = new Map<string, number>()
   const waiting = new Map<string, (t: number) => void>()
   let stderr = ''
@@ -73,12 +100,20 @@ function child(...args: string[]): Child {
     }
   })
   proc.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d))
-  const ended = new Promise<void>((resolve, reject) => proc.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`the child ${args[0]} ended with ${code}: ${stderr}`)))))
-  const line = (word: string) => new Promise<number>((resolve, reject) => {
-    if (seen.has(word)) return resolve(seen.get(word)!)
-    waiting.set(word, resolve)
-    ended.then(() => (seen.has(word) ? resolve(seen.get(word)!) : reject(new Error(`the child ended without ${word}`))), reject)
-  })
+  const ended = new Promise<void>((resolve, reject) =>
+    proc.on('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`the child ${args[0]} ended with ${code}: ${stderr}`)),
+    ),
+  )
+  const line = (word: string) =>
+    new Promise<number>((resolve, reject) => {
+      if (seen.has(word)) return resolve(seen.get(word)!)
+      waiting.set(word, resolve)
+      ended.then(
+        () => (seen.has(word) ? resolve(seen.get(word)!) : reject(new Error(`the child ended without ${word}`))),
+        reject,
+      )
+    })
   return { proc, line, ended }
 }
 
@@ -89,7 +124,11 @@ async function expectWhole(): Promise<void> {
   try {
     const { db, catalog, audit, clock, dbPath } = b.services
     const report = await checkLedger({ db, catalog, audit, clock, dbPath }, { prizes: false })
-    expect({ ok: report.ok, audit: report.audit.ok, data: report.data.ok }).toEqual({ ok: true, audit: true, data: true })
+    expect({ ok: report.ok, audit: report.audit.ok, data: report.data.ok }).toEqual({
+      ok: true,
+      audit: true,
+      data: true,
+    })
   } finally {
     await b.closeGracefully()
   }
@@ -116,21 +155,31 @@ describe.runIf(onPg)('while another workstation holds a feed of emission 1 open'
 
 /** What another workstation does while emission 1's feed is held: each must answer without waiting for it. */
 async function besideTheHolder(b: Backend): Promise<void> {
-    const s = b.services
-    const session = await s.users.login(USERS.support, PASSWORD)
-    expect(session.user.name).toBe(USERS.support)
-    expect(s.claims.verify(actor('support'), claims[0], { document: 'passport', reference: '18AB12345' }).status).toBe('verified')
-    const feed = s.sales.nextUnit(2)!
-    const lines = Array.from({ length: 50 }, (_, i) => JSON.stringify({
-      saleId: `B-${i}`, serial: formatSerial({ emission: 2, block: feed.block, unit: feed.unit + i }), player: `b${i}`,
-      soldAt: '2026-03-04T10:00:00Z', stakeCents: 500, play: null,
-    }))
-    expect((await s.importer.importContent(actor('operator'), lines.join('\n') + '\n', 'beside.jsonl')).imported).toBe(50)
-    // the held emission's cursor is the import's: the sale waits, and is refused once it waited too long
-    expect(() => s.sales.sellNext(1, { player: 'late', soldAt: Date.parse('2026-03-04T10:00:00Z') })).toThrow(/another workstation/)
+  const s = b.services
+  const session = await s.users.login(USERS.support, PASSWORD)
+  expect(session.user.name).toBe(USERS.support)
+  expect(s.claims.verify(actor('support'), claims[0], { document: 'passport', reference: '18AB12345' }).status).toBe(
+    'verified',
+  )
+  const feed = s.sales.nextUnit(2)!
+  const lines = Array.from({ length: 50 }, (_, i) =>
+    JSON.stringify({
+      saleId: `B-${i}`,
+      serial: formatSerial({ emission: 2, block: feed.block, unit: feed.unit + i }),
+      player: `b${i}`,
+      soldAt: '2026-03-04T10:00:00Z',
+      stakeCents: 500,
+      play: null,
+    }),
+  )
+  expect((await s.importer.importContent(actor('operator'), lines.join('\n') + '\n', 'beside.jsonl')).imported).toBe(50)
+  // the held emission's cursor is the import's: the sale waits, and is refused once it waited too long
+  expect(() => s.sales.sellNext(1, { player: 'late', soldAt: Date.parse('2026-03-04T10:00:00Z') })).toThrow(
+    /another workstation/,
+  )
 }
 
-describe.runIf(onPg)('a feed for the players of another workstation\'s held feed', () => {
+describe.runIf(onPg)("a feed for the players of another workstation's held feed", () => {
   it('waits for it, then links its sales onto the chains it made: every chain and total whole', async () => {
     // h0 … h99 have sales already (their heads read before the wait), h100 … h399 are new to both
     const release = join(dir, 'release-2')
@@ -158,7 +207,9 @@ describe('two workstations importing into two emissions at the same time', () =>
 async function waitingForALock(): Promise<void> {
   const b = station()
   try {
-    const waiting = b.services.db.prepare("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'").pluck()
+    const waiting = b.services.db
+      .prepare("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'")
+      .pluck()
     for (let i = 0; i < 600 && (waiting.get() as number) === 0; i++) await new Promise((r) => setTimeout(r, 100))
     expect(waiting.get()).toBeGreaterThan(0)
   } finally {

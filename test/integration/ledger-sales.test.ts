@@ -41,8 +41,12 @@ function expectAppError(fn: () => unknown, code: string, pattern?: RegExp): AppE
 function counts(db: Backend['services']['db']) {
   const salesRows = db.prepare('SELECT count(*) FROM sales').pluck().get() as number
   const sold = db.prepare('SELECT units_sold FROM blocks WHERE emission = 1 AND block = 1').pluck().get() as number
-  const tiersFromSales = db.prepare('SELECT tier, count(*) AS n FROM sales WHERE tier IS NOT NULL GROUP BY tier ORDER BY tier').all()
-  const tierCounters = db.prepare('SELECT tier, sold AS n FROM block_tiers WHERE emission = 1 AND block = 1 AND sold > 0 ORDER BY tier').all()
+  const tiersFromSales = db
+    .prepare('SELECT tier, count(*) AS n FROM sales WHERE tier IS NOT NULL GROUP BY tier ORDER BY tier')
+    .all()
+  const tierCounters = db
+    .prepare('SELECT tier, sold AS n FROM block_tiers WHERE emission = 1 AND block = 1 AND sold > 0 ORDER BY tier')
+    .all()
   return { salesRows, sold, tiersFromSales, tierCounters }
 }
 
@@ -51,9 +55,22 @@ describe('sales', () => {
     const s = b.services
     const deriver = s.catalog.deriver(1, 1)
     const first = s.sales.sellNext(1, { player: 'alice', soldAt: T0, play: samplePlay(1) })
-    expect(first).toMatchObject({ emission: 1, block: 1, unit: 0, serial: serial(0), saleId: serial(0), player: 'alice', stakeCents: 500 })
+    expect(first).toMatchObject({
+      emission: 1,
+      block: 1,
+      unit: 0,
+      serial: serial(0),
+      saleId: serial(0),
+      player: 'alice',
+      stakeCents: 500,
+    })
     expect(first.prizeCents).toBe(deriver.prizeOf(0))
-    const batch: SaleInput[] = Array.from({ length: 3000 }, (_, i) => ({ emission: 1, player: `p${i % 37}`, soldAt: T0 + 1000 * (i + 1), play: samplePlay(i) }))
+    const batch: SaleInput[] = Array.from({ length: 3000 }, (_, i) => ({
+      emission: 1,
+      player: `p${i % 37}`,
+      soldAt: T0 + 1000 * (i + 1),
+      play: samplePlay(i),
+    }))
     const r = s.sales.sellBatch(batch)
     expect(r.ok).toBe(true)
     if (!r.ok) return
@@ -64,10 +81,14 @@ describe('sales', () => {
     expect(c.sold).toBe(3001)
     expect(c.tierCounters).toEqual(c.tiersFromSales)
     expect(s.sales.nextUnit(1)).toEqual({ block: 1, unit: 3001, serial: serial(3001) })
-    const day = s.db.prepare('SELECT sum(units) AS units, sum(sales_cents) AS cents, sum(prizes_cents) AS prizes FROM daily_sales').get() as { units: number; cents: number; prizes: number }
+    const day = s.db
+      .prepare('SELECT sum(units) AS units, sum(sales_cents) AS cents, sum(prizes_cents) AS prizes FROM daily_sales')
+      .get() as { units: number; cents: number; prizes: number }
     const won = s.db.prepare('SELECT sum(prize_cents) FROM sales').pluck().get() as number
     expect(day).toEqual({ units: 3001, cents: 3001 * 500, prizes: won })
-    const totals = s.db.prepare('SELECT sum(units) AS units, sum(staked_cents) AS staked, sum(won_cents) AS won FROM players').get()
+    const totals = s.db
+      .prepare('SELECT sum(units) AS units, sum(staked_cents) AS staked, sum(won_cents) AS won FROM players')
+      .get()
     expect(totals).toEqual({ units: 3001, staked: 3001 * 500, won })
   })
 
@@ -77,29 +98,47 @@ describe('sales', () => {
     const packed = (unit: number) => packPlay(samplePlay(unit))
     // one buffer for every piece's plays, overwritten after each add, as the importer's ring slots are
     const shared = new Uint8Array(400 * 64 * 6)
-    s.db.transaction(() => {
-      const stream = s.sales.checkedStream(1)
-      let unit = 0
-      for (const n of pieces) {
-        const codes = new Uint8Array(n)
-        const ends = new Uint32Array(n)
-        let at = 0
-        for (let i = 0; i < n; i++) {
-          const p = packed(unit + i)
-          shared.set(p.events, at)
-          at += p.events.length
-          codes[i] = p.code
-          ends[i] = at
+    s.db
+      .transaction(() => {
+        const stream = s.sales.checkedStream(1)
+        let unit = 0
+        for (const n of pieces) {
+          const codes = new Uint8Array(n)
+          const ends = new Uint32Array(n)
+          let at = 0
+          for (let i = 0; i < n; i++) {
+            const p = packed(unit + i)
+            shared.set(p.events, at)
+            at += p.events.length
+            codes[i] = p.code
+            ends[i] = at
+          }
+          stream.add({
+            count: n,
+            players: Array.from({ length: n }, (_, i) => `s${(unit + i) % 5}`),
+            soldAt: new Float64Array(n).fill(T0),
+            codes,
+            ends,
+            events: shared,
+            saleIds: Array.from({ length: n }, (_, i) => `S-${unit + i}`),
+          })
+          shared.fill(0xff)
+          unit += n
         }
-        stream.add({ count: n, players: Array.from({ length: n }, (_, i) => `s${(unit + i) % 5}`), soldAt: new Float64Array(n).fill(T0), codes, ends, events: shared, saleIds: Array.from({ length: n }, (_, i) => `S-${unit + i}`) })
-        shared.fill(0xff)
-        unit += n
-      }
-      expect(stream.finish()).toBe(unit)
-    }).immediate()
-    const rows = s.db.prepare('SELECT play, events FROM sales ORDER BY unit_key').all() as { play: number; events: Buffer }[]
+        expect(stream.finish()).toBe(unit)
+      })
+      .immediate()
+    const rows = s.db.prepare('SELECT play, events FROM sales ORDER BY unit_key').all() as {
+      play: number
+      events: Buffer
+    }[]
     expect(rows.length).toBe(417)
-    rows.forEach((r, unit) => expect({ play: r.play, events: Buffer.from(r.events) }, `unit ${unit}`).toEqual({ play: packed(unit).code, events: Buffer.from(packed(unit).events) }))
+    rows.forEach((r, unit) =>
+      expect({ play: r.play, events: Buffer.from(r.events) }, `unit ${unit}`).toEqual({
+        play: packed(unit).code,
+        events: Buffer.from(packed(unit).events),
+      }),
+    )
     const c = counts(s.db)
     expect(c.tierCounters).toEqual(c.tiersFromSales)
     expect(s.db.prepare('SELECT sum(units) FROM players').pluck().get()).toBe(417)
@@ -108,21 +147,43 @@ describe('sales', () => {
   it('never sells a unit twice: a feed naming an already sold unit is refused', () => {
     const s = b.services
     s.sales.sellBatch([{ serial: serial(0), player: 'alice', soldAt: T0, saleId: 'A-1' }])
-    expectAppError(() => s.sales.sellBatch([{ serial: serial(0), player: 'bob', soldAt: T0 + 1, saleId: 'B-1' }]), 'CONFLICT', /already sold \(sale A-1\)/)
-    expectAppError(() => s.sales.sellBatch([{ serial: serial(5), player: 'bob', soldAt: T0 + 1 }]), 'ILLEGAL_STATE', /not the next unit.*next one is 0001-001-0000001/)
+    expectAppError(
+      () => s.sales.sellBatch([{ serial: serial(0), player: 'bob', soldAt: T0 + 1, saleId: 'B-1' }]),
+      'CONFLICT',
+      /already sold \(sale A-1\)/,
+    )
+    expectAppError(
+      () => s.sales.sellBatch([{ serial: serial(5), player: 'bob', soldAt: T0 + 1 }]),
+      'ILLEGAL_STATE',
+      /not the next unit.*next one is 0001-001-0000001/,
+    )
     // a direct insert of the same unit is refused by the ledger itself
-    expect(() => s.db.prepare('INSERT INTO sales (unit_key, player_id, sold_at, stake_cents, prize_cents) VALUES (10010000000, 1, 0, 500, 0)').run()).toThrow(/UNIQUE|PRIMARY/)
+    expect(() =>
+      s.db
+        .prepare(
+          'INSERT INTO sales (unit_key, player_id, sold_at, stake_cents, prize_cents) VALUES (10010000000, 1, 0, 500, 0)',
+        )
+        .run(),
+    ).toThrow(/UNIQUE|PRIMARY/)
     expect(counts(s.db).salesRows).toBe(1)
   })
 
-  it('sells checked columns (the simulator\'s and the importer\'s path) like a batch, and refuses what it still checks, writing nothing', () => {
+  it("sells checked columns (the simulator's and the importer's path) like a batch, and refuses what it still checks, writing nothing", () => {
     const s = b.services
     const cols = (n: number, saleIds?: (string | null)[]) => ({
-      count: n, players: Array.from({ length: n }, (_, i) => `p${i % 3}`), soldAt: new Float64Array(n).fill(T0),
-      codes: new Uint8Array(n).fill(NO_PLAY), ends: new Uint32Array(n), events: new Uint8Array(0), saleIds,
+      count: n,
+      players: Array.from({ length: n }, (_, i) => `p${i % 3}`),
+      soldAt: new Float64Array(n).fill(T0),
+      codes: new Uint8Array(n).fill(NO_PLAY),
+      ends: new Uint32Array(n),
+      events: new Uint8Array(0),
+      saleIds,
     })
     expect(s.sales.sellChecked(1, cols(5, [null, 'A-1', null, 'A-3', null]))).toBe(5)
-    const rows = s.db.prepare('SELECT sale_id, play, events FROM sales ORDER BY unit_key').all() as { sale_id: string | null; play: number | null }[]
+    const rows = s.db.prepare('SELECT sale_id, play, events FROM sales ORDER BY unit_key').all() as {
+      sale_id: string | null
+      play: number | null
+    }[]
     expect(rows.map((r) => r.sale_id)).toEqual([null, 'A-1', null, 'A-3', null])
     expect(rows.every((r) => r.play === null)).toBe(true)
     expect(s.players.last('p0').lastUnits.map((u) => u.serial)).toEqual([serial(3), serial(0)])
@@ -139,7 +200,11 @@ describe('sales', () => {
   it('writes a batch whole or not at all', () => {
     const s = b.services
     const good = (i: number): SaleInput => ({ emission: 1, player: 'p', soldAt: T0 + i })
-    expectAppError(() => s.sales.sellBatch([good(1), good(2), { ...good(3), stakeCents: 400 }, good(4)]), 'BAD_ARGUMENTS', /stake must be the unit price, 500 cents, not 400/)
+    expectAppError(
+      () => s.sales.sellBatch([good(1), good(2), { ...good(3), stakeCents: 400 }, good(4)]),
+      'BAD_ARGUMENTS',
+      /stake must be the unit price, 500 cents, not 400/,
+    )
     expect(counts(s.db)).toMatchObject({ salesRows: 0, sold: 0 })
     expect(s.db.prepare('SELECT count(*) FROM players').pluck().get()).toBe(0)
   })
@@ -178,33 +243,73 @@ describe('sales', () => {
 
   it('skips a sale recorded before with the same content, and refuses one with other content', () => {
     const s = b.services
-    const line = (i: number, player = 'p1'): SaleInput => ({ serial: serial(i), player, soldAt: new Date(T0 + i).toISOString(), saleId: `S-${i}`, play: samplePlay(i) })
-    expect(s.sales.sellBatch([line(0), line(1)], { idempotent: true })).toMatchObject({ ok: true, count: 2, alreadyRecorded: 0 })
-    expect(s.sales.sellBatch([line(0), line(1), line(2)], { idempotent: true })).toMatchObject({ ok: true, count: 1, alreadyRecorded: 2 })
-    expectAppError(() => s.sales.sellBatch([line(1, 'mallory')], { idempotent: true }), 'CONFLICT', /S-1 is already recorded with other content/)
+    const line = (i: number, player = 'p1'): SaleInput => ({
+      serial: serial(i),
+      player,
+      soldAt: new Date(T0 + i).toISOString(),
+      saleId: `S-${i}`,
+      play: samplePlay(i),
+    })
+    expect(s.sales.sellBatch([line(0), line(1)], { idempotent: true })).toMatchObject({
+      ok: true,
+      count: 2,
+      alreadyRecorded: 0,
+    })
+    expect(s.sales.sellBatch([line(0), line(1), line(2)], { idempotent: true })).toMatchObject({
+      ok: true,
+      count: 1,
+      alreadyRecorded: 2,
+    })
+    expectAppError(
+      () => s.sales.sellBatch([line(1, 'mallory')], { idempotent: true }),
+      'CONFLICT',
+      /S-1 is already recorded with other content/,
+    )
     // a sale id that is the serial is stored as NULL and still recognised
     s.sales.sellBatch([{ serial: serial(3), player: 'p2', soldAt: T0 + 3, saleId: serial(3) }], { idempotent: true })
-    expect(s.sales.sellBatch([{ serial: serial(3), player: 'p2', soldAt: T0 + 3, saleId: serial(3) }], { idempotent: true })).toMatchObject({ ok: true, count: 0, alreadyRecorded: 1 })
-    expectAppError(() => s.sales.sellBatch([{ serial: serial(4), player: 'p2', soldAt: T0 + 4, saleId: serial(3) }]), 'BAD_ARGUMENTS', /shape of a serial/)
+    expect(
+      s.sales.sellBatch([{ serial: serial(3), player: 'p2', soldAt: T0 + 3, saleId: serial(3) }], { idempotent: true }),
+    ).toMatchObject({ ok: true, count: 0, alreadyRecorded: 1 })
+    expectAppError(
+      () => s.sales.sellBatch([{ serial: serial(4), player: 'p2', soldAt: T0 + 4, saleId: serial(3) }]),
+      'BAD_ARGUMENTS',
+      /shape of a serial/,
+    )
     expect(counts(s.db).salesRows).toBe(4)
   })
 
   it('refuses to sell from an emission that is not open, and after it closes', () => {
     const s = b.services
     s.emissions.create(actor('operator'), { blocks: 2 })
-    expectAppError(() => s.sales.sellNext(2, { player: 'p' }), 'ILLEGAL_STATE', /emission 2 is not open for sale: it is created but not generated/)
+    expectAppError(
+      () => s.sales.sellNext(2, { player: 'p' }),
+      'ILLEGAL_STATE',
+      /emission 2 is not open for sale: it is created but not generated/,
+    )
     expectAppError(() => s.sales.sellNext(7, { player: 'p' }), 'NOT_FOUND', /emission 7 does not exist/)
     s.emissions.close(actor('operator'), 1)
-    expectAppError(() => s.sales.sellNext(1, { player: 'p' }), 'ILLEGAL_STATE', /emission 1 is not open for sale: it is closed/)
+    expectAppError(
+      () => s.sales.sellNext(1, { player: 'p' }),
+      'ILLEGAL_STATE',
+      /emission 1 is not open for sale: it is closed/,
+    )
   })
 
   it('refuses to sell from a withdrawn emission, from a failed block, before the start date, and when sold out', () => {
     const s = b.services
     s.db.prepare("UPDATE blocks SET status = 'failed' WHERE emission = 1").run()
-    expectAppError(() => s.sales.sellNext(1, { player: 'p' }), 'ILLEGAL_STATE', /block 1\/1 cannot sell: it failed its verification/)
+    expectAppError(
+      () => s.sales.sellNext(1, { player: 'p' }),
+      'ILLEGAL_STATE',
+      /block 1\/1 cannot sell: it failed its verification/,
+    )
     s.db.prepare("UPDATE blocks SET status = 'verified' WHERE emission = 1").run()
     s.db.prepare("UPDATE emissions SET starts_on = '2026-04-01' WHERE emission = 1").run()
-    expectAppError(() => s.sales.sellNext(1, { player: 'p', soldAt: T0 }), 'ILLEGAL_STATE', /starts selling on 2026-04-01/)
+    expectAppError(
+      () => s.sales.sellNext(1, { player: 'p', soldAt: T0 }),
+      'ILLEGAL_STATE',
+      /starts selling on 2026-04-01/,
+    )
     s.db.prepare('UPDATE emissions SET starts_on = NULL WHERE emission = 1').run()
     s.db.prepare('UPDATE blocks SET units_sold = ? WHERE emission = 1').run(CARATS.blockSize)
     expectAppError(() => s.sales.sellNext(1, { player: 'p' }), 'SOLD_OUT', /emission 1 is sold out: all 8016000 units/)
@@ -240,7 +345,12 @@ describe('tickets', () => {
     const play = samplePlay(3)
     const sold = s.sales.sellNext(1, { player: 'alice', soldAt: T0, play, saleId: 'SALE-1' })
     const view = s.tickets.get(actor('support'), sold.serial)
-    expect(view).toMatchObject({ serial: serial(0), sold: true, prizeCents: sold.prizeCents, sale: { saleId: 'SALE-1', player: 'alice', soldAt: new Date(T0).toISOString(), stakeCents: 500 } })
+    expect(view).toMatchObject({
+      serial: serial(0),
+      sold: true,
+      prizeCents: sold.prizeCents,
+      sale: { saleId: 'SALE-1', player: 'alice', soldAt: new Date(T0).toISOString(), stakeCents: 500 },
+    })
     expect(view.play).toEqual(play)
     expect(view.winning).toHaveLength(6)
     expect(view.numbers).toHaveLength(24)
@@ -280,17 +390,31 @@ describe('tickets', () => {
     const typo = good.slice(0, 10) + ((Number(good[10]) + 1) % 10) + good.slice(11)
     expectAppError(() => s.tickets.get(actor('auditor'), typo, 'typo test'), 'INVALID_SERIAL', /check digit/)
     expectAppError(() => s.tickets.get(actor('auditor'), 'abc'), 'INVALID_SERIAL', /not a digit/)
-    expectAppError(() => s.tickets.get(actor('auditor'), formatSerial({ emission: 1, block: 2, unit: 0 }), 'why not'), 'NOT_FOUND', /no block 2/)
+    expectAppError(
+      () => s.tickets.get(actor('auditor'), formatSerial({ emission: 1, block: 2, unit: 0 }), 'why not'),
+      'NOT_FOUND',
+      /no block 2/,
+    )
     s.emissions.create(actor('operator'), { blocks: 1 })
-    expectAppError(() => s.tickets.get(actor('auditor'), formatSerial({ emission: 2, block: 1, unit: 0 }), 'why not'), 'ILLEGAL_STATE', /not been generated/)
+    expectAppError(
+      () => s.tickets.get(actor('auditor'), formatSerial({ emission: 2, block: 1, unit: 0 }), 'why not'),
+      'ILLEGAL_STATE',
+      /not been generated/,
+    )
   })
 })
 
 describe('players', () => {
-  it("gives the last unit and the 9 before it, newest first, the paged history and the totals", () => {
+  it('gives the last unit and the 9 before it, newest first, the paged history and the totals', () => {
     const s = b.services
     const inputs: SaleInput[] = []
-    for (let i = 0; i < 60; i++) inputs.push({ emission: 1, player: i % 3 === 0 ? 'carol' : `other-${i % 5}`, soldAt: T0 + i * 60_000, play: i % 2 ? samplePlay(i) : null })
+    for (let i = 0; i < 60; i++)
+      inputs.push({
+        emission: 1,
+        player: i % 3 === 0 ? 'carol' : `other-${i % 5}`,
+        soldAt: T0 + i * 60_000,
+        play: i % 2 ? samplePlay(i) : null,
+      })
     const r = s.sales.sellBatch(inputs.slice(0, 30))
     const r2 = s.sales.sellBatch(inputs.slice(30))
     if (!r.ok || !r2.ok) throw new Error('batch failed')
@@ -298,7 +422,12 @@ describe('players', () => {
     expect(carols).toHaveLength(20)
     const last = s.players.last('carol')
     expect(last.lastUnits.map((u) => u.serial)).toEqual(carols.slice(0, 10).map((x) => x.serial))
-    expect(last).toMatchObject({ player: 'carol', units: 20, stakedCents: 20 * 500, wonCents: carols.reduce((a, x) => a + x.prizeCents, 0) })
+    expect(last).toMatchObject({
+      player: 'carol',
+      units: 20,
+      stakedCents: 20 * 500,
+      wonCents: carols.reduce((a, x) => a + x.prizeCents, 0),
+    })
     expect(last.firstSaleAt).toBe(new Date(T0).toISOString())
     expect(last.lastSaleAt).toBe(carols[0].soldAt)
     expect(last.lastUnits[0]).toMatchObject({ mode: 'play', status: 'complete' }) // sale 57: odd, with a play
@@ -308,7 +437,13 @@ describe('players', () => {
     expect(p2.items.map((u) => u.serial)).toEqual(carols.slice(8, 16).map((x) => x.serial))
     expect(s.players.history('carol', { page: 3, pageSize: 8 }).items).toHaveLength(4)
     expect(s.players.history('carol', { page: 9, pageSize: 8 }).items).toHaveLength(0)
-    expect(s.players.search('other-', 1, 10).items.map((p) => p.player)).toEqual(['other-0', 'other-1', 'other-2', 'other-3', 'other-4'])
+    expect(s.players.search('other-', 1, 10).items.map((p) => p.player)).toEqual([
+      'other-0',
+      'other-1',
+      'other-2',
+      'other-3',
+      'other-4',
+    ])
     expect(s.players.search('car', 1, 10).items.map((p) => p.units)).toEqual([20])
     expect(() => s.players.last('nobody')).toThrow(/no player "nobody"/)
   })

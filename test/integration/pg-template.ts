@@ -10,7 +10,12 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, w
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import {
-  copyTestLedger, createLastingDatabase, databaseExists, databaseUrl, dropLastingDatabase, testServerUrl,
+  copyTestLedger,
+  createLastingDatabase,
+  databaseExists,
+  databaseUrl,
+  dropLastingDatabase,
+  testServerUrl,
   type TestLedgerLocation,
 } from '../support/ledger-engine'
 
@@ -35,7 +40,10 @@ function readTemplate(folder: string): PgTemplate | null {
 }
 
 /** The template for this code version, built with `build` on first use. */
-export async function pgTemplate(version: string, build: (at: TestLedgerLocation) => Promise<void>): Promise<PgTemplate> {
+export async function pgTemplate(
+  version: string,
+  build: (at: TestLedgerLocation) => Promise<void>,
+): Promise<PgTemplate> {
   const folder = join(cacheDir, `pg-open-emission-${version}`)
   const ready = readTemplate(folder)
   if (ready) return ready

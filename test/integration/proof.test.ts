@@ -30,12 +30,23 @@ const unsold = formatSerial({ emission: 1, block: 1, unit: 5_000_000 })
 async function carats(...argv: string[]) {
   let out = ''
   let err = ''
-  const io: CliIo = { out: (t) => { out += t }, err: (t) => { err += t }, progress: () => {} }
+  const io: CliIo = {
+    out: (t) => {
+      out += t
+    },
+    err: (t) => {
+      err += t
+    },
+    progress: () => {},
+  }
   const code = await runCli([...ledgerArgs(ledgerOf(b)), ...argv], io)
   return { code, out, err }
 }
 
-const flip = (hex: string, i: number) => hex.slice(0, 2 * i) + (parseInt(hex.slice(2 * i, 2 * i + 2), 16) ^ 0x10).toString(16).padStart(2, '0') + hex.slice(2 * i + 2)
+const flip = (hex: string, i: number) =>
+  hex.slice(0, 2 * i) +
+  (parseInt(hex.slice(2 * i, 2 * i + 2), 16) ^ 0x10).toString(16).padStart(2, '0') +
+  hex.slice(2 * i + 2)
 
 beforeAll(async () => {
   dir = tempDir('proof')
@@ -55,7 +66,13 @@ describe('unit proofs on a ledger', () => {
   it('a sold unit: its content as ticket show gives it, beside its record, verified by the outsiders’ verifier', () => {
     const p = b.services.tickets.proof(actor('support'), sold)
     const t = b.services.tickets.get(actor('support'), sold)
-    expect(p.content).toEqual({ prizeCents: t.prizeCents, tier: t.tier, winning: t.winning, numbers: t.numbers, amountsCents: t.amountsCents })
+    expect(p.content).toEqual({
+      prizeCents: t.prizeCents,
+      tier: t.tier,
+      winning: t.winning,
+      numbers: t.numbers,
+      amountsCents: t.amountsCents,
+    })
     expect(p.commitment).toBe(b.services.emissions.certificate(1).blocks[0].commitment)
     expect(verifyProof(p)).toMatchObject({ valid: true, commitment: p.commitment })
   })
@@ -65,20 +82,35 @@ describe('unit proofs on a ledger', () => {
     const bad: UnitProof[] = []
     for (let i = 0; i < 64; i++) bad.push({ ...p, record: flip(p.record, i) })
     for (let i = 0; i < 32; i++) bad.push({ ...p, salt: flip(p.salt, i) })
-    p.path.forEach((h, j) => { for (const i of [0, 31]) bad.push({ ...p, path: p.path.map((x, k) => (k === j ? flip(h, i) : x)) }) })
-    for (const j of [0, 1, 127]) bad.push({ ...p, chunk: { ...p.chunk, unitHashes: p.chunk.unitHashes.map((x, k) => (k === j ? flip(x, 7) : x)) } })
-    for (const key of ['winning', 'numbers', 'amountsCents'] as const) bad.push({ ...p, content: { ...p.content, [key]: [...p.content[key].slice(1), p.content[key][0]] } })
+    p.path.forEach((h, j) => {
+      for (const i of [0, 31]) bad.push({ ...p, path: p.path.map((x, k) => (k === j ? flip(h, i) : x)) })
+    })
+    for (const j of [0, 1, 127])
+      bad.push({
+        ...p,
+        chunk: { ...p.chunk, unitHashes: p.chunk.unitHashes.map((x, k) => (k === j ? flip(x, 7) : x)) },
+      })
+    for (const key of ['winning', 'numbers', 'amountsCents'] as const)
+      bad.push({ ...p, content: { ...p.content, [key]: [...p.content[key].slice(1), p.content[key][0]] } })
     bad.push({ ...p, content: { ...p.content, prizeCents: p.content.prizeCents + 100 } })
     bad.push({ ...p, definition: p.definition.replace('"unitPriceCents":500', '"unitPriceCents":400') })
     for (const x of bad) expect(verifyProof(x).valid).toBe(false)
   })
 
   it('an unsold unit: only an auditor, with a reason, and the audit log keeps it', () => {
-    expect(() => b.services.tickets.proof(actor('support'), unsold)).toThrow(expect.objectContaining({ code: 'FORBIDDEN' }))
-    expect(() => b.services.tickets.proof(actor('auditor'), unsold)).toThrow(expect.objectContaining({ code: 'REASON_REQUIRED' }))
+    expect(() => b.services.tickets.proof(actor('support'), unsold)).toThrow(
+      expect.objectContaining({ code: 'FORBIDDEN' }),
+    )
+    expect(() => b.services.tickets.proof(actor('auditor'), unsold)).toThrow(
+      expect.objectContaining({ code: 'REASON_REQUIRED' }),
+    )
     const p = b.services.tickets.proof(actor('auditor'), unsold, 'complaint 42')
     expect(verifyProof(p).valid).toBe(true)
-    const last = b.services.db.prepare("SELECT actor, object, details FROM audit WHERE action = 'ticket.inspect-unsold' ORDER BY seq DESC LIMIT 1").get() as { actor: string; object: string; details: string }
+    const last = b.services.db
+      .prepare(
+        "SELECT actor, object, details FROM audit WHERE action = 'ticket.inspect-unsold' ORDER BY seq DESC LIMIT 1",
+      )
+      .get() as { actor: string; object: string; details: string }
     expect(last).toMatchObject({ actor: 'aude', object: `unit:${unsold}` })
     expect(JSON.parse(last.details)).toEqual({ reason: 'complaint 42', proof: true })
   })
@@ -87,7 +119,10 @@ describe('unit proofs on a ledger', () => {
     const token = (await b.services.users.login('suzy', 'correct horse battery')).token
     const r = await b.dispatch('tickets:proof', { serial: sold }, token)
     expect(r.ok && verifyProof(r.result).valid).toBe(true)
-    expect(await b.dispatch('tickets:proof', { serial: unsold }, token)).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } })
+    expect(await b.dispatch('tickets:proof', { serial: unsold }, token)).toMatchObject({
+      ok: false,
+      error: { code: 'FORBIDDEN' },
+    })
   })
 
   it('carats ticket proof writes it, carats proof verify checks it from the file alone', async () => {
@@ -109,15 +144,36 @@ describe('unit proofs on a ledger', () => {
   it('a block committed under version 1 still verifies under it, and gives no unit proof', async () => {
     const s = b.services
     const row = s.db.prepare('SELECT secret FROM blocks WHERE emission = 1 AND block = 1').get() as { secret: Buffer }
-    const v = await import('../../electron/services/emissions').then((m) => m.verifyBlockInWorkers(CARATS, { emission: 1, block: 1, secret: s.keys.openSecret({ emission: 1, block: 1 }, row.secret), commitmentVersion: 1 }))
+    const v = await import('../../electron/services/emissions').then((m) =>
+      m.verifyBlockInWorkers(CARATS, {
+        emission: 1,
+        block: 1,
+        secret: s.keys.openSecret({ emission: 1, block: 1 }, row.secret),
+        commitmentVersion: 1,
+      }),
+    )
     // the block as an older ledger holds it: version 1, its v1 root and commitment, no proof roots
-    expect(v.commitment).toBe(blockCommitment(nodePrimitives, CARATS, { emission: 1, block: 1 }, fromHex(v.merkleRoot), 1))
-    s.db.prepare('UPDATE blocks SET commitment_version = 1, commitment = ?, merkle_root = ?, proof_roots = NULL WHERE emission = 1 AND block = 1').run(v.commitment, v.merkleRoot)
+    expect(v.commitment).toBe(
+      blockCommitment(nodePrimitives, CARATS, { emission: 1, block: 1 }, fromHex(v.merkleRoot), 1),
+    )
+    s.db
+      .prepare(
+        'UPDATE blocks SET commitment_version = 1, commitment = ?, merkle_root = ?, proof_roots = NULL WHERE emission = 1 AND block = 1',
+      )
+      .run(v.commitment, v.merkleRoot)
     const job = await s.jobs.wait(s.emissions.verify(actor('auditor'), 1).id)
     expect(job).toMatchObject({ state: 'done' })
-    expect(s.emissions.get(1).blockList[0]).toMatchObject({ commitmentVersion: 1, status: 'verified', commitment: v.commitment })
+    expect(s.emissions.get(1).blockList[0]).toMatchObject({
+      commitmentVersion: 1,
+      status: 'verified',
+      commitment: v.commitment,
+    })
     let error: unknown
-    try { s.tickets.proof(actor('support'), sold) } catch (e) { error = e }
+    try {
+      s.tickets.proof(actor('support'), sold)
+    } catch (e) {
+      error = e
+    }
     expect(error).toBeInstanceOf(AppError)
     expect(error).toMatchObject({ code: 'ILLEGAL_STATE', extras: { reason: { key: 'PROOF_VERSION' } } })
   }, 120_000)
@@ -128,6 +184,11 @@ describe('the outsiders’ verifier against the known-answer vectors', () => {
     const vectors = JSON.parse(readFileSync(join(__dirname, '../../game-core/vectors/derivation.json'), 'utf8'))
     expect(checkVectors(vectors)).toEqual([])
     // and a changed vector is found
-    expect(checkVectors({ ...vectors, smallBlock: { ...vectors.smallBlock, v2: { ...vectors.smallBlock.v2, commitment: '00'.repeat(32) } } })).toHaveLength(1)
+    expect(
+      checkVectors({
+        ...vectors,
+        smallBlock: { ...vectors.smallBlock, v2: { ...vectors.smallBlock.v2, commitment: '00'.repeat(32) } },
+      }),
+    ).toHaveLength(1)
   }, 120_000)
 })

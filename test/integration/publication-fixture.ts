@@ -25,9 +25,24 @@ export interface PublicationLedger extends LedgerFixture {
 export function openPublicationLedger(): PublicationLedger {
   const f = openLedgerFixture({ definition: smallDefinition() })
   const keys = openLedgerKey(f.db, f.path, { keyFile: f.keyFile })
-  const publication = createPublicationService({ db: f.db, keys, catalog: f.catalog, ceremony: f.ceremony, audit: f.audit, clock: f.clock })
+  const publication = createPublicationService({
+    db: f.db,
+    keys,
+    catalog: f.catalog,
+    ceremony: f.ceremony,
+    audit: f.audit,
+    clock: f.clock,
+  })
 
-  async function closedEmission({ blocks, sales, twoPerson = false }: { blocks: number; sales: number; twoPerson?: boolean }): Promise<number> {
+  async function closedEmission({
+    blocks,
+    sales,
+    twoPerson = false,
+  }: {
+    blocks: number
+    sales: number
+    twoPerson?: boolean
+  }): Promise<number> {
     const e = f.emissions.create(TEST_ACTOR, { blocks, demo: true }).emission
     if (twoPerson) {
       f.ceremony.start(OPERATOR, e)
@@ -54,4 +69,5 @@ export function copyBundle(dir: string): string {
 }
 
 export const readBundle = (dir: string) => JSON.parse(readFileSync(join(dir, 'bundle.json'), 'utf8'))
-export const writeBundle = (dir: string, bundle: unknown) => writeFileSync(join(dir, 'bundle.json'), JSON.stringify(bundle, null, 2) + '\n')
+export const writeBundle = (dir: string, bundle: unknown) =>
+  writeFileSync(join(dir, 'bundle.json'), JSON.stringify(bundle, null, 2) + '\n')

@@ -16,7 +16,14 @@ import { unitKey } from '../../electron/ledger/migrations'
 import { secretFromShares, verifyBundle } from '../../tools/carats-verify-bundle.mjs'
 import { ledgerArgs } from '../support/ledger-engine'
 import { ROOT } from './cli-process'
-import { AUDITOR, copyBundle, openPublicationLedger, readBundle, writeBundle, type PublicationLedger } from './publication-fixture'
+import {
+  AUDITOR,
+  copyBundle,
+  openPublicationLedger,
+  readBundle,
+  writeBundle,
+  type PublicationLedger,
+} from './publication-fixture'
 
 let f: PublicationLedger
 let single: number
@@ -25,7 +32,11 @@ let open: number
 let single_dir: string
 let two_dir: string
 
-const verifier = (dir: string) => spawnSync(process.execPath, [join(ROOT, 'tools', 'carats-verify.mjs'), 'bundle', dir], { encoding: 'utf8', timeout: 60_000 })
+const verifier = (dir: string) =>
+  spawnSync(process.execPath, [join(ROOT, 'tools', 'carats-verify.mjs'), 'bundle', dir], {
+    encoding: 'utf8',
+    timeout: 60_000,
+  })
 const codes = (dir: string) => {
   const r = verifyBundle(dir)
   return [...r.problems, ...r.blocks.flatMap((b) => b.problems)].map((p) => p.code).sort()
@@ -48,7 +59,13 @@ afterAll(() => f.close())
 describe('publishing an emission', () => {
   it('refuses an emission whose game is not over, and writes nothing', () => {
     const dir = join(f.dir, 'pub-open')
-    const err = (() => { try { f.publication.publish(AUDITOR, open, dir) } catch (e) { return e } })() as AppError
+    const err = (() => {
+      try {
+        f.publication.publish(AUDITOR, open, dir)
+      } catch (e) {
+        return e
+      }
+    })() as AppError
     expect(err).toBeInstanceOf(AppError)
     expect(err.extras.reason).toMatchObject({ key: 'PUBLISH_NOT_OVER', params: { emission: open, status: 'created' } })
     expect(existsSync(dir)).toBe(false)
@@ -67,17 +84,29 @@ describe('publishing an emission', () => {
     expect(readdirSync(single_dir).sort()).toEqual(['bundle.json', `sales-${single}-1.csv`, `sales-${single}-2.csv`])
     const b = readBundle(single_dir)
     const row = f.catalog.emission(single)
-    expect(b).toMatchObject({ format: 'carats-publication/1', ceremony: null, publishedBy: AUDITOR.name, emission: { number: single, code: row.code, status: 'closed', demo: true } })
+    expect(b).toMatchObject({
+      format: 'carats-publication/1',
+      ceremony: null,
+      publishedBy: AUDITOR.name,
+      emission: { number: single, code: row.code, status: 'closed', demo: true },
+    })
     expect(b.definition.canonicalDefinition).toBe(row.definition)
     expect(Buffer.from(b.definitionCanonicalHex, 'hex').toString('utf8')).toBe(row.definition)
     expect(b.definition.definitionDigest).toBe(row.definition_digest)
-    expect(b.blocks.map((x: { unitsSold: number; seeding: string }) => [x.unitsSold, x.seeding])).toEqual([[10_000, 'single'], [2_000, 'single']])
+    expect(b.blocks.map((x: { unitsSold: number; seeding: string }) => [x.unitsSold, x.seeding])).toEqual([
+      [10_000, 'single'],
+      [2_000, 'single'],
+    ])
     const lines = readFileSync(join(single_dir, `sales-${single}-2.csv`), 'utf8').split('\n')
     expect(lines[0]).toBe('serial,soldAt,prizeCents')
     expect(lines).toHaveLength(2_002)
     expect(lines.at(-1)).toBe('')
-    const sale = f.db.prepare('SELECT sold_at, prize_cents FROM sales WHERE unit_key = ?').get(unitKey(single, 2, 1_999)) as { sold_at: number; prize_cents: number }
-    expect(lines[2_000]).toBe(`${formatSerial({ emission: single, block: 2, unit: 1_999 }, 10_000)},${new Date(sale.sold_at).toISOString()},${sale.prize_cents}`)
+    const sale = f.db
+      .prepare('SELECT sold_at, prize_cents FROM sales WHERE unit_key = ?')
+      .get(unitKey(single, 2, 1_999)) as { sold_at: number; prize_cents: number }
+    expect(lines[2_000]).toBe(
+      `${formatSerial({ emission: single, block: 2, unit: 1_999 }, 10_000)},${new Date(sale.sold_at).toISOString()},${sale.prize_cents}`,
+    )
     expect(b.blocks[1].salesSha256).toBe(sha256(join(single_dir, `sales-${single}-2.csv`)))
   })
 
@@ -85,8 +114,19 @@ describe('publishing an emission', () => {
     const s = f.emissions.summary(single)
     expect(s.publishedBy).toBe(AUDITOR.name)
     expect(s.publishedAt).toBe(readBundle(single_dir).publishedAt)
-    const details = JSON.parse(f.db.prepare("SELECT details FROM audit WHERE action = 'emission.publish' AND object = ?").pluck().get(`emission:${single}`) as string)
-    expect(details).toMatchObject({ dir: 'pub-single', blocks: [{ block: 1, unitsSold: 10_000 }, { block: 2, unitsSold: 2_000 }] })
+    const details = JSON.parse(
+      f.db
+        .prepare("SELECT details FROM audit WHERE action = 'emission.publish' AND object = ?")
+        .pluck()
+        .get(`emission:${single}`) as string,
+    )
+    expect(details).toMatchObject({
+      dir: 'pub-single',
+      blocks: [
+        { block: 1, unitsSold: 10_000 },
+        { block: 2, unitsSold: 2_000 },
+      ],
+    })
     expect(details.files['bundle.json']).toBe(sha256(join(single_dir, 'bundle.json')))
   })
 
@@ -97,7 +137,9 @@ describe('publishing an emission', () => {
     expect(again.firstPublishedAt).toBe(first)
     expect(f.emissions.summary(single)).toMatchObject({ publishedAt: first, publishedBy: AUDITOR.name })
     // the same content: the game is over
-    expect(sha256(join(f.dir, 'pub-again', `sales-${single}-1.csv`))).toBe(sha256(join(single_dir, `sales-${single}-1.csv`)))
+    expect(sha256(join(f.dir, 'pub-again', `sales-${single}-1.csv`))).toBe(
+      sha256(join(single_dir, `sales-${single}-1.csv`)),
+    )
   })
 
   it('publishes a withdrawn emission whose blocks were never generated: nothing to check, and it holds', () => {
@@ -106,7 +148,10 @@ describe('publishing an emission', () => {
     const dir = join(f.dir, 'pub-withdrawn')
     f.publication.publish(AUDITOR, e, dir)
     expect(readdirSync(dir)).toEqual(['bundle.json'])
-    expect(readBundle(dir)).toMatchObject({ emission: { status: 'withdrawn', withdrawnReason: 'printing error' }, blocks: [{ status: 'pending', secret: null, salesFile: null }, { status: 'pending' }] })
+    expect(readBundle(dir)).toMatchObject({
+      emission: { status: 'withdrawn', withdrawnReason: 'printing error' },
+      blocks: [{ status: 'pending', secret: null, salesFile: null }, { status: 'pending' }],
+    })
     const r = verifier(dir)
     expect(r.stdout).toMatch(/block 1: never generated/)
     expect(r.status).toBe(0)
@@ -115,8 +160,19 @@ describe('publishing an emission', () => {
   it('a two-person emission carries its ceremony and both shares', () => {
     const b = readBundle(two_dir)
     const c = f.ceremony.get(twoPerson)!
-    expect(b.ceremony).toMatchObject({ startedBy: 'otto', custodian: AUDITOR.name, source: 'random', serverHash: c.serverHash, custodianShare: 'c0'.repeat(32), custodianHash: c.custodianHash })
-    expect(b.blocks[0]).toMatchObject({ seeding: 'two-person', unitsSold: 700, commitment: f.catalog.block(twoPerson, 1).commitment })
+    expect(b.ceremony).toMatchObject({
+      startedBy: 'otto',
+      custodian: AUDITOR.name,
+      source: 'random',
+      serverHash: c.serverHash,
+      custodianShare: 'c0'.repeat(32),
+      custodianHash: c.custodianHash,
+    })
+    expect(b.blocks[0]).toMatchObject({
+      seeding: 'two-person',
+      unitsSold: 700,
+      commitment: f.catalog.block(twoPerson, 1).commitment,
+    })
   })
 })
 
@@ -133,7 +189,8 @@ describe('the outsiders’ verifier on a bundle', () => {
   it('makes a secret from two shares as the ceremony vectors say (DERIVATION.md §1.1)', () => {
     const v = JSON.parse(readFileSync(join(ROOT, 'game-core', 'vectors', 'derivation.json'), 'utf8')).ceremony
     const [a, c] = [Buffer.from(v.serverShare, 'hex'), Buffer.from(v.custodianShare, 'hex')]
-    for (const s of v.secrets) expect(Buffer.from(secretFromShares(a, c, s.emission, s.block)).toString('hex')).toBe(s.secret)
+    for (const s of v.secrets)
+      expect(Buffer.from(secretFromShares(a, c, s.emission, s.block)).toString('hex')).toBe(s.secret)
   })
 
   it('says exit 2 for a folder without a bundle', () => {
@@ -157,14 +214,52 @@ describe('the outsiders’ verifier on a bundle', () => {
   }
 
   const tampered: [string, (dir: string) => void, string[]][] = [
-    ['a prize changed in a sales file', (d) => editSales(d, 2, (l) => { const c = l[5].split(','); c[2] = String(Number(c[2]) + 500); l[5] = c.join(','); return l }), ['prize']],
+    [
+      'a prize changed in a sales file',
+      (d) =>
+        editSales(d, 2, (l) => {
+          const c = l[5].split(',')
+          c[2] = String(Number(c[2]) + 500)
+          l[5] = c.join(',')
+          return l
+        }),
+      ['prize'],
+    ],
     ['a row duplicated', (d) => editSales(d, 2, (l) => [...l.slice(0, 10), l[9], ...l.slice(10)]), ['sales-duplicate']],
     ['a sales file cut mid-line (its hash left)', (d) => cutSales(d, -3), ['sales-cut', 'sales-rows', 'sales-sha256']],
     ['a sales file cut after a whole line (its hash left)', (d) => cutSales(d, 1), ['sales-rows', 'sales-sha256']],
-    ['a sales file changed, its hash left', (d) => appendFileSync(join(d, `sales-${single}-1.csv`), 'x\n'), ['sales-line', 'sales-sha256']],
-    ['a commitment changed', (d) => { const b = readBundle(d); b.blocks[0].commitment = 'ab'.repeat(32); writeBundle(d, b) }, ['commitment']],
-    ['a secret changed', (d) => { const b = readBundle(d); b.blocks[1].secret = 'ab'.repeat(32); writeBundle(d, b) }, ['commitment', 'prize']],
-    ['the definition changed', (d) => { const b = readBundle(d); b.definition.tiers[0].count += 1; writeBundle(d, b) }, ['definition-fields']],
+    [
+      'a sales file changed, its hash left',
+      (d) => appendFileSync(join(d, `sales-${single}-1.csv`), 'x\n'),
+      ['sales-line', 'sales-sha256'],
+    ],
+    [
+      'a commitment changed',
+      (d) => {
+        const b = readBundle(d)
+        b.blocks[0].commitment = 'ab'.repeat(32)
+        writeBundle(d, b)
+      },
+      ['commitment'],
+    ],
+    [
+      'a secret changed',
+      (d) => {
+        const b = readBundle(d)
+        b.blocks[1].secret = 'ab'.repeat(32)
+        writeBundle(d, b)
+      },
+      ['commitment', 'prize'],
+    ],
+    [
+      'the definition changed',
+      (d) => {
+        const b = readBundle(d)
+        b.definition.tiers[0].count += 1
+        writeBundle(d, b)
+      },
+      ['definition-fields'],
+    ],
   ]
   for (const [what, tamper, expected] of tampered) {
     it(`fails when ${what}: ${expected.join(', ')}`, () => {
@@ -202,7 +297,15 @@ describe('the command line', () => {
   async function carats(...argv: string[]) {
     let out = ''
     let err = ''
-    const io: CliIo = { out: (t) => { out += t }, err: (t) => { err += t }, progress: () => {} }
+    const io: CliIo = {
+      out: (t) => {
+        out += t
+      },
+      err: (t) => {
+        err += t
+      },
+      progress: () => {},
+    }
     const code = await runCli([...ledgerArgs({ location: f.path, keyFile: f.keyFile }), ...argv], io)
     return { code, out, err }
   }

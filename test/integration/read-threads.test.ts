@@ -31,29 +31,48 @@ describe('reading threads', () => {
     const operator = await signIn(pooled, USERS.operator)
     const support = await signIn(pooled, USERS.support)
     const serial = formatSerial({ emission: 1, block: 1, unit: 0 })
-    const feed = feedLine({ saleId: 'R-1', serial, player: 'P-READ-1', soldAt: now, stakeCents: 500, play: samplePlay(1) })
+    const feed = feedLine({
+      saleId: 'R-1',
+      serial,
+      player: 'P-READ-1',
+      soldAt: now,
+      stakeCents: 500,
+      play: samplePlay(1),
+    })
     const imported = await call(pooled, 'sales:import', { content: `${feed}\n`, fileName: 'one.jsonl' }, operator)
     expect(imported, JSON.stringify(imported)).toMatchObject({ ok: true })
     // the host wrote the sale; a reading thread answers the player's last game and the ticket
     const last = await call(pooled, 'players:last', { player: 'P-READ-1' }, support)
     expect(last).toMatchObject({ ok: true, result: { lastUnits: [{ serial }] } })
-    expect(await call(pooled, 'tickets:get', { serial }, support)).toMatchObject({ ok: true, result: { serial, sold: true } })
+    expect(await call(pooled, 'tickets:get', { serial }, support)).toMatchObject({
+      ok: true,
+      result: { serial, sold: true },
+    })
     // the same answers as the host's own services give
     const here = pooled.services.players.last('P-READ-1')
     expect((last as { result: unknown }).result).toEqual(JSON.parse(JSON.stringify(here)))
   })
 
-  it('keeps the host\'s sessions, roles and argument checks', async () => {
+  it("keeps the host's sessions, roles and argument checks", async () => {
     const support = await signIn(pooled, USERS.support)
     expect(await call(pooled, 'audit:list', {}, null)).toMatchObject({ ok: false, error: { code: 'NOT_SIGNED_IN' } })
     expect(await call(pooled, 'audit:list', {}, support)).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } })
-    expect(await call(pooled, 'tickets:get', { serial: 42 }, support)).toMatchObject({ ok: false, error: { code: 'BAD_ARGUMENTS', field: 'serial' } })
-    expect(await call(pooled, 'tickets:get', { serial: 'not a serial' }, support)).toMatchObject({ ok: false, error: { code: 'INVALID_SERIAL' } })
+    expect(await call(pooled, 'tickets:get', { serial: 42 }, support)).toMatchObject({
+      ok: false,
+      error: { code: 'BAD_ARGUMENTS', field: 'serial' },
+    })
+    expect(await call(pooled, 'tickets:get', { serial: 'not a serial' }, support)).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_SERIAL' },
+    })
     await call(pooled, 'auth:logout', {}, support)
-    expect(await call(pooled, 'players:search', { query: '' }, support)).toMatchObject({ ok: false, error: { code: 'NOT_SIGNED_IN' } })
+    expect(await call(pooled, 'players:search', { query: '' }, support)).toMatchObject({
+      ok: false,
+      error: { code: 'NOT_SIGNED_IN' },
+    })
   })
 
-  it('reads with the host\'s clock', async () => {
+  it("reads with the host's clock", async () => {
     now = Date.parse('2026-03-05T12:00:00Z')
     const manager = await signIn(pooled, USERS.manager)
     const board = await call(pooled, 'reports:dashboard', {}, manager)
@@ -74,19 +93,25 @@ describe('reading threads', () => {
     expect((await call(pooled, 'players:search', { query: '' }, auditor)).ok).toBe(true)
     // the thread checks the account on its connection: a role raised with the database ends the session
     outsideSql(ledgerOf(pooled).location, `UPDATE users SET role = 'admin' WHERE name = '${USERS.auditor}'`)
-    expect(await call(pooled, 'players:search', { query: '' }, auditor)).toMatchObject({ ok: false, error: { code: 'NOT_SIGNED_IN' } })
+    expect(await call(pooled, 'players:search', { query: '' }, auditor)).toMatchObject({
+      ok: false,
+      error: { code: 'NOT_SIGNED_IN' },
+    })
     // and the host holds the session no more, even once the row is put back as it was
     outsideSql(ledgerOf(pooled).location, `UPDATE users SET role = 'auditor' WHERE name = '${USERS.auditor}'`)
     expect(pooled.services.users.sessionUserId(auditor)).toBeNull()
     expect(await call(pooled, 'auth:status', {}, auditor)).toMatchObject({ ok: true, result: { user: null } })
   })
 
-  it('takes a team ledger\'s writing calls off the host\'s thread, and a SQLite ledger\'s in its turn on the host', async () => {
+  it("takes a team ledger's writing calls off the host's thread, and a SQLite ledger's in its turn on the host", async () => {
     const admin = await signIn(pooled, USERS.admin)
     const onHost = vi.spyOn(pooled.services.parties, 'add')
     try {
       const args = { player: 'P-WRITE-1', relation: 'staff', linkedTo: 'Otto', reason: 'works the retail desk' }
-      expect(await call(pooled, 'parties:add', args, admin)).toMatchObject({ ok: true, result: { player: 'P-WRITE-1' } })
+      expect(await call(pooled, 'parties:add', args, admin)).toMatchObject({
+        ok: true,
+        result: { player: 'P-WRITE-1' },
+      })
       expect(onHost).toHaveBeenCalledTimes(testEngine() === 'postgres' ? 0 : 1)
     } finally {
       onHost.mockRestore()
@@ -102,11 +127,19 @@ describe('reading threads', () => {
     const userId = pooled.services.users.sessionUserId(support)
     expect(await call(pooled, 'auth:logout', {}, support)).toMatchObject({ ok: true })
     expect(pooled.services.users.sessionUserId(support)).toBeNull()
-    expect(await call(pooled, 'players:search', { query: '' }, support)).toMatchObject({ ok: false, error: { code: 'NOT_SIGNED_IN' } })
-    const last = pooled.services.db.prepare("SELECT actor, action, object FROM audit ORDER BY seq DESC LIMIT 1").get()
+    expect(await call(pooled, 'players:search', { query: '' }, support)).toMatchObject({
+      ok: false,
+      error: { code: 'NOT_SIGNED_IN' },
+    })
+    const last = pooled.services.db.prepare('SELECT actor, action, object FROM audit ORDER BY seq DESC LIMIT 1').get()
     expect(last).toEqual({ actor: USERS.support, action: 'auth.logout', object: `user:${userId}` })
     // a second sign-out with the ended session is refused and writes nothing
-    expect(await call(pooled, 'auth:logout', {}, support)).toMatchObject({ ok: false, error: { code: 'NOT_SIGNED_IN' } })
-    expect(pooled.services.db.prepare("SELECT action FROM audit ORDER BY seq DESC LIMIT 1").pluck().get()).toBe('auth.logout')
+    expect(await call(pooled, 'auth:logout', {}, support)).toMatchObject({
+      ok: false,
+      error: { code: 'NOT_SIGNED_IN' },
+    })
+    expect(pooled.services.db.prepare('SELECT action FROM audit ORDER BY seq DESC LIMIT 1').pluck().get()).toBe(
+      'auth.logout',
+    )
   })
 })

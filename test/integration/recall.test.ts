@@ -21,10 +21,18 @@ const PLAYER = 'recall-player'
 
 /** Units from..from+n-1 of emission 1, every other one to PLAYER, sold at hour(i). */
 function feed(from: number, n: number, hour: (i: number) => number): string {
-  return Array.from({ length: n }, (_, i) => feedLine({
-    saleId: `R-${from + i}`, serial: formatSerial({ emission: 1, block: 1, unit: from + i }), player: i % 2 ? 'someone-else' : PLAYER,
-    soldAt: T0 + hour(i) * H + i, stakeCents: 500, play: samplePlay(i),
-  })).join('\n') + '\n'
+  return (
+    Array.from({ length: n }, (_, i) =>
+      feedLine({
+        saleId: `R-${from + i}`,
+        serial: formatSerial({ emission: 1, block: 1, unit: from + i }),
+        player: i % 2 ? 'someone-else' : PLAYER,
+        soldAt: T0 + hour(i) * H + i,
+        stakeCents: 500,
+        play: samplePlay(i),
+      }),
+    ).join('\n') + '\n'
+  )
 }
 
 async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
@@ -47,8 +55,14 @@ describe('last-game recall after a late feed', () => {
     ledger = ledgerOf(b)
     await b.closeGracefully()
     // the afternoon first (units 0–29 from 14:00), then the morning (units 30–49 from 08:00)
-    writeFileSync(join(dir, 'afternoon.jsonl'), feed(0, 30, (i) => 14 + i / 10))
-    writeFileSync(join(dir, 'morning.jsonl'), feed(30, 20, (i) => 8 + i / 10))
+    writeFileSync(
+      join(dir, 'afternoon.jsonl'),
+      feed(0, 30, (i) => 14 + i / 10),
+    )
+    writeFileSync(
+      join(dir, 'morning.jsonl'),
+      feed(30, 20, (i) => 8 + i / 10),
+    )
     for (const f of ['afternoon', 'morning']) {
       const r = await cli(...ledgerArgs(ledger), 'sales', 'import', join(dir, `${f}.jsonl`))
       expect(r.code, r.err).toBe(0)
@@ -61,8 +75,17 @@ describe('last-game recall after a late feed', () => {
   })
 
   const expected = () => {
-    return withTestLedger(ledger, (db) => db.prepare(`SELECT s.sold_at FROM sales s JOIN players p ON p.id = s.player_id WHERE p.name = ?
-        ORDER BY s.sold_at DESC, s.unit_key DESC`).pluck().all(PLAYER) as number[])
+    return withTestLedger(
+      ledger,
+      (db) =>
+        db
+          .prepare(
+            `SELECT s.sold_at FROM sales s JOIN players p ON p.id = s.player_id WHERE p.name = ?
+        ORDER BY s.sold_at DESC, s.unit_key DESC`,
+          )
+          .pluck()
+          .all(PLAYER) as number[],
+    )
   }
 
   it('the command line reads the last unit sold, then the nine sold before it', async () => {

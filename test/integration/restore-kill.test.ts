@@ -28,7 +28,11 @@ interface Run {
 
 /** `carats --db <db> <args>`; `watch` may kill it (it is given the child and polled every 2 ms). */
 function carats(db: string, args: string[], o: { env?: NodeJS.ProcessEnv; watch?: () => boolean } = {}): Promise<Run> {
-  const child = spawn(process.execPath, caratsArgv(['--db', db, ...args]), { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: caratsEnv(o.env) })
+  const child = spawn(process.execPath, caratsArgv(['--db', db, ...args]), {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: caratsEnv(o.env),
+  })
   let out = ''
   let err = ''
   child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d))
@@ -59,7 +63,12 @@ function ledgerCopy(label: string): string {
   const dir = tempDir(`restore-kill-${label}`)
   dirs.push(dir)
   const db = join(dir, 'ledger.db')
-  for (const [from, to] of [[base, db], [keyOf(base), keyOf(db)], [checkpointOf(base), checkpointOf(db)]]) copyFileSync(from, to)
+  for (const [from, to] of [
+    [base, db],
+    [keyOf(base), keyOf(db)],
+    [checkpointOf(base), checkpointOf(db)],
+  ])
+    copyFileSync(from, to)
   chmodSync(keyOf(db), 0o600)
   return db
 }
@@ -94,7 +103,16 @@ beforeAll(async () => {
   copyFileSync(keyOf(template), keyOf(base))
   chmodSync(keyOf(base), 0o600)
   if ((await carats(base, ['audit', 'verify'])).code !== 0) {
-    expect((await carats(base, ['audit', 'reanchor', '--reason', 'test base: the template was copied without its checkpoint'])).code).toBe(0)
+    expect(
+      (
+        await carats(base, [
+          'audit',
+          'reanchor',
+          '--reason',
+          'test base: the template was copied without its checkpoint',
+        ])
+      ).code,
+    ).toBe(0)
   }
   backup = join(dir, 'backup.db')
   expect((await carats(base, ['backup', backup])).code).toBe(0)
@@ -109,35 +127,55 @@ afterAll(() => {
 })
 
 describe.skipIf(testEngine() === 'postgres')('carats restore --replace, killed part way', () => {
-  it('killed as soon as the restored ledger is in place: it is there with its ledger.restored entry, or the old one is', async () => {
-    const db = ledgerCopy('in-place')
-    const inode = statSync(db).ino
-    const replaced = () => readdirSync(join(db, '..')).some((f) => f.includes('before-restore')) || (existsSync(db) && statSync(db).ino !== inode)
-    const r = await carats(db, ['restore', backup, '--replace'], { watch: replaced })
-    expect(r.signal).toBe('SIGKILL')
-    expect(await outcome(db)).toBe('restored')
-  }, T)
+  it(
+    'killed as soon as the restored ledger is in place: it is there with its ledger.restored entry, or the old one is',
+    async () => {
+      const db = ledgerCopy('in-place')
+      const inode = statSync(db).ino
+      const replaced = () =>
+        readdirSync(join(db, '..')).some((f) => f.includes('before-restore')) ||
+        (existsSync(db) && statSync(db).ino !== inode)
+      const r = await carats(db, ['restore', backup, '--replace'], { watch: replaced })
+      expect(r.signal).toBe('SIGKILL')
+      expect(await outcome(db)).toBe('restored')
+    },
+    T,
+  )
 
   for (const ms of [300, 1000, 2000]) {
-    it(`killed after ${ms} ms: the old ledger intact, or the restored one with its entry`, async () => {
-      const db = ledgerCopy(`after-${ms}`)
-      const t0 = Date.now()
-      await carats(db, ['restore', backup, '--replace'], { watch: () => Date.now() - t0 >= ms })
-      expect(['old', 'restored']).toContain(await outcome(db))
-    }, T)
+    it(
+      `killed after ${ms} ms: the old ledger intact, or the restored one with its entry`,
+      async () => {
+        const db = ledgerCopy(`after-${ms}`)
+        const t0 = Date.now()
+        await carats(db, ['restore', backup, '--replace'], { watch: () => Date.now() - t0 >= ms })
+        expect(['old', 'restored']).toContain(await outcome(db))
+      },
+      T,
+    )
   }
 
   // the stages of restore (ledger-office/restore.ts): before its journal, the old ledger; from it on, the restored one
-  for (const [stage, expected] of [['staged', 'old'], ['recorded', 'old'], ['journal', 'restored'], ['ledger', 'restored'], ['key', 'restored']] as const) {
-    it(`killed at stage "${stage}": the ${expected} ledger, whole`, async () => {
-      const db = ledgerCopy(stage)
-      const r = await carats(db, ['restore', backup, '--replace'], { env: { CARATS_TEST_RESTORE_STOP_AT: stage } })
-      expect(r.signal, r.out + r.err).toBe('SIGKILL')
-      expect(await outcome(db)).toBe(expected)
-      // the next restore starts clean: nothing of the killed one is in its way
-      const again = await carats(db, ['restore', backup, '--replace'])
-      expect(again.code, again.out + again.err).toBe(0)
-      expect(await outcome(db)).toBe('restored')
-    }, T)
+  for (const [stage, expected] of [
+    ['staged', 'old'],
+    ['recorded', 'old'],
+    ['journal', 'restored'],
+    ['ledger', 'restored'],
+    ['key', 'restored'],
+  ] as const) {
+    it(
+      `killed at stage "${stage}": the ${expected} ledger, whole`,
+      async () => {
+        const db = ledgerCopy(stage)
+        const r = await carats(db, ['restore', backup, '--replace'], { env: { CARATS_TEST_RESTORE_STOP_AT: stage } })
+        expect(r.signal, r.out + r.err).toBe('SIGKILL')
+        expect(await outcome(db)).toBe(expected)
+        // the next restore starts clean: nothing of the killed one is in its way
+        const again = await carats(db, ['restore', backup, '--replace'])
+        expect(again.code, again.out + again.err).toBe(0)
+        expect(await outcome(db)).toBe('restored')
+      },
+      T,
+    )
   }
 })

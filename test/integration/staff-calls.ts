@@ -34,8 +34,10 @@ export function useTemplateLedgers(label: string): { ledger(): Promise<Backend>;
   }
 }
 
-export type Reply = { ok: true; result: unknown } | { ok: false; error: { code: string; message: string; reason?: { key: string } } }
-export const call = (b: Backend, channel: string, args: unknown, token: string | null = null) => b.dispatch(channel, args, token) as Promise<Reply>
+export type Reply =
+  { ok: true; result: unknown } | { ok: false; error: { code: string; message: string; reason?: { key: string } } }
+export const call = (b: Backend, channel: string, args: unknown, token: string | null = null) =>
+  b.dispatch(channel, args, token) as Promise<Reply>
 
 export async function signIn(b: Backend, name: string): Promise<string> {
   const r = await call(b, 'auth:login', { name, password: PASSWORD })

@@ -64,7 +64,9 @@ describe.runIf(process.platform === 'linux')('npm start without a display', () =
 
   it('says in one line why, then prints the address', () => {
     expect(lines).toHaveLength(2)
-    expect(lines[0]).toMatch(/^Electron runtime not available on this machine \(.*no graphical display.*\); serving the app for a browser instead\.$/)
+    expect(lines[0]).toMatch(
+      /^Electron runtime not available on this machine \(.*no graphical display.*\); serving the app for a browser instead\.$/,
+    )
     expect(lines[1]).toBe(`listening on ${url}`)
   })
 
@@ -72,7 +74,11 @@ describe.runIf(process.platform === 'linux')('npm start without a display', () =
     const page = await fetch(url)
     expect(page.status).toBe(200)
     expect(await page.text()).toContain('<div id="app">')
-    const status = await fetch(new URL('api/auth:status', url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"args":{}}' })
+    const status = await fetch(new URL('api/auth:status', url), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"args":{}}',
+    })
     expect(await status.json()).toEqual({ ok: true, result: { needsSetup: true, user: null } })
   })
 
@@ -91,14 +97,20 @@ describe.runIf(process.platform === 'linux')('npm start stopped through npm', ()
   // npm passes its stop on to the shell that runs the script, not to the script: start.mjs, left
   // without its parent, must stop the host itself (it went on answering before)
   it('stops the host when the process that started it is gone', async () => {
-    const { child, url } = await launch('sh', ['-c', `"${process.execPath}" "${START}" --browser --db "${join(dir, 'l.db')}"; exit $?`])
+    const { child, url } = await launch('sh', [
+      '-c',
+      `"${process.execPath}" "${START}" --browser --db "${join(dir, 'l.db')}"; exit $?`,
+    ])
     expect((await fetch(url)).status).toBe(200)
     child.kill('SIGKILL')
     const deadline = Date.now() + 15_000
     let answering = true
     while (answering && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 250))
-      answering = await fetch(url).then(() => true, () => false)
+      answering = await fetch(url).then(
+        () => true,
+        () => false,
+      )
     }
     expect(answering).toBe(false)
   }, 120_000)

@@ -21,7 +21,16 @@ beforeAll(async () => {
   sold = await openEmissionLedger(dir)
   const b = openBackend({ dbPath: sold.location, keyFile: sold.keyFile, threads: 1 })
   try {
-    b.services.sales.sellBatch(Array.from({ length: 300 }, (_, i) => ({ emission: 1, player: `chk-${i % 7}`, soldAt: T0 + i * 1000, saleId: `CHK-${i}`, play: samplePlay(i) })), { records: false })
+    b.services.sales.sellBatch(
+      Array.from({ length: 300 }, (_, i) => ({
+        emission: 1,
+        player: `chk-${i % 7}`,
+        soldAt: T0 + i * 1000,
+        saleId: `CHK-${i}`,
+        play: samplePlay(i),
+      })),
+      { records: false },
+    )
   } finally {
     await b.closeGracefully()
   }
@@ -50,7 +59,10 @@ describe('the soundness checks of a shared ledger', () => {
     ['a day’s total lost', 'UPDATE daily_sales SET units = units - 1'],
     ['a block sold ahead of its sales', 'UPDATE blocks SET units_sold = units_sold + 1'],
     ['a player’s newest sale lost', "UPDATE players SET last_key = NULL WHERE name = 'chk-1'"],
-    ['an audit entry out of the chain', "INSERT INTO audit (seq, at, actor, action, object, details, prev_hash, hash) SELECT max(seq) + 2, '2026-03-02T09:00:00Z', 'x', 'x', 'x', '{}', 'forked', 'forked' FROM audit"],
+    [
+      'an audit entry out of the chain',
+      "INSERT INTO audit (seq, at, actor, action, object, details, prev_hash, hash) SELECT max(seq) + 2, '2026-03-02T09:00:00Z', 'x', 'x', 'x', '{}', 'forked', 'forked' FROM audit",
+    ],
   ])('fail on %s', (_what, damage) => {
     const at = damaged(damage) // outside the expectation: the damage itself must not be what throws
     expect(() => expectSoundLedger(at)).toThrow()

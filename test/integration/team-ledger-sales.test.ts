@@ -24,8 +24,16 @@ const SIMULATED = 120_000
 const ROUNDS = 6
 const FEED_LINES = 2_600
 
-interface Step { what: string; value: string; at: number }
-interface Station { steps: Step[]; firstLine: Promise<void>; done: Promise<void> }
+interface Step {
+  what: string
+  value: string
+  at: number
+}
+interface Station {
+  steps: Step[]
+  firstLine: Promise<void>
+  done: Promise<void>
+}
 
 let dir: string
 let ledger: TestLedgerLocation
@@ -39,7 +47,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }))
 /** A workstation's process (team-ledger-station.ts) on the test's ledger; its steps as it prints them. */
 function station(mode: string, ...args: string[]): Station {
   const key = ledger.keyFile ? ['--key-file', ledger.keyFile] : []
-  const child = spawn(process.execPath, ['--import', 'tsx', STATION, mode, ledger.location, ...args, ...key], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, ['--import', 'tsx', STATION, mode, ledger.location, ...args, ...key], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   const steps: Step[] = []
   let stderr = ''
   let seen: () => void = () => {}
@@ -54,7 +65,9 @@ function station(mode: string, ...args: string[]): Station {
   child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d))
   const done = new Promise<void>((resolve, reject) => {
     child.on('error', reject)
-    child.on('exit', (code, signal) => (code === 0 ? resolve() : reject(new Error(`the ${mode} station ended with ${code ?? signal}: ${stderr}`))))
+    child.on('exit', (code, signal) =>
+      code === 0 ? resolve() : reject(new Error(`the ${mode} station ended with ${code ?? signal}: ${stderr}`)),
+    )
   })
   return { steps, firstLine, done }
 }
@@ -90,7 +103,9 @@ describe(`two workstations selling at once on one ledger (${testEngine()})`, () 
       // every import that committed left its entry in the chain, a refused one its refusal (the
       // action filter takes a prefix: sales.import counts both)
       expect(b.services.audit.list({ page: 1, pageSize: 1, action: 'sales.import' }).total).toBe(ROUNDS)
-      expect(b.services.audit.list({ page: 1, pageSize: 1, action: 'sales.import-rejected' }).total).toBe(refused.length)
+      expect(b.services.audit.list({ page: 1, pageSize: 1, action: 'sales.import-rejected' }).total).toBe(
+        refused.length,
+      )
     } finally {
       await b.closeGracefully()
     }

@@ -21,7 +21,11 @@ const say = (line: string) => process.stdout.write(`${line} ${Date.now()}\n`)
 
 async function simulate(b: Backend, sales: number, seed: number): Promise<void> {
   say('started')
-  await b.services.simulator.run(b.actor, { emission: 1, sales, seed }, { signal: new AbortController().signal, progress: (done) => say(`simulated ${done}`) })
+  await b.services.simulator.run(
+    b.actor,
+    { emission: 1, sales, seed },
+    { signal: new AbortController().signal, progress: (done) => say(`simulated ${done}`) },
+  )
   say('done')
 }
 
@@ -34,12 +38,28 @@ function nextFeed(b: Backend, lines: number, seed: number, round: number): strin
   const next = b.services.sales.nextUnit(1)
   if (!next) throw new Error('emission 1 has no unit left to sell')
   const from = Date.parse('2026-03-05T00:00:00Z') + round * 86_400_000
-  const gen = createSalesGenerator({ seed: seed * 100 + round, players: 300, count: lines, fromMs: from, toMs: from + 86_400_000, zones: CARATS })
+  const gen = createSalesGenerator({
+    seed: seed * 100 + round,
+    players: 300,
+    count: lines,
+    fromMs: from,
+    toMs: from + 86_400_000,
+    zones: CARATS,
+  })
   const out: string[] = []
   for (let i = 0; i < lines; i++) {
     const d = gen.next()
     const serial = formatSerial({ emission: 1, block: next.block, unit: next.unit + i })
-    out.push(feedLine({ saleId: `T-${seed}-${round}-${i}`, serial, player: `feed${seed}-${d.player}`, soldAt: d.soldAt, stakeCents: 500, play: d.play }))
+    out.push(
+      feedLine({
+        saleId: `T-${seed}-${round}-${i}`,
+        serial,
+        player: `feed${seed}-${d.player}`,
+        soldAt: d.soldAt,
+        stakeCents: 500,
+        play: d.play,
+      }),
+    )
   }
   return out.join('\n') + '\n'
 }
@@ -67,7 +87,10 @@ async function main(): Promise<void> {
   try {
     if (mode === 'simulate') await simulate(b, Number(rest[0]), Number(rest[1]))
     else if (mode === 'import') await importRounds(b, Number(rest[0]), Number(rest[1]), Number(rest[2]))
-    else throw new Error(`usage: simulate <ledger> <sales> <seed> | import <ledger> <rounds> <lines> <seed>, then [--key-file <file>]; not ${mode}`)
+    else
+      throw new Error(
+        `usage: simulate <ledger> <sales> <seed> | import <ledger> <rounds> <lines> <seed>, then [--key-file <file>]; not ${mode}`,
+      )
   } finally {
     await b.closeGracefully()
   }

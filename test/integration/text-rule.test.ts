@@ -13,17 +13,34 @@ import { checkLedger } from '../../electron/services/ledger-office'
 import { formatSerial } from '../../game-core/serial'
 import { openEmissionBackend, PASSWORD, samplePlay, templatePath, tempDir, USERS } from './ledger-fixture'
 
-type Reply = { ok: true; result: unknown } | { ok: false; error: { code: string; message: string; field?: string; details?: unknown; reason?: { key: string; params: unknown } } }
+type Reply =
+  | { ok: true; result: unknown }
+  | {
+      ok: false
+      error: {
+        code: string
+        message: string
+        field?: string
+        details?: unknown
+        reason?: { key: string; params: unknown }
+      }
+    }
 
 let dir: string
 let b: Backend
-const call = (channel: string, args: unknown, token: string | null = null) => b.dispatch(channel, args, token) as Promise<Reply>
+const call = (channel: string, args: unknown, token: string | null = null) =>
+  b.dispatch(channel, args, token) as Promise<Reply>
 async function signIn(name: string): Promise<string> {
   const r = await call('auth:login', { name, password: PASSWORD })
   if (!r.ok) throw new Error(`${name} could not sign in: ${r.error.message}`)
   return (r.result as { token: string }).token
 }
-const party = (player: string, linkedTo = 'Bob', reason = 'his sister') => ({ player, relation: 'family', linkedTo, reason })
+const party = (player: string, linkedTo = 'Bob', reason = 'his sister') => ({
+  player,
+  relation: 'family',
+  linkedTo,
+  reason,
+})
 
 beforeAll(async () => {
   await templatePath()
@@ -40,7 +57,14 @@ describe('text at the contract', () => {
     const auditor = await signIn(USERS.auditor)
     for (const player of ['PL\ud800', 'PL\udc00x', '\ud83dPL']) {
       const r = await call('parties:add', party(player), auditor)
-      expect(r, JSON.stringify(player)).toMatchObject({ ok: false, error: { code: 'BAD_ARGUMENTS', field: 'player', message: expect.stringMatching(/player: .*U\+D[89A-F][0-9A-F]{2}/) } })
+      expect(r, JSON.stringify(player)).toMatchObject({
+        ok: false,
+        error: {
+          code: 'BAD_ARGUMENTS',
+          field: 'player',
+          message: expect.stringMatching(/player: .*U\+D[89A-F][0-9A-F]{2}/),
+        },
+      })
     }
     // a whole pair is a character like any other
     expect((await call('parties:add', party('PL\ud83d\ude00'), auditor)).ok).toBe(true)
@@ -64,7 +88,12 @@ describe('text at the contract', () => {
       const r = await call(channel, args, channel === 'parties:add' ? auditor : admin)
       expect(r, `${channel} ${JSON.stringify(args)}`).toMatchObject({
         ok: false,
-        error: { code: 'BAD_ARGUMENTS', field, message: expect.stringContaining(`${field}: `), reason: { key: 'TEXT_REFUSED', params: expect.objectContaining({ field, char }) } },
+        error: {
+          code: 'BAD_ARGUMENTS',
+          field,
+          message: expect.stringContaining(`${field}: `),
+          reason: { key: 'TEXT_REFUSED', params: expect.objectContaining({ field, char }) },
+        },
       })
       expect((r as { error: { message: string } }).error.message).toContain(char)
     }
@@ -77,20 +106,36 @@ describe('text at the contract', () => {
     expect(r).toMatchObject({ ok: true, result: { linkedTo: 'Hélène', reason: 'cousine de Hélène' } })
     expect(b.services.parties.list(false).find((p) => p.player === 'P-NFC')?.linkedTo).toBe('H\u00e9l\u00e8ne')
     const admin = await signIn(USERS.admin)
-    expect(await call('users:create', { name: 'Zoe\u0301', role: 'support', password: PASSWORD }, admin)).toMatchObject({ ok: true, result: { name: 'Zo\u00e9' } })
+    expect(await call('users:create', { name: 'Zoe\u0301', role: 'support', password: PASSWORD }, admin)).toMatchObject(
+      { ok: true, result: { name: 'Zo\u00e9' } },
+    )
   })
 })
 
 describe('text in the sales feed', () => {
   const line = (unit: number, player: string, saleId = `TXT-${unit}`) =>
-    feedLine({ saleId, serial: formatSerial({ emission: 1, block: 1, unit }), player, soldAt: Date.now() - 3_600_000 + unit, stakeCents: 500, play: samplePlay(unit) })
+    feedLine({
+      saleId,
+      serial: formatSerial({ emission: 1, block: 1, unit }),
+      player,
+      soldAt: Date.now() - 3_600_000 + unit,
+      stakeCents: 500,
+      play: samplePlay(unit),
+    })
 
   it('refuses lines whose player or sale id holds an unpaired surrogate, NUL or a zero-width character, and writes nothing', async () => {
     const operator = await signIn(USERS.operator)
     const sold = b.services.catalog.block(1, 1).units_sold
     const entries = b.services.audit.verify().entries
     // the block's next units, in order: each line is refused for its text alone
-    const texts: [string, string?][] = [['fine'], ['P\ud800'], ['P\u0000'], ['P\u200b'], ['ok', 'S\udfff'], ['Zoe\u0301']]
+    const texts: [string, string?][] = [
+      ['fine'],
+      ['P\ud800'],
+      ['P\u0000'],
+      ['P\u200b'],
+      ['ok', 'S\udfff'],
+      ['Zoe\u0301'],
+    ]
     const lines = texts.map(([player, saleId], i) => line(sold + i, player, saleId))
     const r = await call('sales:import', { content: lines.join('\n'), fileName: 'text.jsonl' }, operator)
     expect(r).toMatchObject({
@@ -117,9 +162,21 @@ describe('the audit log', () => {
   it('writes no entry whose actor, object or details would not be stored as they were sealed', () => {
     const audit = b.services.audit
     const before = audit.verify().entries
-    for (const [actor, object] of [['ada', 'player:PL\ud800'], ['ada\udc00', 'ledger'], ['ada', 'player:P\u0000'], ['a\u0000', 'ledger']]) {
-      expect(() => audit.record(actor, 'party.add', object, {}), `${JSON.stringify(actor)} ${JSON.stringify(object)}`).toThrow(
-        expect.objectContaining({ code: 'BAD_ARGUMENTS', message: expect.stringMatching(/audit entry's (actor|object) .*U\+(D800|DC00|0000)/), extras: expect.objectContaining({ reason: expect.objectContaining({ key: 'AUDIT_TEXT_REFUSED' }) }) }),
+    for (const [actor, object] of [
+      ['ada', 'player:PL\ud800'],
+      ['ada\udc00', 'ledger'],
+      ['ada', 'player:P\u0000'],
+      ['a\u0000', 'ledger'],
+    ]) {
+      expect(
+        () => audit.record(actor, 'party.add', object, {}),
+        `${JSON.stringify(actor)} ${JSON.stringify(object)}`,
+      ).toThrow(
+        expect.objectContaining({
+          code: 'BAD_ARGUMENTS',
+          message: expect.stringMatching(/audit entry's (actor|object) .*U\+(D800|DC00|0000)/),
+          extras: expect.objectContaining({ reason: expect.objectContaining({ key: 'AUDIT_TEXT_REFUSED' }) }),
+        }),
       )
     }
     // details are JSON, whose escapes keep any string as it was

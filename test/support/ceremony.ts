@@ -24,7 +24,8 @@ export function completeCeremony(
   who: { starter?: Actor; custodian?: Actor } = {},
 ): KeyCeremony {
   const starter = who.starter ?? CEREMONY_STARTER
-  const custodian = who.custodian ?? (starter.name.toLowerCase() === CEREMONY_CUSTODIAN.name ? CEREMONY_STARTER : CEREMONY_CUSTODIAN)
+  const custodian =
+    who.custodian ?? (starter.name.toLowerCase() === CEREMONY_CUSTODIAN.name ? CEREMONY_STARTER : CEREMONY_CUSTODIAN)
   ceremony.start(starter, emission)
   return ceremony.contribute(custodian, emission, { share: randomShareHex() })
 }

@@ -5,7 +5,13 @@
  */
 import { verifyBlock } from '../../game-core/verify'
 import { createAlertsService } from '../../electron/services/alerts'
-import { createClaimFigures, createClaimsService, type ClaimsService, createRelatedParties, type RelatedPartiesService } from '../../electron/services/claims'
+import {
+  createClaimFigures,
+  createClaimsService,
+  type ClaimsService,
+  createRelatedParties,
+  type RelatedPartiesService,
+} from '../../electron/services/claims'
 import type { Actor } from '../../electron/services/common'
 import { createPlayersService, type PlayersService } from '../../electron/services/players'
 import { createSalesService, type SalesService } from '../../electron/services/sales'
@@ -46,10 +52,16 @@ export interface ClaimsWorld extends ServiceWorld {
 function staffAccounts(w: ServiceWorld, clock: () => Date): UsersService {
   const users = createUsersService({ db: w.db, clock, audit: w.audit })
   users.setup(STAFF.admin.name, STAFF_PASSWORD)
-  const made = (['operator', 'support', 'auditor', 'manager'] as const).map((role) => users.create(STAFF.admin, { name: STAFF[role].name, role, password: STAFF_PASSWORD }))
+  const made = (['operator', 'support', 'auditor', 'manager'] as const).map((role) =>
+    users.create(STAFF.admin, { name: STAFF[role].name, role, password: STAFF_PASSWORD }),
+  )
   users.confirm(STAFF.auditor, made[3].id)
   // a second manager and a second auditor, confirmed by the first auditor
-  for (const [name, role] of [['mia', 'manager'], ['ava', 'auditor']] as const) users.confirm(STAFF.auditor, users.create(STAFF.admin, { name, role, password: STAFF_PASSWORD }).id)
+  for (const [name, role] of [
+    ['mia', 'manager'],
+    ['ava', 'auditor'],
+  ] as const)
+    users.confirm(STAFF.auditor, users.create(STAFF.admin, { name, role, password: STAFF_PASSWORD }).id)
   return users
 }
 
@@ -61,14 +73,30 @@ export function useClaimsWorlds(prefix: string): (opts?: { thresholdCents?: numb
   return async ({ thresholdCents = SMALL_THRESHOLD_CENTS } = {}) => {
     let now = CLAIMS_T0
     const clock = () => new Date((now += 1000))
-    const w = serviceWorld({ clock, definition: smallDefinition(), verifyBlock: async (d, ref) => verifyBlock(d, nodePrimitives, ref, { commitmentVersion: ref.commitmentVersion }) })
+    const w = serviceWorld({
+      clock,
+      definition: smallDefinition(),
+      verifyBlock: async (d, ref) => verifyBlock(d, nodePrimitives, ref, { commitmentVersion: ref.commitmentVersion }),
+    })
     const alerts = createAlertsService({ db: w.db, clock, audit: w.audit, catalog: w.catalog })
     const sales = createSalesService({ db: w.db, clock, catalog: w.catalog, alerts })
     const players = createPlayersService({ db: w.db, catalog: w.catalog })
     const parties = createRelatedParties({ db: w.db, audit: w.audit, clock })
-    const claims = createClaimsService({ db: w.db, clock, catalog: w.catalog, audit: w.audit, players, parties, figures: createClaimFigures({ db: w.db, catalog: w.catalog }) })
+    const claims = createClaimsService({
+      db: w.db,
+      clock,
+      catalog: w.catalog,
+      audit: w.audit,
+      players,
+      parties,
+      figures: createClaimFigures({ db: w.db, catalog: w.catalog }),
+    })
     const users = staffAccounts(w, clock)
-    const emission = w.emissions.create(STAFF.operator, { blocks: 2, demo: true, claimThresholdCents: thresholdCents }).emission
+    const emission = w.emissions.create(STAFF.operator, {
+      blocks: 2,
+      demo: true,
+      claimThresholdCents: thresholdCents,
+    }).emission
     for (const step of ['generate', 'verify'] as const) {
       const end = await w.jobs.wait(w.emissions[step](STAFF.operator, emission).id)
       if (end.state !== 'done') throw new Error(`${step}: ${end.message}`)
@@ -76,7 +104,11 @@ export function useClaimsWorlds(prefix: string): (opts?: { thresholdCents?: numb
     w.emissions.open(STAFF.operator, emission)
     let sold = 0
     const sell = (count: number, names: string[]) => {
-      const batch = Array.from({ length: count }, (_, i) => ({ emission, player: names[(sold + i) % names.length], soldAt: (now += 1000) }))
+      const batch = Array.from({ length: count }, (_, i) => ({
+        emission,
+        player: names[(sold + i) % names.length],
+        soldAt: (now += 1000),
+      }))
       const r = sales.sellBatch(batch)
       if (!r.ok) throw new Error(JSON.stringify(r.errors.slice(0, 3)))
       sold += count

@@ -22,7 +22,13 @@ export function caratsCopy(): GameDefinition {
 export function smallDefinition(overrides: Partial<GameDefinition> = {}): GameDefinition {
   const c = caratsCopy()
   const keep = [euros(100), euros(50), euros(15), euros(10), euros(5)]
-  const counts: Record<number, number> = { [euros(100)]: 100, [euros(50)]: 500, [euros(15)]: 600, [euros(10)]: 1200, [euros(5)]: 900 }
+  const counts: Record<number, number> = {
+    [euros(100)]: 100,
+    [euros(50)]: 500,
+    [euros(15)]: 600,
+    [euros(10)]: 1200,
+    [euros(5)]: 900,
+  }
   return {
     ...c,
     id: 'small-test-game',
@@ -52,8 +58,22 @@ export function tinyDefinition(): GameDefinition {
     printableAmountsCents: [100, 200, 300, 1000],
     compositions: [
       // 600 is a prize but not a printable amount: it only ever shows as a sum of parts.
-      { amountCents: 600, options: [{ partsCents: [300, 300], weight: 3 }, { partsCents: [300, 200, 100], weight: 2 }, { partsCents: [200, 200, 200], weight: 1 }] },
-      { amountCents: 300, options: [{ partsCents: [300], weight: 2 }, { partsCents: [100, 200], weight: 1 }, { partsCents: [100, 100, 100], weight: 1 }] },
+      {
+        amountCents: 600,
+        options: [
+          { partsCents: [300, 300], weight: 3 },
+          { partsCents: [300, 200, 100], weight: 2 },
+          { partsCents: [200, 200, 200], weight: 1 },
+        ],
+      },
+      {
+        amountCents: 300,
+        options: [
+          { partsCents: [300], weight: 2 },
+          { partsCents: [100, 200], weight: 1 },
+          { partsCents: [100, 100, 100], weight: 1 },
+        ],
+      },
     ],
     decoyWeights: [
       { amountCents: 100, weight: 5 },

@@ -98,7 +98,11 @@ export function dropLastingDatabase(database: string): void {
  * the template may be open), its key file copied to `<dir>/<name>.key` and the audit checkpoint
  * beside it; dropped as the others.
  */
-export function copyTestLedger(template: { database: string; keyFile: string }, dir: string, name = 'ledger'): TestLedgerLocation {
+export function copyTestLedger(
+  template: { database: string; keyFile: string },
+  dir: string,
+  name = 'ledger',
+): TestLedgerLocation {
   const database = testDatabaseName()
   runSql(testServerUrl(), `CREATE DATABASE ${database} TEMPLATE ${template.database}`)
   made.add(database)
@@ -154,7 +158,9 @@ export function dropTestLedgers(): void {
  */
 export function dropOrphanTestLedgers(isAlive: (pid: number) => boolean = processIsAlive): string[] {
   const server = testServerUrl()
-  const names = runSql(server, `SELECT datname FROM pg_database WHERE starts_with(datname, '${PREFIX}')`).split('\n').filter(Boolean)
+  const names = runSql(server, `SELECT datname FROM pg_database WHERE starts_with(datname, '${PREFIX}')`)
+    .split('\n')
+    .filter(Boolean)
   const orphans = names.filter((n) => {
     const pid = ownerPid(n)
     return pid !== null && pid !== process.pid && !isAlive(pid)
@@ -169,7 +175,6 @@ export function ownerPid(database: string): number | null {
   return m ? Number(m[1]) : null
 }
 
-
 /**
  * Whether the test server answers; when it does not, an error that says how to start one. The
  * postgres project fails with it (test/support/engine-setup.ts) rather than skip its tests.
@@ -179,13 +184,15 @@ export function checkTestServer(): void {
   const r = spawnSync('psql', [server, '-XAtqc', 'SELECT 1'], { encoding: 'utf8', timeout: 15_000 })
   if (r.status === 0 && r.stdout.trim() === '1') return
   const why = r.error ? r.error.message : (r.stderr || r.stdout).trim() || `psql ended with ${r.status ?? r.signal}`
-  throw new Error([
-    `The PostgreSQL tests (CARATS_TEST_ENGINE=postgres) need a server, and ${server} does not answer: ${why}`,
-    'Start one (Debian): apt-get install -y postgresql && pg_ctlcluster <version> main start',
-    '  (version: the folder in /etc/postgresql), then as the postgres user: createuser -s <you>',
-    'or point CARATS_TEST_PG at a server where you may create databases;',
-    'or run the SQLite tests alone: npm run test:sqlite',
-  ].join('\n'))
+  throw new Error(
+    [
+      `The PostgreSQL tests (CARATS_TEST_ENGINE=postgres) need a server, and ${server} does not answer: ${why}`,
+      'Start one (Debian): apt-get install -y postgresql && pg_ctlcluster <version> main start',
+      '  (version: the folder in /etc/postgresql), then as the postgres user: createuser -s <you>',
+      'or point CARATS_TEST_PG at a server where you may create databases;',
+      'or run the SQLite tests alone: npm run test:sqlite',
+    ].join('\n'),
+  )
 }
 
 function dropDatabase(server: string, database: string): void {
@@ -195,7 +202,11 @@ function dropDatabase(server: string, database: string): void {
 
 function runSql(server: string, sql: string): string {
   try {
-    return execFileSync('psql', [server, '-XAtq', '-v', 'ON_ERROR_STOP=1', '-c', sql], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 })
+    return execFileSync('psql', [server, '-XAtq', '-v', 'ON_ERROR_STOP=1', '-c', sql], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: 60_000,
+    })
   } catch (e) {
     const err = e as { stderr?: string; message: string }
     throw new Error(`psql ${server} -c "${sql}" failed: ${(err.stderr ?? '').trim() || err.message}`)

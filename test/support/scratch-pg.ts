@@ -29,7 +29,8 @@ export function useScratchPg(prefix: string, tablesSql: string): ScratchPg {
   }
   beforeAll(() => {
     execFileSync('createdb', ['-h', HOST, name])
-    connect().exec(`CREATE TABLE ledger_identity (application_id BIGINT, schema_version BIGINT, writes BIGINT NOT NULL DEFAULT 0);
+    connect()
+      .exec(`CREATE TABLE ledger_identity (application_id BIGINT, schema_version BIGINT, writes BIGINT NOT NULL DEFAULT 0);
       INSERT INTO ledger_identity VALUES (1, 1, 0);
       ${tablesSql}`)
   })

@@ -13,7 +13,15 @@ import { openLedger, type Db } from '../../electron/ledger/db'
 import { openLedgerKey, type KeyStore } from '../../electron/ledger/keystore'
 import { createAuditService, type AuditService } from '../../electron/services/audit'
 import { createCatalog, type Catalog } from '../../electron/services/catalog'
-import { createCeremonyService, type CeremonyService, createEmissionsService, type EmissionsService, type VerifyBlockFn, createVerifications, type Verifications } from '../../electron/services/emissions'
+import {
+  createCeremonyService,
+  type CeremonyService,
+  createEmissionsService,
+  type EmissionsService,
+  type VerifyBlockFn,
+  createVerifications,
+  type Verifications,
+} from '../../electron/services/emissions'
 import type { Clock } from '../../electron/services/common'
 import { createJobRegistry, type JobRegistry } from '../../electron/services/jobs'
 import { testLedgerLocation } from './ledger-engine'
@@ -34,7 +42,9 @@ export interface ServiceWorld {
 }
 
 /** Call at the top of a test file: returns the function that makes a world. */
-export function useServiceWorlds(prefix: string): (opts: { clock: Clock; verifyBlock: VerifyBlockFn; definition: GameDefinition }) => ServiceWorld {
+export function useServiceWorlds(
+  prefix: string,
+): (opts: { clock: Clock; verifyBlock: VerifyBlockFn; definition: GameDefinition }) => ServiceWorld {
   const dirs: string[] = []
   const dbs: Db[] = []
   afterEach(() => {
@@ -53,7 +63,18 @@ export function useServiceWorlds(prefix: string): (opts: { clock: Clock; verifyB
     const jobs = createJobRegistry({ clock })
     const ceremony = createCeremonyService({ db, keys, audit, catalog, clock })
     const verifications = createVerifications({ db, clock, catalog })
-    const emissions = createEmissionsService({ db, clock, keys, audit, jobs, catalog, ceremony, verifications, verifyBlock, definition })
+    const emissions = createEmissionsService({
+      db,
+      clock,
+      keys,
+      audit,
+      jobs,
+      catalog,
+      ceremony,
+      verifications,
+      verifyBlock,
+      definition,
+    })
     return { path, keyFile, db, keys, audit, catalog, jobs, ceremony, emissions, verifications }
   }
 }

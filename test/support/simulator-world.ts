@@ -13,7 +13,14 @@ import { completeCeremony } from './ceremony'
 import type { GameDefinition } from '../../game-core/rules'
 import { openLedger, type Db } from '../../electron/ledger/db'
 import { openLedgerKey } from '../../electron/ledger/keystore'
-import { verifyBlockInWorkers, createCeremonyService, type CeremonyService, createEmissionsService, type EmissionsService, type VerifyBlockFn } from '../../electron/services/emissions'
+import {
+  verifyBlockInWorkers,
+  createCeremonyService,
+  type CeremonyService,
+  createEmissionsService,
+  type EmissionsService,
+  type VerifyBlockFn,
+} from '../../electron/services/emissions'
 import { workerSeller, createSimulator, type Simulator } from '../../electron/services/simulator'
 import { workerLedgerRef } from '../../electron/ledger/worker-ref'
 import { createAlertsService } from '../../electron/services/alerts'
@@ -41,18 +48,29 @@ export interface LedgerFixture {
   simulator: Simulator
   /** Creates, generates, verifies and opens an emission; returns its number. */
   /** A demonstration emission unless `demo: false` (only those take simulated sales). */
-  openEmission(opts?: { blocks?: number; startsOn?: string; code?: string; demo?: boolean; claimThresholdCents?: number }): Promise<number>
+  openEmission(opts?: {
+    blocks?: number
+    startsOn?: string
+    code?: string
+    demo?: boolean
+    claimThresholdCents?: number
+  }): Promise<number>
   close(): void
 }
 
 export const TEST_ACTOR: Actor = { name: 'tester', role: 'admin' }
 
 /** Blocks of a small game verify in process; real blocks on all cores. */
-const inProcess: VerifyBlockFn = async (def, ref) => verifyBlock(def, nodePrimitives, ref, { commitmentVersion: ref.commitmentVersion })
+const inProcess: VerifyBlockFn = async (def, ref) =>
+  verifyBlock(def, nodePrimitives, ref, { commitmentVersion: ref.commitmentVersion })
 
-export function openLedgerFixture(opts: { definition?: GameDefinition; clock?: Clock; path?: string; keyFile?: string; workers?: boolean } = {}): LedgerFixture {
+export function openLedgerFixture(
+  opts: { definition?: GameDefinition; clock?: Clock; path?: string; keyFile?: string; workers?: boolean } = {},
+): LedgerFixture {
   const dir = mkdtempSync(join(tmpdir(), 'carats-ledger-'))
-  const { location: path, keyFile } = opts.path ? { location: opts.path, keyFile: opts.keyFile } : testLedgerLocation(dir)
+  const { location: path, keyFile } = opts.path
+    ? { location: opts.path, keyFile: opts.keyFile }
+    : testLedgerLocation(dir)
   const clock = opts.clock ?? (() => new Date())
   const db = openLedger(path)
   const keys = openLedgerKey(db, path, { keyFile })
@@ -62,27 +80,65 @@ export function openLedgerFixture(opts: { definition?: GameDefinition; clock?: C
   const alerts = createAlertsService({ db, clock, audit, catalog })
   const ceremony = createCeremonyService({ db, keys, audit, catalog, clock })
   const emissions = createEmissionsService({
-    db, clock, keys, audit, jobs, catalog, ceremony,
+    db,
+    clock,
+    keys,
+    audit,
+    jobs,
+    catalog,
+    ceremony,
     verifyBlock: opts.workers ? verifyBlockInWorkers : inProcess,
     definition: opts.definition,
   })
   const sales = createSalesService({ db, clock, catalog, alerts })
   // with workers, as in the app: the sales are written on a worker thread (which also makes its drafts on another)
-  const simulator = createSimulator({ db, clock, catalog, sales, audit, jobs, seller: opts.workers ? workerSeller(workerLedgerRef(path, keyFile)) : undefined })
+  const simulator = createSimulator({
+    db,
+    clock,
+    catalog,
+    sales,
+    audit,
+    jobs,
+    seller: opts.workers ? workerSeller(workerLedgerRef(path, keyFile)) : undefined,
+  })
 
-  async function openEmission(o: { blocks?: number; startsOn?: string; code?: string; demo?: boolean; claimThresholdCents?: number } = {}): Promise<number> {
-    const e = emissions.create(TEST_ACTOR, { blocks: o.blocks ?? 1, startsOn: o.startsOn, code: o.code, demo: o.demo ?? true, claimThresholdCents: o.claimThresholdCents })
+  async function openEmission(
+    o: { blocks?: number; startsOn?: string; code?: string; demo?: boolean; claimThresholdCents?: number } = {},
+  ): Promise<number> {
+    const e = emissions.create(TEST_ACTOR, {
+      blocks: o.blocks ?? 1,
+      startsOn: o.startsOn,
+      code: o.code,
+      demo: o.demo ?? true,
+      claimThresholdCents: o.claimThresholdCents,
+    })
     if (!e.demo) completeCeremony(ceremony, e.emission, { starter: TEST_ACTOR })
-    for (const start of [() => emissions.generate(TEST_ACTOR, e.emission), () => emissions.verify(TEST_ACTOR, e.emission)]) {
+    for (const start of [
+      () => emissions.generate(TEST_ACTOR, e.emission),
+      () => emissions.verify(TEST_ACTOR, e.emission),
+    ]) {
       const end = await jobs.wait(start().id)
-      if (end.state !== 'done') throw new Error(`${end.kind} of emission ${e.emission} ended ${end.state}: ${end.message}`)
+      if (end.state !== 'done')
+        throw new Error(`${end.kind} of emission ${e.emission} ended ${end.state}: ${end.message}`)
     }
     emissions.open(TEST_ACTOR, e.emission)
     return e.emission
   }
 
   return {
-    dir, path, keyFile, db, clock, audit, catalog, jobs, ceremony, emissions, sales, simulator, openEmission,
+    dir,
+    path,
+    keyFile,
+    db,
+    clock,
+    audit,
+    catalog,
+    jobs,
+    ceremony,
+    emissions,
+    sales,
+    simulator,
+    openEmission,
     close() {
       db.close()
       dropTestLedger(path)

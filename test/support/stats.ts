@@ -12,9 +12,8 @@ export function lnGamma(x: number): number {
   if (!(x > 0)) throw new RangeError(`lnGamma needs x > 0, got ${x}`)
   const g = 7
   const c = [
-    0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313,
-    -176.61502916214059, 12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6,
-    1.5056327351493116e-7,
+    0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059,
+    12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7,
   ]
   if (x < 0.5) return Math.log(Math.PI / Math.sin(Math.PI * x)) - lnGamma(1 - x)
   const z = x - 1
@@ -81,7 +80,11 @@ export interface ChiSquareResult {
 }
 
 /** Pearson goodness of fit of observed counts to expected counts (same total); dof = cells - 1 - fitted. */
-export function chiSquareGoodnessOfFit(observed: ArrayLike<number>, expected: ArrayLike<number>, fitted = 0): ChiSquareResult {
+export function chiSquareGoodnessOfFit(
+  observed: ArrayLike<number>,
+  expected: ArrayLike<number>,
+  fitted = 0,
+): ChiSquareResult {
   if (observed.length !== expected.length) throw new Error('observed and expected differ in length')
   let statistic = 0
   for (let i = 0; i < observed.length; i++) {

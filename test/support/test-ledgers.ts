@@ -24,8 +24,23 @@ export function cloneTestLedger(source: TestLedgerLocation, dir: string, name = 
     return { location, keyFile: undefined }
   }
   const copy = testLedgerLocation(dir, name)
-  const r = spawnSync('bash', ['-o', 'pipefail', '-c', 'pg_dump --no-owner --no-privileges "$1" | psql -Xq -v ON_ERROR_STOP=1 "$2"', 'clone', source.location, copy.location], { encoding: 'utf8', timeout: 300_000 })
-  if (r.status !== 0) throw new Error(`could not copy ${source.location} into ${copy.location}: ${(r.stderr || r.error?.message || '').trim()}`)
+  const r = spawnSync(
+    'bash',
+    [
+      '-o',
+      'pipefail',
+      '-c',
+      'pg_dump --no-owner --no-privileges "$1" | psql -Xq -v ON_ERROR_STOP=1 "$2"',
+      'clone',
+      source.location,
+      copy.location,
+    ],
+    { encoding: 'utf8', timeout: 300_000 },
+  )
+  if (r.status !== 0)
+    throw new Error(
+      `could not copy ${source.location} into ${copy.location}: ${(r.stderr || r.error?.message || '').trim()}`,
+    )
   copyFileSync(sourceKey, copy.keyFile!)
   return copy
 }
@@ -35,7 +50,10 @@ export function cloneTestLedger(source: TestLedgerLocation, dir: string, name = 
  * better-sqlite3 on the file (read-only unless told), openLedger on a PostgreSQL database.
  */
 export function withTestLedger<T>(l: TestLedgerLocation, fn: (db: Db) => T, opts: { write?: boolean } = {}): T {
-  const db = testEngine() === 'sqlite' ? new Database(l.location, { readonly: !opts.write, fileMustExist: true }) : openLedger(l.location)
+  const db =
+    testEngine() === 'sqlite'
+      ? new Database(l.location, { readonly: !opts.write, fileMustExist: true })
+      : openLedger(l.location)
   try {
     return fn(db)
   } finally {

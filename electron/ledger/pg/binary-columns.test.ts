@@ -18,9 +18,9 @@ function copyOf(rows: (number | null)[][], extension = 0, trailer = true): Buffe
   return Buffer.concat(parts)
 }
 const u32 = (v: number) => Buffer.from([v >>> 24, (v >>> 16) & 255, (v >>> 8) & 255, v & 255])
-const i32 = (v: number) => (b => (b.writeInt32BE(v), b))(Buffer.alloc(4))
-const i16 = (v: number) => (b => (b.writeInt16BE(v), b))(Buffer.alloc(2))
-const i64 = (v: number) => (b => (b.writeBigInt64BE(BigInt(v)), b))(Buffer.alloc(8))
+const i32 = (v: number) => ((b) => (b.writeInt32BE(v), b))(Buffer.alloc(4))
+const i16 = (v: number) => ((b) => (b.writeInt16BE(v), b))(Buffer.alloc(2))
+const i64 = (v: number) => ((b) => (b.writeBigInt64BE(BigInt(v)), b))(Buffer.alloc(8))
 
 /** The rows parsed from `pieces`, with the chunks' sizes. */
 function parse(pieces: Buffer[], width: number, chunkRows: number) {

@@ -52,7 +52,8 @@ export class BinaryColumns {
 
   /** Where the rows start, or -1 while the header's extension is not all here. */
   private header(buf: Buffer): number {
-    if (!buf.subarray(0, SIGNATURE.length).equals(SIGNATURE)) throw new Error('not a binary COPY: its signature is missing')
+    if (!buf.subarray(0, SIGNATURE.length).equals(SIGNATURE))
+      throw new Error('not a binary COPY: its signature is missing')
     const start = HEADER + buf.readUInt32BE(SIGNATURE.length + 4)
     if (buf.length < start) return -1
     this.headerRead = true

@@ -10,7 +10,10 @@ import { useScratchPg } from '../../../test/support/scratch-pg'
 import { binaryCopy, type CopyKind } from './binary-copy'
 import type { PgDb } from './pg-db'
 
-const scratch = useScratchPg('carats_bincopy', 'CREATE TABLE r (id BIGINT PRIMARY KEY, label TEXT COLLATE "C", n BIGINT, bytes BYTEA);')
+const scratch = useScratchPg(
+  'carats_bincopy',
+  'CREATE TABLE r (id BIGINT PRIMARY KEY, label TEXT COLLATE "C", n BIGINT, bytes BYTEA);',
+)
 let db: PgDb
 beforeAll(() => {
   db = scratch.db()

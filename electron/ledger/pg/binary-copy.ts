@@ -55,7 +55,12 @@ function asciiLength(s: string): number | null {
  * Rows `from`…`from + count - 1` of `values` (the columns of each row in order, `kinds.length`
  * each; null or undefined for NULL), as one whole binary COPY: header, rows, trailer.
  */
-export function binaryCopy(kinds: readonly CopyKind[], values: readonly unknown[], from: number, count: number): Buffer {
+export function binaryCopy(
+  kinds: readonly CopyKind[],
+  values: readonly unknown[],
+  from: number,
+  count: number,
+): Buffer {
   const width = kinds.length
   const codes = kinds.map((k) => CODES[k])
   let size = HEADER + TRAILER + count * (2 + 4 * width)
@@ -70,7 +75,7 @@ export function binaryCopy(kinds: readonly CopyKind[], values: readonly unknown[
   view.setUint32(SIGNATURE.length, 0)
   view.setUint32(SIGNATURE.length + 4, 0)
   let o = HEADER
-  for (let at = from * width; at < end; ) {
+  for (let at = from * width; at < end;) {
     view.setInt16(o, width)
     o += 2
     for (let c = 0; c < width; c++) o = writeValue(buf, view, o, codes[c], values[at++])

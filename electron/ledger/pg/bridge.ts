@@ -40,7 +40,13 @@ export function toPgError(e: BridgeError): PgError {
   switch (e.code) {
     case '23505': {
       const columns = keyColumns(e.detail).map((c) => `${table}.${c}`)
-      return new PgError(`UNIQUE constraint failed: ${columns.join(', ')}`, 'SQLITE_CONSTRAINT_UNIQUE', e.code, undefined, columns)
+      return new PgError(
+        `UNIQUE constraint failed: ${columns.join(', ')}`,
+        'SQLITE_CONSTRAINT_UNIQUE',
+        e.code,
+        undefined,
+        columns,
+      )
     }
     case '23514':
       return new PgError(`CHECK constraint failed: ${e.constraint ?? table}`, 'SQLITE_CONSTRAINT_CHECK', e.code)
@@ -48,7 +54,13 @@ export function toPgError(e: BridgeError): PgError {
       return new PgError('FOREIGN KEY constraint failed', 'SQLITE_CONSTRAINT_FOREIGNKEY', e.code)
     case '23502': {
       const columns = [`${table}.${e.column ?? '?'}`]
-      return new PgError(`NOT NULL constraint failed: ${columns[0]}`, 'SQLITE_CONSTRAINT_NOTNULL', e.code, undefined, columns)
+      return new PgError(
+        `NOT NULL constraint failed: ${columns[0]}`,
+        'SQLITE_CONSTRAINT_NOTNULL',
+        e.code,
+        undefined,
+        columns,
+      )
     }
     case '23000':
     case 'P0001':
@@ -88,7 +100,11 @@ export class SyncBridge {
   constructor(url: string) {
     const { port1, port2 } = new MessageChannel()
     const entry = workerEntry('pg-bridge-worker')
-    this.worker = new Worker(entry.file, { eval: entry.eval, workerData: { url, port: port2, flag: this.flag }, transferList: [port2] })
+    this.worker = new Worker(entry.file, {
+      eval: entry.eval,
+      workerData: { url, port: port2, flag: this.flag },
+      transferList: [port2],
+    })
     this.worker.unref()
     this.port = port1
   }
@@ -133,7 +149,11 @@ export class SyncBridge {
     const got = receiveMessageOnPort(this.port)
     if (!got) {
       this.closed = true
-      throw new PgError('the PostgreSQL connection thread stopped without an answer: restart the app', 'PG_BRIDGE', undefined)
+      throw new PgError(
+        'the PostgreSQL connection thread stopped without an answer: restart the app',
+        'PG_BRIDGE',
+        undefined,
+      )
     }
     const a = got.message as BridgeAnswer
     if (!a.ok) throw toPgError(a.error)

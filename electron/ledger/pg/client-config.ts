@@ -37,7 +37,13 @@ export function clientConfig(url: string): ClientConfig {
   const options = [parsed.options, NO_JIT].filter(Boolean).join(' ')
   const timeout = parsed.connect_timeout ? Number(parsed.connect_timeout) * 1000 : CONNECT_TIMEOUT_MS
   return {
-    ...parsed, port: parsed.port || undefined, user, application_name: 'carats', options,
-    connectionTimeoutMillis: timeout, keepAlive: true, keepAliveInitialDelayMillis: KEEPALIVE_DELAY_MS,
+    ...parsed,
+    port: parsed.port || undefined,
+    user,
+    application_name: 'carats',
+    options,
+    connectionTimeoutMillis: timeout,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: KEEPALIVE_DELAY_MS,
   } as ClientConfig
 }

@@ -46,7 +46,9 @@ describe('a team ledger on PostgreSQL', () => {
   it("refuses another application's database and leaves it as it was", () => {
     const url = newDatabase('foreign')
     psql(url, 'CREATE TABLE invoices (id int); INSERT INTO invoices VALUES (1)')
-    expect(() => openLedger(url)).toThrow(/not a usable CARATS ledger: the database holds tables of another application/)
+    expect(() => openLedger(url)).toThrow(
+      /not a usable CARATS ledger: the database holds tables of another application/,
+    )
     expect(psql(url, "SELECT string_agg(tablename, ',') FROM pg_tables WHERE schemaname = 'public'")).toBe('invoices')
   })
 
@@ -54,11 +56,15 @@ describe('a team ledger on PostgreSQL', () => {
     const url = newDatabase('newer')
     openLedger(url).close()
     psql(url, `UPDATE ledger_identity SET schema_version = ${PG_SCHEMA_VERSION + 1}`)
-    expect(() => openLedger(url)).toThrow(/written by a newer version of the app \(schema \d+, this app knows up to \d+\): update the app/)
+    expect(() => openLedger(url)).toThrow(
+      /written by a newer version of the app \(schema \d+, this app knows up to \d+\): update the app/,
+    )
   })
 
   it('says so when the server cannot be reached, without the password', () => {
-    expect(() => openLedger('postgresql://carats:s3cret@127.0.0.1:1/none')).toThrow(/cannot reach the PostgreSQL ledger postgresql:\/\/carats:\*\*\*@127\.0\.0\.1:1\/none/)
+    expect(() => openLedger('postgresql://carats:s3cret@127.0.0.1:1/none')).toThrow(
+      /cannot reach the PostgreSQL ledger postgresql:\/\/carats:\*\*\*@127\.0\.0\.1:1\/none/,
+    )
     try {
       openLedger('postgresql://carats:s3cret@127.0.0.1:1/none')
     } catch (e) {
@@ -73,7 +79,9 @@ describe('a team ledger on PostgreSQL', () => {
       const saved = process.env.CARATS_KEY_FILE
       delete process.env.CARATS_KEY_FILE
       try {
-        expect(() => openLedgerKey(db, url)).toThrow(/keeps its master key in a file of its own: give it with --key-file <file> or CARATS_KEY_FILE/)
+        expect(() => openLedgerKey(db, url)).toThrow(
+          /keeps its master key in a file of its own: give it with --key-file <file> or CARATS_KEY_FILE/,
+        )
       } finally {
         if (saved !== undefined) process.env.CARATS_KEY_FILE = saved
       }

@@ -61,17 +61,22 @@ interface Identity {
 function readIdentity(db: PgDb): Identity | null {
   const table = db.prepare("SELECT to_regclass('ledger_identity') IS NOT NULL").pluck().get()
   if (!table) return null
-  const row = db.prepare('SELECT application_id AS "appId", schema_version AS version FROM ledger_identity').get() as Identity | undefined
+  const row = db.prepare('SELECT application_id AS "appId", schema_version AS version FROM ledger_identity').get() as
+    Identity | undefined
   return row ?? { appId: 0, version: 0 }
 }
 
 function tableCount(db: PgDb): number {
-  return db.prepare("SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()").pluck().get() as number
+  return db.prepare('SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()').pluck().get() as number
 }
 
 function refuseForeign(db: PgDb, url: string, id: Identity | null, latest: number): void {
   if (id === null) {
-    if (tableCount(db) > 0) throw notALedger(url, 'the database holds tables of another application; give the URL of an empty database for a new ledger')
+    if (tableCount(db) > 0)
+      throw notALedger(
+        url,
+        'the database holds tables of another application; give the URL of an empty database for a new ledger',
+      )
     return
   }
   if (id.appId !== APPLICATION_ID) throw notALedger(url, 'it belongs to another application')
@@ -95,7 +100,10 @@ function migrate(db: PgDb, url: string): void {
       try {
         db.exec(m.sql)
       } catch (e) {
-        throw new AppError('DATABASE', `${displayLocation(url)}: schema step ${m.version} (${m.description}) failed: ${errorText(e)}. Nothing was changed`)
+        throw new AppError(
+          'DATABASE',
+          `${displayLocation(url)}: schema step ${m.version} (${m.description}) failed: ${errorText(e)}. Nothing was changed`,
+        )
       }
     }
   }).exclusive()
@@ -108,7 +116,8 @@ export function openPgLedger(url: string, opts: OpenOptions = {}): Db {
     refuseForeign(db, url, id, PG_SCHEMA_VERSION)
     db.pragma(`busy_timeout = ${opts.busyTimeoutMs ?? TEAM_WRITE_WAIT_MS}`)
     if (opts.secondary) {
-      if (id?.version !== PG_SCHEMA_VERSION) throw notALedger(url, `its schema is ${id?.version ?? 0}, not ${PG_SCHEMA_VERSION}: open it in the app first`)
+      if (id?.version !== PG_SCHEMA_VERSION)
+        throw notALedger(url, `its schema is ${id?.version ?? 0}, not ${PG_SCHEMA_VERSION}: open it in the app first`)
     } else if (id?.version !== PG_SCHEMA_VERSION) {
       migrate(db, url)
     }

@@ -10,7 +10,10 @@ import type { Db } from '../db'
 import { lockSubject } from '../row-locks'
 import { useScratchPg } from '../../../test/support/scratch-pg'
 
-const open = useScratchPg('carats_pgconc', 'CREATE TABLE t (id BIGINT PRIMARY KEY, n BIGINT NOT NULL DEFAULT 0);').connect
+const open = useScratchPg(
+  'carats_pgconc',
+  'CREATE TABLE t (id BIGINT PRIMARY KEY, n BIGINT NOT NULL DEFAULT 0);',
+).connect
 
 /** A connection whose lock waits give up after `ms`. */
 function impatient(ms = 300) {
@@ -20,7 +23,11 @@ function impatient(ms = 300) {
 }
 
 const insert = (db: ReturnType<typeof open>, id: number) => db.prepare('INSERT INTO t (id) VALUES (?)').run(id)
-const count = (db: ReturnType<typeof open>, ids: number[]) => db.prepare(`SELECT count(*) FROM t WHERE id IN (${ids.join(', ')})`).pluck().get()
+const count = (db: ReturnType<typeof open>, ids: number[]) =>
+  db
+    .prepare(`SELECT count(*) FROM t WHERE id IN (${ids.join(', ')})`)
+    .pluck()
+    .get()
 
 /** The refusal of a lock waited for too long: a conflict that says what to do. */
 function busyRefusal(fn: () => unknown): AppError {
@@ -51,13 +58,15 @@ describe('writers on a team ledger', () => {
     const b = impatient()
     insert(a, 10)
     const refusal = busyRefusal(() =>
-      a.transaction(() => {
-        a.prepare('UPDATE t SET n = n + 1 WHERE id = 10').run()
-        b.transaction(() => {
-          insert(b, 11)
-          b.prepare('UPDATE t SET n = n + 1 WHERE id = 10').run()
-        }).immediate()
-      }).immediate(),
+      a
+        .transaction(() => {
+          a.prepare('UPDATE t SET n = n + 1 WHERE id = 10').run()
+          b.transaction(() => {
+            insert(b, 11)
+            b.prepare('UPDATE t SET n = n + 1 WHERE id = 10').run()
+          }).immediate()
+        })
+        .immediate(),
     )
     expect(refusal.code).toBe('CONFLICT')
     expect(refusal.extras.reason?.key).toBe('LEDGER_BUSY')
@@ -72,13 +81,15 @@ describe('writers on a team ledger', () => {
     const b = impatient()
     a.transaction(() => {
       lockSubject(a as unknown as Db, 'accounts')
-      expect(() => b.transaction(() => lockSubject(b as unknown as Db, 'accounts')).immediate()).toThrow(/another workstation/)
+      expect(() => b.transaction(() => lockSubject(b as unknown as Db, 'accounts')).immediate()).toThrow(
+        /another workstation/,
+      )
       b.transaction(() => lockSubject(b as unknown as Db, 'register')).immediate()
     }).immediate()
     b.transaction(() => lockSubject(b as unknown as Db, 'accounts')).immediate()
   })
 
-  it("let a schema step (an exclusive transaction) wait for every writer, and every writer for it", () => {
+  it('let a schema step (an exclusive transaction) wait for every writer, and every writer for it', () => {
     const a = open()
     const b = impatient()
     a.transaction(() => {

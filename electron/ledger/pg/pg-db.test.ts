@@ -7,7 +7,10 @@ import { execFileSync } from 'node:child_process'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { useScratchPg } from '../../../test/support/scratch-pg'
 
-const open = useScratchPg('carats_pgdb', 'CREATE TABLE t (id BIGINT PRIMARY KEY, label TEXT UNIQUE, big BIGINT, bytes BYTEA, CHECK (big >= 0));').connect
+const open = useScratchPg(
+  'carats_pgdb',
+  'CREATE TABLE t (id BIGINT PRIMARY KEY, label TEXT UNIQUE, big BIGINT, bytes BYTEA, CHECK (big >= 0));',
+).connect
 
 describe('a PostgreSQL ledger answers as better-sqlite3 does', () => {
   it('gives rows, plucked values, raw rows, numbers and Buffers', () => {
@@ -17,7 +20,10 @@ describe('a PostgreSQL ledger answers as better-sqlite3 does', () => {
     insert.run([2, 'b', 5, null])
     expect(db.prepare('SELECT id, label, big FROM t WHERE id = ?').get(1)).toEqual({ id: 1, label: 'a', big: 2 ** 40 })
     expect(db.prepare('SELECT label FROM t ORDER BY id').pluck().all()).toEqual(['a', 'b'])
-    expect(db.prepare('SELECT id, big FROM t ORDER BY id').raw().all()).toEqual([[1, 2 ** 40], [2, 5]])
+    expect(db.prepare('SELECT id, big FROM t ORDER BY id').raw().all()).toEqual([
+      [1, 2 ** 40],
+      [2, 5],
+    ])
     expect(db.prepare('SELECT count(*) FROM t').pluck().get()).toBe(2)
     expect(db.prepare('SELECT sum(big) FROM t').pluck().get()).toBe(2 ** 40 + 5)
     expect(db.prepare('SELECT 1 = 1').pluck().get()).toBe(1)
@@ -44,18 +50,24 @@ describe('a PostgreSQL ledger answers as better-sqlite3 does', () => {
   it('words constraint failures as SQLite does', () => {
     const db = open()
     db.prepare('INSERT INTO t (id, label, big) VALUES (?, ?, ?)').run(10, 'x', 1)
-    expect(() => db.prepare('INSERT INTO t (id, label, big) VALUES (?, ?, ?)').run(11, 'x', 1)).toThrow(/UNIQUE constraint failed: t\.label/)
-    expect(() => db.prepare('INSERT INTO t (id, label, big) VALUES (?, ?, ?)').run(12, 'y', -1)).toThrow(/CHECK constraint failed/)
+    expect(() => db.prepare('INSERT INTO t (id, label, big) VALUES (?, ?, ?)').run(11, 'x', 1)).toThrow(
+      /UNIQUE constraint failed: t\.label/,
+    )
+    expect(() => db.prepare('INSERT INTO t (id, label, big) VALUES (?, ?, ?)').run(12, 'y', -1)).toThrow(
+      /CHECK constraint failed/,
+    )
   })
 
   it('rolls a failed transaction back whole, and a failed nested one back to its savepoint', () => {
     const db = open()
     const insert = db.prepare('INSERT INTO t (id, label, big) VALUES (?, ?, ?)')
     expect(() =>
-      db.transaction(() => {
-        insert.run(20, 'p', 1)
-        insert.run(21, 'p', 1)
-      }).immediate(),
+      db
+        .transaction(() => {
+          insert.run(20, 'p', 1)
+          insert.run(21, 'p', 1)
+        })
+        .immediate(),
     ).toThrow(/UNIQUE/)
     expect(db.prepare('SELECT count(*) FROM t WHERE id IN (20, 21)').pluck().get()).toBe(0)
     db.transaction(() => {
@@ -66,7 +78,7 @@ describe('a PostgreSQL ledger answers as better-sqlite3 does', () => {
     expect(db.prepare('SELECT id FROM t WHERE id BETWEEN 22 AND 24 ORDER BY id').pluck().all()).toEqual([22, 24])
   })
 
-  it("moves data_version when another connection writes, not on its own writes", () => {
+  it('moves data_version when another connection writes, not on its own writes', () => {
     const a = open()
     const b = open()
     const before = a.pragma('data_version', { simple: true })
@@ -131,7 +143,8 @@ describe("SQLite's statements about the connection", () => {
 })
 
 describe('COPY posted without waiting (the bulk path of the sales)', () => {
-  const rows = (from: number, n: number) => Array.from({ length: n }, (_, i) => `${from + i}\tcopy${from + i}\t1`).join('\n') + '\n'
+  const rows = (from: number, n: number) =>
+    Array.from({ length: n }, (_, i) => `${from + i}\tcopy${from + i}\t1`).join('\n') + '\n'
 
   it('sends each chunk at once, and counts its rows once flushed', () => {
     const db = open()
@@ -149,12 +162,14 @@ describe('COPY posted without waiting (the bulk path of the sales)', () => {
   it("says the first chunk's failure at the flush, and the transaction rolls back whole", () => {
     const db = open()
     expect(() =>
-      db.transaction(() => {
-        db.postCopyIn('COPY t (id, label, big) FROM STDIN', rows(2000, 10))
-        db.postCopyIn('COPY t (id, label, big) FROM STDIN', rows(2005, 10)) // ids 2005-2009 twice
-        db.postCopyIn('COPY t (id, label, big) FROM STDIN', rows(2100, 10))
-        db.flush()
-      }).immediate(),
+      db
+        .transaction(() => {
+          db.postCopyIn('COPY t (id, label, big) FROM STDIN', rows(2000, 10))
+          db.postCopyIn('COPY t (id, label, big) FROM STDIN', rows(2005, 10)) // ids 2005-2009 twice
+          db.postCopyIn('COPY t (id, label, big) FROM STDIN', rows(2100, 10))
+          db.flush()
+        })
+        .immediate(),
     ).toThrow(/UNIQUE constraint failed: t\.id/)
     expect(db.prepare('SELECT count(*) FROM t WHERE id BETWEEN 2000 AND 2199').pluck().get()).toBe(0)
     // the connection goes on as before
@@ -165,11 +180,13 @@ describe('COPY posted without waiting (the bulk path of the sales)', () => {
   it('rolls back cleanly when the work fails while chunks are still posted', () => {
     const db = open()
     expect(() =>
-      db.transaction(() => {
-        db.postCopyIn('COPY t (id, label, big) FROM STDIN', rows(4000, 10))
-        db.postCopyIn('COPY t (id, label, big) FROM STDIN', rows(4000, 10))
-        throw new Error('the batch stopped')
-      }).immediate(),
+      db
+        .transaction(() => {
+          db.postCopyIn('COPY t (id, label, big) FROM STDIN', rows(4000, 10))
+          db.postCopyIn('COPY t (id, label, big) FROM STDIN', rows(4000, 10))
+          throw new Error('the batch stopped')
+        })
+        .immediate(),
     ).toThrow('the batch stopped')
     expect(db.inTransaction).toBe(false)
     expect(db.prepare('SELECT count(*) FROM t WHERE id BETWEEN 4000 AND 4009').pluck().get()).toBe(0)
@@ -187,7 +204,8 @@ describe('COPY posted without waiting (the bulk path of the sales)', () => {
 describe('a connection whose settings cannot be read', () => {
   it('fails with why, instead of leaving its caller waiting for the connection thread', () => {
     // in a child process: a caller left waiting would block this test's thread for good
-    const script = "import('./electron/ledger/pg/pg-db.ts').then((m) => { try { new m.PgDb('bad', 'postgresql://[bad') } catch (e) { console.log('refused: ' + e.message) } })"
+    const script =
+      "import('./electron/ledger/pg/pg-db.ts').then((m) => { try { new m.PgDb('bad', 'postgresql://[bad') } catch (e) { console.log('refused: ' + e.message) } })"
     const out = execFileSync(process.execPath, ['--import', 'tsx', '-e', script], { encoding: 'utf8', timeout: 60_000 })
     expect(out).toMatch(/^refused: .*Invalid URL/)
   })

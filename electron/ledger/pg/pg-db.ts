@@ -88,11 +88,16 @@ export class PgDb {
       return this.bridge.call(req, transfer)
     } catch (e) {
       if (!(e instanceof PgError)) throw e
-      if (e.code === 'SQLITE_BUSY') throw ledgerBusy(this.name, this.lockWaitMs, e.message.replace(/^database is locked \((.*)\)$/, '$1'))
+      if (e.code === 'SQLITE_BUSY')
+        throw ledgerBusy(this.name, this.lockWaitMs, e.message.replace(/^database is locked \((.*)\)$/, '$1'))
       if (e.code !== 'PG_LOST') throw e
       if (this.within()) {
         this.cut = true
-        throw ledgerLost(this.name, this.committing ? 'commit' : this.reading > 0 && this.depth === 0 ? 'read' : 'write', e.message)
+        throw ledgerLost(
+          this.name,
+          this.committing ? 'commit' : this.reading > 0 && this.depth === 0 ? 'read' : 'write',
+          e.message,
+        )
       }
       if (!retry && e.lost === 'sent') throw ledgerLost(this.name, 'write', e.message)
       this.reconnect()
@@ -109,7 +114,8 @@ export class PgDb {
   private reconnect(): void {
     try {
       this.bridge.call({ op: 'connect' })
-      if (this.lockWaitMs !== null) this.bridge.call({ op: 'query', sql: `SET lock_timeout = ${this.lockWaitMs}`, params: [], array: false })
+      if (this.lockWaitMs !== null)
+        this.bridge.call({ op: 'query', sql: `SET lock_timeout = ${this.lockWaitMs}`, params: [], array: false })
     } catch (e) {
       if (e instanceof PgError && e.code === 'PG_LOST') throw ledgerLost(this.name, 'connect', e.message)
       throw e
@@ -128,7 +134,12 @@ export class PgDb {
   }
 
   /** The rows of a large result in pages (a server-side cursor, inside a transaction). */
-  *cursor(text: string, values: Param[], array: boolean, shape: (rows: unknown[]) => unknown[]): IterableIterator<unknown> {
+  *cursor(
+    text: string,
+    values: Param[],
+    array: boolean,
+    shape: (rows: unknown[]) => unknown[],
+  ): IterableIterator<unknown> {
     const own = this.depth === 0
     if (own) this.call({ op: 'query', sql: 'BEGIN READ ONLY', params: [], array: false }, true)
     if (own) this.reading++
@@ -244,9 +255,13 @@ export class PgDb {
    */
   byIndex<T>(fn: () => T): T {
     if (this.depth === 0) throw new TypeError('byIndex runs inside a transaction')
-    this.send('SET LOCAL enable_seqscan = off; SET LOCAL enable_hashjoin = off; SET LOCAL enable_mergejoin = off; SET LOCAL jit = off')
+    this.send(
+      'SET LOCAL enable_seqscan = off; SET LOCAL enable_hashjoin = off; SET LOCAL enable_mergejoin = off; SET LOCAL jit = off',
+    )
     const result = fn()
-    this.send('SET LOCAL enable_seqscan TO DEFAULT; SET LOCAL enable_hashjoin TO DEFAULT; SET LOCAL enable_mergejoin TO DEFAULT; SET LOCAL jit TO DEFAULT')
+    this.send(
+      'SET LOCAL enable_seqscan TO DEFAULT; SET LOCAL enable_hashjoin TO DEFAULT; SET LOCAL enable_mergejoin TO DEFAULT; SET LOCAL jit TO DEFAULT',
+    )
     return result
   }
 
@@ -277,7 +292,8 @@ export class PgDb {
     let result: R
     try {
       result = fn(...args)
-      if (result && typeof (result as { then?: unknown }).then === 'function') throw new TypeError('Transaction function cannot return a promise')
+      if (result && typeof (result as { then?: unknown }).then === 'function')
+        throw new TypeError('Transaction function cannot return a promise')
     } catch (e) {
       this.undo(savepoint)
       throw e
@@ -297,7 +313,8 @@ export class PgDb {
   private undo(savepoint: string | null): void {
     try {
       this.dropPosted()
-      if (!this.cut) this.send(savepoint ? `ROLLBACK TO SAVEPOINT ${savepoint}; RELEASE SAVEPOINT ${savepoint}` : 'ROLLBACK')
+      if (!this.cut)
+        this.send(savepoint ? `ROLLBACK TO SAVEPOINT ${savepoint}; RELEASE SAVEPOINT ${savepoint}` : 'ROLLBACK')
     } finally {
       if (savepoint) this.depth--
       else this.ended()
@@ -356,7 +373,14 @@ export class PgDb {
    * last looked: its data_version moves too.
    */
   private commit(): void {
-    const rows = this.changed ? this.call({ op: 'query', sql: 'UPDATE ledger_identity SET writes = writes + 1 RETURNING writes', params: [], array: true }).rows : null
+    const rows = this.changed
+      ? this.call({
+          op: 'query',
+          sql: 'UPDATE ledger_identity SET writes = writes + 1 RETURNING writes',
+          params: [],
+          array: true,
+        }).rows
+      : null
     this.committing = true
     this.send('COMMIT')
     this.ended()
@@ -375,13 +399,17 @@ export class PgDb {
       return opts.simple ? Number(value) : [{ timeout: Number(value) }]
     }
     // foreign keys stay checked on PostgreSQL; WAL, cache and checkpoints are the server's business
-    if (['foreign_keys', 'journal_mode', 'synchronous', 'cache_size', 'wal_autocheckpoint'].includes(name)) return opts.simple ? null : []
+    if (['foreign_keys', 'journal_mode', 'synchronous', 'cache_size', 'wal_autocheckpoint'].includes(name))
+      return opts.simple ? null : []
     throw new TypeError(`PRAGMA ${name} is SQLite's: the PostgreSQL ledger has no such setting`)
   }
 
   /** Like SQLite's: a number that changes when another connection has committed a write. */
   private dataVersion(): number {
-    const rows = this.call({ op: 'query', sql: 'SELECT writes FROM ledger_identity', params: [], array: true }, this.depth === 0).rows
+    const rows = this.call(
+      { op: 'query', sql: 'SELECT writes FROM ledger_identity', params: [], array: true },
+      this.depth === 0,
+    ).rows
     const writes = Number((rows[0] as unknown[] | undefined)?.[0] ?? 0)
     if (this.lastWrites !== null && writes !== this.lastWrites) this.othersWrites++
     this.lastWrites = writes
@@ -389,7 +417,7 @@ export class PgDb {
   }
 
   function(): never {
-    throw new TypeError('user functions are SQLite\'s: on PostgreSQL the check reads the rows instead')
+    throw new TypeError("user functions are SQLite's: on PostgreSQL the check reads the rows instead")
   }
 
   close(): this {

@@ -13,7 +13,12 @@ const open = scratch.connect
 
 /** Ends every server connection to the scratch database but the caller's own. */
 function terminateOthers(via: ReturnType<typeof open>): number {
-  return via.prepare('SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()').pluck().get() as number
+  return via
+    .prepare(
+      'SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+    )
+    .pluck()
+    .get() as number
 }
 
 /** What `fn` throws, which must be an AppError. */
@@ -45,15 +50,19 @@ describe('a team ledger connection after its server connection was ended', () =>
     const db = open()
     const other = open()
     const e = refusal(() =>
-      db.transaction(() => {
-        db.prepare('INSERT INTO t (id) VALUES (2)').run()
-        terminateOthers(other)
-        db.prepare('INSERT INTO t (id) VALUES (3)').run()
-      }).immediate(),
+      db
+        .transaction(() => {
+          db.prepare('INSERT INTO t (id) VALUES (2)').run()
+          terminateOthers(other)
+          db.prepare('INSERT INTO t (id) VALUES (3)').run()
+        })
+        .immediate(),
     )
     expect(e.code).toBe('DATABASE')
     expect(e.extras.reason?.key).toBe('LEDGER_UNAVAILABLE')
-    expect(e.message).toMatch(/connection to the team ledger .* was lost during this write .*nothing of it was written.*try again/i)
+    expect(e.message).toMatch(
+      /connection to the team ledger .* was lost during this write .*nothing of it was written.*try again/i,
+    )
     expect(db.inTransaction).toBe(false)
     expect(db.prepare('SELECT count(*) FROM t WHERE id IN (2, 3)').pluck().get()).toBe(0)
     db.prepare('INSERT INTO t (id) VALUES (4)').run()
@@ -64,13 +73,27 @@ describe('a team ledger connection after its server connection was ended', () =>
     const db = open()
     const pid = backendPid(db)
     // another process ends the connection while this thread waits for the statement's answer
-    const killer = spawn('psql', ['-XAtq', '-h', '/var/run/postgresql', '-d', scratch.name, '-c', `SELECT pg_sleep(0.5); SELECT pg_terminate_backend(${pid})`], { stdio: 'ignore' })
+    const killer = spawn(
+      'psql',
+      [
+        '-XAtq',
+        '-h',
+        '/var/run/postgresql',
+        '-d',
+        scratch.name,
+        '-c',
+        `SELECT pg_sleep(0.5); SELECT pg_terminate_backend(${pid})`,
+      ],
+      { stdio: 'ignore' },
+    )
     const ended = new Promise((resolve) => killer.on('exit', resolve))
     const e = refusal(() =>
-      db.transaction(() => {
-        db.prepare('INSERT INTO t (id) VALUES (5)').run()
-        db.prepare('SELECT pg_sleep(10)').run()
-      }).immediate(),
+      db
+        .transaction(() => {
+          db.prepare('INSERT INTO t (id) VALUES (5)').run()
+          db.prepare('SELECT pg_sleep(10)').run()
+        })
+        .immediate(),
     )
     await ended
     expect(e.extras.reason?.key).toBe('LEDGER_UNAVAILABLE')

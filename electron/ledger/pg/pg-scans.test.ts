@@ -7,9 +7,12 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { useScratchPg } from '../../../test/support/scratch-pg'
 import { inlineIntegers, type PgDb } from './pg-db'
 
-const scratch = useScratchPg('carats_scans', `CREATE TABLE n (id BIGINT PRIMARY KEY, v BIGINT, maybe BIGINT);
+const scratch = useScratchPg(
+  'carats_scans',
+  `CREATE TABLE n (id BIGINT PRIMARY KEY, v BIGINT, maybe BIGINT);
   INSERT INTO n SELECT g, g * 1000003 - 4503599627370496, CASE WHEN g % 3 = 0 THEN NULL ELSE -g END
-    FROM generate_series(1::bigint, 100000) g;`)
+    FROM generate_series(1::bigint, 100000) g;`,
+)
 let db: PgDb
 beforeAll(() => {
   db = scratch.db()
@@ -57,7 +60,8 @@ describe('a bulk read of bigint columns', () => {
     const read = () => {
       for (const cols of db.numberColumns(SELECT, [1, 100001], 3)) {
         seen.push(cols[0].length)
-        if (seen.length === 1) expect(db.prepare('SELECT count(*) FROM n WHERE maybe IS NULL').pluck().get()).toBe(33333)
+        if (seen.length === 1)
+          expect(db.prepare('SELECT count(*) FROM n WHERE maybe IS NULL').pluck().get()).toBe(33333)
       }
     }
     expect(read).toThrow(/interrupted by another statement/)

@@ -9,7 +9,12 @@ import { toNumbered } from './placeholders'
 /** What a statement asks of its connection (PgDb). */
 export interface StatementHost {
   query(text: string, values: Param[], array: boolean): { rows: unknown[]; changes: number }
-  cursor(text: string, values: Param[], array: boolean, shape: (rows: unknown[]) => unknown[]): IterableIterator<unknown>
+  cursor(
+    text: string,
+    values: Param[],
+    array: boolean,
+    shape: (rows: unknown[]) => unknown[],
+  ): IterableIterator<unknown>
   pragma(source: string, opts?: { simple?: boolean }): unknown
   readonly totalChanges: number
 }
@@ -31,7 +36,8 @@ export function params(args: unknown[]): Param[] {
   const list = args.length === 1 && Array.isArray(args[0]) ? (args[0] as unknown[]) : args
   return list.map((v) => {
     if (v === undefined) return null
-    if (typeof v === 'boolean') throw new TypeError('SQLite3 can only bind numbers, strings, bigints, buffers, and null')
+    if (typeof v === 'boolean')
+      throw new TypeError('SQLite3 can only bind numbers, strings, bigints, buffers, and null')
     return v as Param
   })
 }
@@ -55,7 +61,8 @@ export function inlineIntegers(sql: string, values: number[]): string {
  */
 export function handOver(data: string | Buffer): ArrayBuffer[] {
   if (typeof data === 'string') return []
-  const whole = data.byteOffset === 0 && data.byteLength === data.buffer.byteLength && data.buffer instanceof ArrayBuffer
+  const whole =
+    data.byteOffset === 0 && data.byteLength === data.buffer.byteLength && data.buffer instanceof ArrayBuffer
   return whole ? [data.buffer as ArrayBuffer] : []
 }
 

@@ -3,7 +3,9 @@ import { toNumbered } from './placeholders'
 
 describe('SQLite parameters as PostgreSQL ones', () => {
   it('numbers each ? in order', () => {
-    expect(toNumbered('SELECT * FROM t WHERE a = ? AND b IN (?, ?)')).toBe('SELECT * FROM t WHERE a = $1 AND b IN ($2, $3)')
+    expect(toNumbered('SELECT * FROM t WHERE a = ? AND b IN (?, ?)')).toBe(
+      'SELECT * FROM t WHERE a = $1 AND b IN ($2, $3)',
+    )
   })
   it('leaves quoted text, quoted names and comments alone', () => {
     const sql = "SELECT '?', \"a?\", 'it''s ?' -- what?\n, ? /* ? */ FROM t WHERE x = ?"

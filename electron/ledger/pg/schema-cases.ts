@@ -6,8 +6,13 @@
 
 /** Rows every rule accepts: one open emission with a generated and a pending block, one sale, one claim… */
 export const FIXTURE: readonly { sql: string; params?: unknown[] }[] = [
-  { sql: "INSERT INTO emissions (emission, code, status, blocks, definition, definition_digest, created_at) VALUES (1, 'E1', 'open', 2, '{}', 'd', 't')" },
-  { sql: "INSERT INTO blocks (emission, block, status, secret, commitment) VALUES (1, 1, 'generated', ?, 'c1')", params: [Buffer.from([1, 2])] },
+  {
+    sql: "INSERT INTO emissions (emission, code, status, blocks, definition, definition_digest, created_at) VALUES (1, 'E1', 'open', 2, '{}', 'd', 't')",
+  },
+  {
+    sql: "INSERT INTO blocks (emission, block, status, secret, commitment) VALUES (1, 1, 'generated', ?, 'c1')",
+    params: [Buffer.from([1, 2])],
+  },
   { sql: 'INSERT INTO blocks (emission, block) VALUES (1, 2)' },
   { sql: 'INSERT INTO block_tiers (emission, block, tier) VALUES (1, 1, 0)' },
   { sql: "INSERT INTO players (name) VALUES ('P1')" },
@@ -15,25 +20,54 @@ export const FIXTURE: readonly { sql: string; params?: unknown[] }[] = [
     sql: "INSERT INTO sales (unit_key, sale_id, player_id, sold_at, stake_cents, prize_cents, play, events) VALUES (10010000000, 'S1', 1, 1000, 200, 600000, 0, ?)",
     params: [Buffer.from([7])],
   },
-  { sql: "INSERT INTO users (name, role, password_hash, password_salt, created_at) VALUES ('Alice', 'admin', ?, ?, 't')", params: [Buffer.from([3]), Buffer.from([4])] },
-  { sql: "INSERT INTO audit (seq, at, actor, action, object, details, prev_hash, hash) VALUES (1, 't', 'Alice', 'a', 'o', '{}', '', 'h')" },
-  { sql: "INSERT INTO verifications (emission, actor, role, software, blocks, started_at) VALUES (1, 'Alice', 'auditor', 'carats', 2, 't')" },
+  {
+    sql: "INSERT INTO users (name, role, password_hash, password_salt, created_at) VALUES ('Alice', 'admin', ?, ?, 't')",
+    params: [Buffer.from([3]), Buffer.from([4])],
+  },
+  {
+    sql: "INSERT INTO audit (seq, at, actor, action, object, details, prev_hash, hash) VALUES (1, 't', 'Alice', 'a', 'o', '{}', '', 'h')",
+  },
+  {
+    sql: "INSERT INTO verifications (emission, actor, role, software, blocks, started_at) VALUES (1, 'Alice', 'auditor', 'carats', 2, 't')",
+  },
   {
     sql: "INSERT INTO verifications (emission, actor, role, software, blocks, started_at, ended_at, outcome) VALUES (1, 'Alice', 'auditor', 'carats', 2, 't', 't', 'sound')",
   },
   { sql: verdict(1) },
-  { sql: "INSERT INTO key_ceremonies (emission, server_share, server_hash, started_by, started_at) VALUES (1, ?, 'h', 'Alice', 't')", params: [Buffer.from([5])] },
-  { sql: 'INSERT INTO claims (unit_key, emission, player_id, sold_at, prize_cents) VALUES (10010000000, 1, 1, 1000, 600000)' },
-  { sql: "INSERT INTO related_parties (player, relation, linked_to, reason, added_by, added_at) VALUES ('P1', 'staff', 'Bob', 'works here', 'Alice', 't')" },
+  {
+    sql: "INSERT INTO key_ceremonies (emission, server_share, server_hash, started_by, started_at) VALUES (1, ?, 'h', 'Alice', 't')",
+    params: [Buffer.from([5])],
+  },
+  {
+    sql: 'INSERT INTO claims (unit_key, emission, player_id, sold_at, prize_cents) VALUES (10010000000, 1, 1, 1000, 600000)',
+  },
+  {
+    sql: "INSERT INTO related_parties (player, relation, linked_to, reason, added_by, added_at) VALUES ('P1', 'staff', 'Bob', 'works here', 'Alice', 't')",
+  },
   { sql: "INSERT INTO sign_in_throttle (name, window_start, last_at) VALUES ('Alice', 0, 0)" },
-  { sql: "INSERT INTO alerts (kind, emission, block, amount_cents, message, at) VALUES ('top-prizes-sold-out', 1, NULL, 100, 'm', 't')" },
+  {
+    sql: "INSERT INTO alerts (kind, emission, block, amount_cents, message, at) VALUES ('top-prizes-sold-out', 1, NULL, 100, 'm', 't')",
+  },
 ]
 
 /** A verdict of verification 1, with one column changed from a sound one. */
 function verdict(block: number, column?: string, value?: number): string {
   const row: Record<string, number | string> = {
-    verification: 1, block, sound: 1, units_checked: 10, units_total: 10, units_failed: 0, prize_table_exact: 1,
-    tiers: "'[]'", losing_found: 5, losing_expected: 5, prize_total_cents: 0, problems: "'[]'", started_at: "'t'", ended_at: "'t'", ms: 3,
+    verification: 1,
+    block,
+    sound: 1,
+    units_checked: 10,
+    units_total: 10,
+    units_failed: 0,
+    prize_table_exact: 1,
+    tiers: "'[]'",
+    losing_found: 5,
+    losing_expected: 5,
+    prize_total_cents: 0,
+    problems: "'[]'",
+    started_at: "'t'",
+    ended_at: "'t'",
+    ms: 3,
   }
   if (column) row[column] = value!
   return `INSERT INTO verification_blocks (${Object.keys(row).join(', ')}) VALUES (${Object.values(row).join(', ')})`
@@ -95,7 +129,8 @@ function check(rule: string, sql: string, expression: string): Refusal {
 
 const E = 'UPDATE emissions SET'
 const B1 = 'WHERE emission = 1 AND block = 1'
-const RUN = "INSERT INTO verifications (emission, actor, role, software, blocks, started_at, ended_at, outcome) VALUES (1, 'A', 'auditor', 'c',"
+const RUN =
+  "INSERT INTO verifications (emission, actor, role, software, blocks, started_at, ended_at, outcome) VALUES (1, 'A', 'auditor', 'c',"
 const C = 'UPDATE claims SET'
 const VERIFIED = "verified_by = 'Bob', verified_at = 't', document_ref = 'X1'"
 const PARTY = "INSERT INTO related_parties (player, relation, linked_to, reason, added_by, added_at) VALUES ('P2',"
@@ -112,47 +147,87 @@ const CHECKS: Refusal[] = [
     "INSERT INTO emissions (emission, code, blocks, definition, definition_digest, created_at) VALUES (10000, 'E2', 1, '{}', 'd', 't')",
     'emission BETWEEN 1 AND 9999',
   ),
-  check('emissions_status_check', `${E} status = 'sold'`, "status IN ('created','generating','generated','verified','open','closed','withdrawn')"),
+  check(
+    'emissions_status_check',
+    `${E} status = 'sold'`,
+    "status IN ('created','generating','generated','verified','open','closed','withdrawn')",
+  ),
   check('emissions_blocks_check', `${E} blocks = 0`, 'blocks BETWEEN 1 AND 999'),
   check('emissions_demo_check', `${E} demo = 2`, 'demo IN (0, 1)'),
   check('emissions_claim_threshold_cents_check', `${E} claim_threshold_cents = 0`, 'claim_threshold_cents > 0'),
   check('emissions_check', `${E} withdrawn_reason = 'x'`, "(status = 'withdrawn') = (withdrawn_reason IS NOT NULL)"),
   check('blocks_block_check', 'UPDATE blocks SET block = 1000 WHERE block = 2', 'block BETWEEN 1 AND 999'),
-  check('blocks_status_check', `UPDATE blocks SET status = 'lost' ${B1}`, "status IN ('pending','generated','verified','failed')"),
+  check(
+    'blocks_status_check',
+    `UPDATE blocks SET status = 'lost' ${B1}`,
+    "status IN ('pending','generated','verified','failed')",
+  ),
   check('blocks_check', `UPDATE blocks SET status = 'pending' ${B1}`, "(status = 'pending') = (secret IS NULL)"),
   check('blocks_check1', `UPDATE blocks SET commitment = NULL ${B1}`, '(secret IS NULL) = (commitment IS NULL)'),
   check('blocks_check2', 'UPDATE blocks SET units_sold = 1 WHERE block = 2', "units_sold = 0 OR status <> 'pending'"),
   check('blocks_units_sold_check', `UPDATE blocks SET units_sold = -1 ${B1}`, 'units_sold >= 0'),
-  check('blocks_commitment_version_check', `UPDATE blocks SET commitment_version = 3 ${B1}`, 'commitment_version IN (1, 2)'),
+  check(
+    'blocks_commitment_version_check',
+    `UPDATE blocks SET commitment_version = 3 ${B1}`,
+    'commitment_version IN (1, 2)',
+  ),
   check('blocks_seeding_check', `UPDATE blocks SET seeding = 'three' ${B1}`, "seeding IN ('single', 'two-person')"),
   check('block_tiers_sold_check', 'UPDATE block_tiers SET sold = -1', 'sold >= 0'),
-  check('row_seals_kind_check', "INSERT INTO row_seals (kind, key, seq, mac) VALUES ('blocks', '1', 1, 'm')", "kind IN ('user', 'claim', 'party', 'emission', 'ceremony')"),
+  check(
+    'row_seals_kind_check',
+    "INSERT INTO row_seals (kind, key, seq, mac) VALUES ('blocks', '1', 1, 'm')",
+    "kind IN ('user', 'claim', 'party', 'emission', 'ceremony')",
+  ),
   check('sales_check', 'UPDATE sales SET events = NULL', '(play IS NULL) = (events IS NULL)'),
   check('sales_play_check', 'UPDATE sales SET play = 4', 'play BETWEEN 0 AND 3'),
   check('sales_prize_cents_check', 'UPDATE sales SET prize_cents = -1', 'prize_cents >= 0'),
   check('sales_stake_cents_check', 'UPDATE sales SET stake_cents = 0', 'stake_cents > 0'),
   check('users_active_check', 'UPDATE users SET active = 2', 'active IN (0, 1)'),
-  check('users_role_check', "UPDATE users SET role = 'root'", "role IN ('admin','operator','support','manager','auditor')"),
+  check(
+    'users_role_check',
+    "UPDATE users SET role = 'root'",
+    "role IN ('admin','operator','support','manager','auditor')",
+  ),
   check('verifications_blocks_check', `${RUN} 0, 't', NULL, NULL)`, 'blocks >= 1'),
   check('verifications_check', `${RUN} 1, 't', 't', NULL)`, '(ended_at IS NULL) = (outcome IS NULL)'),
-  check('verifications_outcome_check', `${RUN} 1, 't', 't', 'great')`, "outcome IN ('sound', 'unsound', 'cancelled', 'failed')"),
+  check(
+    'verifications_outcome_check',
+    `${RUN} 1, 't', 't', 'great')`,
+    "outcome IN ('sound', 'unsound', 'cancelled', 'failed')",
+  ),
   check('verification_blocks_block_check', verdict(1000), 'block BETWEEN 1 AND 999'),
   check('verification_blocks_sound_check', verdict(2, 'sound', 2), 'sound IN (0, 1)'),
   check('verification_blocks_units_checked_check', verdict(2, 'units_checked', -1), 'units_checked >= 0'),
   check('verification_blocks_units_total_check', verdict(2, 'units_total', 0), 'units_total >= 1'),
   check('verification_blocks_units_failed_check', verdict(2, 'units_failed', -1), 'units_failed >= 0'),
-  check('verification_blocks_prize_table_exact_check', verdict(2, 'prize_table_exact', 2), 'prize_table_exact IN (0, 1)'),
+  check(
+    'verification_blocks_prize_table_exact_check',
+    verdict(2, 'prize_table_exact', 2),
+    'prize_table_exact IN (0, 1)',
+  ),
   check('verification_blocks_ms_check', verdict(2, 'ms', -1), 'ms >= 0'),
   check(
     'key_ceremonies_check',
     "UPDATE key_ceremonies SET custodian = 'Bob'",
     '(custodian IS NULL) = (custodian_share IS NULL) AND (custodian IS NULL) = (contributed_at IS NULL)',
   ),
-  check('key_ceremonies_custodian_source_check', "UPDATE key_ceremonies SET custodian_source = 'coin'", "custodian_source IN ('random', 'dice')"),
+  check(
+    'key_ceremonies_custodian_source_check',
+    "UPDATE key_ceremonies SET custodian_source = 'coin'",
+    "custodian_source IN ('random', 'dice')",
+  ),
   check('key_ceremonies_protocol_check', 'UPDATE key_ceremonies SET protocol = 3', 'protocol IN (1, 2)'),
-  check('key_ceremonies_commit_check', "UPDATE key_ceremonies SET committed_by = 'Bob', custodian_commit = 'c', committed_at = 't'", CEREMONY_COMMIT),
+  check(
+    'key_ceremonies_commit_check',
+    "UPDATE key_ceremonies SET committed_by = 'Bob', custodian_commit = 'c', committed_at = 't'",
+    CEREMONY_COMMIT,
+  ),
   ...claimChecks(),
-  check('related_parties_relation_check', `${PARTY} 'friend', 'Bob', 'r', 'Alice', 't')`, "relation IN ('staff', 'retailer', 'family', 'other')"),
+  check(
+    'related_parties_relation_check',
+    `${PARTY} 'friend', 'Bob', 'r', 'Alice', 't')`,
+    "relation IN ('staff', 'retailer', 'family', 'other')",
+  ),
   check(
     'related_parties_check',
     "UPDATE related_parties SET removed_by = 'Bob'",
@@ -163,9 +238,21 @@ const CHECKS: Refusal[] = [
 /** The pending claim, moved each time so that one rule alone is broken. */
 function claimChecks(): Refusal[] {
   return [
-    check('claims_prize_cents_check', 'INSERT INTO claims (unit_key, emission, player_id, sold_at, prize_cents) VALUES (10010000001, 1, 1, 1, 0)', 'prize_cents > 0'),
-    check('claims_status_check', `${C} status = 'lost'`, "status IN ('pending', 'verified', 'approved', 'paid', 'rejected')"),
-    check('claims_document_check', `${C} status = 'verified', ${VERIFIED}, document = 'licence'`, "document IN ('id-card', 'passport', 'residence-permit')"),
+    check(
+      'claims_prize_cents_check',
+      'INSERT INTO claims (unit_key, emission, player_id, sold_at, prize_cents) VALUES (10010000001, 1, 1, 1, 0)',
+      'prize_cents > 0',
+    ),
+    check(
+      'claims_status_check',
+      `${C} status = 'lost'`,
+      "status IN ('pending', 'verified', 'approved', 'paid', 'rejected')",
+    ),
+    check(
+      'claims_document_check',
+      `${C} status = 'verified', ${VERIFIED}, document = 'licence'`,
+      "document IN ('id-card', 'passport', 'residence-permit')",
+    ),
     check(
       'claims_rejected_from_check',
       `${C} status = 'rejected', rejected_by = 'Bob', rejected_at = 't', reject_reason = 'r', rejected_from = 'paid'`,
@@ -176,8 +263,16 @@ function claimChecks(): Refusal[] {
       `${C} status = 'verified', verified_by = 'Bob'`,
       '(verified_by IS NULL) = (verified_at IS NULL) AND (verified_by IS NULL) = (document IS NULL) AND (document IS NULL) = (document_ref IS NULL)',
     ),
-    check('claims_check1', `${C} approved_at = 't'`, '(approved_by IS NULL) = (approved_at IS NULL) AND (approved_by IS NULL OR verified_by IS NOT NULL)'),
-    check('claims_check2', `${C} signed_off_at = 't'`, '(signed_off_by IS NULL) = (signed_off_at IS NULL) AND (signed_off_by IS NULL OR verified_by IS NOT NULL)'),
+    check(
+      'claims_check1',
+      `${C} approved_at = 't'`,
+      '(approved_by IS NULL) = (approved_at IS NULL) AND (approved_by IS NULL OR verified_by IS NOT NULL)',
+    ),
+    check(
+      'claims_check2',
+      `${C} signed_off_at = 't'`,
+      '(signed_off_by IS NULL) = (signed_off_at IS NULL) AND (signed_off_by IS NULL OR verified_by IS NOT NULL)',
+    ),
     check(
       'claims_check3',
       `${C} payment_ref = 'p'`,
@@ -188,9 +283,21 @@ function claimChecks(): Refusal[] {
       `${C} reject_reason = 'r'`,
       '(rejected_by IS NULL) = (rejected_at IS NULL) AND (rejected_by IS NULL) = (reject_reason IS NULL) AND (rejected_by IS NULL) = (rejected_from IS NULL)',
     ),
-    check('claims_check5', `${C} status = 'paid'`, "(status = 'rejected') = (rejected_by IS NOT NULL) AND (status = 'paid') = (paid_by IS NOT NULL)"),
-    check('claims_check6', `${C} ${VERIFIED}, document = 'passport'`, "status NOT IN ('pending') OR verified_by IS NULL"),
-    check('claims_check7', `${C} status = 'verified'`, "status <> 'verified' OR (verified_by IS NOT NULL AND approved_by IS NULL)"),
+    check(
+      'claims_check5',
+      `${C} status = 'paid'`,
+      "(status = 'rejected') = (rejected_by IS NOT NULL) AND (status = 'paid') = (paid_by IS NOT NULL)",
+    ),
+    check(
+      'claims_check6',
+      `${C} ${VERIFIED}, document = 'passport'`,
+      "status NOT IN ('pending') OR verified_by IS NULL",
+    ),
+    check(
+      'claims_check7',
+      `${C} status = 'verified'`,
+      "status <> 'verified' OR (verified_by IS NOT NULL AND approved_by IS NULL)",
+    ),
     check('claims_check8', `${C} status = 'approved'`, "status <> 'approved' OR approved_by IS NOT NULL"),
     check(
       'claims_check9',
@@ -213,7 +320,12 @@ const KEYS: Refusal[] = [
     sql: "INSERT INTO sign_in_throttle (name, window_start, last_at) VALUES ('aLiCe', 0, 0)",
     sqlite: 'UNIQUE constraint failed: sign_in_throttle.name',
   },
-  { rule: 'players_name_key', kind: 'unique', sql: "INSERT INTO players (name) VALUES ('P1')", sqlite: 'UNIQUE constraint failed: players.name' },
+  {
+    rule: 'players_name_key',
+    kind: 'unique',
+    sql: "INSERT INTO players (name) VALUES ('P1')",
+    sqlite: 'UNIQUE constraint failed: players.name',
+  },
   {
     rule: 'alerts_once',
     kind: 'unique',
@@ -251,6 +363,6 @@ export const ALLOWED: readonly string[] = [
   `${C} status = 'approved', approved_by = 'Carol', approved_at = 't'`,
   "UPDATE related_parties SET removed_by = 'Bob', removed_at = 't', removed_reason = 'left'",
   "INSERT INTO alerts (kind, emission, block, amount_cents, message, at) VALUES ('top-prizes-sold-out', 1, 1, 100, 'block 1', 't')",
-  "INSERT INTO sales (unit_key, player_id, sold_at, stake_cents, prize_cents) VALUES (10010000001, 1, 1, 200, 0)",
-  "INSERT INTO sales (unit_key, player_id, sold_at, stake_cents, prize_cents) VALUES (10010000002, 1, 1, 200, 0)", // NULL sale ids are not unique
+  'INSERT INTO sales (unit_key, player_id, sold_at, stake_cents, prize_cents) VALUES (10010000001, 1, 1, 200, 0)',
+  'INSERT INTO sales (unit_key, player_id, sold_at, stake_cents, prize_cents) VALUES (10010000002, 1, 1, 200, 0)', // NULL sale ids are not unique
 ]

@@ -296,7 +296,6 @@ CREATE TABLE key_ceremonies (
 );
 `
 
-
 /** Migration 10's prize claims and register of related parties. */
 const CLAIMS = /* sql */ `
 CREATE TABLE claims (

@@ -18,7 +18,11 @@ const SERVER = 'postgresql:///postgres?host=/var/run/postgresql'
 /** A client for a URL; with no user in it, the system user's name, as psql (libpq) takes it. */
 function clientOf(url: string): pg.Client {
   const { user, ...rest } = parse(url)
-  return new pg.Client({ ...(rest as pg.ClientConfig), user: user || process.env.PGUSER || userInfo().username, connectionTimeoutMillis: 5000 })
+  return new pg.Client({
+    ...(rest as pg.ClientConfig),
+    user: user || process.env.PGUSER || userInfo().username,
+    connectionTimeoutMillis: 5000,
+  })
 }
 
 async function answers(url: string): Promise<boolean> {
@@ -70,7 +74,8 @@ describe.skipIf(!server)(`the PostgreSQL schema against the SQLite one${WHY}`, (
   let lite: Db
   let dir: string
 
-  const q = async <T = Record<string, unknown>>(sql: string, params?: unknown[]) => (await client.query(numbered(sql), params)).rows as T[]
+  const q = async <T = Record<string, unknown>>(sql: string, params?: unknown[]) =>
+    (await client.query(numbered(sql), params)).rows as T[]
 
   beforeAll(async () => {
     admin = clientOf(SERVER)
@@ -78,7 +83,8 @@ describe.skipIf(!server)(`the PostgreSQL schema against the SQLite one${WHY}`, (
     await admin.query(`CREATE DATABASE ${name}`)
     client = clientOf(SERVER.replace('/postgres?', `/${name}?`))
     await client.connect()
-    for (const m of PG_MIGRATIONS) await client.query(`BEGIN; SELECT pg_advisory_xact_lock(${PG_ADVISORY_LOCK_KEY}); ${m.sql}; COMMIT`)
+    for (const m of PG_MIGRATIONS)
+      await client.query(`BEGIN; SELECT pg_advisory_xact_lock(${PG_ADVISORY_LOCK_KEY}); ${m.sql}; COMMIT`)
     dir = mkdtempSync(join(tmpdir(), 'pgschema-'))
     lite = openLedger(join(dir, 'ledger.db'))
     for (const f of FIXTURE) {
@@ -96,16 +102,24 @@ describe.skipIf(!server)(`the PostgreSQL schema against the SQLite one${WHY}`, (
   })
 
   const sqliteNames = (type: string) =>
-    lite.prepare("SELECT name, tbl_name AS tbl FROM sqlite_master WHERE type = ? AND name NOT LIKE 'sqlite_%' ORDER BY name").all(type) as { name: string; tbl: string }[]
+    lite
+      .prepare(
+        "SELECT name, tbl_name AS tbl FROM sqlite_master WHERE type = ? AND name NOT LIKE 'sqlite_%' ORDER BY name",
+      )
+      .all(type) as { name: string; tbl: string }[]
 
   it('has every table of the SQLite ledger, ledger_identity and its own player_deltas, and no other', async () => {
-    const tables = await q<{ name: string }>('SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema() ORDER BY 1')
+    const tables = await q<{ name: string }>(
+      'SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema() ORDER BY 1',
+    )
     const expected = [...sqliteNames('table').map((t) => t.name), 'ledger_identity', ...PG_ONLY_TABLES].sort()
     expect(tables.map((t) => t.name)).toEqual(expected)
   })
 
   it('has every view of the SQLite ledger, with the same columns', async () => {
-    const views = await q<{ name: string }>('SELECT viewname AS name FROM pg_views WHERE schemaname = current_schema() ORDER BY 1')
+    const views = await q<{ name: string }>(
+      'SELECT viewname AS name FROM pg_views WHERE schemaname = current_schema() ORDER BY 1',
+    )
     expect(views.map((v) => v.name)).toEqual(sqliteNames('view').map((v) => v.name))
     for (const { name } of sqliteNames('view')) {
       const liteCols = (lite.pragma(`table_info(${name})`) as { name: string }[]).map((c) => c.name)
@@ -129,8 +143,21 @@ describe.skipIf(!server)(`the PostgreSQL schema against the SQLite one${WHY}`, (
         generated: c.hidden >= 2,
       }))
       const createSql = lite.prepare('SELECT sql FROM sqlite_master WHERE name = ?').pluck().get(table) as string
-      const liteColls = liteCols.map((c) => (c.type !== 'text' ? null : new RegExp(`\\b${c.name}\\s+TEXT[^,]*COLLATE NOCASE`).test(createSql) ? 'nocase' : 'C'))
-      const pgCols = await q<{ name: string; type: string; nullable: string; dflt: string | null; generated: string; coll: string | null }>(
+      const liteColls = liteCols.map((c) =>
+        c.type !== 'text'
+          ? null
+          : new RegExp(`\\b${c.name}\\s+TEXT[^,]*COLLATE NOCASE`).test(createSql)
+            ? 'nocase'
+            : 'C',
+      )
+      const pgCols = await q<{
+        name: string
+        type: string
+        nullable: string
+        dflt: string | null
+        generated: string
+        coll: string | null
+      }>(
         `SELECT column_name AS name, data_type AS type, is_nullable AS nullable, column_default AS dflt, is_generated AS generated,
            collation_name AS coll
          FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = ? ORDER BY ordinal_position`,
@@ -149,7 +176,13 @@ describe.skipIf(!server)(`the PostgreSQL schema against the SQLite one${WHY}`, (
   })
 
   it('has every index of the SQLite ledger, on the same table, as unique and as partial, with the same collations', async () => {
-    const pgIndexes = await q<{ name: string; tbl: string; unique: boolean; partial: boolean; colls: (string | null)[] }>(`
+    const pgIndexes = await q<{
+      name: string
+      tbl: string
+      unique: boolean
+      partial: boolean
+      colls: (string | null)[]
+    }>(`
       SELECT c.relname AS name, t.relname AS tbl, i.indisunique AS unique, i.indpred IS NOT NULL AS partial,
         ARRAY(SELECT coalesce(k.collname::text, 'C') FROM unnest(i.indcollation::oid[]) WITH ORDINALITY AS u(coll, ord)
               LEFT JOIN pg_collation k ON k.oid = u.coll ORDER BY u.ord) AS colls
@@ -163,25 +196,38 @@ describe.skipIf(!server)(`the PostgreSQL schema against the SQLite one${WHY}`, (
       const colls = keys.map((k) => (k.coll === 'NOCASE' ? 'nocase' : 'C'))
       if ((PG_ROWID_LISTED as readonly string[]).includes(index)) colls.push('C')
       const found = byName.get(index)
-      expect({ index, ...found }).toMatchObject({ index, tbl, unique: info.unique === 1, partial: info.partial === 1, colls })
+      expect({ index, ...found }).toMatchObject({
+        index,
+        tbl,
+        unique: info.unique === 1,
+        partial: info.partial === 1,
+        colls,
+      })
     }
   })
 
-  it("has every trigger of the SQLite ledger on the same table, and a TRUNCATE trigger where DELETE is refused", async () => {
+  it('has every trigger of the SQLite ledger on the same table, and a TRUNCATE trigger where DELETE is refused', async () => {
     const pgTriggers = await q<{ name: string; tbl: string }>(
       'SELECT tgname AS name, tgrelid::regclass::text AS tbl FROM pg_trigger WHERE NOT tgisinternal ORDER BY 1',
     )
     const liteTriggers = sqliteNames('trigger').map(({ name, tbl }) => ({ name, tbl }))
-    const truncates = liteTriggers.filter((t) => t.name.endsWith('_no_delete')).map((t) => ({ name: t.name.replace(/_no_delete$/, '_no_truncate'), tbl: t.tbl }))
+    const truncates = liteTriggers
+      .filter((t) => t.name.endsWith('_no_delete'))
+      .map((t) => ({ name: t.name.replace(/_no_delete$/, '_no_truncate'), tbl: t.tbl }))
     const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : 1)
-    const foreignKey = FOREIGN_KEY_TRIGGERS.map((name) => ({ name, tbl: name.startsWith('players') ? 'players' : 'sales' }))
+    const foreignKey = FOREIGN_KEY_TRIGGERS.map((name) => ({
+      name,
+      tbl: name.startsWith('players') ? 'players' : 'sales',
+    }))
     const deltas = PG_ONLY_TRIGGERS.map((name) => ({ name, tbl: 'player_deltas' }))
     expect(pgTriggers).toEqual([...liteTriggers, ...truncates, ...foreignKey, ...deltas].sort(byName))
   })
 
   it('has one identity row (application id "CART", schema 10, no write yet) and a random 32-hex ledger id, as SQLite has', async () => {
     const identity = await q('SELECT application_id, schema_version, writes FROM ledger_identity')
-    expect(identity).toEqual([{ application_id: String(APPLICATION_ID), schema_version: String(PG_SCHEMA_VERSION), writes: '0' }])
+    expect(identity).toEqual([
+      { application_id: String(APPLICATION_ID), schema_version: String(PG_SCHEMA_VERSION), writes: '0' },
+    ])
     await expect(client.query('INSERT INTO ledger_identity VALUES (1, 1)')).rejects.toMatchObject({ code: '23505' })
     const liteId = lite.prepare("SELECT value FROM ledger_meta WHERE name = 'ledger_id'").pluck().get() as string
     const [{ value: pgId }] = await q<{ value: string }>("SELECT value FROM ledger_meta WHERE name = 'ledger_id'")
@@ -206,23 +252,40 @@ describe.skipIf(!server)(`the PostgreSQL schema against the SQLite one${WHY}`, (
   })
 
   it('compares and orders NOCASE as docs/ledger.md says: as SQLite for ASCII letters, as a language beyond', async () => {
-    const pairs = [['Alice', 'aLICE'], ['a_b', 'A_B'], ['É', 'é'], ['ab', 'a\u00ADb'], ['e', 'é']]
+    const pairs = [
+      ['Alice', 'aLICE'],
+      ['a_b', 'A_B'],
+      ['É', 'é'],
+      ['ab', 'a\u00ADb'],
+      ['e', 'é'],
+    ]
     const liteEq = pairs.map(([a, b]) => lite.prepare('SELECT ? = ? COLLATE NOCASE').pluck().get(a, b))
-    const pgEq = await Promise.all(pairs.map(async ([a, b]) => (await q<{ eq: boolean }>('SELECT $1::text = $2::text COLLATE nocase AS eq', [a, b]))[0].eq))
+    const pgEq = await Promise.all(
+      pairs.map(
+        async ([a, b]) => (await q<{ eq: boolean }>('SELECT $1::text = $2::text COLLATE nocase AS eq', [a, b]))[0].eq,
+      ),
+    )
     expect(liteEq).toEqual([1, 1, 0, 0, 0])
     expect(pgEq).toEqual([true, true, true, true, false])
     const ids = ['player_2', 'player1', 'Player-3', 'éa', 'eb']
     const values = ids.map((id) => `('${id}')`).join(', ')
-    const liteOrder = lite.prepare(`SELECT column1 FROM (VALUES ${values}) ORDER BY column1 COLLATE NOCASE`).pluck().all()
-    const pgOrder = (await q<{ x: string }>(`SELECT x FROM (VALUES ${values}) v(x) ORDER BY x COLLATE nocase`)).map((r) => r.x)
+    const liteOrder = lite
+      .prepare(`SELECT column1 FROM (VALUES ${values}) ORDER BY column1 COLLATE NOCASE`)
+      .pluck()
+      .all()
+    const pgOrder = (await q<{ x: string }>(`SELECT x FROM (VALUES ${values}) v(x) ORDER BY x COLLATE nocase`)).map(
+      (r) => r.x,
+    )
     expect(liteOrder).toEqual(['eb', 'Player-3', 'player1', 'player_2', 'éa'])
     expect(pgOrder).toEqual(['éa', 'eb', 'player_2', 'Player-3', 'player1'])
-    const prefix = await q<{ x: string }>(`SELECT x FROM (VALUES ${values}) v(x) WHERE x COLLATE nocase >= $1 AND x COLLATE nocase < $2 ORDER BY x COLLATE "C"`, [
-      'PLAYER',
-      'PLAYER\u{10FFFF}',
-    ])
+    const prefix = await q<{ x: string }>(
+      `SELECT x FROM (VALUES ${values}) v(x) WHERE x COLLATE nocase >= $1 AND x COLLATE nocase < $2 ORDER BY x COLLATE "C"`,
+      ['PLAYER', 'PLAYER\u{10FFFF}'],
+    )
     expect(prefix.map((r) => r.x)).toEqual(['Player-3', 'player1', 'player_2'])
-    await expect(client.query("SELECT count(*) FROM users WHERE name LIKE 'A%'")).rejects.toThrow(/nondeterministic collations are not supported for LIKE/)
+    await expect(client.query("SELECT count(*) FROM users WHERE name LIKE 'A%'")).rejects.toThrow(
+      /nondeterministic collations are not supported for LIKE/,
+    )
   })
 
   /** What each engine says to a statement, run in a transaction rolled back afterwards. */
@@ -259,7 +322,12 @@ describe.skipIf(!server)(`the PostgreSQL schema against the SQLite one${WHY}`, (
   it('refuses, for each trigger, CHECK and key, the statement that SQLite refuses, with the same trigger message', async () => {
     const said = []
     for (const r of REFUSALS) {
-      said.push({ rule: r.rule, sql: r.sql, sqlite: r.sqlite === null ? null : liteSays(r.sql), pg: await pgSays(r.sql) })
+      said.push({
+        rule: r.rule,
+        sql: r.sql,
+        sqlite: r.sqlite === null ? null : liteSays(r.sql),
+        pg: await pgSays(r.sql),
+      })
     }
     expect(said).toEqual(REFUSALS.map((r) => ({ rule: r.rule, sql: r.sql, sqlite: r.sqlite, pg: pgExpects(r) })))
   })
@@ -267,12 +335,18 @@ describe.skipIf(!server)(`the PostgreSQL schema against the SQLite one${WHY}`, (
   it('tries every trigger and every CHECK of both schemas', async () => {
     const checks = await q<{ name: string }>(`SELECT conname AS name FROM pg_constraint
       WHERE contype = 'c' AND connamespace = current_schema()::regnamespace AND conrelid <> 0 ORDER BY 1`)
-    const triggers = await q<{ name: string }>('SELECT tgname AS name FROM pg_trigger WHERE NOT tgisinternal ORDER BY 1')
-    const tried = (kind: Refusal['kind']) => [...new Set(REFUSALS.filter((r) => r.kind === kind).map((r) => r.rule))].sort()
+    const triggers = await q<{ name: string }>(
+      'SELECT tgname AS name FROM pg_trigger WHERE NOT tgisinternal ORDER BY 1',
+    )
+    const tried = (kind: Refusal['kind']) =>
+      [...new Set(REFUSALS.filter((r) => r.kind === kind).map((r) => r.rule))].sort()
     expect(tried('check')).toEqual(checks.map((c) => c.name))
     const own = new Set<string>([...FOREIGN_KEY_TRIGGERS, ...PG_ONLY_TRIGGERS])
     expect(tried('trigger')).toEqual(triggers.map((t) => t.name).filter((n) => !own.has(n)))
-    const liteSql = (lite.prepare("SELECT group_concat(sql, ' ') FROM sqlite_master WHERE type = 'table'").pluck().get() as string)
+    const liteSql = lite
+      .prepare("SELECT group_concat(sql, ' ') FROM sqlite_master WHERE type = 'table'")
+      .pluck()
+      .get() as string
     expect(liteSql.match(/\bCHECK \(/g)).toHaveLength(checks.length)
   })
 
@@ -280,7 +354,10 @@ describe.skipIf(!server)(`the PostgreSQL schema against the SQLite one${WHY}`, (
     const said = []
     for (const sql of ALLOWED) {
       const sqlite = liteSays(sql) === 'accepted' ? (lite.prepare(sql).run(), 'accepted') : liteSays(sql)
-      const pgAnswer = await client.query(sql).then(() => 'accepted', (e: Error) => e.message)
+      const pgAnswer = await client.query(sql).then(
+        () => 'accepted',
+        (e: Error) => e.message,
+      )
       said.push({ sql, sqlite, pg: pgAnswer })
     }
     expect(said).toEqual(ALLOWED.map((sql) => ({ sql, sqlite: 'accepted', pg: 'accepted' })))

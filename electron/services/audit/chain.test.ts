@@ -45,7 +45,12 @@ afterEach(() => {
 function alter(statement: string): void {
   db.close()
   const pg = location.startsWith('postgresql:')
-  outsideSql(location, pg ? `ALTER TABLE audit DISABLE TRIGGER USER; ${statement}; ALTER TABLE audit ENABLE TRIGGER USER` : `DROP TRIGGER IF EXISTS audit_no_update; DROP TRIGGER IF EXISTS audit_no_delete; ${statement}`)
+  outsideSql(
+    location,
+    pg
+      ? `ALTER TABLE audit DISABLE TRIGGER USER; ${statement}; ALTER TABLE audit ENABLE TRIGGER USER`
+      : `DROP TRIGGER IF EXISTS audit_no_update; DROP TRIGGER IF EXISTS audit_no_delete; ${statement}`,
+  )
   open()
 }
 
@@ -73,7 +78,16 @@ describe('the audit chain check', () => {
 })
 
 describe('walkChain', () => {
-  const row = (seq: number, prev: string, hash: string): AuditRow => ({ seq, at: '', actor: 'a', action: 'x', object: 'o', details: '{}', prev_hash: prev, hash })
+  const row = (seq: number, prev: string, hash: string): AuditRow => ({
+    seq,
+    at: '',
+    actor: 'a',
+    action: 'x',
+    object: 'o',
+    details: '{}',
+    prev_hash: prev,
+    hash,
+  })
 
   it('stops listing at its cap, and still counts every bad entry', () => {
     // every entry unsealed: each one bad on its own

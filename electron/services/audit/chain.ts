@@ -17,7 +17,6 @@ export const GENESIS_HASH = '0'.repeat(64)
 export const CHAIN_KEY_LABEL = 'CARATS-AUDIT-CHAIN/1'
 export const KEYING_ACTION = 'audit.keyed'
 
-
 type Fields = Pick<AuditRow, 'seq' | 'at' | 'actor' | 'action' | 'object' | 'details'>
 
 const body = (prev: string, e: Fields) =>
@@ -53,15 +52,18 @@ export interface ChainWalk {
 
 /** Whether the entry follows the one before it: its number, and the previous entry's hash it holds. */
 function linkProblem(r: AuditRow, expectedSeq: number, prevHash: string): string | null {
-  if (r.seq !== expectedSeq) return r.seq > expectedSeq ? `entries ${expectedSeq}…${r.seq - 1} are missing` : `entry ${r.seq} is out of sequence`
-  if (r.prev_hash !== prevHash) return `entry ${r.seq} does not follow entry ${r.seq - 1}: an entry was removed, inserted or altered`
+  if (r.seq !== expectedSeq)
+    return r.seq > expectedSeq ? `entries ${expectedSeq}…${r.seq - 1} are missing` : `entry ${r.seq} is out of sequence`
+  if (r.prev_hash !== prevHash)
+    return `entry ${r.seq} does not follow entry ${r.seq - 1}: an entry was removed, inserted or altered`
   return null
 }
 
 /** Whether the entry's own hash seals its fields and the link it holds. */
 function sealProblem(r: AuditRow, keyedFrom: number | null, chainKey: Buffer): string | null {
   const keyed = keyedFrom !== null && r.seq >= keyedFrom
-  if (keyed && r.seq === keyedFrom && r.action !== KEYING_ACTION) return `entry ${r.seq} should open the keyed chain but is a ${r.action}: the log was rewritten`
+  if (keyed && r.seq === keyedFrom && r.action !== KEYING_ACTION)
+    return `entry ${r.seq} should open the keyed chain but is a ${r.action}: the log was rewritten`
   const expected = keyed ? entryMac(chainKey, r.prev_hash, r) : entryHash(r.prev_hash, r)
   return expected === r.hash ? null : `entry ${r.seq} was altered after it was written`
 }
@@ -71,19 +73,33 @@ function sealProblem(r: AuditRow, keyedFrom: number | null, chainKey: Buffer): s
  * goes on from that entry's own number and hash, so an altered entry is named alone (not every
  * entry after it), and a first break hides no later one.
  */
-export function walkChain(rows: Iterable<AuditRow>, keyedFrom: number | null, chainKey: Buffer, hashAt: number | null): ChainWalk {
-  const walk: ChainWalk = { entries: 0, firstBad: null, bad: [], badCount: 0, hashAt: hashAt === 0 ? GENESIS_HASH : null }
+export function walkChain(
+  rows: Iterable<AuditRow>,
+  keyedFrom: number | null,
+  chainKey: Buffer,
+  hashAt: number | null,
+): ChainWalk {
+  const walk: ChainWalk = {
+    entries: 0,
+    firstBad: null,
+    bad: [],
+    badCount: 0,
+    hashAt: hashAt === 0 ? GENESIS_HASH : null,
+  }
   let prevHash = GENESIS_HASH
   let expectedSeq = 1
   for (const r of rows) {
-    const problems = [linkProblem(r, expectedSeq, prevHash), sealProblem(r, keyedFrom, chainKey)].filter((p) => p !== null)
+    const problems = [linkProblem(r, expectedSeq, prevHash), sealProblem(r, keyedFrom, chainKey)].filter(
+      (p) => p !== null,
+    )
     if (problems.length > 0) noteBad(walk, { seq: r.seq, reason: problems.join('; ') })
     else if (r.seq === hashAt && walk.badCount === 0) walk.hashAt = r.hash
     walk.entries++
     prevHash = r.hash
     expectedSeq = r.seq + 1
   }
-  if (keyedFrom !== null && expectedSeq - 1 < keyedFrom) noteBad(walk, { seq: keyedFrom, reason: `entry ${keyedFrom}, which keyed the chain, is gone: the log was cut` })
+  if (keyedFrom !== null && expectedSeq - 1 < keyedFrom)
+    noteBad(walk, { seq: keyedFrom, reason: `entry ${keyedFrom}, which keyed the chain, is gone: the log was cut` })
   return walk
 }
 
@@ -105,19 +121,36 @@ export function judgeCheckpoint(
 ): CheckpointJudgement {
   const cp = read.checkpoint
   if (cp) return judgeAgainst(cp, log)
-  if (read.problem === 'altered') return { status: 'altered', problem: `the checkpoint ${log.file} was altered, or made under another key` }
+  if (read.problem === 'altered')
+    return { status: 'altered', problem: `the checkpoint ${log.file} was altered, or made under another key` }
   if (log.keyedFrom === null && log.entries === 0) return { status: 'none', problem: null }
-  return { status: 'missing', problem: `the checkpoint ${log.file} is missing: nothing proves the log is whole; restore it from the backup` }
+  return {
+    status: 'missing',
+    problem: `the checkpoint ${log.file} is missing: nothing proves the log is whole; restore it from the backup`,
+  }
 }
 
-function judgeAgainst(cp: Checkpoint, log: { ledgerId: string; keyedFrom: number | null; entries: number; hashAt: string | null }): CheckpointJudgement {
-  if (cp.ledger !== log.ledgerId) return { status: 'other-ledger', problem: `the checkpoint belongs to ledger ${cp.ledger}, not this one (${log.ledgerId})` }
+function judgeAgainst(
+  cp: Checkpoint,
+  log: { ledgerId: string; keyedFrom: number | null; entries: number; hashAt: string | null },
+): CheckpointJudgement {
+  if (cp.ledger !== log.ledgerId)
+    return {
+      status: 'other-ledger',
+      problem: `the checkpoint belongs to ledger ${cp.ledger}, not this one (${log.ledgerId})`,
+    }
   if (cp.entries > log.entries) {
     const cut = `the checkpoint of ${cp.at} counts ${cp.entries} entries, the log holds ${log.entries}`
-    return { status: 'cut', problem: `${cut}: entries were cut from its end, or the file was rolled back to an earlier copy` }
+    return {
+      status: 'cut',
+      problem: `${cut}: entries were cut from its end, or the file was rolled back to an earlier copy`,
+    }
   }
   if (cp.keyedFrom !== log.keyedFrom || cp.head !== log.hashAt) {
-    return { status: 'rewritten', problem: `entry ${cp.entries} is not the one the checkpoint of ${cp.at} recorded: the log was rewritten or replaced` }
+    return {
+      status: 'rewritten',
+      problem: `entry ${cp.entries} is not the one the checkpoint of ${cp.at} recorded: the log was rewritten or replaced`,
+    }
   }
   return cp.entries < log.entries ? { status: 'behind', problem: null } : { status: 'ok', problem: null }
 }

@@ -26,22 +26,32 @@ const ENTRIES: [string, string, string, string][] = [
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'audit-list-'))
   db = openLedger(testLedgerLocation(dir, 'l').location)
-  const insert = db.prepare("INSERT INTO audit (seq, at, actor, action, object, details, prev_hash, hash) VALUES (?, ?, ?, ?, ?, '{}', '', '')")
+  const insert = db.prepare(
+    "INSERT INTO audit (seq, at, actor, action, object, details, prev_hash, hash) VALUES (?, ?, ?, ?, ?, '{}', '', '')",
+  )
   ENTRIES.forEach((e, i) => insert.run(i + 1, ...e))
   prepared.length = 0
-  recording = new Proxy(db, { get: (t, p) => (p === 'prepare' ? (sql: string) => (prepared.push(sql), t.prepare(sql)) : Reflect.get(t, p, t)) })
+  recording = new Proxy(db, {
+    get: (t, p) => (p === 'prepare' ? (sql: string) => (prepared.push(sql), t.prepare(sql)) : Reflect.get(t, p, t)),
+  })
 })
 afterEach(() => {
   db.close()
   rmSync(dir, { recursive: true, force: true })
 })
 
-const seqs = (r: Partial<AuditListRequest>) => listAudit(recording, { page: 1, pageSize: 50, ...r }).items.map((e) => e.seq)
+const seqs = (r: Partial<AuditListRequest>) =>
+  listAudit(recording, { page: 1, pageSize: 50, ...r }).items.map((e) => e.seq)
 
 describe('the audit list', () => {
   it('lists the newest first by default, a page at a time, with the count', () => {
     expect(seqs({})).toEqual([6, 5, 4, 3, 2, 1])
-    expect(listAudit(db, { page: 2, pageSize: 4 })).toMatchObject({ total: 6, page: 2, pageSize: 4, items: [{ seq: 2 }, { seq: 1 }] })
+    expect(listAudit(db, { page: 2, pageSize: 4 })).toMatchObject({
+      total: 6,
+      page: 2,
+      pageSize: 4,
+      items: [{ seq: 2 }, { seq: 1 }],
+    })
   })
 
   it('filters by the start of the actor, action or object ignoring case, and by days', () => {
@@ -68,7 +78,8 @@ describe('the audit list', () => {
   it.skipIf(testEngine() === 'postgres')('reads every filter and every sort from an index, never the whole log', () => {
     const sorts: AuditSortKey[] = ['seq', 'at', 'actor', 'action', 'object']
     for (const sort of sorts) for (const order of ['asc', 'desc'] as const) seqs({ sort, order })
-    for (const f of [{ actor: 'a' }, { action: 'a' }, { object: 'a' }, { from: '2026-03-01' }, { to: '2026-03-01' }]) seqs(f)
+    for (const f of [{ actor: 'a' }, { action: 'a' }, { object: 'a' }, { from: '2026-03-01' }, { to: '2026-03-01' }])
+      seqs(f)
     expect(prepared.length).toBeGreaterThan(20)
     for (const sql of prepared) {
       const params = Array.from({ length: (sql.match(/\?/g) ?? []).length }, () => 'a')
@@ -76,11 +87,17 @@ describe('the audit list', () => {
       const plan = steps.map((r) => r.detail).join(' | ')
       // the matches of a filter come from its index; with no filter, the sort's index is read in
       // order (the page's own rows, read by seq, are sorted again: a page, not the log)
-      if (/WHERE \w+ (COLLATE NOCASE )?[<>]/.test(sql) || /INDEXED BY/.test(sql)) expect(plan, sql).toMatch(/SEARCH audit USING (COVERING )?INDEX audit_by_\w+ \(/)
-      else expect(steps.filter((r) => r.parent !== 0 && /TEMP B-TREE/.test(r.detail)), sql).toEqual([])
+      if (/WHERE \w+ (COLLATE NOCASE )?[<>]/.test(sql) || /INDEXED BY/.test(sql))
+        expect(plan, sql).toMatch(/SEARCH audit USING (COVERING )?INDEX audit_by_\w+ \(/)
+      else
+        expect(
+          steps.filter((r) => r.parent !== 0 && /TEMP B-TREE/.test(r.detail)),
+          sql,
+        ).toEqual([])
       // only the seq of the matches is sorted (from the index alone), then a page of rows is read by seq
       if (/seq IN/.test(sql)) expect(plan, sql).toMatch(/SEARCH audit USING INTEGER PRIMARY KEY \(rowid=\?\)/)
-      if (/INDEXED BY \w+ WHERE \w+ COLLATE NOCASE >= \? AND \w+ COLLATE NOCASE < \? ORDER BY seq/.test(sql)) expect(plan, sql).toMatch(/COVERING INDEX/)
+      if (/INDEXED BY \w+ WHERE \w+ COLLATE NOCASE >= \? AND \w+ COLLATE NOCASE < \? ORDER BY seq/.test(sql))
+        expect(plan, sql).toMatch(/COVERING INDEX/)
     }
   })
 })

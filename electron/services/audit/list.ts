@@ -32,7 +32,12 @@ export interface AuditListRequest extends AuditFilter {
 const END = '\u{10FFFF}'
 
 /** Each filter's index (migration 7). */
-const INDEX_OF = { actor: 'audit_by_actor_nocase', action: 'audit_by_action', object: 'audit_by_object', at: 'audit_by_at' } as const
+const INDEX_OF = {
+  actor: 'audit_by_actor_nocase',
+  action: 'audit_by_action',
+  object: 'audit_by_object',
+  at: 'audit_by_at',
+} as const
 
 /**
  * The WHERE clause of a filter, its parameters in order, and the index of its first part: the
@@ -49,8 +54,14 @@ export function auditWhere(f: AuditFilter): { sql: string; params: unknown[]; in
     params.push(prefix, prefix + END)
     index ??= INDEX_OF[column]
   }
-  if (f.from) { parts.push('at >= ?'); params.push(f.from) }
-  if (f.to) { parts.push('at < ?'); params.push(nextDay(f.to)) }
+  if (f.from) {
+    parts.push('at >= ?')
+    params.push(f.from)
+  }
+  if (f.to) {
+    parts.push('at < ?')
+    params.push(nextDay(f.to))
+  }
   if (f.from || f.to) index ??= INDEX_OF.at
   return { sql: parts.length ? `WHERE ${parts.join(' AND ')}` : '', params, index }
 }
@@ -66,7 +77,15 @@ export function auditOrder(sort: AuditSortKey = 'seq', order: SortOrder = 'desc'
   return `ORDER BY ${column} ${dir}, seq ${dir}`
 }
 
-const toEntry = (r: AuditRow): AuditEntry => ({ seq: r.seq, at: r.at, actor: r.actor, action: r.action, object: r.object, details: r.details, hash: r.hash })
+const toEntry = (r: AuditRow): AuditEntry => ({
+  seq: r.seq,
+  at: r.at,
+  actor: r.actor,
+  action: r.action,
+  object: r.object,
+  details: r.details,
+  hash: r.hash,
+})
 
 /**
  * Unfiltered, a page is read from the index of its sort in order. Filtered, the entries that match
@@ -77,9 +96,14 @@ const toEntry = (r: AuditRow): AuditEntry => ({ seq: r.seq, at: r.at, actor: r.a
 export function listAudit(db: Db, { page, pageSize, sort, order, ...filter }: AuditListRequest): Page<AuditEntry> {
   const w = auditWhere(filter)
   const by = auditOrder(sort, order)
-  const total = db.prepare(`SELECT count(*) FROM audit ${w.sql}`).pluck().get(...w.params) as number
+  const total = db
+    .prepare(`SELECT count(*) FROM audit ${w.sql}`)
+    .pluck()
+    .get(...w.params) as number
   const rows = db
-    .prepare(`SELECT * FROM audit WHERE seq IN (SELECT seq FROM audit ${indexedBy(db, w.index)} ${w.sql} ${by} LIMIT ? OFFSET ?) ${by}`)
+    .prepare(
+      `SELECT * FROM audit WHERE seq IN (SELECT seq FROM audit ${indexedBy(db, w.index)} ${w.sql} ${by} LIMIT ? OFFSET ?) ${by}`,
+    )
     .all(...w.params, pageSize, (page - 1) * pageSize) as AuditRow[]
   return { total, page, pageSize, items: rows.map(toEntry) }
 }

@@ -8,7 +8,16 @@ import type { RecordFinding, RecordsCheck } from '../../contract/types'
 import type { Db } from '../../ledger/db'
 import type { KeyStore } from '../../ledger/keystore'
 import { readMeta } from '../../ledger/meta'
-import { isPristineClaim, ROW_SEAL_KEY_LABEL, SEAL_KINDS, SEAL_SPECS, SEALING_ACTION, sealMac, touchedRow, USER_ACTIONS } from './seals'
+import {
+  isPristineClaim,
+  ROW_SEAL_KEY_LABEL,
+  SEAL_KINDS,
+  SEAL_SPECS,
+  SEALING_ACTION,
+  sealMac,
+  touchedRow,
+  USER_ACTIONS,
+} from './seals'
 import type { RowRef, SealKind } from './context'
 
 export type SealFinding = RecordFinding
@@ -33,7 +42,12 @@ const TOUCHING_SQL = `SELECT seq, action, object, details FROM audit WHERE actio
 
 function indexLog(db: Db): LogIndex {
   const index: LogIndex = { latest: new Map(), rowOfSeq: new Map(), sealings: [] }
-  for (const e of db.prepare(TOUCHING_SQL).iterate() as IterableIterator<{ seq: number; action: string; object: string; details: string }>) {
+  for (const e of db.prepare(TOUCHING_SQL).iterate() as IterableIterator<{
+    seq: number
+    action: string
+    object: string
+    details: string
+  }>) {
     const seq = Number(e.seq)
     if (e.action === SEALING_ACTION) index.sealings.push(seq)
     const ref = touchedRow(e.action, e.object, e.details)
@@ -43,7 +57,6 @@ function indexLog(db: Db): LogIndex {
   }
   return index
 }
-
 
 interface SealedRow {
   row: Record<string, unknown>
@@ -59,21 +72,31 @@ function judgeRow(sealKey: Buffer, log: LogIndex, ref: RowRef, { row, seal }: Se
       ? `it has no seal, though entry ${latest.seq} (${latest.action}) changed it: its seal was removed outside the app`
       : 'no audit entry accounts for it: it was written outside the app (with the database, not through it)'
   }
-  if (sealMac(sealKey, ref, seal.seq, row) !== seal.mac) return `it does not match its seal of entry ${seal.seq}: it was changed outside the app`
-  if (latest && latest.seq > seal.seq) return `it is its state of entry ${seal.seq}, yet entry ${latest.seq} (${latest.action}) changed it since: an earlier state was put back`
-  if (log.rowOfSeq.get(seal.seq) !== refId(ref) && !log.sealings.includes(seal.seq)) return `its seal names entry ${seal.seq}, which is not about it`
+  if (sealMac(sealKey, ref, seal.seq, row) !== seal.mac)
+    return `it does not match its seal of entry ${seal.seq}: it was changed outside the app`
+  if (latest && latest.seq > seal.seq)
+    return `it is its state of entry ${seal.seq}, yet entry ${latest.seq} (${latest.action}) changed it since: an earlier state was put back`
+  if (log.rowOfSeq.get(seal.seq) !== refId(ref) && !log.sealings.includes(seal.seq))
+    return `its seal names entry ${seal.seq}, which is not about it`
   return null
 }
 
 function rowsWithSeals(db: Db, kind: SealKind): IterableIterator<Record<string, unknown>> {
   const { table, key } = SEAL_SPECS[kind]
-  return db.prepare(`SELECT t.*, s.seq AS seal_seq, s.mac AS seal_mac FROM ${table} t
-    LEFT JOIN row_seals s ON s.kind = ? AND s.key = CAST(t.${key} AS TEXT) ORDER BY t.${key}`).iterate(kind) as IterableIterator<Record<string, unknown>>
+  return db
+    .prepare(
+      `SELECT t.*, s.seq AS seal_seq, s.mac AS seal_mac FROM ${table} t
+    LEFT JOIN row_seals s ON s.kind = ? AND s.key = CAST(t.${key} AS TEXT) ORDER BY t.${key}`,
+    )
+    .iterate(kind) as IterableIterator<Record<string, unknown>>
 }
 
 function splitSeal(r: Record<string, unknown>): SealedRow {
   const { seal_seq, seal_mac, ...row } = r
-  return { row, seal: seal_mac === null || seal_mac === undefined ? null : { seq: Number(seal_seq), mac: String(seal_mac) } }
+  return {
+    row,
+    seal: seal_mac === null || seal_mac === undefined ? null : { seq: Number(seal_seq), mac: String(seal_mac) },
+  }
 }
 
 /** Entries about rows that are not there, and seals of no row. */
@@ -82,11 +105,25 @@ function missingRows(db: Db, log: LogIndex, seen: Set<string>): SealFinding[] {
   for (const [id, t] of log.latest) {
     if (seen.has(id) || id.startsWith('ceremony:')) continue
     const [kind, key] = id.split(':') as [SealKind, string]
-    findings.push({ kind, key, row: `${kind} ${key}`, problem: `entry ${t.seq} (${t.action}) is about it, yet it is gone: it was deleted outside the app` })
+    findings.push({
+      kind,
+      key,
+      row: `${kind} ${key}`,
+      problem: `entry ${t.seq} (${t.action}) is about it, yet it is gone: it was deleted outside the app`,
+    })
   }
-  for (const s of db.prepare('SELECT kind, key, seq FROM row_seals ORDER BY kind, key').iterate() as IterableIterator<{ kind: SealKind; key: string; seq: number }>) {
+  for (const s of db.prepare('SELECT kind, key, seq FROM row_seals ORDER BY kind, key').iterate() as IterableIterator<{
+    kind: SealKind
+    key: string
+    seq: number
+  }>) {
     if (!seen.has(`${s.kind}:${s.key}`) && !log.latest.has(`${s.kind}:${s.key}`)) {
-      findings.push({ kind: s.kind, key: s.key, row: `${s.kind} ${s.key}`, problem: `a seal of entry ${s.seq} stands for a row that is not there` })
+      findings.push({
+        kind: s.kind,
+        key: s.key,
+        row: `${s.kind} ${s.key}`,
+        problem: `a seal of entry ${s.seq} stands for a row that is not there`,
+      })
     }
   }
   return findings
@@ -98,14 +135,24 @@ function missingRows(db: Db, log: LogIndex, seen: Set<string>): SealFinding[] {
  * other sealing entry was made by wiping the ledger's record of it, to have minted rows sealed.
  */
 function sealingFindings(db: Db, log: LogIndex): SealFinding[] {
-  const keyed = db.prepare("SELECT details FROM audit WHERE action = 'audit.keyed' ORDER BY seq LIMIT 1").pluck().get() as string | undefined
+  const keyed = db
+    .prepare("SELECT details FROM audit WHERE action = 'audit.keyed' ORDER BY seq LIMIT 1")
+    .pluck()
+    .get() as string | undefined
   const fromStart = keyed !== undefined && (JSON.parse(keyed) as { rowsSealed?: unknown }).rowsSealed === true
   const meta = readMeta(db, 'rows_sealed')
   const expected = fromStart || meta === null || meta === '0' ? [] : [Number(meta)]
   if (log.sealings.length === expected.length && log.sealings.every((s, i) => s === expected[i])) return []
   const said = log.sealings.length === 0 ? 'no entry' : `entries ${log.sealings.join(', ')}`
-  const due = fromStart ? 'by the chain\'s first entry' : `by entry ${meta ?? 'none'}`
-  return [{ kind: 'ledger', key: 'rows_sealed', row: 'the sealing of the rows', problem: `the rows were to be sealed once (${due}), and ${said} sealed them: the ledger's record of it was changed outside the app` }]
+  const due = fromStart ? "by the chain's first entry" : `by entry ${meta ?? 'none'}`
+  return [
+    {
+      kind: 'ledger',
+      key: 'rows_sealed',
+      row: 'the sealing of the rows',
+      problem: `the rows were to be sealed once (${due}), and ${said} sealed them: the ledger's record of it was changed outside the app`,
+    },
+  ]
 }
 
 /** Every sealed row of the ledger against its seal and the log. */
@@ -152,7 +199,8 @@ export function accountProblem(db: Db, keys: KeyStore, userId: number): string |
   const { touch_seq, touch_action, sealed_by_action, sealed_by_object, sealed_by_details, rows_sealed_at, ...user } = r
   const sealed = splitSeal(user)
   const log: LogIndex = { latest: new Map(), rowOfSeq: new Map(), sealings: [] }
-  if (touch_seq !== null && touch_seq !== undefined) log.latest.set(refId(ref), { seq: Number(touch_seq), action: String(touch_action) })
+  if (touch_seq !== null && touch_seq !== undefined)
+    log.latest.set(refId(ref), { seq: Number(touch_seq), action: String(touch_action) })
   if (typeof rows_sealed_at === 'string' && rows_sealed_at !== '0') log.sealings.push(Number(rows_sealed_at))
   if (sealed.seal && typeof sealed_by_action === 'string') {
     const about = touchedRow(sealed_by_action, String(sealed_by_object), String(sealed_by_details))

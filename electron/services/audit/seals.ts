@@ -26,7 +26,6 @@ export const ROW_SEAL_KEY_LABEL = 'CARATS-ROW-SEAL/1'
 /** The entry that sealed the rows of a ledger made before seals (migration 13), once. */
 export const SEALING_ACTION = 'ledger.sealed'
 
-
 interface SealSpec {
   table: string
   key: string
@@ -38,38 +37,84 @@ interface SealSpec {
 
 export const SEAL_SPECS: Record<SealKind, SealSpec> = {
   user: {
-    table: 'users', key: 'id',
-    fields: ['name', 'skeleton', 'role', 'password_hash', 'password_salt', 'active', 'granted_by', 'confirmed_by', 'confirmed_at'],
+    table: 'users',
+    key: 'id',
+    fields: [
+      'name',
+      'skeleton',
+      'role',
+      'password_hash',
+      'password_salt',
+      'active',
+      'granted_by',
+      'confirmed_by',
+      'confirmed_at',
+    ],
     label: (r) => `account ${r.id} "${String(r.name)}" (${String(r.role)}${r.active === 0 ? ', deactivated' : ''})`,
   },
   claim: {
-    table: 'claims', key: 'unit_key',
-    fields: ['emission', 'player_id', 'prize_cents', 'status', 'document', 'document_ref', 'verified_by', 'approved_by', 'signed_off_by',
-      'paid_by', 'payment_ref', 'rejected_by', 'rejected_from', 'reject_reason'],
-    label: (r) => `claim ${String(r.unit_key)} (${String(r.status)}${r.payment_ref ? `, payment reference ${String(r.payment_ref)}` : ''})`,
+    table: 'claims',
+    key: 'unit_key',
+    fields: [
+      'emission',
+      'player_id',
+      'prize_cents',
+      'status',
+      'document',
+      'document_ref',
+      'verified_by',
+      'approved_by',
+      'signed_off_by',
+      'paid_by',
+      'payment_ref',
+      'rejected_by',
+      'rejected_from',
+      'reject_reason',
+    ],
+    label: (r) =>
+      `claim ${String(r.unit_key)} (${String(r.status)}${r.payment_ref ? `, payment reference ${String(r.payment_ref)}` : ''})`,
   },
   party: {
-    table: 'related_parties', key: 'id',
+    table: 'related_parties',
+    key: 'id',
     fields: ['player', 'relation', 'linked_to', 'reason', 'added_by', 'removed_by', 'removed_reason'],
-    label: (r) => `register entry ${r.id} (${String(r.player)} linked to ${String(r.linked_to)}${r.removed_by ? ', removed' : ''})`,
+    label: (r) =>
+      `register entry ${r.id} (${String(r.player)} linked to ${String(r.linked_to)}${r.removed_by ? ', removed' : ''})`,
   },
   emission: {
-    table: 'emissions', key: 'emission',
+    table: 'emissions',
+    key: 'emission',
     fields: ['code', 'status', 'withdrawn_reason', 'blocks', 'definition_digest', 'demo', 'claim_threshold_cents'],
     label: (r) => `emission ${r.emission} (${String(r.status)})`,
   },
   ceremony: {
-    table: 'key_ceremonies', key: 'emission',
-    fields: ['protocol', 'server_hash', 'started_by', 'committed_by', 'custodian_commit', 'custodian', 'custodian_hash', 'custodian_source'],
-    label: (r) => `key ceremony of emission ${r.emission}${r.custodian ? ` (second person ${String(r.custodian)})` : ''}`,
+    table: 'key_ceremonies',
+    key: 'emission',
+    fields: [
+      'protocol',
+      'server_hash',
+      'started_by',
+      'committed_by',
+      'custodian_commit',
+      'custodian',
+      'custodian_hash',
+      'custodian_source',
+    ],
+    label: (r) =>
+      `key ceremony of emission ${r.emission}${r.custodian ? ` (second person ${String(r.custodian)})` : ''}`,
   },
 }
 
 export const SEAL_KINDS = Object.keys(SEAL_SPECS) as SealKind[]
 
 /** The entries that change an account's row. */
-export const USER_ACTIONS: ReadonlySet<string> = new Set(['auth.setup', 'user.create', 'user.update', 'auth.password-change', 'user.confirm'])
-
+export const USER_ACTIONS: ReadonlySet<string> = new Set([
+  'auth.setup',
+  'user.create',
+  'user.update',
+  'auth.password-change',
+  'user.confirm',
+])
 
 const numberAfter = (object: string, prefix: string): string | null => {
   if (!object.startsWith(prefix)) return null
@@ -117,7 +162,9 @@ function sealValue(v: unknown): unknown {
 
 export function sealMac(sealKey: Buffer, ref: RowRef, seq: number, row: Record<string, unknown>): string {
   const fields = Object.fromEntries(SEAL_SPECS[ref.kind].fields.map((f) => [f, sealValue(row[f])]))
-  return createHmac('sha256', sealKey).update(canonicalJson({ kind: ref.kind, key: ref.key, seq, fields })).digest('hex')
+  return createHmac('sha256', sealKey)
+    .update(canonicalJson({ kind: ref.kind, key: ref.key, seq, fields }))
+    .digest('hex')
 }
 
 export interface SealRow {
@@ -127,11 +174,15 @@ export interface SealRow {
 
 /** The statements of one ledger's seals, prepared once. */
 export function sealStatements(db: Db) {
-  const rowOf = Object.fromEntries(SEAL_KINDS.map((k) => [k, db.prepare(`SELECT * FROM ${SEAL_SPECS[k].table} WHERE ${SEAL_SPECS[k].key} = ?`)]))
+  const rowOf = Object.fromEntries(
+    SEAL_KINDS.map((k) => [k, db.prepare(`SELECT * FROM ${SEAL_SPECS[k].table} WHERE ${SEAL_SPECS[k].key} = ?`)]),
+  )
   return {
     rowOf: rowOf as Record<SealKind, ReturnType<Db['prepare']>>,
     sealOf: db.prepare('SELECT seq, mac FROM row_seals WHERE kind = ? AND key = ?'),
-    upsert: db.prepare('INSERT INTO row_seals (kind, key, seq, mac) VALUES (?, ?, ?, ?) ON CONFLICT (kind, key) DO UPDATE SET seq = excluded.seq, mac = excluded.mac'),
+    upsert: db.prepare(
+      'INSERT INTO row_seals (kind, key, seq, mac) VALUES (?, ?, ?, ?) ON CONFLICT (kind, key) DO UPDATE SET seq = excluded.seq, mac = excluded.mac',
+    ),
     drop: db.prepare('DELETE FROM row_seals WHERE kind = ? AND key = ?'),
   }
 }
@@ -149,14 +200,29 @@ export function resealRow(statements: SealStatements, keys: KeyStore, ref: RowRe
 }
 
 /** After an entry is appended (inside its transaction): the row it changed is sealed under it. */
-export function resealForEntry(statements: SealStatements, keys: KeyStore, e: { seq: number; action: string; object: string; details: string }): void {
+export function resealForEntry(
+  statements: SealStatements,
+  keys: KeyStore,
+  e: { seq: number; action: string; object: string; details: string },
+): void {
   const ref = touchedRow(e.action, e.object, e.details)
   if (ref) resealRow(statements, keys, ref, e.seq)
 }
 
-const CLAIM_STEP_FIELDS = ['document', 'document_ref', 'verified_by', 'approved_by', 'signed_off_by', 'paid_by', 'payment_ref', 'rejected_by', 'reject_reason']
+const CLAIM_STEP_FIELDS = [
+  'document',
+  'document_ref',
+  'verified_by',
+  'approved_by',
+  'signed_off_by',
+  'paid_by',
+  'payment_ref',
+  'rejected_by',
+  'reject_reason',
+]
 /** A claim as its sale wrote it, pending with no step's field set: it needs no seal while no entry names it. */
-export const isPristineClaim = (r: Record<string, unknown>) => r.status === 'pending' && CLAIM_STEP_FIELDS.every((f) => r[f] === null)
+export const isPristineClaim = (r: Record<string, unknown>) =>
+  r.status === 'pending' && CLAIM_STEP_FIELDS.every((f) => r[f] === null)
 const PRISTINE_CLAIM_SQL = `status = 'pending' AND ${CLAIM_STEP_FIELDS.map((f) => `${f} IS NULL`).join(' AND ')}`
 
 /**
@@ -176,22 +242,33 @@ export function sealExistingRows(db: Db, keys: KeyStore, append: (details: strin
   const statements = sealStatements(db)
   for (const kind of SEAL_KINDS) {
     const { table, key } = SEAL_SPECS[kind]
-    for (const k of db.prepare(`SELECT ${key} FROM ${table} ${kind === 'claim' ? `WHERE NOT (${PRISTINE_CLAIM_SQL})` : ''}`).pluck().all()) {
+    for (const k of db
+      .prepare(`SELECT ${key} FROM ${table} ${kind === 'claim' ? `WHERE NOT (${PRISTINE_CLAIM_SQL})` : ''}`)
+      .pluck()
+      .all()) {
       resealRow(statements, keys, { kind, key: String(Number(k)) }, e.seq)
     }
   }
   return e.seq
 }
 
-const countSql = (k: SealKind) => `SELECT count(*) FROM ${SEAL_SPECS[k].table} ${k === 'claim' ? `WHERE NOT (${PRISTINE_CLAIM_SQL})` : ''}`
+const countSql = (k: SealKind) =>
+  `SELECT count(*) FROM ${SEAL_SPECS[k].table} ${k === 'claim' ? `WHERE NOT (${PRISTINE_CLAIM_SQL})` : ''}`
 
 /** Each account without a skeleton gets its own, in the order the accounts were made; a look-alike of an earlier one is listed instead. */
 function fillSkeletons(db: Db): { id: number; name: string; like: string }[] {
   const taken = new Map<string, string>()
-  for (const r of db.prepare('SELECT name, skeleton FROM users WHERE skeleton IS NOT NULL').all() as { name: string; skeleton: string }[]) taken.set(r.skeleton, r.name)
+  for (const r of db.prepare('SELECT name, skeleton FROM users WHERE skeleton IS NOT NULL').all() as {
+    name: string
+    skeleton: string
+  }[])
+    taken.set(r.skeleton, r.name)
   const lookAlikes: { id: number; name: string; like: string }[] = []
   const set = db.prepare('UPDATE users SET skeleton = ? WHERE id = ?')
-  for (const r of db.prepare('SELECT id, name FROM users WHERE skeleton IS NULL ORDER BY id').all() as { id: number; name: string }[]) {
+  for (const r of db.prepare('SELECT id, name FROM users WHERE skeleton IS NULL ORDER BY id').all() as {
+    id: number
+    name: string
+  }[]) {
     const s = skeleton(r.name)
     const other = taken.get(s)
     if (other !== undefined) {

@@ -30,7 +30,14 @@ beforeEach(() => {
   path = ledger.location
   keyFile = ledger.keyFile
   open()
-  const actions = ['emission.create', 'emission.generate-start', 'emission.generate-done', 'emission.verify-start', 'emission.verify-done', 'emission.open'] as const
+  const actions = [
+    'emission.create',
+    'emission.generate-start',
+    'emission.generate-done',
+    'emission.verify-start',
+    'emission.verify-done',
+    'emission.open',
+  ] as const
   for (let i = 1; i <= 6; i++) audit.record(i % 2 ? 'ada' : 'otto', actions[i - 1], `emission:${i}`, { i })
 })
 afterEach(() => {
@@ -53,7 +60,16 @@ function rewriteWithRecomputedHashes(from: number): void {
   db.close()
   const raw = new Database(path)
   raw.exec('DROP TRIGGER IF EXISTS audit_no_update')
-  const rows = raw.prepare('SELECT * FROM audit ORDER BY seq').all() as { seq: number; at: string; actor: string; action: string; object: string; details: string; prev_hash: string; hash: string }[]
+  const rows = raw.prepare('SELECT * FROM audit ORDER BY seq').all() as {
+    seq: number
+    at: string
+    actor: string
+    action: string
+    object: string
+    details: string
+    prev_hash: string
+    hash: string
+  }[]
   let prev = rows[from - 2]?.hash ?? '0'.repeat(64)
   for (const r of rows.slice(from - 1)) {
     const actor = r.seq === 4 ? 'eve' : r.actor
@@ -75,7 +91,12 @@ describe('audit log', () => {
   it('keys its chain with its first entry, and verifies an untouched log against its checkpoint', () => {
     const v = audit.verify()
     expect(v).toMatchObject({ ok: true, entries: 7, firstBad: null, keyedFrom: 1 })
-    expect(v.checkpoint).toMatchObject({ status: 'ok', entries: 7, problem: null, file: checkpointFilePath(path, keyFile) })
+    expect(v.checkpoint).toMatchObject({
+      status: 'ok',
+      entries: 7,
+      problem: null,
+      file: checkpointFilePath(path, keyFile),
+    })
     expect(v.checkpoint.head).toBe(db.prepare('SELECT hash FROM audit WHERE seq = 7').pluck().get())
     expect(audit.list({ page: 1, pageSize: 10, action: 'audit.keyed' }).items[0].actor).toBe('system')
     const page = audit.list({ page: 1, pageSize: 4 })
@@ -91,8 +112,12 @@ describe('audit log', () => {
   })
 
   onFile('detects an altered entry', () => {
-    tamper("UPDATE audit SET details = '{\"i\":99}' WHERE seq = 3")
-    expect(audit.verify()).toMatchObject({ ok: false, entries: 7, firstBad: { seq: 3, reason: 'entry 3 was altered after it was written' } })
+    tamper('UPDATE audit SET details = \'{"i":99}\' WHERE seq = 3')
+    expect(audit.verify()).toMatchObject({
+      ok: false,
+      entries: 7,
+      firstBad: { seq: 3, reason: 'entry 3 was altered after it was written' },
+    })
   })
 
   onFile('detects a deleted entry, and one deleted with the sequence renumbered', () => {
@@ -104,7 +129,10 @@ describe('audit log', () => {
 
   onFile('detects a log rewritten with recomputed SHA-256 hashes: a keyed link needs the key', () => {
     rewriteWithRecomputedHashes(1)
-    expect(audit.verify()).toMatchObject({ ok: false, firstBad: { seq: 1, reason: 'entry 1 was altered after it was written' } })
+    expect(audit.verify()).toMatchObject({
+      ok: false,
+      firstBad: { seq: 1, reason: 'entry 1 was altered after it was written' },
+    })
   })
 
   onFile('detects a cut tail through its checkpoint', () => {
@@ -113,23 +141,38 @@ describe('audit log', () => {
     expect(v.ok).toBe(false)
     expect(v.firstBad).toBeNull()
     expect(v.checkpoint).toMatchObject({ status: 'cut', entries: 7 })
-    expect(v.checkpoint.problem).toMatch(/counts 7 entries, the log holds 5: entries were cut from its end, or the file was rolled back/)
+    expect(v.checkpoint.problem).toMatch(
+      /counts 7 entries, the log holds 5: entries were cut from its end, or the file was rolled back/,
+    )
   })
 
-  onFile('does not take a wiped log, its facts and checkpoint gone too, for a new one: it stays refused until re-anchored', () => {
-    db.prepare("INSERT INTO emissions (emission, code, blocks, definition, definition_digest, created_at) VALUES (1, 'E1', 1, '{}', 'x', 't')").run()
-    tamper("DELETE FROM audit; DROP TRIGGER ledger_meta_no_delete; DELETE FROM ledger_meta WHERE name = 'audit_keyed_from'")
-    rmSync(checkpointFilePath(path, keyFile))
-    audit.ensureKeyed()
-    expect(audit.verify()).toMatchObject({ ok: false, entries: 0, firstBad: { seq: 1, reason: expect.stringMatching(/its entries were wiped/) } })
-    expect(() => audit.record('ada', 'emission.close', 'emission:1')).toThrow(/audit reanchor/)
-    expect(db.prepare('SELECT count(*) FROM audit').pluck().get()).toBe(0)
-    audit.reanchor('admin', 'the log was found wiped on 2 March; the police were told')
-    expect(audit.verify()).toMatchObject({ ok: true, entries: 2, checkpoint: { status: 'ok' } })
-  })
+  onFile(
+    'does not take a wiped log, its facts and checkpoint gone too, for a new one: it stays refused until re-anchored',
+    () => {
+      db.prepare(
+        "INSERT INTO emissions (emission, code, blocks, definition, definition_digest, created_at) VALUES (1, 'E1', 1, '{}', 'x', 't')",
+      ).run()
+      tamper(
+        "DELETE FROM audit; DROP TRIGGER ledger_meta_no_delete; DELETE FROM ledger_meta WHERE name = 'audit_keyed_from'",
+      )
+      rmSync(checkpointFilePath(path, keyFile))
+      audit.ensureKeyed()
+      expect(audit.verify()).toMatchObject({
+        ok: false,
+        entries: 0,
+        firstBad: { seq: 1, reason: expect.stringMatching(/its entries were wiped/) },
+      })
+      expect(() => audit.record('ada', 'emission.close', 'emission:1')).toThrow(/audit reanchor/)
+      expect(db.prepare('SELECT count(*) FROM audit').pluck().get()).toBe(0)
+      audit.reanchor('admin', 'the log was found wiped on 2 March; the police were told')
+      expect(audit.verify()).toMatchObject({ ok: true, entries: 2, checkpoint: { status: 'ok' } })
+    },
+  )
 
   onFile('detects a wiped log, even with the ledger facts wiped too', () => {
-    tamper('DELETE FROM audit; DROP TRIGGER ledger_meta_no_delete; DELETE FROM ledger_meta WHERE name = \'audit_keyed_from\'')
+    tamper(
+      "DELETE FROM audit; DROP TRIGGER ledger_meta_no_delete; DELETE FROM ledger_meta WHERE name = 'audit_keyed_from'",
+    )
     expect(audit.verify().checkpoint.status).toBe('cut')
   })
 
@@ -165,10 +208,13 @@ describe('audit log', () => {
     expect(audit.verify().checkpoint.status).toBe('other-ledger')
   })
 
-  it('re-anchors the checkpoint on an administrator\'s word, and the log says so', () => {
+  it("re-anchors the checkpoint on an administrator's word, and the log says so", () => {
     rmSync(checkpointFilePath(path, keyFile))
     const e = audit.reanchor('admin', 'checkpoint lost when the disk was replaced')
-    expect(JSON.parse(e.details)).toMatchObject({ previous: 'missing', reason: 'checkpoint lost when the disk was replaced' })
+    expect(JSON.parse(e.details)).toMatchObject({
+      previous: 'missing',
+      reason: 'checkpoint lost when the disk was replaced',
+    })
     expect(audit.verify()).toMatchObject({ ok: true, checkpoint: { status: 'ok', entries: 8 } })
   })
 
@@ -177,12 +223,25 @@ describe('audit log', () => {
     db.close()
     // an older ledger's log: plain SHA-256 links, no fingerprint, no checkpoint
     const raw = new Database(path)
-    raw.exec('DROP TRIGGER audit_no_delete; DROP TRIGGER ledger_meta_no_delete; DELETE FROM ledger_meta WHERE name <> \'ledger_id\'; DELETE FROM audit')
+    raw.exec(
+      "DROP TRIGGER audit_no_delete; DROP TRIGGER ledger_meta_no_delete; DELETE FROM ledger_meta WHERE name <> 'ledger_id'; DELETE FROM audit",
+    )
     let prev = '0'.repeat(64)
     for (let seq = 1; seq <= 3; seq++) {
-      const e = { seq, at: `2025-01-0${seq}T00:00:00.000Z`, actor: 'ada', action: 'emission.create', object: `emission:${seq}`, details: '{}' }
+      const e = {
+        seq,
+        at: `2025-01-0${seq}T00:00:00.000Z`,
+        actor: 'ada',
+        action: 'emission.create',
+        object: `emission:${seq}`,
+        details: '{}',
+      }
       const hash = entryHash(prev, e)
-      raw.prepare('INSERT INTO audit (seq, at, actor, action, object, details, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?)').run(e.seq, e.at, e.actor, e.action, e.object, e.details, prev, hash)
+      raw
+        .prepare(
+          'INSERT INTO audit (seq, at, actor, action, object, details, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+        )
+        .run(e.seq, e.at, e.actor, e.action, e.object, e.details, prev, hash)
       prev = hash
     }
     raw.close()
@@ -190,7 +249,12 @@ describe('audit log', () => {
     audit.ensureKeyed()
     const v = audit.verify()
     expect(v).toMatchObject({ ok: true, entries: 4, keyedFrom: 4, checkpoint: { status: 'ok' } })
-    expect(JSON.parse(audit.list({ page: 1, pageSize: 1 }).items[0].details)).toEqual({ key: keys.fingerprint().slice(0, 16), earlierEntries: 3, earlierHead: prev, rowsSealed: true })
+    expect(JSON.parse(audit.list({ page: 1, pageSize: 1 }).items[0].details)).toEqual({
+      key: keys.fingerprint().slice(0, 16),
+      earlierEntries: 3,
+      earlierHead: prev,
+      rowsSealed: true,
+    })
     // an earlier entry rewritten with its SHA-256 chain recomputed no longer joins the keyed entry
     rewriteWithRecomputedHashes(2)
     expect(audit.verify().firstBad?.seq).toBe(4)
@@ -208,7 +272,9 @@ describe('audit log', () => {
     audit.record('ada', 'user.update', 'x', { text: 'a, "quoted" value' })
     const csv = audit.csv({ actor: 'ada' })
     const lines = csv.content.trim().split('\n')
-    expect(lines[0]).toMatch(/^# software=carats-back-office [\d.]+,as_of=2026-03-02T[\d:.]+Z,actor=ada,action=,object=,from=,to=$/)
+    expect(lines[0]).toMatch(
+      /^# software=carats-back-office [\d.]+,as_of=2026-03-02T[\d:.]+Z,actor=ada,action=,object=,from=,to=$/,
+    )
     expect(lines[1]).toBe('seq,at,actor,action,object,details,hash')
     expect(lines).toHaveLength(6)
     expect(lines[5]).toContain('"{""text"":""a, \\""quoted\\"" value""}"')

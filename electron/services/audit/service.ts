@@ -8,7 +8,14 @@ import { existsSync, readFileSync } from 'node:fs'
 import { AppError, because } from '../../contract/errors'
 import { firstUnstorable } from '../../contract/text'
 import type { AuditAction, AuditEntry, AuditVerification, CsvFile, Page } from '../../contract/types'
-import { CHECKPOINT_KEY_LABEL, checkpointFilePath, readCheckpoint, writeCheckpoint, type Checkpoint, type CheckpointRead } from '../../ledger/checkpoint'
+import {
+  CHECKPOINT_KEY_LABEL,
+  checkpointFilePath,
+  readCheckpoint,
+  writeCheckpoint,
+  type Checkpoint,
+  type CheckpointRead,
+} from '../../ledger/checkpoint'
 import type { Db } from '../../ledger/db'
 import type { KeyStore } from '../../ledger/keystore'
 import { readMeta, writeMeta } from '../../ledger/meta'
@@ -27,8 +34,13 @@ export { entryHash, GENESIS_HASH } from './chain'
 export type { AuditFilter, AuditListRequest } from './list'
 
 const AUDIT_COLUMNS: CsvColumn[] = [
-  { id: 'seq', kind: 'int' }, { id: 'at', kind: 'time' }, { id: 'actor', kind: 'text' }, { id: 'action', kind: 'text' },
-  { id: 'object', kind: 'text' }, { id: 'details', kind: 'text' }, { id: 'hash', kind: 'text' },
+  { id: 'seq', kind: 'int' },
+  { id: 'at', kind: 'time' },
+  { id: 'actor', kind: 'text' },
+  { id: 'action', kind: 'text' },
+  { id: 'object', kind: 'text' },
+  { id: 'details', kind: 'text' },
+  { id: 'hash', kind: 'text' },
 ]
 
 export interface AuditService {
@@ -97,23 +109,31 @@ function prepareAuditStatements(db: Db) {
   return {
     last: db.prepare('SELECT seq, hash FROM audit ORDER BY seq DESC LIMIT 1'),
     hashOf: db.prepare('SELECT hash FROM audit WHERE seq = ?').pluck(),
-    insert: db.prepare('INSERT INTO audit (seq, at, actor, action, object, details, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?)'),
+    insert: db.prepare(
+      'INSERT INTO audit (seq, at, actor, action, object, details, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    ),
     holdsRecords: db.prepare('SELECT (SELECT count(*) FROM users) + (SELECT count(*) FROM emissions)').pluck(),
   }
 }
 
 function buildContext({ db, clock, keys, dbPath, keyFile, startCheckpoint }: AuditDeps): AuditContext {
   const ctx: AuditContext = {
-    db, clock, keys,
+    db,
+    clock,
+    keys,
     checkpointFile: checkpointFilePath(dbPath, keyFile),
     ledgerId: readMeta(db, 'ledger_id') ?? '',
     statements: prepareAuditStatements(db),
     seals: sealStatements(db),
-    append: () => { throw new Error('the audit log is not ready') },
+    append: () => {
+      throw new Error('the audit log is not ready')
+    },
     state: { mayStartCheckpoint: startCheckpoint ?? false, scheduled: false },
   }
   // IMMEDIATE (at each call): two processes on one ledger (the app and a CLI command) never chain from the same entry.
-  const append = db.transaction((actor: string, action: string, object: string, details: string, force = false) => appendEntry(ctx, actor, action, object, details, force))
+  const append = db.transaction((actor: string, action: string, object: string, details: string, force = false) =>
+    appendEntry(ctx, actor, action, object, details, force),
+  )
   ctx.append = (...args) => append.immediate(...args)
   return ctx
 }
@@ -131,15 +151,28 @@ function keyedFrom({ db }: AuditContext): number | null {
  * it records (the same transaction). The contract refuses these texts first (contract/text.ts).
  */
 function sealable(actor: string, object: string, details: string): void {
-  for (const [field, text] of [['actor', actor], ['object', object], ['details', details]] as const) {
+  for (const [field, text] of [
+    ['actor', actor],
+    ['object', object],
+    ['details', details],
+  ] as const) {
     const p = firstUnstorable(text)
     if (!p) continue
-    throw new AppError('BAD_ARGUMENTS', `the audit entry's ${field} holds ${p.char} at character ${p.position}, which no ledger stores as it is: nothing was written`,
-      { field, ...because('AUDIT_TEXT_REFUSED', { field, char: p.char, position: p.position }) })
+    throw new AppError(
+      'BAD_ARGUMENTS',
+      `the audit entry's ${field} holds ${p.char} at character ${p.position}, which no ledger stores as it is: nothing was written`,
+      { field, ...because('AUDIT_TEXT_REFUSED', { field, char: p.char, position: p.position }) },
+    )
   }
 }
 
-function appendRow({ keys, clock, seals, statements: { last, insert } }: AuditContext, actor: string, action: string, object: string, details: string): AuditEntry {
+function appendRow(
+  { keys, clock, seals, statements: { last, insert } }: AuditContext,
+  actor: string,
+  action: string,
+  object: string,
+  details: string,
+): AuditEntry {
   sealable(actor, object, details)
   const chainKey = keys.derive(CHAIN_KEY_LABEL)
   const prev = last.get() as { seq: number; hash: string } | undefined
@@ -154,11 +187,21 @@ function appendRow({ keys, clock, seals, statements: { last, insert } }: AuditCo
 
 /** The entry that keys the chain, naming the earlier entries it seals. */
 function keyChain(ctx: AuditContext): void {
-  const { db, keys, ledgerId, statements: { last } } = ctx
+  const {
+    db,
+    keys,
+    ledgerId,
+    statements: { last },
+  } = ctx
   const prev = last.get() as { seq: number; hash: string } | undefined
   // a chain keyed on a ledger with no record yet seals its rows from the start: no later `ledger.sealed` may stand
   const rowsSealed = Number(ctx.statements.holdsRecords.get()) === 0
-  const details = { key: keys.fingerprint().slice(0, 16), earlierEntries: prev?.seq ?? 0, earlierHead: prev?.hash ?? GENESIS_HASH, rowsSealed }
+  const details = {
+    key: keys.fingerprint().slice(0, 16),
+    earlierEntries: prev?.seq ?? 0,
+    earlierHead: prev?.hash ?? GENESIS_HASH,
+    rowsSealed,
+  }
   const e = appendRow(ctx, 'system', KEYING_ACTION, `ledger:${ledgerId}`, JSON.stringify(details))
   writeMeta(db, 'audit_keyed_from', String(e.seq))
   ctx.state.mayStartCheckpoint = true
@@ -168,12 +211,23 @@ function keyChain(ctx: AuditContext): void {
  * A log with no entry in a ledger that holds accounts or emissions was wiped: each of those
  * was logged when it was made. Such a log is not keyed afresh over the evidence.
  */
-const wiped = ({ db, statements: { holdsRecords } }: AuditContext) => (db.prepare('SELECT count(*) FROM audit').pluck().get() as number) === 0 && (holdsRecords.get() as number) > 0
+const wiped = ({ db, statements: { holdsRecords } }: AuditContext) =>
+  (db.prepare('SELECT count(*) FROM audit').pluck().get() as number) === 0 && (holdsRecords.get() as number) > 0
 const wipedError = () =>
-  new AppError('ILLEGAL_STATE', 'the audit log is empty, yet the ledger holds accounts or emissions: its entries were wiped. Nothing more is logged until an administrator has looked and run carats audit reanchor --reason "…"')
+  new AppError(
+    'ILLEGAL_STATE',
+    'the audit log is empty, yet the ledger holds accounts or emissions: its entries were wiped. Nothing more is logged until an administrator has looked and run carats audit reanchor --reason "…"',
+  )
 
 /** The body of ctx.append, inside its transaction: the chain's head locked first (a team ledger's writers overlap). */
-function appendEntry(ctx: AuditContext, actor: string, action: string, object: string, details: string, force: boolean): AuditEntry {
+function appendEntry(
+  ctx: AuditContext,
+  actor: string,
+  action: string,
+  object: string,
+  details: string,
+  force: boolean,
+): AuditEntry {
   lockAuditHead(ctx.db)
   if (keyedFrom(ctx) === null) {
     // the chain is keyed when the service starts; unkeyed here, the key is missing (said as
@@ -200,30 +254,52 @@ function afterCommit(ctx: AuditContext): void {
 
 /** Moves the checkpoint to the log's head, only onward from one the log still reaches. */
 function advanceCheckpoint(ctx: AuditContext, force = false): void {
-  const { keys, clock, checkpointFile, ledgerId, statements: { last } } = ctx
+  const {
+    keys,
+    clock,
+    checkpointFile,
+    ledgerId,
+    statements: { last },
+  } = ctx
   const from = keyedFrom(ctx)
   const head = last.get() as { seq: number; hash: string } | undefined
   if (from === null || !head || keys.problem) return
   const cpKey = keys.derive(CHECKPOINT_KEY_LABEL)
   const now = readCheckpoint(checkpointFile, cpKey)
   if (!force && !mayMoveOn(ctx, now.checkpoint, from, head.seq)) return
-  const cp: Checkpoint = { format: 'carats-audit-checkpoint/1', ledger: ledgerId, keyedFrom: from, entries: head.seq, head: head.hash, at: iso(clock()) }
+  const cp: Checkpoint = {
+    format: 'carats-audit-checkpoint/1',
+    ledger: ledgerId,
+    keyedFrom: from,
+    entries: head.seq,
+    head: head.hash,
+    at: iso(clock()),
+  }
   try {
     writeCheckpoint(checkpointFile, cpKey, cp)
     ctx.state.mayStartCheckpoint = false
   } catch (e) {
     // the entry is committed; `audit verify` shows the checkpoint behind until a write succeeds
-    limitedLog('audit-checkpoint', `carats: cannot write the audit checkpoint ${checkpointFile}: ${(e as Error).message}`)
+    limitedLog(
+      'audit-checkpoint',
+      `carats: cannot write the audit checkpoint ${checkpointFile}: ${(e as Error).message}`,
+    )
   }
 }
 
-function mayMoveOn({ ledgerId, state, statements: { hashOf } }: AuditContext, cp: Checkpoint | null, from: number, headSeq: number): boolean {
+function mayMoveOn(
+  { ledgerId, state, statements: { hashOf } }: AuditContext,
+  cp: Checkpoint | null,
+  from: number,
+  headSeq: number,
+): boolean {
   if (!cp) return state.mayStartCheckpoint
   if (cp.ledger !== ledgerId || cp.keyedFrom !== from || cp.entries >= headSeq) return false
   return hashOf.get(cp.entries) === cp.head
 }
 
-const currentCheckpoint = ({ checkpointFile, keys }: AuditContext) => readCheckpoint(checkpointFile, keys.derive(CHECKPOINT_KEY_LABEL))
+const currentCheckpoint = ({ checkpointFile, keys }: AuditContext) =>
+  readCheckpoint(checkpointFile, keys.derive(CHECKPOINT_KEY_LABEL))
 
 function verify(ctx: AuditContext, against?: CheckpointRead): AuditVerification {
   const { db, keys, ledgerId, checkpointFile } = ctx
@@ -231,11 +307,26 @@ function verify(ctx: AuditContext, against?: CheckpointRead): AuditVerification 
   const read = against ?? currentCheckpoint(ctx)
   const from = keyedFrom(ctx)
   const entries = db.prepare('SELECT count(*) FROM audit').pluck().get() as number
-  const wipedEntry = { seq: 1, reason: 'the audit log is empty, yet the ledger holds accounts or emissions: its entries were wiped' }
-  const walk = from === null && wiped(ctx)
-    ? { entries: 0, firstBad: wipedEntry, bad: [wipedEntry], badCount: 1, hashAt: null }
-    : walkChain(db.prepare('SELECT * FROM audit ORDER BY seq').iterate() as IterableIterator<AuditRow>, from, chainKey, read.checkpoint?.entries ?? null)
-  const judged = judgeCheckpoint(read, { ledgerId, keyedFrom: from, entries, hashAt: walk.hashAt, file: checkpointFile })
+  const wipedEntry = {
+    seq: 1,
+    reason: 'the audit log is empty, yet the ledger holds accounts or emissions: its entries were wiped',
+  }
+  const walk =
+    from === null && wiped(ctx)
+      ? { entries: 0, firstBad: wipedEntry, bad: [wipedEntry], badCount: 1, hashAt: null }
+      : walkChain(
+          db.prepare('SELECT * FROM audit ORDER BY seq').iterate() as IterableIterator<AuditRow>,
+          from,
+          chainKey,
+          read.checkpoint?.entries ?? null,
+        )
+  const judged = judgeCheckpoint(read, {
+    ledgerId,
+    keyedFrom: from,
+    entries,
+    hashAt: walk.hashAt,
+    file: checkpointFile,
+  })
   const cp = read.checkpoint
   return {
     ok: walk.firstBad === null && judged.problem === null,
@@ -244,11 +335,24 @@ function verify(ctx: AuditContext, against?: CheckpointRead): AuditVerification 
     bad: walk.bad,
     badCount: walk.badCount,
     keyedFrom: from,
-    checkpoint: { file: checkpointFile, status: judged.status, entries: cp?.entries ?? null, head: cp?.head ?? null, at: cp?.at ?? null, problem: judged.problem },
+    checkpoint: {
+      file: checkpointFile,
+      status: judged.status,
+      entries: cp?.entries ?? null,
+      head: cp?.head ?? null,
+      at: cp?.at ?? null,
+      problem: judged.problem,
+    },
   }
 }
 
-function record(ctx: AuditContext, actor: string, action: AuditAction, object: string, details: Record<string, unknown> = {}): AuditEntry {
+function record(
+  ctx: AuditContext,
+  actor: string,
+  action: AuditAction,
+  object: string,
+  details: Record<string, unknown> = {},
+): AuditEntry {
   const e = ctx.append(actor, action, object, JSON.stringify(details))
   afterCommit(ctx)
   return e
@@ -256,10 +360,12 @@ function record(ctx: AuditContext, actor: string, action: AuditAction, object: s
 
 function ensureKeyed(ctx: AuditContext): void {
   if (keyedFrom(ctx) !== null) return
-  ctx.db.transaction(() => {
-    lockAuditHead(ctx.db)
-    if (keyedFrom(ctx) === null && !wiped(ctx)) keyChain(ctx)
-  }).immediate()
+  ctx.db
+    .transaction(() => {
+      lockAuditHead(ctx.db)
+      if (keyedFrom(ctx) === null && !wiped(ctx)) keyChain(ctx)
+    })
+    .immediate()
   afterCommit(ctx)
 }
 
@@ -270,7 +376,9 @@ function ensureSealed(ctx: AuditContext): void {
   db.transaction(() => {
     lockAuditHead(db)
     if (readMeta(db, 'rows_sealed') !== null) return
-    const seq = sealExistingRows(db, keys, (details) => appendRow(ctx, 'system', SEALING_ACTION, `ledger:${ledgerId}`, details))
+    const seq = sealExistingRows(db, keys, (details) =>
+      appendRow(ctx, 'system', SEALING_ACTION, `ledger:${ledgerId}`, details),
+    )
     writeMeta(db, 'rows_sealed', String(seq))
   }).immediate()
   afterCommit(ctx)
@@ -279,7 +387,13 @@ function ensureSealed(ctx: AuditContext): void {
 function reanchor(ctx: AuditContext, actor: string, reason: string): AuditEntry {
   const before = verify(ctx)
   const problem = before.firstBad?.reason ?? before.checkpoint.problem
-  const e = ctx.append(actor, 'audit.reanchored', `ledger:${ctx.ledgerId}`, JSON.stringify({ reason, previous: before.checkpoint.status, problem }), true)
+  const e = ctx.append(
+    actor,
+    'audit.reanchored',
+    `ledger:${ctx.ledgerId}`,
+    JSON.stringify({ reason, previous: before.checkpoint.status, problem }),
+    true,
+  )
   advanceCheckpoint(ctx, true)
   return e
 }
@@ -288,20 +402,44 @@ function exportLog(ctx: AuditContext): { fileName: string; content: string } {
   const { db, keys, clock, checkpointFile, ledgerId } = ctx
   const v = verify(ctx)
   const raw = existsSync(checkpointFile) ? (JSON.parse(readFileSync(checkpointFile, 'utf8')) as unknown) : null
-  const head = { format: 'carats-audit-export/1', ledger: ledgerId, key: keys.fingerprint().slice(0, 16), exportedAt: iso(clock()), verification: v, checkpoint: raw }
+  const head = {
+    format: 'carats-audit-export/1',
+    ledger: ledgerId,
+    key: keys.fingerprint().slice(0, 16),
+    exportedAt: iso(clock()),
+    verification: v,
+    checkpoint: raw,
+  }
   const rows = db.prepare('SELECT * FROM audit ORDER BY seq').all() as AuditRow[]
   const content = [head, ...rows].map((r) => JSON.stringify(r)).join('\n') + '\n'
   return { fileName: `audit-${ledgerId.slice(0, 8)}-${iso(clock()).slice(0, 10)}.jsonl`, content }
 }
 
-function auditCsv({ db, clock }: AuditContext, { form = 'machine', locale = 'fr', ...f }: AuditFilter & Partial<CsvStyle>): CsvFile {
+function auditCsv(
+  { db, clock }: AuditContext,
+  { form = 'machine', locale = 'fr', ...f }: AuditFilter & Partial<CsvStyle>,
+): CsvFile {
   const w = auditWhere(f)
   const asOf = iso(clock())
   const rows = db.prepare(`SELECT * FROM audit ${w.sql} ORDER BY seq`).all(...w.params) as AuditRow[]
   // the shared CSV writer: a name typed at sign-in such as =cmd|… lands as text, not as a formula
   const filters = (['actor', 'action', 'object'] as const).map((id) => ({ id, kind: 'text' as const, value: f[id] }))
-  const about = { asOf, filters: [...filters, { id: 'from' as const, kind: 'day' as const, value: f.from }, { id: 'to' as const, kind: 'day' as const, value: f.to }] }
-  const content = writeCsv({ columns: AUDIT_COLUMNS, rows: rows.map((r) => [r.seq, r.at, r.actor, r.action, r.object, r.details, r.hash]), about }, { form, locale })
+  const about = {
+    asOf,
+    filters: [
+      ...filters,
+      { id: 'from' as const, kind: 'day' as const, value: f.from },
+      { id: 'to' as const, kind: 'day' as const, value: f.to },
+    ],
+  }
+  const content = writeCsv(
+    {
+      columns: AUDIT_COLUMNS,
+      rows: rows.map((r) => [r.seq, r.at, r.actor, r.action, r.object, r.details, r.hash]),
+      about,
+    },
+    { form, locale },
+  )
   return { fileName: `audit-${asOf.slice(0, 10)}.csv`, content }
 }
 

@@ -26,7 +26,12 @@ async function worldWithSteps() {
   w.claims.approve(max, paid.serial)
   w.claims.pay(ada, paid.serial, 'VIR-2026-001')
   w.claims.reject(aude, rejected.serial, 'ticket reported stolen; police report 42')
-  return { w, claims: w.claims.all({}), paid: w.claims.get(paid.serial).claim, rejected: w.claims.get(rejected.serial).claim }
+  return {
+    w,
+    claims: w.claims.all({}),
+    paid: w.claims.get(paid.serial).claim,
+    rejected: w.claims.get(rejected.serial).claim,
+  }
 }
 
 describe('claims:csv', () => {
@@ -39,18 +44,62 @@ describe('claims:csv', () => {
     expect(about[0]).toMatch(/^# software=carats-back-office /)
     expect(about.slice(2)).toEqual(['status=', 'emission=', 'player='])
     expect(header).toEqual([
-      'serial', 'emission', 'player', 'prize_cents', 'sold_at', 'status', 'related', 'verified_by', 'verified_at', 'document', 'document_ref',
-      'approved_by', 'approved_at', 'signed_off_by', 'signed_off_at', 'paid_by', 'paid_at', 'payment_ref', 'rejected_by', 'rejected_at',
-      'rejected_from', 'reject_reason',
+      'serial',
+      'emission',
+      'player',
+      'prize_cents',
+      'sold_at',
+      'status',
+      'related',
+      'verified_by',
+      'verified_at',
+      'document',
+      'document_ref',
+      'approved_by',
+      'approved_at',
+      'signed_off_by',
+      'signed_off_at',
+      'paid_by',
+      'paid_at',
+      'payment_ref',
+      'rejected_by',
+      'rejected_at',
+      'rejected_from',
+      'reject_reason',
     ])
     expect(rows.map((r) => r[0])).toEqual(claims.map((c) => c.serial))
     const row = (serial: string) => rows.find((r) => r[0] === serial)!
     expect(row(paid.serial)).toEqual([
-      paid.serial, String(w.emission), paid.player, '10000', paid.soldAt, 'paid', 'no', 'suzy', paid.verified!.at, 'passport', '…2345',
-      'max', paid.approved!.at, '', '', 'ada', paid.paid!.at, 'VIR-2026-001', '', '', '', '',
+      paid.serial,
+      String(w.emission),
+      paid.player,
+      '10000',
+      paid.soldAt,
+      'paid',
+      'no',
+      'suzy',
+      paid.verified!.at,
+      'passport',
+      '…2345',
+      'max',
+      paid.approved!.at,
+      '',
+      '',
+      'ada',
+      paid.paid!.at,
+      'VIR-2026-001',
+      '',
+      '',
+      '',
+      '',
     ])
     expect(row(rejected.serial).slice(5, 8)).toEqual(['rejected', 'no', ''])
-    expect(row(rejected.serial).slice(18)).toEqual(['aude', rejected.rejected!.at, 'pending', 'ticket reported stolen; police report 42'])
+    expect(row(rejected.serial).slice(18)).toEqual([
+      'aude',
+      rejected.rejected!.at,
+      'pending',
+      'ticket reported stolen; police report 42',
+    ])
     // a player id a spreadsheet would run as a formula is written as text
     const carol = rows.find((r) => r[2].includes('carol'))!
     expect(carol[2]).toBe("'=carol")
@@ -62,21 +111,50 @@ describe('claims:csv', () => {
 
   it('names its filters on the first line, in words and with a decimal comma in the French office form', async () => {
     const { w, paid } = await worldWithSteps()
-    const f = w.claims.csv({ status: 'paid', emission: w.emission, player: 'ALICE', form: 'office', locale: 'fr', timeZone: ZONE })
+    const f = w.claims.csv({
+      status: 'paid',
+      emission: w.emission,
+      player: 'ALICE',
+      form: 'office',
+      locale: 'fr',
+      timeZone: ZONE,
+    })
     expect(f.content.startsWith('\ufeff#')).toBe(true)
     const [about, header, ...rows] = parseCsv(f.content.slice(1), ';')
     expect(about[0]).toMatch(/^# Logiciel\u00a0: Carats back-office /)
     expect(about[1]).toMatch(/^Données au\u00a0: \d{2}\/\d{2}\/\d{4} \d{2}:\d{2}:\d{2} \(Europe\/Paris\)$/)
     expect(about.slice(2)).toEqual(['Statut\u00a0: payé', `Émission\u00a0: ${w.emission}`, 'Joueur\u00a0: ALICE'])
-    expect(header.slice(0, 7)).toEqual(['Numéro de série', 'Émission', 'Joueur', 'Lot (€)', 'Vendu le', 'Statut', 'Personne liée'])
+    expect(header.slice(0, 7)).toEqual([
+      'Numéro de série',
+      'Émission',
+      'Joueur',
+      'Lot (€)',
+      'Vendu le',
+      'Statut',
+      'Personne liée',
+    ])
     expect(rows).toHaveLength(1)
-    expect(rows[0].slice(0, 11)).toEqual([paid.serial, String(w.emission), 'alice', '100,00', localTime(paid.soldAt, ZONE), 'payé', 'non', 'suzy', localTime(paid.verified!.at, ZONE), 'passeport', '…2345'])
+    expect(rows[0].slice(0, 11)).toEqual([
+      paid.serial,
+      String(w.emission),
+      'alice',
+      '100,00',
+      localTime(paid.soldAt, ZONE),
+      'payé',
+      'non',
+      'suzy',
+      localTime(paid.verified!.at, ZONE),
+      'passeport',
+      '…2345',
+    ])
     expect(f.fileName).toMatch(/^claims-E\d{4}-paid-player-/)
   })
 
   it('says "no activity" when no claim matches, in English with a decimal point', async () => {
     const { w } = await worldWithSteps()
-    const none = parseCsv(w.claims.csv({ status: 'approved', form: 'office', locale: 'en', timeZone: ZONE }).content.slice(1))
+    const none = parseCsv(
+      w.claims.csv({ status: 'approved', form: 'office', locale: 'en', timeZone: ZONE }).content.slice(1),
+    )
     expect(none).toHaveLength(2)
     expect(none[0].slice(2)).toEqual(['Status: approved', 'Emission: —', 'Player: —', 'No activity'])
     const pending = parseCsv(w.claims.csv({ status: 'pending', form: 'office', locale: 'en' }).content.slice(1))

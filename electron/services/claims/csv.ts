@@ -22,13 +22,28 @@ export interface ClaimsCsvFilters {
 }
 
 const COLUMNS: CsvColumn[] = [
-  { id: 'serial', kind: 'text' }, { id: 'emission', kind: 'int' }, { id: 'player', kind: 'text' }, { id: 'prize_cents', kind: 'cents' },
-  { id: 'sold_at', kind: 'time' }, { id: 'status', kind: 'text' }, { id: 'related', kind: 'yes-no' },
-  { id: 'verified_by', kind: 'text' }, { id: 'verified_at', kind: 'time' }, { id: 'document', kind: 'text' }, { id: 'document_ref', kind: 'text' },
-  { id: 'approved_by', kind: 'text' }, { id: 'approved_at', kind: 'time' },
-  { id: 'signed_off_by', kind: 'text' }, { id: 'signed_off_at', kind: 'time' },
-  { id: 'paid_by', kind: 'text' }, { id: 'paid_at', kind: 'time' }, { id: 'payment_ref', kind: 'text' },
-  { id: 'rejected_by', kind: 'text' }, { id: 'rejected_at', kind: 'time' }, { id: 'rejected_from', kind: 'text' }, { id: 'reject_reason', kind: 'text' },
+  { id: 'serial', kind: 'text' },
+  { id: 'emission', kind: 'int' },
+  { id: 'player', kind: 'text' },
+  { id: 'prize_cents', kind: 'cents' },
+  { id: 'sold_at', kind: 'time' },
+  { id: 'status', kind: 'text' },
+  { id: 'related', kind: 'yes-no' },
+  { id: 'verified_by', kind: 'text' },
+  { id: 'verified_at', kind: 'time' },
+  { id: 'document', kind: 'text' },
+  { id: 'document_ref', kind: 'text' },
+  { id: 'approved_by', kind: 'text' },
+  { id: 'approved_at', kind: 'time' },
+  { id: 'signed_off_by', kind: 'text' },
+  { id: 'signed_off_at', kind: 'time' },
+  { id: 'paid_by', kind: 'text' },
+  { id: 'paid_at', kind: 'time' },
+  { id: 'payment_ref', kind: 'text' },
+  { id: 'rejected_by', kind: 'text' },
+  { id: 'rejected_at', kind: 'time' },
+  { id: 'rejected_from', kind: 'text' },
+  { id: 'reject_reason', kind: 'text' },
 ]
 
 function claimRow(c: Claim, style: CsvStyle, mask: (reference: string) => string): CsvCell[] {
@@ -36,24 +51,53 @@ function claimRow(c: Claim, style: CsvStyle, mask: (reference: string) => string
   const status = (s: ClaimStatus | undefined) => (s === undefined ? null : words ? words.status[s] : s)
   const v = c.verified
   return [
-    c.serial, c.emission, c.player, c.prizeCents, c.soldAt, status(c.status), c.related,
-    v?.by, v?.at, v ? (words ? words.document[v.document] : v.document) : null, v ? mask(v.reference) : null,
-    c.approved?.by, c.approved?.at,
-    c.signedOff?.by, c.signedOff?.at,
-    c.paid?.by, c.paid?.at, c.paid?.reference,
-    c.rejected?.by, c.rejected?.at, status(c.rejected?.from), c.rejected?.reason,
+    c.serial,
+    c.emission,
+    c.player,
+    c.prizeCents,
+    c.soldAt,
+    status(c.status),
+    c.related,
+    v?.by,
+    v?.at,
+    v ? (words ? words.document[v.document] : v.document) : null,
+    v ? mask(v.reference) : null,
+    c.approved?.by,
+    c.approved?.at,
+    c.signedOff?.by,
+    c.signedOff?.at,
+    c.paid?.by,
+    c.paid?.at,
+    c.paid?.reference,
+    c.rejected?.by,
+    c.rejected?.at,
+    status(c.rejected?.from),
+    c.rejected?.reason,
   ]
 }
 
 /** The CSV of `claims`, read under `filters` at `asOf`. */
-export function claimsCsv(claims: readonly Claim[], filters: ClaimsCsvFilters, asOf: string, style: CsvStyle, mask: (reference: string) => string): CsvFile {
+export function claimsCsv(
+  claims: readonly Claim[],
+  filters: ClaimsCsvFilters,
+  asOf: string,
+  style: CsvStyle,
+  mask: (reference: string) => string,
+): CsvFile {
   const words = style.form === 'office' ? CLAIM_CSV_WORDS[style.locale] : null
   const about: CsvFilter[] = [
-    { id: 'status', kind: 'text', value: filters.status === undefined ? null : words ? words.status[filters.status] : filters.status },
+    {
+      id: 'status',
+      kind: 'text',
+      value: filters.status === undefined ? null : words ? words.status[filters.status] : filters.status,
+    },
     { id: 'emission', kind: 'int', value: filters.emission },
     { id: 'player', kind: 'text', value: filters.player },
   ]
-  const content = writeCsv({ columns: COLUMNS, rows: claims.map((c) => claimRow(c, style, mask)), about: { asOf, filters: about } }, style)
+  const content = writeCsv(
+    { columns: COLUMNS, rows: claims.map((c) => claimRow(c, style, mask)), about: { asOf, filters: about } },
+    style,
+  )
   return { fileName: `claims-${fileScope(filters)}${asOf.slice(0, 10)}.csv`, content }
 }
 

@@ -8,7 +8,15 @@
  * account the register links to them.
  */
 import { provenanceOf } from '../staff'
-import type { Claim, ClaimDetail, ClaimsPage, ClaimStatus, ClaimTotal, IdentityDocument, WinnerFigures } from '../../contract/claims-types'
+import type {
+  Claim,
+  ClaimDetail,
+  ClaimsPage,
+  ClaimStatus,
+  ClaimTotal,
+  IdentityDocument,
+  WinnerFigures,
+} from '../../contract/claims-types'
 import type { CsvFile } from '../../contract/types'
 import { buildClaimsContext, claimRow, maskedReference, SELECT, toClaim } from './rows'
 import type { ClaimRow, ClaimsContext, ClaimsDeps } from './context'
@@ -17,7 +25,6 @@ import { claimTotalsOf, claimTotalsWhere } from './totals'
 import { claimsCsv, type ClaimsCsvFilters } from './csv'
 import { iso, type Actor } from '../common'
 import type { CsvStyle } from '../csv'
-
 
 export interface ClaimsQuery {
   status?: ClaimStatus
@@ -62,19 +69,27 @@ function listClaims(ctx: ClaimsContext, { page = 1, pageSize = 50, order = 'desc
   const { db } = ctx
   const w = where(ctx, q, true)
   const dir = order === 'asc' ? 'ASC' : 'DESC'
-  const rows = db.prepare(`${SELECT} ${w.sql} ORDER BY c.sold_at ${dir}, c.unit_key ${dir} LIMIT ? OFFSET ?`).all(...w.params, pageSize, (page - 1) * pageSize) as ClaimRow[]
+  const rows = db
+    .prepare(`${SELECT} ${w.sql} ORDER BY c.sold_at ${dir}, c.unit_key ${dir} LIMIT ? OFFSET ?`)
+    .all(...w.params, pageSize, (page - 1) * pageSize) as ClaimRow[]
   const totals = claimTotalsWhere(db, where(ctx, q, false))
-  const total = q.status === undefined ? totals.reduce((n, t) => n + t.count, 0) : totals.find((t) => t.status === q.status)!.count
+  const total =
+    q.status === undefined ? totals.reduce((n, t) => n + t.count, 0) : totals.find((t) => t.status === q.status)!.count
   return { total, page, pageSize, items: rows.map((r) => toClaim(ctx, r)), totals }
 }
 
 function allClaims(ctx: ClaimsContext, { order = 'asc', ...q }: Omit<ClaimsQuery, 'page' | 'pageSize'>): Claim[] {
   const w = where(ctx, q, true)
   const dir = order === 'asc' ? 'ASC' : 'DESC'
-  return (ctx.db.prepare(`${SELECT} ${w.sql} ORDER BY c.sold_at ${dir}, c.unit_key ${dir}`).all(...w.params) as ClaimRow[]).map((r) => toClaim(ctx, r))
+  return (
+    ctx.db.prepare(`${SELECT} ${w.sql} ORDER BY c.sold_at ${dir}, c.unit_key ${dir}`).all(...w.params) as ClaimRow[]
+  ).map((r) => toClaim(ctx, r))
 }
 
-function claimsFile(ctx: ClaimsContext, { form = 'machine', locale = 'fr', timeZone, ...filters }: ClaimsCsvFilters & Partial<CsvStyle>): CsvFile {
+function claimsFile(
+  ctx: ClaimsContext,
+  { form = 'machine', locale = 'fr', timeZone, ...filters }: ClaimsCsvFilters & Partial<CsvStyle>,
+): CsvFile {
   const asOf = iso(ctx.clock())
   return claimsCsv(allClaims(ctx, filters), filters, asOf, { form, locale, timeZone }, maskedReference)
 }

@@ -27,7 +27,12 @@ describe('poissonTail', () => {
   })
 
   it('keeps tiny tails exact to a relative 1e-12, where 1 − P(X < k) would round to 0', () => {
-    for (const [lambda, k] of [[1e-4, 2], [0.04, 4], [0.01, 10], [1e-3, 30]] as const) {
+    for (const [lambda, k] of [
+      [1e-4, 2],
+      [0.04, 4],
+      [0.01, 10],
+      [1e-3, 30],
+    ] as const) {
       let byHand = 0
       for (let i = k; i < k + 40; i++) byHand += poissonTerm(lambda, i)
       expect(Math.abs(poissonTail(lambda, k) - byHand) / byHand).toBeLessThan(1e-12)
@@ -62,7 +67,14 @@ function winsAtLeast(w: ClaimsWorld, emission: number, cents: number): (unit: nu
  * units (≥ `cents`): every winning unit goes to `lucky`, every other to the fillers. Returns the
  * number of units sold.
  */
-function sellWinnersTo(w: ClaimsWorld, emission: number, cents: number, lucky: string, claims: number, fillers = ['fil', 'flo']): number {
+function sellWinnersTo(
+  w: ClaimsWorld,
+  emission: number,
+  cents: number,
+  lucky: string,
+  claims: number,
+  fillers = ['fil', 'flo'],
+): number {
   const wins = winsAtLeast(w, emission, cents)
   const first = w.sales.nextUnit(emission)!.unit
   const batch: { emission: number; player: string; soldAt: number }[] = []
@@ -128,7 +140,12 @@ describe('improbable winners', () => {
     const w = await world()
     sellWinnersTo(w, w.emission, 10_000, 'cousin', 1)
     expect(figuresOf(w, 'cousin').flags).toEqual([])
-    const entry = w.parties.add(STAFF.auditor, { player: 'COUSIN', relation: 'family', linkedTo: 'suzy', reason: 'cousin of a support agent' })
+    const entry = w.parties.add(STAFF.auditor, {
+      player: 'COUSIN',
+      relation: 'family',
+      linkedTo: 'suzy',
+      reason: 'cousin of a support agent',
+    })
     expect(figuresOf(w, 'cousin').flags).toEqual(['related'])
     expect(w.claims.flags().map((x) => [x.player, x.flags])).toEqual([['cousin', ['related']]])
     w.parties.remove(STAFF.auditor, entry.id, 'left the company')
@@ -161,7 +178,12 @@ describe('improbable winners', () => {
     expect(inFirst + inSecond).toBeGreaterThan(4)
     expect(f.expectedClaims).toBeCloseTo(lambda, 12)
     expect(f.probability).toBeCloseTo(poissonTail(lambda, 4), 15)
-    expect(Math.abs(f.probability - poissonTerm(lambda, 4) * (1 + lambda / 5 + lambda ** 2 / 30 + lambda ** 3 / 210 + lambda ** 4 / 1680)) / f.probability).toBeLessThan(1e-6)
+    expect(
+      Math.abs(
+        f.probability -
+          poissonTerm(lambda, 4) * (1 + lambda / 5 + lambda ** 2 / 30 + lambda ** 3 / 210 + lambda ** 4 / 1680),
+      ) / f.probability,
+    ).toBeLessThan(1e-6)
     // 1 − P(X ≤ 3) for λ = 0.14 is about 1.4e-5: unlikely, but above the cut-off
     expect(f.flags).toEqual([])
   })

@@ -20,7 +20,11 @@ import type { Catalog } from '../catalog'
 import { RELATED_SQL } from './related-parties'
 
 /** One chance in a million: below it, k ≥ IMPROBABLE_FROM claims on these units are improbable. */
-export const { improbableBelow: IMPROBABLE_BELOW, improbableFrom: IMPROBABLE_FROM, manyClaims: MANY_CLAIMS } = WINNER_CUT_OFFS
+export const {
+  improbableBelow: IMPROBABLE_BELOW,
+  improbableFrom: IMPROBABLE_FROM,
+  manyClaims: MANY_CLAIMS,
+} = WINNER_CUT_OFFS
 
 /** log(e^-λ λ^i / i!) */
 function logPoissonTerm(lambda: number, i: number): number {
@@ -80,8 +84,12 @@ export function createClaimFigures({ db, catalog }: { db: Db; catalog: Catalog }
   const candidates = db.prepare(`${claimant} WHERE p.id IN (SELECT player_id FROM claims) GROUP BY p.id, p.name, p.units
                                  HAVING count(c.unit_key) >= ${Math.min(IMPROBABLE_FROM, MANY_CLAIMS)} OR ${RELATED_SQL}`)
   // the players' units per emission, counted on the index sales_by_player (its entries hold the unit key)
-  const unitsOf = db.prepare(`SELECT s.player_id, s.unit_key / ${UNIT_KEY_EMISSION} AS emission, count(*) AS units FROM sales s
-    WHERE s.player_id IN (SELECT CAST(value AS BIGINT) FROM ${jsonValues(db)}) GROUP BY s.player_id, s.unit_key / ${UNIT_KEY_EMISSION}`).raw()
+  const unitsOf = db
+    .prepare(
+      `SELECT s.player_id, s.unit_key / ${UNIT_KEY_EMISSION} AS emission, count(*) AS units FROM sales s
+    WHERE s.player_id IN (SELECT CAST(value AS BIGINT) FROM ${jsonValues(db)}) GROUP BY s.player_id, s.unit_key / ${UNIT_KEY_EMISSION}`,
+    )
+    .raw()
   const soldEmissions = db.prepare('SELECT emission FROM blocks GROUP BY emission HAVING sum(units_sold) > 0').pluck()
   const odds = new Map<number, number>()
 
@@ -123,7 +131,15 @@ export function createClaimFigures({ db, catalog }: { db: Db; catalog: Catalog }
     if (r.claims >= IMPROBABLE_FROM && probability < IMPROBABLE_BELOW) flags.push('improbable')
     if (r.claims >= MANY_CLAIMS) flags.push('many-claims')
     if (r.related) flags.push('related')
-    return { player: r.name, units: r.units, claims: r.claims, claimsCents: r.claims_cents, expectedClaims: expected, probability, flags }
+    return {
+      player: r.name,
+      units: r.units,
+      claims: r.claims,
+      claimsCents: r.claims_cents,
+      expectedClaims: expected,
+      probability,
+      flags,
+    }
   }
 
   return {

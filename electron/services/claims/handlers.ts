@@ -3,7 +3,10 @@ import { actorOf, type HandlersOf } from '../common'
 import type { ClaimsService } from './desk'
 import type { RelatedPartiesService } from './related-parties'
 
-export function claimsHandlers(s: { claims: ClaimsService; parties: RelatedPartiesService }): HandlersOf<'claims' | 'parties'> {
+export function claimsHandlers(s: {
+  claims: ClaimsService
+  parties: RelatedPartiesService
+}): HandlersOf<'claims' | 'parties'> {
   return {
     'claims:list': (a) => s.claims.list(a),
     'claims:get': (a) => s.claims.get(a.serial),

@@ -48,17 +48,37 @@ const toParty = (r: PartyRow): RelatedParty => ({
 /** The SQL test "this player's name is in the register", for queries over claims (p: players). */
 export const RELATED_SQL = `EXISTS (SELECT 1 FROM related_parties r WHERE r.player = p.name COLLATE NOCASE AND r.removed_at IS NULL)`
 
-export function createRelatedParties({ db, audit, clock }: { db: Db; audit: AuditService; clock: Clock }): RelatedPartiesService {
+export function createRelatedParties({
+  db,
+  audit,
+  clock,
+}: {
+  db: Db
+  audit: AuditService
+  clock: Clock
+}): RelatedPartiesService {
   const all = db.prepare('SELECT * FROM related_parties ORDER BY id DESC')
   const inForce = db.prepare('SELECT * FROM related_parties WHERE removed_at IS NULL ORDER BY id DESC')
-  const ofPlayer = db.prepare('SELECT * FROM related_parties WHERE player = ? COLLATE NOCASE AND removed_at IS NULL ORDER BY id')
+  const ofPlayer = db.prepare(
+    'SELECT * FROM related_parties WHERE player = ? COLLATE NOCASE AND removed_at IS NULL ORDER BY id',
+  )
   const byId = db.prepare('SELECT * FROM related_parties WHERE id = ?')
-  const insert = db.prepare('INSERT INTO related_parties (player, relation, linked_to, reason, added_by, added_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id').pluck()
-  const markRemoved = db.prepare('UPDATE related_parties SET removed_by = ?, removed_at = ?, removed_reason = ? WHERE id = ? AND removed_at IS NULL')
+  const insert = db
+    .prepare(
+      'INSERT INTO related_parties (player, relation, linked_to, reason, added_by, added_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id',
+    )
+    .pluck()
+  const markRemoved = db.prepare(
+    'UPDATE related_parties SET removed_by = ?, removed_at = ?, removed_reason = ? WHERE id = ? AND removed_at IS NULL',
+  )
 
   function entry(id: number): PartyRow {
     const row = byId.get(id) as PartyRow | undefined
-    if (!row) throw new AppError('NOT_FOUND', `the register has no entry ${id}`, { field: 'id', ...because('PARTY_NOT_FOUND', { id }) })
+    if (!row)
+      throw new AppError('NOT_FOUND', `the register has no entry ${id}`, {
+        field: 'id',
+        ...because('PARTY_NOT_FOUND', { id }),
+      })
     return row
   }
 
@@ -67,16 +87,24 @@ export function createRelatedParties({ db, audit, clock }: { db: Db; audit: Audi
     of: (player) => (ofPlayer.all(player) as PartyRow[]).map(toParty),
 
     add(actor, { player, relation, linkedTo, reason }) {
-      const id = db.transaction(() => {
-        lockSubject(db, 'register')
-        const same = (ofPlayer.all(player) as PartyRow[]).find((r) => r.linked_to.toLowerCase() === linkedTo.toLowerCase())
-        if (same) {
-          throw new AppError('CONFLICT', `the register already links ${same.player} to ${same.linked_to} (entry ${same.id})`, { field: 'player', ...because('PARTY_EXISTS', { player, linkedTo }) })
-        }
-        const newId = insert.get(player, relation, linkedTo, reason, actor.name, iso(clock())) as number
-        audit.record(actor.name, 'party.add', `player:${player}`, { id: newId, relation, linkedTo, reason })
-        return newId
-      }).immediate()
+      const id = db
+        .transaction(() => {
+          lockSubject(db, 'register')
+          const same = (ofPlayer.all(player) as PartyRow[]).find(
+            (r) => r.linked_to.toLowerCase() === linkedTo.toLowerCase(),
+          )
+          if (same) {
+            throw new AppError(
+              'CONFLICT',
+              `the register already links ${same.player} to ${same.linked_to} (entry ${same.id})`,
+              { field: 'player', ...because('PARTY_EXISTS', { player, linkedTo }) },
+            )
+          }
+          const newId = insert.get(player, relation, linkedTo, reason, actor.name, iso(clock())) as number
+          audit.record(actor.name, 'party.add', `player:${player}`, { id: newId, relation, linkedTo, reason })
+          return newId
+        })
+        .immediate()
       return toParty(entry(id))
     },
 
@@ -84,9 +112,18 @@ export function createRelatedParties({ db, audit, clock }: { db: Db; audit: Audi
       db.transaction(() => {
         lockSubject(db, 'register')
         const row = entry(id)
-        if (row.removed_at !== null) throw new AppError('CONFLICT', `entry ${id} was removed by ${row.removed_by} on ${row.removed_at}`, because('PARTY_REMOVED', { id }))
+        if (row.removed_at !== null)
+          throw new AppError(
+            'CONFLICT',
+            `entry ${id} was removed by ${row.removed_by} on ${row.removed_at}`,
+            because('PARTY_REMOVED', { id }),
+          )
         if (samePerson(row.linked_to, actor.name)) {
-          throw new AppError('FORBIDDEN', `entry ${id} links ${row.player} to ${actor.name}: another person removes it`, because('PARTY_SELF', { id, name: actor.name }))
+          throw new AppError(
+            'FORBIDDEN',
+            `entry ${id} links ${row.player} to ${actor.name}: another person removes it`,
+            because('PARTY_SELF', { id, name: actor.name }),
+          )
         }
         markRemoved.run(actor.name, iso(clock()), reason, id)
         audit.record(actor.name, 'party.remove', `player:${row.player}`, { id, reason })

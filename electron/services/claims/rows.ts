@@ -45,11 +45,17 @@ export function toClaim(ctx: ClaimsContext, r: ClaimRow): Claim {
     status: r.status,
     related,
     needsSignOff: r.related === 1 && r.signed_off_by === null && open,
-    verified: r.verified_by === null ? null : { by: r.verified_by, at: r.verified_at!, document: r.document!, reference: r.document_ref! },
+    verified:
+      r.verified_by === null
+        ? null
+        : { by: r.verified_by, at: r.verified_at!, document: r.document!, reference: r.document_ref! },
     approved: r.approved_by === null ? null : { by: r.approved_by, at: r.approved_at! },
     signedOff: r.signed_off_by === null ? null : { by: r.signed_off_by, at: r.signed_off_at! },
     paid: r.paid_by === null ? null : { by: r.paid_by, at: r.paid_at!, reference: r.payment_ref! },
-    rejected: r.rejected_by === null ? null : { by: r.rejected_by, at: r.rejected_at!, reason: r.reject_reason!, from: r.rejected_from! },
+    rejected:
+      r.rejected_by === null
+        ? null
+        : { by: r.rejected_by, at: r.rejected_at!, reason: r.reject_reason!, from: r.rejected_from! },
   }
 }
 
@@ -69,5 +75,8 @@ export function claimRow({ catalog, statements: { byKey, saleOf } }: ClaimsConte
     losing: `unit ${serial} did not win: there is no prize to claim`,
     below: `unit ${serial} won ${(prize ?? 0) / 100} €, below emission ${id.emission}'s claim threshold of ${thresholdCents / 100} €: it was credited to the player's account with the sale`,
   }[why]
-  throw new AppError('NOT_FOUND', text, { field: 'serial', ...because('CLAIM_NONE', { serial, why, prizeCents: why === 'below' ? prize! : 0, thresholdCents }) })
+  throw new AppError('NOT_FOUND', text, {
+    field: 'serial',
+    ...because('CLAIM_NONE', { serial, why, prizeCents: why === 'below' ? prize! : 0, thresholdCents }),
+  })
 }

@@ -24,19 +24,33 @@ export type ClaimStep = 'verify' | 'approve' | 'signOff' | 'pay' | 'reject'
 
 /** How far along each status is; a step leads to the status one further. */
 const RANK: Record<Exclude<ClaimStatus, 'rejected'>, number> = { pending: 0, verified: 1, approved: 2, paid: 3 }
-const STEP_TO: Record<'verify' | 'approve' | 'pay', ClaimStatus> = { verify: 'verified', approve: 'approved', pay: 'paid' }
+const STEP_TO: Record<'verify' | 'approve' | 'pay', ClaimStatus> = {
+  verify: 'verified',
+  approve: 'approved',
+  pay: 'paid',
+}
 
 /** Refuses a step the claim's status does not allow: done already (CONFLICT), too early or final (ILLEGAL_STATE). */
 function refuseUnlessNext(ctx: ClaimsContext, r: ClaimRow, step: 'verify' | 'approve' | 'pay'): void {
   const serial = serialOf(ctx, r.unit_key)
   const reason = because('CLAIM_STEP', { serial, status: r.status, step })
-  if (r.status === 'rejected') throw new AppError('ILLEGAL_STATE', `the claim on ${serial} was rejected by ${r.rejected_by} (${r.reject_reason}): a rejection is final`, reason)
+  if (r.status === 'rejected')
+    throw new AppError(
+      'ILLEGAL_STATE',
+      `the claim on ${serial} was rejected by ${r.rejected_by} (${r.reject_reason}): a rejection is final`,
+      reason,
+    )
   const target = RANK[STEP_TO[step] as keyof typeof RANK]
   const at = RANK[r.status]
-  if (at >= target) throw new AppError('CONFLICT', `the claim on ${serial} is ${r.status} already: each step is taken once`, reason)
+  if (at >= target)
+    throw new AppError('CONFLICT', `the claim on ${serial} is ${r.status} already: each step is taken once`, reason)
   if (at < target - 1) {
     const before = { verify: '', approve: 'its winner’s identity is verified', pay: 'it is approved' }[step]
-    throw new AppError('ILLEGAL_STATE', `the claim on ${serial} is ${r.status}: it is ${STEP_TO[step]} only once ${before}`, reason)
+    throw new AppError(
+      'ILLEGAL_STATE',
+      `the claim on ${serial} is ${r.status}: it is ${STEP_TO[step]} only once ${before}`,
+      reason,
+    )
   }
 }
 
@@ -45,14 +59,29 @@ function refuseConflict(ctx: ClaimsContext, actor: Actor, r: ClaimRow): void {
   const link = ctx.parties.of(r.player).find((p) => samePerson(p.linkedTo, actor.name))
   if (link) {
     const serial = serialOf(ctx, r.unit_key)
-    throw new AppError('FORBIDDEN', `the register links ${r.player} to ${actor.name} (entry ${link.id}): another person must handle the claim on ${serial}`, because('CLAIM_CONFLICT', { serial, name: actor.name, player: r.player }))
+    throw new AppError(
+      'FORBIDDEN',
+      `the register links ${r.player} to ${actor.name} (entry ${link.id}): another person must handle the claim on ${serial}`,
+      because('CLAIM_CONFLICT', { serial, name: actor.name, player: r.player }),
+    )
   }
 }
 
-function refuseSamePerson(ctx: ClaimsContext, actor: Actor, r: ClaimRow, step: ClaimStep, earlier: 'verify' | 'approve', by: string | null): void {
+function refuseSamePerson(
+  ctx: ClaimsContext,
+  actor: Actor,
+  r: ClaimRow,
+  step: ClaimStep,
+  earlier: 'verify' | 'approve',
+  by: string | null,
+): void {
   if (!samePerson(by, actor.name)) return
   const serial = serialOf(ctx, r.unit_key)
-  throw new AppError('FORBIDDEN', `${actor.name} took the claim's ${earlier} step on ${serial}: the ${step} step must be another person's`, because('CLAIM_SAME_PERSON', { serial, name: actor.name, step, earlier }))
+  throw new AppError(
+    'FORBIDDEN',
+    `${actor.name} took the claim's ${earlier} step on ${serial}: the ${step} step must be another person's`,
+    because('CLAIM_SAME_PERSON', { serial, name: actor.name, step, earlier }),
+  )
 }
 
 interface StepWrite {
@@ -70,25 +99,48 @@ interface StepWrite {
  * second step of the same claim waits for this one, then reads what it wrote), checked, written
  * only from the status it was read in (guarded again by the UPDATE), audited.
  */
-function step(ctx: ClaimsContext, actor: Actor, serial: string, { check, set, params, action, details }: StepWrite): Claim {
-  const { db, audit, statements: { byKey } } = ctx
-  const key = db.transaction(() => {
-    lockClaim(db, keyOfSerial(serial))
-    const r = claimRow(ctx, serial)
-    refuseConflict(ctx, actor, r)
-    check(r)
-    const account = twoPersonAccount(db, actor)
-    const changed = db.prepare(`UPDATE claims SET ${set} WHERE unit_key = ? AND status = ?`).run(...params, r.unit_key, r.status).changes
-    if (changed !== 1) throw new AppError('CONFLICT', `the claim on ${serial} changed while this step was written: read it again`)
-    audit.record(actor.name, action, `unit:${serialOf(ctx, r.unit_key)}`, {
-      prizeCents: r.prize_cents, player: r.player, from: r.status, ...details(r), account: { grantedBy: account.grantedBy, confirmedBy: account.confirmedBy },
+function step(
+  ctx: ClaimsContext,
+  actor: Actor,
+  serial: string,
+  { check, set, params, action, details }: StepWrite,
+): Claim {
+  const {
+    db,
+    audit,
+    statements: { byKey },
+  } = ctx
+  const key = db
+    .transaction(() => {
+      lockClaim(db, keyOfSerial(serial))
+      const r = claimRow(ctx, serial)
+      refuseConflict(ctx, actor, r)
+      check(r)
+      const account = twoPersonAccount(db, actor)
+      const changed = db
+        .prepare(`UPDATE claims SET ${set} WHERE unit_key = ? AND status = ?`)
+        .run(...params, r.unit_key, r.status).changes
+      if (changed !== 1)
+        throw new AppError('CONFLICT', `the claim on ${serial} changed while this step was written: read it again`)
+      audit.record(actor.name, action, `unit:${serialOf(ctx, r.unit_key)}`, {
+        prizeCents: r.prize_cents,
+        player: r.player,
+        from: r.status,
+        ...details(r),
+        account: { grantedBy: account.grantedBy, confirmedBy: account.confirmedBy },
+      })
+      return r.unit_key
     })
-    return r.unit_key
-  }).immediate()
+    .immediate()
   return toClaim(ctx, byKey.get(key) as ClaimRow)
 }
 
-export function verifyClaim(ctx: ClaimsContext, actor: Actor, serial: string, { document, reference }: { document: IdentityDocument; reference: string }): Claim {
+export function verifyClaim(
+  ctx: ClaimsContext,
+  actor: Actor,
+  serial: string,
+  { document, reference }: { document: IdentityDocument; reference: string },
+): Claim {
   return step(ctx, actor, serial, {
     check: (r) => refuseUnlessNext(ctx, r, 'verify'),
     set: "status = 'verified', document = ?, document_ref = ?, verified_by = ?, verified_at = ?",
@@ -114,10 +166,24 @@ export function approveClaim(ctx: ClaimsContext, actor: Actor, serial: string): 
 /** An auditor signs off a related party's claim once verified, before it is paid, never after taking an earlier step. */
 function refuseSignOff(ctx: ClaimsContext, actor: Actor, r: ClaimRow): void {
   const s = serialOf(ctx, r.unit_key)
-  if (r.related !== 1) throw new AppError('ILLEGAL_STATE', `${r.player} is not in the register of related parties: the claim on ${s} needs no sign-off`, because('CLAIM_NOT_RELATED', { serial: s, player: r.player }))
-  if (r.signed_off_by !== null) throw new AppError('CONFLICT', `the claim on ${s} was signed off by ${r.signed_off_by} already`, because('CLAIM_STEP', { serial: s, status: r.status, step: 'signOff' }))
+  if (r.related !== 1)
+    throw new AppError(
+      'ILLEGAL_STATE',
+      `${r.player} is not in the register of related parties: the claim on ${s} needs no sign-off`,
+      because('CLAIM_NOT_RELATED', { serial: s, player: r.player }),
+    )
+  if (r.signed_off_by !== null)
+    throw new AppError(
+      'CONFLICT',
+      `the claim on ${s} was signed off by ${r.signed_off_by} already`,
+      because('CLAIM_STEP', { serial: s, status: r.status, step: 'signOff' }),
+    )
   if (r.status !== 'verified' && r.status !== 'approved') {
-    throw new AppError('ILLEGAL_STATE', `the claim on ${s} is ${r.status}: an auditor signs off a claim once its winner's identity is verified, before it is paid`, because('CLAIM_STEP', { serial: s, status: r.status, step: 'signOff' }))
+    throw new AppError(
+      'ILLEGAL_STATE',
+      `the claim on ${s} is ${r.status}: an auditor signs off a claim once its winner's identity is verified, before it is paid`,
+      because('CLAIM_STEP', { serial: s, status: r.status, step: 'signOff' }),
+    )
   }
   refuseSamePerson(ctx, actor, r, 'signOff', 'verify', r.verified_by)
   refuseSamePerson(ctx, actor, r, 'signOff', 'approve', r.approved_by)
@@ -139,11 +205,19 @@ function refusePay(ctx: ClaimsContext, r: ClaimRow, reference: string): void {
   lockSubject(ctx.db, `payment reference ${reference}`)
   const s = serialOf(ctx, r.unit_key)
   if (r.related === 1 && r.signed_off_by === null) {
-    throw new AppError('ILLEGAL_STATE', `${r.player} is in the register of related parties: an auditor signs off the claim on ${s} before it is paid`, because('CLAIM_SIGN_OFF', { serial: s, player: r.player }))
+    throw new AppError(
+      'ILLEGAL_STATE',
+      `${r.player} is in the register of related parties: an auditor signs off the claim on ${s} before it is paid`,
+      because('CLAIM_SIGN_OFF', { serial: s, player: r.player }),
+    )
   }
   const other = ctx.statements.paidWith.get(reference) as number | undefined
   if (other !== undefined) {
-    throw new AppError('CONFLICT', `payment reference ${reference} was recorded for the claim on ${serialOf(ctx, other)}: each payment has its own`, { field: 'reference', ...because('PAYMENT_REF_USED', { reference, serial: serialOf(ctx, other) }) })
+    throw new AppError(
+      'CONFLICT',
+      `payment reference ${reference} was recorded for the claim on ${serialOf(ctx, other)}: each payment has its own`,
+      { field: 'reference', ...because('PAYMENT_REF_USED', { reference, serial: serialOf(ctx, other) }) },
+    )
   }
 }
 
@@ -162,7 +236,11 @@ export function rejectClaim(ctx: ClaimsContext, actor: Actor, serial: string, re
     check: (r) => {
       if (r.status === 'paid' || r.status === 'rejected') {
         const s = serialOf(ctx, r.unit_key)
-        throw new AppError(r.status === 'paid' ? 'ILLEGAL_STATE' : 'CONFLICT', `the claim on ${s} is ${r.status}: ${r.status === 'paid' ? 'a paid claim cannot be rejected' : 'it was rejected already'}`, because('CLAIM_STEP', { serial: s, status: r.status, step: 'reject' }))
+        throw new AppError(
+          r.status === 'paid' ? 'ILLEGAL_STATE' : 'CONFLICT',
+          `the claim on ${s} is ${r.status}: ${r.status === 'paid' ? 'a paid claim cannot be rejected' : 'it was rejected already'}`,
+          because('CLAIM_STEP', { serial: s, status: r.status, step: 'reject' }),
+        )
       }
     },
     set: "rejected_from = status, status = 'rejected', rejected_by = ?, rejected_at = ?, reject_reason = ?",

@@ -13,7 +13,9 @@ export interface ClaimBatch {
 }
 
 export function createClaimWriter(db: Db, catalog: Catalog): { batch(): ClaimBatch } {
-  const insert = db.prepare('INSERT INTO claims (unit_key, emission, player_id, sold_at, prize_cents) VALUES (?, ?, ?, ?, ?)')
+  const insert = db.prepare(
+    'INSERT INTO claims (unit_key, emission, player_id, sold_at, prize_cents) VALUES (?, ?, ?, ?, ?)',
+  )
   return {
     batch() {
       const thresholds = new Map<number, number>()

@@ -56,6 +56,4 @@ export interface BlockWorkerResult {
   cancelled: boolean
 }
 
-export type BlockWorkerMessage =
-  | { type: 'done'; result: BlockWorkerResult }
-  | { type: 'error'; message: string }
+export type BlockWorkerMessage = { type: 'done'; result: BlockWorkerResult } | { type: 'error'; message: string }

@@ -29,7 +29,11 @@ describe('verifyBlockInWorkers', () => {
   it('splits the block over threads and finds the same commitment as one thread', async () => {
     const single = verifyBlock(small, nodePrimitives, ref)
     const progress: number[] = []
-    const parallel = await verifyBlockInWorkers(small, ref, { threads: 3, progressEveryMs: 5, onProgress: (done) => progress.push(done) })
+    const parallel = await verifyBlockInWorkers(small, ref, {
+      threads: 3,
+      progressEveryMs: 5,
+      onProgress: (done) => progress.push(done),
+    })
     expect(parallel.sound).toBe(true)
     expect(parallel.commitment).toBe(single.commitment)
     expect(parallel.tiers).toEqual(single.tiers)
@@ -44,7 +48,9 @@ describe('verifyBlockInWorkers', () => {
       threads: 2,
       progressEveryMs: 5,
       signal: controller.signal,
-      onProgress: (done) => { if (done > 0) controller.abort() },
+      onProgress: (done) => {
+        if (done > 0) controller.abort()
+      },
     })
     const error = await run.catch((e: unknown) => e)
     expect(error).toBeInstanceOf(AppError)
@@ -54,6 +60,8 @@ describe('verifyBlockInWorkers', () => {
   it('refuses to start when already cancelled', async () => {
     const controller = new AbortController()
     controller.abort()
-    await expect(verifyBlockInWorkers(small, ref, { signal: controller.signal })).rejects.toMatchObject({ code: 'CANCELLED' })
+    await expect(verifyBlockInWorkers(small, ref, { signal: controller.signal })).rejects.toMatchObject({
+      code: 'CANCELLED',
+    })
   })
 })

@@ -13,13 +13,24 @@
 import { Worker } from 'node:worker_threads'
 import { availableParallelism } from 'node:os'
 import type { GameDefinition } from '../../../game-core/rules'
-import { assembleVerification, type BlockVerification, type ChunkRangeResult, type UnitProblem } from '../../../game-core/verify'
+import {
+  assembleVerification,
+  type BlockVerification,
+  type ChunkRangeResult,
+  type UnitProblem,
+} from '../../../game-core/verify'
 import { chunkCount } from '../../../game-core/commitment'
 import type { CommitmentVersion } from '../../../game-core/unit-commitment'
 import { nodePrimitives } from '../../crypto/node-primitives'
 import { AppError } from '../../contract/errors'
 import { workerEntry } from '../../threads/entry'
-import { CONTROL, CONTROL_WORDS, type BlockTask, type BlockWorkerMessage, type BlockWorkerResult } from './block-messages'
+import {
+  CONTROL,
+  CONTROL_WORDS,
+  type BlockTask,
+  type BlockWorkerMessage,
+  type BlockWorkerResult,
+} from './block-messages'
 
 /** How a block is verified: on the worker pool in the app (verifyBlockInWorkers), on this thread in tests. */
 export type VerifyBlockFn = (
@@ -27,7 +38,6 @@ export type VerifyBlockFn = (
   ref: { emission: number; block: number; secret: Uint8Array; commitmentVersion?: CommitmentVersion },
   opts?: { threads?: number; onProgress?: (unitsDone: number, unitsTotal: number) => void; signal?: AbortSignal },
 ) => Promise<BlockVerification>
-
 
 export interface BlockJobOptions {
   threads?: number
@@ -132,14 +142,32 @@ export async function verifyBlockInWorkers(
   const stop = () => Atomics.store(controlView, CONTROL.stop, 1)
   opts.signal?.addEventListener('abort', stop)
   const timer = opts.onProgress
-    ? setInterval(() => opts.onProgress!(progressView.reduce((a, b) => a + b, 0), def.blockSize), opts.progressEveryMs ?? 200)
+    ? setInterval(
+        () =>
+          opts.onProgress!(
+            progressView.reduce((a, b) => a + b, 0),
+            def.blockSize,
+          ),
+        opts.progressEveryMs ?? 200,
+      )
     : null
   try {
     const settled = await Promise.allSettled(
       Array.from({ length: threads }, (_, i) => {
         const task: BlockTask = {
-          def, emission: ref.emission, block: ref.block, secret: ref.secret, commitmentVersion: ref.commitmentVersion ?? 1,
-          buildTiers: i === 0, tiers, control, progress, leaves, batchChunks: BATCH_CHUNKS, index: i, maxProblems: MAX_PROBLEMS,
+          def,
+          emission: ref.emission,
+          block: ref.block,
+          secret: ref.secret,
+          commitmentVersion: ref.commitmentVersion ?? 1,
+          buildTiers: i === 0,
+          tiers,
+          control,
+          progress,
+          leaves,
+          batchChunks: BATCH_CHUNKS,
+          index: i,
+          maxProblems: MAX_PROBLEMS,
         }
         // One failed worker stops the others.
         return runTask(acquireWorker(), task).catch((e: unknown) => {
@@ -151,9 +179,16 @@ export async function verifyBlockInWorkers(
     const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected')
     if (failed) throw failed.reason
     const results = settled.map((s) => (s as PromiseFulfilledResult<BlockWorkerResult>).value)
-    if (opts.signal?.aborted || results.some((r) => r.cancelled)) throw new AppError('CANCELLED', 'the task was cancelled')
+    if (opts.signal?.aborted || results.some((r) => r.cancelled))
+      throw new AppError('CANCELLED', 'the task was cancelled')
     opts.onProgress?.(def.blockSize, def.blockSize)
-    return assembleVerification(def, nodePrimitives, ref, toRanges(def, results, new Uint8Array(leaves)), ref.commitmentVersion ?? 1)
+    return assembleVerification(
+      def,
+      nodePrimitives,
+      ref,
+      toRanges(def, results, new Uint8Array(leaves)),
+      ref.commitmentVersion ?? 1,
+    )
   } finally {
     if (timer) clearInterval(timer)
     opts.signal?.removeEventListener('abort', stop)
@@ -176,7 +211,9 @@ function toRanges(def: GameDefinition, results: BlockWorkerResult[], leaves: Uin
       const count = r.batches[3 * b + 1]
       const units = r.batches[3 * b + 2]
       ranges.push({
-        firstChunk, chunkCount: count, units,
+        firstChunk,
+        chunkCount: count,
+        units,
         leafHashes: leaves.subarray(32 * firstChunk, 32 * (firstChunk + count)),
         subtreeRoot: r.roots.subarray(32 * b, 32 * b + 32),
         tierCounts: b === 0 ? r.tierCounts : new Array<number>(T + 1).fill(0),

@@ -81,9 +81,11 @@ export function ceremonyStatements(db: Db) {
     read: db.prepare('SELECT * FROM key_ceremonies WHERE emission = ?'),
     abandons: db.prepare('SELECT * FROM key_ceremony_abandons WHERE emission = ? ORDER BY id'),
     open: db.prepare('INSERT INTO key_ceremonies (emission, protocol, started_by, started_at) VALUES (?, 2, ?, ?)'),
-    commit: db.prepare(`UPDATE key_ceremonies SET committed_by = ?, custodian_commit = ?, committed_at = ?, server_share = ?, server_hash = ?
+    commit:
+      db.prepare(`UPDATE key_ceremonies SET committed_by = ?, custodian_commit = ?, committed_at = ?, server_share = ?, server_hash = ?
                         WHERE emission = ? AND protocol = 2 AND committed_by IS NULL`),
-    reveal: db.prepare(`UPDATE key_ceremonies SET custodian = ?, custodian_share = ?, custodian_hash = ?, custodian_source = ?, contributed_at = ?
+    reveal:
+      db.prepare(`UPDATE key_ceremonies SET custodian = ?, custodian_share = ?, custodian_hash = ?, custodian_source = ?, contributed_at = ?
                         WHERE emission = ? AND protocol = 2 AND committed_by IS NOT NULL AND custodian IS NULL`),
     keepAbandoned: db.prepare(`INSERT INTO key_ceremony_abandons
       (emission, protocol, started_by, started_at, server_hash, committed_by, custodian_commit, committed_at, abandoned_by, abandoned_at, reason)
@@ -105,9 +107,10 @@ export function custodianShare(input: { share?: string; dice?: string }): Custod
   if (input.share !== undefined) return { share: new Uint8Array(Buffer.from(input.share, 'hex')), source: 'random' }
   const checked = diceRolls(input.dice ?? '')
   if ('problem' in checked) {
-    const reason = checked.problem === 'not-a-roll'
-      ? because('DICE_NOT_A_ROLL', { char: checked.char })
-      : because('DICE_TOO_FEW', { count: checked.count, min: MIN_DICE_ROLLS })
+    const reason =
+      checked.problem === 'not-a-roll'
+        ? because('DICE_NOT_A_ROLL', { char: checked.char })
+        : because('DICE_TOO_FEW', { count: checked.count, min: MIN_DICE_ROLLS })
     throw new AppError('BAD_ARGUMENTS', `dice: ${diceProblemText(checked)}`, { ...reason, field: 'dice' })
   }
   return { share: shareFromDice(nodePrimitives, checked.rolls), source: 'dice' }
@@ -116,7 +119,9 @@ export function custodianShare(input: { share?: string; dice?: string }): Custod
 /** A commitment as typed: 64 hex digits, kept in lower case as the hashes are. */
 export function commitmentOf(text: string): string {
   if (!/^[0-9a-fA-F]{64}$/.test(text)) {
-    throw new AppError('BAD_ARGUMENTS', 'commitment: must be 64 hexadecimal digits (SHA-256 of your share)', { field: 'commitment' })
+    throw new AppError('BAD_ARGUMENTS', 'commitment: must be 64 hexadecimal digits (SHA-256 of your share)', {
+      field: 'commitment',
+    })
   }
   return text.toLowerCase()
 }

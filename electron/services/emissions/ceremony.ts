@@ -24,7 +24,15 @@ import type { KeyStore } from '../../ledger/keystore'
 import { lockEmission } from '../../ledger/row-locks'
 import type { AuditService } from '../audit'
 import type { Catalog } from '../catalog'
-import { ceremonyStatements, commitmentOf, custodianShare, toAbandoned, toCeremony, type CeremonyRow, type CeremonyStatements } from './ceremony-rows'
+import {
+  ceremonyStatements,
+  commitmentOf,
+  custodianShare,
+  toAbandoned,
+  toCeremony,
+  type CeremonyRow,
+  type CeremonyStatements,
+} from './ceremony-rows'
 import { iso, type Actor, type Clock } from '../common'
 import { samePerson } from '../people'
 import { refuseUnconfirmed } from '../staff'
@@ -64,8 +72,11 @@ interface Ctx extends CeremonyDeps {
 function refuseUnlessBeforeGeneration({ catalog }: Ctx, emission: number): void {
   const e = catalog.emission(emission)
   if (e.status !== 'created') {
-    throw new AppError('ILLEGAL_STATE', `emission ${emission} is ${e.status}: its blocks' secrets are drawn already, a key ceremony comes before generation`,
-      because('CEREMONY_TOO_LATE', { emission, status: e.status }))
+    throw new AppError(
+      'ILLEGAL_STATE',
+      `emission ${emission} is ${e.status}: its blocks' secrets are drawn already, a key ceremony comes before generation`,
+      because('CEREMONY_TOO_LATE', { emission, status: e.status }),
+    )
   }
 }
 
@@ -76,113 +87,192 @@ function openCeremony(ctx: Ctx, emission: number): CeremonyRow {
   refuseUnlessBeforeGeneration(ctx, emission)
   const r = ctx.row(emission)
   if (!r) {
-    throw new AppError('ILLEGAL_STATE', `emission ${emission} has no key ceremony yet: an operator opens it first`, because('CEREMONY_NOT_STARTED', { emission }))
+    throw new AppError(
+      'ILLEGAL_STATE',
+      `emission ${emission} has no key ceremony yet: an operator opens it first`,
+      because('CEREMONY_NOT_STARTED', { emission }),
+    )
   }
   if (r.custodian !== null) {
-    throw new AppError('CONFLICT', `emission ${emission}'s key ceremony is complete: ${r.custodian} contributed its second share`,
-      because('CEREMONY_COMPLETE', { emission, custodian: r.custodian }))
+    throw new AppError(
+      'CONFLICT',
+      `emission ${emission}'s key ceremony is complete: ${r.custodian} contributed its second share`,
+      because('CEREMONY_COMPLETE', { emission, custodian: r.custodian }),
+    )
   }
   return r
 }
 
 function refuseOldProtocol(r: CeremonyRow): void {
   if (Number(r.protocol) !== 1) return
-  throw new AppError('ILLEGAL_STATE',
+  throw new AppError(
+    'ILLEGAL_STATE',
     `emission ${r.emission}'s key ceremony was begun the old way (the backend's share first, readable by whoever holds the ledger key): ` +
-    'an operator abandons it and opens it again, then the second person commits to their share before the backend draws its own',
-    because('CEREMONY_OLD_PROTOCOL', { emission: Number(r.emission) }))
+      'an operator abandons it and opens it again, then the second person commits to their share before the backend draws its own',
+    because('CEREMONY_OLD_PROTOCOL', { emission: Number(r.emission) }),
+  )
 }
 
 /** The second person: never the opener, nor anyone who committed to an abandoned ceremony of the emission. */
 function refuseCommitter(ctx: Ctx, r: CeremonyRow, actor: Actor): void {
   refuseUnconfirmed(ctx.db, actor)
   if (samePerson(r.started_by, actor.name)) {
-    throw new AppError('FORBIDDEN', `${actor.name} started this key ceremony: the second share must come from another person`,
-      because('CEREMONY_SAME_PERSON', { name: actor.name }))
+    throw new AppError(
+      'FORBIDDEN',
+      `${actor.name} started this key ceremony: the second share must come from another person`,
+      because('CEREMONY_SAME_PERSON', { name: actor.name }),
+    )
   }
-  const lapsed = (ctx.st.abandons.all(r.emission) as { committed_by: string | null }[]).some((a) => samePerson(a.committed_by, actor.name))
+  const lapsed = (ctx.st.abandons.all(r.emission) as { committed_by: string | null }[]).some((a) =>
+    samePerson(a.committed_by, actor.name),
+  )
   if (lapsed) {
-    throw new AppError('FORBIDDEN', `${actor.name} committed to an abandoned key ceremony of emission ${r.emission}: another person is its custodian now`,
-      because('CEREMONY_CUSTODIAN_ABANDONED', { name: actor.name, emission: Number(r.emission) }))
+    throw new AppError(
+      'FORBIDDEN',
+      `${actor.name} committed to an abandoned key ceremony of emission ${r.emission}: another person is its custodian now`,
+      because('CEREMONY_CUSTODIAN_ABANDONED', { name: actor.name, emission: Number(r.emission) }),
+    )
   }
 }
 
 function commit(ctx: Ctx, actor: Actor, emission: number, commitment: string): void {
   const { st, keys, audit, clock } = ctx
   const h = commitmentOf(commitment)
-  ctx.db.transaction(() => {
-    const r = openCeremony(ctx, emission)
-    refuseOldProtocol(r)
-    if (r.committed_by !== null) {
-      throw new AppError('CONFLICT', `emission ${emission}'s key ceremony has ${r.committed_by}'s commitment already`,
-        because('CEREMONY_COMMITTED', { emission, custodian: r.committed_by }))
-    }
-    refuseCommitter(ctx, r, actor)
-    // drawn only now that the custodian's share is fixed by its hash
-    const share = new Uint8Array(randomBytes(32))
-    const serverHash = shareHash(nodePrimitives, share)
-    st.commit.run(actor.name, h, iso(clock()), keys.sealShare({ emission, party: 'server' }, share), serverHash, emission)
-    audit.record(actor.name, 'ceremony.commit', `emission:${emission}`, { custodianCommit: h, serverHash })
-  }).immediate()
+  ctx.db
+    .transaction(() => {
+      const r = openCeremony(ctx, emission)
+      refuseOldProtocol(r)
+      if (r.committed_by !== null) {
+        throw new AppError(
+          'CONFLICT',
+          `emission ${emission}'s key ceremony has ${r.committed_by}'s commitment already`,
+          because('CEREMONY_COMMITTED', { emission, custodian: r.committed_by }),
+        )
+      }
+      refuseCommitter(ctx, r, actor)
+      // drawn only now that the custodian's share is fixed by its hash
+      const share = new Uint8Array(randomBytes(32))
+      const serverHash = shareHash(nodePrimitives, share)
+      st.commit.run(
+        actor.name,
+        h,
+        iso(clock()),
+        keys.sealShare({ emission, party: 'server' }, share),
+        serverHash,
+        emission,
+      )
+      audit.record(actor.name, 'ceremony.commit', `emission:${emission}`, { custodianCommit: h, serverHash })
+    })
+    .immediate()
 }
 
 function reveal(ctx: Ctx, actor: Actor, emission: number, input: { share?: string; dice?: string }): void {
   const { st, keys, audit, clock } = ctx
   const { share, source } = custodianShare(input)
   const hash = shareHash(nodePrimitives, share)
-  ctx.db.transaction(() => {
-    const r = openCeremony(ctx, emission)
-    refuseOldProtocol(r)
-    if (r.committed_by === null || r.custodian_commit === null) {
-      throw new AppError('ILLEGAL_STATE', `emission ${emission}'s key ceremony has no commitment yet: commit to your share's hash first, then reveal it`,
-        because('CEREMONY_NOT_COMMITTED', { emission }))
-    }
-    if (!samePerson(r.committed_by, actor.name)) {
-      throw new AppError('FORBIDDEN', `${r.committed_by} committed to the second share: only they reveal it`,
-        because('CEREMONY_NOT_CUSTODIAN', { name: actor.name, custodian: r.committed_by }))
-    }
-    if (hash !== r.custodian_commit) {
-      throw new AppError('BAD_ARGUMENTS', `this share's SHA-256 is ${hash}, not the commitment ${r.custodian_commit}: reveal the very share you committed to`,
-        { field: source === 'dice' ? 'dice' : 'share', ...because('CEREMONY_REVEAL_MISMATCH', { emission, commitment: r.custodian_commit, hash }) })
-    }
-    st.reveal.run(actor.name, keys.sealShare({ emission, party: 'custodian' }, share), hash, source, iso(clock()), emission)
-    audit.record(actor.name, 'ceremony.reveal', `emission:${emission}`, { serverHash: r.server_hash, custodianHash: hash, source })
-  }).immediate()
+  ctx.db
+    .transaction(() => {
+      const r = openCeremony(ctx, emission)
+      refuseOldProtocol(r)
+      if (r.committed_by === null || r.custodian_commit === null) {
+        throw new AppError(
+          'ILLEGAL_STATE',
+          `emission ${emission}'s key ceremony has no commitment yet: commit to your share's hash first, then reveal it`,
+          because('CEREMONY_NOT_COMMITTED', { emission }),
+        )
+      }
+      if (!samePerson(r.committed_by, actor.name)) {
+        throw new AppError(
+          'FORBIDDEN',
+          `${r.committed_by} committed to the second share: only they reveal it`,
+          because('CEREMONY_NOT_CUSTODIAN', { name: actor.name, custodian: r.committed_by }),
+        )
+      }
+      if (hash !== r.custodian_commit) {
+        throw new AppError(
+          'BAD_ARGUMENTS',
+          `this share's SHA-256 is ${hash}, not the commitment ${r.custodian_commit}: reveal the very share you committed to`,
+          {
+            field: source === 'dice' ? 'dice' : 'share',
+            ...because('CEREMONY_REVEAL_MISMATCH', { emission, commitment: r.custodian_commit, hash }),
+          },
+        )
+      }
+      st.reveal.run(
+        actor.name,
+        keys.sealShare({ emission, party: 'custodian' }, share),
+        hash,
+        source,
+        iso(clock()),
+        emission,
+      )
+      audit.record(actor.name, 'ceremony.reveal', `emission:${emission}`, {
+        serverHash: r.server_hash,
+        custodianHash: hash,
+        source,
+      })
+    })
+    .immediate()
 }
 
 function abandon(ctx: Ctx, actor: Actor, emission: number, reason: string): void {
   const { st, audit, clock } = ctx
-  ctx.db.transaction(() => {
-    const r = openCeremony(ctx, emission)
-    st.keepAbandoned.run(actor.name, iso(clock()), reason, emission)
-    st.drop.run(emission)
-    const abandoned = st.abandons.all(emission).length
-    audit.record(actor.name, 'ceremony.abandon', `emission:${emission}`, {
-      reason, protocol: Number(r.protocol), serverHash: r.server_hash, committedBy: r.committed_by, custodianCommit: r.custodian_commit, abandoned,
+  ctx.db
+    .transaction(() => {
+      const r = openCeremony(ctx, emission)
+      st.keepAbandoned.run(actor.name, iso(clock()), reason, emission)
+      st.drop.run(emission)
+      const abandoned = st.abandons.all(emission).length
+      audit.record(actor.name, 'ceremony.abandon', `emission:${emission}`, {
+        reason,
+        protocol: Number(r.protocol),
+        serverHash: r.server_hash,
+        committedBy: r.committed_by,
+        custodianCommit: r.custodian_commit,
+        abandoned,
+      })
     })
-  }).immediate()
+    .immediate()
 }
 
 function start(ctx: Ctx, actor: Actor, emission: number): void {
-  ctx.db.transaction(() => {
-    lockEmission(ctx.db, emission)
-    refuseUnlessBeforeGeneration(ctx, emission)
-    refuseUnconfirmed(ctx.db, actor)
-    if (ctx.row(emission)) {
-      throw new AppError('CONFLICT', `emission ${emission}'s key ceremony was started already: one per emission`, because('CEREMONY_EXISTS', { emission }))
-    }
-    ctx.st.open.run(emission, actor.name, iso(ctx.clock()))
-    ctx.audit.record(actor.name, 'ceremony.start', `emission:${emission}`, { protocol: 2, abandonedBefore: ctx.st.abandons.all(emission).length })
-  }).immediate()
+  ctx.db
+    .transaction(() => {
+      lockEmission(ctx.db, emission)
+      refuseUnlessBeforeGeneration(ctx, emission)
+      refuseUnconfirmed(ctx.db, actor)
+      if (ctx.row(emission)) {
+        throw new AppError(
+          'CONFLICT',
+          `emission ${emission}'s key ceremony was started already: one per emission`,
+          because('CEREMONY_EXISTS', { emission }),
+        )
+      }
+      ctx.st.open.run(emission, actor.name, iso(ctx.clock()))
+      ctx.audit.record(actor.name, 'ceremony.start', `emission:${emission}`, {
+        protocol: 2,
+        abandonedBefore: ctx.st.abandons.all(emission).length,
+      })
+    })
+    .immediate()
 }
 
 /** A share opened, and checked against the hash recorded (and printed on the certificate) for it. */
-function openChecked({ keys }: Ctx, emission: number, party: 'server' | 'custodian', sealed: Buffer, recorded: string): Uint8Array {
+function openChecked(
+  { keys }: Ctx,
+  emission: number,
+  party: 'server' | 'custodian',
+  sealed: Buffer,
+  recorded: string,
+): Uint8Array {
   const share = keys.openShare({ emission, party }, sealed)
   if (shareHash(nodePrimitives, share) !== recorded) {
     const whose = party === 'server' ? "the backend's share" : "the custodian's share"
-    throw new AppError('DATABASE', `${whose} of emission ${emission}'s key ceremony does not have the hash recorded for it: ` +
-      "the ledger's record of the ceremony was altered; restore the ledger from a backup")
+    throw new AppError(
+      'DATABASE',
+      `${whose} of emission ${emission}'s key ceremony does not have the hash recorded for it: ` +
+        "the ledger's record of the ceremony was altered; restore the ledger from a backup",
+    )
   }
   return share
 }
@@ -194,7 +284,9 @@ export function createCeremonyService(deps: CeremonyDeps): CeremonyService {
     get: (emission) => {
       deps.catalog.emission(emission)
       const r = ctx.row(emission)
-      return r ? toCeremony(r, (st.abandons.all(emission) as Parameters<typeof toAbandoned>[0][]).map(toAbandoned)) : null
+      return r
+        ? toCeremony(r, (st.abandons.all(emission) as Parameters<typeof toAbandoned>[0][]).map(toAbandoned))
+        : null
     },
     start: (actor, emission) => (start(ctx, actor, emission), service.get(emission)!),
     commit: (actor, emission, commitment) => (commit(ctx, actor, emission, commitment), service.get(emission)!),

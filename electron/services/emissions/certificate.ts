@@ -23,10 +23,16 @@ function checkpointOf(audit: AuditService): Certificate['auditCheckpoint'] {
 
 /** The time the last commitment was made (null: none yet). ISO times in UTC sort as text. */
 export function commitmentsMadeAt(blocks: Pick<BlockRow, 'generated_at'>[]): string | null {
-  return blocks.reduce<string | null>((last, b) => (b.generated_at !== null && (last === null || b.generated_at > last) ? b.generated_at : last), null)
+  return blocks.reduce<string | null>(
+    (last, b) => (b.generated_at !== null && (last === null || b.generated_at > last) ? b.generated_at : last),
+    null,
+  )
 }
 
-export function buildCertificate(deps: { catalog: Catalog; audit: AuditService; clock: Clock; ceremony: CeremonyService }, emission: number): Certificate {
+export function buildCertificate(
+  deps: { catalog: Catalog; audit: AuditService; clock: Clock; ceremony: CeremonyService },
+  emission: number,
+): Certificate {
   const { catalog, audit, clock, ceremony } = deps
   const e = catalog.emission(emission)
   const def = catalog.definition(emission)
@@ -48,7 +54,14 @@ export function buildCertificate(deps: { catalog: Catalog; audit: AuditService; 
     salesPerBlockCents: f.salesPerBlockCents,
     payoutRatio: f.payoutRatio,
     oddsOneIn: f.oddsOneIn,
-    blocks: blocks.map((b) => ({ block: b.block, status: b.status, commitment: b.commitment, generatedAt: b.generated_at, verifiedAt: b.verified_at, seeding: b.seeding })),
+    blocks: blocks.map((b) => ({
+      block: b.block,
+      status: b.status,
+      commitment: b.commitment,
+      generatedAt: b.generated_at,
+      verifiedAt: b.verified_at,
+      seeding: b.seeding,
+    })),
     ceremony: ceremony.get(emission),
     singleControl: blocks.some((b) => b.status !== 'pending' && b.seeding === 'single'),
     issuedAt: commitmentsMadeAt(blocks),

@@ -55,7 +55,9 @@ const WITH_BLOCK_COUNTS = `
 export function prepareEmissionStatements(db: Db) {
   return {
     // a verification left open by a workstation gone mid-way (its lease is ours now)
-    closeAbandoned: db.prepare("UPDATE verifications SET ended_at = ?, outcome = 'failed', error = ? WHERE emission = ? AND ended_at IS NULL"),
+    closeAbandoned: db.prepare(
+      "UPDATE verifications SET ended_at = ?, outcome = 'failed', error = ? WHERE emission = ? AND ended_at IS NULL",
+    ),
     setStatus: db.prepare('UPDATE emissions SET status = ? WHERE emission = ?'),
     setBlock: db.prepare('UPDATE blocks SET status = ?, verified_at = ? WHERE emission = ? AND block = ?'),
     summary: db.prepare(`${WITH_BLOCK_COUNTS} WHERE e.emission = ? GROUP BY e.emission`),

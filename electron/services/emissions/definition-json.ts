@@ -18,9 +18,16 @@ export function definitionJson(def: GameDefinition) {
     numbers: [...def.numbers],
     winningCells: def.winningCells,
     yoursCells: def.yoursCells,
-    tiers: def.tiers.map((t) => ({ amountCents: t.amountCents, count: t.count, ...(t.printedTotalCents !== undefined ? { printedTotalCents: t.printedTotalCents } : {}) })),
+    tiers: def.tiers.map((t) => ({
+      amountCents: t.amountCents,
+      count: t.count,
+      ...(t.printedTotalCents !== undefined ? { printedTotalCents: t.printedTotalCents } : {}),
+    })),
     printableAmountsCents: [...def.printableAmountsCents],
-    compositions: def.compositions.map((c) => ({ amountCents: c.amountCents, options: c.options.map((o) => ({ partsCents: [...o.partsCents], weight: o.weight })) })),
+    compositions: def.compositions.map((c) => ({
+      amountCents: c.amountCents,
+      options: c.options.map((o) => ({ partsCents: [...o.partsCents], weight: o.weight })),
+    })),
     decoyWeights: def.decoyWeights.map((d) => ({ amountCents: d.amountCents, weight: d.weight })),
     ...(def.printed ? { printed: { ...def.printed } } : {}),
     /** The exact bytes the definition digest hashes (UTF-8), and that digest. */

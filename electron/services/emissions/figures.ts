@@ -11,7 +11,9 @@ import type { BlockRow, Catalog } from '../catalog'
 export function emissionFigures(db: Db, catalog: Catalog, emission: number): EmissionFigures {
   const def = catalog.definition(emission)
   const blocks = catalog.blocks(emission)
-  const sold = db.prepare('SELECT tier, sum(sold) AS sold FROM block_tiers WHERE emission = ? GROUP BY tier').all(emission) as { tier: number; sold: number }[]
+  const sold = db
+    .prepare('SELECT tier, sum(sold) AS sold FROM block_tiers WHERE emission = ? GROUP BY tier')
+    .all(emission) as { tier: number; sold: number }[]
   const unitsSold = blocks.reduce((a, b) => a + b.units_sold, 0)
   const salesCents = unitsSold * def.unitPriceCents
   let prizesWon = 0
@@ -34,7 +36,11 @@ export function emissionFigures(db: Db, catalog: Catalog, emission: number): Emi
 }
 
 /** Every block's units, prizes and sales; the blocks committed so far. */
-export function emissionTotals(catalog: Catalog, emission: number, blocks: BlockRow[] = catalog.blocks(emission)): Certificate['totals'] {
+export function emissionTotals(
+  catalog: Catalog,
+  emission: number,
+  blocks: BlockRow[] = catalog.blocks(emission),
+): Certificate['totals'] {
   const def = catalog.definition(emission)
   const f = deriveFigures(def)
   const n = blocks.length

@@ -46,7 +46,10 @@ export function seedingOf(ceremony: CeremonyService, e: EmissionRow): BlockSeedi
   const c = ceremony.get(e.emission)
   if (c?.state === 'complete') return 'two-person'
   if (e.demo === 1) return 'single'
-  const waits = c?.state === 'awaiting-reveal' ? `for ${c.committedBy} to reveal the share committed to` : "for a second person's commitment"
+  const waits =
+    c?.state === 'awaiting-reveal'
+      ? `for ${c.committedBy} to reveal the share committed to`
+      : "for a second person's commitment"
   const where = c ? `its key ceremony waits ${waits} (opened by ${c.startedBy})` : 'it has no key ceremony yet'
   throw new AppError(
     'ILLEGAL_STATE',
@@ -72,7 +75,8 @@ function prepareGenerationStatements(db: Db) {
   return {
     setStatus: db.prepare('UPDATE emissions SET status = ? WHERE emission = ?'),
     pendingOf: db.prepare("SELECT block FROM blocks WHERE emission = ? AND status = 'pending' ORDER BY block").pluck(),
-    storeBlock: db.prepare(`UPDATE blocks SET status = 'generated', secret = ?, commitment = ?, merkle_root = ?, generated_at = ?,
+    storeBlock:
+      db.prepare(`UPDATE blocks SET status = 'generated', secret = ?, commitment = ?, merkle_root = ?, generated_at = ?,
                                  commitment_version = ?, proof_roots = ?, seeding = ? WHERE emission = ? AND block = ? AND status = 'pending'`),
     generating: db.prepare("SELECT emission FROM emissions WHERE status = 'generating' ORDER BY emission").pluck(),
   }
@@ -81,32 +85,53 @@ function prepareGenerationStatements(db: Db) {
 const pending = (ctx: GenerationContext, emission: number) => ctx.statements.pendingOf.all(emission) as number[]
 
 /** Marks the emission generating, with its lease; the seeding is settled first (nothing written if refused). */
-function begin(ctx: GenerationContext, actor: Actor, emission: number): { seeding: BlockSeeding; todo: number[]; lease: Lease } {
+function begin(
+  ctx: GenerationContext,
+  actor: Actor,
+  emission: number,
+): { seeding: BlockSeeding; todo: number[]; lease: Lease } {
   const { db, catalog, ceremony, leases, audit, statements } = ctx
-  return db.transaction(() => {
-    lockEmission(db, emission)
-    const e = catalog.emission(emission)
-    const seeding = seedingOf(ceremony, e)
-    const todo = pending(ctx, emission)
-    const lease = leases.take('generate', emissionSubject(emission))
-    statements.setStatus.run('generating', emission)
-    audit.record(actor.name, 'emission.generate-start', `emission:${emission}`, { from: e.status, to: 'generating', blocks: todo, seeding })
-    return { seeding, todo, lease }
-  }).immediate()
+  return db
+    .transaction(() => {
+      lockEmission(db, emission)
+      const e = catalog.emission(emission)
+      const seeding = seedingOf(ceremony, e)
+      const todo = pending(ctx, emission)
+      const lease = leases.take('generate', emissionSubject(emission))
+      statements.setStatus.run('generating', emission)
+      audit.record(actor.name, 'emission.generate-start', `emission:${emission}`, {
+        from: e.status,
+        to: 'generating',
+        blocks: todo,
+        seeding,
+      })
+      return { seeding, todo, lease }
+    })
+    .immediate()
 }
 
 /** The emission back to created; nothing if another workstation took the generation over. */
 function end(ctx: GenerationContext, actor: Actor, emission: number, lease: Lease, err: unknown): void {
   const cancelled = err instanceof AppError && err.code === 'CANCELLED'
-  ctx.db.transaction(() => {
-    lockEmission(ctx.db, emission)
-    if (!lease.held()) return
-    lease.drop()
-    ctx.statements.setStatus.run('created', emission)
-    ctx.audit.record(actor.name, cancelled ? 'emission.generate-cancelled' : 'emission.generate-failed', `emission:${emission}`, {
-      from: 'generating', to: 'created', pending: pending(ctx, emission), ...(cancelled ? {} : { error: err instanceof Error ? err.message : String(err) }),
+  ctx.db
+    .transaction(() => {
+      lockEmission(ctx.db, emission)
+      if (!lease.held()) return
+      lease.drop()
+      ctx.statements.setStatus.run('created', emission)
+      ctx.audit.record(
+        actor.name,
+        cancelled ? 'emission.generate-cancelled' : 'emission.generate-failed',
+        `emission:${emission}`,
+        {
+          from: 'generating',
+          to: 'created',
+          pending: pending(ctx, emission),
+          ...(cancelled ? {} : { error: err instanceof Error ? err.message : String(err) }),
+        },
+      )
     })
-  }).immediate()
+    .immediate()
 }
 
 /** One generation under way: what begin settled, and the emission's game. */
@@ -119,36 +144,76 @@ interface GenerationRun {
 }
 
 /** Block `block` (the i-th to do) drawn, derived and checked in the worker threads, then sealed and written. */
-async function generateBlock(ctx: GenerationContext, run: GenerationRun, job: JobContext, i: number, block: number): Promise<void> {
+async function generateBlock(
+  ctx: GenerationContext,
+  run: GenerationRun,
+  job: JobContext,
+  i: number,
+  block: number,
+): Promise<void> {
   const { emission, def, seeding, todo, actor } = run
   const total = todo.length * def.blockSize
   job.checkCancelled()
   const secret = secretOf(ctx.ceremony, seeding, emission, block)
-  const v = await ctx.verifyBlock(def, { emission, block, secret, commitmentVersion: LATEST_COMMITMENT_VERSION }, {
-    threads: ctx.threads,
-    signal: job.signal,
-    onProgress: (done) => job.progress(i * def.blockSize + done, total, `block ${block} (${i + 1} of ${todo.length})`),
-  })
-  if (!v.sound) throw new Error(`block ${emission}/${block} came out unsound: ${v.problems.slice(0, 3).map((p) => p.message).join('; ')}`)
-  ctx.db.transaction(() => {
-    const sealed = ctx.keys.sealSecret({ emission, block }, secret)
-    const roots = Buffer.from(batchRoots(nodePrimitives, v.leafHashes))
-    if (ctx.statements.storeBlock.run(sealed, v.commitment, v.merkleRoot, iso(ctx.clock()), v.commitmentVersion, roots, seeding, emission, block).changes !== 1) {
-      throw new Error(`block ${emission}/${block} was changed by someone else during its generation`)
-    }
-    ctx.audit.record(actor.name, 'block.generate', `block:${emission}/${block}`, { commitment: v.commitment, commitmentVersion: v.commitmentVersion, seeding })
-  }).immediate()
+  const v = await ctx.verifyBlock(
+    def,
+    { emission, block, secret, commitmentVersion: LATEST_COMMITMENT_VERSION },
+    {
+      threads: ctx.threads,
+      signal: job.signal,
+      onProgress: (done) =>
+        job.progress(i * def.blockSize + done, total, `block ${block} (${i + 1} of ${todo.length})`),
+    },
+  )
+  if (!v.sound)
+    throw new Error(
+      `block ${emission}/${block} came out unsound: ${v.problems
+        .slice(0, 3)
+        .map((p) => p.message)
+        .join('; ')}`,
+    )
+  ctx.db
+    .transaction(() => {
+      const sealed = ctx.keys.sealSecret({ emission, block }, secret)
+      const roots = Buffer.from(batchRoots(nodePrimitives, v.leafHashes))
+      if (
+        ctx.statements.storeBlock.run(
+          sealed,
+          v.commitment,
+          v.merkleRoot,
+          iso(ctx.clock()),
+          v.commitmentVersion,
+          roots,
+          seeding,
+          emission,
+          block,
+        ).changes !== 1
+      ) {
+        throw new Error(`block ${emission}/${block} was changed by someone else during its generation`)
+      }
+      ctx.audit.record(actor.name, 'block.generate', `block:${emission}/${block}`, {
+        commitment: v.commitment,
+        commitmentVersion: v.commitmentVersion,
+        seeding,
+      })
+    })
+    .immediate()
 }
 
 /** Every block written: the emission generated, its lease dropped (refused if another workstation took it over). */
 function finish(ctx: GenerationContext, run: GenerationRun, lease: Lease): void {
-  ctx.db.transaction(() => {
-    lockEmission(ctx.db, run.emission)
-    if (!lease.held()) throw new Error(`emission ${run.emission}'s generation was taken over by another workstation`)
-    lease.drop()
-    ctx.statements.setStatus.run('generated', run.emission)
-    ctx.audit.record(run.actor.name, 'emission.generate-done', `emission:${run.emission}`, { from: 'generating', to: 'generated' })
-  }).immediate()
+  ctx.db
+    .transaction(() => {
+      lockEmission(ctx.db, run.emission)
+      if (!lease.held()) throw new Error(`emission ${run.emission}'s generation was taken over by another workstation`)
+      lease.drop()
+      ctx.statements.setStatus.run('generated', run.emission)
+      ctx.audit.record(run.actor.name, 'emission.generate-done', `emission:${run.emission}`, {
+        from: 'generating',
+        to: 'generated',
+      })
+    })
+    .immediate()
 }
 
 /** Starts generating the emission's pending blocks (its status checked by the caller). */
@@ -156,16 +221,23 @@ function generate(ctx: GenerationContext, actor: Actor, emission: number): JobIn
   const def = ctx.catalog.definition(emission)
   const { seeding, todo, lease } = begin(ctx, actor, emission)
   const run: GenerationRun = { actor, emission, def, seeding, todo }
-  return ctx.jobs.start('generate', emission, todo.length * def.blockSize, `generating ${todo.length} block(s)`, async (job) => {
-    try {
-      for (const [i, block] of todo.entries()) await generateBlock(ctx, run, job, i, block)
-      finish(ctx, run, lease)
-      return `${todo.length} block(s) generated`
-    } catch (err) {
-      end(ctx, actor, emission, lease, err)
-      throw err
-    }
-  }, lease)
+  return ctx.jobs.start(
+    'generate',
+    emission,
+    todo.length * def.blockSize,
+    `generating ${todo.length} block(s)`,
+    async (job) => {
+      try {
+        for (const [i, block] of todo.entries()) await generateBlock(ctx, run, job, i, block)
+        finish(ctx, run, lease)
+        return `${todo.length} block(s) generated`
+      } catch (err) {
+        end(ctx, actor, emission, lease, err)
+        throw err
+      }
+    },
+    lease,
+  )
 }
 
 /**
@@ -180,7 +252,11 @@ function recoverOne(ctx: GenerationContext, emission: number): boolean {
   if (leases.liveOn(subject).some((l) => l.kind === 'generate')) return false
   for (const dead of leases.deadOn(subject).filter((l) => l.kind === 'generate')) leases.clearDead(dead)
   ctx.statements.setStatus.run('created', emission)
-  ctx.audit.record('system', 'emission.generate-interrupted', `emission:${emission}`, { from: 'generating', to: 'created', note: 'the generating process ended; pending blocks will be generated on the next run' })
+  ctx.audit.record('system', 'emission.generate-interrupted', `emission:${emission}`, {
+    from: 'generating',
+    to: 'created',
+    note: 'the generating process ended; pending blocks will be generated on the next run',
+  })
   return true
 }
 

@@ -5,7 +5,12 @@ import type { CeremonyService } from './ceremony'
 import type { EmissionsService } from './service'
 import type { Verifications } from './verifications'
 
-export function emissionsHandlers(s: { emissions: EmissionsService; ceremony: CeremonyService; verifications: Verifications; demo: DemoService }): HandlersOf<'emissions' | 'ceremony' | 'blocks' | 'verifications'> {
+export function emissionsHandlers(s: {
+  emissions: EmissionsService
+  ceremony: CeremonyService
+  verifications: Verifications
+  demo: DemoService
+}): HandlersOf<'emissions' | 'ceremony' | 'blocks' | 'verifications'> {
   return {
     'emissions:list': () => s.emissions.list(),
     'emissions:get': (a) => s.emissions.get(a.emission),

@@ -38,7 +38,7 @@ class HashedFile {
 
   write(text: string): void {
     const buf = Buffer.from(text, 'utf8')
-    for (let at = 0; at < buf.length; ) at += writeSync(this.fd, buf, at, buf.length - at)
+    for (let at = 0; at < buf.length;) at += writeSync(this.fd, buf, at, buf.length - at)
     this.hash.update(buf)
     this.bytes += buf.length
   }
@@ -63,10 +63,19 @@ class HashedFile {
  * `sales-<E>-<B>.csv`: a header, then one row per sold unit in unit order: its serial as printed,
  * the sale's time in ISO UTC with milliseconds, and the prize the ledger recorded, in cents.
  */
-export function writeSalesFile(db: Db, dir: string, emission: number, block: number, blockSize: number, onRows?: (rows: number) => void): SalesFile {
+export function writeSalesFile(
+  db: Db,
+  dir: string,
+  emission: number,
+  block: number,
+  blockSize: number,
+  onRows?: (rows: number) => void,
+): SalesFile {
   const name = salesFileName(emission, block)
   const first = unitKey(emission, block, 0)
-  const rows = db.prepare('SELECT unit_key, sold_at, prize_cents FROM sales WHERE unit_key >= ? AND unit_key < ? ORDER BY unit_key').raw()
+  const rows = db
+    .prepare('SELECT unit_key, sold_at, prize_cents FROM sales WHERE unit_key >= ? AND unit_key < ? ORDER BY unit_key')
+    .raw()
   const file = new HashedFile(join(dir, name))
   try {
     let text = SALES_HEADER + '\n'

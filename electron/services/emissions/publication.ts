@@ -58,14 +58,27 @@ export interface PublicationDeps {
 
 function refuseUnlessOver(e: EmissionRow): void {
   if (PUBLISHABLE.includes(e.status)) return
-  throw new AppError('ILLEGAL_STATE', `emission ${e.emission} is ${e.status}: it is published only once the game is over (closed or withdrawn), since its secrets tell every unsold unit's outcome`, because('PUBLISH_NOT_OVER', { emission: e.emission, status: e.status }))
+  throw new AppError(
+    'ILLEGAL_STATE',
+    `emission ${e.emission} is ${e.status}: it is published only once the game is over (closed or withdrawn), since its secrets tell every unsold unit's outcome`,
+    because('PUBLISH_NOT_OVER', { emission: e.emission, status: e.status }),
+  )
 }
 
 /** The folder, new or empty, created if need be. */
 function prepareDir(dir: string): void {
   if (existsSync(dir)) {
-    if (!statSync(dir).isDirectory()) throw new AppError('CONFLICT', `${dir} is a file: name a new or empty folder to publish into`, { field: 'out', ...because('PUBLISH_DIR_NOT_EMPTY', { dir }) })
-    if (readdirSync(dir).length > 0) throw new AppError('CONFLICT', `${dir} is not empty: name a new or empty folder, so that the bundle holds nothing else`, { field: 'out', ...because('PUBLISH_DIR_NOT_EMPTY', { dir }) })
+    if (!statSync(dir).isDirectory())
+      throw new AppError('CONFLICT', `${dir} is a file: name a new or empty folder to publish into`, {
+        field: 'out',
+        ...because('PUBLISH_DIR_NOT_EMPTY', { dir }),
+      })
+    if (readdirSync(dir).length > 0)
+      throw new AppError(
+        'CONFLICT',
+        `${dir} is not empty: name a new or empty folder, so that the bundle holds nothing else`,
+        { field: 'out', ...because('PUBLISH_DIR_NOT_EMPTY', { dir }) },
+      )
     return
   }
   mkdirSync(dir, { recursive: true })
@@ -73,8 +86,15 @@ function prepareDir(dir: string): void {
 
 function emissionPart(e: EmissionRow) {
   return {
-    number: e.emission, code: e.code, status: e.status, demo: e.demo === 1, withdrawnReason: e.withdrawn_reason,
-    createdAt: e.created_at, startsOn: e.starts_on, openedAt: e.opened_at, closedAt: e.closed_at,
+    number: e.emission,
+    code: e.code,
+    status: e.status,
+    demo: e.demo === 1,
+    withdrawnReason: e.withdrawn_reason,
+    createdAt: e.created_at,
+    startsOn: e.starts_on,
+    openedAt: e.opened_at,
+    closedAt: e.closed_at,
   }
 }
 
@@ -84,33 +104,69 @@ function ceremonyPart(ceremony: CeremonyService, emission: number) {
   const shares = ceremony.shares(emission)
   if (!c || c.state !== 'complete' || !shares) return null
   return {
-    startedBy: c.startedBy, startedAt: c.startedAt, custodian: c.custodian, contributedAt: c.contributedAt, source: c.custodianSource,
-    serverShare: toHex(shares.server), serverHash: c.serverHash, custodianShare: toHex(shares.custodian), custodianHash: c.custodianHash,
+    startedBy: c.startedBy,
+    startedAt: c.startedAt,
+    custodian: c.custodian,
+    contributedAt: c.contributedAt,
+    source: c.custodianSource,
+    serverShare: toHex(shares.server),
+    serverHash: c.serverHash,
+    custodianShare: toHex(shares.custodian),
+    custodianHash: c.custodianHash,
   }
 }
 
 function blockPart(b: BlockRow, secret: Uint8Array | null, sales: SalesFile | null) {
   return {
-    block: b.block, status: b.status, seeding: b.seeding, secret: secret ? toHex(secret) : null,
-    commitment: b.commitment, commitmentVersion: b.commitment_version, generatedAt: b.generated_at,
-    unitsSold: sales?.rows ?? 0, salesFile: sales?.name ?? null, salesSha256: sales?.sha256 ?? null,
+    block: b.block,
+    status: b.status,
+    seeding: b.seeding,
+    secret: secret ? toHex(secret) : null,
+    commitment: b.commitment,
+    commitmentVersion: b.commitment_version,
+    generatedAt: b.generated_at,
+    unitsSold: sales?.rows ?? 0,
+    salesFile: sales?.name ?? null,
+    salesSha256: sales?.sha256 ?? null,
   }
 }
 
 type BlockEntry = ReturnType<typeof blockPart>
 
-export function createPublicationService({ db, keys, catalog, ceremony, audit, clock }: PublicationDeps): PublicationService {
-  const record = db.prepare('UPDATE emissions SET published_at = coalesce(published_at, ?), published_by = coalesce(published_by, ?) WHERE emission = ?')
+export function createPublicationService({
+  db,
+  keys,
+  catalog,
+  ceremony,
+  audit,
+  clock,
+}: PublicationDeps): PublicationService {
+  const record = db.prepare(
+    'UPDATE emissions SET published_at = coalesce(published_at, ?), published_by = coalesce(published_by, ?) WHERE emission = ?',
+  )
 
   /** One block's sales file and entry; the rows written must be the ledger's count of units sold. */
-  function publishBlock(dir: string, e: EmissionRow, b: BlockRow, blockSize: number, withCeremony: boolean, onRows: (rows: number) => void): { entry: BlockEntry; sales: SalesFile | null } {
+  function publishBlock(
+    dir: string,
+    e: EmissionRow,
+    b: BlockRow,
+    blockSize: number,
+    withCeremony: boolean,
+    onRows: (rows: number) => void,
+  ): { entry: BlockEntry; sales: SalesFile | null } {
     if (b.status === 'pending' || !b.secret) return { entry: blockPart(b, null, null), sales: null }
     if (b.seeding === 'two-person' && !withCeremony) {
-      throw new AppError('INTERNAL', `block ${e.emission}/${b.block} was seeded by two persons, yet the emission has no complete key ceremony: the ledger is inconsistent (carats ledger check)`)
+      throw new AppError(
+        'INTERNAL',
+        `block ${e.emission}/${b.block} was seeded by two persons, yet the emission has no complete key ceremony: the ledger is inconsistent (carats ledger check)`,
+      )
     }
     const sales = writeSalesFile(db, dir, e.emission, b.block, blockSize, onRows)
     if (sales.rows !== b.units_sold) {
-      throw new AppError('INTERNAL', `block ${e.emission}/${b.block}: ${sales.rows} sales found, the block counts ${b.units_sold}: the ledger is inconsistent (carats ledger check)`)
+      throw new AppError(
+        'INTERNAL',
+        `block ${e.emission}/${b.block}: ${sales.rows} sales found, the block counts ${b.units_sold}: the ledger is inconsistent (carats ledger check)`,
+      )
     }
     return { entry: blockPart(b, keys.openSecret({ emission: e.emission, block: b.block }, b.secret), sales), sales }
   }
@@ -119,10 +175,19 @@ export function createPublicationService({ db, keys, catalog, ceremony, audit, c
     const def = catalog.definition(e.emission)
     const definition = definitionJson(def)
     if (definition.canonicalDefinition !== e.definition || definition.definitionDigest !== e.definition_digest) {
-      throw new AppError('INTERNAL', `emission ${e.emission}'s stored definition is not the canonical text of its digest: the ledger is inconsistent`)
+      throw new AppError(
+        'INTERNAL',
+        `emission ${e.emission}'s stored definition is not the canonical text of its digest: the ledger is inconsistent`,
+      )
     }
     const cer = ceremonyPart(ceremony, e.emission)
-    const parts = catalog.blocks(e.emission).map((b) => publishBlock(dir, e, b, def.blockSize, cer !== null, (rows) => onProgress?.({ block: b.block, blocks: e.blocks, rows })))
+    const parts = catalog
+      .blocks(e.emission)
+      .map((b) =>
+        publishBlock(dir, e, b, def.blockSize, cer !== null, (rows) =>
+          onProgress?.({ block: b.block, blocks: e.blocks, rows }),
+        ),
+      )
     const blocks = parts.map((p) => p.entry)
     const bundle = {
       format: BUNDLE_FORMAT,
@@ -154,16 +219,31 @@ export function createPublicationService({ db, keys, catalog, ceremony, audit, c
         throw err
       }
       const blocks = written.blocks.map((b) => ({ block: b.block, seeding: b.seeding, unitsSold: b.unitsSold }))
-      const first = db.transaction(() => {
-        lockEmission(db, emission)
-        const e = catalog.emission(emission)
-        refuseUnlessOver(e)
-        record.run(now, actor.name, emission)
-        const files = Object.fromEntries(written.files.map((f) => [f.name, f.sha256]))
-        audit.record(actor.name, 'emission.publish', `emission:${emission}`, { dir: basename(dir), files, blocks, ...(e.published_at ? { firstPublishedAt: e.published_at } : {}) })
-        return e.published_at
-      }).immediate()
-      return { emission, dir, publishedAt: now, publishedBy: actor.name, firstPublishedAt: first, files: written.files, blocks }
+      const first = db
+        .transaction(() => {
+          lockEmission(db, emission)
+          const e = catalog.emission(emission)
+          refuseUnlessOver(e)
+          record.run(now, actor.name, emission)
+          const files = Object.fromEntries(written.files.map((f) => [f.name, f.sha256]))
+          audit.record(actor.name, 'emission.publish', `emission:${emission}`, {
+            dir: basename(dir),
+            files,
+            blocks,
+            ...(e.published_at ? { firstPublishedAt: e.published_at } : {}),
+          })
+          return e.published_at
+        })
+        .immediate()
+      return {
+        emission,
+        dir,
+        publishedAt: now,
+        publishedBy: actor.name,
+        firstPublishedAt: first,
+        files: written.files,
+        blocks,
+      }
     },
   }
 }

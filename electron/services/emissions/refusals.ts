@@ -27,21 +27,40 @@ export function describeStatus(status: EmissionStatus): string {
 export function refuseThreshold(def: GameDefinition, cents: number): void {
   const top = Math.max(...def.tiers.map((t) => t.amountCents))
   if (!Number.isInteger(cents) || cents < 100 || cents > top || cents % 100 !== 0) {
-    throw new AppError('BAD_ARGUMENTS', `the claim threshold must be whole euros from 1 € to the top prize, ${(top / 100).toLocaleString('en-US')} €, not ${cents} cents`, {
-      field: 'claimThresholdCents', ...because('CLAIM_THRESHOLD_RANGE', { cents, maxCents: top }),
-    })
+    throw new AppError(
+      'BAD_ARGUMENTS',
+      `the claim threshold must be whole euros from 1 € to the top prize, ${(top / 100).toLocaleString('en-US')} €, not ${cents} cents`,
+      {
+        field: 'claimThresholdCents',
+        ...because('CLAIM_THRESHOLD_RANGE', { cents, maxCents: top }),
+      },
+    )
   }
 }
 
 /** The step as the English message says it. */
-const STEP_WORDS: Record<Exclude<ErrorAction, 'simulate'>, string> = { generate: 'be generated', verify: 'be verified', open: 'open for sale', close: 'close', withdraw: 'be withdrawn' }
+const STEP_WORDS: Record<Exclude<ErrorAction, 'simulate'>, string> = {
+  generate: 'be generated',
+  verify: 'be verified',
+  open: 'open for sale',
+  close: 'close',
+  withdraw: 'be withdrawn',
+}
 
 export type EmissionStep = keyof typeof STEP_WORDS
 
-export function refuseIfBusy({ jobs, leases }: { jobs: JobRegistry; leases: Leases }, emission: number, action: EmissionStep): void {
+export function refuseIfBusy(
+  { jobs, leases }: { jobs: JobRegistry; leases: Leases },
+  emission: number,
+  action: EmissionStep,
+): void {
   const job = jobs.runningOn(emission)
   if (job) {
-    throw new AppError('ILLEGAL_STATE', `emission ${emission} cannot ${STEP_WORDS[action]}: a ${job.kind} task is running on it (${job.id}); wait for it or cancel it`, because('EMISSION_BUSY', { emission, action, kind: job.kind }))
+    throw new AppError(
+      'ILLEGAL_STATE',
+      `emission ${emission} cannot ${STEP_WORDS[action]}: a ${job.kind} task is running on it (${job.id}); wait for it or cancel it`,
+      because('EMISSION_BUSY', { emission, action, kind: job.kind }),
+    )
   }
   leases.refuseIfHeldElsewhere(emissionSubject(emission))
 }
@@ -57,10 +76,19 @@ const HINT_WORDS: Record<ErrorHint, (blocks: string) => string> = {
   final: () => 'a closed or withdrawn emission is final',
 }
 
-export function illegal(e: EmissionRow, action: EmissionStep, hint: ErrorHint | null = null, blocks: number[] = []): AppError {
+export function illegal(
+  e: EmissionRow,
+  action: EmissionStep,
+  hint: ErrorHint | null = null,
+  blocks: number[] = [],
+): AppError {
   const list = blocks.join(', ')
   const params: Record<string, string | number> = { emission: e.emission, action, status: e.status }
   if (hint) params.hint = hint
   if (blocks.length) params.blocks = list
-  return new AppError('ILLEGAL_STATE', `emission ${e.emission} cannot ${STEP_WORDS[action]}: it is ${describeStatus(e.status)}${hint ? `; ${HINT_WORDS[hint](list)}` : ''}`, because('EMISSION_STEP', params))
+  return new AppError(
+    'ILLEGAL_STATE',
+    `emission ${e.emission} cannot ${STEP_WORDS[action]}: it is ${describeStatus(e.status)}${hint ? `; ${HINT_WORDS[hint](list)}` : ''}`,
+    because('EMISSION_STEP', params),
+  )
 }

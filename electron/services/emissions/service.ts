@@ -12,7 +12,15 @@
 import { DEFAULT_CLAIM_THRESHOLD_CENTS } from '../../contract/claims-types'
 import { isIsoDay } from '../../contract/dates'
 import { AppError, because } from '../../contract/errors'
-import type { AuditAction, BlockDetail, Certificate, EmissionDetail, EmissionStatus, EmissionSummary, JobInfo } from '../../contract/types'
+import type {
+  AuditAction,
+  BlockDetail,
+  Certificate,
+  EmissionDetail,
+  EmissionStatus,
+  EmissionSummary,
+  JobInfo,
+} from '../../contract/types'
 import { CARATS } from '../../../game-core/carats'
 import { canonicalJson, definitionDigest } from '../../../game-core/commitment'
 import { toHex } from '../../../game-core/primitives'
@@ -41,7 +49,10 @@ export interface EmissionsService {
   block(emission: number, block: number): BlockDetail
   certificate(emission: number): Certificate
   /** A demonstration emission (`demo`) is the only kind that takes simulated sales. */
-  create(actor: Actor, input: { blocks: number; code?: string; startsOn?: string; demo?: boolean; claimThresholdCents?: number }): EmissionSummary
+  create(
+    actor: Actor,
+    input: { blocks: number; code?: string; startsOn?: string; demo?: boolean; claimThresholdCents?: number },
+  ): EmissionSummary
   generate(actor: Actor, emission: number): JobInfo
   verify(actor: Actor, emission: number): JobInfo
   open(actor: Actor, emission: number): EmissionSummary
@@ -58,7 +69,22 @@ function buildContext(deps: EmissionsDeps): EmissionsContext {
   const leases = deps.leases ?? createLeases({ db, clock, audit })
   const generation = createGeneration({ db, clock, keys, audit, jobs, leases, catalog, ceremony, verifyBlock, threads })
   const definition = deps.definition ?? CARATS
-  return { db, clock, keys, audit, jobs, catalog, ceremony, verifications, leases, generation, verifyBlock, threads, definition, statements: prepareEmissionStatements(db) }
+  return {
+    db,
+    clock,
+    keys,
+    audit,
+    jobs,
+    catalog,
+    ceremony,
+    verifications,
+    leases,
+    generation,
+    verifyBlock,
+    threads,
+    definition,
+    statements: prepareEmissionStatements(db),
+  }
 }
 
 type CreateInput = Parameters<EmissionsService['create']>[1]
@@ -67,9 +93,17 @@ type CreateInput = Parameters<EmissionsService['create']>[1]
 function refuseCreateInput(def: GameDefinition, { blocks, startsOn, claimThresholdCents }: CreateInput): void {
   const problems = validateDefinition(def)
   if (problems.length) throw new AppError('INTERNAL', `the game definition is not sound: ${problems.join('; ')}`)
-  if (!Number.isInteger(blocks) || blocks < 1 || blocks > 999) throw new AppError('BAD_ARGUMENTS', `an emission has 1 to 999 blocks, not ${blocks}`, { field: 'blocks', ...because('BLOCKS_RANGE', { blocks }) })
+  if (!Number.isInteger(blocks) || blocks < 1 || blocks > 999)
+    throw new AppError('BAD_ARGUMENTS', `an emission has 1 to 999 blocks, not ${blocks}`, {
+      field: 'blocks',
+      ...because('BLOCKS_RANGE', { blocks }),
+    })
   // the app's one date reader: YYYY-MM-DD, a day that exists
-  if (startsOn !== undefined && !isIsoDay(startsOn)) throw new AppError('BAD_ARGUMENTS', `startsOn: ${startsOn} is not a real date`, { field: 'startsOn', ...because('DATE_INVALID', { date: startsOn }) })
+  if (startsOn !== undefined && !isIsoDay(startsOn))
+    throw new AppError('BAD_ARGUMENTS', `startsOn: ${startsOn} is not a real date`, {
+      field: 'startsOn',
+      ...because('DATE_INVALID', { date: startsOn }),
+    })
   if (claimThresholdCents !== undefined) refuseThreshold(def, claimThresholdCents)
 }
 
@@ -78,21 +112,50 @@ function createEmission(ctx: EmissionsContext, actor: Actor, input: CreateInput)
   const { blocks, code, startsOn, demo = false, claimThresholdCents } = input
   refuseCreateInput(newDefinition, input)
   const threshold = claimThresholdCents ?? DEFAULT_CLAIM_THRESHOLD_CENTS
-  const emission = db.transaction(() => {
-    // the next number and the code's uniqueness are read then written: creators take turns
-    lockSubject(db, 'emission numbering')
-    const next = ((db.prepare('SELECT max(emission) FROM emissions').pluck().get() as number | null) ?? 0) + 1
-    if (next > 9999) throw new AppError('ILLEGAL_STATE', 'the ledger already holds emission 9999, the last number a serial can carry', because('EMISSIONS_FULL'))
-    const theCode = code?.trim() || `E${String(next).padStart(4, '0')}`
-    if (db.prepare('SELECT 1 FROM emissions WHERE code = ?').get(theCode)) throw new AppError('CONFLICT', `an emission with code "${theCode}" already exists`, { field: 'code', ...because('EMISSION_CODE_TAKEN', { code: theCode }) })
-    db.prepare(`INSERT INTO emissions (emission, code, starts_on, status, blocks, definition, definition_digest, created_at, demo, claim_threshold_cents)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(
-      next, theCode, startsOn ?? null, 'created', blocks, canonicalJson(newDefinition), toHex(definitionDigest(nodePrimitives, newDefinition)), iso(clock()), demo ? 1 : 0, threshold,
-    )
-    insertBlocks(db, newDefinition, next, blocks)
-    audit.record(actor.name, 'emission.create', `emission:${next}`, { code: theCode, blocks, startsOn: startsOn ?? null, definition: newDefinition.id, demo, claimThresholdCents: threshold })
-    return next
-  }).immediate()
+  const emission = db
+    .transaction(() => {
+      // the next number and the code's uniqueness are read then written: creators take turns
+      lockSubject(db, 'emission numbering')
+      const next = ((db.prepare('SELECT max(emission) FROM emissions').pluck().get() as number | null) ?? 0) + 1
+      if (next > 9999)
+        throw new AppError(
+          'ILLEGAL_STATE',
+          'the ledger already holds emission 9999, the last number a serial can carry',
+          because('EMISSIONS_FULL'),
+        )
+      const theCode = code?.trim() || `E${String(next).padStart(4, '0')}`
+      if (db.prepare('SELECT 1 FROM emissions WHERE code = ?').get(theCode))
+        throw new AppError('CONFLICT', `an emission with code "${theCode}" already exists`, {
+          field: 'code',
+          ...because('EMISSION_CODE_TAKEN', { code: theCode }),
+        })
+      db.prepare(
+        `INSERT INTO emissions (emission, code, starts_on, status, blocks, definition, definition_digest, created_at, demo, claim_threshold_cents)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ).run(
+        next,
+        theCode,
+        startsOn ?? null,
+        'created',
+        blocks,
+        canonicalJson(newDefinition),
+        toHex(definitionDigest(nodePrimitives, newDefinition)),
+        iso(clock()),
+        demo ? 1 : 0,
+        threshold,
+      )
+      insertBlocks(db, newDefinition, next, blocks)
+      audit.record(actor.name, 'emission.create', `emission:${next}`, {
+        code: theCode,
+        blocks,
+        startsOn: startsOn ?? null,
+        definition: newDefinition.id,
+        demo,
+        claimThresholdCents: threshold,
+      })
+      return next
+    })
+    .immediate()
   return emissionSummary(ctx, emission)
 }
 
@@ -111,7 +174,12 @@ function generateEmission(ctx: EmissionsContext, actor: Actor, emission: number)
   refuseIfBusy(ctx, emission, 'generate')
   generation.recoverInterrupted()
   const e = catalog.emission(emission)
-  if (e.status !== 'created') throw illegal(e, 'generate', ['generated', 'verified', 'open', 'closed'].includes(e.status) ? 'generatedOnce' : null)
+  if (e.status !== 'created')
+    throw illegal(
+      e,
+      'generate',
+      ['generated', 'verified', 'open', 'closed'].includes(e.status) ? 'generatedOnce' : null,
+    )
   return generation.generate(actor, emission)
 }
 
@@ -124,7 +192,12 @@ interface Transition {
 }
 
 /** Runs `check` and the status change in one transaction, with its audit entry. */
-function transition(ctx: EmissionsContext, actor: Actor, emission: number, { action, check, to, extra = () => ({}) }: Transition): EmissionSummary {
+function transition(
+  ctx: EmissionsContext,
+  actor: Actor,
+  emission: number,
+  { action, check, to, extra = () => ({}) }: Transition,
+): EmissionSummary {
   const { db, catalog, audit, statements } = ctx
   db.transaction(() => {
     // the status is read then written: a change waits for the emission's sales and other changes, they for it
@@ -141,32 +214,63 @@ function transition(ctx: EmissionsContext, actor: Actor, emission: number, { act
 function openEmission(ctx: EmissionsContext, actor: Actor, emission: number): EmissionSummary {
   const { db, clock, catalog } = ctx
   refuseIfBusy(ctx, emission, 'open')
-  return transition(ctx, actor, emission, { action: 'emission.open', to: 'open', check: (e) => {
-    if (e.status !== 'verified') throw illegal(e, 'open', e.status === 'generated' || e.status === 'created' || e.status === 'generating' ? 'verifyFirst' : null)
-    const notVerified = catalog.blocks(emission).filter((b) => b.status !== 'verified')
-    if (notVerified.length) throw illegal(e, 'open', 'blocksNotVerified', notVerified.map((b) => b.block))
-    db.prepare('UPDATE emissions SET opened_at = ? WHERE emission = ?').run(iso(clock()), emission)
-  } })
+  return transition(ctx, actor, emission, {
+    action: 'emission.open',
+    to: 'open',
+    check: (e) => {
+      if (e.status !== 'verified')
+        throw illegal(
+          e,
+          'open',
+          e.status === 'generated' || e.status === 'created' || e.status === 'generating' ? 'verifyFirst' : null,
+        )
+      const notVerified = catalog.blocks(emission).filter((b) => b.status !== 'verified')
+      if (notVerified.length)
+        throw illegal(
+          e,
+          'open',
+          'blocksNotVerified',
+          notVerified.map((b) => b.block),
+        )
+      db.prepare('UPDATE emissions SET opened_at = ? WHERE emission = ?').run(iso(clock()), emission)
+    },
+  })
 }
 
 function closeEmission(ctx: EmissionsContext, actor: Actor, emission: number): EmissionSummary {
   const { db, clock } = ctx
-  return transition(ctx, actor, emission, { action: 'emission.close', to: 'closed', check: (e) => {
-    if (e.status !== 'open') throw illegal(e, 'close', 'onlyOpenCloses')
-    db.prepare('UPDATE emissions SET closed_at = ? WHERE emission = ?').run(iso(clock()), emission)
-  } })
+  return transition(ctx, actor, emission, {
+    action: 'emission.close',
+    to: 'closed',
+    check: (e) => {
+      if (e.status !== 'open') throw illegal(e, 'close', 'onlyOpenCloses')
+      db.prepare('UPDATE emissions SET closed_at = ? WHERE emission = ?').run(iso(clock()), emission)
+    },
+  })
 }
 
 function withdrawEmission(ctx: EmissionsContext, actor: Actor, emission: number, reason: string): EmissionSummary {
   const { db } = ctx
   refuseIfBusy(ctx, emission, 'withdraw')
   const why = reason.trim()
-  if (why.length < 3) throw new AppError('REASON_REQUIRED', 'give a reason of at least 3 characters to withdraw an emission', { field: 'reason', ...because('WITHDRAW_REASON') })
-  return transition(ctx, actor, emission, { action: 'emission.withdraw', to: 'withdrawn', extra: () => ({ reason: why }), check: (e) => {
-    if (e.status === 'closed' || e.status === 'withdrawn') throw illegal(e, 'withdraw', 'final')
-    // status and reason together: the schema checks that one never goes without the other
-    db.prepare("UPDATE emissions SET status = 'withdrawn', withdrawn_reason = ? WHERE emission = ?").run(why, emission)
-  } })
+  if (why.length < 3)
+    throw new AppError('REASON_REQUIRED', 'give a reason of at least 3 characters to withdraw an emission', {
+      field: 'reason',
+      ...because('WITHDRAW_REASON'),
+    })
+  return transition(ctx, actor, emission, {
+    action: 'emission.withdraw',
+    to: 'withdrawn',
+    extra: () => ({ reason: why }),
+    check: (e) => {
+      if (e.status === 'closed' || e.status === 'withdrawn') throw illegal(e, 'withdraw', 'final')
+      // status and reason together: the schema checks that one never goes without the other
+      db.prepare("UPDATE emissions SET status = 'withdrawn', withdrawn_reason = ? WHERE emission = ?").run(
+        why,
+        emission,
+      )
+    },
+  })
 }
 
 export function createEmissionsService(deps: EmissionsDeps): EmissionsService {

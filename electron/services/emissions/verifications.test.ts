@@ -73,14 +73,36 @@ describe('verdicts of block verification', () => {
     expect(end.state).toBe('done')
 
     const { latest, blocks } = w.verifications.latest(e)
-    expect(latest).toMatchObject({ emission: e, actor: 'aude', role: 'auditor', software: SOFTWARE, blocks: 2, blocksChecked: 2, blocksSound: 2, unsoundBlocks: [], outcome: 'sound', error: null, ms: 3_000 })
+    expect(latest).toMatchObject({
+      emission: e,
+      actor: 'aude',
+      role: 'auditor',
+      software: SOFTWARE,
+      blocks: 2,
+      blocksChecked: 2,
+      blocksSound: 2,
+      unsoundBlocks: [],
+      outcome: 'sound',
+      error: null,
+      ms: 3_000,
+    })
     expect(SOFTWARE).toMatch(/^CARATS back-office \d+\.\d+\.\d+/)
     const commitments = w.catalog.blocks(e).map((b) => b.commitment)
     expect(blocks.map((b) => b.block)).toEqual([1, 2])
     blocks.forEach((b, i) => {
       expect(b).toMatchObject({
-        verification: latest!.id, sound: true, commitmentRecorded: commitments[i], commitmentReproduced: commitments[i], commitmentMatches: true,
-        unitsChecked: def.blockSize, unitsTotal: def.blockSize, unitsFailed: 0, prizeTableExact: true, problems: [], ms: 1_500, actor: 'aude',
+        verification: latest!.id,
+        sound: true,
+        commitmentRecorded: commitments[i],
+        commitmentReproduced: commitments[i],
+        commitmentMatches: true,
+        unitsChecked: def.blockSize,
+        unitsTotal: def.blockSize,
+        unitsFailed: 0,
+        prizeTableExact: true,
+        problems: [],
+        ms: 1_500,
+        actor: 'aude',
       })
       expect(b.tiers).toEqual(def.tiers.map((t) => ({ amountCents: t.amountCents, expected: t.count, found: t.count })))
       expect(b.losingFound).toBe(b.losingExpected)
@@ -89,9 +111,25 @@ describe('verdicts of block verification', () => {
 
     // the audit log says the verdict, per block and for the emission
     const done = w.audit.list({ page: 1, pageSize: 5, action: 'emission.verify-done' }).items[0]
-    expect(JSON.parse(done.details)).toEqual({ from: 'generated', to: 'verified', verification: latest!.id, outcome: 'sound', blocks: 2, sound: 2, unsound: [], ms: 3_000 })
+    expect(JSON.parse(done.details)).toEqual({
+      from: 'generated',
+      to: 'verified',
+      verification: latest!.id,
+      outcome: 'sound',
+      blocks: 2,
+      sound: 2,
+      unsound: [],
+      ms: 3_000,
+    })
     const block = w.audit.list({ page: 1, pageSize: 5, action: 'block.verify' }).items.map((a) => JSON.parse(a.details))
-    expect(block[0]).toEqual({ commitment: commitments[1], verification: latest!.id, units: def.blockSize, commitmentReproduced: true, prizeTableExact: true, ms: 1_500 })
+    expect(block[0]).toEqual({
+      commitment: commitments[1],
+      verification: latest!.id,
+      units: def.blockSize,
+      commitmentReproduced: true,
+      prizeTableExact: true,
+      ms: 1_500,
+    })
     expect(w.audit.verify().ok).toBe(true)
   })
 
@@ -103,18 +141,29 @@ describe('verdicts of block verification', () => {
     await verified(w, auditor, e)
 
     const history = w.verifications.history(e)
-    expect(history.map((r) => [r.actor, r.outcome])).toEqual([['aude', 'sound'], ['otto', 'sound']])
+    expect(history.map((r) => [r.actor, r.outcome])).toEqual([
+      ['aude', 'sound'],
+      ['otto', 'sound'],
+    ])
     expect(w.db.prepare('SELECT count(*) FROM verification_blocks').pluck().get()).toBe(2)
     const { latest, blocks } = w.verifications.latest(e)
     expect(latest!.id).toBe(history[0].id)
     expect(blocks).toHaveLength(1)
     expect(blocks[0]).toMatchObject({ verification: history[0].id, actor: 'aude' })
     // the report of the first is still there, as it was
-    expect(w.verifications.report(e, history[1].id)).toMatchObject({ run: { actor: 'otto' }, blocks: [{ block: 1, sound: true }], history })
+    expect(w.verifications.report(e, history[1].id)).toMatchObject({
+      run: { actor: 'otto' },
+      blocks: [{ block: 1, sound: true }],
+      history,
+    })
 
-    expect(() => w.db.prepare('UPDATE verification_blocks SET sound = 0').run()).toThrow(/verdict is history: it cannot be changed/)
+    expect(() => w.db.prepare('UPDATE verification_blocks SET sound = 0').run()).toThrow(
+      /verdict is history: it cannot be changed/,
+    )
     expect(() => w.db.prepare('DELETE FROM verification_blocks').run()).toThrow(/cannot be deleted/)
-    expect(() => w.db.prepare("UPDATE verifications SET outcome = 'unsound'").run()).toThrow(/only its end is written, once/)
+    expect(() => w.db.prepare("UPDATE verifications SET outcome = 'unsound'").run()).toThrow(
+      /only its end is written, once/,
+    )
     expect(() => w.db.prepare('DELETE FROM verifications').run()).toThrow(/cannot be deleted/)
   })
 
@@ -132,32 +181,62 @@ describe('verdicts of block verification', () => {
     expect(latest).toMatchObject({ outcome: 'unsound', blocksChecked: 2, blocksSound: 1, unsoundBlocks: [2] })
     expect(blocks[0]).toMatchObject({ block: 1, sound: true })
     expect(blocks[1]).toMatchObject({
-      block: 2, sound: false, commitmentRecorded: forged, commitmentReproduced: honest, commitmentMatches: false,
-      unitsChecked: def.blockSize, unitsFailed: 0, prizeTableExact: true, problems: [`the commitment differs (stored ${forged}, regenerated ${honest})`],
+      block: 2,
+      sound: false,
+      commitmentRecorded: forged,
+      commitmentReproduced: honest,
+      commitmentMatches: false,
+      unitsChecked: def.blockSize,
+      unitsFailed: 0,
+      prizeTableExact: true,
+      problems: [`the commitment differs (stored ${forged}, regenerated ${honest})`],
     })
     expect(w.catalog.block(e, 2).status).toBe('failed')
     const done = JSON.parse(w.audit.list({ page: 1, pageSize: 1, action: 'emission.verify-done' }).items[0].details)
-    expect(done).toMatchObject({ outcome: 'unsound', sound: 1, unsound: [2], failed: [`block 2: the commitment differs (stored ${forged}, regenerated ${honest})`] })
+    expect(done).toMatchObject({
+      outcome: 'unsound',
+      sound: 1,
+      unsound: [2],
+      failed: [`block 2: the commitment differs (stored ${forged}, regenerated ${honest})`],
+    })
   })
 
   it('finds a block whose units do not re-derive as recorded unsound: the unit, its fault and the prize table', async () => {
     const w = world()
     const e = await generated(w, 1)
-    const winner = new BlockDeriver(def, nodePrimitives, { emission: e, block: 1, secret: w.keys.openSecret({ emission: e, block: 1 }, w.catalog.block(e, 1).secret!) }).tiers.findIndex((t) => t === 0)
+    const winner = new BlockDeriver(def, nodePrimitives, {
+      emission: e,
+      block: 1,
+      secret: w.keys.openSecret({ emission: e, block: 1 }, w.catalog.block(e, 1).secret!),
+    }).tiers.findIndex((t) => t === 0)
     w.alter.set(1, alteredUnit(winner))
 
     const end = await verified(w, auditor, e)
     expect(end.state).toBe('failed')
     const v = w.verifications.latest(e).blocks[0]
-    expect(v).toMatchObject({ sound: false, unitsChecked: def.blockSize, unitsFailed: 1, prizeTableExact: false, commitmentMatches: false })
-    expect(v.tiers[0]).toEqual({ amountCents: def.tiers[0].amountCents, expected: def.tiers[0].count, found: def.tiers[0].count - 1 })
-    expect(v.problems).toContain(`unit ${winner}: the record carries a prize of ${def.tiers[0].amountCents ^ 1} cents but its outcome is ${def.tiers[0].amountCents} cents`)
+    expect(v).toMatchObject({
+      sound: false,
+      unitsChecked: def.blockSize,
+      unitsFailed: 1,
+      prizeTableExact: false,
+      commitmentMatches: false,
+    })
+    expect(v.tiers[0]).toEqual({
+      amountCents: def.tiers[0].amountCents,
+      expected: def.tiers[0].count,
+      found: def.tiers[0].count - 1,
+    })
+    expect(v.problems).toContain(
+      `unit ${winner}: the record carries a prize of ${def.tiers[0].amountCents ^ 1} cents but its outcome is ${def.tiers[0].amountCents} cents`,
+    )
   })
 
   it('finds a block whose sealed secret was replaced unsound: its units no longer reproduce the commitment', async () => {
     const w = world()
     const e = await generated(w, 1)
-    w.db.prepare('UPDATE blocks SET secret = ? WHERE emission = ? AND block = 1').run(w.keys.sealSecret({ emission: e, block: 1 }, newBlockSecret()), e)
+    w.db
+      .prepare('UPDATE blocks SET secret = ? WHERE emission = ? AND block = 1')
+      .run(w.keys.sealSecret({ emission: e, block: 1 }, newBlockSecret()), e)
     await verified(w, auditor, e)
     const v = w.verifications.latest(e).blocks[0]
     expect(v).toMatchObject({ sound: false, commitmentMatches: false, prizeTableExact: true, unitsFailed: 0 })
@@ -167,7 +246,13 @@ describe('verdicts of block verification', () => {
   it('closes a cancelled verification as cancelled, keeping the verdicts it reached', async () => {
     const w = world()
     const e = await generated(w)
-    w.alter.set(2, (_d, _ref, opts) => new Promise((_, reject) => opts!.signal!.addEventListener('abort', () => reject(new AppError('CANCELLED', 'the task was cancelled')))))
+    w.alter.set(
+      2,
+      (_d, _ref, opts) =>
+        new Promise((_, reject) =>
+          opts!.signal!.addEventListener('abort', () => reject(new AppError('CANCELLED', 'the task was cancelled'))),
+        ),
+    )
     const job = w.emissions.verify(auditor, e)
     await expect.poll(() => w.db.prepare('SELECT count(*) FROM verification_blocks').pluck().get()).toBe(1)
     w.jobs.cancel(job.id)
@@ -194,7 +279,10 @@ describe('verdicts of block verification', () => {
     expect(reason(() => w.verifications.report(e))).toEqual({ key: 'NEVER_VERIFIED', params: { emission: e } })
     await verified(w, auditor, e)
     const id = w.verifications.latest(e).latest!.id
-    expect(reason(() => w.verifications.report(e, id + 1))).toEqual({ key: 'VERIFICATION_NOT_FOUND', params: { emission: e, verification: id + 1 } })
+    expect(reason(() => w.verifications.report(e, id + 1))).toEqual({
+      key: 'VERIFICATION_NOT_FOUND',
+      params: { emission: e, verification: id + 1 },
+    })
     expect(w.verifications.report(e).run.id).toBe(id)
   })
 })
@@ -205,16 +293,31 @@ describe('the certificate', () => {
     const e = w.emissions.create(operator, { blocks: 2, code: 'SPRING', startsOn: '2026-06-01' }).emission
     completeCeremony(w.ceremony, e, { starter: operator, custodian: auditor })
     const none = w.emissions.certificate(e)
-    expect(none).toMatchObject({ issuedAt: null, provisional: true, startsOn: '2026-06-01', totals: { blocks: 2, blocksCommitted: 0 } })
+    expect(none).toMatchObject({
+      issuedAt: null,
+      provisional: true,
+      startsOn: '2026-06-01',
+      totals: { blocks: 2, blocksCommitted: 0 },
+    })
 
     // block 1 made, then the generation cancelled: one commitment of two
-    w.alter.set(2, (_d, _ref, opts) => new Promise((_, reject) => opts!.signal!.addEventListener('abort', () => reject(new AppError('CANCELLED', 'the task was cancelled')))))
+    w.alter.set(
+      2,
+      (_d, _ref, opts) =>
+        new Promise((_, reject) =>
+          opts!.signal!.addEventListener('abort', () => reject(new AppError('CANCELLED', 'the task was cancelled'))),
+        ),
+    )
     const job = w.emissions.generate(operator, e)
     await expect.poll(() => w.catalog.block(e, 1).status).toBe('generated')
     w.jobs.cancel(job.id)
     await w.jobs.wait(job.id)
     const half = w.emissions.certificate(e)
-    expect(half).toMatchObject({ issuedAt: w.catalog.block(e, 1).generated_at, provisional: true, totals: { blocksCommitted: 1 } })
+    expect(half).toMatchObject({
+      issuedAt: w.catalog.block(e, 1).generated_at,
+      provisional: true,
+      totals: { blocksCommitted: 1 },
+    })
 
     w.alter.clear()
     w.tick(3_600_000)
@@ -228,7 +331,9 @@ describe('the certificate', () => {
       provisional: false,
       startsOn: '2026-06-01',
       totals: {
-        units: 2 * def.blockSize, blocks: 2, blocksCommitted: 2,
+        units: 2 * def.blockSize,
+        blocks: 2,
+        blocksCommitted: 2,
         prizes: 2 * def.tiers.reduce((a, t) => a + t.count, 0),
         prizesCents: 2 * def.tiers.reduce((a, t) => a + t.count * t.amountCents, 0),
         salesCents: 2 * def.blockSize * def.unitPriceCents,

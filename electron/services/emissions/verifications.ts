@@ -14,7 +14,14 @@
 import { version } from '../../../package.json'
 import { AppError, because } from '../../contract/errors'
 import type { CeremonyService } from './ceremony'
-import type { BlockVerdict, EmissionVerdicts, Role, VerificationOutcome, VerificationReport, VerificationRun } from '../../contract/types'
+import type {
+  BlockVerdict,
+  EmissionVerdicts,
+  Role,
+  VerificationOutcome,
+  VerificationReport,
+  VerificationRun,
+} from '../../contract/types'
 import type { GameDefinition } from '../../../game-core/rules'
 import type { BlockVerification } from '../../../game-core/verify'
 import type { Db } from '../../ledger/db'
@@ -83,7 +90,11 @@ interface VerdictRow {
 }
 
 /** What a block's secret has to do with its key ceremony: null when the shares give it, else why not. */
-export function ceremonyProblem(ceremony: CeremonyService, ref: { emission: number; block: number }, secret: Uint8Array): string | null {
+export function ceremonyProblem(
+  ceremony: CeremonyService,
+  ref: { emission: number; block: number },
+  secret: Uint8Array,
+): string | null {
   let expected: Uint8Array | null
   try {
     expected = ceremony.blockSecret(ref.emission, ref.block)
@@ -91,8 +102,11 @@ export function ceremonyProblem(ceremony: CeremonyService, ref: { emission: numb
     if (e instanceof AppError && e.code === 'DATABASE') return e.message
     throw e
   }
-  if (!expected) return "the block was seeded by two people, but its emission has no complete key ceremony to re-derive its secret from"
-  return Buffer.from(expected).equals(Buffer.from(secret)) ? null : "the block's secret is not the one its key ceremony gives"
+  if (!expected)
+    return 'the block was seeded by two people, but its emission has no complete key ceremony to re-derive its secret from'
+  return Buffer.from(expected).equals(Buffer.from(secret))
+    ? null
+    : "the block's secret is not the one its key ceremony gives"
 }
 
 /**
@@ -112,14 +126,17 @@ export function blockVerdict(input: {
 }): Verdict {
   const { def, block, v } = input
   const losingExpected = def.blockSize - def.tiers.reduce((a, t) => a + t.count, 0)
-  const tiers = v ? v.tiers.map((t) => ({ ...t })) : def.tiers.map((t) => ({ amountCents: t.amountCents, expected: t.count, found: 0 }))
+  const tiers = v
+    ? v.tiers.map((t) => ({ ...t }))
+    : def.tiers.map((t) => ({ amountCents: t.amountCents, expected: t.count, found: 0 }))
   const losingFound = v?.losingUnits ?? 0
   const commitmentMatches = v !== null && block.commitment !== null && v.commitment === block.commitment
   const prizeTableExact = v !== null && tiers.every((t) => t.found === t.expected) && losingFound === losingExpected
   const problems: string[] = input.seedingProblem ? [input.seedingProblem] : []
   if (!v) problems.push(input.unreadable ?? 'the block could not be re-derived')
   else {
-    if (!commitmentMatches) problems.push(`the commitment differs (stored ${block.commitment}, regenerated ${v.commitment})`)
+    if (!commitmentMatches)
+      problems.push(`the commitment differs (stored ${block.commitment}, regenerated ${v.commitment})`)
     for (const p of v.problems) problems.push(p.unit >= 0 ? `unit ${p.unit}: ${p.message}` : p.message)
   }
   return {
@@ -159,7 +176,12 @@ function toRun(r: RunRow): VerificationRun {
     blocks: r.blocks,
     blocksChecked: r.checked,
     blocksSound: r.sound,
-    unsoundBlocks: r.unsound_blocks ? r.unsound_blocks.split(',').map(Number).sort((a, b) => a - b) : [],
+    unsoundBlocks: r.unsound_blocks
+      ? r.unsound_blocks
+          .split(',')
+          .map(Number)
+          .sort((a, b) => a - b)
+      : [],
     startedAt: r.started_at,
     endedAt: r.ended_at,
     ms: r.ended_at ? Date.parse(r.ended_at) - Date.parse(r.started_at) : null,
@@ -198,12 +220,18 @@ const RUN_SELECT = `
   FROM verifications v LEFT JOIN verification_blocks b ON b.verification = v.id`
 
 export function createVerifications({ db, clock, catalog }: { db: Db; clock: Clock; catalog: Catalog }): Verifications {
-  const insertRun = db.prepare('INSERT INTO verifications (emission, actor, role, software, blocks, started_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id').pluck()
+  const insertRun = db
+    .prepare(
+      'INSERT INTO verifications (emission, actor, role, software, blocks, started_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id',
+    )
+    .pluck()
   const insertVerdict = db.prepare(`
     INSERT INTO verification_blocks (verification, block, sound, commitment_recorded, commitment_reproduced, units_checked, units_total,
       units_failed, prize_table_exact, tiers, losing_found, losing_expected, prize_total_cents, problems, started_at, ended_at, ms)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
-  const closeRun = db.prepare('UPDATE verifications SET ended_at = ?, outcome = ?, error = ? WHERE id = ? AND ended_at IS NULL')
+  const closeRun = db.prepare(
+    'UPDATE verifications SET ended_at = ?, outcome = ?, error = ? WHERE id = ? AND ended_at IS NULL',
+  )
   const runById = db.prepare(`${RUN_SELECT} WHERE v.id = ? GROUP BY v.id`)
   const runsOf = db.prepare(`${RUN_SELECT} WHERE v.emission = ? GROUP BY v.id ORDER BY v.id DESC`)
   const verdictsOf = db.prepare(`
@@ -216,8 +244,12 @@ export function createVerifications({ db, clock, catalog }: { db: Db; clock: Clo
       SELECT max(b2.verification) FROM verification_blocks b2 JOIN verifications v2 ON v2.id = b2.verification
       WHERE v2.emission = v.emission AND b2.block = b.block)
     ORDER BY b.block`)
-  const latestWithVerdict = db.prepare(`
-    SELECT max(v.id) FROM verifications v WHERE v.emission = ? AND EXISTS (SELECT 1 FROM verification_blocks b WHERE b.verification = v.id)`).pluck()
+  const latestWithVerdict = db
+    .prepare(
+      `
+    SELECT max(v.id) FROM verifications v WHERE v.emission = ? AND EXISTS (SELECT 1 FROM verification_blocks b WHERE b.verification = v.id)`,
+    )
+    .pluck()
 
   const service: Verifications = {
     begin(actor, emission, blocks) {
@@ -226,14 +258,29 @@ export function createVerifications({ db, clock, catalog }: { db: Db; clock: Clo
 
     record(v) {
       insertVerdict.run(
-        v.verification, v.block, v.sound ? 1 : 0, v.commitmentRecorded, v.commitmentReproduced, v.unitsChecked, v.unitsTotal,
-        v.unitsFailed, v.prizeTableExact ? 1 : 0, JSON.stringify(v.tiers), v.losingFound, v.losingExpected, v.prizeTotalCents,
-        JSON.stringify(v.problems), v.startedAt, v.endedAt, v.ms,
+        v.verification,
+        v.block,
+        v.sound ? 1 : 0,
+        v.commitmentRecorded,
+        v.commitmentReproduced,
+        v.unitsChecked,
+        v.unitsTotal,
+        v.unitsFailed,
+        v.prizeTableExact ? 1 : 0,
+        JSON.stringify(v.tiers),
+        v.losingFound,
+        v.losingExpected,
+        v.prizeTotalCents,
+        JSON.stringify(v.problems),
+        v.startedAt,
+        v.endedAt,
+        v.ms,
       )
     },
 
     finish(id, outcome, error = null) {
-      if (closeRun.run(iso(clock()), outcome, error, id).changes !== 1) throw new AppError('ILLEGAL_STATE', `verification ${id} is already closed`)
+      if (closeRun.run(iso(clock()), outcome, error, id).changes !== 1)
+        throw new AppError('ILLEGAL_STATE', `verification ${id} is already closed`)
       return service.run(id)
     },
 
@@ -246,7 +293,11 @@ export function createVerifications({ db, clock, catalog }: { db: Db; clock: Clo
     latest(emission) {
       catalog.emission(emission)
       const runs = runsOf.all(emission) as RunRow[]
-      return { emission, latest: runs.length ? toRun(runs[0]) : null, blocks: (latestVerdicts.all(emission) as VerdictRow[]).map(toVerdict) }
+      return {
+        emission,
+        latest: runs.length ? toRun(runs[0]) : null,
+        blocks: (latestVerdicts.all(emission) as VerdictRow[]).map(toVerdict),
+      }
     },
 
     history(emission) {
@@ -258,16 +309,30 @@ export function createVerifications({ db, clock, catalog }: { db: Db; clock: Clo
       const e = catalog.emission(emission)
       const id = verification ?? (latestWithVerdict.get(emission) as number | null)
       if (id === null) {
-        throw new AppError('NOT_FOUND', `emission ${emission} has never been verified: run emission verify ${emission} first`, because('NEVER_VERIFIED', { emission }))
+        throw new AppError(
+          'NOT_FOUND',
+          `emission ${emission} has never been verified: run emission verify ${emission} first`,
+          because('NEVER_VERIFIED', { emission }),
+        )
       }
       const r = runById.get(id) as RunRow | undefined
       if (!r || r.emission !== emission) {
-        throw new AppError('NOT_FOUND', `emission ${emission} has no verification ${id}`, { field: 'verification', ...because('VERIFICATION_NOT_FOUND', { emission, verification: id }) })
+        throw new AppError('NOT_FOUND', `emission ${emission} has no verification ${id}`, {
+          field: 'verification',
+          ...because('VERIFICATION_NOT_FOUND', { emission, verification: id }),
+        })
       }
       const def = catalog.definition(emission)
       return {
         run: toRun(r),
-        emission: { emission, code: e.code, gameName: def.name, definitionDigest: e.definition_digest, blockSize: def.blockSize, demo: e.demo === 1 },
+        emission: {
+          emission,
+          code: e.code,
+          gameName: def.name,
+          definitionDigest: e.definition_digest,
+          blockSize: def.blockSize,
+          demo: e.demo === 1,
+        },
         blocks: (verdictsOf.all(id) as VerdictRow[]).map(toVerdict),
         history: service.history(emission),
         printedBy: SOFTWARE,

@@ -51,7 +51,11 @@ export function listEmissions(ctx: EmissionsContext): EmissionSummary[] {
 
 export function emissionSummary(ctx: EmissionsContext, emission: number): EmissionSummary {
   const r = ctx.statements.summary.get(emission) as SummaryRow | undefined
-  if (!r) throw new AppError('NOT_FOUND', `emission ${emission} does not exist`, { field: 'emission', ...because('EMISSION_NOT_FOUND', { emission }) })
+  if (!r)
+    throw new AppError('NOT_FOUND', `emission ${emission} does not exist`, {
+      field: 'emission',
+      ...because('EMISSION_NOT_FOUND', { emission }),
+    })
   return toSummary(ctx, r)
 }
 
@@ -59,20 +63,37 @@ export function emissionDetail(ctx: EmissionsContext, emission: number): Emissio
   const { db, catalog } = ctx
   const s = emissionSummary(ctx, emission)
   const def = catalog.definition(emission)
-  return { ...s, blockList: catalog.blocks(emission).map((b) => toBlockSummary(b, def)), figures: emissionFigures(db, catalog, emission) }
+  return {
+    ...s,
+    blockList: catalog.blocks(emission).map((b) => toBlockSummary(b, def)),
+    figures: emissionFigures(db, catalog, emission),
+  }
 }
 
 export function blockDetail({ db, catalog }: EmissionsContext, emission: number, block: number): BlockDetail {
   const def = catalog.definition(emission)
   const b = catalog.block(emission, block)
-  const sold = new Map((db.prepare('SELECT tier, sold FROM block_tiers WHERE emission = ? AND block = ?').all(emission, block) as { tier: number; sold: number }[]).map((r) => [r.tier, r.sold]))
+  const sold = new Map(
+    (
+      db.prepare('SELECT tier, sold FROM block_tiers WHERE emission = ? AND block = ?').all(emission, block) as {
+        tier: number
+        sold: number
+      }[]
+    ).map((r) => [r.tier, r.sold]),
+  )
   const unitsLeft = def.blockSize - b.units_sold
   let prizesSold = 0
   const tiers = def.tiers.map((t, i) => {
     const s = sold.get(i) ?? 0
     prizesSold += s
     const remaining = t.count - s
-    return { amountCents: t.amountCents, initial: t.count, sold: s, remaining, remainingOddsOneIn: remaining > 0 ? unitsLeft / remaining : null }
+    return {
+      amountCents: t.amountCents,
+      initial: t.count,
+      sold: s,
+      remaining,
+      remainingOddsOneIn: remaining > 0 ? unitsLeft / remaining : null,
+    }
   })
   const figures = deriveFigures(def)
   return { ...toBlockSummary(b, def), tiers, losingRemaining: figures.losingUnits - (b.units_sold - prizesSold) }

@@ -23,7 +23,10 @@ export class FeedArrival {
   private readonly words: Int32Array
 
   /** `length`: the bytes declared (the buffer's length). */
-  constructor(readonly memory: SharedArrayBuffer, readonly length: number) {
+  constructor(
+    readonly memory: SharedArrayBuffer,
+    readonly length: number,
+  ) {
     this.words = new Int32Array(memory, 0, 2)
   }
 
@@ -81,7 +84,11 @@ export class FeedArrival {
 
 /** The error of an import whose upload stopped short. */
 export function uploadCut(arrived: number, length: number): AppError {
-  return new AppError('BAD_ARGUMENTS', `the upload stopped after ${arrived.toLocaleString('en-US')} of its ${length.toLocaleString('en-US')} bytes: nothing imported; send the file again`, { field: 'content' })
+  return new AppError(
+    'BAD_ARGUMENTS',
+    `the upload stopped after ${arrived.toLocaleString('en-US')} of its ${length.toLocaleString('en-US')} bytes: nothing imported; send the file again`,
+    { field: 'content' },
+  )
 }
 
 const arriving = new WeakMap<Uint8Array, FeedArrival>()

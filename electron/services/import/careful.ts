@@ -77,13 +77,27 @@ function startRun(ctx: CarefulContext, content: Buffer): CarefulRun {
   const plays = new PlayBytes(Math.ceil(content.length / 6) + 64 * 6)
   const good = new GoodLines(breaks + 1, plays)
   const emissionOf = emissionCache(ctx.catalog)
-  return { now: ctx.clock().getTime(), problems: new Map(), emissionOf, plays, good, idsSeen: new Map(), lines: 0, already: 0, unplaced: 0 }
+  return {
+    now: ctx.clock().getTime(),
+    problems: new Map(),
+    emissionOf,
+    plays,
+    good,
+    idsSeen: new Map(),
+    lines: 0,
+    already: 0,
+    unplaced: 0,
+  }
 }
 
 function careful(ctx: CarefulContext, content: Buffer): ImportOutcome | LineRefusal {
   const run = startRun(ctx, content)
   readLines(ctx, run, content)
-  if (run.lines === 0) throw new AppError('BAD_ARGUMENTS', 'the file holds no sales (no non-empty line): choose the sales feed itself', { field: 'content', ...because('FEED_EMPTY') })
+  if (run.lines === 0)
+    throw new AppError('BAD_ARGUMENTS', 'the file holds no sales (no non-empty line): choose the sales feed itself', {
+      field: 'content',
+      ...because('FEED_EMPTY'),
+    })
 
   const report = (line: number, p: Problem) => bad(run, line, p)
   const { runs, kept, placed } = claimUnits(run.good, report)
@@ -94,8 +108,12 @@ function careful(ctx: CarefulContext, content: Buffer): ImportOutcome | LineRefu
 
   // every line checked, in this transaction: written per emission in unit order, as columns
   let imported = 0
-  for (const { emission, from, to } of runs) imported += ctx.sales.sellChecked(emission, run.good.columns(kept, from, to))
-  const serials = { first: kept.length ? run.good.serial[kept[0]] : null, last: kept.length ? run.good.serial[kept[kept.length - 1]] : null }
+  for (const { emission, from, to } of runs)
+    imported += ctx.sales.sellChecked(emission, run.good.columns(kept, from, to))
+  const serials = {
+    first: kept.length ? run.good.serial[kept[0]] : null,
+    last: kept.length ? run.good.serial[kept[kept.length - 1]] : null,
+  }
   return importOutcome(run.lines, imported, run.already, serials, null)
 }
 
@@ -185,7 +203,8 @@ function recordedFor(ctx: CarefulContext, run: CarefulRun, chunk: ReadLine[]): R
   for (const { l, unit } of chunk) {
     if (l === null) continue
     const parsed = unit ?? unitOf(l.serial)
-    if (!(parsed instanceof SerialError) && soldBlockOf(run, parsed)) keys.push(unitKey(parsed.emission, parsed.block, parsed.unit))
+    if (!(parsed instanceof SerialError) && soldBlockOf(run, parsed))
+      keys.push(unitKey(parsed.emission, parsed.block, parsed.unit))
   }
   const onUnit = new Map<number, StoredSale>()
   if (keys.length) for (const row of ctx.byKeys.all(JSON.stringify(keys)) as StoredSale[]) onUnit.set(row.unit_key, row)

@@ -25,7 +25,16 @@ function full(line: string) {
   let play: { code: number; events: Buffer } | null = null
   if (l.play) {
     const events = l.play.events as Record<string, unknown>[]
-    if (events.some((e) => e === null || typeof e !== 'object' || Array.isArray(e) || Object.keys(e).sort().join() !== 'cell,gesture,t,zone')) return null
+    if (
+      events.some(
+        (e) =>
+          e === null ||
+          typeof e !== 'object' ||
+          Array.isArray(e) ||
+          Object.keys(e).sort().join() !== 'cell,gesture,t,zone',
+      )
+    )
+      return null
     if (validatePlay(l.play as Play, CARATS).length) return null
     play = packPlay(l.play as Play)
   }
@@ -47,10 +56,24 @@ function read(feed: Buffer, start: number, end: number) {
   return { saleId: f.saleId, serial: f.serial, player: f.player, soldAt: f.soldAt, stakeCents: f.stakeCents, play }
 }
 
-const gen = createSalesGenerator({ seed: 3, players: 500, count: 3000, fromMs: Date.parse('2025-01-02T00:00:00Z'), toMs: Date.parse('2025-02-01T00:00:00Z'), zones: CARATS })
+const gen = createSalesGenerator({
+  seed: 3,
+  players: 500,
+  count: 3000,
+  fromMs: Date.parse('2025-01-02T00:00:00Z'),
+  toMs: Date.parse('2025-02-01T00:00:00Z'),
+  zones: CARATS,
+})
 const lines = Array.from({ length: 3000 }, (_, u) => {
   const d = gen.next()
-  return feedLine({ saleId: `F-${u}`, serial: formatSerial({ emission: 2, block: 1, unit: u }), player: d.player, soldAt: d.soldAt, stakeCents: 500, play: u % 50 === 7 ? null : d.play })
+  return feedLine({
+    saleId: `F-${u}`,
+    serial: formatSerial({ emission: 2, block: 1, unit: u }),
+    player: d.player,
+    soldAt: d.soldAt,
+    stakeCents: 500,
+    play: u % 50 === 7 ? null : d.play,
+  })
 })
 
 describe('the fast feed-line reader', () => {
@@ -64,7 +87,14 @@ describe('the fast feed-line reader', () => {
 
   it('reads other key orders the same, and leaves whitespace, escapes, duplicates and odd numbers to the full path', () => {
     const o = JSON.parse(lines[0])
-    const reordered = JSON.stringify({ play: o.play, stakeCents: o.stakeCents, soldAt: o.soldAt, player: o.player, serial: o.serial, saleId: o.saleId })
+    const reordered = JSON.stringify({
+      play: o.play,
+      stakeCents: o.stakeCents,
+      soldAt: o.soldAt,
+      player: o.player,
+      serial: o.serial,
+      saleId: o.saleId,
+    })
     expect(fast(reordered)).toEqual(full(reordered))
     // events with their keys in another order, some or all of them
     type Ev = { t: number; zone: string; cell: number; gesture: string }
@@ -89,7 +119,8 @@ describe('the fast feed-line reader', () => {
       lines[0].replace('"cell":0', '"cell":0,"extra":1'),
       lines[0] + ' ',
       lines[0].slice(0, -1),
-    ]) expect(fast(odd)).toBeNull()
+    ])
+      expect(fast(odd)).toBeNull()
   })
 
   it('reads names written in any script the same as the full path (UTF-8 of one to four bytes a character)', () => {
@@ -114,7 +145,12 @@ describe('the fast feed-line reader', () => {
       const at = Math.floor(rng() * l.length)
       const ch = alphabet[Math.floor(rng() * alphabet.length)]
       const r = rng()
-      const damaged = r < 0.4 ? l.slice(0, at) + ch + l.slice(at + 1) : r < 0.7 ? l.slice(0, at) + l.slice(at + 1) : l.slice(0, at) + ch + l.slice(at)
+      const damaged =
+        r < 0.4
+          ? l.slice(0, at) + ch + l.slice(at + 1)
+          : r < 0.7
+            ? l.slice(0, at) + l.slice(at + 1)
+            : l.slice(0, at) + ch + l.slice(at)
       const f = fast(damaged)
       if (f) {
         accepted++

@@ -57,13 +57,30 @@ const bytes = (s: string) => new Uint8Array(Buffer.from(s, 'latin1'))
 const word = (s: string) => Buffer.from(s, 'latin1').readUInt32LE(0)
 // keys and values, quotes (and a key's colon) included
 const K = {
-  saleId: bytes('"saleId":'), serial: bytes('"serial":'), player: bytes('"player":'), soldAt: bytes('"soldAt":'), stakeCents: bytes('"stakeCents":'), play: bytes('"play":'),
-  mode: bytes('"mode":'), status: bytes('"status":'), events: bytes('"events":'),
-  t: bytes('"t":'), zone: bytes('"zone":'), cell: bytes('"cell":'), gesture: bytes('"gesture":'),
+  saleId: bytes('"saleId":'),
+  serial: bytes('"serial":'),
+  player: bytes('"player":'),
+  soldAt: bytes('"soldAt":'),
+  stakeCents: bytes('"stakeCents":'),
+  play: bytes('"play":'),
+  mode: bytes('"mode":'),
+  status: bytes('"status":'),
+  events: bytes('"events":'),
+  t: bytes('"t":'),
+  zone: bytes('"zone":'),
+  cell: bytes('"cell":'),
+  gesture: bytes('"gesture":'),
 }
 const V = {
-  null: bytes('null'), play: bytes('"play"'), auto: bytes('"auto"'), complete: bytes('"complete"'), interrupted: bytes('"interrupted"'),
-  winning: bytes('"winning"'), yours: bytes('"yours"'), click: bytes('"click"'), drag: bytes('"drag"'),
+  null: bytes('null'),
+  play: bytes('"play"'),
+  auto: bytes('"auto"'),
+  complete: bytes('"complete"'),
+  interrupted: bytes('"interrupted"'),
+  winning: bytes('"winning"'),
+  yours: bytes('"yours"'),
+  click: bytes('"click"'),
+  drag: bytes('"drag"'),
 }
 // the usual event, `{"t":N,"zone":"winning"|"yours","cell":N,"gesture":"click"|"drag"}`, in words of four bytes
 const W_T = word('{"t"')
@@ -185,7 +202,12 @@ function usualEvent(i: number, n: number): number {
   const c = uint(j + 8)
   j = at
   if (c < 0 || c > 63) return -1
-  if (dv.getUint32(j, true) !== W_GESTURE[0] || dv.getUint32(j + 4, true) !== W_GESTURE[1] || dv.getUint32(j + 8, true) !== W_GESTURE[2]) return -1
+  if (
+    dv.getUint32(j, true) !== W_GESTURE[0] ||
+    dv.getUint32(j + 4, true) !== W_GESTURE[1] ||
+    dv.getUint32(j + 8, true) !== W_GESTURE[2]
+  )
+    return -1
   j += 12
   let drag: number
   if (dv.getUint32(j, true) === W_CLICK && b[j + 4] === 0x6b && b[j + 5] === Q && b[j + 6] === RBRACE) {
@@ -306,7 +328,14 @@ function readPlay(i: number, play: FastPlay): number {
  * `…From` to its `…To`, quotes excluded), its stake, and its play (null for `"play": null`).
  */
 export const scanned = {
-  saleIdFrom: 0, saleIdTo: 0, serialFrom: 0, serialTo: 0, playerFrom: 0, playerTo: 0, soldAtFrom: 0, soldAtTo: 0,
+  saleIdFrom: 0,
+  saleIdTo: 0,
+  serialFrom: 0,
+  serialTo: 0,
+  playerFrom: 0,
+  playerTo: 0,
+  soldAtFrom: 0,
+  soldAtTo: 0,
   stakeCents: 0,
   /** also true when a field's text is beyond ASCII */
   wide: false,
@@ -334,7 +363,14 @@ export function readFeedLineFast(feed: Uint8Array, start = 0, end = feed.length)
   const f = scanned
   const s = (from: number, to: number) => b.toString('utf8', from, to)
   const play = f.play && { ...f.play }
-  return { saleId: s(f.saleIdFrom, f.saleIdTo), serial: s(f.serialFrom, f.serialTo), player: s(f.playerFrom, f.playerTo), soldAt: s(f.soldAtFrom, f.soldAtTo), stakeCents: f.stakeCents, play }
+  return {
+    saleId: s(f.saleIdFrom, f.saleIdTo),
+    serial: s(f.serialFrom, f.serialTo),
+    player: s(f.playerFrom, f.playerTo),
+    soldAt: s(f.soldAtFrom, f.soldAtTo),
+    stakeCents: f.stakeCents,
+    play,
+  }
 }
 
 /**

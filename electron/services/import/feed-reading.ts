@@ -12,7 +12,11 @@ import type { FeedArrival } from './arrival'
 export class FeedWindow {
   private arrived: number
   private view: Buffer
-  constructor(private readonly feed: Buffer, private readonly arrival: FeedArrival | null, private readonly cancelled: () => boolean) {
+  constructor(
+    private readonly feed: Buffer,
+    private readonly arrival: FeedArrival | null,
+    private readonly cancelled: () => boolean,
+  ) {
     this.arrived = arrival ? arrival.arrived() : feed.length
     this.view = this.arrived === feed.length ? feed : feed.subarray(0, this.arrived)
   }
@@ -65,7 +69,10 @@ export class ByteTexts {
   private to: Int32Array
   private hashes: Int32Array
   /** Room for `expected` texts before the table grows. */
-  constructor(private readonly feed: Uint8Array, expected = 1 << 12) {
+  constructor(
+    private readonly feed: Uint8Array,
+    expected = 1 << 12,
+  ) {
     let room = 1 << 12
     while (room < expected) room *= 2
     this.slots = new Int32Array(room * 2)

@@ -33,20 +33,46 @@ describe("the feed reader's own readings, as the importer's careful ones", () =>
         check(`${date}T00:00:00Z`)
       }
     }
-    for (const s of ['2025-02-29T12:00:00Z', '2025-01-01T24:00:00Z', '2025-01-01T23:59:60Z', '2025-01-01T10:00:00.1234Z', '2025-01-01T10:00:00.5Z', '2025-01-01T10:00Z',
-      '2025-01-01T10:00:00+02:00', '0099-01-01T00:00:00Z', '2025-13-01T00:00:00Z', '2025-00-10T00:00:00Z', '2025-01-32T00:00:00Z', '2025-01-01 10:00:00Z', '2025-01-01T10:00:00', 'x025-01-01T10:00:00Z']) check(s)
+    for (const s of [
+      '2025-02-29T12:00:00Z',
+      '2025-01-01T24:00:00Z',
+      '2025-01-01T23:59:60Z',
+      '2025-01-01T10:00:00.1234Z',
+      '2025-01-01T10:00:00.5Z',
+      '2025-01-01T10:00Z',
+      '2025-01-01T10:00:00+02:00',
+      '0099-01-01T00:00:00Z',
+      '2025-13-01T00:00:00Z',
+      '2025-00-10T00:00:00Z',
+      '2025-01-32T00:00:00Z',
+      '2025-01-01 10:00:00Z',
+      '2025-01-01T10:00:00',
+      'x025-01-01T10:00:00Z',
+    ])
+      check(s)
   })
 
   it('reads a serial written as formatSerial writes it as parseSerial does, and leaves any other to parseSerial', () => {
-    for (const serial of [formatSerial({ emission: 12, block: 3, unit: 4_567 }), formatSerial({ emission: 9_999, block: 999, unit: 8_015_999 })]) {
+    for (const serial of [
+      formatSerial({ emission: 12, block: 3, unit: 4_567 }),
+      formatSerial({ emission: 9_999, block: 999, unit: 8_015_999 }),
+    ]) {
       expect(canonicalSerialAt(bytes(serial), 0, 18)).toEqual(parseSerial(serial))
     }
     const serial = formatSerial({ emission: 12, block: 3, unit: 4_567 })
     const swapped = serial.slice(0, 13) + serial[14] + serial[13] + serial.slice(15)
-    for (const other of [swapped, serial.replace(/-/g, ' '), `${serial} `, serial.replace(/-/g, ''), '0000-001-0000001-0']) expect(canonicalSerialAt(bytes(other), 0, other.length), other).toBeNull()
+    for (const other of [
+      swapped,
+      serial.replace(/-/g, ' '),
+      `${serial} `,
+      serial.replace(/-/g, ''),
+      '0000-001-0000001-0',
+    ])
+      expect(canonicalSerialAt(bytes(other), 0, other.length), other).toBeNull()
     // the block's size bounds the unit, as for parseSerial
-    expect(canonicalSerialAt(bytes(formatSerial({ emission: 1, block: 1, unit: 9_999 }, 10_000)), 0, 18, 10_000)).toEqual({ emission: 1, block: 1, unit: 9_999 })
+    expect(
+      canonicalSerialAt(bytes(formatSerial({ emission: 1, block: 1, unit: 9_999 }, 10_000)), 0, 18, 10_000),
+    ).toEqual({ emission: 1, block: 1, unit: 9_999 })
     expect(canonicalSerialAt(bytes(formatSerial({ emission: 1, block: 1, unit: 10_000 })), 0, 18, 10_000)).toBeNull()
   })
-
 })

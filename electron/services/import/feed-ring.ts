@@ -74,7 +74,20 @@ export interface FeedRingMemory {
   bytes: SharedArrayBuffer
 }
 
-const INT_COLUMNS = ['count', 'line', 'saleIdFrom', 'saleIdTo', 'player', 'playerFrom', 'playerTo', 'emission', 'block', 'unit', 'flags', 'eventsEnd'] as const
+const INT_COLUMNS = [
+  'count',
+  'line',
+  'saleIdFrom',
+  'saleIdTo',
+  'player',
+  'playerFrom',
+  'playerTo',
+  'emission',
+  'block',
+  'unit',
+  'flags',
+  'eventsEnd',
+] as const
 const FLOAT_COLUMNS = ['soldAt', 'stake'] as const
 
 /** Views on a ring's memory, the same on both threads. Column c of slot s, line i: `c[s * SLOT_LINES + i]`. */
@@ -108,7 +121,19 @@ export class FeedRing {
     this.control = new Int32Array(memory.control, 0, CTRL_WORDS)
     this.digest = new Uint8Array(memory.control, CTRL_WORDS * 4, 32)
     const ints = INT_COLUMNS.map((_, k) => new Int32Array(memory.ints, k * n * 4, n))
-    ;[this.count, this.line, this.saleIdFrom, this.saleIdTo, this.player, this.playerFrom, this.playerTo, this.emission, this.block, this.unit, this.flags] = ints
+    ;[
+      this.count,
+      this.line,
+      this.saleIdFrom,
+      this.saleIdTo,
+      this.player,
+      this.playerFrom,
+      this.playerTo,
+      this.emission,
+      this.block,
+      this.unit,
+      this.flags,
+    ] = ints
     this.eventsEnd = new Uint32Array(memory.ints, (INT_COLUMNS.length - 1) * n * 4, n)
     ;[this.soldAt, this.stake] = FLOAT_COLUMNS.map((_, k) => new Float64Array(memory.floats, k * n * 8, n))
     this.code = new Uint8Array(memory.bytes, 0, n)
@@ -148,7 +173,6 @@ export interface FeedReadJob {
 const HASH_LINES = 32
 /** How long the reader waits for a slot to be given back before looking at CANCEL again, in ms. */
 const WAIT_MS = 1000
-
 
 /** One read's state beside its loop: the ring, the feed as far as it has arrived, its zones, and the slots handed over. */
 interface FeedReader {
@@ -282,7 +306,8 @@ function readLines(r: FeedReader): void {
       let flags = 0
       if (serialShaped(feed, f.saleIdFrom, f.saleIdTo)) {
         // a sale id shaped like a serial must be the line's own (the importer's careful reading says so)
-        for (let k = 0; k < 18; k++) if (feed[f.saleIdFrom + k] !== feed[f.serialFrom + k]) return stop(r, READER.IRREGULAR, lineNo)
+        for (let k = 0; k < 18; k++)
+          if (feed[f.saleIdFrom + k] !== feed[f.serialFrom + k]) return stop(r, READER.IRREGULAR, lineNo)
         flags |= LINE_FLAGS.SERIAL_ID
       }
       if (ids.find(f.saleIdFrom, f.saleIdTo) >= 0) return stop(r, READER.IRREGULAR, lineNo)

@@ -13,7 +13,8 @@ import type { Play } from '../../../game-core/play'
 /** The feed's bytes as a Buffer on the same memory (no copy); text is encoded in UTF-8. */
 export function feedBytes(content: string | Uint8Array): Buffer {
   if (typeof content === 'string') return Buffer.from(content, 'utf8')
-  if (content instanceof Uint8Array) return Buffer.isBuffer(content) ? content : Buffer.from(content.buffer, content.byteOffset, content.byteLength)
+  if (content instanceof Uint8Array)
+    return Buffer.isBuffer(content) ? content : Buffer.from(content.buffer, content.byteOffset, content.byteLength)
   throw new AppError('BAD_ARGUMENTS', 'the feed must be the file’s bytes or its text', { field: 'content' })
 }
 
@@ -22,10 +23,14 @@ const mib = (bytes: number) => `${Math.round((bytes / 2 ** 20) * 10) / 10} MiB`
 /** The refusal of a feed larger than an import takes (FEED_MAX_BYTES), or null. */
 export function tooLargeRefusal(bytes: number, fileName: string | undefined, max = FEED_MAX_BYTES): AppError | null {
   if (bytes <= max) return null
-  return new AppError('BAD_ARGUMENTS', `${fileName ?? 'the file'} is ${mib(bytes)}, more than the ${mib(max)} an import takes: split it into smaller files`, {
-    field: 'content',
-    ...because('FEED_TOO_LARGE', { mib: Math.ceil(bytes / 2 ** 20), maxMib: Math.floor(max / 2 ** 20) }),
-  })
+  return new AppError(
+    'BAD_ARGUMENTS',
+    `${fileName ?? 'the file'} is ${mib(bytes)}, more than the ${mib(max)} an import takes: split it into smaller files`,
+    {
+      field: 'content',
+      ...because('FEED_TOO_LARGE', { mib: Math.ceil(bytes / 2 ** 20), maxMib: Math.floor(max / 2 ** 20) }),
+    },
+  )
 }
 
 /**
@@ -36,10 +41,14 @@ export function tooLargeRefusal(bytes: number, fileName: string | undefined, max
 export function notUtf8Refusal(content: Uint8Array, fileName: string | undefined): AppError | null {
   if (isUtf8(content)) return null
   const stop = utf8Stop(content)!
-  return new AppError('BAD_ARGUMENTS', `${fileName ?? 'the file'} is not UTF-8 text: ${describeUtf8Stop(stop)}; a sales feed is JSON lines in UTF-8`, {
-    field: 'content',
-    ...because('FEED_NOT_UTF8', { line: stop.line, byte: stop.byte, offset: stop.offset }),
-  })
+  return new AppError(
+    'BAD_ARGUMENTS',
+    `${fileName ?? 'the file'} is not UTF-8 text: ${describeUtf8Stop(stop)}; a sales feed is JSON lines in UTF-8`,
+    {
+      field: 'content',
+      ...because('FEED_NOT_UTF8', { line: stop.line, byte: stop.byte, offset: stop.offset }),
+    },
+  )
 }
 
 /** The bytes in memory that a worker thread can share. */
@@ -71,7 +80,14 @@ export function readFeedFile(path: string): Buffer {
 }
 
 /** A feed line for a sale, as the platform would send it (fixtures, benchmarks, the simulator's feeds). */
-export function feedLine(sale: { saleId: string; serial: string; player: string; soldAt: number | string; stakeCents: number; play: Play | null }): string {
+export function feedLine(sale: {
+  saleId: string
+  serial: string
+  player: string
+  soldAt: number | string
+  stakeCents: number
+  play: Play | null
+}): string {
   return JSON.stringify({
     saleId: sale.saleId,
     serial: sale.serial,

@@ -24,9 +24,18 @@ async function fresh(): Promise<{ f: LedgerFixture; importer: Importer }> {
   open.push(f)
   await f.openEmission({ startsOn: '2025-03-01' })
   f.emissions.create(TEST_ACTOR, { blocks: 1 })
-  return { f, importer: createImporter({ db: f.db, clock: f.clock, catalog: f.catalog, sales: f.sales, audit: f.audit, streamFrom: Infinity }) }
+  return {
+    f,
+    importer: createImporter({
+      db: f.db,
+      clock: f.clock,
+      catalog: f.catalog,
+      sales: f.sales,
+      audit: f.audit,
+      streamFrom: Infinity,
+    }),
+  }
 }
-
 
 describe('the import history', () => {
   it('lists every import, latest first: file, SHA-256 of its bytes, who, when, lines and result', async () => {
@@ -56,26 +65,64 @@ describe('the import history', () => {
 
   it('records the refusal of a file itself: empty, not UTF-8, or too large, with its SHA-256', async () => {
     const { importer } = await fresh()
-    expect(refusal(() => importer.importContent(TEST_ACTOR, new Uint8Array(0), 'empty.jsonl')).extras.reason).toEqual({ key: 'FEED_EMPTY', params: {} })
+    expect(refusal(() => importer.importContent(TEST_ACTOR, new Uint8Array(0), 'empty.jsonl')).extras.reason).toEqual({
+      key: 'FEED_EMPTY',
+      params: {},
+    })
     const latin1 = Buffer.concat([validFeed.subarray(0, 40), Buffer.from([0xe9]), validFeed.subarray(41)])
-    expect(refusal(() => importer.importContent(TEST_ACTOR, latin1, 'latin1.jsonl')).extras.reason?.key).toBe('FEED_NOT_UTF8')
+    expect(refusal(() => importer.importContent(TEST_ACTOR, latin1, 'latin1.jsonl')).extras.reason?.key).toBe(
+      'FEED_NOT_UTF8',
+    )
     const [notUtf8, empty] = importer.history({ page: 1, pageSize: 10 }).items
-    expect(empty).toMatchObject({ fileName: 'empty.jsonl', result: 'refused', refusal: 'FEED_EMPTY', lines: 0, badLines: 0, sha256: sha(new Uint8Array(0)) })
-    expect(notUtf8).toMatchObject({ fileName: 'latin1.jsonl', result: 'refused', refusal: 'FEED_NOT_UTF8', lines: null, sha256: sha(latin1) })
+    expect(empty).toMatchObject({
+      fileName: 'empty.jsonl',
+      result: 'refused',
+      refusal: 'FEED_EMPTY',
+      lines: 0,
+      badLines: 0,
+      sha256: sha(new Uint8Array(0)),
+    })
+    expect(notUtf8).toMatchObject({
+      fileName: 'latin1.jsonl',
+      result: 'refused',
+      refusal: 'FEED_NOT_UTF8',
+      lines: null,
+      sha256: sha(latin1),
+    })
   })
 
   it('reads entries of earlier versions, which lacked the SHA-256 of a refusal, without failing', async () => {
     const { f, importer } = await fresh()
-    f.audit.record('old-operator', 'sales.import-rejected', 'import:rejected', { fileName: 'old.jsonl', badLines: 3, first: { line: 1, reason: 'x', problems: [] } })
-    expect(importer.history({ page: 1, pageSize: 10 }).items[0]).toMatchObject({ fileName: 'old.jsonl', sha256: null, lines: null, result: 'refused', badLines: 3, actor: 'old-operator' })
+    f.audit.record('old-operator', 'sales.import-rejected', 'import:rejected', {
+      fileName: 'old.jsonl',
+      badLines: 3,
+      first: { line: 1, reason: 'x', problems: [] },
+    })
+    expect(importer.history({ page: 1, pageSize: 10 }).items[0]).toMatchObject({
+      fileName: 'old.jsonl',
+      sha256: null,
+      lines: null,
+      result: 'refused',
+      badLines: 3,
+      actor: 'old-operator',
+    })
   })
 })
 
 describe("a feed's bytes", () => {
   it('are imported as they are: a byte order mark and CRLF line ends are fine, and the SHA-256 is of the bytes sent', async () => {
     const { importer } = await fresh()
-    const bytes = new Uint8Array(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(validFeed.toString().trim().split('\n').join('\r\n') + '\r\n')]))
-    expect(importer.importContent(TEST_ACTOR, bytes, 'bom-crlf.jsonl')).toEqual({ lines: 20, imported: 20, alreadyImported: 0 })
+    const bytes = new Uint8Array(
+      Buffer.concat([
+        Buffer.from([0xef, 0xbb, 0xbf]),
+        Buffer.from(validFeed.toString().trim().split('\n').join('\r\n') + '\r\n'),
+      ]),
+    )
+    expect(importer.importContent(TEST_ACTOR, bytes, 'bom-crlf.jsonl')).toEqual({
+      lines: 20,
+      imported: 20,
+      alreadyImported: 0,
+    })
     expect(importer.history({ page: 1, pageSize: 1 }).items[0].sha256).toBe(sha(bytes))
   })
 
@@ -84,11 +131,20 @@ describe("a feed's bytes", () => {
     const lines = validFeed.toString().split('\n')
     const second = Buffer.from(lines[1])
     const at = second.indexOf('"player":"') + 10
-    const broken = Buffer.concat([Buffer.from(lines[0] + '\n'), second.subarray(0, at), Buffer.from([0xff]), second.subarray(at + 1), Buffer.from('\n' + lines.slice(2).join('\n'))])
+    const broken = Buffer.concat([
+      Buffer.from(lines[0] + '\n'),
+      second.subarray(0, at),
+      Buffer.from([0xff]),
+      second.subarray(at + 1),
+      Buffer.from('\n' + lines.slice(2).join('\n')),
+    ])
     const e = refusal(() => importer.importContent(TEST_ACTOR, broken, 'broken.jsonl'))
     expect(e.code).toBe('BAD_ARGUMENTS')
     expect(e.message).toMatch(/^broken\.jsonl is not UTF-8 text: .*line 2/)
-    expect(e.extras.reason).toEqual({ key: 'FEED_NOT_UTF8', params: { line: 2, byte: at + 1, offset: lines[0].length + 1 + at } })
+    expect(e.extras.reason).toEqual({
+      key: 'FEED_NOT_UTF8',
+      params: { line: 2, byte: at + 1, offset: lines[0].length + 1 + at },
+    })
   })
 
   it('of an empty file are refused, saying the file holds no sales', async () => {
@@ -110,6 +166,10 @@ describe("a feed's bytes", () => {
     expect(e.message).toBe('huge.jsonl is 512 MiB, more than the 512 MiB an import takes: split it into smaller files')
     expect(e.extras.reason).toEqual({ key: 'FEED_TOO_LARGE', params: { mib: 513, maxMib: 512 } })
     expect(f.db.prepare('SELECT count(*) FROM sales').pluck().get()).toBe(0)
-    expect(importer.history({ page: 1, pageSize: 1 }).items[0]).toMatchObject({ fileName: 'huge.jsonl', refusal: 'FEED_TOO_LARGE', bytes: FEED_MAX_BYTES + 1 })
+    expect(importer.history({ page: 1, pageSize: 1 }).items[0]).toMatchObject({
+      fileName: 'huge.jsonl',
+      refusal: 'FEED_TOO_LARGE',
+      bytes: FEED_MAX_BYTES + 1,
+    })
   })
 })

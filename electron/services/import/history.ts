@@ -16,26 +16,61 @@ import type { ImportOutcome } from './context'
 export const sha256Of = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex')
 
 /** The import's batch row and audit entry, in the transaction of its sales. */
-export function recordImport(db: Db, audit: AuditService, clock: Clock, actor: Actor, fileName: string | undefined, bytes: Uint8Array, outcome: ImportOutcome): ImportResult {
+export function recordImport(
+  db: Db,
+  audit: AuditService,
+  clock: Clock,
+  actor: Actor,
+  fileName: string | undefined,
+  bytes: Uint8Array,
+  outcome: ImportOutcome,
+): ImportResult {
   const { counts, firstSerial, lastSerial } = outcome
   const sha256 = outcome.sha256 ?? sha256Of(bytes)
   const { lines, imported, alreadyImported } = counts
   const batch = db
-    .prepare('INSERT INTO import_batches (file_sha256, file_name, lines, imported, already, actor, at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id')
+    .prepare(
+      'INSERT INTO import_batches (file_sha256, file_name, lines, imported, already, actor, at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id',
+    )
     .pluck()
     .get(sha256, fileName ?? null, lines, imported, alreadyImported, actor.name, iso(clock())) as number
-  const details = { fileName: fileName ?? null, sha256, bytes: bytes.length, lines, imported, alreadyImported, firstSerial, lastSerial }
+  const details = {
+    fileName: fileName ?? null,
+    sha256,
+    bytes: bytes.length,
+    lines,
+    imported,
+    alreadyImported,
+    firstSerial,
+    lastSerial,
+  }
   audit.record(actor.name, 'sales.import', `import:${batch}`, details)
   return counts
 }
 
 /** What a refusal records: its bad lines (their count, the first), or the reason the file itself was refused. */
-export type Refusal = { lines: number; badLines: number; first: ImportLineError } | { lines: number | null; refusal: ErrorReasonKey }
+export type Refusal =
+  { lines: number; badLines: number; first: ImportLineError } | { lines: number | null; refusal: ErrorReasonKey }
 
 /** A refused import's audit entry (nothing else was written). */
-export function recordRefusal(audit: AuditService, actor: Actor, fileName: string | undefined, bytes: Uint8Array, refusal: Refusal): void {
-  const why = 'refusal' in refusal ? { badLines: 0, refusal: refusal.refusal } : { badLines: refusal.badLines, first: refusal.first }
-  audit.record(actor.name, 'sales.import-rejected', 'import:rejected', { fileName: fileName ?? null, sha256: sha256Of(bytes), bytes: bytes.length, lines: refusal.lines, ...why })
+export function recordRefusal(
+  audit: AuditService,
+  actor: Actor,
+  fileName: string | undefined,
+  bytes: Uint8Array,
+  refusal: Refusal,
+): void {
+  const why =
+    'refusal' in refusal
+      ? { badLines: 0, refusal: refusal.refusal }
+      : { badLines: refusal.badLines, first: refusal.first }
+  audit.record(actor.name, 'sales.import-rejected', 'import:rejected', {
+    fileName: fileName ?? null,
+    sha256: sha256Of(bytes),
+    bytes: bytes.length,
+    lines: refusal.lines,
+    ...why,
+  })
 }
 
 interface AuditRow {
@@ -84,6 +119,8 @@ const ACTIONS = "action IN ('sales.import', 'sales.import-rejected')"
 /** The imports, latest first, a page at a time. */
 export function listImports(db: Db, { page, pageSize }: { page: number; pageSize: number }): Page<ImportRecord> {
   const total = (db.prepare(`SELECT count(*) AS n FROM audit WHERE ${ACTIONS}`).get() as { n: number }).n
-  const rows = db.prepare(`SELECT seq, at, actor, action, details FROM audit WHERE ${ACTIONS} ORDER BY seq DESC LIMIT ? OFFSET ?`).all(pageSize, (page - 1) * pageSize) as AuditRow[]
+  const rows = db
+    .prepare(`SELECT seq, at, actor, action, details FROM audit WHERE ${ACTIONS} ORDER BY seq DESC LIMIT ? OFFSET ?`)
+    .all(pageSize, (page - 1) * pageSize) as AuditRow[]
   return { total, page, pageSize, items: rows.map(importRecordOf) }
 }

@@ -50,7 +50,6 @@ import { createLeases, feedSubject, type Lease, type Leases } from '../leases'
 import { withoutKeyChecks, type SalesService } from '../sales'
 import type { WriteTurn } from './write-turn'
 
-
 /** Bad lines listed in the error's details; the message counts them all. */
 export const MAX_LISTED = 10_000
 
@@ -78,7 +77,13 @@ export interface Importer {
    * Imports a feed given as the bytes of its file (the screen, the command line: no decoding of
    * the whole file, and the hash is the file's own) or as text (the contract's older callers).
    */
-  importContent(actor: Actor, content: string | Uint8Array, fileName?: string, arrival?: FeedArrival | null, announced?: string | null): ImportResult
+  importContent(
+    actor: Actor,
+    content: string | Uint8Array,
+    fileName?: string,
+    arrival?: FeedArrival | null,
+    announced?: string | null,
+  ): ImportResult
   /** The imports, latest first (the contract's sales:imports). */
   history(args: { page: number; pageSize: number }): Page<ImportRecord>
 }
@@ -88,10 +93,17 @@ function linesRejected({ refused: { lines, problems } }: LineRefusal): { error: 
   const details: ImportLineError[] = [...problems.entries()]
     .sort((a, b) => a[0] - b[0])
     .slice(0, MAX_LISTED)
-    .map(([line, list]: [number, Problem[]]) => ({ line, reason: list.map((p) => p.text).join('; '), problems: list.map(({ code, params }) => ({ code, params })) }))
+    .map(([line, list]: [number, Problem[]]) => ({
+      line,
+      reason: list.map((p) => p.text).join('; '),
+      problems: list.map(({ code, params }) => ({ code, params })),
+    }))
   const first = details[0]
   const message = `${problems.size} bad line${problems.size > 1 ? 's' : ''} of ${lines}: nothing imported (first: line ${first.line}: ${first.reason})`
-  return { error: new AppError('IMPORT_REJECTED', message, { details }), refusal: { lines, badLines: problems.size, first } }
+  return {
+    error: new AppError('IMPORT_REJECTED', message, { details }),
+    refusal: { lines, badLines: problems.size, first },
+  }
 }
 
 /** The SHA-256 a feed was made with (the lease's), and the one it was sent with. */
@@ -103,23 +115,40 @@ interface FeedHashes {
 /** Refuses a feed whose bytes are not those it was sent with (changed or cut on the way). */
 function refuseUnlessAnnounced(announced: string | null, actual: string): void {
   if (announced === null || announced === actual) return
-  throw new AppError('BAD_ARGUMENTS', `the file that arrived is not the one sent (its SHA-256 is ${actual}, not ${announced}): nothing is imported; send it again`, {
-    field: 'sha256', ...because('FEED_HASH_MISMATCH', { announced, actual }),
-  })
+  throw new AppError(
+    'BAD_ARGUMENTS',
+    `the file that arrived is not the one sent (its SHA-256 is ${actual}, not ${announced}): nothing is imported; send it again`,
+    {
+      field: 'sha256',
+      ...because('FEED_HASH_MISMATCH', { announced, actual }),
+    },
+  )
 }
 
 /** A refusal of the file as a whole (its size, its encoding, no line), as the history keeps it. */
 function fileRefusal(e: unknown): Refusal | null {
   if (!(e instanceof AppError) || e.code !== 'BAD_ARGUMENTS') return null
   const key = e.extras.reason?.key
-  return key === 'FEED_NOT_UTF8' || key === 'FEED_EMPTY' || key === 'FEED_TOO_LARGE' ? { lines: key === 'FEED_EMPTY' ? 0 : null, refusal: key } : null
+  return key === 'FEED_NOT_UTF8' || key === 'FEED_EMPTY' || key === 'FEED_TOO_LARGE'
+    ? { lines: key === 'FEED_EMPTY' ? 0 : null, refusal: key }
+    : null
 }
 
 /** Runs `fn` at once (no turn to take: the command line, a team ledger). */
 const noTurn = { hold: <T>(fn: () => T): T => fn() }
 
 export function createImporter(deps: ImporterDeps): Importer {
-  const { db, clock, catalog, sales, audit, streamFrom = STREAM_FROM_BYTES, onRead, leases = createLeases({ db, clock, audit }), turn = noTurn } = deps
+  const {
+    db,
+    clock,
+    catalog,
+    sales,
+    audit,
+    streamFrom = STREAM_FROM_BYTES,
+    onRead,
+    leases = createLeases({ db, clock, audit }),
+    turn = noTurn,
+  } = deps
   // a savepoint: an Irregular line drops what the streamed import wrote
   const stream = createStreamedImport({ db, clock, catalog, sales })
   const streamTx = db.transaction(stream.run)
@@ -131,7 +160,11 @@ export function createImporter(deps: ImporterDeps): Importer {
    * its bytes must have (else nothing is written).
    */
   function run(
-    actor: Actor, content: Buffer, fileName: string | undefined, read: FeedRead | null, hashes: FeedHashes,
+    actor: Actor,
+    content: Buffer,
+    fileName: string | undefined,
+    read: FeedRead | null,
+    hashes: FeedHashes,
   ): ImportResult | LineRefusal {
     let outcome: ImportOutcome | LineRefusal | null = null
     if (read !== null) {
@@ -166,8 +199,13 @@ export function createImporter(deps: ImporterDeps): Importer {
    * the hash it was sent with (checked once its bytes are in), or, sent without one, takes none
    * (the write lock and the re-import rule, the same sale skipped, keep it from counting twice).
    */
-  function leaseOf(bytes: Uint8Array, arrival: FeedArrival | null, announced: string | null): { lease: Lease | null; sha256: string | null } {
-    if (arrival !== null) return { lease: announced === null ? null : leases.take('import', feedSubject(announced)), sha256: null }
+  function leaseOf(
+    bytes: Uint8Array,
+    arrival: FeedArrival | null,
+    announced: string | null,
+  ): { lease: Lease | null; sha256: string | null } {
+    if (arrival !== null)
+      return { lease: announced === null ? null : leases.take('import', feedSubject(announced)), sha256: null }
     const sha256 = sha256Of(bytes)
     refuseUnlessAnnounced(announced, sha256)
     return { lease: leases.take('import', feedSubject(sha256)), sha256 }

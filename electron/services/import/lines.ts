@@ -15,7 +15,10 @@ export type PackedPlay = { code: number; from: number; to: number }
 export class PlayBytes {
   length = 0
   /** Room for `expected` bytes from the start (it grows beyond when needed). */
-  constructor(expected: number, public buf = Buffer.allocUnsafe(Math.max(expected, 1 << 16))) {}
+  constructor(
+    expected: number,
+    public buf = Buffer.allocUnsafe(Math.max(expected, 1 << 16)),
+  ) {}
 
   /** Room for n more bytes after `length`. */
   room(n: number): Buffer {
@@ -74,7 +77,10 @@ export class GoodLines {
   readonly refusal: (Problem | null)[] = []
 
   /** Room for `most` lines. */
-  constructor(most: number, private readonly plays: PlayBytes) {
+  constructor(
+    most: number,
+    private readonly plays: PlayBytes,
+  ) {
     this.line = new Int32Array(most)
     this.emission = new Int32Array(most)
     this.block = new Int32Array(most)
@@ -87,7 +93,18 @@ export class GoodLines {
     this.ok = new Uint8Array(most)
   }
 
-  add(n: number, saleId: string, serial: string, id: UnitId, key: number, player: string, soldAt: number, play: PackedPlay | null, ok: boolean, refusal: Problem | null) {
+  add(
+    n: number,
+    saleId: string,
+    serial: string,
+    id: UnitId,
+    key: number,
+    player: string,
+    soldAt: number,
+    play: PackedPlay | null,
+    ok: boolean,
+    refusal: Problem | null,
+  ) {
     const i = this.count++
     this.line[i] = n
     this.saleId[i] = saleId

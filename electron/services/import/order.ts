@@ -28,7 +28,14 @@ export function claimUnits(good: GoodLines, bad: Bad): { runs: Run[]; kept: numb
   for (const g of order) {
     const n = good.line[g]
     if (good.key[g] === lastKey) {
-      bad(n, problem('UNIT_TWICE', { serial: good.serial[g], first: claimedBy }, `unit ${good.serial[g]} is also sold at line ${claimedBy}`))
+      bad(
+        n,
+        problem(
+          'UNIT_TWICE',
+          { serial: good.serial[g], first: claimedBy },
+          `unit ${good.serial[g]} is also sold at line ${claimedBy}`,
+        ),
+      )
       continue
     }
     lastKey = good.key[g]
@@ -51,7 +58,13 @@ export function claimUnits(good: GoodLines, bad: Bad): { runs: Run[]; kept: numb
  * a unit that is not its emission's next is out of order, unless the `unplaced` lines (bad lines
  * whose unit cannot be read) may be the ones that fill the gap.
  */
-export function checkOrder(good: GoodLines, placed: readonly number[], unplaced: number, emissionOf: (n: number) => EmissionInfo | null, bad: Bad): void {
+export function checkOrder(
+  good: GoodLines,
+  placed: readonly number[],
+  unplaced: number,
+  emissionOf: (n: number) => EmissionInfo | null,
+  bad: Bad,
+): void {
   let spare = unplaced
   let expected = 0
   for (let k = 0; k < placed.length; k++) {
@@ -65,7 +78,11 @@ export function checkOrder(good: GoodLines, placed: readonly number[], unplaced:
       // a gap that the lines whose unit cannot be read may fill is theirs to explain
       const gap = at - expected
       if (gap > 0 && gap <= spare) spare -= gap
-      else bad(good.line[g], outOfOrder(good.serial[g], soldOutAt(e, expected) ? null : serialAt(emission, expected, size)))
+      else
+        bad(
+          good.line[g],
+          outOfOrder(good.serial[g], soldOutAt(e, expected) ? null : serialAt(emission, expected, size)),
+        )
     }
     expected = at + 1
   }
@@ -74,5 +91,7 @@ export function checkOrder(good: GoodLines, placed: readonly number[], unplaced:
 /** A unit out of order: `next`, the unit expected there (null: none, the emission is sold out). */
 function outOfOrder(serial: string, next: string | null): Problem {
   const text = `unit ${serial} is out of order: units sell in index order within a block, blocks in order, and the next unit to sell here is ${next === null ? 'none: the emission is sold out' : next}, which the file does not carry`
-  return next === null ? problem('OUT_OF_ORDER_SOLD_OUT', { serial }, text) : problem('OUT_OF_ORDER', { serial, next }, text)
+  return next === null
+    ? problem('OUT_OF_ORDER_SOLD_OUT', { serial }, text)
+    : problem('OUT_OF_ORDER', { serial, next }, text)
 }

@@ -12,7 +12,11 @@ export const MAX_EVENTS = 64
 export const EVENT_KEYS = new Set(['t', 'zone', 'cell', 'gesture'])
 
 const text = (what: string) =>
-  z.string().min(1, `${what} is empty`).max(MAX_TEXT, `${what} is longer than ${MAX_TEXT} characters`).refine((s) => s.trim() === s, `${what} has spaces around it`)
+  z
+    .string()
+    .min(1, `${what} is empty`)
+    .max(MAX_TEXT, `${what} is longer than ${MAX_TEXT} characters`)
+    .refine((s) => s.trim() === s, `${what} has spaces around it`)
 
 /** One line's shape. The events are checked by the game's own rules (validatePlay), with their fields. */
 export const feedLineSchema = z
@@ -37,7 +41,11 @@ export type FeedLineData = z.infer<typeof feedLineSchema>
 
 /** One reason to refuse a line: its code and values (for the screens), and its English sentence. */
 export type Problem = ImportProblem & { text: string }
-export const problem = (code: ImportProblemCode, params: ImportProblem['params'], text: string): Problem => ({ code, params, text })
+export const problem = (code: ImportProblemCode, params: ImportProblem['params'], text: string): Problem => ({
+  code,
+  params,
+  text,
+})
 
 function valueAt(root: unknown, path: readonly PropertyKey[]): { present: boolean; value: unknown } {
   let v: unknown = root
@@ -50,18 +58,27 @@ function valueAt(root: unknown, path: readonly PropertyKey[]): { present: boolea
 
 /** The value as the line wrote it, short enough for a sentence. */
 function shown(value: unknown): string {
-  const s = value === undefined ? 'nothing' : JSON.stringify(value) ?? String(value)
+  const s = value === undefined ? 'nothing' : (JSON.stringify(value) ?? String(value))
   return s.length > 40 ? `${s.slice(0, 39)}…` : s
 }
 
-const KIND_TEXT: Record<string, string> = { object: 'an object', array: 'a list', 'objectOrNull': 'an object or null' }
+const KIND_TEXT: Record<string, string> = { object: 'an object', array: 'a list', objectOrNull: 'an object or null' }
 
 function typeProblem(path: string, expected: string, value: unknown): Problem {
   // a whole number asked for, another number given: the stake's own reason
-  if (expected === 'int' && typeof value === 'number') return problem('STAKE_NOT_WHOLE', { got: shown(value) }, `stakeCents must be a whole number of cents, not ${shown(value)}`)
+  if (expected === 'int' && typeof value === 'number')
+    return problem(
+      'STAKE_NOT_WHOLE',
+      { got: shown(value) },
+      `stakeCents must be a whole number of cents, not ${shown(value)}`,
+    )
   const kind = expected === 'int' ? 'number' : expected === 'object' && path === 'play' ? 'objectOrNull' : expected
   const field = path || 'line'
-  return problem('FIELD_TYPE', { field, expected: kind, got: shown(value) }, `${path || 'the line'} must be ${KIND_TEXT[kind] ?? `a ${kind}`}, not ${shown(value)}`)
+  return problem(
+    'FIELD_TYPE',
+    { field, expected: kind, got: shown(value) },
+    `${path || 'the line'} must be ${KIND_TEXT[kind] ?? `a ${kind}`}, not ${shown(value)}`,
+  )
 }
 
 /** What the schema refused, as one of the import's reasons. */
@@ -70,19 +87,32 @@ export function describeZodIssue(issue: z.core.$ZodIssue, root: unknown): Proble
   if (issue.code === 'unrecognized_keys') {
     const where = path ? ` in ${path}` : ''
     const fields = issue.keys.map((k) => `"${k}"`).join(', ')
-    return problem('FIELD_UNKNOWN', { fields, where: path }, `unknown field${issue.keys.length > 1 ? 's' : ''} ${fields}${where}`)
+    return problem(
+      'FIELD_UNKNOWN',
+      { fields, where: path },
+      `unknown field${issue.keys.length > 1 ? 's' : ''} ${fields}${where}`,
+    )
   }
   const at = valueAt(root, issue.path)
-  if (issue.code === 'invalid_type' && !at.present) return problem('FIELD_MISSING', { field: path }, `missing field "${path}"`)
+  if (issue.code === 'invalid_type' && !at.present)
+    return problem('FIELD_MISSING', { field: path }, `missing field "${path}"`)
   if (issue.code === 'invalid_type') return typeProblem(path, issue.expected, at.value)
   if (issue.code === 'invalid_value' && path) {
     const values = issue.values.map((v) => JSON.stringify(v))
-    return problem('FIELD_VALUE', { field: path, values: values.join('|'), got: shown(at.value) }, `${path} must be ${values.join(' or ')}, not ${shown(at.value)}`)
+    return problem(
+      'FIELD_VALUE',
+      { field: path, values: values.join('|'), got: shown(at.value) },
+      `${path} must be ${values.join(' or ')}, not ${shown(at.value)}`,
+    )
   }
-  if (issue.code === 'too_small' && issue.origin === 'string') return problem('TEXT_EMPTY', { field: path }, issue.message)
-  if (issue.code === 'too_big' && issue.origin === 'string') return problem('TEXT_TOO_LONG', { field: path, max: Number(issue.maximum) }, issue.message)
-  if (issue.code === 'too_big' && issue.origin === 'array') return problem('EVENTS_TOO_MANY', { max: Number(issue.maximum) }, issue.message)
-  if (issue.code === 'custom' && issue.message.endsWith('has spaces around it')) return problem('TEXT_SPACES', { field: path }, issue.message)
+  if (issue.code === 'too_small' && issue.origin === 'string')
+    return problem('TEXT_EMPTY', { field: path }, issue.message)
+  if (issue.code === 'too_big' && issue.origin === 'string')
+    return problem('TEXT_TOO_LONG', { field: path, max: Number(issue.maximum) }, issue.message)
+  if (issue.code === 'too_big' && issue.origin === 'array')
+    return problem('EVENTS_TOO_MANY', { max: Number(issue.maximum) }, issue.message)
+  if (issue.code === 'custom' && issue.message.endsWith('has spaces around it'))
+    return problem('TEXT_SPACES', { field: path }, issue.message)
   const detail = path && !issue.message.startsWith(path) ? `${path}: ${issue.message}` : issue.message
   return problem('SHAPE', { field: path || 'line', detail }, detail)
 }
@@ -111,8 +141,22 @@ export function eventFieldProblems(events: unknown[]): Problem[] {
     const extra = keys.filter((k) => !EVENT_KEYS.has(k))
     const missing = [...EVENT_KEYS].filter((k) => !(k in e))
     const list = (ks: string[]) => ks.map((k) => `"${k}"`).join(', ')
-    if (extra.length) out.push(problem('EVENT_FIELDS_UNKNOWN', { event: i + 1, fields: list(extra) }, `event ${i + 1}: unknown field${extra.length > 1 ? 's' : ''} ${list(extra)}`))
-    if (missing.length) out.push(problem('EVENT_FIELDS_MISSING', { event: i + 1, fields: list(missing) }, `event ${i + 1}: missing field${missing.length > 1 ? 's' : ''} ${list(missing)}`))
+    if (extra.length)
+      out.push(
+        problem(
+          'EVENT_FIELDS_UNKNOWN',
+          { event: i + 1, fields: list(extra) },
+          `event ${i + 1}: unknown field${extra.length > 1 ? 's' : ''} ${list(extra)}`,
+        ),
+      )
+    if (missing.length)
+      out.push(
+        problem(
+          'EVENT_FIELDS_MISSING',
+          { event: i + 1, fields: list(missing) },
+          `event ${i + 1}: missing field${missing.length > 1 ? 's' : ''} ${list(missing)}`,
+        ),
+      )
   })
   return out
 }
@@ -139,5 +183,9 @@ export function recordedOtherProblem(saleId: string, fields: RecordedField[], re
   const words = fields.map((f) => (f === 'serial' && recordedFor ? `serial (recorded for ${recordedFor})` : f))
   const params: ImportProblem['params'] = { saleId, fields: fields.join(',') }
   if (recordedFor) params.recordedFor = recordedFor
-  return problem('RECORDED_OTHER', params, `saleId ${saleId} is already recorded with other content (${words.join(', ')} differ)`)
+  return problem(
+    'RECORDED_OTHER',
+    params,
+    `saleId ${saleId} is already recorded with other content (${words.join(', ')} differ)`,
+  )
 }

@@ -51,7 +51,9 @@ function keepIdle(worker: Worker): void {
  * `hashed`: the feed's SHA-256 is known, the reader leaves the ring's digest as it is.
  */
 export function startFeedReader(
-  feed: Uint8Array, zones: FeedReadJob['zones'], opts: { arrival?: SharedArrayBuffer; hashed?: boolean } = {},
+  feed: Uint8Array,
+  zones: FeedReadJob['zones'],
+  opts: { arrival?: SharedArrayBuffer; hashed?: boolean } = {},
 ): { ring: FeedRing; done: () => void } {
   let worker: Worker
   if (idle) {
@@ -61,7 +63,13 @@ export function startFeedReader(
   } else worker = spawn()
   worker.unref()
   const ring = FeedRing.create()
-  const job: FeedReadJob = { feed, memory: ring.memory, zones, ...(opts.arrival ? { arrival: opts.arrival } : {}), hashed: opts.hashed === true }
+  const job: FeedReadJob = {
+    feed,
+    memory: ring.memory,
+    zones,
+    ...(opts.arrival ? { arrival: opts.arrival } : {}),
+    hashed: opts.hashed === true,
+  }
   worker.postMessage(job)
   return {
     ring,

@@ -90,6 +90,12 @@ export function storedSaleId(saleId: string): string | null {
 }
 
 /** What an import wrote, as both paths report it and recordImport records it. */
-export function importOutcome(lines: number, imported: number, alreadyImported: number, serials: { first: string | null; last: string | null }, sha256: string | null): ImportOutcome {
+export function importOutcome(
+  lines: number,
+  imported: number,
+  alreadyImported: number,
+  serials: { first: string | null; last: string | null },
+  sha256: string | null,
+): ImportOutcome {
   return { counts: { lines, imported, alreadyImported }, sha256, firstSerial: serials.first, lastSerial: serials.last }
 }

@@ -47,7 +47,10 @@ export interface ImportJob {
   sha256?: string
 }
 
-export type ImportWorkerMessage = { id: number } & ({ type: 'done'; result: ImportResult } | { type: 'error'; code: ErrorCode; message: string; extras: AppError['extras'] })
+export type ImportWorkerMessage = { id: number } & (
+  | { type: 'done'; result: ImportResult }
+  | { type: 'error'; code: ErrorCode; message: string; extras: AppError['extras'] }
+)
 
 const IDLE_MS = 30_000
 
@@ -63,11 +66,17 @@ class ImportThread {
   private nextId = 1
   private timer: ReturnType<typeof setTimeout> | null = null
 
-  constructor(readonly dbPath: string, keyFile: string | undefined, private readonly onEnd: (t: ImportThread) => void) {
+  constructor(
+    readonly dbPath: string,
+    keyFile: string | undefined,
+    private readonly onEnd: (t: ImportThread) => void,
+  ) {
     const entry = workerEntry('import-worker')
     const turn = writeTurnOf(dbPath)
     const workerData: ImportWorkerData = {
-      ledger: workerLedgerRef(dbPath, keyFile), readerEntry: workerEntry('feed-reader-worker'), ...(turn ? { turn: turn.memory } : {}),
+      ledger: workerLedgerRef(dbPath, keyFile),
+      readerEntry: workerEntry('feed-reader-worker'),
+      ...(turn ? { turn: turn.memory } : {}),
     }
     this.worker = new Worker(entry.file, { eval: entry.eval, workerData })
     this.worker.on('message', (m: ImportWorkerMessage) => this.settle(m))
@@ -75,15 +84,28 @@ class ImportThread {
     this.worker.on('exit', (code) => this.fail(`the import's worker stopped (exit code ${code})`))
   }
 
-  run(actor: Actor, content: Uint8Array, fileName: string | undefined, now: number, arrival: FeedArrival | null, sha256?: string): Promise<ImportResult> {
+  run(
+    actor: Actor,
+    content: Uint8Array,
+    fileName: string | undefined,
+    now: number,
+    arrival: FeedArrival | null,
+    sha256?: string,
+  ): Promise<ImportResult> {
     if (this.timer) clearTimeout(this.timer)
     this.timer = null
     // busy: it keeps the process alive until the import ends
     this.worker.ref()
     const id = this.nextId++
     const job: ImportJob = {
-      type: 'import', id, actor: { name: actor.name, role: actor.role }, content, fileName, now,
-      ...(arrival ? { arrival: arrival.memory } : {}), ...(sha256 ? { sha256 } : {}),
+      type: 'import',
+      id,
+      actor: { name: actor.name, role: actor.role },
+      content,
+      fileName,
+      now,
+      ...(arrival ? { arrival: arrival.memory } : {}),
+      ...(sha256 ? { sha256 } : {}),
     }
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject })
@@ -141,7 +163,11 @@ export function writeTurnOf(dbPath: string): WriteTurn | null {
 function threadFor(dbPath: string, keyFile: string | undefined): ImportThread {
   let t = threads.get(dbPath)
   if (!t) {
-    t = new ImportThread(dbPath, keyFile, (ended) => threads.get(ended.dbPath) === ended && threads.delete(ended.dbPath))
+    t = new ImportThread(
+      dbPath,
+      keyFile,
+      (ended) => threads.get(ended.dbPath) === ended && threads.delete(ended.dbPath),
+    )
     threads.set(dbPath, t)
   }
   return t
@@ -163,7 +189,12 @@ export function workerImport(dbPath: string, clock: Clock, keyFile?: string) {
     // the worker's heap: for a 355 MB feed longer than the import), bytes of this thread's
     // own (the Electron bridge's) copied there once; the browser host's body is there already,
     // maybe still arriving (arrival.ts): the worker and its reader wait for its bytes.
-    const bytes = typeof content === 'string' ? encodeShared(content) : content.buffer instanceof SharedArrayBuffer ? content : copyShared(content)
+    const bytes =
+      typeof content === 'string'
+        ? encodeShared(content)
+        : content.buffer instanceof SharedArrayBuffer
+          ? content
+          : copyShared(content)
     const arrival = typeof content === 'string' ? null : arrivalOf(content)
     return threadFor(dbPath, keyFile).run(actor, bytes, fileName, clock().getTime(), arrival, sha256)
   }

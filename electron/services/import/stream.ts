@@ -14,7 +14,18 @@ import { CTRL, LINE_FLAGS, READER, SLOT_LINES, SLOTS, type FeedRing } from './fe
 import type { FeedDeps, ImportOutcome } from './context'
 import type { FeedArrival } from './arrival'
 import { copyShared } from './feed'
-import { importOutcome, latestSaleMs, nextPosition, positionOf, readEmission, sellingFault, soldTooEarly, stakeFits, unitFault, type EmissionInfo } from './rules'
+import {
+  importOutcome,
+  latestSaleMs,
+  nextPosition,
+  positionOf,
+  readEmission,
+  sellingFault,
+  soldTooEarly,
+  stakeFits,
+  unitFault,
+  type EmissionInfo,
+} from './rules'
 import type { CheckedSales, CheckedStream } from '../sales'
 import { startFeedReader } from './reader-thread'
 
@@ -67,7 +78,9 @@ interface StreamRun {
 }
 
 export function createStreamedImport(deps: FeedDeps): StreamedImport {
-  const openEmissions = deps.db.prepare("SELECT emission FROM emissions WHERE status = 'open' ORDER BY emission").pluck()
+  const openEmissions = deps.db
+    .prepare("SELECT emission FROM emissions WHERE status = 'open' ORDER BY emission")
+    .pluck()
   const ctx: StreamContext = { ...deps, openEmissions: () => openEmissions.all() as number[] }
   return {
     startRead: (feed, arrival, sha256Known) => startRead(ctx, feed, arrival, sha256Known),
@@ -89,7 +102,9 @@ function startRead(ctx: StreamContext, feed: Buffer, arrival: FeedArrival | null
   const ctrl = reader.ring.control
   let stopped = false
   return {
-    feed, arrival, ring: reader.ring,
+    feed,
+    arrival,
+    ring: reader.ring,
     stop() {
       if (stopped) return
       stopped = true
@@ -116,8 +131,19 @@ function streamed(ctx: StreamContext, read: FeedRead, known: string | null): Imp
   const open = openEmissionsOf(ctx)
   const ctrl = ring.control
   try {
-    const run: StreamRun = { feed, ring, latest, open, current: null, stream: null, imported: 0, first: null, last: { emission: 0, block: 0, unit: 0, size: 0 }, names: [] }
-    for (let consumed = 0; awaitSlot(ctrl, consumed, arrival); ) {
+    const run: StreamRun = {
+      feed,
+      ring,
+      latest,
+      open,
+      current: null,
+      stream: null,
+      imported: 0,
+      first: null,
+      last: { emission: 0, block: 0, unit: 0, size: 0 },
+      names: [],
+    }
+    for (let consumed = 0; awaitSlot(ctrl, consumed, arrival);) {
       takeSlot(ctx, run, consumed % SLOTS)
       consumed++
       Atomics.store(ctrl, CTRL.CONSUMED, consumed)
@@ -151,7 +177,12 @@ function awaitSlot(ctrl: Int32Array, consumed: number, arrival: FeedArrival | nu
     if (state !== READER.RUNNING) throw new Irregular()
     // a reader that says nothing for a minute has died (one waiting for an upload's bytes is
     // not: the upload's own stall ends it, STALL_MS)
-    if (Atomics.wait(ctrl, CTRL.PRODUCED, consumed, 1000) === 'timed-out' && ++waited >= 60 && !(arrival && arrival.arrived() < arrival.length)) throw new Irregular()
+    if (
+      Atomics.wait(ctrl, CTRL.PRODUCED, consumed, 1000) === 'timed-out' &&
+      ++waited >= 60 &&
+      !(arrival && arrival.arrived() < arrival.length)
+    )
+      throw new Irregular()
   }
 }
 
@@ -161,7 +192,7 @@ function takeSlot(ctx: StreamContext, run: StreamRun, s: number): void {
   const base = s * SLOT_LINES
   const count = ring.count[s]
   const events = ring.slotEvents(s)
-  for (let i = 0; i < count; ) {
+  for (let i = 0; i < count;) {
     const emission = ring.emission[base + i]
     if (emission !== run.current?.emission) switchTo(ctx, run, emission)
     let j = i
@@ -198,13 +229,20 @@ function takeLines(run: StreamRun, e: Open, from: number, to: number): Pick<Chec
   for (let at = from; at < to; at++) {
     const block = ring.block[at]
     const unit = ring.unit[at]
-    if (unitFault(e, block, unit) !== null || positionOf(size, block, unit) !== e.next || sellingFault(e, e.blocks[block - 1]) !== null) throw new Irregular()
+    if (
+      unitFault(e, block, unit) !== null ||
+      positionOf(size, block, unit) !== e.next ||
+      sellingFault(e, e.blocks[block - 1]) !== null
+    )
+      throw new Irregular()
     e.next++
     const soldAt = ring.soldAt[at]
     if (!stakeFits(e, ring.stake[at]) || soldAt > run.latest || soldTooEarly(e, soldAt)) throw new Irregular()
     const flags = ring.flags[at]
     // a sale id shaped like the line's serial (the reader checked it is the line's own) is stored as the unit's
-    saleIds.push((flags & LINE_FLAGS.SERIAL_ID) === 0 ? feed.toString('latin1', ring.saleIdFrom[at], ring.saleIdTo[at]) : null)
+    saleIds.push(
+      (flags & LINE_FLAGS.SERIAL_ID) === 0 ? feed.toString('latin1', ring.saleIdFrom[at], ring.saleIdTo[at]) : null,
+    )
     const p = ring.player[at]
     if (flags & LINE_FLAGS.NEW_PLAYER) names[p] = feed.toString('latin1', ring.playerFrom[at], ring.playerTo[at])
     players.push(names[p])

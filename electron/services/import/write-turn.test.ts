@@ -26,7 +26,14 @@ parentPort.on('message', ({ ms }) => {
 })`
 
 function importWorker(turn: WriteTurn): Worker {
-  const lib = buildSync({ entryPoints: [join(__dirname, 'write-turn.ts')], bundle: true, format: 'iife', globalName: 'turnLib', platform: 'node', write: false }).outputFiles[0].text
+  const lib = buildSync({
+    entryPoints: [join(__dirname, 'write-turn.ts')],
+    bundle: true,
+    format: 'iife',
+    globalName: 'turnLib',
+    platform: 'node',
+    write: false,
+  }).outputFiles[0].text
   return new Worker(`${lib}\nconst { WriteTurn } = turnLib\n${DRIVER}`, { eval: true, workerData: turn.memory })
 }
 
@@ -49,7 +56,11 @@ function holdIn(w: Worker, ms: number): { asking: Promise<void>; holding: Promis
   }
   w.on('message', listen)
   w.postMessage({ ms })
-  return { asking: new Promise((r) => (asking = r)), holding: new Promise((r) => (holding = r)), done: new Promise((r) => (done = r)) }
+  return {
+    asking: new Promise((r) => (asking = r)),
+    holding: new Promise((r) => (holding = r)),
+    done: new Promise((r) => (done = r)),
+  }
 }
 const delay = (ms: number) => new Promise((r) => setTimeout(r, ms))
 

@@ -70,7 +70,8 @@ export class WriteTurn {
   hold<T>(fn: () => T): T {
     const w = this.words
     // calls that were waiting go first: an import that follows another does not shut them out
-    while (Atomics.load(w, CALLS_WAIT) > 0 && Atomics.load(w, STATE) !== IMPORT) Atomics.wait(w, CALLS_WAIT, Atomics.load(w, CALLS_WAIT), NAP_MS)
+    while (Atomics.load(w, CALLS_WAIT) > 0 && Atomics.load(w, STATE) !== IMPORT)
+      Atomics.wait(w, CALLS_WAIT, Atomics.load(w, CALLS_WAIT), NAP_MS)
     Atomics.add(w, IMPORT_WAITS, 1)
     try {
       for (;;) {
@@ -91,7 +92,12 @@ export class WriteTurn {
 }
 
 /** Node's Atomics.waitAsync (V8 has it; TypeScript's library of this target does not say so). */
-type WaitAsync = (w: Int32Array, index: number, value: number, ms: number) => { async: boolean; value: Promise<string> | string }
+type WaitAsync = (
+  w: Int32Array,
+  index: number,
+  value: number,
+  ms: number,
+) => { async: boolean; value: Promise<string> | string }
 const atomicsWaitAsync = (Atomics as unknown as { waitAsync: WaitAsync }).waitAsync
 
 /** Resolves when `w[index]` is no longer `value`, or after NAP_MS, without blocking the event loop. */

@@ -33,12 +33,18 @@ export function backupFormat(path: string): 'pg_dump' | 'sqlite' | 'unknown' {
 function runTool(tool: 'pg_dump' | 'pg_restore', args: string[]): string {
   const r = spawnSync(tool, args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })
   if (r.error && (r.error as NodeJS.ErrnoException).code === 'ENOENT') {
-    throw new AppError('ILLEGAL_STATE', `${tool} is not installed on this workstation: a team ledger is backed up and restored with PostgreSQL's own tools; install the postgresql-client package (apt-get install postgresql-client), of the server's major version or newer`)
+    throw new AppError(
+      'ILLEGAL_STATE',
+      `${tool} is not installed on this workstation: a team ledger is backed up and restored with PostgreSQL's own tools; install the postgresql-client package (apt-get install postgresql-client), of the server's major version or newer`,
+    )
   }
   if (r.error) throw new AppError('DATABASE', `${tool} could not run: ${r.error.message}`)
   if (r.status !== 0) {
     const why = (r.stderr || r.stdout || '').trim().split('\n').slice(0, 5).join('; ')
-    throw new AppError('DATABASE', `${tool} failed (exit ${r.status}): ${why.replace(/postgres(ql)?:\/\/[^\s"']+/gi, (u) => displayLocation(u))}`)
+    throw new AppError(
+      'DATABASE',
+      `${tool} failed (exit ${r.status}): ${why.replace(/postgres(ql)?:\/\/[^\s"']+/gi, (u) => displayLocation(u))}`,
+    )
   }
   return r.stdout
 }
@@ -64,7 +70,14 @@ export function archiveEntries(file: string): number {
 
 /** pg_restore of `file` into the database at `url` (empty), in one transaction: all or nothing. */
 export function restoreInto(file: string, url: string): void {
-  runTool('pg_restore', ['--no-owner', '--no-privileges', '--exit-on-error', '--single-transaction', `--dbname=${url}`, file])
+  runTool('pg_restore', [
+    '--no-owner',
+    '--no-privileges',
+    '--exit-on-error',
+    '--single-transaction',
+    `--dbname=${url}`,
+    file,
+  ])
 }
 
 /** `url` with its database replaced by `database` (host, port, user and options kept). */
@@ -82,7 +95,10 @@ export function tablesIn(url: string): number {
   try {
     db = new PgDb(displayLocation(url), url)
   } catch (e) {
-    throw new AppError('NOT_FOUND', `cannot reach ${displayLocation(url)}: ${(e as Error).message}. Create the database first (CREATE DATABASE …), empty, then restore into it`)
+    throw new AppError(
+      'NOT_FOUND',
+      `cannot reach ${displayLocation(url)}: ${(e as Error).message}. Create the database first (CREATE DATABASE …), empty, then restore into it`,
+    )
   }
   try {
     return db.prepare('SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()').pluck().get() as number
@@ -95,7 +111,10 @@ export function tablesIn(url: string): number {
 export function refuseNotEmpty(url: string): void {
   const n = tablesIn(url)
   if (n > 0) {
-    throw new AppError('CONFLICT', `${displayLocation(url)} holds ${n} table${n > 1 ? 's' : ''}: a team ledger is restored into an EMPTY database only (nothing was touched); create one (CREATE DATABASE …) and give its URL`)
+    throw new AppError(
+      'CONFLICT',
+      `${displayLocation(url)} holds ${n} table${n > 1 ? 's' : ''}: a team ledger is restored into an EMPTY database only (nothing was touched); create one (CREATE DATABASE …) and give its URL`,
+    )
   }
 }
 
@@ -103,12 +122,19 @@ export function refuseNotEmpty(url: string): void {
  * A scratch database beside the ledger's (same server), made through the ledger's connection, for
  * `use`; dropped afterwards whatever happens. Needs the CREATEDB privilege.
  */
-export async function withScratchDatabase<R>(ledger: PgDb | { exec(sql: string): unknown }, url: string, use: (scratchUrl: string) => Promise<R>): Promise<R> {
+export async function withScratchDatabase<R>(
+  ledger: PgDb | { exec(sql: string): unknown },
+  url: string,
+  use: (scratchUrl: string) => Promise<R>,
+): Promise<R> {
   const name = `${databaseOf(url)}_check_${randomBytes(4).toString('hex')}`.slice(-63)
   try {
     ledger.exec(`CREATE DATABASE "${name}"`)
   } catch (e) {
-    throw new AppError('DATABASE', `the backup was written but cannot be checked: a scratch database could not be made on the server (${(e as Error).message}); give this account the CREATEDB privilege, or check the file with pg_restore --list`)
+    throw new AppError(
+      'DATABASE',
+      `the backup was written but cannot be checked: a scratch database could not be made on the server (${(e as Error).message}); give this account the CREATEDB privilege, or check the file with pg_restore --list`,
+    )
   }
   try {
     return await use(withDatabase(url, name))

@@ -15,7 +15,8 @@ const world = useClaimsWorlds('ledger-check-claims')
 const check = (w: ClaimsWorld) => checkLedgerData({ db: w.db, catalog: w.catalog })
 const serialOf = (key: number) => formatSerial(splitUnitKey(key), 10_000)
 /** A rule of the claims table dropped, as an editor of the ledger would (PostgreSQL names the trigger's table). */
-const dropTrigger = (w: ClaimsWorld, name: string) => w.db.exec(`DROP TRIGGER ${name}${engineOf(w.db) === 'postgres' ? ' ON claims' : ''}`)
+const dropTrigger = (w: ClaimsWorld, name: string) =>
+  w.db.exec(`DROP TRIGGER ${name}${engineOf(w.db) === 'postgres' ? ' ON claims' : ''}`)
 const claimKinds = (r: LedgerDataCheck) => r.problems.filter((p) => p.kind.startsWith('CLAIM_'))
 
 async function sold(): Promise<ClaimsWorld> {
@@ -23,12 +24,18 @@ async function sold(): Promise<ClaimsWorld> {
   w.sell(1500, ['alice', 'bob'])
   return w
 }
-const firstClaim = (w: ClaimsWorld) => w.db.prepare('SELECT unit_key, player_id, prize_cents, sold_at FROM claims ORDER BY unit_key LIMIT 1').get() as { unit_key: number; player_id: number; prize_cents: number; sold_at: number }
+const firstClaim = (w: ClaimsWorld) =>
+  w.db.prepare('SELECT unit_key, player_id, prize_cents, sold_at FROM claims ORDER BY unit_key LIMIT 1').get() as {
+    unit_key: number
+    player_id: number
+    prize_cents: number
+    sold_at: number
+  }
 
 describe('the ledger check, claims against sales', () => {
   it('finds nothing wrong when every due sale has its claim', async () => {
     const w = await sold()
-    expect((w.db.prepare('SELECT count(*) FROM claims').pluck().get() as number)).toBeGreaterThan(3)
+    expect(w.db.prepare('SELECT count(*) FROM claims').pluck().get() as number).toBeGreaterThan(3)
     const r = check(w)
     expect(r.problems).toEqual([])
     expect(r.ok).toBe(true)
@@ -41,19 +48,32 @@ describe('the ledger check, claims against sales', () => {
     w.db.prepare('DELETE FROM claims WHERE unit_key = ?').run(c.unit_key)
     const r = check(w)
     expect(r.ok).toBe(false)
-    expect(r.problems).toEqual([expect.objectContaining({ kind: 'CLAIM_MISSING', row: expect.objectContaining({ serial: serialOf(c.unit_key), unitKey: c.unit_key }), recomputed: c.prize_cents })])
+    expect(r.problems).toEqual([
+      expect.objectContaining({
+        kind: 'CLAIM_MISSING',
+        row: expect.objectContaining({ serial: serialOf(c.unit_key), unitKey: c.unit_key }),
+        recomputed: c.prize_cents,
+      }),
+    ])
     expect(r.problems[0].message).toContain(`sale ${serialOf(c.unit_key)} won ${c.prize_cents} cents`)
   })
 
   it('names a claim with no sale behind it: of an unsold unit, and of a sale below the threshold', async () => {
     const w = await sold()
     const unsold = unitKey(w.emission, 2, 17)
-    const small = w.db.prepare('SELECT unit_key, player_id, sold_at FROM sales WHERE prize_cents < 10000 ORDER BY unit_key LIMIT 1').get() as { unit_key: number; player_id: number; sold_at: number }
-    const ins = w.db.prepare('INSERT INTO claims (unit_key, emission, player_id, sold_at, prize_cents) VALUES (?, ?, ?, ?, ?)')
+    const small = w.db
+      .prepare('SELECT unit_key, player_id, sold_at FROM sales WHERE prize_cents < 10000 ORDER BY unit_key LIMIT 1')
+      .get() as { unit_key: number; player_id: number; sold_at: number }
+    const ins = w.db.prepare(
+      'INSERT INTO claims (unit_key, emission, player_id, sold_at, prize_cents) VALUES (?, ?, ?, ?, ?)',
+    )
     ins.run(unsold, w.emission, small.player_id, small.sold_at, 500_000)
     ins.run(small.unit_key, w.emission, small.player_id, small.sold_at, 10_000)
     const r = check(w)
-    expect(claimKinds(r).map((p) => [p.kind, p.row.serial])).toEqual([['CLAIM_WITHOUT_SALE', serialOf(small.unit_key)], ['CLAIM_WITHOUT_SALE', serialOf(unsold)]])
+    expect(claimKinds(r).map((p) => [p.kind, p.row.serial])).toEqual([
+      ['CLAIM_WITHOUT_SALE', serialOf(small.unit_key)],
+      ['CLAIM_WITHOUT_SALE', serialOf(unsold)],
+    ])
     expect(r.problemCount).toBe(2)
     expect(claimKinds(r)[1].message).toContain('is not sold')
   })
@@ -73,7 +93,9 @@ describe('the ledger check, claims against sales', () => {
 
   it('names a sale given a big prize by hand, with no claim', async () => {
     const w = await sold()
-    const s = w.db.prepare('SELECT unit_key, prize_cents FROM sales WHERE prize_cents = 0 ORDER BY unit_key LIMIT 1').get() as { unit_key: number }
+    const s = w.db
+      .prepare('SELECT unit_key, prize_cents FROM sales WHERE prize_cents = 0 ORDER BY unit_key LIMIT 1')
+      .get() as { unit_key: number }
     w.db.prepare('UPDATE sales SET prize_cents = 10000 WHERE unit_key = ?').run(s.unit_key)
     const r = check(w)
     expect(claimKinds(r).map((p) => [p.kind, p.row.serial])).toEqual([['CLAIM_MISSING', serialOf(s.unit_key)]])

@@ -30,7 +30,10 @@ const FIELDS = ['emission', 'player_id', 'sold_at', 'prize_cents'] as const
 
 /** The due sales merged with the claims table, each disagreement reported. */
 export function compareClaims(db: Db, due: DueClaims, report: Report, serialOf: (key: number) => string): void {
-  const claims = db.prepare('SELECT unit_key, emission, player_id, sold_at, prize_cents FROM claims ORDER BY unit_key').raw().all() as number[][]
+  const claims = db
+    .prepare('SELECT unit_key, emission, player_id, sold_at, prize_cents FROM claims ORDER BY unit_key')
+    .raw()
+    .all() as number[][]
   const saleOf = db.prepare('SELECT prize_cents FROM sales WHERE unit_key = ?').pluck()
   const threshold = thresholdsOf(db)
   const d = due.rows
@@ -41,7 +44,8 @@ export function compareClaims(db: Db, due: DueClaims, report: Report, serialOf: 
     const claim = c < claims.length ? claims[c] : null
     const claimKey = claim ? claim[0] : Infinity
     if (dueKey < claimKey) missing(report, serialOf, d[i], d[i + 3], threshold)
-    else if (claimKey < dueKey) withoutSale(report, serialOf, claim!, saleOf.get(claimKey) as number | undefined, threshold)
+    else if (claimKey < dueKey)
+      withoutSale(report, serialOf, claim!, saleOf.get(claimKey) as number | undefined, threshold)
     else mismatches(report, serialOf, claim!, [Math.floor(dueKey / UNIT_KEY_EMISSION), d[i + 1], d[i + 2], d[i + 3]])
     if (dueKey <= claimKey) i += 4
     if (claimKey <= dueKey) c++
@@ -49,25 +53,52 @@ export function compareClaims(db: Db, due: DueClaims, report: Report, serialOf: 
 }
 
 const rowOf = (key: number, serialOf: (key: number) => string) => ({
-  emission: Math.floor(key / UNIT_KEY_EMISSION), block: Math.floor(key / UNIT_KEY_BLOCK) % 1000, serial: serialOf(key), unitKey: key,
+  emission: Math.floor(key / UNIT_KEY_EMISSION),
+  block: Math.floor(key / UNIT_KEY_BLOCK) % 1000,
+  serial: serialOf(key),
+  unitKey: key,
 })
 
-function missing(report: Report, serialOf: (key: number) => string, key: number, prize: number, threshold: Map<number, number>): void {
+function missing(
+  report: Report,
+  serialOf: (key: number) => string,
+  key: number,
+  prize: number,
+  threshold: Map<number, number>,
+): void {
   report('CLAIM_MISSING', () => {
     const row = rowOf(key, serialOf)
     return {
-      row, field: 'unit_key', stored: null, recomputed: prize,
+      row,
+      field: 'unit_key',
+      stored: null,
+      recomputed: prize,
       message: `sale ${row.serial} won ${prize} cents, at or above emission ${row.emission}'s claim threshold of ${threshold.get(row.emission)} cents, but has no claim: it would be paid without its winner's identity checked`,
     }
   })
 }
 
-function withoutSale(report: Report, serialOf: (key: number) => string, claim: number[], prize: number | undefined, threshold: Map<number, number>): void {
+function withoutSale(
+  report: Report,
+  serialOf: (key: number) => string,
+  claim: number[],
+  prize: number | undefined,
+  threshold: Map<number, number>,
+): void {
   report('CLAIM_WITHOUT_SALE', () => {
     const row = rowOf(claim[0], serialOf)
     const limit = threshold.get(row.emission)
-    const why = prize === undefined ? 'is not sold' : `won ${prize} cents, below emission ${row.emission}'s claim threshold of ${limit ?? 'no'} cents`
-    return { row, field: 'unit_key', stored: claim[4], recomputed: prize ?? null, message: `a claim of ${claim[4]} cents names ${row.serial}, which ${why}: a claim is made only with a sale at or above the threshold` }
+    const why =
+      prize === undefined
+        ? 'is not sold'
+        : `won ${prize} cents, below emission ${row.emission}'s claim threshold of ${limit ?? 'no'} cents`
+    return {
+      row,
+      field: 'unit_key',
+      stored: claim[4],
+      recomputed: prize ?? null,
+      message: `a claim of ${claim[4]} cents names ${row.serial}, which ${why}: a claim is made only with a sale at or above the threshold`,
+    }
   })
 }
 
@@ -78,7 +109,13 @@ function mismatches(report: Report, serialOf: (key: number) => string, claim: nu
     if (stored === recomputed) return
     report('CLAIM_MISMATCH', () => {
       const row = rowOf(claim[0], serialOf)
-      return { row, field, stored, recomputed, message: `the claim on ${row.serial} has ${field} ${stored}, but its sale has ${recomputed}` }
+      return {
+        row,
+        field,
+        stored,
+        recomputed,
+        message: `the claim on ${row.serial} has ${field} ${stored}, but its sale has ${recomputed}`,
+      }
     })
   })
 }

@@ -13,7 +13,15 @@ import type { PgDb } from '../../ledger/pg/pg-db'
 
 type Num = number | null
 export type SaleHook = (key: number, pid: number, soldAt: number, stake: number, prize: number, tier: Num) => number
-export type PlayerHook = (id: number, units: number, staked: number, won: number, first: Num, last: Num, lastKey: Num) => number
+export type PlayerHook = (
+  id: number,
+  units: number,
+  staked: number,
+  won: number,
+  first: Num,
+  last: Num,
+  lastKey: Num,
+) => number
 
 export interface RowFeeds {
   /** Each sale with lo ≤ unit_key < hi, in unit_key order, to `sale`. */
@@ -36,10 +44,16 @@ function sqliteHooks(db: Db): Hooks {
   let h = hooksOf.get(db)
   if (!h) {
     const hk: Hooks = (h = { sale: null, player: null })
-    db.function('carats_check_sale', { directOnly: true }, (k: number, p: number, s: number, st: number, pr: number, t: Num) =>
-      hk.sale!(k, p, s, st, pr, t))
-    db.function('carats_check_player', { directOnly: true }, (i: number, u: number, st: number, w: number, f: Num, l: Num, k: Num) =>
-      hk.player!(i, u, st, w, f, l, k))
+    db.function(
+      'carats_check_sale',
+      { directOnly: true },
+      (k: number, p: number, s: number, st: number, pr: number, t: Num) => hk.sale!(k, p, s, st, pr, t),
+    )
+    db.function(
+      'carats_check_player',
+      { directOnly: true },
+      (i: number, u: number, st: number, w: number, f: Num, l: Num, k: Num) => hk.player!(i, u, st, w, f, l, k),
+    )
     hooksOf.set(db, h)
   }
   return h
@@ -47,8 +61,12 @@ function sqliteHooks(db: Db): Hooks {
 
 function sqliteFeeds(db: Db): RowFeeds {
   const h = sqliteHooks(db)
-  const range = db.prepare(`SELECT count(*) FROM sales WHERE unit_key >= ? AND unit_key < ?
-    AND carats_check_sale(${SALE_COLUMNS})`).pluck()
+  const range = db
+    .prepare(
+      `SELECT count(*) FROM sales WHERE unit_key >= ? AND unit_key < ?
+    AND carats_check_sale(${SALE_COLUMNS})`,
+    )
+    .pluck()
   const players = db.prepare(`SELECT count(*) FROM player_totals WHERE carats_check_player(${PLAYER_COLUMNS})`).pluck()
   const using = <T>(key: keyof Hooks, hook: T, run: () => void) => {
     ;(h as unknown as Record<string, T | null>)[key] = hook

@@ -46,10 +46,13 @@ interface Sale {
   prize_cents: number
   tier: number | null
 }
-const sale = (f: LedgerFixture, where: string, ...args: unknown[]) => f.db
-  .prepare(`SELECT unit_key, player_id, sold_at, stake_cents, prize_cents, tier FROM sales
-             WHERE ${where} ORDER BY unit_key LIMIT 1`)
-  .get(...args) as Sale
+const sale = (f: LedgerFixture, where: string, ...args: unknown[]) =>
+  f.db
+    .prepare(
+      `SELECT unit_key, player_id, sold_at, stake_cents, prize_cents, tier FROM sales
+             WHERE ${where} ORDER BY unit_key LIMIT 1`,
+    )
+    .get(...args) as Sale
 interface Player {
   id: number
   name: string
@@ -59,15 +62,28 @@ interface Player {
 }
 const player = (f: LedgerFixture, id: number) => f.db.prepare('SELECT * FROM players WHERE id = ?').get(id) as Player
 const tierSold = (f: LedgerFixture, e: number, block: number, tier: number) =>
-  f.db.prepare('SELECT sold FROM block_tiers WHERE emission = ? AND block = ? AND tier = ?').pluck().get(e, block, tier) as number
+  f.db
+    .prepare('SELECT sold FROM block_tiers WHERE emission = ? AND block = ? AND tier = ?')
+    .pluck()
+    .get(e, block, tier) as number
 const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10)
 
 describe('checkLedgerData', () => {
   it('passes a ledger as the sales service wrote it, every unit re-derived', async () => {
     const { f, e } = await soldLedger()
     const progress: [number, number][] = []
-    const r = checkLedgerData({ db: f.db, catalog: f.catalog }, { progress: (done, total) => progress.push([done, total]) })
-    expect(r).toEqual({ ok: true, salesRows: SALES, unitsRederived: SALES, problems: [], problemCount: 0, problemsByKind: {} })
+    const r = checkLedgerData(
+      { db: f.db, catalog: f.catalog },
+      { progress: (done, total) => progress.push([done, total]) },
+    )
+    expect(r).toEqual({
+      ok: true,
+      salesRows: SALES,
+      unitsRederived: SALES,
+      problems: [],
+      problemCount: 0,
+      problemsByKind: {},
+    })
     expect(progress.at(-1)).toEqual([SALES, SALES])
     expect(check(f, false)).toMatchObject({ ok: true, salesRows: SALES, unitsRederived: 0 })
     // the same players in a second emission, then the first again: their chains go back and forth in unit_key
@@ -85,12 +101,20 @@ describe('checkLedgerData', () => {
     f.db.prepare('UPDATE sales SET prize_cents = 1000 WHERE unit_key = ?').run(s.unit_key)
     const r = check(f)
     expect(r.ok).toBe(false)
-    expect(of(r, 'PRIZE_MISMATCH')).toEqual([expect.objectContaining({
-      row: { emission: e, block: 1, serial: serialOf(s.unit_key), unitKey: s.unit_key }, field: 'prize_cents', stored: 1000, recomputed: 0,
-    })])
+    expect(of(r, 'PRIZE_MISMATCH')).toEqual([
+      expect.objectContaining({
+        row: { emission: e, block: 1, serial: serialOf(s.unit_key), unitKey: s.unit_key },
+        field: 'prize_cents',
+        stored: 1000,
+        recomputed: 0,
+      }),
+    ])
     expect(of(r, 'PRIZE_MISMATCH')[0].message).toMatch(new RegExp(`^sale ${serialOf(s.unit_key)} .*1000 cents.*losing`))
     one(r, 'PLAYER_TOTALS', {
-      row: { player: p.name, playerId: s.player_id }, field: 'won_cents', stored: p.won_cents, recomputed: p.won_cents + 1000,
+      row: { player: p.name, playerId: s.player_id },
+      field: 'won_cents',
+      stored: p.won_cents,
+      recomputed: p.won_cents + 1000,
     })
     expect(of(r, 'DAY_TOTALS').map((x) => [x.row, x.field, (x.recomputed as number) - (x.stored as number)])).toEqual([
       [{ day: dayOf(s.sold_at), emission: e }, 'prizes', 1],
@@ -98,7 +122,11 @@ describe('checkLedgerData', () => {
     ])
     expect(r.problemCount).toBe(4)
     // without the secrets the prize is still held against the tier stored with it
-    one(check(f, false), 'PRIZE_MISMATCH', { row: expect.objectContaining({ serial: serialOf(s.unit_key) }), stored: 1000, recomputed: 0 })
+    one(check(f, false), 'PRIZE_MISMATCH', {
+      row: expect.objectContaining({ serial: serialOf(s.unit_key) }),
+      stored: 1000,
+      recomputed: 0,
+    })
   })
 
   it("names a sale whose tier was changed, and the block's two tier counters", async () => {
@@ -109,21 +137,39 @@ describe('checkLedgerData', () => {
     f.db.prepare('UPDATE sales SET tier = 4 WHERE unit_key = ?').run(s.unit_key)
     const r = check(f)
     one(r, 'TIER_MISMATCH', {
-      row: { emission: e, block: 2, serial: serialOf(s.unit_key), unitKey: s.unit_key, tier: 4 }, field: 'tier', stored: 4, recomputed: 2,
+      row: { emission: e, block: 2, serial: serialOf(s.unit_key), unitKey: s.unit_key, tier: 4 },
+      field: 'tier',
+      stored: 4,
+      recomputed: 2,
     })
     expect(of(r, 'TIER_SOLD')).toEqual([
-      expect.objectContaining({ row: { emission: e, block: 2, tier: 2 }, field: 'sold', stored: sold2, recomputed: sold2 - 1 }),
-      expect.objectContaining({ row: { emission: e, block: 2, tier: 4 }, field: 'sold', stored: sold4, recomputed: sold4 + 1 }),
+      expect.objectContaining({
+        row: { emission: e, block: 2, tier: 2 },
+        field: 'sold',
+        stored: sold2,
+        recomputed: sold2 - 1,
+      }),
+      expect.objectContaining({
+        row: { emission: e, block: 2, tier: 4 },
+        field: 'sold',
+        stored: sold4,
+        recomputed: sold4 + 1,
+      }),
     ])
     expect(of(r, 'PRIZE_MISMATCH')).toEqual([])
     expect(r.problemCount).toBe(3)
   })
 
-  it("names a block whose units_sold was changed", async () => {
+  it('names a block whose units_sold was changed', async () => {
     const { f, e } = await soldLedger()
     f.db.prepare('UPDATE blocks SET units_sold = units_sold - 1 WHERE emission = ? AND block = 2').run(e)
     const r = check(f)
-    only(r, 'BLOCK_UNITS_SOLD', { row: { emission: e, block: 2 }, field: 'units_sold', stored: SALES - 10_001, recomputed: SALES - 10_000 })
+    only(r, 'BLOCK_UNITS_SOLD', {
+      row: { emission: e, block: 2 },
+      field: 'units_sold',
+      stored: SALES - 10_001,
+      recomputed: SALES - 10_000,
+    })
     expect(r.problems[0].message).toMatch(/^block \d+\/2 says 1999 units sold .* has 2000/)
   })
 
@@ -136,35 +182,53 @@ describe('checkLedgerData', () => {
     expect(sold).toBe(def.tiers[3].count)
   })
 
-  it("names a player whose won_cents was changed", async () => {
+  it('names a player whose won_cents was changed', async () => {
     const { f } = await soldLedger()
     const p = f.db.prepare('SELECT * FROM players WHERE units > 0 ORDER BY id DESC LIMIT 1').get() as Player
     f.db.prepare('UPDATE players SET won_cents = won_cents + 500 WHERE id = ?').run(p.id)
     const r = check(f)
     only(r, 'PLAYER_TOTALS', {
-      row: { player: p.name, playerId: p.id }, field: 'won_cents', stored: p.won_cents + 500, recomputed: p.won_cents,
+      row: { player: p.name, playerId: p.id },
+      field: 'won_cents',
+      stored: p.won_cents + 500,
+      recomputed: p.won_cents,
     })
     expect(r.problems[0].message).toContain(`player ${p.name}: won_cents`)
   })
 
-  it("names a day whose units were changed in daily_sales", async () => {
+  it('names a day whose units were changed in daily_sales', async () => {
     const { f, e } = await soldLedger()
-    const d = f.db.prepare('SELECT day, units FROM daily_sales ORDER BY day LIMIT 1 OFFSET 3').get() as { day: string; units: number }
+    const d = f.db.prepare('SELECT day, units FROM daily_sales ORDER BY day LIMIT 1 OFFSET 3').get() as {
+      day: string
+      units: number
+    }
     f.db.prepare('UPDATE daily_sales SET units = units + 1 WHERE day = ? AND emission = ?').run(d.day, e)
     const r = check(f)
-    only(r, 'DAY_TOTALS', { row: { day: d.day, emission: e }, field: 'units', stored: d.units + 1, recomputed: d.units })
+    only(r, 'DAY_TOTALS', {
+      row: { day: d.day, emission: e },
+      field: 'units',
+      stored: d.units + 1,
+      recomputed: d.units,
+    })
   })
 
   it("names a deleted sale: the gap it leaves, and the block's, tier's, player's and day's counters", async () => {
     const { f, e } = await soldLedger()
-    const s = sale(f, 'tier IS NOT NULL AND unit_key > ? AND unit_key NOT IN (SELECT last_key FROM players WHERE last_key IS NOT NULL)', unitKey(e, 1, 5000))
+    const s = sale(
+      f,
+      'tier IS NOT NULL AND unit_key > ? AND unit_key NOT IN (SELECT last_key FROM players WHERE last_key IS NOT NULL)',
+      unitKey(e, 1, 5000),
+    )
     const p = player(f, s.player_id)
     const sold = tierSold(f, e, 1, s.tier!)
     const unit = splitUnitKey(s.unit_key).unit
     f.db.prepare('DELETE FROM sales WHERE unit_key = ?').run(s.unit_key)
     const r = check(f)
     one(r, 'UNIT_GAP', {
-      row: { emission: e, block: 1, serial: serialOf(s.unit_key), unitKey: s.unit_key }, field: 'unit', stored: unit + 1, recomputed: unit,
+      row: { emission: e, block: 1, serial: serialOf(s.unit_key), unitKey: s.unit_key },
+      field: 'unit',
+      stored: unit + 1,
+      recomputed: unit,
     })
     one(r, 'BLOCK_UNITS_SOLD', { row: { emission: e, block: 1 }, stored: 10_000, recomputed: 9_999 })
     one(r, 'TIER_SOLD', { row: { emission: e, block: 1, tier: s.tier }, stored: sold, recomputed: sold - 1 })
@@ -175,7 +239,10 @@ describe('checkLedgerData', () => {
     ])
     expect(of(r, 'PLAYER_CHAIN')).toEqual([])
     expect(of(r, 'DAY_TOTALS').map((x) => [x.field, (x.stored as number) - (x.recomputed as number)])).toEqual([
-      ['units', 1], ['sales_cents', s.stake_cents], ['prizes', 1], ['prizes_cents', s.prize_cents],
+      ['units', 1],
+      ['sales_cents', s.stake_cents],
+      ['prizes', 1],
+      ['prizes_cents', s.prize_cents],
     ])
     expect(r.salesRows).toBe(SALES - 1)
   })
@@ -194,7 +261,9 @@ describe('checkLedgerData', () => {
 
   it('names sales of a unit that no block has', async () => {
     const { f, e } = await soldLedger()
-    f.db.prepare('UPDATE sales SET unit_key = ? WHERE unit_key = ?').run(unitKey(e, 3, 0), unitKey(e, 2, SALES - 10_001))
+    f.db
+      .prepare('UPDATE sales SET unit_key = ? WHERE unit_key = ?')
+      .run(unitKey(e, 3, 0), unitKey(e, 2, SALES - 10_001))
     const r = check(f)
     one(r, 'UNKNOWN_UNIT', { row: { serial: serialOf(unitKey(e, 3, 0)), unitKey: unitKey(e, 3, 0) } })
     expect(of(r, 'BLOCK_UNITS_SOLD')).toHaveLength(1)

@@ -43,7 +43,11 @@ function saleDay(soldAtMs: number): string {
 }
 
 function keySerial(key: number, blockSize: number): string {
-  const id = { emission: Math.floor(key / UNIT_KEY_EMISSION), block: Math.floor(key / UNIT_KEY_BLOCK) % 1000, unit: key % UNIT_KEY_BLOCK }
+  const id = {
+    emission: Math.floor(key / UNIT_KEY_EMISSION),
+    block: Math.floor(key / UNIT_KEY_BLOCK) % 1000,
+    unit: key % UNIT_KEY_BLOCK,
+  }
   try {
     return formatSerial(id, blockSize)
   } catch {
@@ -51,8 +55,10 @@ function keySerial(key: number, blockSize: number): string {
   }
 }
 
-const tierName = (t: unknown, amounts?: Float64Array) => t === null || t === LOSING ? 'losing'
-  : `tier ${String(t)}${amounts && typeof t === 'number' && amounts[t] ? ` (${amounts[t]} cents)` : ''}`
+const tierName = (t: unknown, amounts?: Float64Array) =>
+  t === null || t === LOSING
+    ? 'losing'
+    : `tier ${String(t)}${amounts && typeof t === 'number' && amounts[t] ? ` (${amounts[t]} cents)` : ''}`
 
 class Problems {
   readonly list: LedgerProblem[] = []
@@ -86,7 +92,15 @@ interface BlockScan {
 
 /** What the rows of no block (keys between and around the blocks') are counted into. */
 const noBlock = (): BlockScan => ({
-  emission: 0, block: 0, size: 0, table: null, amounts: new Float64Array(256), tierSold: new Float64Array(0), threshold: Infinity, oddTiers: new Map(), rows: 0,
+  emission: 0,
+  block: 0,
+  size: 0,
+  table: null,
+  amounts: new Float64Array(256),
+  tierSold: new Float64Array(0),
+  threshold: Infinity,
+  oddTiers: new Map(),
+  rows: 0,
 })
 
 /** The one pass: SQLite calls row() with each sale's columns. */
@@ -106,7 +120,12 @@ class SaleScan {
   private dayKey = NaN
   private day: Float64Array = new Float64Array(6)
 
-  constructor(readonly problems: Problems, readonly prizes: boolean, readonly maxId: number, readonly progress: (done: number) => void) {
+  constructor(
+    readonly problems: Problems,
+    readonly prizes: boolean,
+    readonly maxId: number,
+    readonly progress: (done: number) => void,
+  ) {
     this.players = new Float64Array((maxId + 1) * P_STRIDE)
     for (let o = 0; o < this.players.length; o += P_STRIDE) {
       this.players[o + 3] = Infinity
@@ -137,7 +156,8 @@ class SaleScan {
       const code = b.table[unit]
       this.rederived++
       if (code === LOSING ? tier !== null : tier !== code) this.tierMismatch(key, tier, code)
-      if (prize !== b.amounts[code]) this.prizeMismatch(key, prize, b.amounts[code], `its block's secret, making it ${tierName(code)},`)
+      if (prize !== b.amounts[code])
+        this.prizeMismatch(key, prize, b.amounts[code], `its block's secret, making it ${tierName(code)},`)
     } else if (!this.prizes) {
       const due = tier === null ? 0 : b.amounts[tier]
       if (prize !== due) this.prizeMismatch(key, prize, due ?? null, `its stored ${tierName(tier)}`)
@@ -189,31 +209,60 @@ class SaleScan {
     const { b, expect: from } = this
     if (this.stray || unit < from || unit >= b.size) return
     const missing = unit - from > 1 ? `units ${from} to ${unit - 1}` : `unit ${from}`
-    this.unitProblem('UNIT_GAP', key - unit + from, 'unit', unit, from, (serial) =>
-      `block ${b.emission}/${b.block} has no sale of ${missing} (${serial}), yet unit ${unit} is sold: units sell in order`)
+    this.unitProblem(
+      'UNIT_GAP',
+      key - unit + from,
+      'unit',
+      unit,
+      from,
+      (serial) =>
+        `block ${b.emission}/${b.block} has no sale of ${missing} (${serial}), yet unit ${unit} is sold: units sell in order`,
+    )
   }
 
   private unknownUnit(key: number): void {
     const { b, stray } = this
-    this.unitProblem('UNKNOWN_UNIT', key, 'unit_key', key, null, (serial) => stray
-      ? `sale ${serial} is of a block that the ledger does not have`
-      : `sale ${serial} is of unit ${key - this.base}, beyond the ${b.size} units of block ${b.emission}/${b.block}`)
+    this.unitProblem('UNKNOWN_UNIT', key, 'unit_key', key, null, (serial) =>
+      stray
+        ? `sale ${serial} is of a block that the ledger does not have`
+        : `sale ${serial} is of unit ${key - this.base}, beyond the ${b.size} units of block ${b.emission}/${b.block}`,
+    )
   }
 
   private tierMismatch(key: number, tier: number | null, code: number): void {
     const derived = code === LOSING ? null : code
     const a = this.b.amounts
-    this.unitProblem('TIER_MISMATCH', key, 'tier', tier, derived, (serial) =>
-      `sale ${serial} is stored as ${tierName(tier, a)}, but its block's secret gives ${tierName(derived, a)}`)
+    this.unitProblem(
+      'TIER_MISMATCH',
+      key,
+      'tier',
+      tier,
+      derived,
+      (serial) =>
+        `sale ${serial} is stored as ${tierName(tier, a)}, but its block's secret gives ${tierName(derived, a)}`,
+    )
   }
 
   private prizeMismatch(key: number, prize: number, due: number | null, what: string): void {
-    this.unitProblem('PRIZE_MISMATCH', key, 'prize_cents', prize, due, (serial) =>
-      `sale ${serial} is stored with a prize of ${prize} cents, but ${what} pays ${due === null ? 'nothing' : `${due} cents`}`)
+    this.unitProblem(
+      'PRIZE_MISMATCH',
+      key,
+      'prize_cents',
+      prize,
+      due,
+      (serial) =>
+        `sale ${serial} is stored with a prize of ${prize} cents, but ${what} pays ${due === null ? 'nothing' : `${due} cents`}`,
+    )
   }
 
-  private unitProblem(kind: LedgerProblemKind, key: number, field: string, stored: LedgerValue, recomputed: LedgerValue,
-    say: (serial: string) => string): void {
+  private unitProblem(
+    kind: LedgerProblemKind,
+    key: number,
+    field: string,
+    stored: LedgerValue,
+    recomputed: LedgerValue,
+    say: (serial: string) => string,
+  ): void {
     const { b, stray } = this
     this.problems.add(kind, () => {
       const serial = keySerial(key, stray ? UNIT_KEY_BLOCK : b.size)
@@ -226,7 +275,8 @@ class SaleScan {
 
 /** Each block's sales scanned, then its sold count and tier counters compared; the keys of no block are scanned too. */
 function scanBlocks(db: Db, catalog: Catalog, scan: SaleScan): void {
-  const blocks = db.prepare('SELECT emission, block, secret IS NOT NULL AS sealed, units_sold FROM blocks ORDER BY emission, block')
+  const blocks = db
+    .prepare('SELECT emission, block, secret IS NOT NULL AS sealed, units_sold FROM blocks ORDER BY emission, block')
     .all() as { emission: number; block: number; sealed: number; units_sold: number }[]
   const feeds = rowFeeds(db)
   const sale: SaleHook = (k, p, s, st, pr, t) => scan.row(k, p, s, st, pr, t)
@@ -251,20 +301,43 @@ function scanBlocks(db: Db, catalog: Catalog, scan: SaleScan): void {
     // written in noBlock's order: one shape for every block (a spread made a second one, and the scan a second slower)
     const { emission, block } = row
     const threshold = thresholds.get(emission) ?? Infinity
-    const b: BlockScan = { emission, block, size: def.blockSize, table, amounts, tierSold, threshold, oddTiers: new Map(), rows: 0 }
+    const b: BlockScan = {
+      emission,
+      block,
+      size: def.blockSize,
+      table,
+      amounts,
+      tierSold,
+      threshold,
+      oddTiers: new Map(),
+      rows: 0,
+    }
     scan.begin(b, lo, false)
     if (sold) feeds.sales(lo, lo + UNIT_KEY_BLOCK, sale)
-    compareBlock(scan.problems, b, row.units_sold, tiersOf.all(row.emission, row.block) as { tier: number; sold: number }[])
+    compareBlock(
+      scan.problems,
+      b,
+      row.units_sold,
+      tiersOf.all(row.emission, row.block) as { tier: number; sold: number }[],
+    )
     from = lo + UNIT_KEY_BLOCK
   }
   strays(Infinity)
 }
 
-function compareBlock(problems: Problems, b: BlockScan, unitsSold: number, stored: { tier: number; sold: number }[]): void {
+function compareBlock(
+  problems: Problems,
+  b: BlockScan,
+  unitsSold: number,
+  stored: { tier: number; sold: number }[],
+): void {
   const where = `block ${b.emission}/${b.block}`
   if (unitsSold !== b.rows) {
     problems.add('BLOCK_UNITS_SOLD', () => ({
-      row: { emission: b.emission, block: b.block }, field: 'units_sold', stored: unitsSold, recomputed: b.rows,
+      row: { emission: b.emission, block: b.block },
+      field: 'units_sold',
+      stored: unitsSold,
+      recomputed: b.rows,
       message: `${where} says ${unitsSold} units sold (blocks.units_sold), but the sales table has ${b.rows} of its units`,
     }))
   }
@@ -276,9 +349,12 @@ function compareBlock(problems: Problems, b: BlockScan, unitsSold: number, store
     if ((had ?? 0) === n) return
     problems.add('TIER_SOLD', () => ({
       row: { emission: b.emission, block: b.block, tier: typeof tier === 'number' ? tier : null },
-      field: 'sold', stored: had, recomputed: n,
-      message: `${where} counts ${had ?? 'no row for'} ${tierName(tier, b.amounts)} units sold (block_tiers.sold), `
-        + `but the sales table has ${n}`,
+      field: 'sold',
+      stored: had,
+      recomputed: n,
+      message:
+        `${where} counts ${had ?? 'no row for'} ${tierName(tier, b.amounts)} units sold (block_tiers.sold), ` +
+        `but the sales table has ${n}`,
     }))
   }
   for (const r of stored) compare(r.tier, r.sold)
@@ -311,17 +387,24 @@ function comparePlayers(db: Db, scan: SaleScan, problems: Problems): void {
     problems.add('PLAYER_TOTALS', () => {
       const name = nameOf.get(i.id) as string
       return {
-        row: { player: name, playerId: i.id }, field: i.field, stored: i.stored, recomputed: i.recomputed,
+        row: { player: name, playerId: i.id },
+        field: i.field,
+        stored: i.stored,
+        recomputed: i.recomputed,
         message: `player ${name}: ${i.field} is ${i.stored ?? 'empty'}, but the player's sales give ${i.recomputed ?? 'none'}`,
       }
     })
   }
   for (const h of heads) problems.add('PLAYER_CHAIN', () => notNewest(h, nameOf.get(h.id) as string))
   // sales of ids that no players row has
-  for (let o = P_STRIDE; o < p.length; o += P_STRIDE) if (p[o] > 0 && p[o + 6] === 0) scan.strayPlayers.set(o / P_STRIDE, p[o])
+  for (let o = P_STRIDE; o < p.length; o += P_STRIDE)
+    if (p[o] > 0 && p[o + 6] === 0) scan.strayPlayers.set(o / P_STRIDE, p[o])
   for (const [id, n] of scan.strayPlayers) {
     problems.add('PLAYER_TOTALS', () => ({
-      row: { playerId: typeof id === 'number' ? id : undefined }, field: 'id', stored: null, recomputed: n,
+      row: { playerId: typeof id === 'number' ? id : undefined },
+      field: 'id',
+      stored: null,
+      recomputed: n,
       message: `${n} sale${n > 1 ? 's' : ''} name player id ${String(id)}, which is not in the players table`,
     }))
   }
@@ -331,12 +414,19 @@ function comparePlayers(db: Db, scan: SaleScan, problems: Problems): void {
  * A player whose last_key is not the newest of their sales by (time of sale, unit key): the last
  * sale that last-game recall shows first (players/service.ts reads the sales on their index, in that order).
  */
-function notNewest(h: { id: number; stored: number | null; newest: number | null }, player: string): Omit<LedgerProblem, 'kind'> {
+function notNewest(
+  h: { id: number; stored: number | null; newest: number | null },
+  player: string,
+): Omit<LedgerProblem, 'kind'> {
   const name = (k: number | null) => (k === null ? 'no sale' : keySerial(k, UNIT_KEY_BLOCK))
   return {
-    row: { player, playerId: h.id, unitKey: h.stored ?? undefined }, field: 'last_key', stored: h.stored, recomputed: h.newest,
-    message: `player ${player}: last_key names ${name(h.stored)} as the player's newest sale, but the newest of the player's sales `
-      + `(by time of sale, then serial) is ${name(h.newest)}`,
+    row: { player, playerId: h.id, unitKey: h.stored ?? undefined },
+    field: 'last_key',
+    stored: h.stored,
+    recomputed: h.newest,
+    message:
+      `player ${player}: last_key names ${name(h.stored)} as the player's newest sale, but the newest of the player's sales ` +
+      `(by time of sale, then serial) is ${name(h.newest)}`,
   }
 }
 
@@ -346,14 +436,19 @@ function compareDays(db: Db, scan: SaleScan, problems: Problems): void {
     const day = saleDay(a[4])
     counted.set(`${day}/${a[5]}`, { day, emission: a[5], v: [...a.subarray(0, 4)] })
   }
-  const stored = db.prepare('SELECT day, emission, units, sales_cents, prizes, prizes_cents FROM daily_sales')
-    .raw().all() as [string, number, ...number[]][]
+  const stored = db
+    .prepare('SELECT day, emission, units, sales_cents, prizes, prizes_cents FROM daily_sales')
+    .raw()
+    .all() as [string, number, ...number[]][]
   const fields = ['units', 'sales_cents', 'prizes', 'prizes_cents']
   const compare = (day: string, emission: number, had: (number | null)[], got: number[]) => {
     fields.forEach((field, i) => {
       if ((had[i] ?? 0) === got[i]) return
       problems.add('DAY_TOTALS', () => ({
-        row: { day, emission }, field, stored: had[i], recomputed: got[i],
+        row: { day, emission },
+        field,
+        stored: had[i],
+        recomputed: got[i],
         message: `day ${day}, emission ${emission}: ${field} is ${had[i] ?? 'not recorded'}, but that day's sales give ${got[i]}`,
       }))
     })
@@ -375,18 +470,31 @@ export function checkLedgerData(deps: { db: Db; catalog: Catalog }, opts: Ledger
   const { db, catalog } = deps
   const problems = new Problems()
   return inReadSnapshot(db, () => {
-    const maxId = Math.min(MAX_PLAYER_ID, (db.prepare('SELECT max(id) FROM players').pluck().get() as number | null) ?? 0)
+    const maxId = Math.min(
+      MAX_PLAYER_ID,
+      (db.prepare('SELECT max(id) FROM players').pluck().get() as number | null) ?? 0,
+    )
     const total = (db.prepare('SELECT coalesce(sum(units_sold), 0) FROM blocks').pluck().get() as number) || 0
     const progress = opts.progress ? (done: number) => opts.progress!(done, Math.max(done, total)) : () => {}
     const scan = new SaleScan(problems, opts.prizes !== false, maxId, progress)
     scanBlocks(db, catalog, scan)
     comparePlayers(db, scan, problems)
     compareDays(db, scan, problems)
-    compareClaims(db, scan.due, (kind, make) => problems.add(kind, make), (key) => keySerial(key, UNIT_KEY_BLOCK))
+    compareClaims(
+      db,
+      scan.due,
+      (kind, make) => problems.add(kind, make),
+      (key) => keySerial(key, UNIT_KEY_BLOCK),
+    )
     opts.progress?.(scan.rows, Math.max(scan.rows, total))
     const { list, count, byKind } = problems
     return {
-      ok: count === 0, salesRows: scan.rows, unitsRederived: scan.rederived, problems: list, problemCount: count, problemsByKind: byKind,
+      ok: count === 0,
+      salesRows: scan.rows,
+      unitsRederived: scan.rederived,
+      problems: list,
+      problemCount: count,
+      problemsByKind: byKind,
     }
   })
 }

@@ -21,4 +21,7 @@ export type LedgerTaskMessage =
 
 export type ResultOf<D extends LedgerTaskData> = D extends { task: 'check' } ? LedgerCheckReport : BackupReport
 
-export type LedgerTaskRunner = <D extends LedgerTaskData>(data: D, onProgress?: (done: number, total: number) => void) => Promise<ResultOf<D>>
+export type LedgerTaskRunner = <D extends LedgerTaskData>(
+  data: D,
+  onProgress?: (done: number, total: number) => void,
+) => Promise<ResultOf<D>>

@@ -3,7 +3,10 @@ import { actorOf, type HandlersOf } from '../common'
 import type { LedgerOffice } from './service'
 import type { LedgerSettingService } from './setting'
 
-export function ledgerOfficeHandlers(s: { ledger: LedgerOffice; ledgerSetting: LedgerSettingService }): HandlersOf<'ledger' | 'settings'> {
+export function ledgerOfficeHandlers(s: {
+  ledger: LedgerOffice
+  ledgerSetting: LedgerSettingService
+}): HandlersOf<'ledger' | 'settings'> {
   return {
     'ledger:status': () => s.ledger.status(),
     'ledger:check': (a, ctx) => s.ledger.startCheck(actorOf(ctx), a.prizes),

@@ -42,16 +42,18 @@ export function expectedObjects(sql: string = PG_MIGRATIONS.map((m) => m.sql).jo
       ...[...sql.matchAll(drop)].map((m) => ({ at: m.index, name: m[1].toLowerCase(), made: false })),
     ].sort((a, b) => a.at - b.at)
     const names = new Set<string>()
-    for (const e of events) (e.made ? names.add(e.name) : names.delete(e.name))
+    for (const e of events) e.made ? names.add(e.name) : names.delete(e.name)
     out.set(kind, names)
   }
   return out
 }
 
 const PRESENT: Record<Kind, string> = {
-  table: "SELECT c.relname FROM pg_class c WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind IN ('r', 'p')",
+  table:
+    "SELECT c.relname FROM pg_class c WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind IN ('r', 'p')",
   index: "SELECT c.relname FROM pg_class c WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind = 'i'",
-  trigger: 'SELECT t.tgname FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid WHERE c.relnamespace = current_schema()::regnamespace AND NOT t.tgisinternal',
+  trigger:
+    'SELECT t.tgname FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid WHERE c.relnamespace = current_schema()::regnamespace AND NOT t.tgisinternal',
   function: 'SELECT p.proname FROM pg_proc p WHERE p.pronamespace = current_schema()::regnamespace',
   collation: 'SELECT collname FROM pg_collation WHERE collnamespace = current_schema()::regnamespace',
 }
@@ -61,32 +63,61 @@ function missingObjects(db: Db): string[] {
   for (const [kind, names] of expectedObjects()) {
     const present = new Set(db.prepare(PRESENT[kind]).pluck().all() as string[])
     const missing = [...names].filter((n) => !present.has(n))
-    if (missing.length) problems.push(`the schema's ${plural(kind, missing.length)} ${missing.join(', ')} ${missing.length > 1 ? 'are' : 'is'} missing`)
+    if (missing.length)
+      problems.push(
+        `the schema's ${plural(kind, missing.length)} ${missing.join(', ')} ${missing.length > 1 ? 'are' : 'is'} missing`,
+      )
   }
   return problems
 }
 
 function brokenObjects(db: Db): string[] {
   const ns = 'current_schema()::regnamespace'
-  const invalid = db.prepare(`SELECT c.relname FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
-    WHERE c.relnamespace = ${ns} AND NOT (i.indisvalid AND i.indisready) ORDER BY 1`).pluck().all() as string[]
-  const unvalidated = db.prepare(`SELECT conname FROM pg_constraint WHERE connamespace = ${ns} AND NOT convalidated ORDER BY 1`).pluck().all() as string[]
-  const disabled = db.prepare(`SELECT t.tgname FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
-    WHERE c.relnamespace = ${ns} AND NOT t.tgisinternal AND t.tgenabled = 'D' ORDER BY 1`).pluck().all() as string[]
+  const invalid = db
+    .prepare(
+      `SELECT c.relname FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+    WHERE c.relnamespace = ${ns} AND NOT (i.indisvalid AND i.indisready) ORDER BY 1`,
+    )
+    .pluck()
+    .all() as string[]
+  const unvalidated = db
+    .prepare(`SELECT conname FROM pg_constraint WHERE connamespace = ${ns} AND NOT convalidated ORDER BY 1`)
+    .pluck()
+    .all() as string[]
+  const disabled = db
+    .prepare(
+      `SELECT t.tgname FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
+    WHERE c.relnamespace = ${ns} AND NOT t.tgisinternal AND t.tgenabled = 'D' ORDER BY 1`,
+    )
+    .pluck()
+    .all() as string[]
   return [
     ...invalid.map((n) => `index ${n} is not valid (an interrupted build or reindex): REINDEX INDEX ${n}`),
-    ...unvalidated.map((n) => `constraint ${n} is NOT VALID (rows written before it were never checked): ALTER TABLE … VALIDATE CONSTRAINT ${n}`),
-    ...disabled.map((n) => `trigger ${n} is disabled: the rule it keeps is not enforced (ALTER TABLE … ENABLE TRIGGER ${n})`),
+    ...unvalidated.map(
+      (n) =>
+        `constraint ${n} is NOT VALID (rows written before it were never checked): ALTER TABLE … VALIDATE CONSTRAINT ${n}`,
+    ),
+    ...disabled.map(
+      (n) => `trigger ${n} is disabled: the rule it keeps is not enforced (ALTER TABLE … ENABLE TRIGGER ${n})`,
+    ),
   ]
 }
 
 /** bt_index_check of every B-tree index, when amcheck is installed; what was done, and any damage found. */
 function amcheck(db: Db): { said: string; problems: string[] } {
   if (!db.prepare("SELECT 1 FROM pg_extension WHERE extname = 'amcheck'").pluck().get()) {
-    return { said: 'amcheck is not installed in this database: the B-tree indexes were not checked page by page (a superuser may CREATE EXTENSION amcheck)', problems: [] }
+    return {
+      said: 'amcheck is not installed in this database: the B-tree indexes were not checked page by page (a superuser may CREATE EXTENSION amcheck)',
+      problems: [],
+    }
   }
-  const indexes = db.prepare(`SELECT c.relname FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_am a ON a.oid = c.relam
-    WHERE c.relnamespace = current_schema()::regnamespace AND a.amname = 'btree' AND i.indisvalid ORDER BY 1`).pluck().all() as string[]
+  const indexes = db
+    .prepare(
+      `SELECT c.relname FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_am a ON a.oid = c.relam
+    WHERE c.relnamespace = current_schema()::regnamespace AND a.amname = 'btree' AND i.indisvalid ORDER BY 1`,
+    )
+    .pluck()
+    .all() as string[]
   const check = db.prepare('SELECT bt_index_check(CAST(? AS regclass))')
   const problems: string[] = []
   for (const name of indexes) {
@@ -103,7 +134,8 @@ function amcheck(db: Db): { said: string; problems: string[] } {
 export function pgIntegrityOf(db: Db): LedgerCheckReport['integrity'] {
   const version = db.prepare('SELECT schema_version FROM ledger_identity').pluck().get() as number | undefined
   const problems: string[] = []
-  if (version !== PG_SCHEMA_VERSION) problems.push(`the schema version is ${version ?? 'not recorded'}, this app's is ${PG_SCHEMA_VERSION}`)
+  if (version !== PG_SCHEMA_VERSION)
+    problems.push(`the schema version is ${version ?? 'not recorded'}, this app's is ${PG_SCHEMA_VERSION}`)
   problems.push(...missingObjects(db), ...brokenObjects(db))
   const deep = amcheck(db)
   problems.push(...deep.problems)

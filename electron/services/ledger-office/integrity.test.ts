@@ -82,22 +82,33 @@ describe(`the ledger check on ${testEngine()}`, () => {
     tamper(f, `UPDATE sales SET prize_cents = 500000 WHERE unit_key = ${key}`)
     const r = await checkLedger(deps(f))
     expect(r.ok).toBe(false)
-    expect(r.data.problems).toContainEqual(expect.objectContaining({ kind: 'PRIZE_MISMATCH', field: 'prize_cents', stored: 500000, recomputed: 0 }))
+    expect(r.data.problems).toContainEqual(
+      expect.objectContaining({ kind: 'PRIZE_MISMATCH', field: 'prize_cents', stored: 500000, recomputed: 0 }),
+    )
   })
 
-  it.runIf(pg)("names a missing index and a disabled trigger of the schema, and checks the indexes with amcheck when it is installed", async () => {
-    const f = await soldLedger()
-    tamper(f, 'DROP INDEX players_by_name_nocase; ALTER TABLE audit DISABLE TRIGGER audit_no_update; CREATE EXTENSION IF NOT EXISTS amcheck')
-    const r = await checkLedger(deps(f))
-    expect(r.ok).toBe(false)
-    expect(r.integrity).toMatchObject({ engine: 'postgres', ok: false })
-    expect(r.integrity.messages).toContainEqual(expect.stringMatching(/index players_by_name_nocase is missing/))
-    expect(r.integrity.messages).toContainEqual(expect.stringMatching(/trigger audit_no_update is disabled/))
-    tamper(f, 'CREATE INDEX players_by_name_nocase ON players (name COLLATE nocase); ALTER TABLE audit ENABLE TRIGGER audit_no_update')
-    const healed = await checkLedger(deps(f))
-    expect(healed.integrity.ok).toBe(true)
-    expect(healed.integrity.messages[1]).toMatch(/amcheck: \d+ B-tree indexes checked/)
-  })
+  it.runIf(pg)(
+    'names a missing index and a disabled trigger of the schema, and checks the indexes with amcheck when it is installed',
+    async () => {
+      const f = await soldLedger()
+      tamper(
+        f,
+        'DROP INDEX players_by_name_nocase; ALTER TABLE audit DISABLE TRIGGER audit_no_update; CREATE EXTENSION IF NOT EXISTS amcheck',
+      )
+      const r = await checkLedger(deps(f))
+      expect(r.ok).toBe(false)
+      expect(r.integrity).toMatchObject({ engine: 'postgres', ok: false })
+      expect(r.integrity.messages).toContainEqual(expect.stringMatching(/index players_by_name_nocase is missing/))
+      expect(r.integrity.messages).toContainEqual(expect.stringMatching(/trigger audit_no_update is disabled/))
+      tamper(
+        f,
+        'CREATE INDEX players_by_name_nocase ON players (name COLLATE nocase); ALTER TABLE audit ENABLE TRIGGER audit_no_update',
+      )
+      const healed = await checkLedger(deps(f))
+      expect(healed.integrity.ok).toBe(true)
+      expect(healed.integrity.messages[1]).toMatch(/amcheck: \d+ B-tree indexes checked/)
+    },
+  )
 })
 
 describe(`backup and restore on ${testEngine()}`, () => {
@@ -123,7 +134,9 @@ describe(`backup and restore on ${testEngine()}`, () => {
     await backupLedger(keyDeps(f), 'tester', dest)
     const before = f.db.prepare('SELECT count(*) FROM audit').pluck().get()
     const again = () => withKeyFileEnv(f.keyFile, () => restoreFiles({ backup: dest, target: f.path, clock }))
-    expect(again).toThrow(/holds \d+ tables: a team ledger is restored into an EMPTY database only \(nothing was touched\)/)
+    expect(again).toThrow(
+      /holds \d+ tables: a team ledger is restored into an EMPTY database only \(nothing was touched\)/,
+    )
     expect(f.db.prepare('SELECT count(*) FROM audit').pluck().get()).toBe(before)
   })
 
@@ -132,20 +145,27 @@ describe(`backup and restore on ${testEngine()}`, () => {
     const path = process.env.PATH
     process.env.PATH = join(f.dir, 'no-tools')
     try {
-      await expect(backupLedger(keyDeps(f), 'tester', join(f.dir, 'b.carats'))).rejects.toThrow(/pg_dump is not installed.*postgresql-client/)
+      await expect(backupLedger(keyDeps(f), 'tester', join(f.dir, 'b.carats'))).rejects.toThrow(
+        /pg_dump is not installed.*postgresql-client/,
+      )
     } finally {
       process.env.PATH = path
     }
   })
 
-  it("refuses a backup of the other engine, saying which it is", async () => {
+  it('refuses a backup of the other engine, saying which it is', async () => {
     const f = await soldLedger()
     const other = join(f.dir, 'other.backup')
     writeFileSync(other, pg ? 'SQLite format 3\0rest of a file' : 'PGDMP\x01\x0e\x00rest of an archive')
     writeFileSync(`${other}.key`, `${'ab'.repeat(32)}\n`)
     const target = testLedgerLocation(f.dir, 'target')
-    const restore = () => withKeyFileEnv(target.keyFile, () => restoreFiles({ backup: other, target: target.location, clock }))
-    expect(restore).toThrow(pg ? /is a backup of a SQLite ledger file: restore it into a file/ : /is a backup of a team ledger \(pg_dump\): restore it into an empty PostgreSQL database/)
+    const restore = () =>
+      withKeyFileEnv(target.keyFile, () => restoreFiles({ backup: other, target: target.location, clock }))
+    expect(restore).toThrow(
+      pg
+        ? /is a backup of a SQLite ledger file: restore it into a file/
+        : /is a backup of a team ledger \(pg_dump\): restore it into an empty PostgreSQL database/,
+    )
     if (!pg) expect(existsSync(target.location)).toBe(false)
   })
 })

@@ -39,7 +39,11 @@ export interface CheckOptions {
   progress?: (done: number, total: number) => void
 }
 
-const verdict = (messages: string[]): LedgerCheckReport['integrity'] => ({ engine: 'sqlite', ok: messages.length === 1 && messages[0] === 'ok', messages })
+const verdict = (messages: string[]): LedgerCheckReport['integrity'] => ({
+  engine: 'sqlite',
+  ok: messages.length === 1 && messages[0] === 'ok',
+  messages,
+})
 
 /** SQLite's own check of every page and index, on this connection. */
 export function integrityOf(db: Db): LedgerCheckReport['integrity'] {
@@ -55,7 +59,11 @@ function integrityBeside(dbPath: string): Promise<LedgerCheckReport['integrity']
     worker.once('message', (m: typeof answer) => (answer = m))
     worker.once('error', (e) => (answer = { error: e.message }))
     // settled once the worker has ended, its connection closed
-    worker.once('exit', () => (answer.messages ? resolve(verdict(answer.messages)) : reject(new AppError('DATABASE', `the integrity check could not run: ${answer.error}`))))
+    worker.once('exit', () =>
+      answer.messages
+        ? resolve(verdict(answer.messages))
+        : reject(new AppError('DATABASE', `the integrity check could not run: ${answer.error}`)),
+    )
   })
 }
 
@@ -63,10 +71,14 @@ function integrityBeside(dbPath: string): Promise<LedgerCheckReport['integrity']
  * The whole check: SQLite's integrity check (on a worker thread, beside the rest), the audit
  * chain and its checkpoint, then every counter and, with `prizes`, every sold unit's prize.
  */
-export async function checkLedger(deps: CheckDeps & { dbPath: string }, opts: CheckOptions = {}): Promise<LedgerCheckReport> {
+export async function checkLedger(
+  deps: CheckDeps & { dbPath: string },
+  opts: CheckOptions = {},
+): Promise<LedgerCheckReport> {
   const started = performance.now()
   // PostgreSQL has no integrity_check: its catalog and indexes are checked instead (integrity.pg.ts)
-  const pending = engineOf(deps.db) === 'postgres' ? Promise.resolve(pgIntegrityOf(deps.db)) : integrityBeside(deps.dbPath)
+  const pending =
+    engineOf(deps.db) === 'postgres' ? Promise.resolve(pgIntegrityOf(deps.db)) : integrityBeside(deps.dbPath)
   pending.catch(() => {})
   const audit = deps.audit.verify(opts.against)
   const records = deps.audit.checkRecords()
@@ -95,7 +107,12 @@ export function checkSummary(r: LedgerCheckReport): Record<string, unknown> {
 const exists = (path: string) => statSync(path, { throwIfNoEntry: false }) !== undefined
 
 function refuseExisting(...paths: string[]): void {
-  for (const p of paths) if (exists(p)) throw new AppError('CONFLICT', `${p} already exists: choose a new file name for the backup (nothing is overwritten)`)
+  for (const p of paths)
+    if (exists(p))
+      throw new AppError(
+        'CONFLICT',
+        `${p} already exists: choose a new file name for the backup (nothing is overwritten)`,
+      )
 }
 
 /** A consistent copy of the open ledger at `dest`, from one snapshot, without stopping writers. */
@@ -104,12 +121,22 @@ function copyInto(db: Db, dest: string): void {
     db.prepare('VACUUM INTO ?').run(dest)
   } catch (e) {
     rmSync(dest, { force: true })
-    throw new AppError('BAD_ARGUMENTS', `cannot write the copy to ${dest}: ${(e as Error).message}; check the folder exists and is writable`)
+    throw new AppError(
+      'BAD_ARGUMENTS',
+      `cannot write the copy to ${dest}: ${(e as Error).message}; check the folder exists and is writable`,
+    )
   }
 }
 
 /** The copy checked as a ledger of its own; if its log reaches its ledger's checkpoint, it gets its own. */
-async function checkCopy(dest: string, keys: KeyStore, clock: Clock, against: CheckpointRead, prizes: boolean, keyFile?: string): Promise<LedgerCheckReport> {
+async function checkCopy(
+  dest: string,
+  keys: KeyStore,
+  clock: Clock,
+  against: CheckpointRead,
+  prizes: boolean,
+  keyFile?: string,
+): Promise<LedgerCheckReport> {
   const copy = openLedger(dest)
   try {
     const catalog = createCatalog({ db: copy, keys })
@@ -133,13 +160,21 @@ export interface BackupDeps {
 }
 
 /** A backup's files: the copy, its key and its checkpoint beside it (whatever key file the ledger itself uses). */
-const backupFiles = (dest: string) => ({ file: dest, keyFile: `${dest}.key`, checkpointFile: `${dest}.audit-checkpoint` })
+const backupFiles = (dest: string) => ({
+  file: dest,
+  keyFile: `${dest}.key`,
+  checkpointFile: `${dest}.audit-checkpoint`,
+})
 
 /**
  * A team ledger's backup: pg_dump, its table of contents read whole, then restored into a scratch
  * database and checked there (backup.pg.ts); the copy's checkpoint is put beside the backup.
  */
-async function dumpAndCheck(deps: BackupDeps, files: ReturnType<typeof backupFiles>, against: CheckpointRead): Promise<LedgerCheckReport> {
+async function dumpAndCheck(
+  deps: BackupDeps,
+  files: ReturnType<typeof backupFiles>,
+  against: CheckpointRead,
+): Promise<LedgerCheckReport> {
   dumpInto(deps.dbPath, files.file)
   deps.keys.saveCopy(files.keyFile)
   archiveEntries(files.file)
@@ -167,7 +202,12 @@ export async function backupLedger(deps: BackupDeps, actor: string, dest: string
     check = await checkCopy(dest, deps.keys, deps.clock, against, false)
   }
   const bytes = statSync(dest).size
-  deps.audit.record(actor, 'ledger.backup', 'ledger', { file: dest, bytes, entries: check.audit.entries, ...checkSummary(check) })
+  deps.audit.record(actor, 'ledger.backup', 'ledger', {
+    file: dest,
+    bytes,
+    entries: check.audit.entries,
+    ...checkSummary(check),
+  })
   return { ...files, bytes, at: check.at, check }
 }
 
@@ -221,7 +261,10 @@ export function restoreFiles(o: RestoreOptions): { movedAside: string | null } {
 export function stageFileRestore(o: RestoreOptions): FileRestore {
   if (!exists(o.backup)) throw new AppError('NOT_FOUND', `there is no backup ${o.backup}`)
   if (backupFormat(o.backup) === 'pg_dump') {
-    throw new AppError('BAD_ARGUMENTS', `${o.backup} is a backup of a team ledger (pg_dump): restore it into an empty PostgreSQL database (--db postgresql://…), not into the file ${o.target}; a ledger is not moved across engines`)
+    throw new AppError(
+      'BAD_ARGUMENTS',
+      `${o.backup} is a backup of a team ledger (pg_dump): restore it into an empty PostgreSQL database (--db postgresql://…), not into the file ${o.target}; a ledger is not moved across engines`,
+    )
   }
   // the backup checked as it is, before anything is copied or moved
   inspectLedger(o.backup)
@@ -230,26 +273,51 @@ export function stageFileRestore(o: RestoreOptions): FileRestore {
   // a restore killed while it put its copy in place is finished first
   finishInterruptedRestore(o.target)
   refuseInUse(o.target)
-  if (exists(o.target) && !o.replace) throw new AppError('CONFLICT', `${o.target} exists: add --replace to put it aside (it is kept as <ledger>.before-restore-<time>) and restore over it`)
+  if (exists(o.target) && !o.replace)
+    throw new AppError(
+      'CONFLICT',
+      `${o.target} exists: add --replace to put it aside (it is kept as <ledger>.before-restore-<time>) and restore over it`,
+    )
   // the copy must be a ledger this app opens (migrated if older), before anything in place is touched
-  return stageFiles({ backup: o.backup, target: o.target, key, stamp: iso(o.clock()).replace(/[:.]/g, '-'), copy: copyBackup })
+  return stageFiles({
+    backup: o.backup,
+    target: o.target,
+    key,
+    stamp: iso(o.clock()).replace(/[:.]/g, '-'),
+    copy: copyBackup,
+  })
 }
 
 /** A pg_dump backup restored into an empty database; its key and checkpoint put where the team ledger keeps them. */
 function restoreTeamLedger(o: RestoreOptions): { movedAside: null } {
   const format = backupFormat(o.backup)
   if (format === 'sqlite') {
-    throw new AppError('BAD_ARGUMENTS', `${o.backup} is a backup of a SQLite ledger file: restore it into a file (--db <file>), not into the PostgreSQL database ${displayLocation(o.target)}; a ledger is not moved across engines`)
+    throw new AppError(
+      'BAD_ARGUMENTS',
+      `${o.backup} is a backup of a SQLite ledger file: restore it into a file (--db <file>), not into the PostgreSQL database ${displayLocation(o.target)}; a ledger is not moved across engines`,
+    )
   }
-  if (format !== 'pg_dump') throw new AppError('BAD_ARGUMENTS', `${o.backup} is not a backup of a CARATS ledger (neither a pg_dump archive nor a SQLite file)`)
-  if (o.replace) throw new AppError('BAD_ARGUMENTS', '--replace is for a ledger file: a team ledger is restored into a new, empty database (nothing is replaced)')
+  if (format !== 'pg_dump')
+    throw new AppError(
+      'BAD_ARGUMENTS',
+      `${o.backup} is not a backup of a CARATS ledger (neither a pg_dump archive nor a SQLite file)`,
+    )
+  if (o.replace)
+    throw new AppError(
+      'BAD_ARGUMENTS',
+      '--replace is for a ledger file: a team ledger is restored into a new, empty database (nothing is replaced)',
+    )
   archiveEntries(o.backup)
   const keyFrom = o.keyFile ?? `${o.backup}.key`
   const key = readKeyFile(keyFrom)
   if (!key) throw keyProblems.missing(keyFrom, null)
   const keyTo = keyFilePath(o.target)
   const theirs = readKeyFile(keyTo)
-  if (theirs && !theirs.equals(key)) throw new AppError('CONFLICT', `${keyTo} holds another key than the backup's: give a new key file (--key-file before the command, or CARATS_KEY_FILE); nothing was touched`)
+  if (theirs && !theirs.equals(key))
+    throw new AppError(
+      'CONFLICT',
+      `${keyTo} holds another key than the backup's: give a new key file (--key-file before the command, or CARATS_KEY_FILE); nothing was touched`,
+    )
   refuseNotEmpty(o.target)
   restoreInto(o.backup, o.target)
   if (!theirs) writeKeyFile(keyTo, key)
@@ -258,7 +326,12 @@ function restoreTeamLedger(o: RestoreOptions): { movedAside: null } {
   return { movedAside: null }
 }
 
-export async function restoreReport(deps: CheckDeps & { dbPath: string }, actor: string, backup: string, movedAside: string | null): Promise<RestoreReport> {
+export async function restoreReport(
+  deps: CheckDeps & { dbPath: string },
+  actor: string,
+  backup: string,
+  movedAside: string | null,
+): Promise<RestoreReport> {
   const check = await checkLedger(deps)
   deps.audit.record(actor, 'ledger.restored', 'ledger', { from: backup, movedAside, ...checkSummary(check) })
   return { backup, movedAside, check }

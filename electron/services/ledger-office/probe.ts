@@ -41,7 +41,11 @@ export function connectProblem(e: unknown): LedgerTestStep['code'] {
 }
 
 async function connect(url: string): Promise<Client | LedgerTestStep> {
-  const client = new Client({ ...clientConfig(url), connectionTimeoutMillis: CONNECT_TIMEOUT_MS, application_name: 'carats-test' })
+  const client = new Client({
+    ...clientConfig(url),
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    application_name: 'carats-test',
+  })
   client.on('error', () => {})
   try {
     await client.connect()
@@ -62,19 +66,33 @@ async function inspect(client: Client): Promise<{ found: Found; step: LedgerTest
   const hasIdentity = await one<boolean>(client, "SELECT to_regclass('ledger_identity') IS NOT NULL")
   if (!hasIdentity) {
     const tables = Number(await one(client, 'SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()'))
-    if (tables > 0) return { found: { kind: 'refused' }, step: step({ step: 'database', ok: false, code: 'foreign', params: { tables } }) }
+    if (tables > 0)
+      return {
+        found: { kind: 'refused' },
+        step: step({ step: 'database', ok: false, code: 'foreign', params: { tables } }),
+      }
     return { found: { kind: 'empty' }, step: step({ step: 'database', ok: true, code: 'empty' }) }
   }
-  const row = (await client.query('SELECT application_id AS "appId", schema_version AS version FROM ledger_identity')).rows[0] as { appId: unknown; version: unknown } | undefined
+  const row = (await client.query('SELECT application_id AS "appId", schema_version AS version FROM ledger_identity'))
+    .rows[0] as { appId: unknown; version: unknown } | undefined
   const appId = Number(row?.appId ?? 0)
   const version = Number(row?.version ?? 0)
-  if (appId !== APPLICATION_ID) return { found: { kind: 'refused' }, step: step({ step: 'database', ok: false, code: 'otherApp' }) }
+  if (appId !== APPLICATION_ID)
+    return { found: { kind: 'refused' }, step: step({ step: 'database', ok: false, code: 'otherApp' }) }
   if (version > PG_SCHEMA_VERSION) {
-    return { found: { kind: 'refused' }, step: step({ step: 'database', ok: false, code: 'newer', params: { version, latest: PG_SCHEMA_VERSION } }) }
+    return {
+      found: { kind: 'refused' },
+      step: step({ step: 'database', ok: false, code: 'newer', params: { version, latest: PG_SCHEMA_VERSION } }),
+    }
   }
   const hasMeta = await one<boolean>(client, "SELECT to_regclass('ledger_meta') IS NOT NULL")
-  const fingerprint = hasMeta ? ((await one<string>(client, "SELECT value FROM ledger_meta WHERE name = 'key_fingerprint'")) ?? null) : null
-  return { found: { kind: 'ledger', version, fingerprint }, step: step({ step: 'database', ok: true, code: 'ledger', params: { version } }) }
+  const fingerprint = hasMeta
+    ? ((await one<string>(client, "SELECT value FROM ledger_meta WHERE name = 'key_fingerprint'")) ?? null)
+    : null
+  return {
+    found: { kind: 'ledger', version, fingerprint },
+    step: step({ step: 'database', ok: true, code: 'ledger', params: { version } }),
+  }
 }
 
 /** Where a new key file would be written: its folder must be there and writable. */
@@ -100,14 +118,31 @@ export function checkKeyFile(path: string, found: Found): LedgerTestStep {
     key = readKeyFile(path)
   } catch (e) {
     const reason = e instanceof AppError ? e.extras.reason?.key : undefined
-    return step({ step: 'keyFile', ok: false, code: (reason && KEY_REASONS[reason]) || 'keyDamaged', params: { path, detail: errorText(e) } })
+    return step({
+      step: 'keyFile',
+      ok: false,
+      code: (reason && KEY_REASONS[reason]) || 'keyDamaged',
+      params: { path, detail: errorText(e) },
+    })
   }
   const recorded = found.kind === 'ledger' ? found.fingerprint : null
-  if (!key) return recorded ? step({ step: 'keyFile', ok: false, code: 'keyMissing', params: { path } }) : canMakeKeyFile(path)
+  if (!key)
+    return recorded ? step({ step: 'keyFile', ok: false, code: 'keyMissing', params: { path } }) : canMakeKeyFile(path)
   if (!recorded) return step({ step: 'keyFile', ok: true, code: 'keyExists', params: { path } })
   const fingerprint = keyFingerprint(key)
-  if (fingerprint !== recorded) return step({ step: 'keyFile', ok: false, code: 'keyWrong', params: { path, fingerprint: fingerprint.slice(0, 16), expected: recorded.slice(0, 16) } })
-  return step({ step: 'keyFile', ok: true, code: 'keyMatches', params: { path, fingerprint: fingerprint.slice(0, 16) } })
+  if (fingerprint !== recorded)
+    return step({
+      step: 'keyFile',
+      ok: false,
+      code: 'keyWrong',
+      params: { path, fingerprint: fingerprint.slice(0, 16), expected: recorded.slice(0, 16) },
+    })
+  return step({
+    step: 'keyFile',
+    ok: true,
+    code: 'keyMatches',
+    params: { path, fingerprint: fingerprint.slice(0, 16) },
+  })
 }
 
 /** Tries the URL and the key file; never writes to the database nor makes the key file. */
@@ -115,16 +150,27 @@ export async function testTeamLedger(url: string, keyFile: string): Promise<Ledg
   const shown = displayLocation(url)
   const connected = await connect(url)
   if (!(connected instanceof Client)) {
-    const rest = [step({ step: 'database', ok: false, code: 'notChecked' }), step({ step: 'keyFile', ok: false, code: 'notChecked', params: { path: keyFile } })]
+    const rest = [
+      step({ step: 'database', ok: false, code: 'notChecked' }),
+      step({ step: 'keyFile', ok: false, code: 'notChecked', params: { path: keyFile } }),
+    ]
     return { ok: false, url: shown, steps: [connected, ...rest] }
   }
   try {
-    const server = step({ step: 'server', ok: true, code: 'reached', params: { database: connected.database ?? '', user: connected.user ?? '' } })
+    const server = step({
+      step: 'server',
+      ok: true,
+      code: 'reached',
+      params: { database: connected.database ?? '', user: connected.user ?? '' },
+    })
     let db: { found: Found; step: LedgerTestStep }
     try {
       db = await inspect(connected)
     } catch (e) {
-      db = { found: { kind: 'refused' }, step: step({ step: 'database', ok: false, code: 'unreadable', params: { detail: errorText(e) } }) }
+      db = {
+        found: { kind: 'refused' },
+        step: step({ step: 'database', ok: false, code: 'unreadable', params: { detail: errorText(e) } }),
+      }
     }
     const steps = [server, db.step, checkKeyFile(keyFile, db.found)]
     return { ok: steps.every((s) => s.ok), url: shown, steps }

@@ -52,8 +52,18 @@ export function discardFileRestore(r: Pick<FileRestore, 'tmp'>): void {
 }
 
 /** The backup copied (by `copy`) beside the target with its key and checkpoint, and opened once (migrated); nothing in place touched. */
-export function stageFiles(o: { backup: string; target: string; key: Buffer; stamp: string; copy: (backup: string, tmp: string) => void }): FileRestore {
-  const r: FileRestore = { target: o.target, tmp: `${o.target}.restoring`, aside: exists(o.target) ? `${o.target}.before-restore-${o.stamp}` : null }
+export function stageFiles(o: {
+  backup: string
+  target: string
+  key: Buffer
+  stamp: string
+  copy: (backup: string, tmp: string) => void
+}): FileRestore {
+  const r: FileRestore = {
+    target: o.target,
+    tmp: `${o.target}.restoring`,
+    aside: exists(o.target) ? `${o.target}.before-restore-${o.stamp}` : null,
+  }
   discardFileRestore(r)
   try {
     o.copy(o.backup, r.tmp)

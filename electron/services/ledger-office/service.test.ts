@@ -11,7 +11,9 @@ describe('backupFolder', () => {
   it("is beside a ledger file, and beside a team ledger's key file (a URL is never taken for a folder)", () => {
     delete process.env.CARATS_BACKUP_DIR
     expect(backupFolder('/data/carats.db')).toBe('/data/backups')
-    expect(backupFolder('postgresql:///carats?host=/var/run/postgresql', '/etc/carats/ledger.key')).toBe('/etc/carats/backups')
+    expect(backupFolder('postgresql:///carats?host=/var/run/postgresql', '/etc/carats/ledger.key')).toBe(
+      '/etc/carats/backups',
+    )
   })
 
   it('is CARATS_BACKUP_DIR when it is set', () => {

@@ -60,7 +60,11 @@ export function createLedgerOffice(deps: LedgerOfficeDeps): LedgerOffice {
 
   function refuseIfRunning(): void {
     const running = jobs.list().find((j) => (j.kind === 'backup' || j.kind === 'ledger-check') && j.state === 'running')
-    if (running) throw new AppError('CONFLICT', `a ${running.kind === 'backup' ? 'backup' : 'ledger check'} is running: wait for it to end`)
+    if (running)
+      throw new AppError(
+        'CONFLICT',
+        `a ${running.kind === 'backup' ? 'backup' : 'ledger check'} is running: wait for it to end`,
+      )
   }
 
   function verification(): AuditVerification | null {
@@ -76,9 +80,19 @@ export function createLedgerOffice(deps: LedgerOfficeDeps): LedgerOffice {
         keyFingerprint: deps.keys.problem ? null : deps.keys.fingerprint().slice(0, 16),
         keyProblem: deps.keys.problem?.toData() ?? null,
         audit: verification(),
-        lastCheck: check ? { at: check.at, actor: check.actor, ...(detailsOf(check) as Omit<NonNullable<LedgerStatus['lastCheck']>, 'at' | 'actor'>) } : null,
+        lastCheck: check
+          ? {
+              at: check.at,
+              actor: check.actor,
+              ...(detailsOf(check) as Omit<NonNullable<LedgerStatus['lastCheck']>, 'at' | 'actor'>),
+            }
+          : null,
         lastReport,
-        backups: lastEntries('ledger.backup', 10).map((e) => ({ at: e.at, actor: e.actor, ...(detailsOf(e) as Omit<LedgerStatus['backups'][number], 'at' | 'actor'>) })),
+        backups: lastEntries('ledger.backup', 10).map((e) => ({
+          at: e.at,
+          actor: e.actor,
+          ...(detailsOf(e) as Omit<LedgerStatus['backups'][number], 'at' | 'actor'>),
+        })),
         backupFolder: backupFolder(deps.dbPath, deps.keyFile),
       }
     },
@@ -86,9 +100,14 @@ export function createLedgerOffice(deps: LedgerOfficeDeps): LedgerOffice {
       refuseIfRunning()
       if (deps.keys.problem) throw deps.keys.problem
       return jobs.start('ledger-check', null, 0, 'checking the ledger', async (ctx) => {
-        const r = await deps.runTask({ task: 'check', ledger: workerLedgerRef(deps.dbPath, deps.keyFile), actor: actor.name, prizes }, (done, total) => ctx.progress(done, total, 'checking every sale'))
+        const r = await deps.runTask(
+          { task: 'check', ledger: workerLedgerRef(deps.dbPath, deps.keyFile), actor: actor.name, prizes },
+          (done, total) => ctx.progress(done, total, 'checking every sale'),
+        )
         lastReport = r
-        return r.ok ? `the ledger is sound (${r.seconds} s)` : `the ledger is NOT sound: ${r.data.problemCount} disagreement(s), audit log ${r.audit.ok ? 'ok' : 'failing'}`
+        return r.ok
+          ? `the ledger is sound (${r.seconds} s)`
+          : `the ledger is NOT sound: ${r.data.problemCount} disagreement(s), audit log ${r.audit.ok ? 'ok' : 'failing'}`
       })
     },
     startBackup(actor) {
@@ -98,8 +117,15 @@ export function createLedgerOffice(deps: LedgerOfficeDeps): LedgerOffice {
       mkdirSync(folder, { recursive: true })
       const dest = join(folder, backupName(deps.dbPath, iso(deps.clock()).replace(/[:.]/g, '-')))
       return jobs.start('backup', null, 0, `backing up to ${dest}`, async () => {
-        const r = await deps.runTask({ task: 'backup', ledger: workerLedgerRef(deps.dbPath, deps.keyFile), actor: actor.name, dest })
-        return r.check.ok ? `backed up to ${r.file} and checked` : `backed up to ${r.file}, but the copy does not pass its check`
+        const r = await deps.runTask({
+          task: 'backup',
+          ledger: workerLedgerRef(deps.dbPath, deps.keyFile),
+          actor: actor.name,
+          dest,
+        })
+        return r.check.ok
+          ? `backed up to ${r.file} and checked`
+          : `backed up to ${r.file}, but the copy does not pass its check`
       })
     },
   }

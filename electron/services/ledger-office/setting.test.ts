@@ -39,7 +39,11 @@ let dataDir: string
 let b: Backend
 const open = (choice: Partial<LedgerChoice> = {}) => {
   const dbPath = join(dir, 'here.db')
-  return openBackend({ dbPath, threads: 1, ledgerChoice: { location: dbPath, source: 'default', keyFileSource: null, dataDir, ...choice } })
+  return openBackend({
+    dbPath,
+    threads: 1,
+    ledgerChoice: { location: dbPath, source: 'default', keyFileSource: null, dataDir, ...choice },
+  })
 }
 const codes = (r: LedgerTestResult) => r.steps.map((s) => `${s.step}:${s.ok ? 'ok' : 'no'}:${s.code}`)
 function refusal(f: () => unknown): { code: string; field?: string; message: string } {
@@ -65,7 +69,12 @@ afterEach(async () => {
 describe('the ledger setting', () => {
   it('shows the ledger open now and that nothing is saved', () => {
     expect(b.services.ledgerSetting.view()).toEqual({
-      current: { engine: 'sqlite', location: join(dir, 'here.db'), keyFile: join(dir, 'here.db.key'), source: 'default' },
+      current: {
+        engine: 'sqlite',
+        location: join(dir, 'here.db'),
+        keyFile: join(dir, 'here.db.key'),
+        source: 'default',
+      },
       saved: null,
       savedProblem: null,
       settingFile: join(dataDir, 'ledger.json'),
@@ -77,7 +86,11 @@ describe('the ledger setting', () => {
   it('saves a team ledger for the next start (0600), audited, its password never shown', () => {
     const url = 'postgresql://ada:s3cret@db.example:5433/team'
     const v = b.services.ledgerSetting.save(ADMIN, { ledger: 'team', url, keyFile: '/etc/carats/team.key' })
-    expect(v.saved).toEqual({ ledger: 'team', url: 'postgresql://ada:***@db.example:5433/team', keyFile: '/etc/carats/team.key' })
+    expect(v.saved).toEqual({
+      ledger: 'team',
+      url: 'postgresql://ada:***@db.example:5433/team',
+      keyFile: '/etc/carats/team.key',
+    })
     expect(v.current.engine).toBe('sqlite') // the running ledger is not switched
     const file = join(dataDir, 'ledger.json')
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ ledger: 'team', url, keyFile: '/etc/carats/team.key' })
@@ -86,19 +99,45 @@ describe('the ledger setting', () => {
     expect(entry).toMatchObject({ actor: 'ada', object: 'setting:ledger' })
     expect(JSON.stringify(entry)).not.toContain('s3cret')
     // sent back masked, the saved password is kept; another account's masked password is refused
-    b.services.ledgerSetting.save(ADMIN, { ledger: 'team', url: 'postgresql://ada:***@db.example:5433/team2', keyFile: '/etc/carats/team.key' })
+    b.services.ledgerSetting.save(ADMIN, {
+      ledger: 'team',
+      url: 'postgresql://ada:***@db.example:5433/team2',
+      keyFile: '/etc/carats/team.key',
+    })
     expect(JSON.parse(readFileSync(file, 'utf8')).url).toBe('postgresql://ada:s3cret@db.example:5433/team2')
-    const other = refusal(() => b.services.ledgerSetting.save(ADMIN, { ledger: 'team', url: 'postgresql://eve:***@evil.example/team', keyFile: '/k' }))
-    expect(other).toMatchObject({ code: 'BAD_ARGUMENTS', field: 'url', message: expect.stringMatching(/masked.*type the password/) })
+    const other = refusal(() =>
+      b.services.ledgerSetting.save(ADMIN, {
+        ledger: 'team',
+        url: 'postgresql://eve:***@evil.example/team',
+        keyFile: '/k',
+      }),
+    )
+    expect(other).toMatchObject({
+      code: 'BAD_ARGUMENTS',
+      field: 'url',
+      message: expect.stringMatching(/masked.*type the password/),
+    })
     // back to this workstation's file
     expect(b.services.ledgerSetting.save(ADMIN, { ledger: 'file' }).saved).toEqual({ ledger: 'file' })
   })
 
-  it('refuses a URL that is not PostgreSQL\'s and a relative key file, saving nothing', () => {
-    const bad = refusal(() => b.services.ledgerSetting.save(ADMIN, { ledger: 'team', url: 'mysql://db/team', keyFile: '/k' }))
-    expect(bad).toMatchObject({ code: 'BAD_ARGUMENTS', field: 'url', message: expect.stringContaining('must be a PostgreSQL URL') })
-    const relative = refusal(() => b.services.ledgerSetting.save(ADMIN, { ledger: 'team', url: 'postgresql:///team', keyFile: 'team.key' }))
-    expect(relative).toMatchObject({ code: 'BAD_ARGUMENTS', field: 'keyFile', message: expect.stringContaining('must be an absolute path') })
+  it("refuses a URL that is not PostgreSQL's and a relative key file, saving nothing", () => {
+    const bad = refusal(() =>
+      b.services.ledgerSetting.save(ADMIN, { ledger: 'team', url: 'mysql://db/team', keyFile: '/k' }),
+    )
+    expect(bad).toMatchObject({
+      code: 'BAD_ARGUMENTS',
+      field: 'url',
+      message: expect.stringContaining('must be a PostgreSQL URL'),
+    })
+    const relative = refusal(() =>
+      b.services.ledgerSetting.save(ADMIN, { ledger: 'team', url: 'postgresql:///team', keyFile: 'team.key' }),
+    )
+    expect(relative).toMatchObject({
+      code: 'BAD_ARGUMENTS',
+      field: 'keyFile',
+      message: expect.stringContaining('must be an absolute path'),
+    })
     expect(b.services.ledgerSetting.view().saved).toBeNull()
   })
 
@@ -107,8 +146,13 @@ describe('the ledger setting', () => {
     writeFileSync(join(dataDir, 'ledger.json'), '{"ledger": "team", "url": "postgresql:///x"}')
     const v = b.services.ledgerSetting.view()
     expect(v.saved).toBeNull()
-    expect(v.savedProblem).toMatch(new RegExp(`^the ledger setting ${join(dataDir, 'ledger.json')} cannot be used: "keyFile" is missing`))
-    expect(b.services.ledgerSetting.save(ADMIN, { ledger: 'file' })).toMatchObject({ saved: { ledger: 'file' }, savedProblem: null })
+    expect(v.savedProblem).toMatch(
+      new RegExp(`^the ledger setting ${join(dataDir, 'ledger.json')} cannot be used: "keyFile" is missing`),
+    )
+    expect(b.services.ledgerSetting.save(ADMIN, { ledger: 'file' })).toMatchObject({
+      saved: { ledger: 'file' },
+      savedProblem: null,
+    })
   })
 
   it('says when --db or CARATS_DB decides instead of the setting, and shows a team URL masked', async () => {
@@ -128,7 +172,11 @@ describe.skipIf(withoutPostgres())('the connection test (needs PostgreSQL: skipp
     expect(codes(r)).toEqual(['server:ok:reached', 'database:ok:empty', 'keyFile:ok:keyWillBeMade'])
     expect(r.ok).toBe(true)
     // nothing was written: still empty
-    expect(execFileSync('psql', [url, '-XtAc', "SELECT count(*) FROM pg_tables WHERE schemaname = 'public'"], { encoding: 'utf8' }).trim()).toBe('0')
+    expect(
+      execFileSync('psql', [url, '-XtAc', "SELECT count(*) FROM pg_tables WHERE schemaname = 'public'"], {
+        encoding: 'utf8',
+      }).trim(),
+    ).toBe('0')
   })
 
   it('recognises a ledger and its key, and refuses another key, a missing one, a folder that is not there', async () => {
@@ -142,19 +190,33 @@ describe.skipIf(withoutPostgres())('the connection test (needs PostgreSQL: skipp
     writeKeyFile(other, randomBytes(32))
     const wrong = await test(other)
     expect(codes(wrong)[2]).toBe('keyFile:no:keyWrong')
-    expect(wrong.steps[2].params.expected).toBe(keyFingerprint(Buffer.from(readFileSync(keyFile, 'utf8').trim(), 'hex')).slice(0, 16))
+    expect(wrong.steps[2].params.expected).toBe(
+      keyFingerprint(Buffer.from(readFileSync(keyFile, 'utf8').trim(), 'hex')).slice(0, 16),
+    )
     expect(codes(await test(join(dir, 'gone.key')))[2]).toBe('keyFile:no:keyMissing')
-    const fresh = await b.services.ledgerSetting.test({ url: newDatabase(), keyFile: join(dir, 'no-such-folder', 'team.key') })
+    const fresh = await b.services.ledgerSetting.test({
+      url: newDatabase(),
+      keyFile: join(dir, 'no-such-folder', 'team.key'),
+    })
     expect(codes(fresh)[2]).toBe('keyFile:no:keyDirMissing')
   })
 
   it('says the server cannot be reached, the database does not exist, or holds another application', async () => {
-    const noServer = await b.services.ledgerSetting.test({ url: 'postgresql:///x?host=/nonexistent-socket-dir', keyFile: '/k' })
+    const noServer = await b.services.ledgerSetting.test({
+      url: 'postgresql:///x?host=/nonexistent-socket-dir',
+      keyFile: '/k',
+    })
     expect(codes(noServer)).toEqual(['server:no:refused', 'database:no:notChecked', 'keyFile:no:notChecked'])
-    const noDb = await b.services.ledgerSetting.test({ url: 'postgresql:///carats_setting_never_made?host=/var/run/postgresql', keyFile: '/k' })
+    const noDb = await b.services.ledgerSetting.test({
+      url: 'postgresql:///carats_setting_never_made?host=/var/run/postgresql',
+      keyFile: '/k',
+    })
     expect(codes(noDb)[0]).toBe('server:no:noDatabase')
     const url = newDatabase()
     execFileSync('psql', [url, '-XtAc', 'CREATE TABLE orders (id int)'])
-    expect(codes(await b.services.ledgerSetting.test({ url, keyFile: '/k' })).slice(1)).toEqual(['database:no:foreign', 'keyFile:no:notChecked'])
+    expect(codes(await b.services.ledgerSetting.test({ url, keyFile: '/k' })).slice(1)).toEqual([
+      'database:no:foreign',
+      'keyFile:no:notChecked',
+    ])
   })
 })

@@ -8,7 +8,12 @@
  * and a URL sent back with the masked password keeps the saved one (same user, host and port).
  */
 import { AppError } from '../../contract/errors'
-import { ledgerSettingSchema, type LedgerSetting, type LedgerSettingView, type LedgerTestResult } from '../../contract/ledger-setting'
+import {
+  ledgerSettingSchema,
+  type LedgerSetting,
+  type LedgerSettingView,
+  type LedgerTestResult,
+} from '../../contract/ledger-setting'
 import { displayLocation, isPostgresUrl } from '../../ledger/location'
 import { readLedgerSetting, settingFilePath, writeLedgerSetting } from '../../ledger/setting-file'
 import { DB_FILE_NAME, type LedgerChoice } from '../../ledger/paths'
@@ -47,7 +52,11 @@ export function withSavedPassword(url: string, saved: LedgerSetting | null): str
   if (given.password !== MASK) return url.trim()
   const old = saved?.ledger === 'team' ? new URL(saved.url) : null
   if (!old || !sameAccount(given, old)) {
-    throw new AppError('BAD_ARGUMENTS', `the URL's password is masked (${MASK}) and no password is saved for ${given.username || 'this account'} on ${given.host}: type the password`, { field: 'url' })
+    throw new AppError(
+      'BAD_ARGUMENTS',
+      `the URL's password is masked (${MASK}) and no password is saved for ${given.username || 'this account'} on ${given.host}: type the password`,
+      { field: 'url' },
+    )
   }
   given.password = old.password
   return given.toString()
@@ -96,8 +105,15 @@ export function createLedgerSettingService(deps: { choice: LedgerChoice; audit: 
     let setting = validated(input)
     if (setting.ledger === 'team') setting = { ...setting, url: withSavedPassword(setting.url, savedSetting().saved) }
     writeLedgerSetting(dataDir, setting)
-    const details = setting.ledger === 'team' ? { ledger: 'team', url: displayLocation(setting.url), keyFile: setting.keyFile } : { ledger: 'file' }
-    audit.record(actor.name, 'ledger.setting', 'setting:ledger', { ...details, file: settingFilePath(dataDir), appliesAt: 'next start' })
+    const details =
+      setting.ledger === 'team'
+        ? { ledger: 'team', url: displayLocation(setting.url), keyFile: setting.keyFile }
+        : { ledger: 'file' }
+    audit.record(actor.name, 'ledger.setting', 'setting:ledger', {
+      ...details,
+      file: settingFilePath(dataDir),
+      appliesAt: 'next start',
+    })
     return view()
   }
 

@@ -11,7 +11,10 @@ import type { LedgerTaskMessage, LedgerTaskRunner, ResultOf } from './context'
 export const runLedgerTask: LedgerTaskRunner = (data, onProgress) =>
   new Promise((resolve, reject) => {
     const entry = workerEntry('ledger-task-worker')
-    const worker = new Worker(entry.file, { eval: entry.eval, workerData: { ...data, integrityEntry: workerEntry('integrity-worker') } })
+    const worker = new Worker(entry.file, {
+      eval: entry.eval,
+      workerData: { ...data, integrityEntry: workerEntry('integrity-worker') },
+    })
     let settled = false
     const fail = (e: AppError) => {
       if (settled) return

@@ -24,8 +24,12 @@ function addPlayer(name: string, prizes: number[] = []): void {
   const id = db.prepare('INSERT INTO players (name) VALUES (?) RETURNING id').pluck().get(name) as number
   for (const prize of prizes) {
     const key = unitKey(1, 1, (db.prepare('SELECT count(*) FROM sales').pluck().get() as number) + 1)
-    db.prepare('INSERT INTO sales (unit_key, player_id, sold_at, stake_cents, prize_cents) VALUES (?, ?, ?, 500, ?)').run(key, id, T0 + key % 1e7, prize)
-    db.prepare('UPDATE players SET units = units + 1, staked_cents = staked_cents + 500, won_cents = won_cents + ?, last_key = ? WHERE id = ?').run(prize, key, id)
+    db.prepare(
+      'INSERT INTO sales (unit_key, player_id, sold_at, stake_cents, prize_cents) VALUES (?, ?, ?, 500, ?)',
+    ).run(key, id, T0 + (key % 1e7), prize)
+    db.prepare(
+      'UPDATE players SET units = units + 1, staked_cents = staked_cents + 500, won_cents = won_cents + ?, last_key = ? WHERE id = ?',
+    ).run(prize, key, id)
   }
 }
 
@@ -34,7 +38,10 @@ beforeEach(() => {
   db = openLedger(testLedgerLocation(dir, 'l').location)
   prepared.length = 0
   const recording = new Proxy(db, {
-    get: (target, prop) => (prop === 'prepare' ? (sql: string) => (prepared.push(sql), target.prepare(sql)) : Reflect.get(target, prop, target)),
+    get: (target, prop) =>
+      prop === 'prepare'
+        ? (sql: string) => (prepared.push(sql), target.prepare(sql))
+        : Reflect.get(target, prop, target),
   })
   players = createPlayersService({ db: recording, catalog })
   for (const name of ['alice', 'ALICE', 'Alicia', 'alistair', 'bob', 'Zoé', 'zoÉ']) addPlayer(name)
@@ -43,7 +50,6 @@ afterEach(() => {
   db.close()
   rmSync(dir, { recursive: true, force: true })
 })
-
 
 describe('finding a player', () => {
   it('searches by the start of the id ignoring case, with the count of matches and a page of them', () => {
@@ -74,29 +80,42 @@ describe('finding a player', () => {
     expect(players.last('BOB')).toMatchObject({ player: 'bob', otherCase: [] })
     expect(players.last('alice')).toMatchObject({ player: 'alice', otherCase: ['ALICE'] })
     expect(players.last('ALICE')).toMatchObject({ player: 'ALICE', otherCase: ['alice'] })
-    expect(refusal(() => players.last('nobody'))).toMatchObject({ code: 'NOT_FOUND', message: 'no player "nobody" has bought a unit' })
+    expect(refusal(() => players.last('nobody'))).toMatchObject({
+      code: 'NOT_FOUND',
+      message: 'no player "nobody" has bought a unit',
+    })
   })
 
   it('never takes one of several accounts silently when none is the id as typed', () => {
     const e = refusal(() => players.last('Alice'))
     expect(e.code).toBe('CONFLICT')
     expect(e.message).toBe('2 accounts match "Alice" ignoring case (ALICE, alice): name one exactly as it is written')
-    expect(e.extras).toMatchObject({ field: 'player', reason: { key: 'PLAYER_AMBIGUOUS', params: { player: 'Alice', count: 2, accounts: 'ALICE, alice' } } })
+    expect(e.extras).toMatchObject({
+      field: 'player',
+      reason: { key: 'PLAYER_AMBIGUOUS', params: { player: 'Alice', count: 2, accounts: 'ALICE, alice' } },
+    })
     expect(refusal(() => players.history('aLiCe', { page: 1, pageSize: 10 })).code).toBe('CONFLICT')
   })
 
   // SQLite's query plans (EXPLAIN QUERY PLAN and its wording): SQLite only
-  it.skipIf(testEngine() === 'postgres')('searches and looks up on the NOCASE index, never by reading the whole table', () => {
-    players.search('ali', 2, 3)
-    players.last('alice')
-    const onNames = prepared.filter((sql) => /name COLLATE NOCASE [>=]/.test(sql))
-    expect(onNames.length).toBeGreaterThanOrEqual(3)
-    for (const sql of onNames) {
-      const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...Array.from({ length: (sql.match(/\?/g) ?? []).length }, () => 'a')) as { detail: string }[]).map((r) => r.detail)
-      expect(plan.join(' | '), sql).toMatch(/SEARCH players USING (COVERING )?INDEX players_by_name_nocase/)
-      expect(plan.join(' | '), sql).not.toMatch(/TEMP B-TREE/)
-    }
-  })
+  it.skipIf(testEngine() === 'postgres')(
+    'searches and looks up on the NOCASE index, never by reading the whole table',
+    () => {
+      players.search('ali', 2, 3)
+      players.last('alice')
+      const onNames = prepared.filter((sql) => /name COLLATE NOCASE [>=]/.test(sql))
+      expect(onNames.length).toBeGreaterThanOrEqual(3)
+      for (const sql of onNames) {
+        const plan = (
+          db
+            .prepare(`EXPLAIN QUERY PLAN ${sql}`)
+            .all(...Array.from({ length: (sql.match(/\?/g) ?? []).length }, () => 'a')) as { detail: string }[]
+        ).map((r) => r.detail)
+        expect(plan.join(' | '), sql).toMatch(/SEARCH players USING (COVERING )?INDEX players_by_name_nocase/)
+        expect(plan.join(' | '), sql).not.toMatch(/TEMP B-TREE/)
+      }
+    },
+  )
 })
 
 describe("a player's history", () => {
@@ -119,6 +138,8 @@ describe("a player's history", () => {
     expect(prizesOf(won)).toEqual([100, 5000]) // newest first
     expect(players.history('carol', { page: 1, pageSize: 10, outcome: 'lost' })).toMatchObject({ total: 5 })
     expect(prizesOf(players.history('carol', { page: 1, pageSize: 3, sort: 'prizeCents' }))).toEqual([5000, 200, 100])
-    expect(prizesOf(players.history('carol', { page: 1, pageSize: 10, sort: 'prizeCents', order: 'asc', outcome: 'won' }))).toEqual([100, 200, 5000])
+    expect(
+      prizesOf(players.history('carol', { page: 1, pageSize: 10, sort: 'prizeCents', order: 'asc', outcome: 'won' })),
+    ).toEqual([100, 200, 5000])
   })
 })

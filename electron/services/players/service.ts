@@ -11,7 +11,15 @@
  */
 import { AppError, because } from '../../contract/errors'
 import type { PlayerRow, SaleRow } from './context'
-import type { Page, PlayerHistorySortKey, PlayerLast, PlayerOutcome, PlayerSummary, PlayerUnit, SortOrder } from '../../contract/types'
+import type {
+  Page,
+  PlayerHistorySortKey,
+  PlayerLast,
+  PlayerOutcome,
+  PlayerSummary,
+  PlayerUnit,
+  SortOrder,
+} from '../../contract/types'
 import { formatSerial } from '../../../game-core/serial'
 import type { Db } from '../../ledger/db'
 import { splitUnitKey } from '../../ledger/migrations'
@@ -46,11 +54,17 @@ const isoOrNull = (ms: number | null) => (ms === null ? null : new Date(ms).toIS
 /** The order of sale, newest first: the index's order read backwards. */
 const NEWEST_FIRST = 's.sold_at DESC, s.unit_key DESC'
 const UNIT_COLUMNS = 's.unit_key, s.sale_id, s.sold_at, s.stake_cents, s.prize_cents, s.play'
-const OUTCOME_SQL: Record<PlayerOutcome, string> = { all: '', won: 'AND s.prize_cents > 0', lost: 'AND s.prize_cents = 0' }
+const OUTCOME_SQL: Record<PlayerOutcome, string> = {
+  all: '',
+  won: 'AND s.prize_cents > 0',
+  lost: 'AND s.prize_cents = 0',
+}
 
 function historyOrder(sort: PlayerHistorySortKey, order: SortOrder): string {
   const bySale = order === 'desc' ? NEWEST_FIRST : 's.sold_at ASC, s.unit_key ASC'
-  return sort === 'prizeCents' ? `ORDER BY s.prize_cents ${order === 'asc' ? 'ASC' : 'DESC'}, ${NEWEST_FIRST}` : `ORDER BY ${bySale}`
+  return sort === 'prizeCents'
+    ? `ORDER BY s.prize_cents ${order === 'asc' ? 'ASC' : 'DESC'}, ${NEWEST_FIRST}`
+    : `ORDER BY ${bySale}`
 }
 
 /** What the players' functions share: the catalog (serials, demo flags) and the statements prepared once. */
@@ -62,27 +76,46 @@ interface PlayersContext {
 
 function preparePlayerStatements(db: Db) {
   return {
-    sameIdIgnoringCase: db.prepare(`SELECT * FROM player_totals WHERE name COLLATE NOCASE = ? ORDER BY name LIMIT ${SAME_ID_MAX}`),
-    newestSales: db.prepare(`SELECT ${UNIT_COLUMNS} FROM sales s WHERE s.player_id = ? ORDER BY ${NEWEST_FIRST} LIMIT ? OFFSET ?`),
+    sameIdIgnoringCase: db.prepare(
+      `SELECT * FROM player_totals WHERE name COLLATE NOCASE = ? ORDER BY name LIMIT ${SAME_ID_MAX}`,
+    ),
+    newestSales: db.prepare(
+      `SELECT ${UNIT_COLUMNS} FROM sales s WHERE s.player_id = ? ORDER BY ${NEWEST_FIRST} LIMIT ? OFFSET ?`,
+    ),
     searchPage: db.prepare(
       `SELECT * FROM player_totals WHERE name COLLATE NOCASE >= ? AND name COLLATE NOCASE < ? ORDER BY name COLLATE NOCASE, name LIMIT ? OFFSET ?`,
     ),
-    searchCount: db.prepare('SELECT count(*) FROM players WHERE name COLLATE NOCASE >= ? AND name COLLATE NOCASE < ?').pluck(),
+    searchCount: db
+      .prepare('SELECT count(*) FROM players WHERE name COLLATE NOCASE >= ? AND name COLLATE NOCASE < ?')
+      .pluck(),
     allPage: db.prepare('SELECT * FROM player_totals ORDER BY name COLLATE NOCASE, name LIMIT ? OFFSET ?'),
     allCount: db.prepare('SELECT count(*) FROM players').pluck(),
   }
 }
 
 const toSummary = (r: PlayerRow): PlayerSummary => ({
-  player: r.name, units: r.units, stakedCents: r.staked_cents, wonCents: r.won_cents, firstSaleAt: isoOrNull(r.first_sale_at), lastSaleAt: isoOrNull(r.last_sale_at),
+  player: r.name,
+  units: r.units,
+  stakedCents: r.staked_cents,
+  wonCents: r.won_cents,
+  firstSaleAt: isoOrNull(r.first_sale_at),
+  lastSaleAt: isoOrNull(r.last_sale_at),
 })
 
 /** The account of this id ignoring case, and the others that differ from it only by case. */
 function find(ctx: PlayersContext, player: string): { row: PlayerRow; otherCase: string[] } {
   const rows = ctx.statements.sameIdIgnoringCase.all(player) as PlayerRow[]
-  if (rows.length === 0) throw new AppError('NOT_FOUND', `no player "${player}" has bought a unit`, { field: 'player', ...because('PLAYER_NOT_FOUND', { player }) })
+  if (rows.length === 0)
+    throw new AppError('NOT_FOUND', `no player "${player}" has bought a unit`, {
+      field: 'player',
+      ...because('PLAYER_NOT_FOUND', { player }),
+    })
   const row = rows.length === 1 ? rows[0] : rows.find((r) => r.name === player)
-  if (!row) throw ambiguous(player, rows.map((r) => r.name))
+  if (!row)
+    throw ambiguous(
+      player,
+      rows.map((r) => r.name),
+    )
   return { row, otherCase: rows.filter((r) => r !== row).map((r) => r.name) }
 }
 
@@ -114,7 +147,8 @@ function sortedHistory(ctx: PlayersContext, r: PlayerRow, q: Required<HistoryReq
   if (r.last_key === null) return empty
   const filter = OUTCOME_SQL[q.outcome]
   const from = `SELECT %COLUMNS% FROM sales s WHERE s.player_id = ? ${filter}`
-  const total = q.outcome === 'all' ? r.units : (db.prepare(from.replace('%COLUMNS%', 'count(*)')).pluck().get(r.id) as number)
+  const total =
+    q.outcome === 'all' ? r.units : (db.prepare(from.replace('%COLUMNS%', 'count(*)')).pluck().get(r.id) as number)
   const rows = db
     .prepare(`${from.replace('%COLUMNS%', UNIT_COLUMNS)} ${historyOrder(q.sort, q.order)} LIMIT ? OFFSET ?`)
     .all(r.id, q.pageSize, (q.page - 1) * q.pageSize) as SaleRow[]
@@ -131,9 +165,14 @@ function last(ctx: PlayersContext, player: string, count: number): PlayerLast {
   return { ...toSummary(row), lastUnits: newest(ctx, row, 0, count), otherCase }
 }
 
-function history(ctx: PlayersContext, player: string, { page, pageSize, sort = 'soldAt', order = 'desc', outcome = 'all' }: HistoryRequest): Page<PlayerUnit> {
+function history(
+  ctx: PlayersContext,
+  player: string,
+  { page, pageSize, sort = 'soldAt', order = 'desc', outcome = 'all' }: HistoryRequest,
+): Page<PlayerUnit> {
   const { row } = find(ctx, player)
-  if (sort === 'soldAt' && order === 'desc' && outcome === 'all') return { total: row.units, page, pageSize, items: newest(ctx, row, (page - 1) * pageSize, pageSize) }
+  if (sort === 'soldAt' && order === 'desc' && outcome === 'all')
+    return { total: row.units, page, pageSize, items: newest(ctx, row, (page - 1) * pageSize, pageSize) }
   return sortedHistory(ctx, row, { page, pageSize, sort, order, outcome })
 }
 
@@ -160,8 +199,12 @@ export function createPlayersService({ db, catalog }: { db: Db; catalog: Catalog
 
 function ambiguous(player: string, accounts: string[]): AppError {
   const list = accounts.join(', ')
-  return new AppError('CONFLICT', `${accounts.length} accounts match "${player}" ignoring case (${list}): name one exactly as it is written`, {
-    field: 'player',
-    ...because('PLAYER_AMBIGUOUS', { player, count: accounts.length, accounts: list }),
-  })
+  return new AppError(
+    'CONFLICT',
+    `${accounts.length} accounts match "${player}" ignoring case (${list}): name one exactly as it is written`,
+    {
+      field: 'player',
+      ...because('PLAYER_AMBIGUOUS', { player, count: accounts.length, accounts: list }),
+    },
+  )
 }

@@ -18,9 +18,18 @@ function reportsOf(w: ClaimsWorld) {
 }
 
 /** Claims per status of these emissions, counted with SQL of the test's own. */
-function countedBySql(w: ClaimsWorld, emissions: number[]): Record<ClaimStatus, { count: number; amountCents: number }> {
-  const out = Object.fromEntries(['pending', 'verified', 'approved', 'paid', 'rejected'].map((s) => [s, { count: 0, amountCents: 0 }])) as Record<ClaimStatus, { count: number; amountCents: number }>
-  const rows = w.db.prepare(`SELECT status, count(*) AS n, coalesce(sum(prize_cents), 0) AS cents FROM claims WHERE emission IN (${emissions.join(',')}) GROUP BY status`).all() as { status: ClaimStatus; n: number; cents: number }[]
+function countedBySql(
+  w: ClaimsWorld,
+  emissions: number[],
+): Record<ClaimStatus, { count: number; amountCents: number }> {
+  const out = Object.fromEntries(
+    ['pending', 'verified', 'approved', 'paid', 'rejected'].map((s) => [s, { count: 0, amountCents: 0 }]),
+  ) as Record<ClaimStatus, { count: number; amountCents: number }>
+  const rows = w.db
+    .prepare(
+      `SELECT status, count(*) AS n, coalesce(sum(prize_cents), 0) AS cents FROM claims WHERE emission IN (${emissions.join(',')}) GROUP BY status`,
+    )
+    .all() as { status: ClaimStatus; n: number; cents: number }[]
   for (const r of rows) out[r.status] = { count: r.n, amountCents: r.cents }
   return out
 }
@@ -40,7 +49,9 @@ async function twoEmissions() {
   const e2 = w.emissions.create(otto, { blocks: 1, demo: true, claimThresholdCents: 10_000 }).emission
   for (const step of ['generate', 'verify'] as const) await w.jobs.wait(w.emissions[step](otto, e2).id)
   w.emissions.open(otto, e2)
-  const r = w.sales.sellBatch(Array.from({ length: 800 }, (_, i) => ({ emission: e2, player: 'carol', soldAt: w.clock().getTime() + i })))
+  const r = w.sales.sellBatch(
+    Array.from({ length: 800 }, (_, i) => ({ emission: e2, player: 'carol', soldAt: w.clock().getTime() + i })),
+  )
   if (!r.ok) throw new Error('sale refused')
   return { w, e1: w.emission, e2 }
 }

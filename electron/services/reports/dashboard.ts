@@ -56,24 +56,43 @@ export function checkFilters(args: DashboardArgs): DashboardFilters {
   for (const field of ['from', 'to'] as const) {
     const day = args[field]
     const problem = day === undefined ? null : isoDayProblem(day)
-    if (problem) throw new AppError('BAD_ARGUMENTS', `${field}: ${problem === 'shape' ? `${JSON.stringify(day)} is not a date YYYY-MM-DD` : `${day} is not a day of the calendar`}`, { field })
+    if (problem)
+      throw new AppError(
+        'BAD_ARGUMENTS',
+        `${field}: ${problem === 'shape' ? `${JSON.stringify(day)} is not a date YYYY-MM-DD` : `${day} is not a day of the calendar`}`,
+        { field },
+      )
   }
   const problem = dayRangeProblem(args.from, args.to)
   if (problem) throw new AppError('BAD_ARGUMENTS', `to: ${problem}`, { field: 'to' })
-  return { emission: args.emission ?? null, from: args.from ?? null, to: args.to ?? null, includeDemo: args.includeDemo ?? false }
+  return {
+    emission: args.emission ?? null,
+    from: args.from ?? null,
+    to: args.to ?? null,
+    includeDemo: args.includeDemo ?? false,
+  }
 }
 
 export function createDashboardReader({ db, clock, catalog, alerts }: ReportsDeps): DashboardReader {
   const allEmissions = db.prepare('SELECT * FROM emissions ORDER BY emission')
   const soldByEmission = db.prepare('SELECT emission, sum(units_sold) AS units FROM blocks GROUP BY emission')
-  const tiersByEmission = db.prepare('SELECT emission, tier, sum(sold) AS sold FROM block_tiers GROUP BY emission, tier')
-  const daysBetween = db.prepare('SELECT day, emission, units, sales_cents, prizes, prizes_cents FROM daily_sales WHERE day >= ? AND day <= ? ORDER BY day, emission')
+  const tiersByEmission = db.prepare(
+    'SELECT emission, tier, sum(sold) AS sold FROM block_tiers GROUP BY emission, tier',
+  )
+  const daysBetween = db.prepare(
+    'SELECT day, emission, units, sales_cents, prizes, prizes_cents FROM daily_sales WHERE day >= ? AND day <= ? ORDER BY day, emission',
+  )
 
   function period(args: DashboardArgs = {}) {
     const filters = checkFilters(args)
-    const emissions = filters.emission !== null ? [catalog.emission(filters.emission)] : (allEmissions.all() as EmissionRow[]).filter((e) => filters.includeDemo || e.demo !== 1)
+    const emissions =
+      filters.emission !== null
+        ? [catalog.emission(filters.emission)]
+        : (allEmissions.all() as EmissionRow[]).filter((e) => filters.includeDemo || e.demo !== 1)
     const chosen = new Set(emissions.map((e) => e.emission))
-    const days = (daysBetween.all(filters.from ?? '0000-01-01', filters.to ?? '9999-12-31') as DayRow[]).filter((d) => chosen.has(d.emission))
+    const days = (daysBetween.all(filters.from ?? '0000-01-01', filters.to ?? '9999-12-31') as DayRow[]).filter((d) =>
+      chosen.has(d.emission),
+    )
     return { filters, emissions, days }
   }
 
@@ -82,7 +101,12 @@ export function createDashboardReader({ db, clock, catalog, alerts }: ReportsDep
     const { filters, emissions, days } = period(args)
     const figures = periodFigures(emissions, days, catalog)
     const since = filters.from ?? new Date(clock().getTime() - DASHBOARD_DAYS * 86_400_000).toISOString().slice(0, 10)
-    const state = stateFigures(emissions, catalog, soldByEmission.all() as { emission: number; units: number }[], tiersByEmission.all() as TierRow[])
+    const state = stateFigures(
+      emissions,
+      catalog,
+      soldByEmission.all() as { emission: number; units: number }[],
+      tiersByEmission.all() as TierRow[],
+    )
     const chosen = new Set(emissions.map((e) => e.emission))
     return {
       asOf,
@@ -142,7 +166,12 @@ function perDay(days: DayRow[]): Dashboard['salesPerDay'] {
 }
 
 /** Depletion of the emissions that sold or are open; liability and top prizes of the open ones; all from the counters. */
-function stateFigures(emissions: EmissionRow[], catalog: Catalog, sold: { emission: number; units: number }[], tierRows: TierRow[]) {
+function stateFigures(
+  emissions: EmissionRow[],
+  catalog: Catalog,
+  sold: { emission: number; units: number }[],
+  tierRows: TierRow[],
+) {
   const unitsOf = new Map(sold.map((r) => [r.emission, r.units]))
   let liability = 0
   const depletion = new Map<number, { amountCents: number; initial: number; sold: number }>()
@@ -178,7 +207,9 @@ function stateFigures(emissions: EmissionRow[], catalog: Catalog, sold: { emissi
   return {
     remainingLiabilityCents: liability,
     topPrizesRemaining: [...top.values()].sort((a, b) => b.amountCents - a.amountCents),
-    depletion: [...depletion.values()].sort((a, b) => b.amountCents - a.amountCents).map((d) => ({ ...d, remaining: d.initial - d.sold })),
+    depletion: [...depletion.values()]
+      .sort((a, b) => b.amountCents - a.amountCents)
+      .map((d) => ({ ...d, remaining: d.initial - d.sold })),
     depletionUnits,
   }
 }

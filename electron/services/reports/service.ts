@@ -85,7 +85,13 @@ function checkpoints(ctx: ReportsContext, b: BlockState, def: GameDefinition): U
 }
 
 /** Prizes per tier among units 0 … x − 1 of a block: its checkpoint before x, then the few units after it. */
-function prefix(ctx: ReportsContext, b: BlockState, def: GameDefinition, x: number, tiersOf: (b: BlockState) => Uint8Array): number[] {
+function prefix(
+  ctx: ReportsContext,
+  b: BlockState,
+  def: GameDefinition,
+  x: number,
+  tiersOf: (b: BlockState) => Uint8Array,
+): number[] {
   const n = def.tiers.length
   const size = def.blockSize
   if (x <= 0) return new Array<number>(n).fill(0)
@@ -123,7 +129,14 @@ function tierTables(catalog: Catalog): (b: BlockState) => Uint8Array {
 }
 
 /** MAX_POINTS + 1 points evenly spread over the units sold; the last one from the counters. */
-function depletionSeries(ctx: ReportsContext, def: GameDefinition, blocks: BlockState[], initial: number[], sold: number[], unitsSold: number): DepletionPoint[] {
+function depletionSeries(
+  ctx: ReportsContext,
+  def: GameDefinition,
+  blocks: BlockState[],
+  initial: number[],
+  sold: number[],
+  unitsSold: number,
+): DepletionPoint[] {
   const size = def.blockSize
   const points = Math.min(MAX_POINTS, unitsSold)
   const series: DepletionPoint[] = [{ unitsSold: 0, remaining: [...initial] }]
@@ -146,7 +159,8 @@ function depletion(ctx: ReportsContext, { emission, block }: { emission: number;
   const asOf = iso(ctx.clock())
   const blocks = block === undefined ? catalog.blockStates(emission) : [catalog.blockState(emission, block)]
   const initial = def.tiers.map((t) => t.count * blocks.length)
-  const rows = block === undefined ? statements.tiersOfEmission.all(emission) : statements.tiersOfBlock.all(emission, block)
+  const rows =
+    block === undefined ? statements.tiersOfEmission.all(emission) : statements.tiersOfBlock.all(emission, block)
   const sold = soldCounts(rows as { tier: number; sold: number }[], def.tiers.length)
   const unitsSold = blocks.reduce((a, b) => a + b.units_sold, 0)
   return {
@@ -154,7 +168,12 @@ function depletion(ctx: ReportsContext, { emission, block }: { emission: number;
     block: block ?? null,
     unitsTotal: blocks.length * def.blockSize,
     unitsSold,
-    tiers: def.tiers.map((t, i) => ({ amountCents: t.amountCents, initial: initial[i], sold: sold[i], remaining: initial[i] - sold[i] })),
+    tiers: def.tiers.map((t, i) => ({
+      amountCents: t.amountCents,
+      initial: initial[i],
+      sold: sold[i],
+      remaining: initial[i] - sold[i],
+    })),
     series: depletionSeries(ctx, def, blocks, initial, sold, unitsSold),
     asOf,
   }
@@ -163,10 +182,15 @@ function depletion(ctx: ReportsContext, { emission, block }: { emission: number;
 function reportCsv(ctx: ReportsContext, args: CsvArgs): CsvFile {
   const { board, catalog } = ctx
   const style = { form: args.form ?? 'machine', locale: args.locale ?? 'fr' }
-  if (args.report === 'depletion') return depletionCsv(depletion(ctx, args), catalog.facts(args.emission).demo === 1, style)
+  if (args.report === 'depletion')
+    return depletionCsv(depletion(ctx, args), catalog.facts(args.emission).demo === 1, style)
   if (args.report === 'dashboard') return dashboardDaysCsv(board, catalog, args, iso(ctx.clock()), style)
   if (args.report === 'dashboard-tiers') return dashboardTiersCsv(board.read(args), style)
-  throw new AppError('BAD_ARGUMENTS', `unknown report ${JSON.stringify((args as { report: unknown }).report)}: give depletion, dashboard or dashboard-tiers`, { field: 'report' })
+  throw new AppError(
+    'BAD_ARGUMENTS',
+    `unknown report ${JSON.stringify((args as { report: unknown }).report)}: give depletion, dashboard or dashboard-tiers`,
+    { field: 'report' },
+  )
 }
 
 export function createReports(deps: ReportsDeps): Reports {

@@ -16,7 +16,14 @@ import type { Catalog } from '../catalog'
 import { createClaimWriter } from '../claims'
 import { createPlayerLocks, type PlayerLocks } from './heads'
 import { type BatchPlayers, byId, playersOf, type PlayerStore } from './players'
-import { forgetCache, freshCache, learnChanges, type PlayerCache, playerCacheOf, type PlayerEntry } from './player-cache'
+import {
+  forgetCache,
+  freshCache,
+  learnChanges,
+  type PlayerCache,
+  playerCacheOf,
+  type PlayerEntry,
+} from './player-cache'
 import { createSalesRows, SALE_COLUMNS, type DayTotals } from './rows'
 import type { EmissionState, PendingSale } from './state'
 
@@ -53,7 +60,6 @@ export interface SalesBatches {
   foldTotals(): number
 }
 
-
 /**
  * A batch's writes: its players (from the cache, else read in one query per chunk, else
  * created in order of first sale) and its sales (writeRows, as many times as it takes), then
@@ -87,11 +93,23 @@ interface BatchContext {
   append: boolean
 }
 
-export function createSalesBatch({ db, catalog, alerts }: { db: Db; catalog: Catalog; alerts: AlertsService }): SalesBatches {
+export function createSalesBatch({
+  db,
+  catalog,
+  alerts,
+}: {
+  db: Db
+  catalog: Catalog
+  alerts: AlertsService
+}): SalesBatches {
   const rows = createSalesRows(db)
   const byName = db.prepare(`SELECT id, name FROM players WHERE name IN (SELECT value FROM ${jsonValues(db)})`).raw()
   const ctx: BatchContext = {
-    db, alerts, rows, players: { byName, rows }, cache: playerCacheOf(db),
+    db,
+    alerts,
+    rows,
+    players: { byName, rows },
+    cache: playerCacheOf(db),
     locks: createPlayerLocks(db),
     claims: createClaimWriter(db, catalog),
     dataVersion: db.prepare('PRAGMA data_version').pluck(),
@@ -179,7 +197,10 @@ function asConflict(insert: () => void): void {
       throw new AppError('CONFLICT', 'a sale id of the batch is already recorded for another unit', { field: 'saleId' })
     }
     if (broken?.kind === 'unique' || broken?.kind === 'primary-key') {
-      throw new AppError('CONFLICT', 'a unit of the batch is already sold (another process sold at the same time): try again')
+      throw new AppError(
+        'CONFLICT',
+        'a unit of the batch is already sold (another process sold at the same time): try again',
+      )
     }
     throw e
   }
@@ -231,14 +252,19 @@ function addToPlayers(ctx: BatchContext, b: Batch): void {
   let written: number
   try {
     // appended in a savepoint: a player not in the ledger fails the COPY, and is then looked up
-    written = ctx.append ? ctx.inTransaction(() => ctx.rows.appendToPlayers(players)) as number : ctx.rows.addToPlayers(players)
+    written = ctx.append
+      ? (ctx.inTransaction(() => ctx.rows.appendToPlayers(players)) as number)
+      : ctx.rows.addToPlayers(players)
   } catch (e) {
     if (brokenConstraint(e)?.kind !== 'foreign-key') throw e
     written = -1
   }
   if (written !== players.length) {
-    const gone = players.find((t) => !(ctx.db.prepare('SELECT 1 FROM players WHERE id = ?').get(t.id)))
-    throw new AppError('INTERNAL', `player ${gone?.name ?? '?'} (id ${gone?.id ?? '?'}) is not in the ledger: nothing of the batch is written`)
+    const gone = players.find((t) => !ctx.db.prepare('SELECT 1 FROM players WHERE id = ?').get(t.id))
+    throw new AppError(
+      'INTERNAL',
+      `player ${gone?.name ?? '?'} (id ${gone?.id ?? '?'}) is not in the ledger: nothing of the batch is written`,
+    )
   }
   ctx.rows.playersChecked(false)
   ctx.batchPlayers = players
@@ -252,7 +278,10 @@ function addToBlocks(ctx: BatchContext, st: EmissionState): void {
     touched.push(bl.block)
     // guarded by the count read at the start: a writer in between makes this fail instead of selling twice
     if (ctx.setSold.run(bl.sold, st.row.emission, bl.block, bl.startSold).changes !== 1) {
-      throw new AppError('CONFLICT', `block ${st.row.emission}/${bl.block} was sold from elsewhere at the same time: try again`)
+      throw new AppError(
+        'CONFLICT',
+        `block ${st.row.emission}/${bl.block} was sold from elsewhere at the same time: try again`,
+      )
     }
     bl.tierDelta.forEach((n, tier) => {
       if (n > 0) ctx.addTier.run(n, st.row.emission, bl.block, tier)
@@ -280,7 +309,9 @@ function transact<T>(ctx: BatchContext, work: () => T): T {
   ctx.batchPlayers = []
   let r: T
   try {
-    r = nested ? (ctx.inTransaction.immediate(work) as T) : withoutKeyChecks(ctx.db, () => ctx.inTransaction.immediate(work) as T)
+    r = nested
+      ? (ctx.inTransaction.immediate(work) as T)
+      : withoutKeyChecks(ctx.db, () => ctx.inTransaction.immediate(work) as T)
   } finally {
     // inside an outer transaction that may yet roll back, what the batch wrote is not known to last
     if (nested) forgetCache(ctx.cache)

@@ -23,8 +23,15 @@ afterEach(() => {
 
 /** Each player's sales, newest first, as the ledger holds them: its totals and newest sale agree with them. */
 function chains(f: LedgerFixture) {
-  const players = f.db.prepare('SELECT id, name, units, last_key FROM players ORDER BY name').all() as { id: number; name: string; units: number; last_key: number | null }[]
-  const sales = f.db.prepare('SELECT unit_key FROM sales WHERE player_id = ? ORDER BY sold_at DESC, unit_key DESC').pluck()
+  const players = f.db.prepare('SELECT id, name, units, last_key FROM players ORDER BY name').all() as {
+    id: number
+    name: string
+    units: number
+    last_key: number | null
+  }[]
+  const sales = f.db
+    .prepare('SELECT unit_key FROM sales WHERE player_id = ? ORDER BY sold_at DESC, unit_key DESC')
+    .pluck()
   return players.map((p) => {
     const keys = sales.all(p.id) as number[]
     expect(keys.length).toBe(p.units)
@@ -41,8 +48,12 @@ describe('the players known between batches', () => {
     let t = T0
     const sale = (player: string) => ({ emission: e, player, soldAt: t++ })
     const ref = { kind: 'simulate' as const, subject: `emission:${e}`, holder: 'this-test' }
-    f.db.prepare(`INSERT INTO job_leases (kind, subject, holder, host, pid, started_at, heartbeat_at)
-      VALUES (?, ?, ?, 'here', 1, 0, 0)`).run(ref.kind, ref.subject, ref.holder)
+    f.db
+      .prepare(
+        `INSERT INTO job_leases (kind, subject, holder, host, pid, started_at, heartbeat_at)
+      VALUES (?, ?, ?, 'here', 1, 0, 0)`,
+      )
+      .run(ref.kind, ref.subject, ref.holder)
     f.sales.sellBatch([sale('alice'), sale('bob')])
     const known = playerCacheOf(f.db).players.get('alice')
     expect(known).toBeDefined()
@@ -56,7 +67,10 @@ describe('the players known between batches', () => {
     f.db.prepare('UPDATE job_leases SET heartbeat_at = heartbeat_at + 1').run()
     f.sales.sellBatch([sale('alice'), sale('bob')])
     expect(playerCacheOf(f.db).players.get('alice')).not.toBe(known)
-    expect(chains(f).map((c) => [c.name, c.keys.length])).toEqual([['alice', 3], ['bob', 2]])
+    expect(chains(f).map((c) => [c.name, c.keys.length])).toEqual([
+      ['alice', 3],
+      ['bob', 2],
+    ])
   })
 
   it('stay right after a rolled-back batch, another connection selling, and an outer transaction rolled back', async () => {
@@ -74,7 +88,12 @@ describe('the players known between batches', () => {
     const keys2 = openLedgerKey(db2, f.path, { keyFile: f.keyFile })
     const catalog2 = createCatalog({ db: db2, keys: keys2 })
     const audit2 = createAuditService({ db: db2, clock: f.clock, keys: keys2, dbPath: f.path, keyFile: f.keyFile })
-    const sales2 = createSalesService({ db: db2, clock: f.clock, catalog: catalog2, alerts: createAlertsService({ db: db2, clock: f.clock, audit: audit2, catalog: catalog2 }) })
+    const sales2 = createSalesService({
+      db: db2,
+      clock: f.clock,
+      catalog: catalog2,
+      alerts: createAlertsService({ db: db2, clock: f.clock, audit: audit2, catalog: catalog2 }),
+    })
     sales2.sellBatch([sale('alice'), sale('bob'), sale('dave')])
     db2.close()
     f.sales.sellBatch([sale('alice'), sale('bob'), sale('dave')])
@@ -91,7 +110,13 @@ describe('the players known between batches', () => {
     f.sales.sellBatch([sale('alice')])
 
     const c = chains(f)
-    expect(c.map((p) => [p.name, p.keys.length])).toEqual([['alice', 7], ['bob', 4], ['carol', 1], ['dave', 2], ['erin', 1]])
+    expect(c.map((p) => [p.name, p.keys.length])).toEqual([
+      ['alice', 7],
+      ['bob', 4],
+      ['carol', 1],
+      ['dave', 2],
+      ['erin', 1],
+    ])
     // every sale is in exactly one chain
     const all = c.flatMap((p) => p.keys).sort((a, b) => a - b)
     expect(all).toEqual(f.db.prepare('SELECT unit_key FROM sales ORDER BY unit_key').pluck().all())
@@ -112,6 +137,12 @@ describe.skipIf(testEngine() === 'postgres')("the sales' foreign key", () => {
     expect(fkOn()).toBe(1)
     // so a sale naming no player is still refused by SQLite outside the service
     const key = f.db.prepare('SELECT max(unit_key) + 1 FROM sales').pluck().get() as number
-    expect(() => f.db.prepare('INSERT INTO sales (unit_key, player_id, sold_at, stake_cents, prize_cents) VALUES (?, 999999, 0, 300, 0)').run(key)).toThrow(/FOREIGN KEY/)
+    expect(() =>
+      f.db
+        .prepare(
+          'INSERT INTO sales (unit_key, player_id, sold_at, stake_cents, prize_cents) VALUES (?, 999999, 0, 300, 0)',
+        )
+        .run(key),
+    ).toThrow(/FOREIGN KEY/)
   })
 })

@@ -16,8 +16,21 @@ import { isValidPlayFast, packEvents, playCode } from '../../ledger/play-codec'
 import { SALE_CLOCK_SKEW_MS, toMillis } from '../common'
 import type { BatchOptions, BatchResult, SaleInput, SaleRecord, SalesContext } from './context'
 import {
-  advance, type BlockCursor, cannotSell, type EmissionState, loadEmission, MAX_TEXT, notOpen, type PendingSale,
-  prizeOf, SERIAL_SHAPE, serialOf, soldOut, takeTier, tooEarly, beforeCreation,
+  advance,
+  type BlockCursor,
+  cannotSell,
+  type EmissionState,
+  loadEmission,
+  MAX_TEXT,
+  notOpen,
+  type PendingSale,
+  prizeOf,
+  SERIAL_SHAPE,
+  serialOf,
+  soldOut,
+  takeTier,
+  tooEarly,
+  beforeCreation,
 } from './state'
 
 /** A unit named by its serial. */
@@ -56,8 +69,16 @@ interface BatchRun {
 /** The batch's sales checked and, when all are good, written (inside the caller's transaction). */
 export function runBatch(ctx: SalesContext, inputs: readonly SaleInput[], opts: BatchOptions): BatchResult {
   const r: BatchRun = {
-    opts, wantRecords: opts.records !== false, states: new Map(), errors: [], pending: [], records: [],
-    batchIds: new Map(), alreadyRecorded: 0, problems: null, latest: ctx.clock().getTime() + SALE_CLOCK_SKEW_MS,
+    opts,
+    wantRecords: opts.records !== false,
+    states: new Map(),
+    errors: [],
+    pending: [],
+    records: [],
+    batchIds: new Map(),
+    alreadyRecorded: 0,
+    problems: null,
+    latest: ctx.clock().getTime() + SALE_CLOCK_SKEW_MS,
   }
   for (let index = 0; index < inputs.length; index++) {
     r.problems = null
@@ -112,10 +133,33 @@ function checkSale(ctx: SalesContext, r: BatchRun, input: SaleInput, index: numb
   const prize = prizeOf(st.def, tier)
   const key = unitKey(emission, cur.block, unit)
   const { player } = input
-  r.pending.push({ who: null, key, saleId: storedId, player, soldAt, stake, prize, tier, play: play?.code ?? null, events: play?.events ?? null, emission })
+  r.pending.push({
+    who: null,
+    key,
+    saleId: storedId,
+    player,
+    soldAt,
+    stake,
+    prize,
+    tier,
+    play: play?.code ?? null,
+    events: play?.events ?? null,
+    emission,
+  })
   if (r.wantRecords) {
     const serial = serialOf(st, cur.block, unit)
-    r.records.push({ saleId: storedId ?? serial, serial, emission, block: cur.block, unit, player, soldAt: new Date(soldAt).toISOString(), stakeCents: stake, prizeCents: prize, tier })
+    r.records.push({
+      saleId: storedId ?? serial,
+      serial,
+      emission,
+      block: cur.block,
+      unit,
+      player,
+      soldAt: new Date(soldAt).toISOString(),
+      stakeCents: stake,
+      prizeCents: prize,
+      tier,
+    })
   }
 }
 
@@ -125,7 +169,8 @@ function namedUnit(input: SaleInput): NamedUnit | null {
   try {
     return parseSerial(input.serial)
   } catch (e) {
-    if (e instanceof SerialError) throw new AppError('INVALID_SERIAL', `serial ${JSON.stringify(input.serial)}: ${e.message}`, { field: 'serial' })
+    if (e instanceof SerialError)
+      throw new AppError('INVALID_SERIAL', `serial ${JSON.stringify(input.serial)}: ${e.message}`, { field: 'serial' })
     throw e
   }
 }
@@ -133,7 +178,12 @@ function namedUnit(input: SaleInput): NamedUnit | null {
 /** Which emission: the serial's, which must agree with the one named beside it, or the one named. */
 function emissionOf(input: SaleInput, named: NamedUnit | null): number {
   if (named) {
-    if (input.emission !== undefined && input.emission !== named.emission) throw new AppError('BAD_ARGUMENTS', `serial ${input.serial} belongs to emission ${named.emission}, not ${input.emission}`, { field: 'serial' })
+    if (input.emission !== undefined && input.emission !== named.emission)
+      throw new AppError(
+        'BAD_ARGUMENTS',
+        `serial ${input.serial} belongs to emission ${named.emission}, not ${input.emission}`,
+        { field: 'serial' },
+      )
     return named.emission
   }
   if (input.emission !== undefined) return input.emission
@@ -144,21 +194,39 @@ function emissionOf(input: SaleInput, named: NamedUnit | null): number {
  * The same sale recorded before (idempotent batches): true to skip it when it is the same,
  * refused when it differs. A well-formed id used once in the batch, either way.
  */
-function recordedBefore(ctx: SalesContext, r: BatchRun, input: SaleInput, named: NamedUnit | null, def: GameDefinition): boolean {
+function recordedBefore(
+  ctx: SalesContext,
+  r: BatchRun,
+  input: SaleInput,
+  named: NamedUnit | null,
+  def: GameDefinition,
+): boolean {
   const saleId = input.saleId!
   if (typeof saleId !== 'string' || saleId.trim() !== saleId || saleId === '' || saleId.length > MAX_TEXT) {
-    throw new AppError('BAD_ARGUMENTS', `saleId must be a text of 1 to ${MAX_TEXT} characters without surrounding spaces`, { field: 'saleId' })
+    throw new AppError(
+      'BAD_ARGUMENTS',
+      `saleId must be a text of 1 to ${MAX_TEXT} characters without surrounding spaces`,
+      { field: 'saleId' },
+    )
   }
   const earlier = r.batchIds.get(saleId)
-  if (earlier !== undefined) throw new AppError('CONFLICT', `sale ${saleId} appears twice in the batch (also at ${earlier + 1})`, { field: 'saleId' })
+  if (earlier !== undefined)
+    throw new AppError('CONFLICT', `sale ${saleId} appears twice in the batch (also at ${earlier + 1})`, {
+      field: 'saleId',
+    })
   if (!r.opts.idempotent) return false
   const prev = findSale(ctx, saleId)
   if (!prev) return false
   const same =
-    named !== null && prev.unit_key === unitKey(named.emission, named.block, named.unit) &&
-    prev.player === input.player && input.soldAt !== undefined && prev.sold_at === toMillis(input.soldAt) &&
-    prev.stake_cents === (input.stakeCents ?? def.unitPriceCents) && samePlay(prev, input.play ?? null)
-  if (!same) throw new AppError('CONFLICT', `sale ${saleId} is already recorded with other content`, { field: 'saleId' })
+    named !== null &&
+    prev.unit_key === unitKey(named.emission, named.block, named.unit) &&
+    prev.player === input.player &&
+    input.soldAt !== undefined &&
+    prev.sold_at === toMillis(input.soldAt) &&
+    prev.stake_cents === (input.stakeCents ?? def.unitPriceCents) &&
+    samePlay(prev, input.play ?? null)
+  if (!same)
+    throw new AppError('CONFLICT', `sale ${saleId} is already recorded with other content`, { field: 'saleId' })
   return true
 }
 
@@ -167,7 +235,8 @@ function findSale(ctx: SalesContext, saleId: string): StoredSale | undefined {
   if (SERIAL_SHAPE.test(saleId)) {
     try {
       const u = parseSerial(saleId)
-      const row = ctx.saleByKey.get(unitKey(u.emission, u.block, u.unit)) as (StoredSale & { sale_id: string | null }) | undefined
+      const row = ctx.saleByKey.get(unitKey(u.emission, u.block, u.unit)) as
+        (StoredSale & { sale_id: string | null }) | undefined
       return row && row.sale_id === null ? row : undefined
     } catch {
       return undefined
@@ -187,20 +256,44 @@ function samePlay(stored: StoredSale, play: Play | null): boolean {
 }
 
 /** The block being sold: the emission must be open, and a named unit the next one. */
-function nextCursor(ctx: SalesContext, r: BatchRun, st: EmissionState, input: SaleInput, named: NamedUnit | null): BlockCursor {
+function nextCursor(
+  ctx: SalesContext,
+  r: BatchRun,
+  st: EmissionState,
+  input: SaleInput,
+  named: NamedUnit | null,
+): BlockCursor {
   if (st.row.status !== 'open') throw notOpen(st)
   if (st.at >= st.blocks.length) throw soldOut(st)
   const cur = st.blocks[st.at]
-  if (named && (named.block !== cur.block || named.unit !== cur.sold)) throw notNext(ctx, r, st, cur, input.serial!, named)
+  if (named && (named.block !== cur.block || named.unit !== cur.sold))
+    throw notNext(ctx, r, st, cur, input.serial!, named)
   if (cur.status !== 'verified') throw cannotSell(st, cur)
   return cur
 }
 
 /** Why the named unit is not the next one: no such unit, already sold (by whom), or further on. */
-function notNext(ctx: SalesContext, r: BatchRun, st: EmissionState, cur: BlockCursor, serial: string, named: NamedUnit): AppError {
+function notNext(
+  ctx: SalesContext,
+  r: BatchRun,
+  st: EmissionState,
+  cur: BlockCursor,
+  serial: string,
+  named: NamedUnit,
+): AppError {
   const def = st.def
-  if (named.block > st.blocks.length) return new AppError('NOT_FOUND', `serial ${serial}: emission ${named.emission} has no block ${named.block} (it has ${st.blocks.length})`, { field: 'serial' })
-  if (named.unit >= def.blockSize) return new AppError('INVALID_SERIAL', `serial ${serial}: unit ${named.unit} is beyond the block's ${def.blockSize} units`, { field: 'serial' })
+  if (named.block > st.blocks.length)
+    return new AppError(
+      'NOT_FOUND',
+      `serial ${serial}: emission ${named.emission} has no block ${named.block} (it has ${st.blocks.length})`,
+      { field: 'serial' },
+    )
+  if (named.unit >= def.blockSize)
+    return new AppError(
+      'INVALID_SERIAL',
+      `serial ${serial}: unit ${named.unit} is beyond the block's ${def.blockSize} units`,
+      { field: 'serial' },
+    )
   const key = unitKey(named.emission, named.block, named.unit)
   const inBatch = r.pending.find((p) => p.key === key)
   const stored = inBatch ? null : (ctx.saleByKey.get(key) as { sale_id: string | null } | undefined)
@@ -208,29 +301,53 @@ function notNext(ctx: SalesContext, r: BatchRun, st: EmissionState, cur: BlockCu
     const by = inBatch ? (inBatch.saleId ?? serial) : (stored!.sale_id ?? serial)
     return new AppError('CONFLICT', `unit ${serial} is already sold (sale ${by})`, { field: 'serial' })
   }
-  return new AppError('ILLEGAL_STATE', `unit ${serial} is not the next unit to sell: units sell in order, and the next one is ${serialOf(st, cur.block, cur.sold)}`, { field: 'serial' })
+  return new AppError(
+    'ILLEGAL_STATE',
+    `unit ${serial} is not the next unit to sell: units sell in order, and the next one is ${serialOf(st, cur.block, cur.sold)}`,
+    { field: 'serial' },
+  )
 }
 
 function checkStake(r: BatchRun, def: GameDefinition, stakeCents: number | undefined): number {
   const stake = stakeCents ?? def.unitPriceCents
-  if (stake !== def.unitPriceCents) bad(r, 'BAD_ARGUMENTS', `the stake must be the unit price, ${def.unitPriceCents} cents, not ${stake}`, 'stakeCents')
+  if (stake !== def.unitPriceCents)
+    bad(r, 'BAD_ARGUMENTS', `the stake must be the unit price, ${def.unitPriceCents} cents, not ${stake}`, 'stakeCents')
   return stake
 }
 
 function checkPlayer(r: BatchRun, player: string): void {
   if (typeof player !== 'string' || player === '' || player.length > MAX_TEXT || player.trim() !== player) {
-    bad(r, 'BAD_ARGUMENTS', `player must be an account id of 1 to ${MAX_TEXT} characters without surrounding spaces`, 'player')
-  } else if (playerIdProblem(player)) bad(r, 'BAD_ARGUMENTS', `player: ${describePlayerIdProblem(playerIdProblem(player)!)}`, 'player')
+    bad(
+      r,
+      'BAD_ARGUMENTS',
+      `player must be an account id of 1 to ${MAX_TEXT} characters without surrounding spaces`,
+      'player',
+    )
+  } else if (playerIdProblem(player))
+    bad(r, 'BAD_ARGUMENTS', `player: ${describePlayerIdProblem(playerIdProblem(player)!)}`, 'player')
 }
 
 /** The sale's time (now when left out): a real instant, on or after the emission's first day, not in the future. */
 function checkSoldAt(ctx: SalesContext, r: BatchRun, st: EmissionState, given: string | number | undefined): number {
   const soldAt = given === undefined ? ctx.clock().getTime() : toMillis(given)
   const { latest } = r
-  if (Number.isNaN(soldAt)) bad(r, 'BAD_ARGUMENTS', `soldAt ${JSON.stringify(given)} is not an ISO 8601 date-time with a zone, or names a day or a time that does not exist`, 'soldAt')
+  if (Number.isNaN(soldAt))
+    bad(
+      r,
+      'BAD_ARGUMENTS',
+      `soldAt ${JSON.stringify(given)} is not an ISO 8601 date-time with a zone, or names a day or a time that does not exist`,
+      'soldAt',
+    )
   else if (st.startsAtMs !== null && soldAt < st.startsAtMs) bad(r, 'ILLEGAL_STATE', tooEarly(st, soldAt), 'soldAt')
-  else if (st.startsAtMs === null && soldAt < Date.parse(st.row.created_at)) bad(r, 'ILLEGAL_STATE', beforeCreation(st, soldAt), 'soldAt')
-  else if (soldAt > latest) bad(r, 'BAD_ARGUMENTS', `a sale at ${new Date(soldAt).toISOString()} is in the future: the clock says ${new Date(latest - SALE_CLOCK_SKEW_MS).toISOString()}, and clocks may differ by up to ${SALE_CLOCK_SKEW_MS / 60_000} minutes`, 'soldAt')
+  else if (st.startsAtMs === null && soldAt < Date.parse(st.row.created_at))
+    bad(r, 'ILLEGAL_STATE', beforeCreation(st, soldAt), 'soldAt')
+  else if (soldAt > latest)
+    bad(
+      r,
+      'BAD_ARGUMENTS',
+      `a sale at ${new Date(soldAt).toISOString()} is in the future: the clock says ${new Date(latest - SALE_CLOCK_SKEW_MS).toISOString()}, and clocks may differ by up to ${SALE_CLOCK_SKEW_MS / 60_000} minutes`,
+      'soldAt',
+    )
   return soldAt
 }
 
@@ -246,9 +363,21 @@ function playOf(r: BatchRun, def: GameDefinition, input: SaleInput): { code: num
 }
 
 /** The sale id as stored: null for the unit's own serial; an id shaped like a serial must be that. */
-function storedIdOf(r: BatchRun, st: EmissionState, cur: BlockCursor, unit: number, saleId: string | undefined): string | null {
+function storedIdOf(
+  r: BatchRun,
+  st: EmissionState,
+  cur: BlockCursor,
+  unit: number,
+  saleId: string | undefined,
+): string | null {
   if (saleId === undefined) return null
   if (!SERIAL_SHAPE.test(saleId)) return saleId
-  if (saleId !== serialOf(st, cur.block, unit)) bad(r, 'BAD_ARGUMENTS', `sale id ${saleId} has the shape of a serial, so it must be the unit's own serial`, 'saleId')
+  if (saleId !== serialOf(st, cur.block, unit))
+    bad(
+      r,
+      'BAD_ARGUMENTS',
+      `sale id ${saleId} has the shape of a serial, so it must be the unit's own serial`,
+      'saleId',
+    )
   return null
 }

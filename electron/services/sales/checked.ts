@@ -8,7 +8,18 @@ import { AppError } from '../../contract/errors'
 import { unitKey } from '../../ledger/migrations'
 import { NO_PLAY } from '../../ledger/play-codec'
 import type { CheckedSales, CheckedStream, SalesContext, UnitRun } from './context'
-import { advance, cannotSell, type EmissionState, openState, type PendingSale, prizeOf, SERIAL_SHAPE, soldOut, takeTier, tooEarly } from './state'
+import {
+  advance,
+  cannotSell,
+  type EmissionState,
+  openState,
+  type PendingSale,
+  prizeOf,
+  SERIAL_SHAPE,
+  soldOut,
+  takeTier,
+  tooEarly,
+} from './state'
 
 /** The sales of `d`, checked as sellChecked checks them, as the writes take them. */
 function pendingOf(ctx: SalesContext, st: EmissionState, d: CheckedSales): PendingSale[] {
@@ -27,10 +38,27 @@ function pendingOf(ctx: SalesContext, st: EmissionState, d: CheckedSales): Pendi
     const tier = takeTier(ctx.catalog, st, cur, unit)
     const prize = prizeOf(def, tier)
     const saleId = d.saleIds ? d.saleIds[i] : null
-    if (saleId !== null && SERIAL_SHAPE.test(saleId)) throw new AppError('BAD_ARGUMENTS', `sale id ${saleId} has the shape of a serial, so it must be stored as the unit's own`, { field: 'saleId' })
+    if (saleId !== null && SERIAL_SHAPE.test(saleId))
+      throw new AppError(
+        'BAD_ARGUMENTS',
+        `sale id ${saleId} has the shape of a serial, so it must be stored as the unit's own`,
+        { field: 'saleId' },
+      )
     const to = d.ends[i]
     const code = d.codes[i]
-    pending[i] = { who: null, key: unitKey(emission, cur.block, unit), saleId, player: d.players[i], soldAt, stake, prize, tier, play: code === NO_PLAY ? null : code, events: code === NO_PLAY ? null : d.events.subarray(from, to), emission }
+    pending[i] = {
+      who: null,
+      key: unitKey(emission, cur.block, unit),
+      saleId,
+      player: d.players[i],
+      soldAt,
+      stake,
+      prize,
+      tier,
+      play: code === NO_PLAY ? null : code,
+      events: code === NO_PLAY ? null : d.events.subarray(from, to),
+      emission,
+    }
     from = to
     advance(st, cur)
   }
@@ -38,7 +66,12 @@ function pendingOf(ctx: SalesContext, st: EmissionState, d: CheckedSales): Pendi
 }
 
 /** The emission's next units sold as `sales` in one transaction; `onRun` is told which once committed. */
-export function sellChecked(ctx: SalesContext, emission: number, sales: CheckedSales, onRun?: (run: UnitRun) => void): number {
+export function sellChecked(
+  ctx: SalesContext,
+  emission: number,
+  sales: CheckedSales,
+  onRun?: (run: UnitRun) => void,
+): number {
   const run = ctx.batches.transact(() => {
     const st = openState(ctx.catalog, emission, ctx.db)
     const first = st.at < st.blocks.length ? { block: st.blocks[st.at].block, unit: st.blocks[st.at].sold } : null
@@ -56,7 +89,7 @@ export function sellChecked(ctx: SalesContext, emission: number, sales: CheckedS
  * finish() writes what a batch writes once (each player's totals, the days, the blocks' counts).
  */
 export function checkedStream(ctx: SalesContext, emission: number): CheckedStream {
-  if (!ctx.db.inTransaction) throw new Error('checkedStream writes inside the caller\'s transaction')
+  if (!ctx.db.inTransaction) throw new Error("checkedStream writes inside the caller's transaction")
   const { batches } = ctx
   batches.nestedStream()
   const st = openState(ctx.catalog, emission, ctx.db)

@@ -21,6 +21,10 @@ export type PlayerLocks = (players: readonly PlayerEntry[], appending: boolean) 
 export function createPlayerLocks(db: Db): PlayerLocks {
   if (engineOf(db) !== 'postgres') return () => {}
   return (players, appending) => {
-    if (!appending && players.length > 0) lockPlayers(db, players.map((t) => t.id))
+    if (!appending && players.length > 0)
+      lockPlayers(
+        db,
+        players.map((t) => t.id),
+      )
   }
 }

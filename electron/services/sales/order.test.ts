@@ -37,16 +37,24 @@ async function ledger() {
 
 /** A player's sales as SQL orders them: newest sale first, then the highest serial. */
 function byTime(f: LedgerFixture, player: string): { serialKey: number; soldAt: number }[] {
-  return f.db.prepare(`SELECT s.unit_key AS "serialKey", s.sold_at AS "soldAt" FROM sales s JOIN players p ON p.id = s.player_id
-    WHERE p.name = ? ORDER BY s.sold_at DESC, s.unit_key DESC`).all(player) as { serialKey: number; soldAt: number }[]
+  return f.db
+    .prepare(
+      `SELECT s.unit_key AS "serialKey", s.sold_at AS "soldAt" FROM sales s JOIN players p ON p.id = s.player_id
+    WHERE p.name = ? ORDER BY s.sold_at DESC, s.unit_key DESC`,
+    )
+    .all(player) as { serialKey: number; soldAt: number }[]
 }
 
 const times = (units: { soldAt: string }[]) => units.map((u) => Date.parse(u.soldAt))
 
 function checked(players: string[], soldAt: number[]): CheckedSales {
   return {
-    count: players.length, players, soldAt: Float64Array.from(soldAt),
-    codes: new Uint8Array(players.length).fill(NO_PLAY), ends: new Uint32Array(players.length), events: new Uint8Array(0),
+    count: players.length,
+    players,
+    soldAt: Float64Array.from(soldAt),
+    codes: new Uint8Array(players.length).fill(NO_PLAY),
+    ends: new Uint32Array(players.length),
+    events: new Uint8Array(0),
   }
 }
 
@@ -57,7 +65,9 @@ function refuseRewrites(f: LedgerFixture): void {
       BEGIN RAISE EXCEPTION 'a sale held was rewritten'; END $$;
       CREATE TRIGGER sales_not_rewritten BEFORE UPDATE ON sales FOR EACH ROW EXECUTE FUNCTION refuse_rewrite();`)
   } else {
-    f.db.exec("CREATE TRIGGER sales_not_rewritten BEFORE UPDATE ON sales BEGIN SELECT RAISE(ABORT, 'a sale held was rewritten'); END;")
+    f.db.exec(
+      "CREATE TRIGGER sales_not_rewritten BEFORE UPDATE ON sales BEGIN SELECT RAISE(ABORT, 'a sale held was rewritten'); END;",
+    )
   }
 }
 
@@ -68,8 +78,15 @@ describe("a player's last units follow the time of sale", () => {
     const { f, emission, players } = await ledger()
     f.sales.sellBatch([10, 11, 12, 13].map((m) => ({ emission, player: 'alice', soldAt: at(m) })))
     // a feed of the morning arrives after the afternoon's: one sale before all, one in between, one last
-    f.sales.sellBatch([{ emission, player: 'alice', soldAt: at(1) }, { emission, player: 'bob', soldAt: at(2) }, { emission, player: 'alice', soldAt: at(12) + 1 }])
-    f.sales.sellBatch([{ emission, player: 'alice', soldAt: at(20) }, { emission, player: 'alice', soldAt: at(5) }])
+    f.sales.sellBatch([
+      { emission, player: 'alice', soldAt: at(1) },
+      { emission, player: 'bob', soldAt: at(2) },
+      { emission, player: 'alice', soldAt: at(12) + 1 },
+    ])
+    f.sales.sellBatch([
+      { emission, player: 'alice', soldAt: at(20) },
+      { emission, player: 'alice', soldAt: at(5) },
+    ])
     const last = players().last('alice')
     expect(times(last.lastUnits)).toEqual([at(20), at(13), at(12) + 1, at(12), at(11), at(10), at(5), at(1)])
     expect(last.lastSaleAt).toBe(new Date(at(20)).toISOString())
@@ -78,7 +95,10 @@ describe("a player's last units follow the time of sale", () => {
 
   it('sales of the same time come by serial, the highest first', async () => {
     const { f, emission, players } = await ledger()
-    f.sales.sellBatch([{ emission, player: 'alice', soldAt: T0 + MIN }, { emission, player: 'alice', soldAt: T0 }])
+    f.sales.sellBatch([
+      { emission, player: 'alice', soldAt: T0 + MIN },
+      { emission, player: 'alice', soldAt: T0 },
+    ])
     f.sales.sellBatch([{ emission, player: 'alice', soldAt: T0 }])
     const units = players().last('alice').lastUnits
     const keys = byTime(f, 'alice').map((s) => s.serialKey)
@@ -95,12 +115,28 @@ describe("a player's last units follow the time of sale", () => {
     const names = ['ann', 'ben', 'cat', 'dan', 'eve']
     for (let batch = 0; batch < 12; batch++) {
       const size = 1 + rand(40)
-      const sales = Array.from({ length: size }, () => ({ emission, player: names[rand(names.length)], soldAt: T0 + rand(500) * MIN }))
-      if (batch % 3 === 2) f.sales.sellChecked(emission, checked(sales.map((s) => s.player), sales.map((s) => s.soldAt)))
+      const sales = Array.from({ length: size }, () => ({
+        emission,
+        player: names[rand(names.length)],
+        soldAt: T0 + rand(500) * MIN,
+      }))
+      if (batch % 3 === 2)
+        f.sales.sellChecked(
+          emission,
+          checked(
+            sales.map((s) => s.player),
+            sales.map((s) => s.soldAt),
+          ),
+        )
       else if (batch % 3 === 1) {
         f.db.transaction(() => {
           const stream = f.sales.checkedStream(emission)
-          stream.add(checked(sales.map((s) => s.player), sales.map((s) => s.soldAt)))
+          stream.add(
+            checked(
+              sales.map((s) => s.player),
+              sales.map((s) => s.soldAt),
+            ),
+          )
           stream.finish()
         })()
       } else f.sales.sellBatch(sales)
@@ -112,7 +148,12 @@ describe("a player's last units follow the time of sale", () => {
       const pages = [1, 2, 3, 4].flatMap((p) => svc.history(name, { page: p, pageSize: 7 }).items)
       expect(times(pages)).toEqual(want.slice(0, 28).map((s) => s.soldAt))
       const oldest = svc.history(name, { page: 1, pageSize: 5, order: 'asc' }).items
-      expect(times(oldest)).toEqual(want.slice(-5).reverse().map((s) => s.soldAt))
+      expect(times(oldest)).toEqual(
+        want
+          .slice(-5)
+          .reverse()
+          .map((s) => s.soldAt),
+      )
     }
     expect(check(f).problems).toEqual([])
   })
@@ -125,8 +166,19 @@ describe('feeds in any order add sales and touch none held', () => {
     f.sales.sellBatch(names.flatMap((player) => [100, 200, 300].map((m) => ({ emission, player, soldAt: at(m) }))))
     refuseRewrites(f)
     // a month's worth older than every sale held, then the same day again, interleaved with the first
-    f.sales.sellChecked(emission, checked(names, names.map((_, i) => at(50 + (i % 7)))))
-    f.sales.sellBatch(names.flatMap((player, i) => [{ emission, player, soldAt: at(150) }, ...(i % 2 ? [{ emission, player, soldAt: at(400) }] : [])]))
+    f.sales.sellChecked(
+      emission,
+      checked(
+        names,
+        names.map((_, i) => at(50 + (i % 7))),
+      ),
+    )
+    f.sales.sellBatch(
+      names.flatMap((player, i) => [
+        { emission, player, soldAt: at(150) },
+        ...(i % 2 ? [{ emission, player, soldAt: at(400) }] : []),
+      ]),
+    )
     const svc = players()
     for (const name of ['p0', 'p1', 'p7', 'p299']) {
       const want = byTime(f, name)
@@ -140,7 +192,10 @@ describe('feeds in any order add sales and touch none held', () => {
 
   it("keeps the player's newest sale (last_key) the newest of all, whatever batch comes last", async () => {
     const { f, emission } = await ledger()
-    f.sales.sellBatch([{ emission, player: 'ann', soldAt: at(30) }, { emission, player: 'ann', soldAt: at(10) }])
+    f.sales.sellBatch([
+      { emission, player: 'ann', soldAt: at(30) },
+      { emission, player: 'ann', soldAt: at(10) },
+    ])
     f.sales.sellBatch([{ emission, player: 'ann', soldAt: at(20) }])
     f.sales.sellBatch([{ emission, player: 'ann', soldAt: at(30) }])
     const newest = byTime(f, 'ann')[0].serialKey
@@ -149,19 +204,23 @@ describe('feeds in any order add sales and touch none held', () => {
 })
 
 describe('the ledger check of what replaced the chain', () => {
-  it("names a player whose last_key is not their newest sale, and a sale moved in time by hand", async () => {
+  it('names a player whose last_key is not their newest sale, and a sale moved in time by hand', async () => {
     const { f, emission } = await ledger()
     f.sales.sellBatch(['ann', 'ben', 'ann', 'ben'].map((player, i) => ({ emission, player, soldAt: at(i) })))
     const [newest, older] = byTime(f, 'ann')
     f.db.prepare("UPDATE players SET last_key = ? WHERE name = 'ann'").run(older.serialKey)
     let r = check(f)
-    expect(r.problems.map((p) => [p.kind, p.field, p.stored, p.recomputed])).toEqual([['PLAYER_CHAIN', 'last_key', older.serialKey, newest.serialKey]])
+    expect(r.problems.map((p) => [p.kind, p.field, p.stored, p.recomputed])).toEqual([
+      ['PLAYER_CHAIN', 'last_key', older.serialKey, newest.serialKey],
+    ])
     expect(r.problems[0].message).toContain("the newest of the player's sales")
     f.db.prepare("UPDATE players SET last_key = ? WHERE name = 'ann'").run(newest.serialKey)
     // the older sale moved after the newest, by plain SQL: the newest and the last sale's time no longer agree
     f.db.prepare('UPDATE sales SET sold_at = ? WHERE unit_key = ?').run(at(3) + 1, older.serialKey)
     r = check(f)
-    expect(r.problems.map((p) => `${p.kind} ${p.field}`)).toEqual(expect.arrayContaining(['PLAYER_TOTALS last_sale_at', 'PLAYER_CHAIN last_key']))
+    expect(r.problems.map((p) => `${p.kind} ${p.field}`)).toEqual(
+      expect.arrayContaining(['PLAYER_TOTALS last_sale_at', 'PLAYER_CHAIN last_key']),
+    )
   })
 })
 
@@ -169,11 +228,16 @@ describe('the ledger check of what replaced the chain', () => {
 describe.skipIf(testEngine() === 'postgres')("a player's sales are read on an index", () => {
   it('the last 10 and the units per emission, with no sort and no walk', async () => {
     const { f } = await ledger()
-    const plan = (sql: string) => (f.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(1) as { detail: string }[]).map((r) => r.detail).join(' | ')
-    const last = plan('SELECT unit_key, sold_at FROM sales s WHERE s.player_id = ? ORDER BY s.sold_at DESC, s.unit_key DESC LIMIT 10')
+    const plan = (sql: string) =>
+      (f.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(1) as { detail: string }[]).map((r) => r.detail).join(' | ')
+    const last = plan(
+      'SELECT unit_key, sold_at FROM sales s WHERE s.player_id = ? ORDER BY s.sold_at DESC, s.unit_key DESC LIMIT 10',
+    )
     expect(last).toMatch(/SEARCH s USING (COVERING )?INDEX sales_by_player \(player_id=\?\)/)
     expect(last).not.toMatch(/TEMP B-TREE/)
-    expect(plan('SELECT unit_key / 10000000000, count(*) FROM sales WHERE player_id = ? GROUP BY 1')).toMatch(/COVERING INDEX sales_by_player/)
+    expect(plan('SELECT unit_key / 10000000000, count(*) FROM sales WHERE player_id = ? GROUP BY 1')).toMatch(
+      /COVERING INDEX sales_by_player/,
+    )
   })
 })
 
@@ -186,7 +250,9 @@ describe.skipIf(testEngine() === 'postgres')('a ledger of schema 14 brought to 1
       const id = db.prepare("INSERT INTO players (name) VALUES ('ann') RETURNING id").pluck().get() as number
       const keys = [10010000000, 10010000001, 10010000002]
       // sold at 3, 1, 2 minutes: chained in the order of sale, as version 14 kept them
-      const add = db.prepare('INSERT INTO sales (unit_key, player_id, prev_key, sold_at, stake_cents, prize_cents) VALUES (?, ?, ?, ?, 500, 0)')
+      const add = db.prepare(
+        'INSERT INTO sales (unit_key, player_id, prev_key, sold_at, stake_cents, prize_cents) VALUES (?, ?, ?, ?, 500, 0)',
+      )
       add.run(keys[1], id, null, at(1))
       add.run(keys[2], id, keys[1], at(2))
       add.run(keys[0], id, keys[2], at(3))
@@ -196,8 +262,18 @@ describe.skipIf(testEngine() === 'postgres')('a ledger of schema 14 brought to 1
       try {
         expect(db.pragma('user_version', { simple: true })).toBe(15)
         expect((db.pragma('table_info(sales)') as { name: string }[]).map((c) => c.name)).not.toContain('prev_key')
-        expect(db.prepare('SELECT unit_key FROM sales WHERE player_id = ? ORDER BY sold_at DESC, unit_key DESC').pluck().all(id)).toEqual([keys[0], keys[2], keys[1]])
-        expect(db.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = 'sales_by_player'").pluck().get()).toBe(1)
+        expect(
+          db
+            .prepare('SELECT unit_key FROM sales WHERE player_id = ? ORDER BY sold_at DESC, unit_key DESC')
+            .pluck()
+            .all(id),
+        ).toEqual([keys[0], keys[2], keys[1]])
+        expect(
+          db
+            .prepare("SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = 'sales_by_player'")
+            .pluck()
+            .get(),
+        ).toBe(1)
       } finally {
         db.close()
       }

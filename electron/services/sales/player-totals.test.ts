@@ -32,16 +32,30 @@ afterEach(() => {
   while (open.length) open.pop()!.close()
 })
 
-type Totals = [id: number, units: number, staked: number, won: number, first: number | null, last: number | null, head: number | null]
+type Totals = [
+  id: number,
+  units: number,
+  staked: number,
+  won: number,
+  first: number | null,
+  last: number | null,
+  head: number | null,
+]
 const COLUMNS = 'id, units, staked_cents, won_cents, first_sale_at, last_sale_at, last_key'
 
 /** Every player's totals as the sales give them, the head being the newest sale by (time, unit key). */
 function fromSales(db: Db): Totals[] {
-  return db.prepare(`SELECT p.id, count(s.unit_key), coalesce(sum(s.stake_cents), 0), coalesce(sum(s.prize_cents), 0), min(s.sold_at), max(s.sold_at),
+  return db
+    .prepare(
+      `SELECT p.id, count(s.unit_key), coalesce(sum(s.stake_cents), 0), coalesce(sum(s.prize_cents), 0), min(s.sold_at), max(s.sold_at),
       (SELECT h.unit_key FROM sales h WHERE h.player_id = p.id ORDER BY h.sold_at DESC, h.unit_key DESC LIMIT 1)
-    FROM players p LEFT JOIN sales s ON s.player_id = p.id GROUP BY p.id ORDER BY p.id`).raw().all() as Totals[]
+    FROM players p LEFT JOIN sales s ON s.player_id = p.id GROUP BY p.id ORDER BY p.id`,
+    )
+    .raw()
+    .all() as Totals[]
 }
-const read = (db: Db, from: 'player_totals' | 'players') => db.prepare(`SELECT ${COLUMNS} FROM ${from} ORDER BY id`).raw().all() as Totals[]
+const read = (db: Db, from: 'player_totals' | 'players') =>
+  db.prepare(`SELECT ${COLUMNS} FROM ${from} ORDER BY id`).raw().all() as Totals[]
 /** Deltas waiting to be folded (a SQLite ledger has none). */
 const deltas = (db: Db) => (onPostgres ? (db.prepare('SELECT count(*) FROM player_deltas').pluck().get() as number) : 0)
 
@@ -50,11 +64,21 @@ function generator(seed: number, count: number, players: number): GeneratorOptio
 }
 
 /** A simulation's selling through `sales`, in batches of `batchSize`, calling `after` once each has committed. */
-function sell(f: LedgerFixture, e: number, gen: GeneratorOptions, opts: { sales?: SalesService; batchSize?: number; after?: () => void; signal?: AbortSignal } = {}) {
-  return sellDrafts(opts.sales ?? f.sales, inProcessDrafts(gen), { emission: e, sales: gen.count, batchSize: opts.batchSize ?? 400, gen }, {
-    signal: opts.signal,
-    progress: () => opts.after?.(),
-  })
+function sell(
+  f: LedgerFixture,
+  e: number,
+  gen: GeneratorOptions,
+  opts: { sales?: SalesService; batchSize?: number; after?: () => void; signal?: AbortSignal } = {},
+) {
+  return sellDrafts(
+    opts.sales ?? f.sales,
+    inProcessDrafts(gen),
+    { emission: e, sales: gen.count, batchSize: opts.batchSize ?? 400, gen },
+    {
+      signal: opts.signal,
+      progress: () => opts.after?.(),
+    },
+  )
 }
 
 describe("a player's totals and head", () => {
@@ -81,7 +105,9 @@ describe("a player's totals and head", () => {
     const e = await f.openEmission({ startsOn: '2025-03-01' })
     const ac = new AbortController()
     let batches = 0
-    await expect(sell(f, e, generator(4, 4000, 60), { signal: ac.signal, after: () => ++batches === 3 && ac.abort() })).rejects.toMatchObject({ code: 'CANCELLED' })
+    await expect(
+      sell(f, e, generator(4, 4000, 60), { signal: ac.signal, after: () => ++batches === 3 && ac.abort() }),
+    ).rejects.toMatchObject({ code: 'CANCELLED' })
     expect(f.catalog.block(e, 1).units_sold).toBe(1200)
     expect(deltas(f.db)).toBe(0)
     expect(read(f.db, 'players')).toEqual(fromSales(f.db))
@@ -90,7 +116,12 @@ describe("a player's totals and head", () => {
   it('stay right when a simulation dies before its fold: other sales come, and the next simulation folds all', async () => {
     const f = fixture()
     const e = await f.openEmission({ startsOn: '2025-03-01' })
-    const lost: SalesService = { ...f.sales, foldPlayerTotals: () => { throw new Error('the connection was lost') } }
+    const lost: SalesService = {
+      ...f.sales,
+      foldPlayerTotals: () => {
+        throw new Error('the connection was lost')
+      },
+    }
     await sell(f, e, generator(5, 2000, 40), { sales: lost })
     if (onPostgres) expect(deltas(f.db)).toBeGreaterThan(40)
     expect(read(f.db, 'player_totals')).toEqual(fromSales(f.db))
@@ -101,11 +132,18 @@ describe("a player's totals and head", () => {
     const sold = f.sales.sellNext(e, { player: heavy, soldAt: NOW })
     expect(read(f.db, 'player_totals')).toEqual(fromSales(f.db))
     // support's last 10 start from that head, newest first
-    const newest = f.db.prepare(`SELECT unit_key FROM sales WHERE player_id = (SELECT id FROM players WHERE name = ?)
-      ORDER BY sold_at DESC, unit_key DESC`).pluck().all(heavy) as number[]
+    const newest = f.db
+      .prepare(
+        `SELECT unit_key FROM sales WHERE player_id = (SELECT id FROM players WHERE name = ?)
+      ORDER BY sold_at DESC, unit_key DESC`,
+      )
+      .pluck()
+      .all(heavy) as number[]
     const last = createPlayersService({ db: f.db, catalog: f.catalog }).last(heavy)
     expect(last.lastUnits[0].serial).toBe(sold.serial)
-    expect(last.lastUnits.map((u) => u.serial)).toEqual(newest.slice(0, 10).map((k) => formatSerial(splitUnitKey(k), def.blockSize)))
+    expect(last.lastUnits.map((u) => u.serial)).toEqual(
+      newest.slice(0, 10).map((k) => formatSerial(splitUnitKey(k), def.blockSize)),
+    )
     expect(last.units).toBe(newest.length)
 
     // a late sale of another such player, in place: its chain is relinked, its head stays the newest sale
@@ -126,7 +164,13 @@ describe("a player's totals and head", () => {
     f.db.prepare('UPDATE player_deltas SET won_cents = won_cents + 100 WHERE player_id = ?').run(id)
     const check = checkLedgerData({ db: f.db, catalog: f.catalog })
     expect(check.ok).toBe(false)
-    expect(check.problems).toContainEqual(expect.objectContaining({ kind: 'PLAYER_TOTALS', field: 'won_cents', row: expect.objectContaining({ playerId: id }) }))
+    expect(check.problems).toContainEqual(
+      expect.objectContaining({
+        kind: 'PLAYER_TOTALS',
+        field: 'won_cents',
+        row: expect.objectContaining({ playerId: id }),
+      }),
+    )
   })
 })
 
@@ -156,12 +200,19 @@ describe("a batch's check of its players", () => {
     const f = fixture()
     const e = await f.openEmission({ startsOn: '2025-03-01' })
     await sell(f, e, generator(9, 300, 10))
-    const stray = () => f.db.prepare('INSERT INTO sales (unit_key, player_id, sold_at, stake_cents, prize_cents) VALUES (?, 999999, 1, 200, 0)').run(e * 1e10 + 1e7 + 9000)
+    const stray = () =>
+      f.db
+        .prepare(
+          'INSERT INTO sales (unit_key, player_id, sold_at, stake_cents, prize_cents) VALUES (?, 999999, 1, 200, 0)',
+        )
+        .run(e * 1e10 + 1e7 + 9000)
     expect(stray).toThrow('FOREIGN KEY constraint failed')
-    expect(() => f.db.transaction(() => {
-      f.sales.sellNext(e, { player: 'P-in-the-same-transaction', soldAt: NOW })
-      stray()
-    })()).toThrow('FOREIGN KEY constraint failed')
+    expect(() =>
+      f.db.transaction(() => {
+        f.sales.sellNext(e, { player: 'P-in-the-same-transaction', soldAt: NOW })
+        stray()
+      })(),
+    ).toThrow('FOREIGN KEY constraint failed')
     expect(f.db.prepare('SELECT count(*) FROM sales').pluck().get()).toBe(300)
   })
 })

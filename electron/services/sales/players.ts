@@ -11,7 +11,6 @@ import type { PlayerEntry } from './player-cache'
 /** Names looked up in one query (json_each), for the players the cache does not hold. */
 const LOOKUP_CHUNK = 5000
 
-
 /** A batch's players: the entries it takes them from (the cache or its own), its stamp, and them in order of first sale. */
 export interface BatchPlayers {
   entries: Map<string, PlayerEntry>
@@ -24,7 +23,6 @@ export interface PlayerStore {
   byName: Statement
   rows: SalesRows
 }
-
 
 /** The entries in order of id: numbers sorted natively (id × 2^21 + place, exact below 2^53) instead of a comparator called a million times a batch. */
 export function byId(list: PlayerEntry[]): PlayerEntry[] {
@@ -51,7 +49,18 @@ export function playersOf(store: PlayerStore, b: BatchPlayers, pending: PendingS
 function entryOf(b: BatchPlayers, name: string, missing: PlayerEntry[]): PlayerEntry {
   let e = b.entries.get(name)
   if (e === undefined) {
-    e = { name, id: 0, stamp: 0, head: null, headSoldAt: -Infinity, units: 0, staked: 0, won: 0, first: Infinity, lastAt: -Infinity }
+    e = {
+      name,
+      id: 0,
+      stamp: 0,
+      head: null,
+      headSoldAt: -Infinity,
+      units: 0,
+      staked: 0,
+      won: 0,
+      first: Infinity,
+      lastAt: -Infinity,
+    }
     b.entries.set(name, e)
   }
   if (e.stamp !== b.stamp) {

@@ -96,15 +96,31 @@ function sqliteSalesRows(db: Db): SalesRows {
   // lastInsertRowid, not RETURNING id: RETURNING costs about twice the bare insert on SQLite
   const insertPlayer = db.prepare('INSERT INTO players (name) VALUES (?)')
   // every SET reads the row as it was: last_key moves only to a sale newer than the stored newest
-  const updatePlayer = db.prepare(`UPDATE players SET units = units + ?, staked_cents = staked_cents + ?, won_cents = won_cents + ?,
+  const updatePlayer =
+    db.prepare(`UPDATE players SET units = units + ?, staked_cents = staked_cents + ?, won_cents = won_cents + ?,
       first_sale_at = min(coalesce(first_sale_at, ?), ?), last_sale_at = max(coalesce(last_sale_at, ?), ?),
       last_key = CASE WHEN ${newer('', '?', '?')} THEN ? ELSE last_key END WHERE id = ?`)
-  const addDay = db.prepare(`INSERT INTO daily_sales (day, emission, units, sales_cents, prizes, prizes_cents) VALUES (?, ?, ?, ?, ?, ?) ${ADD_TO_DAY}`)
+  const addDay = db.prepare(
+    `INSERT INTO daily_sales (day, emission, units, sales_cents, prizes, prizes_cents) VALUES (?, ?, ?, ?, ?, ?) ${ADD_TO_DAY}`,
+  )
   const addToPlayers = (players: readonly PlayerTotals[]) => {
     let updated = 0
     for (const t of players) {
       const h = t.headSoldAt
-      updated += updatePlayer.run(t.units, t.staked, t.won, t.first, t.first, t.lastAt, t.lastAt, h, h, t.head, t.head, t.id).changes
+      updated += updatePlayer.run(
+        t.units,
+        t.staked,
+        t.won,
+        t.first,
+        t.first,
+        t.lastAt,
+        t.lastAt,
+        h,
+        h,
+        t.head,
+        t.head,
+        t.id,
+      ).changes
     }
     return updated
   }
@@ -139,7 +155,8 @@ const COPY_SALES = `COPY sales ${COLUMNS} FROM STDIN (FORMAT binary)`
 const SALE_KINDS: readonly CopyKind[] = ['int8', 'text', 'int8', 'int8', 'int8', 'int8', 'int8', 'int8', 'bytea']
 /** Sales per COPY sent: the server takes one while the next is built (PgDb.postCopyIn). */
 const COPY_CHUNK = 10_000
-const COPY_DELTAS = 'COPY player_deltas (player_id, units, staked_cents, won_cents, first_sale_at, last_sale_at, last_key) FROM STDIN (FORMAT binary)'
+const COPY_DELTAS =
+  'COPY player_deltas (player_id, units, staked_cents, won_cents, first_sale_at, last_sale_at, last_key) FROM STDIN (FORMAT binary)'
 const DELTA_KINDS: readonly CopyKind[] = ['int8', 'int8', 'int8', 'int8', 'int8', 'int8', 'int8']
 /**
  * The fold: the players that have deltas are locked, in order of id (as every batch locks its
@@ -150,7 +167,8 @@ const DELTA_KINDS: readonly CopyKind[] = ['int8', 'int8', 'int8', 'int8', 'int8'
  * player after the lock is neither deleted nor folded: it waits for the next fold.
  */
 const FOLD_WORK_MEM = '256MB'
-const LOCK_FOLDED = 'SELECT id FROM players WHERE id IN (SELECT player_id FROM player_deltas) ORDER BY id FOR NO KEY UPDATE'
+const LOCK_FOLDED =
+  'SELECT id FROM players WHERE id IN (SELECT player_id FROM player_deltas) ORDER BY id FOR NO KEY UPDATE'
 const FOLD_TOTALS = `WITH gone AS (DELETE FROM player_deltas x WHERE x.player_id = ANY(CAST(? AS bigint[])) RETURNING x.*)
   UPDATE players p SET ${TOTALS.map(([column, value]) => `${column} = ${value}`).join(', ')}
   FROM (SELECT x.player_id, ${DELTAS_SUMMED} FROM gone x GROUP BY x.player_id) d WHERE p.id = d.player_id`
@@ -182,7 +200,11 @@ function pgSalesRows(db: PgDb): SalesRows {
                  unnest(CAST(? AS bigint[])) AS head, unnest(CAST(? AS bigint[])) AS head_at) v
     WHERE p.id = v.id`)
   // a name another workstation creates at the same time is taken as it made it (its head checked at the batch's end: heads.ts)
-  const insertNames = db.prepare('INSERT INTO players (name) SELECT unnest(CAST(? AS text[])) ON CONFLICT (name) DO NOTHING RETURNING id, name').raw()
+  const insertNames = db
+    .prepare(
+      'INSERT INTO players (name) SELECT unnest(CAST(? AS text[])) ON CONFLICT (name) DO NOTHING RETURNING id, name',
+    )
+    .raw()
   const idsOf = db.prepare('SELECT id, name FROM players WHERE name = ANY(CAST(? AS text[]))').raw()
   const addDays = db.prepare(`INSERT INTO daily_sales (day, emission, units, sales_cents, prizes, prizes_cents)
     SELECT unnest(CAST(? AS text[])), unnest(CAST(? AS bigint[])), unnest(CAST(? AS bigint[])), unnest(CAST(? AS bigint[])),
@@ -190,7 +212,8 @@ function pgSalesRows(db: PgDb): SalesRows {
   return {
     insert(values, count) {
       // each chunk goes to the server as soon as it is built, and is taken while the next is built
-      for (let from = 0; from < count; from += COPY_CHUNK) db.postCopyIn(COPY_SALES, binaryCopy(SALE_KINDS, values, from, Math.min(COPY_CHUNK, count - from)))
+      for (let from = 0; from < count; from += COPY_CHUNK)
+        db.postCopyIn(COPY_SALES, binaryCopy(SALE_KINDS, values, from, Math.min(COPY_CHUNK, count - from)))
     },
     settle: () => db.flush(),
     addToPlayers(players) {
@@ -198,8 +221,19 @@ function pgSalesRows(db: PgDb): SalesRows {
       const col = (f: (t: PlayerTotals) => number | null) => players.map(f)
       // each player found by its key: a hash of the whole table (about 0.2 s a batch with a whole
       // block's 400,800 players) costs more than looking up the batch's players
-      return db.byIndex(() => update.run(col((t) => t.id), col((t) => t.units), col((t) => t.staked), col((t) => t.won), col((t) => t.first), col((t) => t.lastAt),
-        col((t) => t.head), col((t) => t.headSoldAt)).changes)
+      return db.byIndex(
+        () =>
+          update.run(
+            col((t) => t.id),
+            col((t) => t.units),
+            col((t) => t.staked),
+            col((t) => t.won),
+            col((t) => t.first),
+            col((t) => t.lastAt),
+            col((t) => t.head),
+            col((t) => t.headSoldAt),
+          ).changes,
+      )
     },
     newPlayers(names) {
       if (names.length === 0) return []
@@ -210,20 +244,29 @@ function pgSalesRows(db: PgDb): SalesRows {
     },
     addToDays(days) {
       if (days.length === 0) return
-      const col = <T,>(f: (d: DayTotals) => T) => days.map(f)
-      addDays.run(col((d) => d.day), col((d) => d.emission), col((d) => d.units), col((d) => d.sales), col((d) => d.prizes), col((d) => d.prizesCents))
+      const col = <T>(f: (d: DayTotals) => T) => days.map(f)
+      addDays.run(
+        col((d) => d.day),
+        col((d) => d.emission),
+        col((d) => d.units),
+        col((d) => d.sales),
+        col((d) => d.prizes),
+        col((d) => d.prizesCents),
+      )
     },
     appendToPlayers(players) {
       if (players.length === 0) return 0
       return db.copyIn(COPY_DELTAS, binaryCopy(DELTA_KINDS, deltaValues(players), 0, players.length))
     },
     foldPlayers() {
-      const folded = db.transaction(() => {
-        // the deltas of a whole block (6 million rows, 400,000 players) summed in memory, not on disk
-        db.exec(`SET LOCAL work_mem = '${FOLD_WORK_MEM}'`)
-        const ids = db.prepare(LOCK_FOLDED).pluck().all() as number[]
-        return ids.length === 0 ? 0 : db.prepare(FOLD_TOTALS).run([ids]).changes
-      }).immediate()
+      const folded = db
+        .transaction(() => {
+          // the deltas of a whole block (6 million rows, 400,000 players) summed in memory, not on disk
+          db.exec(`SET LOCAL work_mem = '${FOLD_WORK_MEM}'`)
+          const ids = db.prepare(LOCK_FOLDED).pluck().all() as number[]
+          return ids.length === 0 ? 0 : db.prepare(FOLD_TOTALS).run([ids]).changes
+        })
+        .immediate()
       // the deleted deltas' rows and index entries cleared now: until then each look-up of a
       // player walked past its dead ones (an import after a whole block found players 10× slower)
       if (folded > 0 && !db.inTransaction) db.exec('VACUUM player_deltas')

@@ -21,16 +21,27 @@ import { checkedStream, sellChecked } from './checked'
 import { loadEmission, serialOf } from './state'
 import type { BatchOptions, BatchResult, SaleInput, SalesContext, SalesService } from './context'
 
-
 class RolledBack extends Error {
   constructor(readonly result: BatchResult) {
     super('the batch was rolled back')
   }
 }
 
-export function createSalesService({ db, clock, catalog, alerts }: { db: Db; clock: Clock; catalog: Catalog; alerts: AlertsService }): SalesService {
+export function createSalesService({
+  db,
+  clock,
+  catalog,
+  alerts,
+}: {
+  db: Db
+  clock: Clock
+  catalog: Catalog
+  alerts: AlertsService
+}): SalesService {
   const ctx: SalesContext = {
-    db, clock, catalog,
+    db,
+    clock,
+    catalog,
     batches: createSalesBatch({ db, catalog, alerts }),
     saleById: db.prepare(`SELECT s.unit_key, p.name AS player, s.sold_at, s.stake_cents, s.play, s.events
                           FROM sales s JOIN players p ON p.id = s.player_id WHERE s.sale_id = ?`),
@@ -38,7 +49,8 @@ export function createSalesService({ db, clock, catalog, alerts }: { db: Db; clo
                            FROM sales s JOIN players p ON p.id = s.player_id WHERE s.unit_key = ?`),
   }
   const service: SalesService = {
-    sellNext: (emission, input) => (service.sellBatch([{ ...input, emission }]) as Extract<BatchResult, { ok: true }>).sold[0],
+    sellNext: (emission, input) =>
+      (service.sellBatch([{ ...input, emission }]) as Extract<BatchResult, { ok: true }>).sold[0],
     sellBatch: (inputs, opts = {}) => sellBatch(ctx, inputs, opts),
     sellChecked: (emission, sales, onRun) => sellChecked(ctx, emission, sales, onRun),
     checkedStream: (emission) => checkedStream(ctx, emission),

@@ -61,7 +61,12 @@ export function loadEmission(catalog: Catalog, emission: number, db?: Db): Emiss
   const row = catalog.emission(emission)
   const def = catalog.definition(emission)
   const blocks = catalog.blocks(emission).map((b) => ({
-    block: b.block, status: b.status, sold: b.units_sold, startSold: b.units_sold, tiers: null, tierDelta: new Array<number>(def.tiers.length).fill(0),
+    block: b.block,
+    status: b.status,
+    sold: b.units_sold,
+    startSold: b.units_sold,
+    tiers: null,
+    tierDelta: new Array<number>(def.tiers.length).fill(0),
   }))
   let at = blocks.findIndex((b) => b.sold < def.blockSize)
   if (at < 0) at = blocks.length
@@ -75,7 +80,8 @@ export function openState(catalog: Catalog, emission: number, db?: Db): Emission
   return st
 }
 
-export const serialOf = (st: EmissionState, block: number, unit: number) => formatSerial({ emission: st.row.emission, block, unit }, st.def.blockSize)
+export const serialOf = (st: EmissionState, block: number, unit: number) =>
+  formatSerial({ emission: st.row.emission, block, unit }, st.def.blockSize)
 
 /**
  * The tier of the block's `unit` (null: losing), the block's tiers derived on first use, counted
@@ -97,10 +103,22 @@ export function advance(st: EmissionState, cur: BlockCursor): void {
 }
 
 // the refusals that both the general batch and the checked columns make
-export const notOpen = (st: EmissionState) => new AppError('ILLEGAL_STATE', `emission ${st.row.emission} is not open for sale: it is ${describeStatus(st.row.status)}`)
-export const soldOut = (st: EmissionState) => new AppError('SOLD_OUT', `emission ${st.row.emission} is sold out: all ${st.blocks.length * st.def.blockSize} units are sold`)
+export const notOpen = (st: EmissionState) =>
+  new AppError(
+    'ILLEGAL_STATE',
+    `emission ${st.row.emission} is not open for sale: it is ${describeStatus(st.row.status)}`,
+  )
+export const soldOut = (st: EmissionState) =>
+  new AppError(
+    'SOLD_OUT',
+    `emission ${st.row.emission} is sold out: all ${st.blocks.length * st.def.blockSize} units are sold`,
+  )
 export const cannotSell = (st: EmissionState, cur: BlockCursor) =>
-  new AppError('ILLEGAL_STATE', `block ${st.row.emission}/${cur.block} cannot sell: ${cur.status === 'failed' ? 'it failed its verification' : `it is ${cur.status}`}`)
-export const tooEarly = (st: EmissionState, soldAt: number) => `emission ${st.row.emission} starts selling on ${st.row.starts_on}, after ${new Date(soldAt).toISOString()}`
+  new AppError(
+    'ILLEGAL_STATE',
+    `block ${st.row.emission}/${cur.block} cannot sell: ${cur.status === 'failed' ? 'it failed its verification' : `it is ${cur.status}`}`,
+  )
+export const tooEarly = (st: EmissionState, soldAt: number) =>
+  `emission ${st.row.emission} starts selling on ${st.row.starts_on}, after ${new Date(soldAt).toISOString()}`
 export const beforeCreation = (st: EmissionState, soldAt: number) =>
   `emission ${st.row.emission} was created on ${st.row.created_at} and has no first sale day: a sale at ${new Date(soldAt).toISOString()} is before it`

@@ -79,7 +79,8 @@ export function habitOf(rank: number): SimMode {
 
 /** Relative sales per hour of the day, French time (taken as UTC+1 all year). */
 export const HOURLY_WEIGHTS = [
-  0.25, 0.15, 0.08, 0.05, 0.05, 0.08, 0.2, 0.45, 0.7, 0.8, 0.9, 1.1, 1.35, 1.3, 1.0, 0.9, 0.95, 1.1, 1.35, 1.6, 1.7, 1.5, 1.0, 0.55,
+  0.25, 0.15, 0.08, 0.05, 0.05, 0.08, 0.2, 0.45, 0.7, 0.8, 0.9, 1.1, 1.35, 1.3, 1.0, 0.9, 0.95, 1.1, 1.35, 1.6, 1.7,
+  1.5, 1.0, 0.55,
 ]
 /** Relative sales per day of the week, Sunday first. */
 export const WEEKDAY_WEIGHTS = [1.15, 0.9, 0.9, 0.95, 1.0, 1.2, 1.35]
@@ -282,7 +283,11 @@ export interface SalesGenerator {
 /** `count` sales in time order, deterministic from the options. */
 /** Refuses options that no generator can follow (before a simulation records anything). */
 export function checkGeneratorOptions(o: GeneratorOptions): void {
-  if (!Number.isInteger(o.players) || o.players < 1 || o.players > PLAYER_ID_SPACE) throw new AppError('BAD_ARGUMENTS', `players must be from 1 to ${PLAYER_ID_SPACE}, not ${o.players}`, { field: 'players', ...because('SIM_PLAYERS_RANGE', { max: PLAYER_ID_SPACE }) })
+  if (!Number.isInteger(o.players) || o.players < 1 || o.players > PLAYER_ID_SPACE)
+    throw new AppError('BAD_ARGUMENTS', `players must be from 1 to ${PLAYER_ID_SPACE}, not ${o.players}`, {
+      field: 'players',
+      ...because('SIM_PLAYERS_RANGE', { max: PLAYER_ID_SPACE }),
+    })
   if (!(o.toMs > o.fromMs)) throw new AppError('BAD_ARGUMENTS', 'the simulated period must end after it starts')
 }
 
@@ -315,11 +320,24 @@ export function createSalesGenerator(o: GeneratorOptions): SalesGenerator {
         if (interrupted) scratch.events.length = Math.floor(rng() * scratch.events.length)
         events = packEvents(scratch.events)
       }
-      return { rank, player, soldAt: clock.next(rng), style, mode: style === 'auto' ? 'auto' : 'play', status: interrupted ? 'interrupted' : 'complete', events }
+      return {
+        rank,
+        player,
+        soldAt: clock.next(rng),
+        style,
+        mode: style === 'auto' ? 'auto' : 'play',
+        status: interrupted ? 'interrupted' : 'complete',
+        events,
+      }
     },
     next() {
       const d = gen.nextPacked()
-      return { player: d.player, soldAt: d.soldAt, style: d.style, play: { mode: d.mode, status: d.status, events: unpackEvents(d.events) } }
+      return {
+        player: d.player,
+        soldAt: d.soldAt,
+        style: d.style,
+        play: { mode: d.mode, status: d.status, events: unpackEvents(d.events) },
+      }
     },
   }
   return gen

@@ -35,14 +35,25 @@ export interface SimulateWorkerData {
   draftsEntry: { file: string; eval: boolean }
 }
 
-export type SimulateWorkerMessage = { type: 'progress'; sold: number; run: UnitRun } | { type: 'done' } | { type: 'error'; code: ErrorCode; message: string }
+export type SimulateWorkerMessage =
+  | { type: 'progress'; sold: number; run: UnitRun }
+  | { type: 'done' }
+  | { type: 'error'; code: ErrorCode; message: string }
 
 export function workerSeller(ledger: WorkerLedgerRef): Seller {
   return (job, hooks) =>
     new Promise<void>((resolve, reject) => {
       const entry = workerEntry('simulate-worker')
-      const data: SimulateWorkerData = { ledger, job: job.batchSize ? job : { ...job, batchSize: WORKER_BATCH, batchMs: WORKER_BATCH_MS }, draftsEntry: workerEntry('sales-worker') }
-      const worker = new Worker(entry.file, { eval: entry.eval, workerData: data, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } })
+      const data: SimulateWorkerData = {
+        ledger,
+        job: job.batchSize ? job : { ...job, batchSize: WORKER_BATCH, batchMs: WORKER_BATCH_MS },
+        draftsEntry: workerEntry('sales-worker'),
+      }
+      const worker = new Worker(entry.file, {
+        eval: entry.eval,
+        workerData: data,
+        resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
+      })
       let settled = false
       const onAbort = () => worker.postMessage('cancel')
       const settle = (e: Error | null) => {
@@ -60,6 +71,8 @@ export function workerSeller(ledger: WorkerLedgerRef): Seller {
         else settle(new AppError(m.code, m.message))
       })
       worker.on('error', (e) => settle(new AppError('INTERNAL', `the simulation's worker failed: ${e.message}`)))
-      worker.on('exit', (code) => settle(new AppError('INTERNAL', `the simulation's worker stopped (exit code ${code})`)))
+      worker.on('exit', (code) =>
+        settle(new AppError('INTERNAL', `the simulation's worker stopped (exit code ${code})`)),
+      )
     })
 }

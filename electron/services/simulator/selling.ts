@@ -23,7 +23,12 @@ export const DEFAULT_BATCH = 20_000
 const yieldToLoop = () => new Promise<void>((resolve) => setTimeout(resolve, 2))
 
 /** Sells the drafts of `source` through `sales`, one transaction per batch; the next batch is drafted while this one sells. */
-export async function sellDrafts(sales: SalesService, source: DraftSource, job: SellJob, hooks: SellHooks): Promise<void> {
+export async function sellDrafts(
+  sales: SalesService,
+  source: DraftSource,
+  job: SellJob,
+  hooks: SellHooks,
+): Promise<void> {
   const batchSize = job.batchSize ?? DEFAULT_BATCH
   const names = new Map<number, string>()
   const players: string[] = []
@@ -36,7 +41,8 @@ export async function sellDrafts(sales: SalesService, source: DraftSource, job: 
   sales.appendPlayerTotals(true)
   try {
     while (sold < job.sales) {
-      if (hooks.signal?.aborted) throw new AppError('CANCELLED', `the simulation was cancelled after ${sold} sales`, because('TASK_CANCELLED'))
+      if (hooks.signal?.aborted)
+        throw new AppError('CANCELLED', `the simulation was cancelled after ${sold} sales`, because('TASK_CANCELLED'))
       const d: DraftBatch = await next!
       next = sold + d.count < job.sales ? source.request(sizeAfter(sold + d.count)) : null
       players.length = d.count

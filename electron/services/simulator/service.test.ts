@@ -24,10 +24,20 @@ afterEach(() => {
   while (open.length) open.pop()!.close()
 })
 
-interface SaleRow { unit_key: number; player: string; sold_at: number; play: number; events: Buffer }
+interface SaleRow {
+  unit_key: number
+  player: string
+  sold_at: number
+  play: number
+  events: Buffer
+}
 /** What the simulator decides (outcomes come from each ledger's own block secrets). */
 const salesOf = (f: LedgerFixture) =>
-  f.db.prepare('SELECT s.unit_key, p.name AS player, s.sold_at, s.play, s.events FROM sales s JOIN players p ON p.id = s.player_id ORDER BY s.unit_key').all() as SaleRow[]
+  f.db
+    .prepare(
+      'SELECT s.unit_key, p.name AS player, s.sold_at, s.play, s.events FROM sales s JOIN players p ON p.id = s.player_id ORDER BY s.unit_key',
+    )
+    .all() as SaleRow[]
 
 describe('seeded draws', () => {
   it('repeat for a seed and differ between seeds', () => {
@@ -48,8 +58,22 @@ describe('seeded draws', () => {
 })
 
 describe('drafts made on a worker thread', () => {
-  const opts = { seed: 5, players: 300, count: 5000, fromMs: Date.parse('2025-03-01T00:00:00Z'), toMs: Date.parse('2025-03-15T00:00:00Z'), zones: { winningCells: def.winningCells, yoursCells: def.yoursCells } }
-  const plain = (b: DraftBatch) => ({ ...b, ranks: [...b.ranks], soldAt: [...b.soldAt], codes: [...b.codes], ends: [...b.ends], events: [...b.events] })
+  const opts = {
+    seed: 5,
+    players: 300,
+    count: 5000,
+    fromMs: Date.parse('2025-03-01T00:00:00Z'),
+    toMs: Date.parse('2025-03-15T00:00:00Z'),
+    zones: { winningCells: def.winningCells, yoursCells: def.yoursCells },
+  }
+  const plain = (b: DraftBatch) => ({
+    ...b,
+    ranks: [...b.ranks],
+    soldAt: [...b.soldAt],
+    codes: [...b.codes],
+    ends: [...b.ends],
+    events: [...b.events],
+  })
 
   it('are the drafts of this thread, batch for batch, in the order asked', async () => {
     const here = inProcessDrafts(opts)
@@ -115,7 +139,8 @@ describe('the sales generator', () => {
         const gap = ev[i].t - ev[i - 1].t
         if (d.style === 'click') expect(gap >= 150 && gap <= 900).toBe(true)
         if (d.style === 'auto') expect(gap).toBe(120)
-        if (d.style === 'drag' && ev[i].cell === ev[i - 1].cell + 1 && ev[i].zone === 'winning') expect(gap >= 30 && gap <= 90).toBe(true)
+        if (d.style === 'drag' && ev[i].cell === ev[i - 1].cell + 1 && ev[i].zone === 'winning')
+          expect(gap >= 30 && gap <= 90).toBe(true)
       }
       if (d.style === 'drag') expect(ev.every((e) => e.gesture === 'drag')).toBe(true)
       if (d.style !== 'drag') expect(ev.every((e) => e.gesture === 'click')).toBe(true)
@@ -143,7 +168,9 @@ describe('the sales generator', () => {
     }
     const evening = byHour[19] + byHour[20]
     const night = byHour[3] + byHour[4]
-    expect(evening / night).toBeGreaterThan((HOURLY_WEIGHTS[19] + HOURLY_WEIGHTS[20]) / (HOURLY_WEIGHTS[3] + HOURLY_WEIGHTS[4]) / 2)
+    expect(evening / night).toBeGreaterThan(
+      (HOURLY_WEIGHTS[19] + HOURLY_WEIGHTS[20]) / (HOURLY_WEIGHTS[3] + HOURLY_WEIGHTS[4]) / 2,
+    )
     const days = new Set(drafts.map((d) => new Date(d.soldAt).toISOString().slice(0, 10)))
     expect(days.size).toBe(14)
   })
@@ -153,7 +180,11 @@ describe('the simulator', () => {
   it('is deterministic from its seed on the same ledger state', async () => {
     const runs: SaleRow[][] = []
     // the second run makes its drafts on a worker thread, as the app does
-    for (const [seed, workers] of [[5, false], [5, true], [6, false]] as const) {
+    for (const [seed, workers] of [
+      [5, false],
+      [5, true],
+      [6, false],
+    ] as const) {
       const f = fixture({ workers })
       const e = await f.openEmission({ startsOn: '2025-03-01' })
       await f.simulator.run(TEST_ACTOR, { emission: e, sales: 3000, seed, batchSize: 700 })
@@ -180,10 +211,18 @@ describe('the simulator', () => {
     })
     expect(new Set(rows.map((s) => s.player)).size).toBeLessThanOrEqual(300)
     expect(f.catalog.block(e, 1).units_sold).toBe(4000)
-    const tiers = f.db.prepare('SELECT tier, sold FROM block_tiers WHERE emission = ? ORDER BY tier').all(e) as { tier: number; sold: number }[]
-    const counted = f.db.prepare('SELECT tier, count(*) AS n FROM sales WHERE tier IS NOT NULL GROUP BY tier').all() as { tier: number; n: number }[]
+    const tiers = f.db.prepare('SELECT tier, sold FROM block_tiers WHERE emission = ? ORDER BY tier').all(e) as {
+      tier: number
+      sold: number
+    }[]
+    const counted = f.db
+      .prepare('SELECT tier, count(*) AS n FROM sales WHERE tier IS NOT NULL GROUP BY tier')
+      .all() as { tier: number; n: number }[]
     for (const t of tiers) expect(t.sold).toBe(counted.find((c) => c.tier === t.tier)?.n ?? 0)
-    const audit = f.db.prepare("SELECT action FROM audit WHERE action LIKE 'sales.simulate%' ORDER BY seq").pluck().all()
+    const audit = f.db
+      .prepare("SELECT action FROM audit WHERE action LIKE 'sales.simulate%' ORDER BY seq")
+      .pluck()
+      .all()
     expect(audit).toEqual(['sales.simulate-start', 'sales.simulate'])
   })
 
@@ -202,7 +241,16 @@ describe('the simulator', () => {
     const f = fixture()
     const e = await f.openEmission()
     const ac = new AbortController()
-    const run = f.simulator.run(TEST_ACTOR, { emission: e, sales: 5000, batchSize: 500 }, { signal: ac.signal, progress: (done) => { if (done >= 1000) ac.abort() } })
+    const run = f.simulator.run(
+      TEST_ACTOR,
+      { emission: e, sales: 5000, batchSize: 500 },
+      {
+        signal: ac.signal,
+        progress: (done) => {
+          if (done >= 1000) ac.abort()
+        },
+      },
+    )
     await expect(run).rejects.toMatchObject({ code: 'CANCELLED', message: expect.stringMatching(/after 1000 sales/) })
     expect(f.catalog.block(e, 1).units_sold).toBe(1000)
     expect(f.db.prepare("SELECT count(*) FROM audit WHERE action = 'sales.simulate-cancelled'").pluck().get()).toBe(1)
@@ -212,7 +260,16 @@ describe('the simulator', () => {
     const f = fixture({ workers: true })
     const e = await f.openEmission()
     const ac = new AbortController()
-    const run = f.simulator.run(TEST_ACTOR, { emission: e, sales: 8000, batchSize: 500 }, { signal: ac.signal, progress: (done) => { if (done >= 1000) ac.abort() } })
+    const run = f.simulator.run(
+      TEST_ACTOR,
+      { emission: e, sales: 8000, batchSize: 500 },
+      {
+        signal: ac.signal,
+        progress: (done) => {
+          if (done >= 1000) ac.abort()
+        },
+      },
+    )
     await expect(run).rejects.toMatchObject({ code: 'CANCELLED', message: expect.stringMatching(/after \d+ sales/) })
     // the cancel reaches the worker while it may already sell the next batch
     const sold = f.catalog.block(e, 1).units_sold
@@ -220,7 +277,10 @@ describe('the simulator', () => {
     expect(sold).toBeGreaterThanOrEqual(1000)
     expect(sold).toBeLessThan(8000)
     expect(f.db.prepare('SELECT count(*) FROM sales').pluck().get()).toBe(sold)
-    const end = f.db.prepare("SELECT details FROM audit WHERE action = 'sales.simulate-cancelled'").pluck().get() as string
+    const end = f.db
+      .prepare("SELECT details FROM audit WHERE action = 'sales.simulate-cancelled'")
+      .pluck()
+      .get() as string
     expect(JSON.parse(end)).toMatchObject({ sold })
   })
 
@@ -233,21 +293,50 @@ describe('the simulator', () => {
     f.sales.sellNext(e, { player: heavy, soldAt: '2025-03-01T08:00:00Z' })
     await f.simulator.run(TEST_ACTOR, { emission: e, sales: 3000, players: 50, seed: 4 })
     f.sales.sellNext(e, { player: heavy, soldAt: '2025-03-20T15:00:00Z' })
-    const mine = f.db.prepare('SELECT unit_key, prize_cents FROM sales WHERE player_id = (SELECT id FROM players WHERE name = ?) ORDER BY unit_key')
+    const mine = f.db
+      .prepare(
+        'SELECT unit_key, prize_cents FROM sales WHERE player_id = (SELECT id FROM players WHERE name = ?) ORDER BY unit_key',
+      )
       .all(heavy) as { unit_key: number; prize_cents: number }[]
     expect(mine.length).toBeGreaterThan(10)
     const last = players.last(heavy)
-    expect(last.lastUnits.map((u) => u.serial)).toEqual(mine.slice(-10).reverse().map((s) => formatSerial(splitUnitKey(s.unit_key), def.blockSize)))
-    expect(last).toMatchObject({ units: mine.length, wonCents: mine.reduce((n, s) => n + s.prize_cents, 0), lastSaleAt: '2025-03-20T15:00:00.000Z' })
+    expect(last.lastUnits.map((u) => u.serial)).toEqual(
+      mine
+        .slice(-10)
+        .reverse()
+        .map((s) => formatSerial(splitUnitKey(s.unit_key), def.blockSize)),
+    )
+    expect(last).toMatchObject({
+      units: mine.length,
+      wonCents: mine.reduce((n, s) => n + s.prize_cents, 0),
+      lastSaleAt: '2025-03-20T15:00:00.000Z',
+    })
   })
 
   it('sizes its batches by time when asked: a tenth of the most at first, then between 1,000 and the most', async () => {
     const f = fixture()
     const e = await f.openEmission({ startsOn: '2025-03-01' })
-    const gen = { seed: 2, players: 200, count: 9000, fromMs: Date.parse('2025-03-01T00:00:00Z'), toMs: NOW, zones: def }
+    const gen = {
+      seed: 2,
+      players: 200,
+      count: 9000,
+      fromMs: Date.parse('2025-03-01T00:00:00Z'),
+      toMs: NOW,
+      zones: def,
+    }
     const sizes: number[] = []
     let before = 0
-    await sellDrafts(f.sales, inProcessDrafts(gen), { emission: e, sales: 9000, batchSize: 4000, batchMs: 1, gen }, { progress: (sold) => { sizes.push(sold - before); before = sold } })
+    await sellDrafts(
+      f.sales,
+      inProcessDrafts(gen),
+      { emission: e, sales: 9000, batchSize: 4000, batchMs: 1, gen },
+      {
+        progress: (sold) => {
+          sizes.push(sold - before)
+          before = sold
+        },
+      },
+    )
     // the second batch is asked for while the first sells, so it is a tenth too
     expect(sizes.slice(0, 2)).toEqual([400, 400])
     expect(sizes.reduce((a, b) => a + b, 0)).toBe(9000)
@@ -262,7 +351,11 @@ describe('the simulator', () => {
     const f = fixture()
     const e = await f.openEmission()
     const r = await f.simulator.run(TEST_ACTOR, { emission: e, sales: 2000, seed: 3 })
-    expect(r).toMatchObject({ from: new Date(NOW - 30 * 86_400_000).toISOString(), to: new Date(NOW).toISOString(), firstSerial: '0001-001-0000000-' + r.firstSerial!.slice(-1) })
+    expect(r).toMatchObject({
+      from: new Date(NOW - 30 * 86_400_000).toISOString(),
+      to: new Date(NOW).toISOString(),
+      firstSerial: '0001-001-0000000-' + r.firstSerial!.slice(-1),
+    })
     const times = salesOf(f).map((s) => s.sold_at)
     expect(Math.min(...times)).toBeGreaterThanOrEqual(NOW - 30 * 86_400_000)
     expect(Math.max(...times)).toBeLessThanOrEqual(NOW)
@@ -276,13 +369,24 @@ describe('the simulator', () => {
     const elsewhere = async () => {
       for (let i = 0; i < 4; i++) {
         await tick()
-        f.sales.sellBatch(Array.from({ length: 500 }, () => ({ emission: e, player: 'elsewhere', soldAt: '2025-03-20T15:00:00Z' })))
+        f.sales.sellBatch(
+          Array.from({ length: 500 }, () => ({ emission: e, player: 'elsewhere', soldAt: '2025-03-20T15:00:00Z' })),
+        )
       }
     }
-    const [a] = await Promise.all([f.simulator.run(TEST_ACTOR, { emission: e, sales: 3000, seed: 1, batchSize: 500 }), elsewhere()])
-    const entries = f.audit.list({ page: 1, pageSize: 50, action: 'sales.simulate' }).items.filter((x) => x.action === 'sales.simulate')
+    const [a] = await Promise.all([
+      f.simulator.run(TEST_ACTOR, { emission: e, sales: 3000, seed: 1, batchSize: 500 }),
+      elsewhere(),
+    ])
+    const entries = f.audit
+      .list({ page: 1, pageSize: 50, action: 'sales.simulate' })
+      .items.filter((x) => x.action === 'sales.simulate')
     expect(entries).toHaveLength(1)
-    const r = JSON.parse(entries[0].details) as { sold: number; firstSerial: string; ranges: { from: string; to: string; count: number }[] }
+    const r = JSON.parse(entries[0].details) as {
+      sold: number
+      firstSerial: string
+      ranges: { from: string; to: string; count: number }[]
+    }
     const unitOf = (serial: string) => Number(serial.split('-')[2])
     expect(r.ranges.length).toBeGreaterThan(1) // the other sales came in between
     expect(r.ranges.reduce((n, x) => n + x.count, 0)).toBe(r.sold)
@@ -293,7 +397,10 @@ describe('the simulator', () => {
       expect(unitOf(x.to) - unitOf(x.from) + 1).toBe(x.count)
       for (let u = unitOf(x.from); u <= unitOf(x.to); u++) simulated.add(u)
     }
-    const theirs = f.db.prepare("SELECT s.unit_key FROM sales s JOIN players p ON p.id = s.player_id WHERE p.name = 'elsewhere'").pluck().all() as number[]
+    const theirs = f.db
+      .prepare("SELECT s.unit_key FROM sales s JOIN players p ON p.id = s.player_id WHERE p.name = 'elsewhere'")
+      .pluck()
+      .all() as number[]
     for (const key of theirs) expect(simulated.has(key % 10_000_000)).toBe(false)
     expect(simulated.size + theirs.length).toBe(5000)
   })
@@ -302,9 +409,14 @@ describe('the simulator', () => {
     const f = fixture()
     const e = await f.openEmission()
     const first = f.simulator.run(TEST_ACTOR, { emission: e, sales: 2000, seed: 1, batchSize: 500 })
-    await expect(f.simulator.run(TEST_ACTOR, { emission: e, sales: 100, seed: 2 })).rejects.toMatchObject({ code: 'CONFLICT', extras: { reason: { key: 'LEASE_HELD' } } })
+    await expect(f.simulator.run(TEST_ACTOR, { emission: e, sales: 100, seed: 2 })).rejects.toMatchObject({
+      code: 'CONFLICT',
+      extras: { reason: { key: 'LEASE_HELD' } },
+    })
     await first
-    await expect(f.simulator.run(TEST_ACTOR, { emission: e, sales: 100, seed: 2 })).resolves.toMatchObject({ sold: 100 })
+    await expect(f.simulator.run(TEST_ACTOR, { emission: e, sales: 100, seed: 2 })).resolves.toMatchObject({
+      sold: 100,
+    })
   })
 
   it('runs as a task with progress, and as a cancelled task', async () => {
@@ -337,7 +449,9 @@ describe('the simulator', () => {
   it('refuses an emission that is not open, and more sales than units left', async () => {
     const f = fixture()
     const created = f.emissions.create(TEST_ACTOR, { blocks: 1, demo: true })
-    await expect(f.simulator.run(TEST_ACTOR, { emission: created.emission, sales: 10 })).rejects.toMatchObject({ code: 'ILLEGAL_STATE' })
+    await expect(f.simulator.run(TEST_ACTOR, { emission: created.emission, sales: 10 })).rejects.toMatchObject({
+      code: 'ILLEGAL_STATE',
+    })
     expect(() => f.simulator.start(TEST_ACTOR, { emission: created.emission, sales: 10 })).toThrow(/open it first/)
     const e = await f.openEmission()
     expect(() => f.simulator.start(TEST_ACTOR, { emission: e, sales: def.blockSize + 1 })).toThrow(/10000 units left/)

@@ -35,7 +35,6 @@ import { checkGeneratorOptions, DAY, HOUR, inProcessDrafts, PLAYER_ID_SPACE, typ
 import type { Seller } from './context'
 import { sellDrafts } from './selling'
 
-
 /** How far back the history of an emission with no sale date and no sale yet goes. */
 export const HISTORY_DAYS = 30
 
@@ -104,8 +103,13 @@ export function soldRanges(runs: readonly UnitRun[], blockSize: number): { from:
     if (last && last.emission === r.emission && last.start + last.count === start) last.count += r.count
     else joined.push({ emission: r.emission, start, count: r.count })
   }
-  const serialAt = (emission: number, i: number) => formatSerial({ emission, block: Math.floor(i / blockSize) + 1, unit: i % blockSize }, blockSize)
-  return joined.map((j) => ({ from: serialAt(j.emission, j.start), to: serialAt(j.emission, j.start + j.count - 1), count: j.count }))
+  const serialAt = (emission: number, i: number) =>
+    formatSerial({ emission, block: Math.floor(i / blockSize) + 1, unit: i % blockSize }, blockSize)
+  return joined.map((j) => ({
+    from: serialAt(j.emission, j.start),
+    to: serialAt(j.emission, j.start + j.count - 1),
+    count: j.count,
+  }))
 }
 
 export function defaultPlayers(sales: number): number {
@@ -124,7 +128,9 @@ interface SimulatorContext {
 }
 
 function prepareSimulatorStatements(db: Db) {
-  return { lastSaleOf: db.prepare('SELECT unit_key, sold_at FROM sales WHERE unit_key < ? ORDER BY unit_key DESC LIMIT 1') }
+  return {
+    lastSaleOf: db.prepare('SELECT unit_key, sold_at FROM sales WHERE unit_key < ? ORDER BY unit_key DESC LIMIT 1'),
+  }
 }
 
 /**
@@ -134,7 +140,8 @@ function prepareSimulatorStatements(db: Db) {
  */
 function windowOf(ctx: SimulatorContext, emission: number): { fromMs: number; toMs: number } {
   const e = ctx.catalog.emission(emission)
-  const last = ctx.statements.lastSaleOf.get((emission + 1) * UNIT_KEY_EMISSION) as { unit_key: number; sold_at: number } | undefined
+  const last = ctx.statements.lastSaleOf.get((emission + 1) * UNIT_KEY_EMISSION) as
+    { unit_key: number; sold_at: number } | undefined
   const now = ctx.clock().getTime()
   let from = e.starts_on ? Date.parse(`${e.starts_on}T00:00:00Z`) : now - HISTORY_DAYS * DAY
   if (last && last.unit_key >= emission * UNIT_KEY_EMISSION) from = Math.max(from, last.sold_at + 1)
@@ -144,8 +151,16 @@ function windowOf(ctx: SimulatorContext, emission: number): { fromMs: number; to
 }
 
 function check({ catalog }: SimulatorContext, opts: SimulationOptions): void {
-  if (!Number.isInteger(opts.sales) || opts.sales < 1) throw new AppError('BAD_ARGUMENTS', `sales must be a whole number ≥ 1, not ${opts.sales}`, { field: 'sales', ...because('SIM_SALES_MIN') })
-  if (opts.seed !== undefined && (!Number.isInteger(opts.seed) || opts.seed < 0)) throw new AppError('BAD_ARGUMENTS', `seed must be a whole number ≥ 0, not ${opts.seed}`, { field: 'seed', ...because('SIM_SEED') })
+  if (!Number.isInteger(opts.sales) || opts.sales < 1)
+    throw new AppError('BAD_ARGUMENTS', `sales must be a whole number ≥ 1, not ${opts.sales}`, {
+      field: 'sales',
+      ...because('SIM_SALES_MIN'),
+    })
+  if (opts.seed !== undefined && (!Number.isInteger(opts.seed) || opts.seed < 0))
+    throw new AppError('BAD_ARGUMENTS', `seed must be a whole number ≥ 0, not ${opts.seed}`, {
+      field: 'seed',
+      ...because('SIM_SEED'),
+    })
   const e = catalog.emission(opts.emission)
   if (e.demo !== 1) {
     throw new AppError(
@@ -154,11 +169,26 @@ function check({ catalog }: SimulatorContext, opts: SimulationOptions): void {
       because('SIM_REAL_EMISSION', { emission: opts.emission }),
     )
   }
-  if (e.status !== 'open') throw new AppError('ILLEGAL_STATE', `emission ${opts.emission} cannot sell: it is ${describeStatus(e.status)}; open it first`, because('SIM_NOT_OPEN', { emission: opts.emission, status: e.status }))
+  if (e.status !== 'open')
+    throw new AppError(
+      'ILLEGAL_STATE',
+      `emission ${opts.emission} cannot sell: it is ${describeStatus(e.status)}; open it first`,
+      because('SIM_NOT_OPEN', { emission: opts.emission, status: e.status }),
+    )
   const def = catalog.definition(opts.emission)
   const unsold = catalog.blocks(opts.emission).reduce((n, b) => n + def.blockSize - b.units_sold, 0)
-  if (unsold === 0) throw new AppError('SOLD_OUT', `emission ${opts.emission} is sold out`, because('SIM_SOLD_OUT', { emission: opts.emission }))
-  if (opts.sales > unsold) throw new AppError('BAD_ARGUMENTS', `emission ${opts.emission} has ${unsold} units left, fewer than the ${opts.sales} sales asked`, { field: 'sales', ...because('SIM_TOO_MANY', { emission: opts.emission, unsold, sales: opts.sales }) })
+  if (unsold === 0)
+    throw new AppError(
+      'SOLD_OUT',
+      `emission ${opts.emission} is sold out`,
+      because('SIM_SOLD_OUT', { emission: opts.emission }),
+    )
+  if (opts.sales > unsold)
+    throw new AppError(
+      'BAD_ARGUMENTS',
+      `emission ${opts.emission} has ${unsold} units left, fewer than the ${opts.sales} sales asked`,
+      { field: 'sales', ...because('SIM_TOO_MANY', { emission: opts.emission, unsold, sales: opts.sales }) },
+    )
 }
 
 /** A simulation as it goes: what it sells, what its audit entries say, and what it sold so far. */
@@ -180,39 +210,77 @@ function planRun(ctx: SimulatorContext, actor: Actor, opts: SimulationOptions): 
   const players = opts.players ?? defaultPlayers(opts.sales)
   const def = ctx.catalog.definition(opts.emission)
   const { fromMs, toMs } = windowOf(ctx, opts.emission)
-  const gen: GeneratorOptions = { seed, players, count: opts.sales, fromMs, toMs, zones: { winningCells: def.winningCells, yoursCells: def.yoursCells } }
+  const gen: GeneratorOptions = {
+    seed,
+    players,
+    count: opts.sales,
+    fromMs,
+    toMs,
+    zones: { winningCells: def.winningCells, yoursCells: def.yoursCells },
+  }
   checkGeneratorOptions(gen)
-  const base = { emission: opts.emission, players, seed, from: new Date(fromMs).toISOString(), to: new Date(toMs).toISOString() }
+  const base = {
+    emission: opts.emission,
+    players,
+    seed,
+    from: new Date(fromMs).toISOString(),
+    to: new Date(toMs).toISOString(),
+  }
   return { actor, opts, blockSize: def.blockSize, gen, base, sold: 0, runs: [] }
 }
 
 /** The simulation's end entry (done, cancelled or failed), with the ranges of units it sold. */
-function recordEnd(ctx: SimulatorContext, run: SimulationRun, action: AuditAction, extra: Record<string, unknown> = {}) {
+function recordEnd(
+  ctx: SimulatorContext,
+  run: SimulationRun,
+  action: AuditAction,
+  extra: Record<string, unknown> = {},
+) {
   const ranges = soldRanges(run.runs, run.blockSize)
   const firstSerial = ranges[0]?.from ?? null
   const lastSerial = ranges.at(-1)?.to ?? null
-  ctx.audit.record(run.actor.name, action, `emission:${run.opts.emission}`, { sold: run.sold, firstSerial, lastSerial, ranges, ...run.base, ...extra })
+  ctx.audit.record(run.actor.name, action, `emission:${run.opts.emission}`, {
+    sold: run.sold,
+    firstSerial,
+    lastSerial,
+    ranges,
+    ...run.base,
+    ...extra,
+  })
   return { firstSerial, lastSerial }
 }
 
-async function runSimulation(ctx: SimulatorContext, actor: Actor, opts: SimulationOptions, hooks: SimulationHooks = {}): Promise<SimulationResult> {
+async function runSimulation(
+  ctx: SimulatorContext,
+  actor: Actor,
+  opts: SimulationOptions,
+  hooks: SimulationHooks = {},
+): Promise<SimulationResult> {
   const run = planRun(ctx, actor, opts)
   const lease = hooks.lease ?? ctx.leases.take('simulate', emissionSubject(opts.emission))
   ctx.audit.record(actor.name, 'sales.simulate-start', `emission:${opts.emission}`, { sales: opts.sales, ...run.base })
   try {
     const ref = { kind: lease.kind, subject: lease.subject, holder: lease.holder }
-    await ctx.seller({ emission: opts.emission, sales: opts.sales, batchSize: opts.batchSize, gen: run.gen, lease: ref }, {
-      signal: hooks.signal,
-      beat: () => void lease.beat(),
-      progress: (done, unitRun) => {
-        run.sold = done
-        run.runs.push(unitRun)
-        hooks.progress?.(run.sold, opts.sales, `${run.sold} of ${opts.sales} sales`)
+    await ctx.seller(
+      { emission: opts.emission, sales: opts.sales, batchSize: opts.batchSize, gen: run.gen, lease: ref },
+      {
+        signal: hooks.signal,
+        beat: () => void lease.beat(),
+        progress: (done, unitRun) => {
+          run.sold = done
+          run.runs.push(unitRun)
+          hooks.progress?.(run.sold, opts.sales, `${run.sold} of ${opts.sales} sales`)
+        },
       },
-    })
+    )
   } catch (e) {
     const cancelled = e instanceof AppError && e.code === 'CANCELLED'
-    recordEnd(ctx, run, cancelled ? 'sales.simulate-cancelled' : 'sales.simulate-failed', cancelled ? {} : { error: e instanceof Error ? e.message : String(e) })
+    recordEnd(
+      ctx,
+      run,
+      cancelled ? 'sales.simulate-cancelled' : 'sales.simulate-failed',
+      cancelled ? {} : { error: e instanceof Error ? e.message : String(e) },
+    )
     throw e
   } finally {
     if (!hooks.lease) lease.drop()
@@ -225,13 +293,25 @@ function startSimulation(ctx: SimulatorContext, actor: Actor, opts: SimulationOp
   const { jobs, leases } = ctx
   check(ctx, opts)
   const busy = jobs.runningOn(opts.emission)
-  if (busy) throw new AppError('ILLEGAL_STATE', `emission ${opts.emission} already has a ${busy.kind} task running (${busy.id})`, because('EMISSION_BUSY', { emission: opts.emission, action: 'simulate', kind: busy.kind }))
+  if (busy)
+    throw new AppError(
+      'ILLEGAL_STATE',
+      `emission ${opts.emission} already has a ${busy.kind} task running (${busy.id})`,
+      because('EMISSION_BUSY', { emission: opts.emission, action: 'simulate', kind: busy.kind }),
+    )
   leases.refuseIfHeldElsewhere(emissionSubject(opts.emission))
   const lease = leases.take('simulate', emissionSubject(opts.emission))
-  return jobs.start('simulate', opts.emission, opts.sales, `simulating ${opts.sales} sales`, async (job) => {
-    const r = await runSimulation(ctx, actor, opts, { signal: job.signal, progress: job.progress, lease })
-    return `${r.sold} sales simulated (${r.firstSerial} to ${r.lastSerial})`
-  }, watchedLease(lease))
+  return jobs.start(
+    'simulate',
+    opts.emission,
+    opts.sales,
+    `simulating ${opts.sales} sales`,
+    async (job) => {
+      const r = await runSimulation(ctx, actor, opts, { signal: job.signal, progress: job.progress, lease })
+      return `${r.sold} sales simulated (${r.firstSerial} to ${r.lastSerial})`
+    },
+    watchedLease(lease),
+  )
 }
 
 /**
@@ -246,7 +326,10 @@ function watchedLease(lease: Lease): Lease {
 export function createSimulator(deps: SimulatorDeps): Simulator {
   const { db, clock, catalog, sales, audit, jobs } = deps
   const ctx: SimulatorContext = {
-    clock, catalog, audit, jobs,
+    clock,
+    catalog,
+    audit,
+    jobs,
     leases: deps.leases ?? createLeases({ db, clock, audit }),
     seller: deps.seller ?? ((job, hooks) => sellDrafts(sales, inProcessDrafts(job.gen), job, hooks)),
     statements: prepareSimulatorStatements(db),

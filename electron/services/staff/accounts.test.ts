@@ -21,7 +21,8 @@ let dir: string
 let now: number
 let b: Backend
 let ledger: TestLedgerLocation
-const open = () => openBackend({ dbPath: ledger.location, keyFile: ledger.keyFile, threads: 1, clock: () => new Date(now) })
+const open = () =>
+  openBackend({ dbPath: ledger.location, keyFile: ledger.keyFile, threads: 1, clock: () => new Date(now) })
 
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'users-'))
@@ -37,7 +38,11 @@ afterEach(async () => {
 })
 
 /** What a sign-in gives: the session's user name, or the error's code and reason. */
-async function signIn(name: string, password: string, backend = b): Promise<string | { code: string; key?: string; params?: Record<string, unknown>; message: string }> {
+async function signIn(
+  name: string,
+  password: string,
+  backend = b,
+): Promise<string | { code: string; key?: string; params?: Record<string, unknown>; message: string }> {
   try {
     return (await backend.services.users.login(name, password)).user.name
   } catch (e) {
@@ -47,7 +52,12 @@ async function signIn(name: string, password: string, backend = b): Promise<stri
   }
 }
 
-const actions = () => b.services.audit.list({ page: 1, pageSize: 500 }).items.map((e) => e.action).reverse().filter((a) => a !== 'audit.keyed')
+const actions = () =>
+  b.services.audit
+    .list({ page: 1, pageSize: 500 })
+    .items.map((e) => e.action)
+    .reverse()
+    .filter((a) => a !== 'audit.keyed')
 const wrong = { code: 'BAD_CREDENTIALS', key: 'WRONG_CREDENTIALS', message: 'wrong name or password' }
 
 describe('sign-in throttle', () => {
@@ -58,7 +68,12 @@ describe('sign-in throttle', () => {
         expect(await signIn(i % 2 ? name.toUpperCase() : name, 'not the password')).toMatchObject(wrong)
       }
       const until = new Date(now + MINUTE_MS).toISOString()
-      const locked = { code: 'BAD_CREDENTIALS', key: 'SIGN_IN_LOCKED', params: { until }, message: `too many failed sign-ins with this name: try again after ${until}` }
+      const locked = {
+        code: 'BAD_CREDENTIALS',
+        key: 'SIGN_IN_LOCKED',
+        params: { until },
+        message: `too many failed sign-ins with this name: try again after ${until}`,
+      }
       now += 10_000
       // the right password and a wrong one get the same answer: nothing says which it was
       expect(await signIn(name, PASSWORD)).toEqual(locked)
@@ -69,12 +84,17 @@ describe('sign-in throttle', () => {
     // after the lockout, the right password signs in; a wrong one would have locked for 2 minutes
     expect(await signIn('suzy', PASSWORD)).toBe('suzy')
     expect(await signIn('nobody', 'guess')).toMatchObject(wrong)
-    expect(await signIn('nobody', 'guess')).toMatchObject({ key: 'SIGN_IN_LOCKED', params: { until: new Date(now + 2 * MINUTE_MS).toISOString() } })
+    expect(await signIn('nobody', 'guess')).toMatchObject({
+      key: 'SIGN_IN_LOCKED',
+      params: { until: new Date(now + 2 * MINUTE_MS).toISOString() },
+    })
     expect(b.services.audit.verify().ok).toBe(true)
   })
 
   it('lets no more than 5 of many attempts sent at once check their password', async () => {
-    const results = await Promise.all(Array.from({ length: 12 }, (_, i) => signIn('suzy', i === 11 ? PASSWORD : `guess ${i}`)))
+    const results = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => signIn('suzy', i === 11 ? PASSWORD : `guess ${i}`)),
+    )
     expect(results.filter((r) => typeof r === 'object' && r.key === 'WRONG_CREDENTIALS')).toHaveLength(5)
     expect(results.filter((r) => typeof r === 'object' && r.key === 'SIGN_IN_LOCKED')).toHaveLength(7)
   })
@@ -102,7 +122,9 @@ describe('sign-in throttle', () => {
     now += MINUTE_MS
     expect(await signIn('suzy', PASSWORD)).toBe('suzy')
     expect(actions().slice(4)).toEqual(['auth.login-failures', 'auth.login'])
-    expect(JSON.parse(b.services.audit.list({ page: 1, pageSize: 2 }).items[1].details)).toMatchObject({ count: 3 + 30 })
+    expect(JSON.parse(b.services.audit.list({ page: 1, pageSize: 2 }).items[1].details)).toMatchObject({
+      count: 3 + 30,
+    })
   })
 })
 
@@ -152,17 +174,32 @@ describe('passwords', () => {
   it('takes at most 256 characters at sign-in', async () => {
     const long = 'x'.repeat(PASSWORD_MAX_LENGTH + 1)
     expect(contract['auth:login'].args.safeParse({ name: 'ada', password: long }).success).toBe(false)
-    expect(await b.dispatch('auth:login', { name: 'ada', password: long }, null)).toMatchObject({ ok: false, error: { code: 'BAD_ARGUMENTS', field: 'password' } })
-    expect(await b.dispatch('auth:login', { name: 'ada', password: 'x'.repeat(PASSWORD_MAX_LENGTH) }, null)).toMatchObject({ ok: false, error: { code: 'BAD_CREDENTIALS' } })
+    expect(await b.dispatch('auth:login', { name: 'ada', password: long }, null)).toMatchObject({
+      ok: false,
+      error: { code: 'BAD_ARGUMENTS', field: 'password' },
+    })
+    expect(
+      await b.dispatch('auth:login', { name: 'ada', password: 'x'.repeat(PASSWORD_MAX_LENGTH) }, null),
+    ).toMatchObject({ ok: false, error: { code: 'BAD_CREDENTIALS' } })
   })
 
   it('staff change their own password, the current one required', async () => {
     const token = (await b.services.users.login('suzy', PASSWORD)).token
     const elsewhere = (await b.services.users.login('suzy', PASSWORD)).token
-    const change = (oldPassword: string, newPassword: string, t = token) => b.dispatch('auth:changePassword', { oldPassword, newPassword }, t)
-    expect(await change('not mine', 'a new password')).toMatchObject({ ok: false, error: { code: 'BAD_CREDENTIALS', field: 'oldPassword', reason: { key: 'CURRENT_PASSWORD_WRONG' } } })
-    expect(await change(PASSWORD, PASSWORD)).toMatchObject({ ok: false, error: { code: 'BAD_ARGUMENTS', field: 'newPassword', reason: { key: 'PASSWORD_UNCHANGED' } } })
-    expect(await change(PASSWORD, 'short')).toMatchObject({ ok: false, error: { code: 'BAD_ARGUMENTS', field: 'newPassword' } })
+    const change = (oldPassword: string, newPassword: string, t = token) =>
+      b.dispatch('auth:changePassword', { oldPassword, newPassword }, t)
+    expect(await change('not mine', 'a new password')).toMatchObject({
+      ok: false,
+      error: { code: 'BAD_CREDENTIALS', field: 'oldPassword', reason: { key: 'CURRENT_PASSWORD_WRONG' } },
+    })
+    expect(await change(PASSWORD, PASSWORD)).toMatchObject({
+      ok: false,
+      error: { code: 'BAD_ARGUMENTS', field: 'newPassword', reason: { key: 'PASSWORD_UNCHANGED' } },
+    })
+    expect(await change(PASSWORD, 'short')).toMatchObject({
+      ok: false,
+      error: { code: 'BAD_ARGUMENTS', field: 'newPassword' },
+    })
     expect(await change(PASSWORD, 'a new password')).toEqual({ ok: true, result: { ok: true } })
     expect(actions().slice(-2)).toEqual(['auth.login-failed', 'auth.password-change'])
     // this session goes on, the others end; the new password signs in, the old one no longer
@@ -171,13 +208,18 @@ describe('passwords', () => {
     expect(await signIn('suzy', PASSWORD)).toMatchObject(wrong)
     expect(await signIn('suzy', 'a new password')).toBe('suzy')
     // without a session: refused by the dispatcher
-    expect(await b.dispatch('auth:changePassword', { oldPassword: 'a new password', newPassword: 'another one' }, null)).toMatchObject({ ok: false, error: { code: 'NOT_SIGNED_IN' } })
+    expect(
+      await b.dispatch('auth:changePassword', { oldPassword: 'a new password', newPassword: 'another one' }, null),
+    ).toMatchObject({ ok: false, error: { code: 'NOT_SIGNED_IN' } })
   })
 
   it('guesses of the current password at a change are throttled as sign-ins are', async () => {
     const token = (await b.services.users.login('suzy', PASSWORD)).token
-    for (let i = 0; i < 5; i++) await b.dispatch('auth:changePassword', { oldPassword: `guess ${i}`, newPassword: 'a new password' }, token)
-    expect(await b.dispatch('auth:changePassword', { oldPassword: PASSWORD, newPassword: 'a new password' }, token)).toMatchObject({ ok: false, error: { reason: { key: 'SIGN_IN_LOCKED' } } })
+    for (let i = 0; i < 5; i++)
+      await b.dispatch('auth:changePassword', { oldPassword: `guess ${i}`, newPassword: 'a new password' }, token)
+    expect(
+      await b.dispatch('auth:changePassword', { oldPassword: PASSWORD, newPassword: 'a new password' }, token),
+    ).toMatchObject({ ok: false, error: { reason: { key: 'SIGN_IN_LOCKED' } } })
     expect(await signIn('suzy', PASSWORD)).toMatchObject({ key: 'SIGN_IN_LOCKED' })
   })
 })
@@ -223,13 +265,25 @@ describe('the administrator', () => {
     const until = new Date(now + MINUTE_MS).toISOString()
     expect(account('suzy')).toMatchObject({ lockedUntil: until, lastLoginAt: new Date(now - 5000).toISOString() })
     expect(account('ada').lockedUntil).toBeNull()
-    const r = await b.dispatch('users:unlock', { userId: account('suzy').id }, (await b.services.users.login('ada', PASSWORD)).token)
+    const r = await b.dispatch(
+      'users:unlock',
+      { userId: account('suzy').id },
+      (await b.services.users.login('ada', PASSWORD)).token,
+    )
     expect(r).toMatchObject({ ok: true, result: { name: 'suzy', lockedUntil: null } })
     const entry = b.services.audit.list({ page: 1, pageSize: 50, action: 'user.unlock' }).items[0]
     expect(entry).toMatchObject({ actor: 'ada', object: `user:${account('suzy').id}` })
-    expect(JSON.parse(entry.details)).toEqual({ name: 'suzy', lockedUntil: until, lockouts: 1, failures: 5, unlogged: 4 })
+    expect(JSON.parse(entry.details)).toEqual({
+      name: 'suzy',
+      lockedUntil: until,
+      lockouts: 1,
+      failures: 5,
+      unlogged: 4,
+    })
     expect(await signIn('suzy', PASSWORD)).toBe('suzy')
-    expect(await b.dispatch('users:unlock', { userId: 99 }, (await b.services.users.login('ada', PASSWORD)).token)).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } })
+    expect(
+      await b.dispatch('users:unlock', { userId: 99 }, (await b.services.users.login('ada', PASSWORD)).token),
+    ).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } })
   })
 
   it('refuses a name already taken, whatever its case, naming the account that holds it', async () => {
@@ -260,7 +314,11 @@ describe('the administrator', () => {
     expect((await b.services.users.update(ADMIN, { userId: id, role: 'auditor' })).role).toBe('auditor')
     const entry = b.services.audit.list({ page: 1, pageSize: 1 }).items[0]
     expect(entry).toMatchObject({ actor: 'ada', action: 'user.update', object: `user:${id}` })
-    expect(JSON.parse(entry.details)).toEqual({ name: 'suzy', role: { from: 'support', to: 'auditor' }, confirmation: 'the first auditor: by the system' })
+    expect(JSON.parse(entry.details)).toEqual({
+      name: 'suzy',
+      role: { from: 'support', to: 'auditor' },
+      confirmation: 'the first auditor: by the system',
+    })
   })
 
   it('sets a password off the event loop, ending the account’s sessions', async () => {

@@ -44,10 +44,14 @@ interface UserRow {
  */
 function nameTaken(name: string, existing: string): AppError {
   if (existing.toLowerCase() !== name.toLowerCase()) {
-    return new AppError('CONFLICT', `the name "${name}" looks like the account "${existing}" (the same letters to the eye): choose a name nobody could take for another`, {
-      field: 'name',
-      ...because('USER_NAME_LOOKALIKE', { name, existing }),
-    })
+    return new AppError(
+      'CONFLICT',
+      `the name "${name}" looks like the account "${existing}" (the same letters to the eye): choose a name nobody could take for another`,
+      {
+        field: 'name',
+        ...because('USER_NAME_LOOKALIKE', { name, existing }),
+      },
+    )
   }
   const whose = existing === name ? '' : ` (by "${existing}": names ignore case)`
   return new AppError('CONFLICT', `the name "${name}" is already taken${whose}: choose another name`, {
@@ -56,7 +60,14 @@ function nameTaken(name: string, existing: string): AppError {
   })
 }
 
-const toInfo = (r: UserRow): UserInfo => ({ id: r.id, name: r.name, role: r.role, active: r.active === 1, createdAt: r.created_at, lastLoginAt: r.last_login_at })
+const toInfo = (r: UserRow): UserInfo => ({
+  id: r.id,
+  name: r.name,
+  role: r.role,
+  active: r.active === 1,
+  createdAt: r.created_at,
+  lastLoginAt: r.last_login_at,
+})
 
 export interface UsersService {
   needsSetup(): boolean
@@ -88,7 +99,10 @@ export interface UsersService {
   lendSession(userId: number, token: string): void
   list(): UserAccount[]
   create(actor: Actor, input: { name: string; role: Role; password: string }): UserAccount
-  update(actor: Actor, input: { userId: number; role?: Role; active?: boolean; password?: string }): Promise<UserAccount>
+  update(
+    actor: Actor,
+    input: { userId: number; role?: Role; active?: boolean; password?: string },
+  ): Promise<UserAccount>
   /** Lifts the account's sign-in lockout and forgets its failures (audited when there was any). */
   unlock(actor: Actor, userId: number): UserAccount
   /** A second person confirms a privileged account (confirmation.ts). */
@@ -116,28 +130,59 @@ function prepareUserStatements(db: Db) {
     bySkeleton: db.prepare('SELECT * FROM users WHERE skeleton = ?'),
     byId: db.prepare('SELECT * FROM users WHERE id = ?'),
     count: db.prepare('SELECT count(*) AS n FROM users'),
-    insert: db.prepare(`INSERT INTO users (name, role, password_hash, password_salt, active, created_at, skeleton, granted_by, confirmed_by, confirmed_at)
-      VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, ?) RETURNING id`).pluck(),
+    insert: db
+      .prepare(
+        `INSERT INTO users (name, role, password_hash, password_salt, active, created_at, skeleton, granted_by, confirmed_by, confirmed_at)
+      VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, ?) RETURNING id`,
+      )
+      .pluck(),
     activeAdmins: db.prepare("SELECT count(*) AS n FROM users WHERE role = 'admin' AND active = 1"),
     setLastLogin: db.prepare('UPDATE users SET last_login_at = ? WHERE id = ?'),
     setPassword: db.prepare('UPDATE users SET password_hash = ?, password_salt = ? WHERE id = ?'),
   }
 }
 
-function buildContext({ db, clock, audit, idleMs = SESSION_IDLE_MS, maxMs = SESSION_MAX_MS, throttle: throttleOptions }: UsersOptions): UsersContext {
+function buildContext({
+  db,
+  clock,
+  audit,
+  idleMs = SESSION_IDLE_MS,
+  maxMs = SESSION_MAX_MS,
+  throttle: throttleOptions,
+}: UsersOptions): UsersContext {
   const throttle = createSignInThrottle({ db, clock, audit, options: throttleOptions })
   // A login for an unknown name still pays for one scrypt, so timing does not reveal which names exist.
   // Made at the first login, not when the backend opens (one scrypt, about 0.1 s).
   const dummySalt = newSalt()
   let dummy: Promise<Buffer> | null = null
   const dummyHash = () => (dummy ??= hashPassword('not a password', dummySalt))
-  return { db, clock, audit, idleMs, maxMs, throttle, sessions: new Map(), statements: prepareUserStatements(db), dummy: { salt: dummySalt, hash: dummyHash } }
+  return {
+    db,
+    clock,
+    audit,
+    idleMs,
+    maxMs,
+    throttle,
+    sessions: new Map(),
+    statements: prepareUserStatements(db),
+    dummy: { salt: dummySalt, hash: dummyHash },
+  }
 }
 
 function toAccount({ throttle, audit }: UsersContext, r: UserRow, locked = throttle.lockedAccounts()): UserAccount {
   const until = locked.get(r.id)
-  const confirmation = { grantedBy: r.granted_by, confirmedBy: r.confirmed_by, confirmedAt: r.confirmed_at, awaitingConfirmation: !isConfirmed(r) }
-  return { ...toInfo(r), lockedUntil: until === undefined ? null : iso(new Date(until)), ...confirmation, recordProblem: audit.accountProblem(r.id) }
+  const confirmation = {
+    grantedBy: r.granted_by,
+    confirmedBy: r.confirmed_by,
+    confirmedAt: r.confirmed_at,
+    awaitingConfirmation: !isConfirmed(r),
+  }
+  return {
+    ...toInfo(r),
+    lockedUntil: until === undefined ? null : iso(new Date(until)),
+    ...confirmation,
+    recordProblem: audit.accountProblem(r.id),
+  }
 }
 
 function newSession(ctx: UsersContext, user: UserRow): Session {
@@ -157,7 +202,13 @@ function newSessionEntry({ clock, sessions, idleMs, maxMs }: UsersContext, userI
  * the audit entry says so). Every later privileged account waits for a second person.
  */
 function isFirstAuditor({ db }: UsersContext, role: Role): boolean {
-  return role === 'auditor' && (db.prepare("SELECT count(*) FROM users WHERE role = 'auditor' AND active = 1 AND confirmed_by IS NOT NULL").pluck().get() as number) === 0
+  return (
+    role === 'auditor' &&
+    (db
+      .prepare("SELECT count(*) FROM users WHERE role = 'auditor' AND active = 1 AND confirmed_by IS NOT NULL")
+      .pluck()
+      .get() as number) === 0
+  )
 }
 
 /**
@@ -165,13 +216,25 @@ function isFirstAuditor({ db }: UsersContext, role: Role): boolean {
  * is refused beside "admin", deactivated or not. `grantedBy` null: the first administrator, confirmed by the system.
  */
 function insertUser(ctx: UsersContext, name: string, role: Role, password: string, grantedBy: string | null): UserRow {
-  const { clock, statements: { byName, bySkeleton, byId, insert } } = ctx
+  const {
+    clock,
+    statements: { byName, bySkeleton, byId, insert },
+  } = ctx
   const holder = (byName.get(name) ?? bySkeleton.get(skeleton(name))) as UserRow | undefined
   if (holder) throw nameTaken(name, holder.name)
   const salt = newSalt()
   const now = iso(clock())
   const confirmed = grantedBy === null || isFirstAuditor(ctx, role) ? ['', now] : [null, null]
-  const id = insert.get(name, role, hashPasswordSync(password, salt), salt, now, skeleton(name), grantedBy, ...confirmed) as number
+  const id = insert.get(
+    name,
+    role,
+    hashPasswordSync(password, salt),
+    salt,
+    now,
+    skeleton(name),
+    grantedBy,
+    ...confirmed,
+  ) as number
   return byId.get(id) as UserRow
 }
 
@@ -180,18 +243,29 @@ function endSessionsOf({ sessions }: UsersContext, userId: number, except?: stri
 }
 
 function unsoundAccount(name: string, problem: string): AppError {
-  return new AppError('BAD_CREDENTIALS', `the account ${name} cannot sign in: ${problem}. An administrator and an auditor look at it (carats ledger check)`,
-    because('ACCOUNT_NOT_SOUND', { name }))
+  return new AppError(
+    'BAD_CREDENTIALS',
+    `the account ${name} cannot sign in: ${problem}. An administrator and an auditor look at it (carats ledger check)`,
+    because('ACCOUNT_NOT_SOUND', { name }),
+  )
 }
 
 function lockedError(until: number): AppError {
   const at = iso(new Date(until))
-  return new AppError('BAD_CREDENTIALS', `too many failed sign-ins with this name: try again after ${at}`, because('SIGN_IN_LOCKED', { until: at }))
+  return new AppError(
+    'BAD_CREDENTIALS',
+    `too many failed sign-ins with this name: try again after ${at}`,
+    because('SIGN_IN_LOCKED', { until: at }),
+  )
 }
 
 function userById({ statements: { byId } }: UsersContext, userId: number): UserRow {
   const row = byId.get(userId) as UserRow | undefined
-  if (!row) throw new AppError('NOT_FOUND', `no user with id ${userId}`, { field: 'userId', ...because('USER_NOT_FOUND', { userId }) })
+  if (!row)
+    throw new AppError('NOT_FOUND', `no user with id ${userId}`, {
+      field: 'userId',
+      ...because('USER_NOT_FOUND', { userId }),
+    })
   return row
 }
 
@@ -199,26 +273,49 @@ const needsSetup = ({ statements: { count } }: UsersContext) => (count.get() as 
 
 function setup(ctx: UsersContext, name: string, password: string): Session {
   const { db, audit } = ctx
-  const user = db.transaction(() => {
-    lockSubject(db, ACCOUNTS)
-    if (!needsSetup(ctx)) throw new AppError('CONFLICT', 'the administrator account already exists: sign in instead', because('ADMIN_EXISTS'))
-    const u = insertUser(ctx, name, 'admin', password, null)
-    audit.record(name, 'auth.setup', `user:${u.id}`, { name, role: 'admin' })
-    return u
-  }).immediate()
+  const user = db
+    .transaction(() => {
+      lockSubject(db, ACCOUNTS)
+      if (!needsSetup(ctx))
+        throw new AppError(
+          'CONFLICT',
+          'the administrator account already exists: sign in instead',
+          because('ADMIN_EXISTS'),
+        )
+      const u = insertUser(ctx, name, 'admin', password, null)
+      audit.record(name, 'auth.setup', `user:${u.id}`, { name, role: 'admin' })
+      return u
+    })
+    .immediate()
   return newSession(ctx, user)
 }
 
 async function login(ctx: UsersContext, name: string, password: string): Promise<Session> {
-  const { db, clock, audit, throttle, dummy, statements: { byName, byId, setLastLogin } } = ctx
-  if (needsSetup(ctx)) throw new AppError('SETUP_REQUIRED', 'no account exists yet: create the administrator account first', because('SETUP_FIRST'))
+  const {
+    db,
+    clock,
+    audit,
+    throttle,
+    dummy,
+    statements: { byName, byId, setLastLogin },
+  } = ctx
+  if (needsSetup(ctx))
+    throw new AppError(
+      'SETUP_REQUIRED',
+      'no account exists yet: create the administrator account first',
+      because('SETUP_FIRST'),
+    )
   // A locked name is refused before its password is looked at, whether or not it is an account's.
   const attempt = await throttle.enter(name)
   if (attempt.locked) throw lockedError(attempt.until)
   // made before looking at the name, so the first login costs the same whoever asks
   const dummyExpected = await dummy.hash()
   const row = byName.get(name) as UserRow | undefined
-  const matches = await passwordMatches(password, row ? row.password_salt : dummy.salt, row ? row.password_hash : dummyExpected)
+  const matches = await passwordMatches(
+    password,
+    row ? row.password_salt : dummy.salt,
+    row ? row.password_hash : dummyExpected,
+  )
   const ok = matches && row !== undefined
   const unsound = ok && row.active === 1 ? audit.accountProblem(row.id) : null
   if (ok && unsound) {
@@ -227,15 +324,22 @@ async function login(ctx: UsersContext, name: string, password: string): Promise
   }
   if (!ok || row.active !== 1) {
     throttle.failed(attempt.ticket, !ok ? 'wrong name or password' : 'account deactivated')
-    if (ok) throw new AppError('BAD_CREDENTIALS', 'this account is deactivated: ask an administrator', because('ACCOUNT_DEACTIVATED'))
+    if (ok)
+      throw new AppError(
+        'BAD_CREDENTIALS',
+        'this account is deactivated: ask an administrator',
+        because('ACCOUNT_DEACTIVATED'),
+      )
     throw new AppError('BAD_CREDENTIALS', 'wrong name or password', because('WRONG_CREDENTIALS'))
   }
-  const signedIn = db.transaction(() => {
-    throttle.succeeded(name)
-    setLastLogin.run(iso(clock()), row.id)
-    audit.record(row.name, 'auth.login', `user:${row.id}`)
-    return byId.get(row.id) as UserRow
-  }).immediate()
+  const signedIn = db
+    .transaction(() => {
+      throttle.succeeded(name)
+      setLastLogin.run(iso(clock()), row.id)
+      audit.record(row.name, 'auth.login', `user:${row.id}`)
+      return byId.get(row.id) as UserRow
+    })
+    .immediate()
   return newSession(ctx, signedIn)
 }
 
@@ -247,12 +351,25 @@ function logout({ sessions, audit, statements: { byId } }: UsersContext, token: 
   if (row) audit.record(row.name, 'auth.logout', `user:${row.id}`)
 }
 
-async function changePassword(ctx: UsersContext, token: string, oldPassword: string, newPassword: string): Promise<{ ok: true }> {
-  const { db, audit, throttle, statements: { setPassword } } = ctx
+async function changePassword(
+  ctx: UsersContext,
+  token: string,
+  oldPassword: string,
+  newPassword: string,
+): Promise<{ ok: true }> {
+  const {
+    db,
+    audit,
+    throttle,
+    statements: { setPassword },
+  } = ctx
   const user = userOf(ctx, token)
   if (!user) throw new AppError('NOT_SIGNED_IN', 'your session has ended: sign in again', because('SESSION_ENDED'))
   if (oldPassword === newPassword) {
-    throw new AppError('BAD_ARGUMENTS', 'newPassword: the new password is the current one: choose another', { field: 'newPassword', ...because('PASSWORD_UNCHANGED') })
+    throw new AppError('BAD_ARGUMENTS', 'newPassword: the new password is the current one: choose another', {
+      field: 'newPassword',
+      ...because('PASSWORD_UNCHANGED'),
+    })
   }
   const row = userById(ctx, user.id)
   // The current password is guessed no faster here than at sign-in: same throttle, same name.
@@ -260,7 +377,10 @@ async function changePassword(ctx: UsersContext, token: string, oldPassword: str
   if (attempt.locked) throw lockedError(attempt.until)
   if (!(await passwordMatches(oldPassword, row.password_salt, row.password_hash))) {
     throttle.failed(attempt.ticket, 'wrong current password at a password change')
-    throw new AppError('BAD_CREDENTIALS', 'the current password is wrong', { field: 'oldPassword', ...because('CURRENT_PASSWORD_WRONG') })
+    throw new AppError('BAD_CREDENTIALS', 'the current password is wrong', {
+      field: 'oldPassword',
+      ...because('CURRENT_PASSWORD_WRONG'),
+    })
   }
   const salt = newSalt()
   const hash = await hashPassword(newPassword, salt)
@@ -326,14 +446,22 @@ function listAccounts(ctx: UsersContext): UserAccount[] {
   return (ctx.db.prepare('SELECT * FROM users ORDER BY name').all() as UserRow[]).map((r) => toAccount(ctx, r, locked))
 }
 
-function createAccount(ctx: UsersContext, actor: Actor, { name, role, password }: { name: string; role: Role; password: string }): UserAccount {
-  return ctx.db.transaction(() => {
-    lockSubject(ctx.db, ACCOUNTS)
-    const u = insertUser(ctx, name, role, password, actor.name)
-    const confirmation = !isPrivileged(role) ? {} : { confirmation: u.confirmed_by === '' ? 'the first auditor: by the system' : 'awaited' }
-    ctx.audit.record(actor.name, 'user.create', `user:${u.id}`, { name, role, ...confirmation })
-    return toAccount(ctx, u)
-  }).immediate()
+function createAccount(
+  ctx: UsersContext,
+  actor: Actor,
+  { name, role, password }: { name: string; role: Role; password: string },
+): UserAccount {
+  return ctx.db
+    .transaction(() => {
+      lockSubject(ctx.db, ACCOUNTS)
+      const u = insertUser(ctx, name, role, password, actor.name)
+      const confirmation = !isPrivileged(role)
+        ? {}
+        : { confirmation: u.confirmed_by === '' ? 'the first auditor: by the system' : 'awaited' }
+      ctx.audit.record(actor.name, 'user.create', `user:${u.id}`, { name, role, ...confirmation })
+      return toAccount(ctx, u)
+    })
+    .immediate()
 }
 
 type AccountUpdate = Parameters<UsersService['update']>[1]
@@ -343,20 +471,36 @@ async function updateAccount(ctx: UsersContext, actor: Actor, input: AccountUpda
   // the new password's hash first, off the event loop; then the change in one transaction
   const salt = password !== undefined ? newSalt() : null
   const hash = password !== undefined ? await hashPassword(password, salt!) : null
-  const updated = ctx.db.transaction(() => applyUpdate(ctx, actor, input, salt && hash ? { salt, hash } : null)).immediate()
+  const updated = ctx.db
+    .transaction(() => applyUpdate(ctx, actor, input, salt && hash ? { salt, hash } : null))
+    .immediate()
   // A deactivated user or a new password ends the user's sessions; a new role applies at the next call.
   if (active === false || password !== undefined) endSessionsOf(ctx, userId)
   return toAccount(ctx, updated)
 }
 
 /** The update's changes and their audit entry (inside the caller's transaction); the last active administrator stays one. */
-function applyUpdate(ctx: UsersContext, actor: Actor, { userId, role, active }: AccountUpdate, newPassword: { salt: Buffer; hash: Buffer } | null): UserRow {
-  const { db, audit, statements: { activeAdmins, setPassword, byId } } = ctx
+function applyUpdate(
+  ctx: UsersContext,
+  actor: Actor,
+  { userId, role, active }: AccountUpdate,
+  newPassword: { salt: Buffer; hash: Buffer } | null,
+): UserRow {
+  const {
+    db,
+    audit,
+    statements: { activeAdmins, setPassword, byId },
+  } = ctx
   lockSubject(db, ACCOUNTS)
   const row = userById(ctx, userId)
-  const losesAdmin = row.role === 'admin' && row.active === 1 && ((role !== undefined && role !== 'admin') || active === false)
+  const losesAdmin =
+    row.role === 'admin' && row.active === 1 && ((role !== undefined && role !== 'admin') || active === false)
   if (losesAdmin && (activeAdmins.get() as { n: number }).n <= 1) {
-    throw new AppError('ILLEGAL_STATE', `${row.name} is the last active administrator: make another user an administrator first`, because('LAST_ADMIN', { name: row.name }))
+    throw new AppError(
+      'ILLEGAL_STATE',
+      `${row.name} is the last active administrator: make another user an administrator first`,
+      because('LAST_ADMIN', { name: row.name }),
+    )
   }
   const changes: Record<string, unknown> = {}
   if (role !== undefined && role !== row.role) {
@@ -364,9 +508,17 @@ function applyUpdate(ctx: UsersContext, actor: Actor, { userId, role, active }: 
     changes.role = { from: row.role, to: role }
   }
   // raised to a privileged role, or given a password by someone else: a second person confirms it again
-  if ((role !== undefined && role !== row.role && isPrivileged(role)) || (newPassword && !samePerson(actor.name, row.name))) {
+  if (
+    (role !== undefined && role !== row.role && isPrivileged(role)) ||
+    (newPassword && !samePerson(actor.name, row.name))
+  ) {
     const first = isFirstAuditor(ctx, role ?? row.role)
-    db.prepare('UPDATE users SET granted_by = ?, confirmed_by = ?, confirmed_at = ? WHERE id = ?').run(actor.name, first ? '' : null, first ? iso(ctx.clock()) : null, userId)
+    db.prepare('UPDATE users SET granted_by = ?, confirmed_by = ?, confirmed_at = ? WHERE id = ?').run(
+      actor.name,
+      first ? '' : null,
+      first ? iso(ctx.clock()) : null,
+      userId,
+    )
     if (isPrivileged(role ?? row.role)) changes.confirmation = first ? 'the first auditor: by the system' : 'awaited'
   }
   if (active !== undefined && active !== (row.active === 1)) {

@@ -36,7 +36,8 @@ async function signIn(name: string, password: string): Promise<string> {
   }
 }
 
-const count = (results: string[]) => results.reduce<Record<string, number>>((m, r) => ({ ...m, [r]: (m[r] ?? 0) + 1 }), {})
+const count = (results: string[]) =>
+  results.reduce<Record<string, number>>((m, r) => ({ ...m, [r]: (m[r] ?? 0) + 1 }), {})
 
 describe('sign-ins sent at once to one account', () => {
   it('the right password sent 12 times at once signs in 12 times, and leaves no failure behind', async () => {
@@ -47,7 +48,9 @@ describe('sign-ins sent at once to one account', () => {
   }, 30_000)
 
   it('right and wrong passwords mixed at once: every right one signs in, the wrong ones are refused as wrong, nothing locks', async () => {
-    const results = await Promise.all(Array.from({ length: 12 }, (_, i) => signIn('ada', i % 3 === 0 ? 'a wrong guess' : PASSWORD)))
+    const results = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => signIn('ada', i % 3 === 0 ? 'a wrong guess' : PASSWORD)),
+    )
     expect(count(results)).toEqual({ ada: 8, WRONG_CREDENTIALS: 4 })
   }, 30_000)
 

@@ -7,7 +7,14 @@ import { openLedger, type Db } from '../../ledger/db'
 import { openLedgerKey } from '../../ledger/keystore'
 import { createAuditService, type AuditService } from '../audit'
 import { testEngine, testLedgerLocation } from '../../../test/support/ledger-engine'
-import { createSignInThrottle, MINUTE_MS, type Attempt, type Failure, type SignInThrottle, type ThrottleOptions } from './sign-in-throttle'
+import {
+  createSignInThrottle,
+  MINUTE_MS,
+  type Attempt,
+  type Failure,
+  type SignInThrottle,
+  type ThrottleOptions,
+} from './sign-in-throttle'
 
 const T0 = Date.parse('2026-03-02T09:00:00Z')
 let dir: string
@@ -38,16 +45,29 @@ afterEach(() => {
 
 function addUser(name: string): number {
   const zero = Buffer.from([0])
-  return db.prepare("INSERT INTO users (name, role, password_hash, password_salt, active, created_at) VALUES (?, 'support', ?, ?, 1, '2026-01-01T00:00:00.000Z') RETURNING id").pluck().get(name, zero, zero) as number
+  return db
+    .prepare(
+      "INSERT INTO users (name, role, password_hash, password_salt, active, created_at) VALUES (?, 'support', ?, ?, 1, '2026-01-01T00:00:00.000Z') RETURNING id",
+    )
+    .pluck()
+    .get(name, zero, zero) as number
 }
 
 /** One failed attempt (or one refused, when locked): what the failure was, in place of its ticket. */
-function fail(t: SignInThrottle, name: string, reason = 'wrong name or password'): Attempt | { locked: false; ticket: Failure } {
+function fail(
+  t: SignInThrottle,
+  name: string,
+  reason = 'wrong name or password',
+): Attempt | { locked: false; ticket: Failure } {
   const a = t.begin(name)
   return a.locked ? a : { locked: false, ticket: t.failed(a.ticket, reason) }
 }
 
-const entries = () => audit.list({ page: 1, pageSize: 500 }).items.reverse().filter((e) => e.action !== 'audit.keyed')
+const entries = () =>
+  audit
+    .list({ page: 1, pageSize: 500 })
+    .items.reverse()
+    .filter((e) => e.action !== 'audit.keyed')
 const actions = () => entries().map((e) => e.action)
 const details = (i: number) => JSON.parse(entries()[i].details) as Record<string, unknown>
 
@@ -61,13 +81,17 @@ function accounted(): number {
   }
   return n
 }
-const unloggedInTable = () => db.prepare('SELECT coalesce(sum(unlogged), 0) FROM sign_in_throttle').pluck().get() as number
+const unloggedInTable = () =>
+  db.prepare('SELECT coalesce(sum(unlogged), 0) FROM sign_in_throttle').pluck().get() as number
 
 describe('the sign-in throttle', () => {
   it('locks a name after 5 failures within 15 minutes, for 1, 2, 4 … 30 minutes, an account or not, whatever the case typed', () => {
     const t = open()
     addUser('ada')
-    for (const [name, typed] of [['ada', 'ADA'], ['nobody', 'NoBody']]) {
+    for (const [name, typed] of [
+      ['ada', 'ADA'],
+      ['nobody', 'NoBody'],
+    ]) {
       now = T0
       for (let i = 0; i < 4; i++) {
         expect(fail(t, i % 2 ? typed : name).locked).toBe(false)
@@ -90,7 +114,10 @@ describe('the sign-in throttle', () => {
       }
     }
     // the account and the unknown name left the same trace, but for the object
-    const byName = (n: string) => entries().filter((e) => e.actor.toLowerCase() === n).map((e) => e.action)
+    const byName = (n: string) =>
+      entries()
+        .filter((e) => e.actor.toLowerCase() === n)
+        .map((e) => e.action)
     expect(byName('ada')).toEqual(byName('nobody'))
     expect(byName('ada').slice(0, 2)).toEqual(['auth.login-failed', 'auth.locked'])
   })
@@ -126,7 +153,9 @@ describe('the sign-in throttle', () => {
     const more = Array.from({ length: 3 }, () => t.begin('ada'))
     expect(() => t.begin('ada')).toThrow(busy)
     // the five left in flight fail: the fifth locks, nothing more is checked
-    const outcomes = [...started.slice(3), ...more].map((a) => (a.locked ? null : t.failed(a.ticket, 'wrong name or password')))
+    const outcomes = [...started.slice(3), ...more].map((a) =>
+      a.locked ? null : t.failed(a.ticket, 'wrong name or password'),
+    )
     expect(outcomes.map((f) => f?.lock?.lockout ?? null)).toEqual([null, null, null, null, 1])
     expect(t.begin('ada')).toMatchObject({ locked: true })
   })
@@ -163,7 +192,13 @@ describe('the sign-in throttle', () => {
     for (let i = 0; i < 5; i++) fail(t, 'ada')
     expect(actions()).toEqual(['auth.login-failed', 'auth.locked'])
     expect(entries()[0]).toMatchObject({ actor: 'ada', object: `user:${id}` })
-    expect(details(1)).toEqual({ reason: 'wrong name or password', until: new Date(now + MINUTE_MS).toISOString(), minutes: 1, lockout: 1, failures: 5 })
+    expect(details(1)).toEqual({
+      reason: 'wrong name or password',
+      until: new Date(now + MINUTE_MS).toISOString(),
+      minutes: 1,
+      lockout: 1,
+      failures: 5,
+    })
     // refused while locked: counted, not logged
     for (let i = 0; i < 20; i++) {
       now += 1000
@@ -205,7 +240,13 @@ describe('the sign-in throttle', () => {
     expect(t.unlock('root', { id, name: 'ada' })).toBe(true)
     expect(actions().at(-1)).toBe('user.unlock')
     expect(entries().at(-1)).toMatchObject({ actor: 'root', object: `user:${id}` })
-    expect(details(2)).toEqual({ name: 'ada', lockedUntil: new Date(now + MINUTE_MS).toISOString(), lockouts: 1, failures: 5, unlogged: 5 })
+    expect(details(2)).toEqual({
+      name: 'ada',
+      lockedUntil: new Date(now + MINUTE_MS).toISOString(),
+      lockouts: 1,
+      failures: 5,
+      unlogged: 5,
+    })
     expect(t.lockedAccounts().size).toBe(0)
     expect(t.begin('ada').locked).toBe(false)
     // nothing left to forget: an attempt counts only once its password is known wrong
@@ -263,7 +304,17 @@ describe('the sign-in throttle', () => {
     expect(t.begin('ada')).toEqual({ locked: true, until: now + MINUTE_MS })
     const other = openLedger(path)
     try {
-      const t2 = createSignInThrottle({ db: other, clock, audit: createAuditService({ db: other, clock, keys: openLedgerKey(other, path, { keyFile }), dbPath: path, keyFile }) })
+      const t2 = createSignInThrottle({
+        db: other,
+        clock,
+        audit: createAuditService({
+          db: other,
+          clock,
+          keys: openLedgerKey(other, path, { keyFile }),
+          dbPath: path,
+          keyFile,
+        }),
+      })
       expect(t2.begin('Ada')).toEqual({ locked: true, until: now + MINUTE_MS })
       now += MINUTE_MS
       fail(t2, 'ada')

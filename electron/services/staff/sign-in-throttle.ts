@@ -143,9 +143,14 @@ function prepareThrottleStatements(db: Db) {
   return {
     get: db.prepare('SELECT * FROM sign_in_throttle WHERE name = ?'),
     del: db.prepare('DELETE FROM sign_in_throttle WHERE name = ?'),
-    insert: db.prepare('INSERT INTO sign_in_throttle (name, failures, window_start, lockouts, locked_until, unlogged, unlogged_since, last_at) VALUES (?, 0, ?, 0, NULL, 0, NULL, ?)'),
-    reserve: db.prepare('UPDATE sign_in_throttle SET failures = ?, lockouts = ?, locked_until = ?, last_at = ? WHERE name = ?'),
-    countUnlogged: db.prepare(`UPDATE sign_in_throttle SET unlogged = unlogged + ?, unlogged_since = coalesce(unlogged_since, ?),
+    insert: db.prepare(
+      'INSERT INTO sign_in_throttle (name, failures, window_start, lockouts, locked_until, unlogged, unlogged_since, last_at) VALUES (?, 0, ?, 0, NULL, 0, NULL, ?)',
+    ),
+    reserve: db.prepare(
+      'UPDATE sign_in_throttle SET failures = ?, lockouts = ?, locked_until = ?, last_at = ? WHERE name = ?',
+    ),
+    countUnlogged:
+      db.prepare(`UPDATE sign_in_throttle SET unlogged = unlogged + ?, unlogged_since = coalesce(unlogged_since, ?),
     last_at = CASE WHEN last_at > ? THEN last_at ELSE ? END WHERE name = ?`),
     clearUnlogged: db.prepare('UPDATE sign_in_throttle SET unlogged = 0, unlogged_since = NULL WHERE name = ?'),
     userId: db.prepare('SELECT id FROM users WHERE name = ?').pluck(),
@@ -153,13 +158,16 @@ function prepareThrottleStatements(db: Db) {
     SELECT name, unlogged FROM sign_in_throttle t
     WHERE t.name <> '' AND NOT EXISTS (SELECT 1 FROM users u WHERE u.name = t.name)
     ORDER BY t.last_at DESC, t.window_start DESC, t.name DESC ${NO_LIMIT} OFFSET ?`),
-    locked: db.prepare('SELECT u.id AS id, t.locked_until AS until FROM sign_in_throttle t JOIN users u ON u.name = t.name WHERE t.locked_until > ?'),
+    locked: db.prepare(
+      'SELECT u.id AS id, t.locked_until AS until FROM sign_in_throttle t JOIN users u ON u.name = t.name WHERE t.locked_until > ?',
+    ),
   }
 }
 
 const rowOf = ({ statements: { get } }: ThrottleContext, name: string) => get.get(name) as ThrottleRow | undefined
 /** `count` more failures of the name counted, not logged, the last of them at `now`. */
-const addUnlogged = ({ statements: { countUnlogged } }: ThrottleContext, count: number, now: number, name: string) => countUnlogged.run(count, now, now, now, name)
+const addUnlogged = ({ statements: { countUnlogged } }: ThrottleContext, count: number, now: number, name: string) =>
+  countUnlogged.run(count, now, now, now, name)
 const objectOf = ({ statements: { userId } }: ThrottleContext, name: string) => {
   const id = userId.get(name) as number | undefined
   return id === undefined ? 'user:unknown' : `user:${id}`
@@ -169,8 +177,20 @@ const objectOf = ({ statements: { userId } }: ThrottleContext, name: string) => 
  * An entry for an attempt that did not sign in, within the global budget; beyond it, the
  * `count` failures it stands for go to the global summary.
  */
-function recordUnsigned(ctx: ThrottleContext, now: number, actor: string, action: AuditAction, object: string, details: Record<string, unknown>, count: number): void {
-  const { audit, o, statements: { del, insert, reserve } } = ctx
+function recordUnsigned(
+  ctx: ThrottleContext,
+  now: number,
+  actor: string,
+  action: AuditAction,
+  object: string,
+  details: Record<string, unknown>,
+  count: number,
+): void {
+  const {
+    audit,
+    o,
+    statements: { del, insert, reserve },
+  } = ctx
   let g = rowOf(ctx, GLOBAL)
   if (g && now >= g.window_start + o.windowMs) {
     del.run(GLOBAL)
@@ -199,17 +219,26 @@ function recordUnsigned(ctx: ThrottleContext, now: number, actor: string, action
 /** The name's counted failures, in one entry (then zero). */
 function summarise(ctx: ThrottleContext, row: ThrottleRow, now: number, signedIn: boolean): void {
   if (row.unlogged <= 0) return
-  const details = { count: row.unlogged, from: iso(new Date(row.unlogged_since ?? row.window_start)), to: iso(new Date(row.last_at)), reason: 'failed or refused sign-ins counted, not logged one by one' }
+  const details = {
+    count: row.unlogged,
+    from: iso(new Date(row.unlogged_since ?? row.window_start)),
+    to: iso(new Date(row.last_at)),
+    reason: 'failed or refused sign-ins counted, not logged one by one',
+  }
   if (signedIn) ctx.audit.record(row.name, 'auth.login-failures', objectOf(ctx, row.name), details)
   else recordUnsigned(ctx, now, row.name, 'auth.login-failures', objectOf(ctx, row.name), details, row.unlogged)
   ctx.statements.clearUnlogged.run(row.name)
 }
 
-const stale = ({ o }: ThrottleContext, r: ThrottleRow, now: number) => (r.lockouts === 0 || r.locked_until === null ? now >= r.window_start + o.windowMs : now >= r.locked_until + o.forgetMs)
+const stale = ({ o }: ThrottleContext, r: ThrottleRow, now: number) =>
+  r.lockouts === 0 || r.locked_until === null ? now >= r.window_start + o.windowMs : now >= r.locked_until + o.forgetMs
 
 /** Keeps the most recently tried names that are no account; the others' counts go to the global summary. */
 function evictUnknown(ctx: ThrottleContext, now: number): void {
-  const { o, statements: { beyondUnknown, del, insert } } = ctx
+  const {
+    o,
+    statements: { beyondUnknown, del, insert },
+  } = ctx
   const gone = beyondUnknown.all(o.maxUnknownNames) as { name: string; unlogged: number }[]
   let unlogged = 0
   for (const r of gone) {
@@ -223,11 +252,16 @@ function evictUnknown(ctx: ThrottleContext, now: number): void {
 }
 
 /** Attempts of a name that may be in flight at once: its failures left before the lockout. */
-const placesOf = ({ o }: ThrottleContext, row: ThrottleRow | undefined) => (!row ? o.maxFailures : row.lockouts > 0 ? 1 : Math.max(0, o.maxFailures - row.failures))
+const placesOf = ({ o }: ThrottleContext, row: ThrottleRow | undefined) =>
+  !row ? o.maxFailures : row.lockouts > 0 ? 1 : Math.max(0, o.maxFailures - row.failures)
 
 /** The body of `begin`, inside its transaction: the attempt, or null when the name has no place left in flight. */
 function beginAttempt(ctx: ThrottleContext, name: string): Attempt | null {
-  const { clock, slots, statements: { del } } = ctx
+  const {
+    clock,
+    slots,
+    statements: { del },
+  } = ctx
   const now = clock().getTime()
   let row = rowOf(ctx, name)
   if (row && stale(ctx, row, now)) {
@@ -251,7 +285,9 @@ function beginAttempt(ctx: ThrottleContext, name: string): Attempt | null {
 
 /** The name's row as a failure finds it: forgotten when stale, made when there is none. */
 function rowToFail(ctx: ThrottleContext, name: string, now: number): ThrottleRow {
-  const { statements: { del, insert } } = ctx
+  const {
+    statements: { del, insert },
+  } = ctx
   let row = rowOf(ctx, name)
   if (row && stale(ctx, row, now)) {
     summarise(ctx, row, now, false)
@@ -267,7 +303,11 @@ function rowToFail(ctx: ThrottleContext, name: string, now: number): ThrottleRow
 
 /** The body of `failed`, inside its transaction: the failure counted, the fifth (or any after a lockout) locking the name. */
 function failedAttempt(ctx: ThrottleContext, ticket: Ticket, reason: string): Failure {
-  const { clock, o, statements: { reserve } } = ctx
+  const {
+    clock,
+    o,
+    statements: { reserve },
+  } = ctx
   const now = clock().getTime()
   const row = rowToFail(ctx, ticket.name, now)
   const object = objectOf(ctx, row.name)
@@ -282,7 +322,13 @@ function failedAttempt(ctx: ThrottleContext, ticket: Ticket, reason: string): Fa
   const until = lock ? now + o.lockMs(lockouts) : row.locked_until
   reserve.run(failures, lockouts, until, now, row.name)
   if (lock) {
-    const details = { reason, until: iso(new Date(until!)), minutes: o.lockMs(lockouts) / MINUTE_MS, lockout: lockouts, failures }
+    const details = {
+      reason,
+      until: iso(new Date(until!)),
+      minutes: o.lockMs(lockouts) / MINUTE_MS,
+      lockout: lockouts,
+      failures,
+    }
     recordUnsigned(ctx, now, row.name, 'auth.locked', object, details, 1)
     return { first: false, lock: { until: until!, lockout: lockouts } }
   }
@@ -306,18 +352,32 @@ function unlockName(ctx: ThrottleContext, actor: string, account: { id: number; 
   if (!row) return false
   const now = ctx.clock().getTime()
   const lockedUntil = row.locked_until !== null && row.locked_until > now ? iso(new Date(row.locked_until)) : null
-  ctx.audit.record(actor, 'user.unlock', `user:${account.id}`, { name: account.name, lockedUntil, lockouts: row.lockouts, failures: row.failures, unlogged: row.unlogged })
+  ctx.audit.record(actor, 'user.unlock', `user:${account.id}`, {
+    name: account.name,
+    lockedUntil,
+    lockouts: row.lockouts,
+    failures: row.failures,
+    unlogged: row.unlogged,
+  })
   ctx.statements.del.run(row.name)
   return true
 }
 
 /** Too many attempts of one name at once: refused, not counted. */
 export function signInBusy(): AppError {
-  return new AppError('CONFLICT', 'too many sign-ins with this name are being checked at once: try again in a few seconds', because('SIGN_IN_BUSY'))
+  return new AppError(
+    'CONFLICT',
+    'too many sign-ins with this name are being checked at once: try again in a few seconds',
+    because('SIGN_IN_BUSY'),
+  )
 }
 
 /** `begin`, waiting for a place in flight while the name has none, until `waitMs` has passed. */
-async function enterAttempt(slots: SignInSlots, begin: (name: string) => Attempt | null, name: string): Promise<Attempt> {
+async function enterAttempt(
+  slots: SignInSlots,
+  begin: (name: string) => Attempt | null,
+  name: string,
+): Promise<Attempt> {
   const until = performance.now() + slots.waitMs
   for (;;) {
     const attempt = begin(name)
@@ -331,7 +391,17 @@ async function enterAttempt(slots: SignInSlots, begin: (name: string) => Attempt
   }
 }
 
-export function createSignInThrottle({ db, clock, audit, options = {} }: { db: Db; clock: Clock; audit: AuditService; options?: ThrottleOptions }): SignInThrottle {
+export function createSignInThrottle({
+  db,
+  clock,
+  audit,
+  options = {},
+}: {
+  db: Db
+  clock: Clock
+  audit: AuditService
+  options?: ThrottleOptions
+}): SignInThrottle {
   const o = { ...THROTTLE_DEFAULTS, ...options }
   const slots = new SignInSlots({ ...SLOT_DEFAULTS, ...o.slots })
   const ctx: ThrottleContext = { db, clock, audit, o, slots, statements: prepareThrottleStatements(db) }
@@ -342,7 +412,9 @@ export function createSignInThrottle({ db, clock, audit, options = {} }: { db: D
   const begin = db.transaction((name: string) => (turn(), beginAttempt(ctx, name)))
   const failed = db.transaction((ticket: Ticket, reason: string) => (turn(), failedAttempt(ctx, ticket, reason)))
   const succeeded = db.transaction((name: string) => (turn(), succeededAttempt(ctx, name)))
-  const unlock = db.transaction((actor: string, account: { id: number; name: string }) => (turn(), unlockName(ctx, actor, account)))
+  const unlock = db.transaction(
+    (actor: string, account: { id: number; name: string }) => (turn(), unlockName(ctx, actor, account)),
+  )
   const tryBegin = (name: string) => begin.immediate(name)
   // an attempt leaves its place in flight whatever its outcome's transaction does
   const ended = <T>(name: string, fn: () => T): T => {
@@ -353,12 +425,19 @@ export function createSignInThrottle({ db, clock, audit, options = {} }: { db: D
     }
   }
   return {
-    begin: (name) => tryBegin(name) ?? (() => { throw signInBusy() })(),
+    begin: (name) =>
+      tryBegin(name) ??
+      (() => {
+        throw signInBusy()
+      })(),
     enter: (name) => enterAttempt(slots, tryBegin, name),
     failed: (ticket, reason) => ended(ticket.name, () => failed.immediate(ticket, reason)),
     succeeded: (name) => ended(name, () => succeeded.immediate(name)),
     unlock: (actor, account) => unlock.immediate(actor, account),
-    lockedAccounts: () => new Map((ctx.statements.locked.all(clock().getTime()) as { id: number; until: number }[]).map((r) => [r.id, r.until])),
+    lockedAccounts: () =>
+      new Map(
+        (ctx.statements.locked.all(clock().getTime()) as { id: number; until: number }[]).map((r) => [r.id, r.until]),
+      ),
     row: (name) => rowOf(ctx, name),
   }
 }

@@ -23,5 +23,14 @@ export function contrastRatio(a: string, b: string): number {
 export function over(fg: string, bg: string, alpha: number): string {
   const f = channels(fg)
   const b = channels(bg)
-  return '#' + f.map((c, i) => Math.round(c * alpha + b[i] * (1 - alpha)).toString(16).padStart(2, '0')).join('')
+  return (
+    '#' +
+    f
+      .map((c, i) =>
+        Math.round(c * alpha + b[i] * (1 - alpha))
+          .toString(16)
+          .padStart(2, '0'),
+      )
+      .join('')
+  )
 }

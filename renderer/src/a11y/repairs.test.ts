@@ -17,22 +17,36 @@ describe('repairs of what Naive UI renders', () => {
     const root = html(card('Outer', card('Inner')))
     repairAll(root)
     const headings = [...root.querySelectorAll('[role="heading"]')]
-    expect(headings.map((h) => [h.textContent, h.getAttribute('aria-level')])).toEqual([['Outer', '2'], ['Inner', '3']])
+    expect(headings.map((h) => [h.textContent, h.getAttribute('aria-level')])).toEqual([
+      ['Outer', '2'],
+      ['Inner', '3'],
+    ])
     expect([...root.querySelectorAll('.n-card-header')].every((h) => h.getAttribute('role') === 'none')).toBe(true)
   })
 
   it('names a slider handle from its slider', () => {
-    const root = html('<div class="n-slider" data-a11y-label="Position" data-a11y-valuetext="0:03 / 0:10"><div role="slider" tabindex="0"></div></div>')
+    const root = html(
+      '<div class="n-slider" data-a11y-label="Position" data-a11y-valuetext="0:03 / 0:10"><div role="slider" tabindex="0"></div></div>',
+    )
     repairAll(root)
     const handle = root.querySelector('[role="slider"]')!
-    expect([handle.getAttribute('aria-label'), handle.getAttribute('aria-valuetext')]).toEqual(['Position', '0:03 / 0:10'])
+    expect([handle.getAttribute('aria-label'), handle.getAttribute('aria-valuetext')]).toEqual([
+      'Position',
+      '0:03 / 0:10',
+    ])
   })
 
   it('makes a table’s scrolling body a named region the keyboard reaches', () => {
-    const root = html('<div class="n-data-table" data-a11y-scroll="Audit log"><div class="n-data-table-base-table-body"><div class="n-scrollbar-container"></div></div></div>')
+    const root = html(
+      '<div class="n-data-table" data-a11y-scroll="Audit log"><div class="n-data-table-base-table-body"><div class="n-scrollbar-container"></div></div></div>',
+    )
     repairAll(root)
     const body = root.querySelector('.n-scrollbar-container')!
-    expect([body.getAttribute('tabindex'), body.getAttribute('role'), body.getAttribute('aria-label')]).toEqual(['0', 'region', 'Audit log'])
+    expect([body.getAttribute('tabindex'), body.getAttribute('role'), body.getAttribute('aria-label')]).toEqual([
+      '0',
+      'region',
+      'Audit log',
+    ])
   })
 
   it('ties a form item’s error to its field, and unties it once the error is gone', async () => {
@@ -56,7 +70,9 @@ describe('repairs of what Naive UI renders', () => {
   })
 
   it('leaves a field that ties its own message alone', () => {
-    const root = html('<div class="n-form-item"><div class="n-form-item-blank n-form-item-blank--error"><input aria-describedby="own"></div><div class="n-form-item-feedback-wrapper"><div>Bad</div></div></div>')
+    const root = html(
+      '<div class="n-form-item"><div class="n-form-item-blank n-form-item-blank--error"><input aria-describedby="own"></div><div class="n-form-item-feedback-wrapper"><div>Bad</div></div></div>',
+    )
     repairAll(root)
     expect(root.querySelector('input')!.getAttribute('aria-describedby')).toBe('own')
     expect(root.querySelector('input')!.hasAttribute('aria-invalid')).toBe(false)

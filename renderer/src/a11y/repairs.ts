@@ -48,7 +48,9 @@ function repairSliders(root: ParentNode): void {
 
 function repairScrollRegions(root: ParentNode): void {
   for (const table of root.querySelectorAll('.n-data-table[data-a11y-scroll]')) {
-    const body = table.querySelector('.n-data-table-base-table-body .n-scrollbar-container, .n-data-table-base-table-body .v-vl')
+    const body = table.querySelector(
+      '.n-data-table-base-table-body .n-scrollbar-container, .n-data-table-base-table-body .v-vl',
+    )
     if (!body) continue
     setIfChanged(body, 'tabindex', '0')
     setIfChanged(body, 'role', 'region')
@@ -88,6 +90,11 @@ export function repairAll(root: ParentNode): void {
 export function watchRepairs(doc: Document = document): () => void {
   repairAll(doc)
   const observer = new MutationObserver(() => repairAll(doc))
-  observer.observe(doc.body, { childList: true, subtree: true, attributes: true, attributeFilter: ['data-a11y-label', 'data-a11y-valuetext', 'data-a11y-scroll'] })
+  observer.observe(doc.body, {
+    childList: true,
+    subtree: true,
+    attributes: true,
+    attributeFilter: ['data-a11y-label', 'data-a11y-valuetext', 'data-a11y-scroll'],
+  })
   return () => observer.disconnect()
 }

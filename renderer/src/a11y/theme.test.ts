@@ -37,6 +37,11 @@ describe.each(['light', 'dark'] as const)('the %s palette', (theme) => {
     const o = themeOverrides(theme)
     expect(o.common?.textColor3).toBe(p.muted)
     expect(o.Empty?.textColor).toBe(p.muted)
-    if (theme === 'light') expect([o.common?.successColor, o.common?.warningColor, o.common?.errorColor]).toEqual([p.success, p.warning, p.error])
+    if (theme === 'light')
+      expect([o.common?.successColor, o.common?.warningColor, o.common?.errorColor]).toEqual([
+        p.success,
+        p.warning,
+        p.error,
+      ])
   })
 })

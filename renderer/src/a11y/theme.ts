@@ -22,9 +22,29 @@ export interface Palette {
 }
 
 export const PALETTES: Record<ThemeName, Palette> = {
-  light: { page: '#f4f6fa', surface: '#ffffff', muted: '#5c6066', success: '#096b39', warning: '#875000', error: '#b0233a', info: '#1a57c0', primary: '#1f57c3', focus: '#1f57c3' },
+  light: {
+    page: '#f4f6fa',
+    surface: '#ffffff',
+    muted: '#5c6066',
+    success: '#096b39',
+    warning: '#875000',
+    error: '#b0233a',
+    info: '#1a57c0',
+    primary: '#1f57c3',
+    focus: '#1f57c3',
+  },
   // Naive UI's dark status colours already pass; only its greys (white at 38%) are too dim.
-  dark: { page: '#101014', surface: '#18181c', muted: '#a3a3a8', success: '#63e2b7', warning: '#f2c97d', error: '#e88080', info: '#70c0e8', primary: '#4c7ee0', focus: '#8cb1f8' },
+  dark: {
+    page: '#101014',
+    surface: '#18181c',
+    muted: '#a3a3a8',
+    success: '#63e2b7',
+    warning: '#f2c97d',
+    error: '#e88080',
+    info: '#70c0e8',
+    primary: '#4c7ee0',
+    focus: '#8cb1f8',
+  },
 }
 
 /** How strongly Naive UI tints a tag's background with its type's colour (light, dark). */
@@ -33,10 +53,22 @@ export const TAG_TINT: Record<ThemeName, number> = { light: 0.12, dark: 0.16 }
 function statusColours(p: Palette, dark: boolean): GlobalThemeOverrides['common'] {
   if (dark) return {}
   return {
-    successColor: p.success, successColorHover: '#0b7d43', successColorPressed: '#075a30', successColorSuppl: p.success,
-    warningColor: p.warning, warningColorHover: '#9c5c00', warningColorPressed: '#6e4100', warningColorSuppl: p.warning,
-    errorColor: p.error, errorColorHover: '#c22a43', errorColorPressed: '#921d30', errorColorSuppl: p.error,
-    infoColor: p.info, infoColorHover: '#2a68d0', infoColorPressed: '#15479e', infoColorSuppl: p.info,
+    successColor: p.success,
+    successColorHover: '#0b7d43',
+    successColorPressed: '#075a30',
+    successColorSuppl: p.success,
+    warningColor: p.warning,
+    warningColorHover: '#9c5c00',
+    warningColorPressed: '#6e4100',
+    warningColorSuppl: p.warning,
+    errorColor: p.error,
+    errorColorHover: '#c22a43',
+    errorColorPressed: '#921d30',
+    errorColorSuppl: p.error,
+    infoColor: p.info,
+    infoColorHover: '#2a68d0',
+    infoColorPressed: '#15479e',
+    infoColorSuppl: p.info,
   }
 }
 
@@ -55,7 +87,14 @@ export function themeOverrides(theme: ThemeName): GlobalThemeOverrides {
       borderRadius: '6px',
       fontFamily: 'Inter, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
     },
-    Button: dark ? { textColorPrimary: '#fff', textColorHoverPrimary: '#fff', textColorPressedPrimary: '#fff', textColorFocusPrimary: '#fff' } : {},
+    Button: dark
+      ? {
+          textColorPrimary: '#fff',
+          textColorHoverPrimary: '#fff',
+          textColorPressedPrimary: '#fff',
+          textColorFocusPrimary: '#fff',
+        }
+      : {},
     Empty: { textColor: p.muted },
     Layout: { siderColor: dark ? '#141821' : '#0f2350', headerColor: dark ? '#18181c' : '#ffffff', color: p.page },
   }
@@ -64,5 +103,12 @@ export function themeOverrides(theme: ThemeName): GlobalThemeOverrides {
 /** The same colours for the app's own CSS (styles.css reads them as custom properties). */
 export function cssVariables(theme: ThemeName): Record<string, string> {
   const p = PALETTES[theme]
-  return { '--carats-surface': p.surface, '--carats-muted': p.muted, '--carats-success': p.success, '--carats-warning': p.warning, '--carats-error': p.error, '--carats-focus': p.focus }
+  return {
+    '--carats-surface': p.surface,
+    '--carats-muted': p.muted,
+    '--carats-success': p.success,
+    '--carats-warning': p.warning,
+    '--carats-error': p.error,
+    '--carats-focus': p.focus,
+  }
 }

@@ -34,6 +34,11 @@ export function screenTitle(route: { name?: unknown; params: RouteParams }, t: T
   const app = t('app.name')
   const key = SCREEN_TITLES[String(route.name ?? '')]
   if (!key) return app
-  const screen = t(key, { n: emissionNo(one(route.params.emission)), emission: emissionNo(one(route.params.emission)), block: blockNo(one(route.params.block)), serial: String(route.params.serial ?? '') })
+  const screen = t(key, {
+    n: emissionNo(one(route.params.emission)),
+    emission: emissionNo(one(route.params.emission)),
+    block: blockNo(one(route.params.block)),
+    serial: String(route.params.serial ?? ''),
+  })
   return `${screen} — ${app}`
 }

@@ -17,7 +17,10 @@ describe('httpTransport', () => {
   })
 
   it("sends a feed's bytes as the body, the other arguments in a header", async () => {
-    const fetch = vi.fn(async (_url: string, _init: RequestInit) => new Response(JSON.stringify({ ok: true, result: null }), { status: 200 }))
+    const fetch = vi.fn(
+      async (_url: string, _init: RequestInit) =>
+        new Response(JSON.stringify({ ok: true, result: null }), { status: 200 }),
+    )
     vi.stubGlobal('fetch', fetch)
     const bytes = new Uint8Array([0xef, 0xbb, 0xbf, 0x7b, 0x7d])
     await httpTransport.invoke('sales:import', { content: bytes, fileName: 'é.jsonl' }, 'tok')
@@ -25,7 +28,11 @@ describe('httpTransport', () => {
     expect(url).toBe('/api/sales:import')
     expect(init.body).toBeInstanceOf(Blob)
     expect(new Uint8Array(await (init.body as Blob).arrayBuffer())).toEqual(bytes)
-    expect(init.headers).toEqual({ 'content-type': 'application/octet-stream', 'x-carats-args': encodeURIComponent('{"fileName":"é.jsonl"}'), authorization: 'Bearer tok' })
+    expect(init.headers).toEqual({
+      'content-type': 'application/octet-stream',
+      'x-carats-args': encodeURIComponent('{"fileName":"é.jsonl"}'),
+      authorization: 'Bearer tok',
+    })
     // text stays JSON
     await httpTransport.invoke('sales:import', { content: '{}', fileName: 'a' }, 'tok')
     expect(fetch.mock.calls[1][1].headers).toMatchObject({ 'content-type': 'application/json' })
@@ -33,14 +40,25 @@ describe('httpTransport', () => {
 
   it('passes error envelopes through, whatever the HTTP status', async () => {
     const body = { ok: false, error: { code: 'FORBIDDEN', message: 'no' } }
-    vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify(body), { status: 403 })))
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response(JSON.stringify(body), { status: 403 })),
+    )
     expect(await httpTransport.invoke('users:list', {}, null)).toEqual(body)
   })
 
   it('says the server cannot be reached, or did not answer an envelope', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => { throw new TypeError('Failed to fetch') }))
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => {
+        throw new TypeError('Failed to fetch')
+      }),
+    )
     await expect(httpTransport.invoke('auth:status', {}, null)).rejects.toBeInstanceOf(TransportError)
-    vi.stubGlobal('fetch', vi.fn(async () => new Response('<html>bad gateway</html>', { status: 502 })))
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response('<html>bad gateway</html>', { status: 502 })),
+    )
     await expect(httpTransport.invoke('auth:status', {}, null)).rejects.toThrow(/502/)
   })
 })

@@ -6,7 +6,10 @@ import { BYTES_ARGS_HEADER, BYTES_BODIES, BYTES_CONTENT_TYPE } from '../../../el
  * A call whose argument of bytes (a feed file's) travels as it is, apart from the others: over
  * IPC by structured clone, over HTTP as the request's body. Null for any other call.
  */
-export function splitBytes(channel: string, args: unknown): { bytes: Uint8Array; field: string; rest: Record<string, unknown> } | null {
+export function splitBytes(
+  channel: string,
+  args: unknown,
+): { bytes: Uint8Array; field: string; rest: Record<string, unknown> } | null {
   const field = BYTES_BODIES[channel]
   if (!field || args === null || typeof args !== 'object') return null
   const { [field]: bytes, ...rest } = args as Record<string, unknown>
@@ -15,7 +18,10 @@ export function splitBytes(channel: string, args: unknown): { bytes: Uint8Array;
 
 /** The server could not be reached or answered something that is not an envelope. */
 export class TransportError extends Error {
-  constructor(message: string, readonly status?: number) {
+  constructor(
+    message: string,
+    readonly status?: number,
+  ) {
     super(message)
     this.name = 'TransportError'
   }
@@ -28,7 +34,12 @@ export const ipcTransport: Transport = {
     // proxies; the contract's arguments are JSON data, so a JSON copy loses nothing.
     // A file's bytes go as they are: structured clone copies a Uint8Array whole (JSON would make it an object).
     const split = splitBytes(channel, args)
-    if (split) return window.carats.invoke(channel, { ...JSON.parse(JSON.stringify(split.rest)), [split.field]: split.bytes }, token)
+    if (split)
+      return window.carats.invoke(
+        channel,
+        { ...JSON.parse(JSON.stringify(split.rest)), [split.field]: split.bytes },
+        token,
+      )
     return window.carats.invoke(channel, JSON.parse(JSON.stringify(args ?? {})), token)
   },
 }

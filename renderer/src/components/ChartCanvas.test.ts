@@ -8,8 +8,16 @@ describe('a chart’s text alternative', () => {
   it('names the canvas and gives its figures as a table, hidden until asked for', async () => {
     // happy-dom draws nothing: chart.js says so on the console, the table does not depend on it
     vi.spyOn(console, 'error').mockImplementation(() => {})
-    const figures = { columns: ['Day', 'Sales', 'Prizes'], rows: [['1 Mar', '15 €', '5 €'], ['2 Mar', '20 €', '0 €']] }
-    const w = mountWithApp(ChartCanvas, { props: { config: { type: 'bar', data: { labels: [], datasets: [] } }, label: 'Sales per day', figures } })
+    const figures = {
+      columns: ['Day', 'Sales', 'Prizes'],
+      rows: [
+        ['1 Mar', '15 €', '5 €'],
+        ['2 Mar', '20 €', '0 €'],
+      ],
+    }
+    const w = mountWithApp(ChartCanvas, {
+      props: { config: { type: 'bar', data: { labels: [], datasets: [] } }, label: 'Sales per day', figures },
+    })
     const canvas = w.get('canvas')
     expect(canvas.attributes('role')).toBe('img')
     expect(canvas.attributes('aria-label')).toBe('Sales per day')

@@ -7,7 +7,10 @@ import { mountWithApp } from '../testing'
 describe('count input', () => {
   it('shows thousands separators and gives back the number typed', async () => {
     const value = ref<number | null>(200_000)
-    const Host = defineComponent(() => () => h(CountInput, { value: value.value, 'onUpdate:value': (v: number | null) => (value.value = v), min: 1 }))
+    const Host = defineComponent(
+      () => () =>
+        h(CountInput, { value: value.value, 'onUpdate:value': (v: number | null) => (value.value = v), min: 1 }),
+    )
     const w = mountWithApp(Host)
     const input = w.get('input')
     expect((input.element as HTMLInputElement).value).toBe('200,000')

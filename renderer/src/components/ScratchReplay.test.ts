@@ -22,11 +22,14 @@ function handPlay(yoursShown = 24): Play {
   return { mode: 'play', status: yoursShown === 24 ? 'complete' : 'interrupted', events }
 }
 
-const revealed = (w: ReturnType<typeof mountWithApp>) => w.findAll('.cell').filter((c) => !c.classes().includes('hidden')).length
+const revealed = (w: ReturnType<typeof mountWithApp>) =>
+  w.findAll('.cell').filter((c) => !c.classes().includes('hidden')).length
 
 describe('ScratchReplay', () => {
   beforeEach(() => {
-    vi.useFakeTimers({ toFake: ['requestAnimationFrame', 'cancelAnimationFrame', 'setTimeout', 'clearTimeout', 'performance', 'Date'] })
+    vi.useFakeTimers({
+      toFake: ['requestAnimationFrame', 'cancelAnimationFrame', 'setTimeout', 'clearTimeout', 'performance', 'Date'],
+    })
   })
   afterEach(() => vi.useRealTimers())
 
@@ -55,7 +58,7 @@ describe('ScratchReplay', () => {
     expect(revealed(w)).toBe(6)
   })
 
-  it('starts the next ticket\'s play from the beginning at 1×, whatever the last one was left at', async () => {
+  it("starts the next ticket's play from the beginning at 1×, whatever the last one was left at", async () => {
     const w = mountWithApp(ScratchReplay, { props: { ticket, play: handPlay() } })
     const r = (w.vm as unknown as { replay: { speed: { value: number }; eventsShown: { value: number } } }).replay
     r.speed.value = 4

@@ -17,22 +17,43 @@ const Host = defineComponent({
   setup(props, { emit }) {
     const v = ref('')
     return () =>
-      h(SerialInput, { modelValue: v.value, 'onUpdate:modelValue': (x: string) => (v.value = x), answer: props.answer, buttonLabel: 'Inspect', onSubmit: (s: string) => emit('submit', s) })
+      h(SerialInput, {
+        modelValue: v.value,
+        'onUpdate:modelValue': (x: string) => (v.value = x),
+        answer: props.answer,
+        buttonLabel: 'Inspect',
+        onSubmit: (s: string) => emit('submit', s),
+      })
   },
 })
 
 describe('serial input', () => {
   it('says what is wrong for each kind of mistake', () => {
     expect(serialFeedback('').key).toBe('serial.SERIAL_EMPTY')
-    expect(serialFeedback('0001-00')).toMatchObject({ state: 'typing', key: 'serial.SERIAL_LENGTH_SHORT', params: { length: 6 } })
+    expect(serialFeedback('0001-00')).toMatchObject({
+      state: 'typing',
+      key: 'serial.SERIAL_LENGTH_SHORT',
+      params: { length: 6 },
+    })
     expect(serialFeedback('0001-002-0001234-55')).toMatchObject({ state: 'error', key: 'serial.SERIAL_LENGTH_LONG' })
-    expect(serialFeedback('0001-0O2')).toMatchObject({ state: 'error', key: 'serial.SERIAL_CHARACTER', params: { char: 'O', position: 7 } })
-    expect(serialFeedback('00010-02-0001234-' + good.slice(-1))).toMatchObject({ state: 'error', key: 'serial.SERIAL_FORMAT' })
+    expect(serialFeedback('0001-0O2')).toMatchObject({
+      state: 'error',
+      key: 'serial.SERIAL_CHARACTER',
+      params: { char: 'O', position: 7 },
+    })
+    expect(serialFeedback('00010-02-0001234-' + good.slice(-1))).toMatchObject({
+      state: 'error',
+      key: 'serial.SERIAL_FORMAT',
+    })
     expect(serialFeedback(badCheck)).toMatchObject({ state: 'error', key: 'serial.SERIAL_CHECK_DIGIT' })
     expect(serialFeedback(swapped)).toMatchObject({ state: 'error', key: 'serial.SERIAL_CHECK_DIGIT' })
     // Emission 0 has a valid check digit but does not exist.
     const body = '00000010000000'
-    expect(serialFeedback(body + dammCheckDigit(body))).toMatchObject({ state: 'error', key: 'serial.SERIAL_RANGE', params: { field: 'emission', value: 0, min: 1, max: 9999 } })
+    expect(serialFeedback(body + dammCheckDigit(body))).toMatchObject({
+      state: 'error',
+      key: 'serial.SERIAL_RANGE',
+      params: { field: 'emission', value: 0, min: 1, max: 9999 },
+    })
     expect(serialFeedback(good)).toMatchObject({ state: 'ok', serial: good, id: { emission: 1, block: 2, unit: 1234 } })
     expect(serialFeedback(good.replace(/-/g, '')).state).toBe('ok')
   })
@@ -56,7 +77,7 @@ describe('serial input', () => {
     expect(w.emitted('submit')).toEqual([[good]])
   })
 
-  it('says the lookup\'s answer while the field holds its serial, and only then', async () => {
+  it("says the lookup's answer while the field holds its serial, and only then", async () => {
     const other = formatSerial({ emission: 1, block: 2, unit: 1235 })
     const missing: LookupAnswer = { serial: good, state: 'refused', text: 'Not found: emission 1 has no block 2.' }
     expect(answerFor(serialFeedback(good), missing)).toBe(missing)

@@ -30,7 +30,9 @@ describe('TicketGrid', () => {
   it('keeps hidden cells covered and lights a match only once both of its cells are revealed', () => {
     const revealedWinning = [true, true, true, true, true, true]
     const revealedYours = numbers.map((_, i) => i === 0)
-    const w = mountWithApp(TicketGrid, { props: { winning, numbers, amountsCents, matches, revealedWinning, revealedYours } })
+    const w = mountWithApp(TicketGrid, {
+      props: { winning, numbers, amountsCents, matches, revealedWinning, revealedYours },
+    })
     expect(cell(w, 'yours-21').classes()).toContain('hidden')
     expect(cell(w, 'yours-21').text()).toBe('')
     expect(cell(w, 'yours-0').classes()).toContain('match')
@@ -41,7 +43,9 @@ describe('TicketGrid', () => {
 
   it('shows what the player never saw faintly when asked', () => {
     const revealedYours = numbers.map(() => false)
-    const w = mountWithApp(TicketGrid, { props: { winning, numbers, amountsCents, matches, revealedYours, ghost: true } })
+    const w = mountWithApp(TicketGrid, {
+      props: { winning, numbers, amountsCents, matches, revealedYours, ghost: true },
+    })
     expect(cell(w, 'yours-3').classes()).toContain('ghost')
     expect(cell(w, 'yours-3').text()).toContain('4')
   })

@@ -18,20 +18,41 @@ const report: DepletionReport = {
   ],
   asOf: '2026-01-01T00:00:00Z',
 }
-const labels = { tier: (c: number) => `${c / 100} €`, expected: 'Expected', xAxis: 'Units sold', yAxis: 'Remaining', int: String, pct: String }
+const labels = {
+  tier: (c: number) => `${c / 100} €`,
+  expected: 'Expected',
+  xAxis: 'Units sold',
+  yAxis: 'Remaining',
+  int: String,
+  pct: String,
+}
 
 describe('depletion chart', () => {
   it('draws every tier as a share of its initial count, with one expected diagonal', () => {
     const c = depletionConfig(report, null, labels)
     const sets = c.data.datasets
     expect(sets.map((d) => d.label)).toEqual(['1000 €', '5 €', 'Expected'])
-    expect(sets[0].data).toEqual([{ x: 0, y: 100 }, { x: 250, y: 70 }, { x: 500, y: 40 }])
-    expect(sets[2].data).toEqual([{ x: 0, y: 100 }, { x: 500, y: 50 }])
+    expect(sets[0].data).toEqual([
+      { x: 0, y: 100 },
+      { x: 250, y: 70 },
+      { x: 500, y: 40 },
+    ])
+    expect(sets[2].data).toEqual([
+      { x: 0, y: 100 },
+      { x: 500, y: 50 },
+    ])
   })
   it('draws one tier in counts against its own expected line', () => {
     const c = depletionConfig(report, 1, labels)
-    expect(c.data.datasets[0].data).toEqual([{ x: 0, y: 200 }, { x: 250, y: 150 }, { x: 500, y: 100 }])
-    expect(c.data.datasets[1].data).toEqual([{ x: 0, y: 200 }, { x: 500, y: 100 }])
+    expect(c.data.datasets[0].data).toEqual([
+      { x: 0, y: 200 },
+      { x: 250, y: 150 },
+      { x: 500, y: 100 },
+    ])
+    expect(c.data.datasets[1].data).toEqual([
+      { x: 0, y: 200 },
+      { x: 500, y: 100 },
+    ])
   })
   it('draws the expected line above the tiers, in the all-tiers view as in one tier', () => {
     for (const tier of [null, 0, 1]) {
@@ -43,24 +64,42 @@ describe('depletion chart', () => {
     }
   })
   it('counts a small tier in whole prizes: a tier of 3 has the ticks 0 1 2 3, not 2 2 2 2', () => {
-    const small: DepletionReport = { ...report, tiers: [{ amountCents: 50_000_000, initial: 3, sold: 1, remaining: 2 }], series: [{ unitsSold: 0, remaining: [3] }, { unitsSold: 500, remaining: [2] }] }
-    const y = depletionConfig(small, 0, labels).options!.scales!.y as { min?: number; max?: number; ticks: { stepSize?: number; precision?: number } }
+    const small: DepletionReport = {
+      ...report,
+      tiers: [{ amountCents: 50_000_000, initial: 3, sold: 1, remaining: 2 }],
+      series: [
+        { unitsSold: 0, remaining: [3] },
+        { unitsSold: 500, remaining: [2] },
+      ],
+    }
+    const y = depletionConfig(small, 0, labels).options!.scales!.y as {
+      min?: number
+      max?: number
+      ticks: { stepSize?: number; precision?: number }
+    }
     expect(y).toMatchObject({ min: 0, max: 3, ticks: { stepSize: 1, precision: 0 } })
     // a large tier is fitted to its data, still in whole prizes
-    const large = depletionConfig(report, 1, labels).options!.scales!.y as { min?: number; ticks: { stepSize?: number; precision?: number } }
+    const large = depletionConfig(report, 1, labels).options!.scales!.y as {
+      min?: number
+      ticks: { stepSize?: number; precision?: number }
+    }
     expect(large.min).toBeUndefined()
     expect(large.ticks).toMatchObject({ precision: 0 })
     expect(large.ticks.stepSize).toBeUndefined()
     expect(SMALL_TIER).toBeGreaterThanOrEqual(3)
     // units sold are whole too
-    expect((depletionConfig(small, 0, labels).options!.scales!.x as { ticks: { precision?: number } }).ticks.precision).toBe(0)
+    expect(
+      (depletionConfig(small, 0, labels).options!.scales!.x as { ticks: { precision?: number } }).ticks.precision,
+    ).toBe(0)
   })
   it('labels the all-tiers percentages with the decimals their step needs, so that no two ticks read alike', () => {
     expect(stepDecimals([99.7, 99.75, 99.8].map((value) => ({ value })))).toBe(2)
     expect(stepDecimals([0, 20, 40].map((value) => ({ value })))).toBe(0)
     expect(stepDecimals([99.8, 99.9, 100].map((value) => ({ value })))).toBe(1)
     const pct = (x: number, digits?: number) => `${(x * 100).toFixed(digits ?? 1)} %`
-    const y = depletionConfig(report, null, { ...labels, pct }).options!.scales!.y as { ticks: { callback: (v: number, i: number, t: { value: number }[]) => string } }
+    const y = depletionConfig(report, null, { ...labels, pct }).options!.scales!.y as {
+      ticks: { callback: (v: number, i: number, t: { value: number }[]) => string }
+    }
     const ticks = [99.7, 99.75, 99.8, 99.85, 99.9, 99.95, 100].map((value) => ({ value }))
     const texts = ticks.map((t, i) => y.ticks.callback(t.value, i, ticks))
     expect(new Set(texts).size).toBe(ticks.length)
@@ -83,7 +122,11 @@ describe("depletion chart's figures (its text alternative)", () => {
   it('lists one tier in counts beside the count a uniform spread predicts', () => {
     expect(depletionFigures(report, 0, labels)).toEqual({
       columns: ['Units sold', '1000 €', 'Expected'],
-      rows: [['0', '10', '10'], ['250', '7', '8'], ['500', '4', '5']],
+      rows: [
+        ['0', '10', '10'],
+        ['250', '7', '8'],
+        ['500', '4', '5'],
+      ],
     })
   })
 })

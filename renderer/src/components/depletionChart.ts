@@ -10,7 +10,11 @@ export const chartFrame = () => ({ responsive: true, maintainAspectRatio: false,
 /** The legend under the chart, its entries in the datasets' order (the expected line's `order` only puts it on top). */
 export const legendBelow = () => ({
   position: 'bottom' as const,
-  labels: { boxWidth: 12, boxHeight: 12, sort: (a: { datasetIndex?: number }, b: { datasetIndex?: number }) => (a.datasetIndex ?? 0) - (b.datasetIndex ?? 0) },
+  labels: {
+    boxWidth: 12,
+    boxHeight: 12,
+    sort: (a: { datasetIndex?: number }, b: { datasetIndex?: number }) => (a.datasetIndex ?? 0) - (b.datasetIndex ?? 0),
+  },
 })
 
 /**
@@ -19,14 +23,23 @@ export const legendBelow = () => ({
  * all-tiers view all start on it and would hide it.
  */
 export const EXPECTED_COLOR = '#4b5466'
-export const expectedLine = () => ({ borderColor: EXPECTED_COLOR, backgroundColor: EXPECTED_COLOR, borderDash: [7, 4], pointRadius: 0, borderWidth: 2.5, order: -1 })
+export const expectedLine = () => ({
+  borderColor: EXPECTED_COLOR,
+  backgroundColor: EXPECTED_COLOR,
+  borderDash: [7, 4],
+  pointRadius: 0,
+  borderWidth: 2.5,
+  order: -1,
+})
 
 /** A tier of at most this many prizes is drawn on an axis from 0 to its count, one tick per prize. */
 export const SMALL_TIER = 10
 
 /** The count axis of one tier: whole prizes; a small tier from 0 to its count with a tick each (0 1 2 3), a large one fitted to the data. */
 function countAxis(initial: number) {
-  return initial <= SMALL_TIER ? { min: 0, max: Math.max(initial, 1), ticks: { stepSize: 1, precision: 0 } } : { grace: '2%', ticks: { precision: 0 } }
+  return initial <= SMALL_TIER
+    ? { min: 0, max: Math.max(initial, 1), ticks: { stepSize: 1, precision: 0 } }
+    : { grace: '2%', ticks: { precision: 0 } }
 }
 
 /** A chart's figures as a table (first column: what the x axis counts), for those who cannot see the chart. */
@@ -55,7 +68,11 @@ export interface DepletionLabels {
  * initial count, so all fit one axis and the expected line is the same diagonal for all;
  * with a tier chosen, its counts are drawn against its own expected line.
  */
-export function depletionConfig(r: DepletionReport, tier: number | null, l: DepletionLabels): ChartConfiguration<'line'> {
+export function depletionConfig(
+  r: DepletionReport,
+  tier: number | null,
+  l: DepletionLabels,
+): ChartConfiguration<'line'> {
   const xs = r.series.map((p) => p.unitsSold)
   const last = xs.length ? xs[xs.length - 1] : 0
   const ends = [0, Math.max(last, 1)]
@@ -99,19 +116,35 @@ export function depletionConfig(r: DepletionReport, tier: number | null, l: Depl
       parsing: false,
       interaction: { mode: 'nearest', axis: 'x', intersect: false },
       scales: {
-        x: { type: 'linear', min: 0, max: ends[1], title: { display: true, text: l.xAxis }, ticks: { precision: 0, callback: (v) => l.int(Number(v)) } },
+        x: {
+          type: 'linear',
+          min: 0,
+          max: ends[1],
+          title: { display: true, text: l.xAxis },
+          ticks: { precision: 0, callback: (v) => l.int(Number(v)) },
+        },
         // Fitted to the data, not from zero: early in a block the gaps to the expected line are a few percent.
         y:
           tier === null
-            ? { type: 'linear', grace: '2%', title: { display: true, text: l.yAxis }, ticks: { callback: (v, _i, ticks) => l.pct(Number(v) / 100, stepDecimals(ticks)) } }
-            : { type: 'linear', title: { display: true, text: l.yAxis }, ...mergeTicks(countAxis(r.tiers[tier].initial), (v) => l.int(Number(v))) },
+            ? {
+                type: 'linear',
+                grace: '2%',
+                title: { display: true, text: l.yAxis },
+                ticks: { callback: (v, _i, ticks) => l.pct(Number(v) / 100, stepDecimals(ticks)) },
+              }
+            : {
+                type: 'linear',
+                title: { display: true, text: l.yAxis },
+                ...mergeTicks(countAxis(r.tiers[tier].initial), (v) => l.int(Number(v))),
+              },
       },
       plugins: {
         legend: legendBelow(),
         tooltip: {
           callbacks: {
             title: (items) => `${l.xAxis}: ${l.int(Number(items[0]?.parsed.x ?? 0))}`,
-            label: (item) => `${item.dataset.label}: ${tier === null ? l.pct(Number(item.parsed.y) / 100) : l.int(Math.round(Number(item.parsed.y)))}`,
+            label: (item) =>
+              `${item.dataset.label}: ${tier === null ? l.pct(Number(item.parsed.y) / 100) : l.int(Math.round(Number(item.parsed.y)))}`,
           },
         },
       },
@@ -145,6 +178,10 @@ export function depletionFigures(r: DepletionReport, tier: number | null, l: Dep
   const t = r.tiers[tier]
   return {
     columns: [l.xAxis, l.tier(t.amountCents), l.expected],
-    rows: r.series.map((p) => [l.int(p.unitsSold), l.int(p.remaining[tier]), l.int(Math.round(expectedRemaining(r, t.initial, p.unitsSold)))]),
+    rows: r.series.map((p) => [
+      l.int(p.unitsSold),
+      l.int(p.remaining[tier]),
+      l.int(Math.round(expectedRemaining(r, t.initial, p.unitsSold))),
+    ]),
   }
 }

@@ -31,7 +31,11 @@ export function inputStatus(state: FieldState): 'success' | 'warning' | 'error' 
   return undefined
 }
 
-const LIMITS: Record<string, [number, number]> = { emission: [1, MAX_EMISSION], block: [1, MAX_BLOCK], unit: [0, CARATS.blockSize - 1] }
+const LIMITS: Record<string, [number, number]> = {
+  emission: [1, MAX_EMISSION],
+  block: [1, MAX_BLOCK],
+  unit: [0, CARATS.blockSize - 1],
+}
 
 /**
  * What to tell someone typing a serial, as an i18n key and its parameters: of its form only (a

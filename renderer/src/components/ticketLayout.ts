@@ -27,9 +27,14 @@ export function diamondPoints(cx: number, cy: number): string {
   const { rx, ry } = DIAMOND
   // A cut gem seen from above: a wide table on top, a point at the bottom.
   return [
-    [cx - rx * 0.55, cy - ry * 0.75], [cx + rx * 0.55, cy - ry * 0.75], [cx + rx, cy - ry * 0.15],
-    [cx, cy + ry], [cx - rx, cy - ry * 0.15],
-  ].map(([x, y]) => `${x},${y}`).join(' ')
+    [cx - rx * 0.55, cy - ry * 0.75],
+    [cx + rx * 0.55, cy - ry * 0.75],
+    [cx + rx, cy - ry * 0.15],
+    [cx, cy + ry],
+    [cx - rx, cy - ry * 0.15],
+  ]
+    .map(([x, y]) => `${x},${y}`)
+    .join(' ')
 }
 
 export function gemPoints(cx: number, cy: number): string {
@@ -37,9 +42,17 @@ export function gemPoints(cx: number, cy: number): string {
   const h = GEM.h / 2
   const c = 14
   return [
-    [cx - w + c, cy - h], [cx + w - c, cy - h], [cx + w, cy - h + c], [cx + w, cy + h - c],
-    [cx + w - c, cy + h], [cx - w + c, cy + h], [cx - w, cy + h - c], [cx - w, cy - h + c],
-  ].map(([x, y]) => `${x},${y}`).join(' ')
+    [cx - w + c, cy - h],
+    [cx + w - c, cy - h],
+    [cx + w, cy - h + c],
+    [cx + w, cy + h - c],
+    [cx + w - c, cy + h],
+    [cx - w + c, cy + h],
+    [cx - w, cy + h - c],
+    [cx - w, cy - h + c],
+  ]
+    .map(([x, y]) => `${x},${y}`)
+    .join(' ')
 }
 
 /** How far below a cell's centre a drag is drawn: in the gap between the number and the amount. */
@@ -52,8 +65,10 @@ export function dragPoint(zone: Zone, cell: number): { x: number; y: number } {
 
 /** SVG path through the cells a drag went over. */
 export function dragPathD(cells: { zone: Zone; cell: number }[]): string {
-  return cells.map((e, i) => {
-    const p = dragPoint(e.zone, e.cell)
-    return `${i === 0 ? 'M' : 'L'}${p.x} ${p.y}`
-  }).join(' ')
+  return cells
+    .map((e, i) => {
+      const p = dragPoint(e.zone, e.cell)
+      return `${i === 0 ? 'M' : 'L'}${p.x} ${p.y}`
+    })
+    .join(' ')
 }

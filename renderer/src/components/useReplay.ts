@@ -22,7 +22,9 @@ export function useReplay(play: Ref<Play>, zones: Ref<{ winningCells: number; yo
   const time = computed(() => clock.value - LEAD_IN_MS)
   const visibility = computed(() => visibleAt(play.value, zones.value, time.value))
   const eventsShown = computed(() => visibility.value.eventsShown)
-  const finished = computed(() => eventsShown.value === play.value.events.length && clock.value >= LEAD_IN_MS + duration.value)
+  const finished = computed(
+    () => eventsShown.value === play.value.events.length && clock.value >= LEAD_IN_MS + duration.value,
+  )
 
   let raf: number | null = null
   let last: number | null = null
@@ -93,5 +95,22 @@ export function useReplay(play: Ref<Play>, zones: Ref<{ winningCells: number; yo
 
   onBeforeUnmount(pause)
 
-  return { clock, playing, speed, duration, total, time, visibility, eventsShown, finished, start, pause, toggle, seek, stepForward, stepBack, restart }
+  return {
+    clock,
+    playing,
+    speed,
+    duration,
+    total,
+    time,
+    visibility,
+    eventsShown,
+    finished,
+    start,
+    pause,
+    toggle,
+    seek,
+    stepForward,
+    stepBack,
+    restart,
+  }
 }

@@ -21,7 +21,12 @@ function claimWords(key: string, p: Record<string, unknown>, t: Translate): void
 }
 
 /** Why the server refused (or a task failed), in the user's language: its reason when it gave one, else its English sentence. */
-export function describeReason(e: { reason?: ErrorReason; message: string }, t: Translate, int: (n: number) => string = String, money: (cents: number) => string = (c) => `${c / 100} €`): string {
+export function describeReason(
+  e: { reason?: ErrorReason; message: string },
+  t: Translate,
+  int: (n: number) => string = String,
+  money: (cents: number) => string = (c) => `${c / 100} €`,
+): string {
   const r = e.reason
   if (!r) return e.message.replace(/\.$/, '')
   const p: Record<string, unknown> = { ...r.params }
@@ -41,18 +46,37 @@ export function describeReason(e: { reason?: ErrorReason; message: string }, t: 
     const f = serialFeedback(String(p.serial))
     p.detail = t(f.key, f.params)
   }
-  p.hint = typeof p.hint === 'string' ? t('reasons.hintSeparator') + t(`reasons.hints.${p.hint}`, { blocks: p.blocks ?? '' }) : ''
+  p.hint =
+    typeof p.hint === 'string'
+      ? t('reasons.hintSeparator') + t(`reasons.hints.${p.hint}`, { blocks: p.blocks ?? '' })
+      : ''
   return t(`reasons.${r.key}`, p)
 }
 
 /** Reasons that say more than their code's general sentence, which names no detail: said on their own. */
-const SAYS_MORE = new Set(['ACCOUNT_DEACTIVATED', 'UNSOLD_SECRET', 'UNSOLD_REASON', 'WITHDRAW_REASON', 'SERIAL', 'CLAIM_THRESHOLD_RANGE', 'CLAIM_SAME_PERSON', 'CLAIM_CONFLICT', 'CLAIM_SIGN_OFF'])
+const SAYS_MORE = new Set([
+  'ACCOUNT_DEACTIVATED',
+  'UNSOLD_SECRET',
+  'UNSOLD_REASON',
+  'WITHDRAW_REASON',
+  'SERIAL',
+  'CLAIM_THRESHOLD_RANGE',
+  'CLAIM_SAME_PERSON',
+  'CLAIM_CONFLICT',
+  'CLAIM_SIGN_OFF',
+])
 
 /** An error as a sentence that says what to do, in the user's language. */
-export function describeError(e: unknown, t: Translate, int?: (n: number) => string, money?: (cents: number) => string): string {
+export function describeError(
+  e: unknown,
+  t: Translate,
+  int?: (n: number) => string,
+  money?: (cents: number) => string,
+): string {
   if (e instanceof ApiError) {
     const detail = describeReason(e, t, int, money)
-    if (e.reason && SAYS_MORE.has(e.reason.key)) return `${detail.charAt(0).toUpperCase()}${detail.slice(1)}${detail.endsWith('.') ? '' : '.'}`
+    if (e.reason && SAYS_MORE.has(e.reason.key))
+      return `${detail.charAt(0).toUpperCase()}${detail.slice(1)}${detail.endsWith('.') ? '' : '.'}`
     if (e.code === 'BAD_ARGUMENTS' && e.field) return t('errors.BAD_ARGUMENTS_FIELD', { field: e.field, detail })
     return t(`errors.${e.code}`, { detail })
   }

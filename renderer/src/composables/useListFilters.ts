@@ -18,7 +18,11 @@ export function useListFilters<T>(
   const filtered = computed(() => query.value.trim() !== '' || active.value.length > 0)
   const shown = computed(() => {
     const q = query.value.trim().toLowerCase()
-    return rows().filter((r) => (!q || !rules.search || rules.search(r, q)) && active.value.every(([k, v]) => v.some((x) => rules.filters![k](r, x))))
+    return rows().filter(
+      (r) =>
+        (!q || !rules.search || rules.search(r, q)) &&
+        active.value.every(([k, v]) => v.some((x) => rules.filters![k](r, x))),
+    )
   })
 
   function onFilters(state: DataTableFilterState) {
@@ -30,10 +34,21 @@ export function useListFilters<T>(
     for (const k of Object.keys(values)) values[k] = []
   }
 
-  return { query, values, shown, filtered, total: computed(() => rows().length), onFilters, clear, bind: (columns: DataTableColumns<T>) => bindFilters<T>(columns, values) }
+  return {
+    query,
+    values,
+    shown,
+    filtered,
+    total: computed(() => rows().length),
+    onFilters,
+    clear,
+    bind: (columns: DataTableColumns<T>) => bindFilters<T>(columns, values),
+  }
 }
 
 /** The columns with the filter values chosen (Naive UI's controlled filters). */
 export function bindFilters<T>(columns: DataTableColumns<T>, values: Record<string, string[]>): DataTableColumns<T> {
-  return columns.map((c) => ('filter' in c && c.filter && 'key' in c ? { ...c, filterOptionValues: values[String(c.key)] ?? [] } : c))
+  return columns.map((c) =>
+    'filter' in c && c.filter && 'key' in c ? { ...c, filterOptionValues: values[String(c.key)] ?? [] } : c,
+  )
 }

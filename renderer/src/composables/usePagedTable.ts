@@ -23,7 +23,9 @@ export interface SortRequest<K extends string> {
  * sorts on the server from the first page; column filters (`filter: true`) likewise.
  */
 export function usePagedTable<T, K extends string = string>(
-  fetch: (at: PageRequest & Partial<SortRequest<K>> & { filters: Record<string, string[]> }) => Promise<Page<T>> | undefined,
+  fetch: (
+    at: PageRequest & Partial<SortRequest<K>> & { filters: Record<string, string[]> },
+  ) => Promise<Page<T>> | undefined,
   pageSizes: number[],
   sorting?: { default: SortRequest<K> },
 ) {
@@ -44,7 +46,12 @@ export function usePagedTable<T, K extends string = string>(
   })
 
   async function load() {
-    const request = fetch({ page: pagination.page, pageSize: pagination.pageSize, ...(sort.value ?? {}), filters: { ...filters } })
+    const request = fetch({
+      page: pagination.page,
+      pageSize: pagination.pageSize,
+      ...(sort.value ?? {}),
+      filters: { ...filters },
+    })
     if (!request) return
     loading.value = true
     const p = await attempt(() => request)
@@ -78,7 +85,8 @@ export function usePagedTable<T, K extends string = string>(
     const key = one ? (String(one.columnKey) as K) : null
     if (one && one.order) sort.value = { sort: key!, order: one.order === 'ascend' ? 'asc' : 'desc' }
     // the default sort's own column turns the other way rather than back to itself
-    else if (key !== null && sort.value?.sort === key && sorting?.default.sort === key) sort.value = { sort: key, order: sort.value.order === 'asc' ? 'desc' : 'asc' }
+    else if (key !== null && sort.value?.sort === key && sorting?.default.sort === key)
+      sort.value = { sort: key, order: sort.value.order === 'asc' ? 'desc' : 'asc' }
     else sort.value = sorting?.default ?? null
     void reload()
   }
@@ -92,7 +100,17 @@ export function usePagedTable<T, K extends string = string>(
   function bind(columns: DataTableColumns<T>): DataTableColumns<T> {
     const s = sort.value
     const sorted = columns.map((c) =>
-      'sorter' in c && c.sorter && 'key' in c ? { ...c, sortOrder: s && s.sort === c.key ? (s.order === 'asc' ? ('ascend' as const) : ('descend' as const)) : (false as const) } : c,
+      'sorter' in c && c.sorter && 'key' in c
+        ? {
+            ...c,
+            sortOrder:
+              s && s.sort === c.key
+                ? s.order === 'asc'
+                  ? ('ascend' as const)
+                  : ('descend' as const)
+                : (false as const),
+          }
+        : c,
     )
     return bindFilters<T>(sorted, filters)
   }

@@ -4,7 +4,11 @@ import { nextTick, ref } from 'vue'
 import type { DataTableColumns } from 'naive-ui'
 import { applyTableSettings, readTableSettings, settingsKey, useTableSettings } from './useTableSettings'
 
-interface Row { a: number; b: number; c: number }
+interface Row {
+  a: number
+  b: number
+  c: number
+}
 const COLUMNS: DataTableColumns<Row> = [
   { title: 'A', key: 'a' },
   { title: 'B', key: 'b' },
@@ -77,6 +81,12 @@ describe('table settings', () => {
 
   it('put a column that a later version adds where the defaults have it', () => {
     const later: DataTableColumns<Row> = [COLUMNS[0], { title: 'New', key: 'new' }, ...COLUMNS.slice(1)]
-    expect(keys(applyTableSettings(later, { hidden: [], order: ['c', 'a', 'b'] }))).toEqual(['c', 'a', 'b', 'new', 'actions'])
+    expect(keys(applyTableSettings(later, { hidden: [], order: ['c', 'a', 'b'] }))).toEqual([
+      'c',
+      'a',
+      'b',
+      'new',
+      'actions',
+    ])
   })
 })

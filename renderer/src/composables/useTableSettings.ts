@@ -75,8 +75,12 @@ export function useTableSettings<T>(
     if (user.value) writeTableSettings(storage, table, user.value, next)
   }
 
-  const offered = computed(() => applyTableSettings(columns(), { hidden: [], order: settings.value.order }).filter((c) => titleOf(c) && keyOf(c)))
-  const choices = computed<ColumnChoice[]>(() => offered.value.map((c) => ({ key: keyOf(c), title: titleOf(c), shown: !settings.value.hidden.includes(keyOf(c)) })))
+  const offered = computed(() =>
+    applyTableSettings(columns(), { hidden: [], order: settings.value.order }).filter((c) => titleOf(c) && keyOf(c)),
+  )
+  const choices = computed<ColumnChoice[]>(() =>
+    offered.value.map((c) => ({ key: keyOf(c), title: titleOf(c), shown: !settings.value.hidden.includes(keyOf(c)) })),
+  )
   const shown = computed(() => applyTableSettings(columns(), settings.value))
 
   function setShown(key: string, show: boolean) {
@@ -105,4 +109,7 @@ export function useTableSettings<T>(
   return { columns: shown, choices, setShown, move, reset, customised, apply }
 }
 
-export type TableSettingsHandle = Pick<ReturnType<typeof useTableSettings>, 'choices' | 'setShown' | 'move' | 'reset' | 'customised'>
+export type TableSettingsHandle = Pick<
+  ReturnType<typeof useTableSettings>,
+  'choices' | 'setShown' | 'move' | 'reset' | 'customised'
+>

@@ -3,14 +3,28 @@ import type { Messages } from './fr'
 /** Prize claims (electron/services/claims/README.md): the list, a claim's page, support. */
 const claims: Messages['claims'] = {
   title: 'Prize claims',
-  intro: 'A prize from its emission’s threshold is paid in person: support checks the winner’s identity, a manager (another person) approves, then the payment is recorded with its reference.',
+  intro:
+    'A prize from its emission’s threshold is paid in person: support checks the winner’s identity, a manager (another person) approves, then the payment is recorded with its reference.',
   claimTitle: 'Claim {serial}',
-  status: { pending: 'Pending', verified: 'Identity verified', approved: 'Approved', paid: 'Paid', rejected: 'Rejected' },
-  steps: { verify: 'the identity check', approve: 'the approval', signOff: 'the auditor’s sign-off', pay: 'the payment', reject: 'the rejection' },
+  status: {
+    pending: 'Pending',
+    verified: 'Identity verified',
+    approved: 'Approved',
+    paid: 'Paid',
+    rejected: 'Rejected',
+  },
+  steps: {
+    verify: 'the identity check',
+    approve: 'the approval',
+    signOff: 'the auditor’s sign-off',
+    pay: 'the payment',
+    reject: 'the rejection',
+  },
   none: {
     unsold: 'it is not sold: only a sold unit’s prize is claimed',
     losing: 'it won nothing',
-    below: 'its prize of {prizeCents} is below its emission’s claim threshold ({thresholdCents}): it was credited to the player with the sale',
+    below:
+      'its prize of {prizeCents} is below its emission’s claim threshold ({thresholdCents}): it was credited to the player with the sale',
   },
   documents: { 'id-card': 'National identity card', passport: 'Passport', 'residence-permit': 'Residence permit' },
   filters: {
@@ -29,7 +43,15 @@ const claims: Messages['claims'] = {
     all: 'All',
     count: 'none | {n} claim | {n} claims',
   },
-  columns: { serial: 'Serial number', emission: 'Emission', player: 'Player', prize: 'Prize', soldAt: 'Sold at', status: 'Status', flags: 'Flags' },
+  columns: {
+    serial: 'Serial number',
+    emission: 'Emission',
+    player: 'Player',
+    prize: 'Prize',
+    soldAt: 'Sold at',
+    status: 'Status',
+    flags: 'Flags',
+  },
   flags: { related: 'Related party', needsSignOff: 'Sign-off needed' },
   export: 'Export as CSV',
   open: 'Open',
@@ -79,9 +101,17 @@ const claims: Messages['claims'] = {
     flagged: 'Flags',
     noFlags: 'none',
     flag: { improbable: 'Improbable wins', 'many-claims': 'Many claims', related: 'Related party' },
-    explain: 'Expected: for each emission, the units bought × the share of a block’s units whose prize reaches the threshold. Chance: that of at least as many claims for those units (Poisson law).',
+    explain:
+      'Expected: for each emission, the units bought × the share of a block’s units whose prize reaches the threshold. Chance: that of at least as many claims for those units (Poisson law).',
   },
-  actions: { title: 'Actions', verify: 'Verify identity', approve: 'Approve payment', signOff: 'Sign off (auditor)', pay: 'Record payment', reject: 'Reject' },
+  actions: {
+    title: 'Actions',
+    verify: 'Verify identity',
+    approve: 'Approve payment',
+    signOff: 'Sign off (auditor)',
+    pay: 'Record payment',
+    reject: 'Reject',
+  },
   forms: {
     verifyTitle: 'Verify the winner’s identity',
     verifyText: 'Compare the identity document shown with account {player}, then note its type and number.',
@@ -91,9 +121,11 @@ const claims: Messages['claims'] = {
     approveTitle: 'Approve the payment',
     approveText: 'You approve paying {amount} to {player}, whose identity {name} verified.',
     signOffTitle: 'Sign off the claim',
-    signOffText: '{player} is in the register of related parties. Your sign-off allows paying {amount}, after a manager’s approval.',
+    signOffText:
+      '{player} is in the register of related parties. Your sign-off allows paying {amount}, after a manager’s approval.',
     payTitle: 'Record the payment',
-    payText: 'The payment of {amount} to {player} is made: note its reference (transfer, cheque…). Each payment has its own.',
+    payText:
+      'The payment of {amount} to {player} is made: note its reference (transfer, cheque…). Each payment has its own.',
     payReference: 'Payment reference',
     payReferenceTooShort: 'At least 3 characters: the transfer’s or cheque’s reference.',
     referenceUsed: 'Already used for claim {serial}: each payment has its own reference.',
@@ -120,7 +152,8 @@ const claims: Messages['claims'] = {
       paid: 'Paid: the claim is closed, no other step is taken on it.',
       rejected: 'Rejected: a rejection is final, the claim will not be paid.',
     },
-    signOffNeeded: '{player} is in the register of related parties: an auditor must sign off this claim before it is paid.',
+    signOffNeeded:
+      '{player} is in the register of related parties: an auditor must sign off this claim before it is paid.',
     conflict: 'The register links you to {player}: another person handles their claims.',
     anotherApproves: 'You verified the winner’s identity ({name}): another manager approves.',
     anotherSignsOff: 'You took a step of this claim already ({name}): another auditor signs it off.',

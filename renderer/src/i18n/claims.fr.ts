@@ -1,14 +1,28 @@
 /** Les réclamations de gains (electron/services/claims/README.md) : liste, page d’une réclamation, service client. */
 export default {
   title: 'Réclamations de gains',
-  intro: 'Un gain à partir du seuil de son émission se paie en personne : le service client vérifie l’identité du gagnant, un responsable (une autre personne) approuve, puis le paiement est enregistré avec sa référence.',
+  intro:
+    'Un gain à partir du seuil de son émission se paie en personne : le service client vérifie l’identité du gagnant, un responsable (une autre personne) approuve, puis le paiement est enregistré avec sa référence.',
   claimTitle: 'Réclamation {serial}',
-  status: { pending: 'En attente', verified: 'Identité vérifiée', approved: 'Approuvée', paid: 'Payée', rejected: 'Rejetée' },
-  steps: { verify: 'la vérification d’identité', approve: 'l’approbation', signOff: 'le visa de l’auditeur', pay: 'le paiement', reject: 'le rejet' },
+  status: {
+    pending: 'En attente',
+    verified: 'Identité vérifiée',
+    approved: 'Approuvée',
+    paid: 'Payée',
+    rejected: 'Rejetée',
+  },
+  steps: {
+    verify: 'la vérification d’identité',
+    approve: 'l’approbation',
+    signOff: 'le visa de l’auditeur',
+    pay: 'le paiement',
+    reject: 'le rejet',
+  },
   none: {
     unsold: 'elle n’est pas vendue : seul le gain d’une unité vendue se réclame',
     losing: 'elle n’a rien gagné',
-    below: 'son gain de {prizeCents} est sous le seuil de réclamation de son émission ({thresholdCents}) : il a été crédité au joueur avec la vente',
+    below:
+      'son gain de {prizeCents} est sous le seuil de réclamation de son émission ({thresholdCents}) : il a été crédité au joueur avec la vente',
   },
   documents: { 'id-card': 'Carte nationale d’identité', passport: 'Passeport', 'residence-permit': 'Titre de séjour' },
   filters: {
@@ -27,7 +41,15 @@ export default {
     all: 'Toutes',
     count: 'aucune | {n} réclamation | {n} réclamations',
   },
-  columns: { serial: 'Numéro de série', emission: 'Émission', player: 'Joueur', prize: 'Gain', soldAt: 'Vendu le', status: 'Statut', flags: 'Signalements' },
+  columns: {
+    serial: 'Numéro de série',
+    emission: 'Émission',
+    player: 'Joueur',
+    prize: 'Gain',
+    soldAt: 'Vendu le',
+    status: 'Statut',
+    flags: 'Signalements',
+  },
   flags: { related: 'Personne liée', needsSignOff: 'Visa requis' },
   export: 'Exporter en CSV',
   open: 'Ouvrir',
@@ -77,9 +99,17 @@ export default {
     flagged: 'Signalements',
     noFlags: 'aucun',
     flag: { improbable: 'Gains improbables', 'many-claims': 'Nombreuses réclamations', related: 'Personne liée' },
-    explain: 'Attendues : pour chaque émission, les unités achetées × la part des unités d’un bloc dont le gain atteint le seuil. Probabilité : celle d’au moins autant de réclamations pour ces unités (loi de Poisson).',
+    explain:
+      'Attendues : pour chaque émission, les unités achetées × la part des unités d’un bloc dont le gain atteint le seuil. Probabilité : celle d’au moins autant de réclamations pour ces unités (loi de Poisson).',
   },
-  actions: { title: 'Actions', verify: 'Vérifier l’identité', approve: 'Approuver le paiement', signOff: 'Viser (auditeur)', pay: 'Enregistrer le paiement', reject: 'Rejeter' },
+  actions: {
+    title: 'Actions',
+    verify: 'Vérifier l’identité',
+    approve: 'Approuver le paiement',
+    signOff: 'Viser (auditeur)',
+    pay: 'Enregistrer le paiement',
+    reject: 'Rejeter',
+  },
   forms: {
     verifyTitle: 'Vérifier l’identité du gagnant',
     verifyText: 'Comparez la pièce d’identité présentée au compte {player}, puis notez son type et son numéro.',
@@ -89,9 +119,11 @@ export default {
     approveTitle: 'Approuver le paiement',
     approveText: 'Vous approuvez le paiement de {amount} à {player}, dont l’identité a été vérifiée par {name}.',
     signOffTitle: 'Viser la réclamation',
-    signOffText: '{player} figure au registre des personnes liées. Votre visa permet le paiement de {amount}, après l’approbation d’un responsable.',
+    signOffText:
+      '{player} figure au registre des personnes liées. Votre visa permet le paiement de {amount}, après l’approbation d’un responsable.',
     payTitle: 'Enregistrer le paiement',
-    payText: 'Le paiement de {amount} à {player} est fait : notez sa référence (virement, chèque…). Chaque paiement a la sienne.',
+    payText:
+      'Le paiement de {amount} à {player} est fait : notez sa référence (virement, chèque…). Chaque paiement a la sienne.',
     payReference: 'Référence du paiement',
     payReferenceTooShort: 'Au moins 3 caractères : la référence du virement ou du chèque.',
     referenceUsed: 'Déjà utilisée pour la réclamation {serial} : chaque paiement a sa propre référence.',
@@ -118,7 +150,8 @@ export default {
       paid: 'Payée : la réclamation est close, aucune autre étape ne s’y prend.',
       rejected: 'Rejetée : un rejet est définitif, la réclamation ne sera pas payée.',
     },
-    signOffNeeded: '{player} figure au registre des personnes liées : un auditeur doit viser cette réclamation avant son paiement.',
+    signOffNeeded:
+      '{player} figure au registre des personnes liées : un auditeur doit viser cette réclamation avant son paiement.',
     conflict: 'Le registre vous lie à {player} : une autre personne traite ses réclamations.',
     anotherApproves: 'Vous avez vérifié l’identité du gagnant ({name}) : un autre responsable approuve.',
     anotherSignsOff: 'Vous avez déjà pris une étape de cette réclamation ({name}) : un autre auditeur la vise.',

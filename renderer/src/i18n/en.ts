@@ -18,7 +18,13 @@ const en: Messages = {
     no: 'no',
     asOf: 'as of {time}',
   },
-  roles: { admin: 'Administrator', operator: 'Operator', support: 'Customer support', manager: 'Manager', auditor: 'Auditor' },
+  roles: {
+    admin: 'Administrator',
+    operator: 'Operator',
+    support: 'Customer support',
+    manager: 'Manager',
+    auditor: 'Auditor',
+  },
   menu: {
     emissions: 'Emissions',
     tickets: 'Ticket inspector',
@@ -81,7 +87,8 @@ const en: Messages = {
     EMISSION_NOT_FOUND: 'emission {emission} does not exist',
     BLOCK_NOT_FOUND: 'emission {emission} has no block {block} (it has {blocks})',
     BLOCK_NOT_GENERATED: 'block {emission}/{block} has not been generated yet: its units do not exist',
-    EMISSION_BUSY: 'a “{kind}” task is running on emission {emission}, so you cannot {action} until it ends; wait for it or cancel it',
+    EMISSION_BUSY:
+      'a “{kind}” task is running on emission {emission}, so you cannot {action} until it ends; wait for it or cancel it',
     EMISSION_STEP: 'emission {emission} is {status}, so you cannot {action}{hint}',
     BLOCKS_RANGE: 'an emission has 1 to 999 blocks, not {blocks}',
     DATE_INVALID: '{date} is not a real date',
@@ -100,9 +107,11 @@ const en: Messages = {
     LAST_ADMIN: '{name} is the last active administrator: make another user an administrator first',
     SERIAL: 'serial “{serial}”: {detail}',
     UNIT_BEYOND: 'unit {unit} is beyond the block’s {size} units',
-    UNSOLD_SECRET: 'unit {serial} is not sold: its content stays secret until it is sold, and only an auditor may inspect it, giving a reason',
+    UNSOLD_SECRET:
+      'unit {serial} is not sold: its content stays secret until it is sold, and only an auditor may inspect it, giving a reason',
     UNSOLD_REASON: 'unit {serial} is not sold: give a reason (at least 3 characters) to inspect it; it will be logged',
-    PROOF_VERSION: 'block {emission}/{block} is committed under version {version}, whose proofs would show 127 other units: verify the whole block instead',
+    PROOF_VERSION:
+      'block {emission}/{block} is committed under version {version}, whose proofs would show 127 other units: verify the whole block instead',
     TASK_NOT_FOUND: 'this task does not exist, or no longer',
     TASK_ENDED: 'the task has already ended ({state})',
     TASK_CANCELLED: 'the task was cancelled',
@@ -117,13 +126,19 @@ const en: Messages = {
     VERIFY_FAILED: 'block(s) {blocks} do not verify: they are marked failed and will not sell; tell an auditor',
     FEED_EMPTY: 'the file holds no sales (no non-empty line): choose the sales feed itself',
     FEED_TOO_LARGE: 'the file is {mib} MiB, more than the {maxMib} MiB an import takes: split it into smaller files',
-    FEED_HASH_MISMATCH: 'the file that arrived is not the one sent (its SHA-256 is {actual}, not {announced}): nothing is imported; send it again',
+    FEED_HASH_MISMATCH:
+      'the file that arrived is not the one sent (its SHA-256 is {actual}, not {announced}): nothing is imported; send it again',
     FEED_CONTENT_TYPE: 'the file must be sent as it is (application/octet-stream), not as {type}',
-    FEED_NOT_UTF8: 'the file is not UTF-8 text: it stops being UTF-8 at line {line}, byte {byte} of that line (offset {offset} in the file, counting from 0); save it as UTF-8',
-    SIM_REAL_EMISSION: 'emission {emission} is a real emission: simulated sales go only to demonstration emissions, so that no real unit is sold to a simulated player',
-    KEY_MISSING: 'the ledger key file {path} is missing, while the blocks’ secrets and the audit log are sealed under that key (fingerprint {fingerprint}): restore the file from the backup made with the ledger (mode 0600); no new key was made',
-    KEY_FILE_REQUIRED: 'a team ledger on PostgreSQL keeps its master key in a file of its own: give it with --key-file <file> or CARATS_KEY_FILE (the same file on every workstation)',
-    KEY_WRONG: 'wrong key: {path} holds the key with fingerprint {fingerprint}, which is not this ledger’s: put back the key file backed up with this ledger',
+    FEED_NOT_UTF8:
+      'the file is not UTF-8 text: it stops being UTF-8 at line {line}, byte {byte} of that line (offset {offset} in the file, counting from 0); save it as UTF-8',
+    SIM_REAL_EMISSION:
+      'emission {emission} is a real emission: simulated sales go only to demonstration emissions, so that no real unit is sold to a simulated player',
+    KEY_MISSING:
+      'the ledger key file {path} is missing, while the blocks’ secrets and the audit log are sealed under that key (fingerprint {fingerprint}): restore the file from the backup made with the ledger (mode 0600); no new key was made',
+    KEY_FILE_REQUIRED:
+      'a team ledger on PostgreSQL keeps its master key in a file of its own: give it with --key-file <file> or CARATS_KEY_FILE (the same file on every workstation)',
+    KEY_WRONG:
+      'wrong key: {path} holds the key with fingerprint {fingerprint}, which is not this ledger’s: put back the key file backed up with this ledger',
     KEY_UNSAFE: 'the key file {path} can be read by other users: run chmod 600 {path}',
     KEY_DAMAGED: 'the key file {path} is damaged (it must hold 64 hexadecimal digits): restore it from the backup',
     NEVER_VERIFIED: 'emission {emission} has never been verified: run its verification first',
@@ -132,51 +147,70 @@ const en: Messages = {
     CEREMONY_NOT_STARTED: 'emission {emission} has no key ceremony yet: an operator starts it first',
     CEREMONY_COMPLETE: 'emission {emission}’s key ceremony is complete: {custodian} contributed the second share',
     CEREMONY_SAME_PERSON: '{name} started this ceremony: the second share must come from another person',
-    CEREMONY_TOO_LATE: 'emission {emission} is “{status}”: its blocks’ secrets are drawn already; a key ceremony comes before generation',
-    CEREMONY_REQUIRED: 'emission {emission} is generated from a complete key ceremony: an operator starts it, another person contributes a share',
+    CEREMONY_TOO_LATE:
+      'emission {emission} is “{status}”: its blocks’ secrets are drawn already; a key ceremony comes before generation',
+    CEREMONY_REQUIRED:
+      'emission {emission} is generated from a complete key ceremony: an operator starts it, another person contributes a share',
     DICE_NOT_A_ROLL: '“{char}” is not the roll of a die: type digits 1 to 6 only',
     DICE_TOO_FEW: '{count} rolls typed: at least {min} are needed for a share of 32 bytes',
-    PUBLISH_NOT_OVER: 'emission {emission} is “{status}”: it is published only once the game is over (closed or withdrawn), since its secrets tell the outcome of every unsold unit',
+    PUBLISH_NOT_OVER:
+      'emission {emission} is “{status}”: it is published only once the game is over (closed or withdrawn), since its secrets tell the outcome of every unsold unit',
     // prize claims and the register of related parties (claims.*: statuses, steps, reasons a unit has no claim)
     CLAIM_THRESHOLD_RANGE: 'a claim threshold is whole euros, from 1 € to the top prize ({maxCents}), not {cents}',
     CLAIM_NONE: 'no claim on unit {serial}: {why}',
     CLAIM_STEP: 'the claim on {serial} is “{status}”: {step} is not possible now (each step once, in order)',
     CLAIM_SAME_PERSON: '{name} took {earlier} of the claim on {serial}: {step} is another person’s',
-    CLAIM_SIGN_OFF: '{player} is in the register of related parties: an auditor signs off the claim on {serial} before it is paid',
+    CLAIM_SIGN_OFF:
+      '{player} is in the register of related parties: an auditor signs off the claim on {serial} before it is paid',
     CLAIM_NOT_RELATED: '{player} is not in the register of related parties: the claim on {serial} needs no sign-off',
     CLAIM_CONFLICT: 'the register links {player} to {name}: another person must handle the claim on {serial}',
-    PAYMENT_REF_USED: 'payment reference “{reference}” was recorded for the claim on {serial}: each payment has its own',
+    PAYMENT_REF_USED:
+      'payment reference “{reference}” was recorded for the claim on {serial}: each payment has its own',
     PARTY_NOT_FOUND: 'the register of related parties has no entry no. {id}',
     PARTY_EXISTS: 'the register already links {player} to {linkedTo}',
     PARTY_REMOVED: 'register entry no. {id} was removed already',
     // leases of long tasks across workstations (services/leases.ts)
-    LEASE_HELD: 'a “{kind}” task on {subject} is already running on workstation {host} (process {pid}) since {since}, last heard from at {heard}; wait for it to end',
-    LEASE_LOST: 'the “{kind}” task on {subject} stopped: another workstation took it over, as this one had not been heard from for too long',
+    LEASE_HELD:
+      'a “{kind}” task on {subject} is already running on workstation {host} (process {pid}) since {since}, last heard from at {heard}; wait for it to end',
+    LEASE_LOST:
+      'the “{kind}” task on {subject} stopped: another workstation took it over, as this one had not been heard from for too long',
     PUBLISH_DIR_NOT_EMPTY: '{dir} is not a new or empty folder: name one, so that the bundle holds nothing else',
-    LEDGER_BUSY: 'the ledger is busy with another program\'s long write (an import from the command line?): your request could not finish; try again in a moment',
-    LEDGER_UNAVAILABLE: 'the team ledger cannot be reached, or its connection was lost during your request: nothing of it was written; try again in a moment',
-    LEDGER_COMMIT_UNKNOWN: 'the connection to the team ledger was lost as your change was being saved: it is there whole or not at all; look before doing it again',
+    LEDGER_BUSY:
+      "the ledger is busy with another program's long write (an import from the command line?): your request could not finish; try again in a moment",
+    LEDGER_UNAVAILABLE:
+      'the team ledger cannot be reached, or its connection was lost during your request: nothing of it was written; try again in a moment',
+    LEDGER_COMMIT_UNKNOWN:
+      'the connection to the team ledger was lost as your change was being saved: it is there whole or not at all; look before doing it again',
     SIGN_IN_BUSY: 'too many sign-ins with this name are being checked at once: try again in a few seconds',
     REQUEST_TOO_LARGE: 'the request is {kib} KiB, more than the {maxKib} KiB this action takes',
-    CEREMONY_NOT_COMMITTED: 'emission {emission}’s key ceremony has no commitment yet: commit to your share’s hash first, then reveal it',
+    CEREMONY_NOT_COMMITTED:
+      'emission {emission}’s key ceremony has no commitment yet: commit to your share’s hash first, then reveal it',
     CEREMONY_COMMITTED: 'emission {emission}’s key ceremony has {custodian}’s commitment already',
     CEREMONY_NOT_CUSTODIAN: '{custodian} committed to the second share: only they reveal it',
-    CEREMONY_REVEAL_MISMATCH: 'this share’s hash is {hash}, not the commitment {commitment}: reveal the very share you committed to',
-    CEREMONY_OLD_PROTOCOL: 'emission {emission}’s key ceremony was begun the old way (the server’s share first): an operator abandons it and opens another',
-    CEREMONY_CUSTODIAN_ABANDONED: '{name} committed to an abandoned key ceremony of emission {emission}: another person is its second custodian now',
+    CEREMONY_REVEAL_MISMATCH:
+      'this share’s hash is {hash}, not the commitment {commitment}: reveal the very share you committed to',
+    CEREMONY_OLD_PROTOCOL:
+      'emission {emission}’s key ceremony was begun the old way (the server’s share first): an operator abandons it and opens another',
+    CEREMONY_CUSTODIAN_ABANDONED:
+      '{name} committed to an abandoned key ceremony of emission {emission}: another person is its second custodian now',
     CEREMONY_SIGN_IN: 'the key ceremony’s steps are taken by a staff account: --user <name> and --password-stdin',
-    USER_NAME_LOOKALIKE: '"{name}" looks like the account "{existing}" (the same letters to the eye): choose a name nobody could take for another',
-    ACCOUNT_NOT_SOUND: 'the account {name} cannot sign in: its record does not match the audit log (changed outside the app). An administrator and an auditor look at it (Ledger, Check the ledger)',
+    USER_NAME_LOOKALIKE:
+      '"{name}" looks like the account "{existing}" (the same letters to the eye): choose a name nobody could take for another',
+    ACCOUNT_NOT_SOUND:
+      'the account {name} cannot sign in: its record does not match the audit log (changed outside the app). An administrator and an auditor look at it (Ledger, Check the ledger)',
     ACCOUNT_UNKNOWN: '{name} is no staff account: a two-person step is taken by a signed-in staff member',
-    ACCOUNT_UNCONFIRMED: '{name}’s {role} role, granted by {grantedBy}, is not confirmed yet: another administrator or an auditor confirms it on Users before it takes any two-person step',
+    ACCOUNT_UNCONFIRMED:
+      '{name}’s {role} role, granted by {grantedBy}, is not confirmed yet: another administrator or an auditor confirms it on Users before it takes any two-person step',
     CONFIRM_SELF: 'nobody confirms their own account: another administrator or an auditor does',
     CONFIRM_GRANTER: '{confirmer} granted {name} its {role} role: a second person confirms it',
     CONFIRM_UNCONFIRMED: 'your own role is not confirmed yet: you cannot confirm {name}',
     CONFIRM_NOT_NEEDED: '{name} needs no confirmation',
     CONFIRM_INACTIVE: '{name} is deactivated: activate it before confirming it',
     PARTY_SELF: 'register entry {id} names you ({name}): another person removes it',
-    TEXT_REFUSED: 'at character {position} it holds {char}, {problem}: names and texts may hold no control, invisible or bidirectional formatting character, nor half of a surrogate pair',
-    AUDIT_TEXT_REFUSED: 'the audit log cannot seal this {field}: at character {position} it holds {char}, which no ledger stores as it is. Nothing was written',
+    TEXT_REFUSED:
+      'at character {position} it holds {char}, {problem}: names and texts may hold no control, invisible or bidirectional formatting character, nor half of a surrogate pair',
+    AUDIT_TEXT_REFUSED:
+      'the audit log cannot seal this {field}: at character {position} it holds {char}, which no ledger stores as it is. Nothing was written',
     textProblems: {
       surrogate: 'half of a UTF-16 surrogate pair',
       control: 'a control character',
@@ -283,7 +317,8 @@ const en: Messages = {
     createModal: {
       title: 'New emission',
       demo: 'Demonstration emission',
-      demoHint: 'Only a demonstration emission takes simulated sales; it is marked DEMO everywhere and stays out of the dashboard’s real figures.',
+      demoHint:
+        'Only a demonstration emission takes simulated sales; it is marked DEMO everywhere and stays out of the dashboard’s real figures.',
       blocks: 'Number of blocks',
       blocksHint: '{units} units, {sales} of sales',
       code: 'Code (optional)',
@@ -332,14 +367,16 @@ const en: Messages = {
         PLAY_STATUS: 'the play’s status must be "complete" or "interrupted"; the line holds "{status}"',
         PLAY_EVENTS_NOT_LIST: 'the play’s events must be a list',
         EVENT_NOT_OBJECT: 'play, event {event}: not an event',
-        EVENT_T: 'play, event {event}: the time must be a whole number of milliseconds, 0 or more; the line holds "{t}"',
+        EVENT_T:
+          'play, event {event}: the time must be a whole number of milliseconds, 0 or more; the line holds "{t}"',
         EVENT_T_BACK: 'play, event {event}: the time goes back ({t} ms after {last} ms)',
         EVENT_GESTURE: 'play, event {event}: the gesture must be "click" or "drag"; the line holds "{gesture}"',
         EVENT_AUTO_DRAG: 'play, event {event}: an automatic play is revealed by the game, never by a drag',
         EVENT_ZONE: 'play, event {event}: the zone must be "winning" or "yours"; the line holds "{zone}"',
         EVENT_CELL: 'play, event {event}: cell "{cell}" is outside the zone of {zone} (0 to {max})',
         EVENT_TWICE: 'play, event {event}: cell {cell} of the zone of {zone} is revealed twice',
-        EVENT_YOURS_FIRST: 'play, event {event}: "your numbers" revealed before the winning numbers ({shown} of {of} shown)',
+        EVENT_YOURS_FIRST:
+          'play, event {event}: "your numbers" revealed before the winning numbers ({shown} of {of} shown)',
         PLAY_INCOMPLETE: 'play: a complete play reveals all {cells} cells, this one reveals {count}',
         PLAY_NOT_INTERRUPTED: 'play: it reveals all {cells} cells, so it is complete, not interrupted',
         SALE_ID_TWICE: 'sale "{saleId}" appears twice in the file (first at line {first})',
@@ -351,12 +388,16 @@ const en: Messages = {
         UNIT_BEYOND: '{serial}: unit {unit} is beyond the block’s {size} units',
         UNIT_SOLD: 'unit {serial} is already sold (sale "{sale}")',
         UNIT_TWICE: 'unit {serial} is also sold at line {first}',
-        OUT_OF_ORDER: 'unit {serial} is out of order: units sell in order, and the next one to sell is {next}, which the file does not carry',
+        OUT_OF_ORDER:
+          'unit {serial} is out of order: units sell in order, and the next one to sell is {next}, which the file does not carry',
         OUT_OF_ORDER_SOLD_OUT: 'unit {serial} is out of order: the emission is sold out',
-        SOLD_AT_FORMAT: 'the sale time "{soldAt}" is not an ISO 8601 date-time with a zone (for example "2025-03-01T12:30:00Z")',
-        SOLD_AT_FUTURE: 'the sale time, {soldAt}, is in the future (it is {now}; clocks may differ by up to {skewMinutes} minutes)',
+        SOLD_AT_FORMAT:
+          'the sale time "{soldAt}" is not an ISO 8601 date-time with a zone (for example "2025-03-01T12:30:00Z")',
+        SOLD_AT_FUTURE:
+          'the sale time, {soldAt}, is in the future (it is {now}; clocks may differ by up to {skewMinutes} minutes)',
         SOLD_AT_DATE: 'the sale time "{soldAt}" names a day or a time that does not exist',
-        SOLD_AT_BEFORE_CREATION: 'the sale time, {soldAt}, is before emission {emission} was created ({createdAt}), and it has no first sale day',
+        SOLD_AT_BEFORE_CREATION:
+          'the sale time, {soldAt}, is before emission {emission} was created ({createdAt}), and it has no first sale day',
         PLAYER_CHARS: 'the player id cannot be stored as it is: at character {position} it holds {char}, {problem}',
         SALE_ID_CHARS: 'the sale id cannot be stored as it is: at character {position} it holds {char}, {problem}',
         SOLD_AT_EARLY: 'the sale time, {soldAt}, is before emission {emission} starts selling (on {startsOn})',
@@ -378,7 +419,14 @@ const en: Messages = {
         line: 'the line',
         named: 'the field "{field}"',
       },
-      kinds: { string: 'a text', number: 'a number', object: 'an object', objectOrNull: 'an object or null', array: 'a list', boolean: 'true or false' },
+      kinds: {
+        string: 'a text',
+        number: 'a number',
+        object: 'an object',
+        objectOrNull: 'an object or null',
+        array: 'a list',
+        boolean: 'true or false',
+      },
       zones: { winning: 'the winning numbers', yours: 'your numbers' },
       or: ' or ',
     },
@@ -427,7 +475,8 @@ const en: Messages = {
     payout: 'Realised payout',
     payoutTheoretical: 'theoretical: {pct}',
     depletion: 'Prize depletion of the emission',
-    depletionIntro: 'Prizes remaining in all blocks against units sold; the dashed line is what a uniform spread predicts.',
+    depletionIntro:
+      'Prizes remaining in all blocks against units sold; the dashed line is what a uniform spread predicts.',
     noSales: 'No unit of this emission is sold yet.',
     verdict: 'Verdict',
     verdictSound: 'Sound',
@@ -440,7 +489,8 @@ const en: Messages = {
     verificationBy: 'Verification {n} by {actor} ({role}), on {at}, in {duration}',
     verificationBlocks: '{checked} of {total} block(s) checked · {sound} sound',
     unsoundTitle: 'Verification failed: block(s) {blocks} UNSOUND',
-    unsoundText: 'The latest verification did not reproduce these blocks: they are marked failed and will not sell. Open the verification report for the reasons, and tell an auditor.',
+    unsoundText:
+      'The latest verification did not reproduce these blocks: they are marked failed and will not sell. Open the verification report for the reasons, and tell an auditor.',
     unsoundBlock: 'Block {block}: {reasons}',
     outcome: {
       running: 'Verification under way or interrupted',
@@ -454,7 +504,8 @@ const en: Messages = {
     title: 'Verification report',
     heading: 'Verification report of emission {n}',
     print: 'Print',
-    intro: 'Each block was regenerated whole from its sealed secret: every unit re-derived and evaluated, the prizes counted against the game’s table, and the units’ fingerprint (commitment) compared with the one recorded at generation.',
+    intro:
+      'Each block was regenerated whole from its sealed secret: every unit re-derived and evaluated, the prizes counted against the game’s table, and the units’ fingerprint (commitment) compared with the one recorded at generation.',
     verifier: 'Verified by',
     startedAt: 'Started',
     endedAt: 'Ended',
@@ -511,7 +562,8 @@ const en: Messages = {
     payoutRatio: 'Payout ratio',
     odds: 'Overall odds',
     commitments: 'Blocks and their commitments',
-    commitmentNote: 'SHA-256 digest of all units of the block (Merkle tree). Re-verification regenerates the block and must reproduce it exactly.',
+    commitmentNote:
+      'SHA-256 digest of all units of the block (Merkle tree). Re-verification regenerates the block and must reproduce it exactly.',
     notGenerated: 'not generated yet',
     auditLog: 'Audit log',
     checkpoint: 'Checkpoint of the log (kept outside the ledger file): {n} entries as of {at}, last hash:',
@@ -521,7 +573,8 @@ const en: Messages = {
     issuedNote: 'Date of the commitments: the last block’s generation',
     printedAt: 'Printed on {at}',
     provisional: 'PROVISIONAL',
-    provisionalNote: 'Provisional certificate: {committed} of {total} block(s) committed. It is a certificate only once every block is generated.',
+    provisionalNote:
+      'Provisional certificate: {committed} of {total} block(s) committed. It is a certificate only once every block is generated.',
     startsOn: 'Sales start',
     startsOnNone: 'not set',
     emissionTotals: 'Emission totals',
@@ -581,7 +634,8 @@ const en: Messages = {
     mode: { play: 'Play (by hand)', auto: 'Auto' },
     playState: { complete: 'Completed', interrupted: 'Interrupted' },
     unsoldTitle: 'This unit is not sold',
-    unsoldAuditor: 'Its content is secret until sold. As an auditor you may inspect it: give a reason, it will be written in the audit log.',
+    unsoldAuditor:
+      'Its content is secret until sold. As an auditor you may inspect it: give a reason, it will be written in the audit log.',
     reason: 'Reason',
     reasonPlaceholder: 'Why do you need to see this unsold unit?',
     inspectUnsold: 'Inspect (logged)',
@@ -595,7 +649,8 @@ const en: Messages = {
     SERIAL_LENGTH_SHORT: '{length} of 15 digits typed.',
     SERIAL_LENGTH_LONG: 'Too many digits: a serial has 15, this one has {length}.',
     SERIAL_FORMAT: 'Misplaced dashes: write EEEE-BBB-UUUUUUU-K, or the 15 digits without dashes.',
-    SERIAL_CHECK_DIGIT: 'The check digit does not match: a digit was mistyped or two digits were swapped. Check the serial against the ticket.',
+    SERIAL_CHECK_DIGIT:
+      'The check digit does not match: a digit was mistyped or two digits were swapped. Check the serial against the ticket.',
     SERIAL_RANGE: 'Out of range: {field} {value} (from {min} to {max}).',
     field: { emission: 'emission', block: 'block', unit: 'unit' },
   },
@@ -610,7 +665,8 @@ const en: Messages = {
     reveals: '{shown} / {total} reveals',
     outcomeWin: 'Winning: {amount}',
     outcomeLose: 'Losing',
-    interrupted: 'The play was interrupted: the player did not see {hidden} cells. The outcome was available in the history as the last unit played.',
+    interrupted:
+      'The play was interrupted: the player did not see {hidden} cells. The outcome was available in the history as the last unit played.',
     auto: 'Auto play: every cell was revealed by the game.',
     byHand: 'Played by hand: clicks and drags as the player made them.',
     showUnseen: 'Show unseen cells',
@@ -649,7 +705,8 @@ const en: Messages = {
   // register of related parties and improbable winners (issue 16, watch-ui)
   parties: {
     title: 'Related parties',
-    intro: 'Player accounts linked to a staff member or a retailer. Their claims are flagged and paid only after an auditor signs them off; the person linked takes no step on any of their claims.',
+    intro:
+      'Player accounts linked to a staff member or a retailer. Their claims are flagged and paid only after an auditor signs them off; the person linked takes no step on any of their claims.',
     player: 'Player account',
     relation: 'Relation',
     linkedTo: 'Linked to',
@@ -673,14 +730,16 @@ const en: Messages = {
     addedDone: 'Account {player} is in the register.',
     remove: 'Remove',
     removeTitle: 'Remove the entry of {player}',
-    removeText: 'The entry stays in the history, with who removed it, when and why. This account’s claims will no longer be flagged.',
+    removeText:
+      'The entry stays in the history, with who removed it, when and why. This account’s claims will no longer be flagged.',
     removeReasonPlaceholder: 'Why this link no longer holds (logged)',
     removedDone: 'The entry of {player} is removed.',
     openPlayer: 'Open account {player} in support',
   },
   watch: {
     title: 'Improbable winners',
-    intro: 'Players whose claims are improbable for the units they bought, or many, or who are in the register of related parties, least probable first.',
+    intro:
+      'Players whose claims are improbable for the units they bought, or many, or who are in the register of related parties, least probable first.',
     player: 'Player',
     units: 'Units bought',
     claims: 'Claims',
@@ -697,7 +756,8 @@ const en: Messages = {
       title: 'How this is computed',
       odds: 'A unit of emission e reaches that emission’s claim threshold with probability pₑ = units of a block whose prize reaches the threshold ÷ units of a block, from the prize table.',
       mean: 'A player who bought nₑ units of each emission should expect λ = Σ nₑ × pₑ claims. Their number follows a Poisson law of mean λ very closely; the probability shown is that of at least as many claims as the player has: P(X ≥ k).',
-      cutOffs: 'Flagged “improbable” from {from} claims when that probability is below 1 in {oneIn}: a single claim never is, since every top prize is won by somebody. “Many claims” from {many}, whatever their odds. “Related party” when the account is in the register.',
+      cutOffs:
+        'Flagged “improbable” from {from} claims when that probability is below 1 in {oneIn}: a single claim never is, since every top prize is won by somebody. “Many claims” from {many}, whatever their odds. “Related party” when the account is in the register.',
     },
   },
   demo: {
@@ -781,7 +841,8 @@ const en: Messages = {
     resetPassword: 'New password',
     passwordChanged: 'Password of {name} changed.',
     nameTaken: 'The name “{name}” is already taken: choose another one.',
-    nameTakenOtherCase: 'The name “{name}” is already taken by the account “{existing}” (names ignore case): choose another one.',
+    nameTakenOtherCase:
+      'The name “{name}” is already taken by the account “{existing}” (names ignore case): choose another one.',
     lastLoginAt: 'Last sign-in',
     never: 'never',
     lockedUntil: 'Locked until {when}',
@@ -789,7 +850,8 @@ const en: Messages = {
     confirmation: 'Confirmation',
     awaiting: 'Awaiting confirmation',
     confirm: 'Confirm',
-    confirmWhat: 'You confirm that {name} is a real person who should be {role} (role granted by {by}). Until then the account takes part in no two-person step (claims, key ceremony).',
+    confirmWhat:
+      'You confirm that {name} is a real person who should be {role} (role granted by {by}). Until then the account takes part in no two-person step (claims, key ceremony).',
     confirmed: 'Account {name} is confirmed.',
     confirmedBy: 'Confirmed by {name}',
     confirmedBySystem: 'Confirmed by the system',
@@ -800,17 +862,22 @@ const en: Messages = {
     confirmRole: '{name} will become {role}.',
     roleConsequence: {
       admin: 'An administrator manages staff accounts and backs up the ledger, besides everything the other roles do.',
-      operator: 'An operator creates, generates, opens and closes emissions, and imports or simulates sales; they do not see players’ records.',
-      support: 'Customer support looks up players, their last tickets and their history; they see neither the reports nor the audit log.',
-      manager: 'A manager reads the dashboard and the prize depletion and searches players, without being able to change anything.',
-      auditor: 'An auditor can see unsold units (giving a reason), verify blocks and the ledger, and read the audit log.',
+      operator:
+        'An operator creates, generates, opens and closes emissions, and imports or simulates sales; they do not see players’ records.',
+      support:
+        'Customer support looks up players, their last tickets and their history; they see neither the reports nor the audit log.',
+      manager:
+        'A manager reads the dashboard and the prize depletion and searches players, without being able to change anything.',
+      auditor:
+        'An auditor can see unsold units (giving a reason), verify blocks and the ledger, and read the audit log.',
     },
   },
   // this workstation's ledger setting (issue 17, h/setting)
   ledgerSetting: {
     title: 'Ledger setting',
     menu: 'Ledger setting',
-    intro: 'The ledger this workstation opens when it starts: this workstation’s file, or the team’s database on a PostgreSQL server, shared by every workstation.',
+    intro:
+      'The ledger this workstation opens when it starts: this workstation’s file, or the team’s database on a PostgreSQL server, shared by every workstation.',
     current: {
       heading: 'Ledger in use now',
       engine: 'Ledger',
@@ -826,8 +893,10 @@ const en: Messages = {
         default: 'the default (this workstation’s file)',
       },
     },
-    overridden: 'This workstation was started with {what}: it opens that ledger whatever the setting below says. The saved setting applies to starts without {what}.',
-    savedBroken: 'The saved setting cannot be read; the app will refuse to start without --db until it is corrected or replaced here. Detail: {problem}',
+    overridden:
+      'This workstation was started with {what}: it opens that ledger whatever the setting below says. The saved setting applies to starts without {what}.',
+    savedBroken:
+      'The saved setting cannot be read; the app will refuse to start without --db until it is corrected or replaced here. Detail: {problem}',
     choice: {
       heading: 'Ledger at the next start',
       label: 'This workstation’s ledger',
@@ -836,9 +905,11 @@ const en: Messages = {
       fileNote: 'File: {path}',
     },
     url: 'Database address (PostgreSQL URL)',
-    urlHint: 'For example postgresql://user:password{at}server:5432/carats. A saved password is shown masked (***): leave it so to keep it.',
+    urlHint:
+      'For example postgresql://user:password{at}server:5432/carats. A saved password is shown masked (***): leave it so to keep it.',
     keyFile: 'Ledger key file',
-    keyFileHint: 'An absolute path, for example /etc/carats/team.key: the same file on every workstation. A new ledger makes it.',
+    keyFileHint:
+      'An absolute path, for example /etc/carats/team.key: the same file on every workstation. A new ledger makes it.',
     rules: {
       urlRequired: 'Enter the database address.',
       urlScheme: 'The address must start with postgresql://',
@@ -854,7 +925,8 @@ const en: Messages = {
       steps: { server: 'Server', database: 'Database', keyFile: 'Key file' },
       codes: {
         reached: 'Server reached: database {database}, account {user}.',
-        refused: 'Nothing answers at this address (connection refused): check the server, the port, and that PostgreSQL runs.',
+        refused:
+          'Nothing answers at this address (connection refused): check the server, the port, and that PostgreSQL runs.',
         noHost: 'Server not found: check its name in the address.',
         timeout: 'The server did not answer within 5 seconds: check the address and the network.',
         auth: 'The server refuses this account or password: check them in the address.',
@@ -862,14 +934,16 @@ const en: Messages = {
         unreachable: 'Cannot connect: {detail}',
         empty: 'Empty database: a new ledger will be made there at the next start.',
         ledger: 'A CARATS ledger (schema {version}) that this version of the app opens.',
-        foreign: 'The database already holds tables of another application ({tables}): give the address of an empty database.',
+        foreign:
+          'The database already holds tables of another application ({tables}): give the address of an empty database.',
         otherApp: 'This database is another application’s.',
         newer: 'A ledger written by a newer version (schema {version}; this one knows up to {latest}): update the app.',
         unreadable: 'The database cannot be read: {detail}',
         keyMatches: 'This is this ledger’s key (fingerprint {fingerprint}).',
         keyExists: 'The key file is there: it will become the new ledger’s key.',
         keyWillBeMade: 'No file yet: it will be made at the next start ({path}).',
-        keyMissing: 'The file {path} does not exist, yet this ledger is sealed under a key: copy the team’s key file there.',
+        keyMissing:
+          'The file {path} does not exist, yet this ledger is sealed under a key: copy the team’s key file there.',
         keyWrong: 'Wrong key: {path} holds the key {fingerprint}; this ledger expects the key {expected}.',
         keyUnsafe: 'The file {path} can be read by other users: run chmod 600 on it.',
         keyDamaged: 'The file {path} is damaged: it must hold 64 hexadecimal digits.',
@@ -884,7 +958,8 @@ const en: Messages = {
   },
   ledger: {
     title: 'Ledger',
-    intro: 'The file that holds the emissions, the sales and the audit log: its state, its whole check and its backups.',
+    intro:
+      'The file that holds the emissions, the sales and the audit log: its state, its whole check and its backups.',
     logFails: 'The audit log is failing: what it keeps of checks and backups may be incomplete or false.',
     yes: 'passed',
     no: 'failed',
@@ -932,11 +1007,14 @@ const en: Messages = {
     },
     check: {
       heading: 'Last whole check',
-      intro: 'Checks the file (SQLite), the audit log and its checkpoint, recomputes every counter from the sales and, if you ask, every sold unit’s prize from its block’s secret.',
+      intro:
+        'Checks the file (SQLite), the audit log and its checkpoint, recomputes every counter from the sales and, if you ask, every sold unit’s prize from its block’s secret.',
       never: 'The ledger has never been checked whole yet.',
       sound: 'The ledger is sound: everything agrees.',
-      unsound: 'The ledger is not sound: see what disagrees, tell the administrator and keep this workstation as it is.',
-      notInLog: 'This check, run by the app since it started, is no longer in the audit log: its entry was removed from it, or the file replaced by an older copy.',
+      unsound:
+        'The ledger is not sound: see what disagrees, tell the administrator and keep this workstation as it is.',
+      notInLog:
+        'This check, run by the app since it started, is no longer in the audit log: its entry was removed from it, or the file replaced by an older copy.',
       at: 'When',
       by: 'By',
       seconds: 'Duration',
@@ -959,7 +1037,8 @@ const en: Messages = {
       integrityMessages: 'SQLite reports: {messages}',
       records: 'Records the audit log does not account for',
       recordsHeading: '{n} record(s) the audit log does not account for',
-      recordsWhat: 'Accounts, claims, register entries, emissions or ceremonies changed, added, put back to an earlier state or deleted outside the app (with the database, without the key). Such an account can no longer sign in. See docs/trust.md.',
+      recordsWhat:
+        'Accounts, claims, register entries, emissions or ceremonies changed, added, put back to an earlier state or deleted outside the app (with the database, without the key). Such an account can no longer sign in. See docs/trust.md.',
       // team ledger (PostgreSQL): what is checked in place of SQLite's integrity check
       integrityTeam: 'Database (PostgreSQL schema, indexes, constraints)',
       integrityMessagesTeam: 'PostgreSQL: {messages}',
@@ -1088,8 +1167,10 @@ const en: Messages = {
     export: 'Export CSV',
     verify: 'Verify the chain',
     chainOk: 'The chain is intact: {n} entries checked.',
-    chainBroken: 'The chain is broken at entry {seq}: {reason}. Tell the administrator and keep this workstation as it is.',
-    chainBrokenMany: 'The chain is broken at {count} entries. Tell the administrator and keep this workstation as it is.',
+    chainBroken:
+      'The chain is broken at entry {seq}: {reason}. Tell the administrator and keep this workstation as it is.',
+    chainBrokenMany:
+      'The chain is broken at {count} entries. Tell the administrator and keep this workstation as it is.',
     badEntry: 'entry {seq}: {reason}',
     badMore: '… and {count} more (carats audit verify --json lists up to 1,000)',
     checkpointHeading: 'Checkpoint of the log',
@@ -1103,7 +1184,12 @@ const en: Messages = {
         logout: 'Sign-out',
         'password-change': 'Password changed by its owner',
       },
-      user: { create: 'User created', update: 'User changed', unlock: 'Account unlocked', confirm: 'Account confirmed by a second person' },
+      user: {
+        create: 'User created',
+        update: 'User changed',
+        unlock: 'Account unlocked',
+        confirm: 'Account confirmed by a second person',
+      },
       emission: {
         create: 'Emission created',
         'generate-start': 'Generation started',
@@ -1119,8 +1205,18 @@ const en: Messages = {
         withdraw: 'Emission withdrawn',
         publish: 'Emission published after the game',
       },
-      ceremony: { start: 'Key ceremony started', contribute: 'Second custodian’s share contributed', commit: 'Second custodian’s commitment', reveal: 'Second custodian’s share revealed', abandon: 'Key ceremony abandoned' },
-      block: { generate: 'Block generated', verify: 'Block verified', 'verify-failed': 'Block failed its verification' },
+      ceremony: {
+        start: 'Key ceremony started',
+        contribute: 'Second custodian’s share contributed',
+        commit: 'Second custodian’s commitment',
+        reveal: 'Second custodian’s share revealed',
+        abandon: 'Key ceremony abandoned',
+      },
+      block: {
+        generate: 'Block generated',
+        verify: 'Block verified',
+        'verify-failed': 'Block failed its verification',
+      },
       sales: {
         'simulate-start': 'Simulation started',
         simulate: 'Sales simulated',
@@ -1133,8 +1229,20 @@ const en: Messages = {
       alert: { 'top-prizes-sold-out': 'Alert: top prizes all sold' },
       job: { cancel: 'Task cancelled', interrupted: 'Task interrupted (its workstation stopped), taken over' },
       audit: { keyed: 'Log sealed under the ledger key', reanchored: 'Log checkpoint restarted' },
-      ledger: { backup: 'Ledger backed up', restored: 'Ledger restored', check: 'Ledger checked', setting: 'Workstation ledger setting saved', sealed: 'Records sealed to the log' },
-      claim: { verify: 'Winner’s identity verified', approve: 'Prize payment approved', 'sign-off': 'Claim signed off by an auditor', pay: 'Prize paid', reject: 'Claim rejected' },
+      ledger: {
+        backup: 'Ledger backed up',
+        restored: 'Ledger restored',
+        check: 'Ledger checked',
+        setting: 'Workstation ledger setting saved',
+        sealed: 'Records sealed to the log',
+      },
+      claim: {
+        verify: 'Winner’s identity verified',
+        approve: 'Prize payment approved',
+        'sign-off': 'Claim signed off by an auditor',
+        pay: 'Prize paid',
+        reject: 'Claim rejected',
+      },
       party: { add: 'Related party added to the register', remove: 'Related party removed from the register' },
     },
   },
@@ -1142,9 +1250,17 @@ const en: Messages = {
   ceremony: {
     title: 'Key ceremony',
     createdReal: 'Emission {n} created: now open its key ceremony, before generating its blocks.',
-    intro: 'Each block’s secret comes from two shares. A second person first commits to theirs (only its hash is sent); the server then draws its own; the second person then reveals the share committed to. So no one alone chooses the outcomes, not even whoever holds the ledger key.',
-    demoNote: 'Demonstration emission: it may also be generated directly, under single control (marked on its certificate).',
-    state: { none: 'Not opened', 'awaiting-commitment': 'Awaiting the commitment', 'awaiting-reveal': 'Awaiting the reveal', 'awaiting-custodian': 'Begun the old way', complete: 'Complete' },
+    intro:
+      'Each block’s secret comes from two shares. A second person first commits to theirs (only its hash is sent); the server then draws its own; the second person then reveals the share committed to. So no one alone chooses the outcomes, not even whoever holds the ledger key.',
+    demoNote:
+      'Demonstration emission: it may also be generated directly, under single control (marked on its certificate).',
+    state: {
+      none: 'Not opened',
+      'awaiting-commitment': 'Awaiting the commitment',
+      'awaiting-reveal': 'Awaiting the reveal',
+      'awaiting-custodian': 'Begun the old way',
+      complete: 'Complete',
+    },
     start: 'Open the ceremony',
     started: 'Ceremony opened. Another person now commits to their share; the server draws its own only then.',
     waitingStart: 'An operator opens the ceremony.',
@@ -1156,8 +1272,10 @@ const en: Messages = {
     sources: { random: 'drawn at random in their window', dice: 'dice rolls' },
     yourTurn: '{name} opened the ceremony: commit to the second share, from your own session.',
     contribute: 'Commit to my share',
-    otherPerson: 'You opened this ceremony: the second share must come from another person (an auditor, for instance), signed in to their own session.',
-    waitingCustodian: 'Awaiting a second custodian’s share: an administrator, operator, manager or auditor other than the one who opened it.',
+    otherPerson:
+      'You opened this ceremony: the second share must come from another person (an auditor, for instance), signed in to their own session.',
+    waitingCustodian:
+      'Awaiting a second custodian’s share: an administrator, operator, manager or auditor other than the one who opened it.',
     generationWaits: 'Generation is offered once the ceremony is complete.',
     generationReady: 'Ceremony complete: the blocks may be generated.',
     copy: 'Copy',
@@ -1165,7 +1283,8 @@ const en: Messages = {
     copied: 'Hash copied.',
     copyFailed: 'Copying failed: select the hash by hand.',
     contributeTitle: 'Commit to my share (emission {n})',
-    contributeIntro: 'Your share, 32 bytes, is drawn right here or read from dice. Only its hash is sent now: that is your commitment. The server then draws its share, and you reveal yours, which stays in this tab until then.',
+    contributeIntro:
+      'Your share, 32 bytes, is drawn right here or read from dice. Only its hash is sent now: that is your commitment. The server then draws its share, and you reveal yours, which stays in this tab until then.',
     source: 'Where the share comes from',
     sourceRandom: 'Draw at random in this window',
     sourceDice: 'Dice rolls',
@@ -1188,9 +1307,11 @@ const en: Messages = {
       single: 'Secret drawn by one person alone (test, demonstration or older block).',
     },
     singleControl: 'SINGLE CONTROL',
-    singleControlNote: 'Single control: at least one block’s secret was drawn by one person alone, without a key ceremony.',
+    singleControlNote:
+      'Single control: at least one block’s secret was drawn by one person alone, without a key ceremony.',
     noneOnCertificate: 'No key ceremony was held for this emission.',
-    certificateNote: 'Each block’s secret comes from these two shares; compare their SHA-256 hashes with those noted during the ceremony. The shares themselves are published after the game.',
+    certificateNote:
+      'Each block’s secret comes from these two shares; compare their SHA-256 hashes with those noted during the ceremony. The shares themselves are published after the game.',
     startedBy: 'Opened by',
     startedAt: 'Opened on',
     custodian: 'Second custodian',
@@ -1198,20 +1319,25 @@ const en: Messages = {
     commitmentHash: 'The second custodian’s commitment (SHA-256 of their share)',
     committedByAt: 'Committed to by {name} on {at}',
     serverDrawnAt: 'Drawn by the server after the commitment, on {at}',
-    keptInTab: 'Your share stays in this tab until you reveal it: a reload keeps it, closing the tab loses it (dice rolls can then be typed again).',
+    keptInTab:
+      'Your share stays in this tab until you reveal it: a reload keeps it, closing the tab loses it (dice rolls can then be typed again).',
     reveal: 'Reveal my share',
     revealed: 'Share revealed: the recorded hash is your commitment. The ceremony is complete.',
     retype: 'Type my rolls again',
     revealTitle: 'Reveal my share (emission {n})',
-    revealIntro: 'Your share is no longer in this tab: type the same rolls again. Only the share committed to is accepted.',
+    revealIntro:
+      'Your share is no longer in this tab: type the same rolls again. Only the share committed to is accepted.',
     matchesCommitment: 'This is the share committed to.',
     differsFromCommitment: 'This is not the share committed to: check your rolls.',
-    lostShare: 'Your share is no longer in this tab (it was closed). Dice rolls can be typed again; a share drawn at random is lost: an operator then abandons the ceremony and opens another, with another second person.',
+    lostShare:
+      'Your share is no longer in this tab (it was closed). Dice rolls can be typed again; a share drawn at random is lost: an operator then abandons the ceremony and opens another, with another second person.',
     awaitingReveal: 'Awaiting the reveal of {name}’s share.',
-    oldProtocol: 'This ceremony was begun the old way (the server’s share first, readable by whoever holds the key): an operator abandons it and opens another.',
+    oldProtocol:
+      'This ceremony was begun the old way (the server’s share first, readable by whoever holds the key): an operator abandons it and opens another.',
     abandon: 'Abandon the ceremony',
     abandonTitle: 'Abandon the ceremony (emission {n})',
-    abandonIntro: 'The abandoned ceremony stays in the ledger and the audit log, and is counted on the certificate; whoever committed to it cannot be this emission’s second custodian again.',
+    abandonIntro:
+      'The abandoned ceremony stays in the ledger and the audit log, and is counted on the certificate; whoever committed to it cannot be this emission’s second custodian again.',
     abandonReason: 'Reason',
     abandoned: 'Ceremony abandoned: an operator may open another.',
     abandonedBefore: 'Ceremonies abandoned before this one: {n}',
@@ -1239,7 +1365,8 @@ const en: Messages = {
   // claims' threshold (certificate, new emission) and the dashboard's claims (issue 16, claims-back)
   claimThreshold: {
     certificate: 'Claim threshold',
-    certificateNote: 'from this prize up, the winner claims in person, identity checked; smaller prizes are credited to their account',
+    certificateNote:
+      'from this prize up, the winner claims in person, identity checked; smaller prizes are credited to their account',
     field: 'Claim threshold (€)',
     hint: 'A prize of at least this amount is claimed in person: identity checked, then payment approved by another person. Below it, it is credited automatically. From 1 € to {top} (the top prize); 5,000 € by default, FDJ’s identity threshold.',
   },

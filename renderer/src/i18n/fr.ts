@@ -17,7 +17,13 @@ const fr = {
     no: 'non',
     asOf: 'au {time}',
   },
-  roles: { admin: 'Administrateur', operator: 'Opérateur', support: 'Service client', manager: 'Responsable', auditor: 'Auditeur' },
+  roles: {
+    admin: 'Administrateur',
+    operator: 'Opérateur',
+    support: 'Service client',
+    manager: 'Responsable',
+    auditor: 'Auditeur',
+  },
   menu: {
     emissions: 'Émissions',
     tickets: 'Inspecteur de tickets',
@@ -31,7 +37,8 @@ const fr = {
     signInTitle: 'Connexion',
     signInIntro: 'Connectez-vous avec votre compte personnel.',
     setupTitle: 'Premier démarrage : compte administrateur',
-    setupIntro: 'Le registre ne contient encore aucun compte. Créez le compte administrateur : il créera ensuite les autres utilisateurs.',
+    setupIntro:
+      'Le registre ne contient encore aucun compte. Créez le compte administrateur : il créera ensuite les autres utilisateurs.',
     name: 'Identifiant',
     password: 'Mot de passe',
     passwordAgain: 'Mot de passe (confirmation)',
@@ -58,7 +65,8 @@ const fr = {
     UNKNOWN_CHANNEL: 'Cette action est inconnue du serveur : mettez à jour l’application sur ce poste.',
     NOT_SIGNED_IN: 'Votre session a expiré : reconnectez-vous.',
     SETUP_REQUIRED: 'Aucun compte administrateur : créez-le d’abord.',
-    BAD_CREDENTIALS: 'Identifiant ou mot de passe incorrect : vérifiez les deux et réessayez (majuscules verrouillées ?).',
+    BAD_CREDENTIALS:
+      'Identifiant ou mot de passe incorrect : vérifiez les deux et réessayez (majuscules verrouillées ?).',
     FORBIDDEN: 'Votre rôle ne permet pas cette action : demandez à un administrateur si vous en avez besoin.',
     NOT_FOUND: 'Introuvable : {detail}. Vérifiez le numéro et réessayez.',
     CONFLICT: 'Déjà fait ou déjà existant : {detail}. Actualisez pour voir l’état actuel.',
@@ -80,7 +88,8 @@ const fr = {
     EMISSION_NOT_FOUND: 'l’émission {emission} n’existe pas',
     BLOCK_NOT_FOUND: 'l’émission {emission} n’a pas de bloc {block} (elle en a {blocks})',
     BLOCK_NOT_GENERATED: 'le bloc {emission}/{block} n’est pas encore généré : ses unités n’existent pas',
-    EMISSION_BUSY: 'une tâche « {kind} » est en cours sur l’émission {emission}, on ne peut pas {action} avant sa fin ; attendez-la ou annulez-la',
+    EMISSION_BUSY:
+      'une tâche « {kind} » est en cours sur l’émission {emission}, on ne peut pas {action} avant sa fin ; attendez-la ou annulez-la',
     EMISSION_STEP: 'l’émission {emission} est {status}, on ne peut pas {action}{hint}',
     BLOCKS_RANGE: 'une émission compte de 1 à 999 blocs, pas {blocks}',
     DATE_INVALID: '{date} n’est pas une date réelle',
@@ -92,16 +101,20 @@ const fr = {
     SETUP_FIRST: 'aucun compte n’existe encore : créez d’abord le compte administrateur',
     ACCOUNT_DEACTIVATED: 'ce compte est désactivé : adressez-vous à un administrateur',
     WRONG_CREDENTIALS: 'identifiant ou mot de passe incorrect',
-    SIGN_IN_LOCKED: 'trop de tentatives de connexion infructueuses avec cet identifiant : réessayez à partir de {until}',
+    SIGN_IN_LOCKED:
+      'trop de tentatives de connexion infructueuses avec cet identifiant : réessayez à partir de {until}',
     CURRENT_PASSWORD_WRONG: 'le mot de passe actuel est incorrect',
     PASSWORD_UNCHANGED: 'le nouveau mot de passe est l’actuel : choisissez-en un autre',
     USER_NOT_FOUND: 'cet utilisateur n’existe pas',
     LAST_ADMIN: '{name} est le dernier administrateur actif : nommez d’abord un autre administrateur',
     SERIAL: 'numéro de série « {serial} » : {detail}',
     UNIT_BEYOND: 'l’unité {unit} dépasse les {size} unités du bloc',
-    UNSOLD_SECRET: 'l’unité {serial} n’est pas vendue : son contenu reste secret jusqu’à sa vente, et seul un auditeur peut l’inspecter, motif à l’appui',
-    UNSOLD_REASON: 'l’unité {serial} n’est pas vendue : donnez un motif (3 caractères au moins) pour l’inspecter ; il sera journalisé',
-    PROOF_VERSION: 'le bloc {emission}/{block} est engagé en version {version}, dont les preuves montreraient 127 autres unités : vérifiez plutôt le bloc entier',
+    UNSOLD_SECRET:
+      'l’unité {serial} n’est pas vendue : son contenu reste secret jusqu’à sa vente, et seul un auditeur peut l’inspecter, motif à l’appui',
+    UNSOLD_REASON:
+      'l’unité {serial} n’est pas vendue : donnez un motif (3 caractères au moins) pour l’inspecter ; il sera journalisé',
+    PROOF_VERSION:
+      'le bloc {emission}/{block} est engagé en version {version}, dont les preuves montreraient 127 autres unités : vérifiez plutôt le bloc entier',
     TASK_NOT_FOUND: 'cette tâche n’existe pas ou plus',
     TASK_ENDED: 'la tâche est déjà terminée ({state})',
     TASK_CANCELLED: 'la tâche a été annulée',
@@ -113,69 +126,104 @@ const fr = {
     SIM_TOO_MANY: 'il reste {unsold} unités à l’émission {emission}, moins que les {sales} ventes demandées',
     PLAYER_NOT_FOUND: 'aucun joueur « {player} » n’a acheté d’unité',
     PLAYER_AMBIGUOUS: '{count} comptes correspondent à « {player} » à la casse près ({accounts}) : choisissez-en un',
-    VERIFY_FAILED: 'le ou les blocs {blocks} ne se vérifient pas : ils sont marqués en échec et ne se vendront pas ; prévenez un auditeur',
+    VERIFY_FAILED:
+      'le ou les blocs {blocks} ne se vérifient pas : ils sont marqués en échec et ne se vendront pas ; prévenez un auditeur',
     FEED_EMPTY: 'le fichier ne contient aucune vente (aucune ligne non vide) : choisissez le flux de ventes lui-même',
-    FEED_TOO_LARGE: 'le fichier fait {mib} Mio, plus que les {maxMib} Mio qu’une importation accepte : découpez-le en plusieurs fichiers',
-    FEED_HASH_MISMATCH: 'le fichier reçu n’est pas celui envoyé (son SHA-256 est {actual}, pas {announced}) : rien n’est importé ; envoyez-le de nouveau',
+    FEED_TOO_LARGE:
+      'le fichier fait {mib} Mio, plus que les {maxMib} Mio qu’une importation accepte : découpez-le en plusieurs fichiers',
+    FEED_HASH_MISMATCH:
+      'le fichier reçu n’est pas celui envoyé (son SHA-256 est {actual}, pas {announced}) : rien n’est importé ; envoyez-le de nouveau',
     FEED_CONTENT_TYPE: 'le fichier doit être envoyé tel quel (application/octet-stream), pas en {type}',
-    FEED_NOT_UTF8: 'le fichier n’est pas un texte UTF-8 : il cesse de l’être à la ligne {line}, à l’octet {byte} de cette ligne (position {offset} dans le fichier, en comptant depuis 0) ; enregistrez-le en UTF-8',
-    SIM_REAL_EMISSION: 'l’émission {emission} est une émission réelle : les ventes simulées ne vont qu’aux émissions de démonstration, pour qu’aucune unité réelle ne soit vendue à un joueur simulé',
-    KEY_MISSING: 'le fichier de clé du registre {path} est absent, alors que les secrets des blocs et le journal d’audit sont scellés sous cette clé (empreinte {fingerprint}) : restaurez ce fichier depuis la sauvegarde faite avec le registre (droits 0600) ; aucune nouvelle clé n’a été créée',
-    KEY_FILE_REQUIRED: 'un registre d’équipe sur PostgreSQL garde sa clé maîtresse dans un fichier à part : indiquez-le avec --key-file <fichier> ou CARATS_KEY_FILE (le même fichier sur chaque poste)',
-    KEY_WRONG: 'mauvaise clé : {path} contient la clé d’empreinte {fingerprint}, qui n’est pas celle de ce registre : remettez le fichier de clé sauvegardé avec ce registre',
+    FEED_NOT_UTF8:
+      'le fichier n’est pas un texte UTF-8 : il cesse de l’être à la ligne {line}, à l’octet {byte} de cette ligne (position {offset} dans le fichier, en comptant depuis 0) ; enregistrez-le en UTF-8',
+    SIM_REAL_EMISSION:
+      'l’émission {emission} est une émission réelle : les ventes simulées ne vont qu’aux émissions de démonstration, pour qu’aucune unité réelle ne soit vendue à un joueur simulé',
+    KEY_MISSING:
+      'le fichier de clé du registre {path} est absent, alors que les secrets des blocs et le journal d’audit sont scellés sous cette clé (empreinte {fingerprint}) : restaurez ce fichier depuis la sauvegarde faite avec le registre (droits 0600) ; aucune nouvelle clé n’a été créée',
+    KEY_FILE_REQUIRED:
+      'un registre d’équipe sur PostgreSQL garde sa clé maîtresse dans un fichier à part : indiquez-le avec --key-file <fichier> ou CARATS_KEY_FILE (le même fichier sur chaque poste)',
+    KEY_WRONG:
+      'mauvaise clé : {path} contient la clé d’empreinte {fingerprint}, qui n’est pas celle de ce registre : remettez le fichier de clé sauvegardé avec ce registre',
     KEY_UNSAFE: 'le fichier de clé {path} est lisible par d’autres utilisateurs : exécutez chmod 600 {path}',
-    KEY_DAMAGED: 'le fichier de clé {path} est abîmé (il doit contenir 64 chiffres hexadécimaux) : restaurez-le depuis la sauvegarde',
+    KEY_DAMAGED:
+      'le fichier de clé {path} est abîmé (il doit contenir 64 chiffres hexadécimaux) : restaurez-le depuis la sauvegarde',
     NEVER_VERIFIED: 'l’émission {emission} n’a encore jamais été vérifiée : lancez d’abord sa vérification',
     VERIFICATION_NOT_FOUND: 'l’émission {emission} n’a pas de vérification n° {verification}',
     CEREMONY_EXISTS: 'la cérémonie des clés de l’émission {emission} est déjà ouverte : une seule par émission',
     CEREMONY_NOT_STARTED: 'l’émission {emission} n’a pas encore de cérémonie des clés : un opérateur l’ouvre d’abord',
-    CEREMONY_COMPLETE: 'la cérémonie des clés de l’émission {emission} est close : {custodian} a déjà versé la seconde part',
+    CEREMONY_COMPLETE:
+      'la cérémonie des clés de l’émission {emission} est close : {custodian} a déjà versé la seconde part',
     CEREMONY_SAME_PERSON: '{name} a ouvert cette cérémonie : la seconde part doit venir d’une autre personne',
-    CEREMONY_TOO_LATE: 'l’émission {emission} est à l’état « {status} » : les secrets de ses blocs sont déjà tirés, la cérémonie des clés vient avant la génération',
-    CEREMONY_REQUIRED: 'l’émission {emission} se génère à partir d’une cérémonie des clés complète : un opérateur l’ouvre, une autre personne verse sa part',
+    CEREMONY_TOO_LATE:
+      'l’émission {emission} est à l’état « {status} » : les secrets de ses blocs sont déjà tirés, la cérémonie des clés vient avant la génération',
+    CEREMONY_REQUIRED:
+      'l’émission {emission} se génère à partir d’une cérémonie des clés complète : un opérateur l’ouvre, une autre personne verse sa part',
     DICE_NOT_A_ROLL: '« {char} » n’est pas un lancer de dé : tapez seulement des chiffres de 1 à 6',
     DICE_TOO_FEW: '{count} lancers tapés : il en faut au moins {min} pour une part de 32 octets',
-    PUBLISH_NOT_OVER: 'l’émission {emission} est à l’état « {status} » : elle ne se publie qu’une fois le jeu terminé (close ou retirée), car ses secrets disent le résultat de chaque unité invendue',
+    PUBLISH_NOT_OVER:
+      'l’émission {emission} est à l’état « {status} » : elle ne se publie qu’une fois le jeu terminé (close ou retirée), car ses secrets disent le résultat de chaque unité invendue',
     // prize claims and the register of related parties (claims.*: statuses, steps, reasons a unit has no claim)
-    CLAIM_THRESHOLD_RANGE: 'un seuil de réclamation est un nombre entier d’euros, de 1 € au gros lot ({maxCents}), pas {cents}',
+    CLAIM_THRESHOLD_RANGE:
+      'un seuil de réclamation est un nombre entier d’euros, de 1 € au gros lot ({maxCents}), pas {cents}',
     CLAIM_NONE: 'aucune réclamation sur l’unité {serial} : {why}',
-    CLAIM_STEP: 'la réclamation sur {serial} est à l’état « {status} » : {step} n’y est pas possible (chaque étape se fait une fois, dans l’ordre)',
+    CLAIM_STEP:
+      'la réclamation sur {serial} est à l’état « {status} » : {step} n’y est pas possible (chaque étape se fait une fois, dans l’ordre)',
     CLAIM_SAME_PERSON: '{name} a fait {earlier} de la réclamation sur {serial} : {step} revient à une autre personne',
-    CLAIM_SIGN_OFF: '{player} figure au registre des personnes liées : un auditeur vise la réclamation sur {serial} avant son paiement',
-    CLAIM_NOT_RELATED: '{player} ne figure pas au registre des personnes liées : la réclamation sur {serial} n’a pas besoin de visa',
+    CLAIM_SIGN_OFF:
+      '{player} figure au registre des personnes liées : un auditeur vise la réclamation sur {serial} avant son paiement',
+    CLAIM_NOT_RELATED:
+      '{player} ne figure pas au registre des personnes liées : la réclamation sur {serial} n’a pas besoin de visa',
     CLAIM_CONFLICT: 'le registre lie {player} à {name} : une autre personne doit traiter la réclamation sur {serial}',
-    PAYMENT_REF_USED: 'la référence de paiement « {reference} » a déjà servi pour la réclamation sur {serial} : chaque paiement a la sienne',
+    PAYMENT_REF_USED:
+      'la référence de paiement « {reference} » a déjà servi pour la réclamation sur {serial} : chaque paiement a la sienne',
     PARTY_NOT_FOUND: 'le registre des personnes liées n’a pas d’entrée n° {id}',
     PARTY_EXISTS: 'le registre lie déjà {player} à {linkedTo}',
     PARTY_REMOVED: 'l’entrée n° {id} du registre a déjà été retirée',
     // baux des tâches longues entre postes (services/leases.ts)
-    LEASE_HELD: 'une tâche « {kind} » sur {subject} tourne déjà sur le poste {host} (processus {pid}) depuis {since}, dernier signe de vie à {heard} ; attendez sa fin',
-    LEASE_LOST: 'la tâche « {kind} » sur {subject} s’est arrêtée : un autre poste l’a reprise, faute de signe de vie de celui-ci depuis trop longtemps',
-    PUBLISH_DIR_NOT_EMPTY: '{dir} n’est pas un dossier nouveau ou vide : nommez-en un, pour que la publication ne contienne rien d’autre',
-    LEDGER_BUSY: 'le registre est occupé par une longue écriture d\'un autre programme (un import en ligne de commande ?) : votre demande n\'a pas pu aboutir ; réessayez dans un instant',
-    LEDGER_UNAVAILABLE: 'le registre partagé est injoignable, ou sa connexion a été perdue pendant votre demande : rien n’en a été écrit ; réessayez dans un instant',
-    LEDGER_COMMIT_UNKNOWN: 'la connexion au registre partagé a été perdue pendant l’enregistrement de votre modification : elle y est en entier ou pas du tout ; vérifiez avant de la refaire',
-    SIGN_IN_BUSY: 'trop de connexions avec cet identifiant sont vérifiées en même temps : réessayez dans quelques secondes',
+    LEASE_HELD:
+      'une tâche « {kind} » sur {subject} tourne déjà sur le poste {host} (processus {pid}) depuis {since}, dernier signe de vie à {heard} ; attendez sa fin',
+    LEASE_LOST:
+      'la tâche « {kind} » sur {subject} s’est arrêtée : un autre poste l’a reprise, faute de signe de vie de celui-ci depuis trop longtemps',
+    PUBLISH_DIR_NOT_EMPTY:
+      '{dir} n’est pas un dossier nouveau ou vide : nommez-en un, pour que la publication ne contienne rien d’autre',
+    LEDGER_BUSY:
+      "le registre est occupé par une longue écriture d'un autre programme (un import en ligne de commande ?) : votre demande n'a pas pu aboutir ; réessayez dans un instant",
+    LEDGER_UNAVAILABLE:
+      'le registre partagé est injoignable, ou sa connexion a été perdue pendant votre demande : rien n’en a été écrit ; réessayez dans un instant',
+    LEDGER_COMMIT_UNKNOWN:
+      'la connexion au registre partagé a été perdue pendant l’enregistrement de votre modification : elle y est en entier ou pas du tout ; vérifiez avant de la refaire',
+    SIGN_IN_BUSY:
+      'trop de connexions avec cet identifiant sont vérifiées en même temps : réessayez dans quelques secondes',
     REQUEST_TOO_LARGE: 'la requête fait {kib} Kio, plus que les {maxKib} Kio que cette action accepte',
-    CEREMONY_NOT_COMMITTED: 'la cérémonie des clés de l’émission {emission} n’a pas encore d’engagement : engagez-vous d’abord sur l’empreinte de votre part, puis révélez-la',
+    CEREMONY_NOT_COMMITTED:
+      'la cérémonie des clés de l’émission {emission} n’a pas encore d’engagement : engagez-vous d’abord sur l’empreinte de votre part, puis révélez-la',
     CEREMONY_COMMITTED: 'la cérémonie des clés de l’émission {emission} a déjà l’engagement de {custodian}',
     CEREMONY_NOT_CUSTODIAN: '{custodian} s’est engagé sur la seconde part : lui seul la révèle',
-    CEREMONY_REVEAL_MISMATCH: 'l’empreinte de cette part est {hash}, pas l’engagement {commitment} : révélez exactement la part sur laquelle vous vous êtes engagé',
-    CEREMONY_OLD_PROTOCOL: 'la cérémonie des clés de l’émission {emission} a été commencée à l’ancienne (la part du serveur d’abord) : un opérateur l’abandonne et en ouvre une autre',
-    CEREMONY_CUSTODIAN_ABANDONED: '{name} s’est engagé dans une cérémonie abandonnée de l’émission {emission} : une autre personne en est désormais le second dépositaire',
+    CEREMONY_REVEAL_MISMATCH:
+      'l’empreinte de cette part est {hash}, pas l’engagement {commitment} : révélez exactement la part sur laquelle vous vous êtes engagé',
+    CEREMONY_OLD_PROTOCOL:
+      'la cérémonie des clés de l’émission {emission} a été commencée à l’ancienne (la part du serveur d’abord) : un opérateur l’abandonne et en ouvre une autre',
+    CEREMONY_CUSTODIAN_ABANDONED:
+      '{name} s’est engagé dans une cérémonie abandonnée de l’émission {emission} : une autre personne en est désormais le second dépositaire',
     CEREMONY_SIGN_IN: 'les étapes de la cérémonie des clés se font avec un compte : --user <nom> et --password-stdin',
-    USER_NAME_LOOKALIKE: '« {name} » ressemble au compte « {existing} » (les mêmes lettres à l’œil) : choisissez un nom que personne ne peut confondre avec un autre',
-    ACCOUNT_NOT_SOUND: 'le compte {name} ne peut pas se connecter : son enregistrement ne correspond pas au journal d’audit (modifié hors de l’application). Un administrateur et un auditeur l’examinent (Registre, Vérifier le registre)',
-    ACCOUNT_UNKNOWN: '{name} n’est pas un compte du personnel : une étape à deux personnes est faite par un membre du personnel connecté',
-    ACCOUNT_UNCONFIRMED: 'le rôle {role} de {name}, attribué par {grantedBy}, n’est pas encore confirmé : un autre administrateur ou un auditeur le confirme sur Utilisateurs avant toute étape à deux personnes',
+    USER_NAME_LOOKALIKE:
+      '« {name} » ressemble au compte « {existing} » (les mêmes lettres à l’œil) : choisissez un nom que personne ne peut confondre avec un autre',
+    ACCOUNT_NOT_SOUND:
+      'le compte {name} ne peut pas se connecter : son enregistrement ne correspond pas au journal d’audit (modifié hors de l’application). Un administrateur et un auditeur l’examinent (Registre, Vérifier le registre)',
+    ACCOUNT_UNKNOWN:
+      '{name} n’est pas un compte du personnel : une étape à deux personnes est faite par un membre du personnel connecté',
+    ACCOUNT_UNCONFIRMED:
+      'le rôle {role} de {name}, attribué par {grantedBy}, n’est pas encore confirmé : un autre administrateur ou un auditeur le confirme sur Utilisateurs avant toute étape à deux personnes',
     CONFIRM_SELF: 'personne ne confirme son propre compte : un autre administrateur ou un auditeur le fait',
     CONFIRM_GRANTER: '{confirmer} a attribué à {name} son rôle {role} : une seconde personne le confirme',
     CONFIRM_UNCONFIRMED: 'votre propre rôle n’est pas encore confirmé : vous ne pouvez pas confirmer {name}',
     CONFIRM_NOT_NEEDED: '{name} n’a pas besoin de confirmation',
     CONFIRM_INACTIVE: '{name} est désactivé : réactivez-le avant de le confirmer',
     PARTY_SELF: 'l’entrée n° {id} du registre vous désigne ({name}) : une autre personne la retire',
-    TEXT_REFUSED: 'au caractère {position}, il contient {char}, {problem} : noms et textes ne peuvent contenir ni caractère de contrôle, ni caractère invisible, ni caractère de mise en forme bidirectionnelle, ni moitié de paire de substitution',
-    AUDIT_TEXT_REFUSED: 'le journal d’audit ne peut pas sceller ce champ ({field}) : au caractère {position}, il contient {char}, qu’aucun registre n’enregistre tel quel. Rien n’a été écrit',
+    TEXT_REFUSED:
+      'au caractère {position}, il contient {char}, {problem} : noms et textes ne peuvent contenir ni caractère de contrôle, ni caractère invisible, ni caractère de mise en forme bidirectionnelle, ni moitié de paire de substitution',
+    AUDIT_TEXT_REFUSED:
+      'le journal d’audit ne peut pas sceller ce champ ({field}) : au caractère {position}, il contient {char}, qu’aucun registre n’enregistre tel quel. Rien n’a été écrit',
     textProblems: {
       surrogate: 'une moitié de paire de substitution UTF-16',
       control: 'un caractère de contrôle',
@@ -283,7 +331,8 @@ const fr = {
     createModal: {
       title: 'Nouvelle émission',
       demo: 'Émission de démonstration',
-      demoHint: 'Seule une émission de démonstration reçoit des ventes simulées ; elle est marquée DÉMO partout et reste hors des chiffres réels du tableau de bord.',
+      demoHint:
+        'Seule une émission de démonstration reçoit des ventes simulées ; elle est marquée DÉMO partout et reste hors des chiffres réels du tableau de bord.',
       blocks: 'Nombre de blocs',
       blocksHint: '{units} unités, {sales} de ventes',
       code: 'Code (facultatif)',
@@ -307,7 +356,8 @@ const fr = {
       rejected: 'Fichier refusé : {n} lignes à corriger',
       line: 'Ligne {n} :',
       more: 'et {n} autres lignes.',
-      tooLarge: '{name} fait {mib} Mio, plus que les {maxMib} Mio qu’une importation accepte : découpez-le en plusieurs fichiers.',
+      tooLarge:
+        '{name} fait {mib} Mio, plus que les {maxMib} Mio qu’une importation accepte : découpez-le en plusieurs fichiers.',
       submit: 'Importer',
       done: '{imported} ventes importées sur {lines} lignes ({already} déjà importées).',
       reasonSeparator: ' ; ',
@@ -332,18 +382,24 @@ const fr = {
         PLAY_STATUS: 'l’état de la partie doit valoir « complete » ou « interrupted » ; la ligne porte « {status} »',
         PLAY_EVENTS_NOT_LIST: 'les événements de la partie doivent former une liste',
         EVENT_NOT_OBJECT: 'partie, événement {event} : ce n’est pas un événement',
-        EVENT_T: 'partie, événement {event} : l’instant doit être un nombre entier de millisecondes, 0 ou plus ; la ligne porte « {t} »',
+        EVENT_T:
+          'partie, événement {event} : l’instant doit être un nombre entier de millisecondes, 0 ou plus ; la ligne porte « {t} »',
         EVENT_T_BACK: 'partie, événement {event} : l’instant revient en arrière ({t} ms après {last} ms)',
-        EVENT_GESTURE: 'partie, événement {event} : le geste doit valoir « click » ou « drag » ; la ligne porte « {gesture} »',
-        EVENT_AUTO_DRAG: 'partie, événement {event} : une partie automatique est révélée par le jeu, jamais par un glissé',
-        EVENT_ZONE: 'partie, événement {event} : la zone doit valoir « winning » ou « yours » ; la ligne porte « {zone} »',
+        EVENT_GESTURE:
+          'partie, événement {event} : le geste doit valoir « click » ou « drag » ; la ligne porte « {gesture} »',
+        EVENT_AUTO_DRAG:
+          'partie, événement {event} : une partie automatique est révélée par le jeu, jamais par un glissé',
+        EVENT_ZONE:
+          'partie, événement {event} : la zone doit valoir « winning » ou « yours » ; la ligne porte « {zone} »',
         EVENT_CELL: 'partie, événement {event} : la case « {cell} » est hors de la zone {zone} (0 à {max})',
         EVENT_TWICE: 'partie, événement {event} : la case {cell} de la zone {zone} est grattée deux fois',
-        EVENT_YOURS_FIRST: 'partie, événement {event} : « vos numéros » grattés avant les numéros gagnants ({shown} sur {of} découverts)',
+        EVENT_YOURS_FIRST:
+          'partie, événement {event} : « vos numéros » grattés avant les numéros gagnants ({shown} sur {of} découverts)',
         PLAY_INCOMPLETE: 'partie : une partie complète découvre les {cells} cases, celle-ci en découvre {count}',
         PLAY_NOT_INTERRUPTED: 'partie : elle découvre les {cells} cases, elle est donc complète et non interrompue',
         SALE_ID_TWICE: 'la vente « {saleId} » figure deux fois dans le fichier (d’abord ligne {first})',
-        SALE_ID_SERIAL: 'l’identifiant de vente « {saleId} » a la forme d’un numéro de série : ce doit être celui de la ligne, {serial}',
+        SALE_ID_SERIAL:
+          'l’identifiant de vente « {saleId} » a la forme d’un numéro de série : ce doit être celui de la ligne, {serial}',
         RECORDED_OTHER: 'la vente « {saleId} » est déjà enregistrée avec un autre contenu (diffèrent : {fields})',
         SERIAL: 'numéro de série « {serial} » : {detail}',
         EMISSION_UNKNOWN: '{serial} : l’émission {emission} n’existe pas',
@@ -351,15 +407,22 @@ const fr = {
         UNIT_BEYOND: '{serial} : l’unité {unit} dépasse les {size} unités du bloc',
         UNIT_SOLD: 'l’unité {serial} est déjà vendue (vente « {sale} »)',
         UNIT_TWICE: 'l’unité {serial} est aussi vendue ligne {first}',
-        OUT_OF_ORDER: 'l’unité {serial} est hors d’ordre : les unités se vendent dans l’ordre, et la prochaine à vendre est {next}, que le fichier ne contient pas',
+        OUT_OF_ORDER:
+          'l’unité {serial} est hors d’ordre : les unités se vendent dans l’ordre, et la prochaine à vendre est {next}, que le fichier ne contient pas',
         OUT_OF_ORDER_SOLD_OUT: 'l’unité {serial} est hors d’ordre : l’émission est épuisée',
-        SOLD_AT_FORMAT: 'l’heure de vente « {soldAt} » n’est pas une date-heure ISO 8601 avec fuseau (par exemple « 2025-03-01T12:30:00Z »)',
-        SOLD_AT_FUTURE: 'l’heure de vente, {soldAt}, est dans le futur (il est {now} ; les horloges peuvent différer de {skewMinutes} minutes au plus)',
+        SOLD_AT_FORMAT:
+          'l’heure de vente « {soldAt} » n’est pas une date-heure ISO 8601 avec fuseau (par exemple « 2025-03-01T12:30:00Z »)',
+        SOLD_AT_FUTURE:
+          'l’heure de vente, {soldAt}, est dans le futur (il est {now} ; les horloges peuvent différer de {skewMinutes} minutes au plus)',
         SOLD_AT_DATE: 'l’heure de vente « {soldAt} » désigne un jour ou une heure qui n’existe pas',
-        SOLD_AT_BEFORE_CREATION: 'l’heure de vente, {soldAt}, précède la création de l’émission {emission} ({createdAt}), qui n’a pas de date d’ouverture des ventes',
-        PLAYER_CHARS: 'l’identifiant du joueur ne peut pas être enregistré tel quel : au caractère {position}, il contient {char}, {problem}',
-        SALE_ID_CHARS: 'l’identifiant de la vente ne peut pas être enregistré tel quel : au caractère {position}, il contient {char}, {problem}',
-        SOLD_AT_EARLY: 'l’heure de vente, {soldAt}, précède l’ouverture des ventes de l’émission {emission} (le {startsOn})',
+        SOLD_AT_BEFORE_CREATION:
+          'l’heure de vente, {soldAt}, précède la création de l’émission {emission} ({createdAt}), qui n’a pas de date d’ouverture des ventes',
+        PLAYER_CHARS:
+          'l’identifiant du joueur ne peut pas être enregistré tel quel : au caractère {position}, il contient {char}, {problem}',
+        SALE_ID_CHARS:
+          'l’identifiant de la vente ne peut pas être enregistré tel quel : au caractère {position}, il contient {char}, {problem}',
+        SOLD_AT_EARLY:
+          'l’heure de vente, {soldAt}, précède l’ouverture des ventes de l’émission {emission} (le {startsOn})',
         STAKE: 'la mise doit être le prix de l’unité, {expectedCents}, et non {gotCents}',
         NOT_OPEN: 'l’émission {emission} n’est pas en vente (état : {status})',
         BLOCK_NOT_SELLING: 'le bloc {emission}/{block} ne peut pas vendre (état : {status})',
@@ -378,7 +441,14 @@ const fr = {
         line: 'la ligne',
         named: 'le champ « {field} »',
       },
-      kinds: { string: 'un texte', number: 'un nombre', object: 'un objet', objectOrNull: 'un objet ou null', array: 'une liste', boolean: 'vrai ou faux' },
+      kinds: {
+        string: 'un texte',
+        number: 'un nombre',
+        object: 'un objet',
+        objectOrNull: 'un objet ou null',
+        array: 'une liste',
+        boolean: 'vrai ou faux',
+      },
       zones: { winning: 'des numéros gagnants', yours: 'de vos numéros' },
       or: ' ou ',
     },
@@ -427,7 +497,8 @@ const fr = {
     payout: 'Taux de retour réalisé',
     payoutTheoretical: 'théorique : {pct}',
     depletion: 'Épuisement des lots de l’émission',
-    depletionIntro: 'Lots restants de tous les blocs selon les unités vendues ; la ligne pointillée est ce que prévoit une répartition uniforme.',
+    depletionIntro:
+      'Lots restants de tous les blocs selon les unités vendues ; la ligne pointillée est ce que prévoit une répartition uniforme.',
     noSales: 'Aucune unité de cette émission n’est encore vendue.',
     verdict: 'Verdict',
     verdictSound: 'Sain',
@@ -440,7 +511,8 @@ const fr = {
     verificationBy: 'Vérification {n} par {actor} ({role}), le {at}, en {duration}',
     verificationBlocks: '{checked} bloc(s) vérifié(s) sur {total} · {sound} sain(s)',
     unsoundTitle: 'Vérification en échec : bloc(s) {blocks} NON SAIN(S)',
-    unsoundText: 'La dernière vérification n’a pas reproduit ces blocs : ils sont marqués en échec et ne se vendront pas. Ouvrez le rapport de vérification pour les raisons, et prévenez un auditeur.',
+    unsoundText:
+      'La dernière vérification n’a pas reproduit ces blocs : ils sont marqués en échec et ne se vendront pas. Ouvrez le rapport de vérification pour les raisons, et prévenez un auditeur.',
     unsoundBlock: 'Bloc {block} : {reasons}',
     outcome: {
       running: 'Vérification en cours ou interrompue',
@@ -454,7 +526,8 @@ const fr = {
     title: 'Rapport de vérification',
     heading: 'Rapport de vérification de l’émission {n}',
     print: 'Imprimer',
-    intro: 'Chaque bloc a été régénéré entièrement à partir de son secret scellé : chaque unité est recalculée et évaluée, les lots sont comptés contre le tableau du jeu, et l’empreinte (engagement) des unités est comparée à celle enregistrée à la génération.',
+    intro:
+      'Chaque bloc a été régénéré entièrement à partir de son secret scellé : chaque unité est recalculée et évaluée, les lots sont comptés contre le tableau du jeu, et l’empreinte (engagement) des unités est comparée à celle enregistrée à la génération.',
     verifier: 'Vérifié par',
     startedAt: 'Début',
     endedAt: 'Fin',
@@ -511,17 +584,20 @@ const fr = {
     payoutRatio: 'Taux de retour',
     odds: 'Chances de gain',
     commitments: 'Blocs et engagements',
-    commitmentNote: 'Empreinte SHA-256 de toutes les unités du bloc (arbre de Merkle). La vérification régénère le bloc et doit la reproduire exactement.',
+    commitmentNote:
+      'Empreinte SHA-256 de toutes les unités du bloc (arbre de Merkle). La vérification régénère le bloc et doit la reproduire exactement.',
     notGenerated: 'pas encore généré',
     auditLog: 'Journal d’audit',
-    checkpoint: 'Point de contrôle du journal (hors du fichier du registre) : {n} entrées au {at}, dernière empreinte :',
+    checkpoint:
+      'Point de contrôle du journal (hors du fichier du registre) : {n} entrées au {at}, dernière empreinte :',
     noCheckpoint: 'Aucun point de contrôle lisible du journal d’audit : faites vérifier le registre par un auditeur.',
     // issue date, provisional mark, emission totals and signatures
     issuedAtNone: 'Émis le : aucun engagement encore',
     issuedNote: 'Date des engagements : génération du dernier bloc',
     printedAt: 'Imprimé le {at}',
     provisional: 'PROVISOIRE',
-    provisionalNote: 'Certificat provisoire : {committed} bloc(s) engagé(s) sur {total}. Il ne vaut certificat qu’une fois tous les blocs générés.',
+    provisionalNote:
+      'Certificat provisoire : {committed} bloc(s) engagé(s) sur {total}. Il ne vaut certificat qu’une fois tous les blocs générés.',
     startsOn: 'Début des ventes',
     startsOnNone: 'non fixé',
     emissionTotals: 'Totaux de l’émission',
@@ -550,7 +626,8 @@ const fr = {
     remainingOdds: 'Chances restantes',
     losingRemaining: 'Unités perdantes restantes',
     depletion: 'Épuisement des lots',
-    depletionIntro: 'Lots restants selon les unités vendues ; la ligne pointillée est ce que prévoit une répartition uniforme.',
+    depletionIntro:
+      'Lots restants selon les unités vendues ; la ligne pointillée est ce que prévoit une répartition uniforme.',
     allTiers: 'Tous les lots (%)',
     expected: 'Attendu',
     remainingPct: 'Restants (%)',
@@ -581,7 +658,8 @@ const fr = {
     mode: { play: 'Jouer (à la main)', auto: 'Auto' },
     playState: { complete: 'Terminée', interrupted: 'Interrompue' },
     unsoldTitle: 'Cette unité n’est pas vendue',
-    unsoldAuditor: 'Son contenu reste secret jusqu’à la vente. En tant qu’auditeur vous pouvez l’inspecter : indiquez un motif, il sera inscrit au journal d’audit.',
+    unsoldAuditor:
+      'Son contenu reste secret jusqu’à la vente. En tant qu’auditeur vous pouvez l’inspecter : indiquez un motif, il sera inscrit au journal d’audit.',
     reason: 'Motif',
     reasonPlaceholder: 'Pourquoi devez-vous voir cette unité non vendue ?',
     inspectUnsold: 'Inspecter (journalisé)',
@@ -591,11 +669,13 @@ const fr = {
   serial: {
     ok: 'Format correct : émission {emission}, bloc {block}, unité {unit}.',
     SERIAL_EMPTY: 'Saisissez ou collez un numéro de série : EEEE-BBB-UUUUUUU-K.',
-    SERIAL_CHARACTER: '« {char} » (position {position}) n’est pas un chiffre : un numéro de série ne contient que des chiffres et des tirets.',
+    SERIAL_CHARACTER:
+      '« {char} » (position {position}) n’est pas un chiffre : un numéro de série ne contient que des chiffres et des tirets.',
     SERIAL_LENGTH_SHORT: '{length} chiffres saisis sur 15.',
     SERIAL_LENGTH_LONG: 'Trop de chiffres : un numéro de série en compte 15, celui-ci {length}.',
     SERIAL_FORMAT: 'Tirets mal placés : écrivez EEEE-BBB-UUUUUUU-K, ou les 15 chiffres sans tiret.',
-    SERIAL_CHECK_DIGIT: 'La clé de contrôle ne correspond pas : un chiffre a été mal saisi ou deux chiffres ont été inversés. Comparez avec le ticket.',
+    SERIAL_CHECK_DIGIT:
+      'La clé de contrôle ne correspond pas : un chiffre a été mal saisi ou deux chiffres ont été inversés. Comparez avec le ticket.',
     SERIAL_RANGE: 'Numéro hors limites : {field} {value} (de {min} à {max}).',
     field: { emission: 'émission', block: 'bloc', unit: 'unité' },
   },
@@ -610,7 +690,8 @@ const fr = {
     reveals: '{shown} / {total} découvertes',
     outcomeWin: 'Gagnant : {amount}',
     outcomeLose: 'Perdant',
-    interrupted: 'La partie a été interrompue : le joueur n’a pas vu {hidden} cases. Le résultat restait consultable dans l’historique comme dernière unité jouée.',
+    interrupted:
+      'La partie a été interrompue : le joueur n’a pas vu {hidden} cases. Le résultat restait consultable dans l’historique comme dernière unité jouée.',
     auto: 'Partie auto : toutes les cases ont été découvertes par le jeu.',
     byHand: 'Partie à la main : clics et glissés tels que le joueur les a faits.',
     showUnseen: 'Montrer les cases non vues',
@@ -649,7 +730,8 @@ const fr = {
   // register of related parties and improbable winners (issue 16, watch-ui)
   parties: {
     title: 'Personnes liées',
-    intro: 'Comptes joueurs liés à un membre du personnel ou à un détaillant. Leurs réclamations sont signalées et ne sont payées qu’après la validation d’un auditeur ; la personne liée ne traite aucune de leurs réclamations.',
+    intro:
+      'Comptes joueurs liés à un membre du personnel ou à un détaillant. Leurs réclamations sont signalées et ne sont payées qu’après la validation d’un auditeur ; la personne liée ne traite aucune de leurs réclamations.',
     player: 'Compte joueur',
     relation: 'Lien',
     linkedTo: 'Lié à',
@@ -673,14 +755,16 @@ const fr = {
     addedDone: 'Le compte {player} est inscrit au registre.',
     remove: 'Retirer',
     removeTitle: 'Retirer l’entrée de {player}',
-    removeText: 'L’entrée reste dans l’historique, avec qui l’a retirée, quand et pourquoi. Les réclamations de ce compte ne seront plus signalées.',
+    removeText:
+      'L’entrée reste dans l’historique, avec qui l’a retirée, quand et pourquoi. Les réclamations de ce compte ne seront plus signalées.',
     removeReasonPlaceholder: 'Pourquoi ce lien ne vaut plus (journalisé)',
     removedDone: 'L’entrée de {player} est retirée.',
     openPlayer: 'Ouvrir le compte {player} au service client',
   },
   watch: {
     title: 'Gagnants improbables',
-    intro: 'Les joueurs dont les réclamations sont improbables pour les unités achetées, nombreuses, ou qui figurent au registre des personnes liées, du moins probable au plus probable.',
+    intro:
+      'Les joueurs dont les réclamations sont improbables pour les unités achetées, nombreuses, ou qui figurent au registre des personnes liées, du moins probable au plus probable.',
     player: 'Joueur',
     units: 'Unités achetées',
     claims: 'Réclamations',
@@ -697,7 +781,8 @@ const fr = {
       title: 'Comment c’est calculé',
       odds: 'Une unité de l’émission e atteint le seuil de réclamation de cette émission avec la probabilité pₑ = unités d’un bloc dont le lot atteint le seuil ÷ unités d’un bloc, d’après la table des lots.',
       mean: 'Un joueur qui a acheté nₑ unités de chaque émission doit s’attendre à λ = Σ nₑ × pₑ réclamations. Leur nombre suit de très près une loi de Poisson de moyenne λ ; la probabilité affichée est celle d’en avoir au moins autant que le joueur : P(X ≥ k).',
-      cutOffs: 'Signalé « improbable » à partir de {from} réclamations quand cette probabilité est inférieure à 1 chance sur {oneIn} : une seule réclamation ne l’est jamais, car chaque gros lot est gagné par quelqu’un. « Nombreuses réclamations » à partir de {many}, quelles qu’en soient les chances. « Personne liée » quand le compte figure au registre.',
+      cutOffs:
+        'Signalé « improbable » à partir de {from} réclamations quand cette probabilité est inférieure à 1 chance sur {oneIn} : une seule réclamation ne l’est jamais, car chaque gros lot est gagné par quelqu’un. « Nombreuses réclamations » à partir de {many}, quelles qu’en soient les chances. « Personne liée » quand le compte figure au registre.',
     },
   },
   demo: {
@@ -781,7 +866,8 @@ const fr = {
     resetPassword: 'Nouveau mot de passe',
     passwordChanged: 'Mot de passe de {name} modifié.',
     nameTaken: 'L’identifiant « {name} » est déjà pris : choisissez-en un autre.',
-    nameTakenOtherCase: 'L’identifiant « {name} » est déjà pris par le compte « {existing} » (les majuscules ne comptent pas) : choisissez-en un autre.',
+    nameTakenOtherCase:
+      'L’identifiant « {name} » est déjà pris par le compte « {existing} » (les majuscules ne comptent pas) : choisissez-en un autre.',
     lastLoginAt: 'Dernière connexion',
     never: 'jamais',
     lockedUntil: 'Verrouillé jusqu’à {when}',
@@ -789,7 +875,8 @@ const fr = {
     confirmation: 'Confirmation',
     awaiting: 'À confirmer',
     confirm: 'Confirmer',
-    confirmWhat: 'Vous confirmez que {name} est une personne réelle qui doit être {role} (rôle attribué par {by}). Jusque-là, ce compte ne prend part à aucune étape à deux personnes (réclamations, cérémonie des clés).',
+    confirmWhat:
+      'Vous confirmez que {name} est une personne réelle qui doit être {role} (rôle attribué par {by}). Jusque-là, ce compte ne prend part à aucune étape à deux personnes (réclamations, cérémonie des clés).',
     confirmed: 'Le compte {name} est confirmé.',
     confirmedBy: 'Confirmé par {name}',
     confirmedBySystem: 'Confirmé par le système',
@@ -799,18 +886,24 @@ const fr = {
     changeRole: 'Changer le rôle',
     confirmRole: '{name} deviendra {role}.',
     roleConsequence: {
-      admin: 'Un administrateur gère les comptes du personnel et sauvegarde le registre, en plus de tout ce que font les autres rôles.',
-      operator: 'Un opérateur crée, génère, ouvre et clôt les émissions, et importe ou simule les ventes ; il ne voit pas les fiches des joueurs.',
-      support: 'Le service client consulte les joueurs, leurs derniers tickets et leur historique ; il ne voit ni les rapports ni le journal d’audit.',
-      manager: 'Un responsable consulte le tableau de bord et l’épuisement des lots et recherche les joueurs, sans rien pouvoir modifier.',
-      auditor: 'Un auditeur peut voir les unités invendues (motif à l’appui), vérifier les blocs et le registre, et lire le journal d’audit.',
+      admin:
+        'Un administrateur gère les comptes du personnel et sauvegarde le registre, en plus de tout ce que font les autres rôles.',
+      operator:
+        'Un opérateur crée, génère, ouvre et clôt les émissions, et importe ou simule les ventes ; il ne voit pas les fiches des joueurs.',
+      support:
+        'Le service client consulte les joueurs, leurs derniers tickets et leur historique ; il ne voit ni les rapports ni le journal d’audit.',
+      manager:
+        'Un responsable consulte le tableau de bord et l’épuisement des lots et recherche les joueurs, sans rien pouvoir modifier.',
+      auditor:
+        'Un auditeur peut voir les unités invendues (motif à l’appui), vérifier les blocs et le registre, et lire le journal d’audit.',
     },
   },
   // this workstation's ledger setting (issue 17, h/setting)
   ledgerSetting: {
     title: 'Réglage du registre',
     menu: 'Réglage du registre',
-    intro: 'Le registre que ce poste ouvre à son démarrage : le fichier de ce poste, ou la base de données de l’équipe sur un serveur PostgreSQL, partagée par tous les postes.',
+    intro:
+      'Le registre que ce poste ouvre à son démarrage : le fichier de ce poste, ou la base de données de l’équipe sur un serveur PostgreSQL, partagée par tous les postes.',
     current: {
       heading: 'Registre utilisé maintenant',
       engine: 'Registre',
@@ -826,8 +919,10 @@ const fr = {
         default: 'le choix par défaut (le fichier de ce poste)',
       },
     },
-    overridden: 'Ce poste a été démarré avec {what} : il ouvre ce registre-là, quel que soit le réglage ci-dessous. Le réglage enregistré s’appliquera aux démarrages sans {what}.',
-    savedBroken: 'Le réglage enregistré ne peut pas être lu ; l’application refusera de démarrer sans --db tant qu’il n’est pas corrigé ou remplacé ici. Détail : {problem}',
+    overridden:
+      'Ce poste a été démarré avec {what} : il ouvre ce registre-là, quel que soit le réglage ci-dessous. Le réglage enregistré s’appliquera aux démarrages sans {what}.',
+    savedBroken:
+      'Le réglage enregistré ne peut pas être lu ; l’application refusera de démarrer sans --db tant qu’il n’est pas corrigé ou remplacé ici. Détail : {problem}',
     choice: {
       heading: 'Registre au prochain démarrage',
       label: 'Registre de ce poste',
@@ -836,15 +931,18 @@ const fr = {
       fileNote: 'Fichier : {path}',
     },
     url: 'Adresse de la base (URL PostgreSQL)',
-    urlHint: 'Par exemple postgresql://utilisateur:mot-de-passe{at}serveur:5432/carats. Un mot de passe enregistré est affiché masqué (***) : laissez-le ainsi pour le garder.',
+    urlHint:
+      'Par exemple postgresql://utilisateur:mot-de-passe{at}serveur:5432/carats. Un mot de passe enregistré est affiché masqué (***) : laissez-le ainsi pour le garder.',
     keyFile: 'Fichier de clé du registre',
-    keyFileHint: 'Chemin absolu, par exemple /etc/carats/equipe.key : le même fichier sur chaque poste. Un nouveau registre le crée.',
+    keyFileHint:
+      'Chemin absolu, par exemple /etc/carats/equipe.key : le même fichier sur chaque poste. Un nouveau registre le crée.',
     rules: {
       urlRequired: 'Saisissez l’adresse de la base.',
       urlScheme: 'L’adresse doit commencer par postgresql://',
       urlUnreadable: 'Cette adresse ne peut pas être lue : un @ ou un / dans le mot de passe s’écrit %40, %2F.',
       keyRequired: 'Saisissez le chemin du fichier de clé.',
-      keyRelative: 'Le chemin doit être absolu (commencer par / ou par une lettre de lecteur) : l’application peut démarrer depuis n’importe quel dossier.',
+      keyRelative:
+        'Le chemin doit être absolu (commencer par / ou par une lettre de lecteur) : l’application peut démarrer depuis n’importe quel dossier.',
     },
     test: {
       run: 'Tester la connexion',
@@ -854,7 +952,8 @@ const fr = {
       steps: { server: 'Serveur', database: 'Base de données', keyFile: 'Fichier de clé' },
       codes: {
         reached: 'Serveur joint : base {database}, compte {user}.',
-        refused: 'Rien ne répond à cette adresse (connexion refusée) : vérifiez le serveur, le port et que PostgreSQL fonctionne.',
+        refused:
+          'Rien ne répond à cette adresse (connexion refusée) : vérifiez le serveur, le port et que PostgreSQL fonctionne.',
         noHost: 'Serveur introuvable : vérifiez son nom dans l’adresse.',
         timeout: 'Le serveur n’a pas répondu en 5 secondes : vérifiez l’adresse et le réseau.',
         auth: 'Le serveur refuse ce compte ou ce mot de passe : vérifiez-les dans l’adresse.',
@@ -862,14 +961,17 @@ const fr = {
         unreachable: 'Connexion impossible : {detail}',
         empty: 'Base vide : un nouveau registre y sera créé au prochain démarrage.',
         ledger: 'Registre CARATS (schéma {version}) que cette version de l’application ouvre.',
-        foreign: 'La base contient déjà des tables d’une autre application ({tables}) : donnez l’adresse d’une base vide.',
+        foreign:
+          'La base contient déjà des tables d’une autre application ({tables}) : donnez l’adresse d’une base vide.',
         otherApp: 'Cette base est le registre d’une autre application.',
-        newer: 'Registre écrit par une version plus récente (schéma {version} ; celle-ci connaît jusqu’au {latest}) : mettez l’application à jour.',
+        newer:
+          'Registre écrit par une version plus récente (schéma {version} ; celle-ci connaît jusqu’au {latest}) : mettez l’application à jour.',
         unreadable: 'La base ne peut pas être lue : {detail}',
         keyMatches: 'C’est la clé de ce registre (empreinte {fingerprint}).',
         keyExists: 'Fichier de clé présent : il deviendra la clé du nouveau registre.',
         keyWillBeMade: 'Pas encore de fichier : il sera créé au prochain démarrage ({path}).',
-        keyMissing: 'Le fichier {path} n’existe pas, alors que ce registre est scellé sous une clé : copiez-y le fichier de clé de l’équipe.',
+        keyMissing:
+          'Le fichier {path} n’existe pas, alors que ce registre est scellé sous une clé : copiez-y le fichier de clé de l’équipe.',
         keyWrong: 'Mauvaise clé : {path} contient la clé {fingerprint}, ce registre attend la clé {expected}.',
         keyUnsafe: 'Le fichier {path} est lisible par d’autres utilisateurs : exécutez chmod 600 sur ce fichier.',
         keyDamaged: 'Le fichier {path} est endommagé : il doit contenir 64 chiffres hexadécimaux.',
@@ -880,12 +982,15 @@ const fr = {
     },
     save: 'Enregistrer le réglage',
     saved: 'Réglage enregistré dans {file}.',
-    nextStart: 'Il s’appliquera au prochain démarrage de l’application : le registre ouvert maintenant reste celui-ci jusque-là.',
+    nextStart:
+      'Il s’appliquera au prochain démarrage de l’application : le registre ouvert maintenant reste celui-ci jusque-là.',
   },
   ledger: {
     title: 'Registre',
-    intro: 'Le fichier qui garde les émissions, les ventes et le journal d’audit : son état, sa vérification complète et ses sauvegardes.',
-    logFails: 'Le journal d’audit est en défaut : ce qu’il garde des vérifications et des sauvegardes peut être incomplet ou faux.',
+    intro:
+      'Le fichier qui garde les émissions, les ventes et le journal d’audit : son état, sa vérification complète et ses sauvegardes.',
+    logFails:
+      'Le journal d’audit est en défaut : ce qu’il garde des vérifications et des sauvegardes peut être incomplet ou faux.',
     yes: 'conforme',
     no: 'en défaut',
     none: '—',
@@ -895,7 +1000,8 @@ const fr = {
       id: 'Identifiant du registre',
       key: 'Clé du registre',
       keyOk: 'Clé présente et conforme. Empreinte :',
-      keyNote: 'Gardez le fichier de clé avec le registre : sans lui, ni les blocs ni le journal d’audit ne peuvent être vérifiés.',
+      keyNote:
+        'Gardez le fichier de clé avec le registre : sans lui, ni les blocs ni le journal d’audit ne peuvent être vérifiés.',
     },
     audit: {
       heading: 'Journal d’audit',
@@ -916,7 +1022,8 @@ const fr = {
       what: 'Gardé hors du fichier du registre, il atteste combien d’entrées le journal avait et l’empreinte de la dernière : un journal raccourci, effacé ou remplacé ne l’atteint plus.',
       status: {
         ok: 'Le journal atteint son point de contrôle',
-        behind: 'Le journal va un peu au-delà de son point de contrôle (des entrées écrites juste avant un arrêt) : il reste sain',
+        behind:
+          'Le journal va un peu au-delà de son point de contrôle (des entrées écrites juste avant un arrêt) : il reste sain',
         none: 'Pas encore de point de contrôle : le journal n’a aucune entrée',
         missing: 'Point de contrôle introuvable : rien ne prouve que le journal est complet',
         altered: 'Le point de contrôle a été modifié, ou fait sous une autre clé',
@@ -932,11 +1039,14 @@ const fr = {
     },
     check: {
       heading: 'Dernière vérification complète',
-      intro: 'Vérifie le fichier (SQLite), le journal d’audit et son point de contrôle, recalcule chaque compteur depuis les ventes et, si vous le demandez, le lot de chaque unité vendue depuis le secret de son bloc.',
+      intro:
+        'Vérifie le fichier (SQLite), le journal d’audit et son point de contrôle, recalcule chaque compteur depuis les ventes et, si vous le demandez, le lot de chaque unité vendue depuis le secret de son bloc.',
       never: 'Le registre n’a encore jamais été vérifié en entier.',
       sound: 'Le registre est sain : tout concorde.',
-      unsound: 'Le registre n’est pas sain : voyez ce qui ne concorde pas, prévenez l’administrateur et laissez ce poste en l’état.',
-      notInLog: 'Cette vérification, faite par l’application depuis son démarrage, n’est plus dans le journal d’audit : son entrée en a été retirée, ou le fichier remplacé par une copie plus ancienne.',
+      unsound:
+        'Le registre n’est pas sain : voyez ce qui ne concorde pas, prévenez l’administrateur et laissez ce poste en l’état.',
+      notInLog:
+        'Cette vérification, faite par l’application depuis son démarrage, n’est plus dans le journal d’audit : son entrée en a été retirée, ou le fichier remplacé par une copie plus ancienne.',
       at: 'Le',
       by: 'Par',
       seconds: 'Durée',
@@ -959,7 +1069,8 @@ const fr = {
       integrityMessages: 'SQLite signale : {messages}',
       records: 'Enregistrements que le journal n’explique pas',
       recordsHeading: '{n} enregistrement(s) que le journal d’audit n’explique pas',
-      recordsWhat: 'Comptes, réclamations, entrées du registre, émissions ou cérémonies modifiés, ajoutés, remis à un état antérieur ou supprimés hors de l’application (avec la base de données, sans la clé). Un compte dans ce cas ne peut plus se connecter. Voir docs/trust.md.',
+      recordsWhat:
+        'Comptes, réclamations, entrées du registre, émissions ou cérémonies modifiés, ajoutés, remis à un état antérieur ou supprimés hors de l’application (avec la base de données, sans la clé). Un compte dans ce cas ne peut plus se connecter. Voir docs/trust.md.',
       // team ledger (PostgreSQL): what is checked in place of SQLite's integrity check
       integrityTeam: 'Base (schéma, index, contraintes PostgreSQL)',
       integrityMessagesTeam: 'PostgreSQL : {messages}',
@@ -1040,7 +1151,8 @@ const fr = {
       restoreHeading: 'Restaurer une sauvegarde',
       restore: 'Pour restaurer : fermez l’application, puis {command}',
       restoreCommand: 'carats restore <sauvegarde> --replace',
-      restoreNote: 'Le registre en place est mis de côté, jamais effacé ; la sauvegarde est vérifiée avant de le remplacer.',
+      restoreNote:
+        'Le registre en place est mis de côté, jamais effacé ; la sauvegarde est vérifiée avant de le remplacer.',
     },
     bytes: { b: '{n} o', kb: '{n} ko', mb: '{n} Mo', gb: '{n} Go' },
   },
@@ -1063,9 +1175,11 @@ const fr = {
       users: '{shown} sur {n} utilisateur | {shown} sur {n} utilisateur | {shown} sur {n} utilisateurs',
     },
     matching: {
-      audit: 'aucune entrée ne correspond aux filtres | {n} entrée correspond aux filtres | {n} entrées correspondent aux filtres',
+      audit:
+        'aucune entrée ne correspond aux filtres | {n} entrée correspond aux filtres | {n} entrées correspondent aux filtres',
       units: 'aucune unité ne correspond | {n} unité correspond | {n} unités correspondent',
-      claims: 'aucune réclamation ne correspond aux filtres | {n} réclamation correspond aux filtres | {n} réclamations correspondent aux filtres',
+      claims:
+        'aucune réclamation ne correspond aux filtres | {n} réclamation correspond aux filtres | {n} réclamations correspondent aux filtres',
     },
     searchEmissions: 'Numéro ou code',
     searchUsers: 'Identifiant',
@@ -1088,7 +1202,8 @@ const fr = {
     export: 'Exporter en CSV',
     verify: 'Vérifier la chaîne',
     chainOk: 'La chaîne est intacte : {n} entrées vérifiées.',
-    chainBroken: 'La chaîne est rompue à l’entrée {seq} : {reason}. Prévenez l’administrateur et laissez ce poste en l’état.',
+    chainBroken:
+      'La chaîne est rompue à l’entrée {seq} : {reason}. Prévenez l’administrateur et laissez ce poste en l’état.',
     chainBrokenMany: 'La chaîne est rompue à {count} entrées. Prévenez l’administrateur et laissez ce poste en l’état.',
     badEntry: 'entrée {seq} : {reason}',
     badMore: '… et {count} de plus (carats audit verify --json en liste jusqu’à 1 000)',
@@ -1103,7 +1218,12 @@ const fr = {
         logout: 'Déconnexion',
         'password-change': 'Mot de passe changé par son titulaire',
       },
-      user: { create: 'Utilisateur créé', update: 'Utilisateur modifié', unlock: 'Compte déverrouillé', confirm: 'Compte confirmé par une seconde personne' },
+      user: {
+        create: 'Utilisateur créé',
+        update: 'Utilisateur modifié',
+        unlock: 'Compte déverrouillé',
+        confirm: 'Compte confirmé par une seconde personne',
+      },
       emission: {
         create: 'Émission créée',
         'generate-start': 'Génération lancée',
@@ -1119,7 +1239,13 @@ const fr = {
         withdraw: 'Retrait de l’émission',
         publish: 'Émission publiée après le jeu',
       },
-      ceremony: { start: 'Cérémonie des clés ouverte', contribute: 'Part du second dépositaire versée', commit: 'Engagement du second dépositaire', reveal: 'Part du second dépositaire révélée', abandon: 'Cérémonie des clés abandonnée' },
+      ceremony: {
+        start: 'Cérémonie des clés ouverte',
+        contribute: 'Part du second dépositaire versée',
+        commit: 'Engagement du second dépositaire',
+        reveal: 'Part du second dépositaire révélée',
+        abandon: 'Cérémonie des clés abandonnée',
+      },
       block: { generate: 'Bloc généré', verify: 'Bloc vérifié', 'verify-failed': 'Bloc en échec à la vérification' },
       sales: {
         'simulate-start': 'Simulation lancée',
@@ -1133,8 +1259,20 @@ const fr = {
       alert: { 'top-prizes-sold-out': 'Alerte : lots les plus hauts tous vendus' },
       job: { cancel: 'Tâche annulée', interrupted: 'Tâche interrompue (son poste s’est arrêté), reprise' },
       audit: { keyed: 'Journal scellé sous la clé du registre', reanchored: 'Point de contrôle du journal repris' },
-      ledger: { backup: 'Sauvegarde du registre', restored: 'Registre restauré', check: 'Vérification du registre', setting: 'Réglage du registre de ce poste enregistré', sealed: 'Enregistrements scellés au journal' },
-      claim: { verify: 'Identité du gagnant vérifiée', approve: 'Paiement d’un gain approuvé', 'sign-off': 'Réclamation visée par un auditeur', pay: 'Gain payé', reject: 'Réclamation rejetée' },
+      ledger: {
+        backup: 'Sauvegarde du registre',
+        restored: 'Registre restauré',
+        check: 'Vérification du registre',
+        setting: 'Réglage du registre de ce poste enregistré',
+        sealed: 'Enregistrements scellés au journal',
+      },
+      claim: {
+        verify: 'Identité du gagnant vérifiée',
+        approve: 'Paiement d’un gain approuvé',
+        'sign-off': 'Réclamation visée par un auditeur',
+        pay: 'Gain payé',
+        reject: 'Réclamation rejetée',
+      },
       party: { add: 'Personne liée inscrite au registre', remove: 'Personne liée retirée du registre' },
     },
   },
@@ -1142,11 +1280,20 @@ const fr = {
   ceremony: {
     title: 'Cérémonie des clés',
     createdReal: 'Émission {n} créée : ouvrez maintenant sa cérémonie des clés, avant de générer ses blocs.',
-    intro: 'Le secret de chaque bloc naît de deux parts. Une seconde personne s’engage d’abord sur la sienne (seule son empreinte est envoyée) ; le serveur tire alors la sienne ; la seconde personne révèle enfin la part promise. Ainsi personne ne choisit seul les résultats, pas même qui détient la clé du registre.',
-    demoNote: 'Émission de démonstration : elle peut aussi être générée directement, en contrôle unique (marqué sur son certificat).',
-    state: { none: 'À ouvrir', 'awaiting-commitment': 'En attente de l’engagement', 'awaiting-reveal': 'En attente de la révélation', 'awaiting-custodian': 'Commencée à l’ancienne', complete: 'Complète' },
+    intro:
+      'Le secret de chaque bloc naît de deux parts. Une seconde personne s’engage d’abord sur la sienne (seule son empreinte est envoyée) ; le serveur tire alors la sienne ; la seconde personne révèle enfin la part promise. Ainsi personne ne choisit seul les résultats, pas même qui détient la clé du registre.',
+    demoNote:
+      'Émission de démonstration : elle peut aussi être générée directement, en contrôle unique (marqué sur son certificat).',
+    state: {
+      none: 'À ouvrir',
+      'awaiting-commitment': 'En attente de l’engagement',
+      'awaiting-reveal': 'En attente de la révélation',
+      'awaiting-custodian': 'Commencée à l’ancienne',
+      complete: 'Complète',
+    },
     start: 'Ouvrir la cérémonie',
-    started: 'Cérémonie ouverte. Une autre personne s’engage maintenant sur sa part ; le serveur ne tirera la sienne qu’ensuite.',
+    started:
+      'Cérémonie ouverte. Une autre personne s’engage maintenant sur sa part ; le serveur ne tirera la sienne qu’ensuite.',
     waitingStart: 'Un opérateur ouvre la cérémonie.',
     none: 'Aucune cérémonie des clés : les secrets de ses blocs ont été tirés en contrôle unique.',
     serverHash: 'Empreinte de la part du serveur (SHA-256)',
@@ -1156,8 +1303,10 @@ const fr = {
     sources: { random: 'tirée au hasard dans sa fenêtre', dice: 'lancers de dé' },
     yourTurn: '{name} a ouvert la cérémonie : engagez-vous sur la seconde part, depuis votre session.',
     contribute: 'M’engager sur ma part',
-    otherPerson: 'Vous avez ouvert cette cérémonie : la seconde part doit venir d’une autre personne (un auditeur par exemple), connectée à sa propre session.',
-    waitingCustodian: 'En attente de la part d’un second dépositaire : un administrateur, opérateur, gestionnaire ou auditeur autre que celui qui l’a ouverte.',
+    otherPerson:
+      'Vous avez ouvert cette cérémonie : la seconde part doit venir d’une autre personne (un auditeur par exemple), connectée à sa propre session.',
+    waitingCustodian:
+      'En attente de la part d’un second dépositaire : un administrateur, opérateur, gestionnaire ou auditeur autre que celui qui l’a ouverte.',
     generationWaits: 'La génération sera proposée une fois la cérémonie complète.',
     generationReady: 'Cérémonie complète : les blocs peuvent être générés.',
     copy: 'Copier',
@@ -1165,11 +1314,13 @@ const fr = {
     copied: 'Empreinte copiée.',
     copyFailed: 'La copie n’a pas abouti : sélectionnez l’empreinte à la main.',
     contributeTitle: 'M’engager sur ma part (émission {n})',
-    contributeIntro: 'Votre part, 32 octets, est tirée ici même ou lue sur des dés. Seule son empreinte est envoyée maintenant : c’est votre engagement. Le serveur tire ensuite sa part, puis vous révélez la vôtre, qui reste dans cet onglet jusque-là.',
+    contributeIntro:
+      'Votre part, 32 octets, est tirée ici même ou lue sur des dés. Seule son empreinte est envoyée maintenant : c’est votre engagement. Le serveur tire ensuite sa part, puis vous révélez la vôtre, qui reste dans cet onglet jusque-là.',
     source: 'Origine de la part',
     sourceRandom: 'Tirer au hasard dans cette fenêtre',
     sourceDice: 'Lancers de dé',
-    randomHelp: 'Votre navigateur tire 32 octets (crypto.getRandomValues) ; ils ne quittent cette fenêtre que pour être versés.',
+    randomHelp:
+      'Votre navigateur tire 32 octets (crypto.getRandomValues) ; ils ne quittent cette fenêtre que pour être versés.',
     draw: 'Tirer ma part',
     drawAgain: 'Tirer à nouveau',
     diceLabel: 'Vos lancers d’un dé (au moins {min}, chiffres de 1 à 6)',
@@ -1178,7 +1329,8 @@ const fr = {
     yourHash: 'Empreinte de votre part (SHA-256)',
     noteHash: 'Notez-la ou lisez-la à voix haute avant de vous engager : l’écran et le certificat montreront la même.',
     contributed: 'Engagement enregistré : le serveur a tiré sa part. Notez son empreinte, puis révélez la vôtre.',
-    hashDiffers: 'L’empreinte enregistrée ({recorded}) n’est pas celle affichée ({shown}) : signalez-le avant de générer.',
+    hashDiffers:
+      'L’empreinte enregistrée ({recorded}) n’est pas celle affichée ({shown}) : signalez-le avant de générer.',
     publishedOn: 'Publiée le {at} par {name}',
     publishedTag: 'Publiée',
     seedingColumn: 'Secret',
@@ -1188,9 +1340,11 @@ const fr = {
       single: 'Secret tiré par une seule personne (essai, démonstration ou bloc antérieur).',
     },
     singleControl: 'CONTRÔLE UNIQUE',
-    singleControlNote: 'Contrôle unique : le secret d’au moins un bloc a été tiré par une seule personne, sans cérémonie des clés.',
+    singleControlNote:
+      'Contrôle unique : le secret d’au moins un bloc a été tiré par une seule personne, sans cérémonie des clés.',
     noneOnCertificate: 'Aucune cérémonie des clés n’a été tenue pour cette émission.',
-    certificateNote: 'Le secret de chaque bloc vient de ces deux parts ; comparez leurs empreintes SHA-256 à celles notées pendant la cérémonie. Les parts elles-mêmes sont publiées après le jeu.',
+    certificateNote:
+      'Le secret de chaque bloc vient de ces deux parts ; comparez leurs empreintes SHA-256 à celles notées pendant la cérémonie. Les parts elles-mêmes sont publiées après le jeu.',
     startedBy: 'Ouverte par',
     startedAt: 'Ouverte le',
     custodian: 'Second dépositaire',
@@ -1198,20 +1352,25 @@ const fr = {
     commitmentHash: 'Engagement du second dépositaire (SHA-256 de sa part)',
     committedByAt: 'Engagement de {name} le {at}',
     serverDrawnAt: 'Tirée par le serveur après l’engagement, le {at}',
-    keptInTab: 'Votre part reste dans cet onglet jusqu’à sa révélation : un rechargement la garde, fermer l’onglet la perd (des lancers de dé se retapent alors).',
+    keptInTab:
+      'Votre part reste dans cet onglet jusqu’à sa révélation : un rechargement la garde, fermer l’onglet la perd (des lancers de dé se retapent alors).',
     reveal: 'Révéler ma part',
     revealed: 'Part révélée : l’empreinte enregistrée est votre engagement. La cérémonie est complète.',
     retype: 'Retaper mes lancers',
     revealTitle: 'Révéler ma part (émission {n})',
-    revealIntro: 'Votre part n’est plus dans cet onglet : retapez les mêmes lancers. Seule la part promise est acceptée.',
+    revealIntro:
+      'Votre part n’est plus dans cet onglet : retapez les mêmes lancers. Seule la part promise est acceptée.',
     matchesCommitment: 'C’est la part promise.',
     differsFromCommitment: 'Ce n’est pas la part promise : vérifiez vos lancers.',
-    lostShare: 'Votre part n’est plus dans cet onglet (il a été fermé). Des lancers de dé se retapent ; une part tirée au hasard est perdue : un opérateur abandonne alors la cérémonie et en ouvre une autre, avec une autre seconde personne.',
+    lostShare:
+      'Votre part n’est plus dans cet onglet (il a été fermé). Des lancers de dé se retapent ; une part tirée au hasard est perdue : un opérateur abandonne alors la cérémonie et en ouvre une autre, avec une autre seconde personne.',
     awaitingReveal: 'En attente de la révélation de la part de {name}.',
-    oldProtocol: 'Cette cérémonie a été commencée à l’ancienne (la part du serveur d’abord, lisible par qui détient la clé) : un opérateur l’abandonne et en ouvre une autre.',
+    oldProtocol:
+      'Cette cérémonie a été commencée à l’ancienne (la part du serveur d’abord, lisible par qui détient la clé) : un opérateur l’abandonne et en ouvre une autre.',
     abandon: 'Abandonner la cérémonie',
     abandonTitle: 'Abandonner la cérémonie (émission {n})',
-    abandonIntro: 'La cérémonie abandonnée reste au registre et au journal, et se compte sur le certificat ; qui s’y est engagé ne pourra plus être le second dépositaire de cette émission.',
+    abandonIntro:
+      'La cérémonie abandonnée reste au registre et au journal, et se compte sur le certificat ; qui s’y est engagé ne pourra plus être le second dépositaire de cette émission.',
     abandonReason: 'Motif',
     abandoned: 'Cérémonie abandonnée : un opérateur peut en ouvrir une autre.',
     abandonedBefore: 'Cérémonies abandonnées avant celle-ci : {n}',
@@ -1239,7 +1398,8 @@ const fr = {
   // claims' threshold (certificate, new emission) and the dashboard's claims (issue 16, claims-back)
   claimThreshold: {
     certificate: 'Seuil de réclamation',
-    certificateNote: 'à partir de ce lot, le gagnant le réclame en personne, pièce d’identité vérifiée ; les lots plus petits sont crédités sur son compte',
+    certificateNote:
+      'à partir de ce lot, le gagnant le réclame en personne, pièce d’identité vérifiée ; les lots plus petits sont crédités sur son compte',
     field: 'Seuil de réclamation (€)',
     hint: 'Un lot d’au moins ce montant se réclame en personne : pièce d’identité vérifiée, puis paiement approuvé par une autre personne. En dessous, il est crédité automatiquement. De 1 € à {top} (le plus gros lot) ; 5 000 € par défaut, seuil d’identification de la FDJ.',
   },

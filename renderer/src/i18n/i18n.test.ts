@@ -23,7 +23,11 @@ const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) 
 const messages = { fr: flatten(fr), en: flatten(en) }
 
 // The renderer's sources, to check the message keys they name literally.
-const sources = import.meta.glob(['../**/*.ts', '../**/*.vue', '!../**/*.test.ts', '!./*.ts'], { query: '?raw', import: 'default', eager: true }) as Record<string, string>
+const sources = import.meta.glob(['../**/*.ts', '../**/*.vue', '!../**/*.test.ts', '!./*.ts'], {
+  query: '?raw',
+  import: 'default',
+  eager: true,
+}) as Record<string, string>
 
 describe('messages', () => {
   it('have the same keys in French and English', () => {
@@ -33,7 +37,9 @@ describe('messages', () => {
   })
 
   it('use the same placeholders in both languages, and none is empty', () => {
-    const differ = [...messages.fr].filter(([k, v]) => messages.en.has(k) && placeholders(v).join() !== placeholders(messages.en.get(k)!).join()).map(([k]) => k)
+    const differ = [...messages.fr]
+      .filter(([k, v]) => messages.en.has(k) && placeholders(v).join() !== placeholders(messages.en.get(k)!).join())
+      .map(([k]) => k)
     const empty = [...messages.fr, ...messages.en].filter(([, v]) => !v.trim()).map(([k]) => k)
     expect({ differ, empty }).toEqual({ differ: [], empty: [] })
   })
@@ -42,13 +48,18 @@ describe('messages', () => {
     expect(Object.keys(sources).length).toBeGreaterThan(20)
     const unknown = new Set<string>()
     for (const [file, text] of Object.entries(sources)) {
-      for (const m of text.matchAll(/\bt\(\s*'([\w.]+)'/g)) if (m[1].includes('.') && !messages.fr.has(m[1])) unknown.add(`${m[1]} (${file})`)
+      for (const m of text.matchAll(/\bt\(\s*'([\w.]+)'/g))
+        if (m[1].includes('.') && !messages.fr.has(m[1])) unknown.add(`${m[1]} (${file})`)
     }
     expect([...unknown]).toEqual([])
   })
 
   it('say every reason a service gives for a refusal, with its steps and hints', () => {
-    const keys = [...ERROR_REASON_KEYS.map((k) => `reasons.${k}`), ...ERROR_ACTIONS.map((a) => `reasons.actions.${a}`), ...ERROR_HINTS.map((h) => `reasons.hints.${h}`)]
+    const keys = [
+      ...ERROR_REASON_KEYS.map((k) => `reasons.${k}`),
+      ...ERROR_ACTIONS.map((a) => `reasons.actions.${a}`),
+      ...ERROR_HINTS.map((h) => `reasons.hints.${h}`),
+    ]
     expect(keys.filter((k) => !messages.fr.has(k) || !messages.en.has(k))).toEqual([])
   })
 
@@ -61,7 +72,9 @@ describe('messages', () => {
   })
 
   it('say every reason the importer gives for a bad line', () => {
-    const missing = IMPORT_PROBLEM_CODES.map((c) => `emissions.importModal.problems.${c}`).filter((k) => !messages.fr.has(k) || !messages.en.has(k))
+    const missing = IMPORT_PROBLEM_CODES.map((c) => `emissions.importModal.problems.${c}`).filter(
+      (k) => !messages.fr.has(k) || !messages.en.has(k),
+    )
     expect(missing).toEqual([])
   })
 })

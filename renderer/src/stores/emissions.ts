@@ -21,7 +21,13 @@ export const useEmissionsStore = defineStore('emissions', () => {
 
   const replace = (e: EmissionSummary) => upsert(list.value, e, (a, b) => a.emission === b.emission)
 
-  async function create(args: { blocks: number; code?: string; startsOn?: string; demo?: boolean; claimThresholdCents?: number }) {
+  async function create(args: {
+    blocks: number
+    code?: string
+    startsOn?: string
+    demo?: boolean
+    claimThresholdCents?: number
+  }) {
     const e = await api.call('emissions:create', args)
     replace(e)
     return e

@@ -24,11 +24,18 @@ export const useJobsStore = defineStore('jobs', () => {
     try {
       const job = await api.call('jobs:get', { jobId: id })
       jobs[id] = job
-      if (job.state === 'running') timers.set(id, setTimeout(() => poll(id), JOB_POLL_MS))
+      if (job.state === 'running')
+        timers.set(
+          id,
+          setTimeout(() => poll(id), JOB_POLL_MS),
+        )
       else finish(job)
     } catch {
       // A lost poll is retried more slowly; the job goes on in the backend regardless.
-      timers.set(id, setTimeout(() => poll(id), JOB_POLL_MS * 5))
+      timers.set(
+        id,
+        setTimeout(() => poll(id), JOB_POLL_MS * 5),
+      )
     }
   }
 
@@ -40,7 +47,11 @@ export const useJobsStore = defineStore('jobs', () => {
     if (onEnd && !ls.includes(onEnd)) listeners.set(id, [...ls, onEnd])
     if (!timers.has(id)) {
       if (typeof job !== 'string' && job.state !== 'running') finish(job)
-      else timers.set(id, setTimeout(() => poll(id), typeof job === 'string' ? 0 : JOB_POLL_MS))
+      else
+        timers.set(
+          id,
+          setTimeout(() => poll(id), typeof job === 'string' ? 0 : JOB_POLL_MS),
+        )
     }
   }
 

@@ -19,8 +19,10 @@ export const useUsersStore = defineStore('users', () => {
 
   const replace = (u: UserAccount) => upsert(list.value, u, (a, b) => a.id === b.id)
 
-  const create = async (name: string, role: Role, password: string) => replace(await api.call('users:create', { name, role, password }))
-  const update = async (userId: number, change: { role?: Role; active?: boolean; password?: string }) => replace(await api.call('users:update', { userId, ...change }))
+  const create = async (name: string, role: Role, password: string) =>
+    replace(await api.call('users:create', { name, role, password }))
+  const update = async (userId: number, change: { role?: Role; active?: boolean; password?: string }) =>
+    replace(await api.call('users:update', { userId, ...change }))
   /** Lifts the account's sign-in lockout. */
   const unlock = async (userId: number) => replace(await api.call('users:unlock', { userId }))
 

@@ -12,11 +12,20 @@ export const RESULTS_DIR = join(PROJECT_ROOT, 'test-results')
 
 export async function launchBrowser(): Promise<Browser> {
   if (!existsSync(CHROMIUM_PATH)) {
-    throw new Error(`Chromium is not installed at ${CHROMIUM_PATH}: apt-get install -y chromium (or set CARATS_CHROMIUM)`)
+    throw new Error(
+      `Chromium is not installed at ${CHROMIUM_PATH}: apt-get install -y chromium (or set CARATS_CHROMIUM)`,
+    )
   }
   return chromium.launch({
     executablePath: CHROMIUM_PATH,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   })
 }
 

@@ -86,6 +86,10 @@ export async function callApi<T = unknown>(
 ): Promise<{ ok: true; result: T } | { ok: false; error: { code: string; message: string } }> {
   const headers: Record<string, string> = { 'content-type': 'application/json' }
   if (token) headers.authorization = `Bearer ${token}`
-  const res = await fetch(new URL(`api/${channel}`, baseUrl), { method: 'POST', headers, body: JSON.stringify({ args }) })
+  const res = await fetch(new URL(`api/${channel}`, baseUrl), {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ args }),
+  })
   return res.json() as never
 }

@@ -19,7 +19,11 @@ export interface AppHandle {
   /** A new browser context (fresh storage) on the host's address, or on `path` under it. */
   open(path?: string): Promise<WatchedPage>
   /** Calls the api as the renderer's http transport does. */
-  call<T = unknown>(channel: string, args?: unknown, token?: string | null): Promise<{ ok: true; result: T } | { ok: false; error: { code: string; message: string } }>
+  call<T = unknown>(
+    channel: string,
+    args?: unknown,
+    token?: string | null,
+  ): Promise<{ ok: true; result: T } | { ok: false; error: { code: string; message: string } }>
 }
 
 /** Registers beforeAll/afterAll that start a host on a temp ledger and Chromium, and close both. */

@@ -13,7 +13,13 @@ export interface AuditColumnContext {
 export function createAuditColumns(c: AuditColumnContext): DataTableColumns<AuditEntry> {
   return [
     // sorted on the server (audit:list): each of these has an index
-    { title: c.t('audit.seq'), key: 'seq', width: 90, sorter: true, render: (e) => h('span', { class: 'mono' }, String(e.seq)) },
+    {
+      title: c.t('audit.seq'),
+      key: 'seq',
+      width: 90,
+      sorter: true,
+      render: (e) => h('span', { class: 'mono' }, String(e.seq)),
+    },
     { title: c.t('audit.at'), key: 'at', width: 190, sorter: true, render: (e) => c.dateTime(e.at) },
     { title: c.t('audit.actor'), key: 'actor', width: 140, sorter: true },
     {
@@ -24,16 +30,28 @@ export function createAuditColumns(c: AuditColumnContext): DataTableColumns<Audi
       // its name in the user's language, above the code that the filter takes
       render: (e) =>
         c.te(`audit.actions.${e.action}`)
-          ? h('div', null, [h('div', null, c.t(`audit.actions.${e.action}`)), h('div', { class: 'mono muted', style: { fontSize: '12px' } }, e.action)])
+          ? h('div', null, [
+              h('div', null, c.t(`audit.actions.${e.action}`)),
+              h('div', { class: 'mono muted', style: { fontSize: '12px' } }, e.action),
+            ])
           : h('span', { class: 'mono' }, e.action),
     },
     { title: c.t('audit.object'), key: 'object', width: 190, sorter: true, ellipsis: { tooltip: true } },
-    { title: c.t('audit.details'), key: 'details', minWidth: 260, ellipsis: { tooltip: { contentStyle: { maxWidth: '520px' } } } },
+    {
+      title: c.t('audit.details'),
+      key: 'details',
+      minWidth: 260,
+      ellipsis: { tooltip: { contentStyle: { maxWidth: '520px' } } },
+    },
     {
       title: c.t('audit.hash'),
       key: 'hash',
       width: 150,
-      render: (e) => h(NTooltip, null, { trigger: () => h('span', { class: 'mono muted' }, c.hash(e.hash, 6)), default: () => h('span', { class: 'mono break' }, e.hash) }),
+      render: (e) =>
+        h(NTooltip, null, {
+          trigger: () => h('span', { class: 'mono muted' }, c.hash(e.hash, 6)),
+          default: () => h('span', { class: 'mono break' }, e.hash),
+        }),
     },
   ]
 }

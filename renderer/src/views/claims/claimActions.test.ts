@@ -6,10 +6,22 @@ import { claimActions } from './claimActions'
 
 const AT = '2026-01-01T00:00:00.000Z'
 function claim(status: ClaimStatus, more: Partial<Claim> = {}): Claim {
-  const reached = (s: ClaimStatus) => ['pending', 'verified', 'approved', 'paid'].indexOf(status) >= ['pending', 'verified', 'approved', 'paid'].indexOf(s)
+  const reached = (s: ClaimStatus) =>
+    ['pending', 'verified', 'approved', 'paid'].indexOf(status) >=
+    ['pending', 'verified', 'approved', 'paid'].indexOf(s)
   return {
-    serial: '0001-001-0000042-7', emission: 1, prizeCents: 10_000, player: 'p-17', soldAt: AT, status, related: false, needsSignOff: false,
-    verified: reached('verified') && status !== 'rejected' ? { by: 'sophie', at: AT, document: 'passport', reference: 'X1234567' } : null,
+    serial: '0001-001-0000042-7',
+    emission: 1,
+    prizeCents: 10_000,
+    player: 'p-17',
+    soldAt: AT,
+    status,
+    related: false,
+    needsSignOff: false,
+    verified:
+      reached('verified') && status !== 'rejected'
+        ? { by: 'sophie', at: AT, document: 'passport', reference: 'X1234567' }
+        : null,
     approved: reached('approved') && status !== 'rejected' ? { by: 'marc', at: AT } : null,
     signedOff: null,
     paid: status === 'paid' ? { by: 'marc', at: AT, reference: 'VIR-1' } : null,
@@ -17,8 +29,10 @@ function claim(status: ClaimStatus, more: Partial<Claim> = {}): Claim {
     ...more,
   }
 }
-const related = (status: ClaimStatus, more: Partial<Claim> = {}) => claim(status, { related: true, needsSignOff: true, ...more })
-const as = (role: Role, me: string, c: Claim, parties: RelatedParty[] = []) => claimActions(c, (ch) => canUse(ch, role), me, parties)
+const related = (status: ClaimStatus, more: Partial<Claim> = {}) =>
+  claim(status, { related: true, needsSignOff: true, ...more })
+const as = (role: Role, me: string, c: Claim, parties: RelatedParty[] = []) =>
+  claimActions(c, (ch) => canUse(ch, role), me, parties)
 const actions = (role: Role, me: string, c: Claim) => as(role, me, c).actions
 const noteKeys = (role: Role, me: string, c: Claim) => as(role, me, c).notes.map((n) => n.key)
 
@@ -55,7 +69,10 @@ describe('the steps a claim offers, by role and status', () => {
     expect(noteKeys('manager', 'marc', related('approved'))).toContain('signOffNeeded')
     expect(noteKeys('support', 'sophie', related('verified'))).toContain('signOffNeeded')
     // and what it waits for is the sign-off, not the payment
-    expect(as('manager', 'marc', related('approved')).notes[0]).toEqual({ key: 'next', params: { status: 'signOff', name: 'sophie' } })
+    expect(as('manager', 'marc', related('approved')).notes[0]).toEqual({
+      key: 'next',
+      params: { status: 'signOff', name: 'sophie' },
+    })
     // signed off: paid as any other
     const signed = related('approved', { needsSignOff: false, signedOff: { by: 'aline', at: AT } })
     expect(actions('manager', 'marc', signed)).toEqual(['pay', 'reject'])
@@ -76,16 +93,30 @@ describe('the steps a claim offers, by role and status', () => {
       expect(actions(role, 'x', claim('rejected'))).toEqual([])
     }
     expect(as('manager', 'marc', claim('paid')).notes).toEqual([{ key: 'closed', params: { status: 'paid' } }])
-    expect(as('support', 'sophie', claim('rejected')).notes).toEqual([{ key: 'closed', params: { status: 'rejected' } }])
+    expect(as('support', 'sophie', claim('rejected')).notes).toEqual([
+      { key: 'closed', params: { status: 'rejected' } },
+    ])
   })
 
   it('offers nothing to the person the register links the player to', () => {
-    const party: RelatedParty = { id: 3, player: 'p-17', relation: 'staff', linkedTo: 'Sophie', reason: 'sister', addedBy: 'aline', addedAt: AT, removed: null }
+    const party: RelatedParty = {
+      id: 3,
+      player: 'p-17',
+      relation: 'staff',
+      linkedTo: 'Sophie',
+      reason: 'sister',
+      addedBy: 'aline',
+      addedAt: AT,
+      removed: null,
+    }
     const offer = as('support', 'sophie', related('pending'), [party])
     expect(offer.actions).toEqual([])
     expect(offer.notes).toContainEqual({ key: 'conflict', params: { player: 'p-17' } })
     // a removed entry links no more
-    expect(as('support', 'sophie', claim('pending'), [{ ...party, removed: { by: 'aline', at: AT, reason: 'error' } }]).actions).toEqual(['verify', 'reject'])
+    expect(
+      as('support', 'sophie', claim('pending'), [{ ...party, removed: { by: 'aline', at: AT, reason: 'error' } }])
+        .actions,
+    ).toEqual(['verify', 'reject'])
     expect(as('manager', 'marc', related('verified'), [party]).actions).toEqual(['approve', 'reject'])
   })
 
@@ -95,7 +126,13 @@ describe('the steps a claim offers, by role and status', () => {
   })
 
   it('says what every open claim waits for', () => {
-    expect(as('support', 'sophie', claim('verified')).notes[0]).toEqual({ key: 'next', params: { status: 'verified', name: 'sophie' } })
-    expect(as('support', 'sophie', claim('pending')).notes[0]).toEqual({ key: 'next', params: { status: 'pending', name: '' } })
+    expect(as('support', 'sophie', claim('verified')).notes[0]).toEqual({
+      key: 'next',
+      params: { status: 'verified', name: 'sophie' },
+    })
+    expect(as('support', 'sophie', claim('pending')).notes[0]).toEqual({
+      key: 'next',
+      params: { status: 'pending', name: '' },
+    })
   })
 })

@@ -46,7 +46,12 @@ function waitsFor(c: Claim): ClaimNote[] {
  * the second-person rule, the sign-off of related parties' claims, the register's links to
  * `me`), as the claims service checks them; and why a step the role could take is not offered.
  */
-export function claimActions(claim: Claim, can: (channel: ChannelName) => boolean, me: string, parties: RelatedParty[] = []): ClaimOffer {
+export function claimActions(
+  claim: Claim,
+  can: (channel: ChannelName) => boolean,
+  me: string,
+  parties: RelatedParty[] = [],
+): ClaimOffer {
   const notes = waitsFor(claim)
   if (!open(claim)) return { actions: [], notes }
   const link = parties.find((p) => p.removed === null && same(p.linkedTo, me))

@@ -20,13 +20,21 @@ export interface ClaimColumnContext {
 }
 
 export const statusTag = (t: ClaimColumnContext['t'], s: ClaimStatus, size: 'small' | 'medium' = 'small') =>
-  h(NTag, { type: CLAIM_STATUS_TYPE[s], size, round: true, bordered: false }, { default: () => t(`claims.status.${s}`) })
+  h(
+    NTag,
+    { type: CLAIM_STATUS_TYPE[s], size, round: true, bordered: false },
+    { default: () => t(`claims.status.${s}`) },
+  )
 
 /** A related party's claim, and whether it still waits for an auditor's sign-off. */
 export function flagTags(t: ClaimColumnContext['t'], c: Pick<Claim, 'related' | 'needsSignOff'>) {
   const tags = []
-  if (c.related) tags.push(h(NTag, { type: 'error', size: 'small', bordered: false }, { default: () => t('claims.flags.related') }))
-  if (c.needsSignOff) tags.push(h(NTag, { type: 'warning', size: 'small', bordered: false }, { default: () => t('claims.flags.needsSignOff') }))
+  if (c.related)
+    tags.push(h(NTag, { type: 'error', size: 'small', bordered: false }, { default: () => t('claims.flags.related') }))
+  if (c.needsSignOff)
+    tags.push(
+      h(NTag, { type: 'warning', size: 'small', bordered: false }, { default: () => t('claims.flags.needsSignOff') }),
+    )
   return tags.length ? h('span', { class: 'flag-tags' }, tags) : null
 }
 
@@ -38,12 +46,33 @@ export function createClaimColumns(c: ClaimColumnContext): DataTableColumns<Clai
       key: 'serial',
       width: 200,
       // a link as well as the row's click: the keyboard opens a claim too
-      render: (r) => h(RouterLink, { to: { name: 'claim', params: { serial: r.serial } }, class: 'mono', onClick: (e: MouseEvent) => e.stopPropagation() }, () => r.serial),
+      render: (r) =>
+        h(
+          RouterLink,
+          {
+            to: { name: 'claim', params: { serial: r.serial } },
+            class: 'mono',
+            onClick: (e: MouseEvent) => e.stopPropagation(),
+          },
+          () => r.serial,
+        ),
     },
     { title: c.t('claims.columns.emission'), key: 'emission', width: 100, render: (r) => emissionNo(r.emission) },
     { title: c.t('claims.columns.player'), key: 'player', width: 150, ellipsis: { tooltip: true } },
-    { title: c.t('claims.columns.prize'), key: 'prizeCents', width: 120, align: 'right', render: (r) => h('strong', null, c.money(r.prizeCents)) },
-    { title: c.t('claims.columns.soldAt'), key: 'soldAt', width: 190, sorter: true, render: (r) => c.dateTime(r.soldAt) },
+    {
+      title: c.t('claims.columns.prize'),
+      key: 'prizeCents',
+      width: 120,
+      align: 'right',
+      render: (r) => h('strong', null, c.money(r.prizeCents)),
+    },
+    {
+      title: c.t('claims.columns.soldAt'),
+      key: 'soldAt',
+      width: 190,
+      sorter: true,
+      render: (r) => c.dateTime(r.soldAt),
+    },
     { title: c.t('claims.columns.status'), key: 'status', width: 160, render: (r) => statusTag(c.t, r.status) },
     { title: c.t('claims.columns.flags'), key: 'flags', minWidth: 200, render: (r) => flagTags(c.t, r) },
   ]

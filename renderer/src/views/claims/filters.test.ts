@@ -15,6 +15,10 @@ describe('the claims list’s filters in the address', () => {
     expect(writeClaimsQuery(f)).toEqual({})
     expect(claimsArgs(f)).toEqual({})
     expect(isFiltered(f)).toBe(false)
-    expect(readClaimsQuery({ status: ['paid', 'pending'], emission: '12.5', player: 'x'.repeat(65) })).toEqual({ status: 'paid', emission: null, player: null })
+    expect(readClaimsQuery({ status: ['paid', 'pending'], emission: '12.5', player: 'x'.repeat(65) })).toEqual({
+      status: 'paid',
+      emission: null,
+      player: null,
+    })
   })
 })

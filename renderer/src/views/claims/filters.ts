@@ -32,7 +32,11 @@ export function writeClaimsQuery(f: ClaimsQuery): LocationQueryRaw {
 
 /** The arguments of claims:list (and of claims:csv) for these filters. */
 export function claimsArgs(f: ClaimsQuery): { status?: ClaimStatus; emission?: number; player?: string } {
-  return { ...(f.status && { status: f.status }), ...(f.emission !== null && { emission: f.emission }), ...(f.player && { player: f.player }) }
+  return {
+    ...(f.status && { status: f.status }),
+    ...(f.emission !== null && { emission: f.emission }),
+    ...(f.player && { player: f.player }),
+  }
 }
 
 export const isFiltered = (f: ClaimsQuery) => f.status !== null || f.emission !== null || f.player !== null

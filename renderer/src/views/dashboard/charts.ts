@@ -22,8 +22,25 @@ export function salesPerDayConfig(d: Dashboard, l: DashboardLabels): ChartConfig
     data: {
       labels: d.salesPerDay.map((x) => l.day(x.day)),
       datasets: [
-        { type: 'bar', label: l.sales, data: d.salesPerDay.map((x) => x.salesCents), backgroundColor: salesColor(l.dark), borderColor: salesColor(l.dark), borderRadius: 3 },
-        { type: 'line', label: l.prizes, data: d.salesPerDay.map((x) => x.prizesCents), borderColor: PRIZES_COLOR, backgroundColor: PRIZES_COLOR, order: -1, pointRadius: 2, borderWidth: 2, tension: 0.25 },
+        {
+          type: 'bar',
+          label: l.sales,
+          data: d.salesPerDay.map((x) => x.salesCents),
+          backgroundColor: salesColor(l.dark),
+          borderColor: salesColor(l.dark),
+          borderRadius: 3,
+        },
+        {
+          type: 'line',
+          label: l.prizes,
+          data: d.salesPerDay.map((x) => x.prizesCents),
+          borderColor: PRIZES_COLOR,
+          backgroundColor: PRIZES_COLOR,
+          order: -1,
+          pointRadius: 2,
+          borderWidth: 2,
+          tension: 0.25,
+        },
       ],
     },
     options: {
@@ -45,7 +62,8 @@ export const PRIZES_COLOR = '#d4a017'
 export const WON_COLOR = '#c2410c'
 
 /** The share of units sold of the emissions the depletion counts: what a uniform spread of prizes predicts each tier's share won to be. */
-export const soldShareOf = (d: Dashboard) => (d.depletionUnits.total > 0 ? d.depletionUnits.sold / d.depletionUnits.total : 0)
+export const soldShareOf = (d: Dashboard) =>
+  d.depletionUnits.total > 0 ? d.depletionUnits.sold / d.depletionUnits.total : 0
 
 /** Share of each tier already won (the tier named on the axis), beside the share of units sold that a uniform spread predicts. */
 export function depletionPerTierConfig(d: Dashboard, l: DashboardLabels): ChartConfiguration<'bar' | 'line'> {
@@ -68,14 +86,22 @@ export function depletionPerTierConfig(d: Dashboard, l: DashboardLabels): ChartC
     },
     options: {
       ...chartFrame(),
-      scales: { y: { beginAtZero: true, suggestedMax: Math.min(100, Math.max(1, soldShare * 200)), ticks: { callback: (v) => l.pct(Number(v) / 100) } } },
+      scales: {
+        y: {
+          beginAtZero: true,
+          suggestedMax: Math.min(100, Math.max(1, soldShare * 200)),
+          ticks: { callback: (v) => l.pct(Number(v) / 100) },
+        },
+      },
       plugins: {
         legend: legendBelow(),
         tooltip: {
           callbacks: {
             label: (i) => {
               const row = d.depletion[i.dataIndex]
-              return i.datasetIndex === 0 ? `${l.wonShare}: ${l.pct(Number(i.parsed.y) / 100)} (${row.sold} / ${row.initial})` : `${l.soldShare}: ${l.pct(Number(i.parsed.y) / 100)}`
+              return i.datasetIndex === 0
+                ? `${l.wonShare}: ${l.pct(Number(i.parsed.y) / 100)} (${row.sold} / ${row.initial})`
+                : `${l.soldShare}: ${l.pct(Number(i.parsed.y) / 100)}`
             },
           },
         },
@@ -86,7 +112,10 @@ export function depletionPerTierConfig(d: Dashboard, l: DashboardLabels): ChartC
 
 /** The sales chart's figures: each day's sales and prizes. */
 export function salesPerDayFigures(d: Dashboard, l: DashboardLabels): ChartFigures {
-  return { columns: [l.dayColumn, l.sales, l.prizes], rows: d.salesPerDay.map((x) => [l.day(x.day), l.money(x.salesCents), l.money(x.prizesCents)]) }
+  return {
+    columns: [l.dayColumn, l.sales, l.prizes],
+    rows: d.salesPerDay.map((x) => [l.day(x.day), l.money(x.salesCents), l.money(x.prizesCents)]),
+  }
 }
 
 /** The depletion chart's figures: each tier's share won (with its counts) beside the share of units sold. */
@@ -94,6 +123,10 @@ export function depletionPerTierFigures(d: Dashboard, l: DashboardLabels): Chart
   const sold = l.pct(soldShareOf(d))
   return {
     columns: [l.tierColumn, l.wonShare, l.soldShare],
-    rows: d.depletion.map((x) => [l.money(x.amountCents), `${l.pct(x.initial ? x.sold / x.initial : 0)} (${x.sold} / ${x.initial})`, sold]),
+    rows: d.depletion.map((x) => [
+      l.money(x.amountCents),
+      `${l.pct(x.initial ? x.sold / x.initial : 0)} (${x.sold} / ${x.initial})`,
+      sold,
+    ]),
   }
 }

@@ -10,9 +10,17 @@ const fr = (x: number, digits?: number, min?: number) => formatPercent(x, 'fr', 
 
 describe("the dashboard's payout", () => {
   it('shows the realised payout with as many decimals as the theoretical one', () => {
-    expect(payoutTexts({ realisedPayout: 0.69, theoreticalPayout: 0.7199975 }, fr)).toEqual({ realised: '69,00000 %', theoretical: '71,99975 %', digits: 5 })
+    expect(payoutTexts({ realisedPayout: 0.69, theoreticalPayout: 0.7199975 }, fr)).toEqual({
+      realised: '69,00000 %',
+      theoretical: '71,99975 %',
+      digits: 5,
+    })
     expect(payoutTexts({ realisedPayout: 0.6912345678, theoreticalPayout: 0.7199975 }, fr).realised).toBe('69,12346 %')
-    expect(payoutTexts({ realisedPayout: 0.7, theoreticalPayout: 0.72 }, fr)).toEqual({ realised: '70 %', theoretical: '72 %', digits: 0 })
+    expect(payoutTexts({ realisedPayout: 0.7, theoreticalPayout: 0.72 }, fr)).toEqual({
+      realised: '70 %',
+      theoretical: '72 %',
+      digits: 0,
+    })
   })
   it('shows no realised payout for a period without sales', () => {
     expect(payoutTexts({ realisedPayout: null, theoreticalPayout: 0.7199975 }, fr).realised).toBeNull()
@@ -35,7 +43,12 @@ describe("the dashboard's filters in the address", () => {
     expect(readUnder({ ...real, from: '2026-03-01' }, { ...real, from: '2026-03-02' })).toBe(false)
   })
   it('leave out what is not a filter: a day that does not exist, a range backwards, an emission 0', () => {
-    expect(readQuery({ emission: '0', from: '2026-02-30', to: '2026-03-01' })).toEqual({ emission: null, from: null, to: '2026-03-01', includeDemo: false })
+    expect(readQuery({ emission: '0', from: '2026-02-30', to: '2026-03-01' })).toEqual({
+      emission: null,
+      from: null,
+      to: '2026-03-01',
+      includeDemo: false,
+    })
     expect(readQuery({ from: '2026-03-10', to: '2026-03-01' })).toMatchObject({ from: null, to: null })
     expect(readQuery({ emission: ['2', '5'] })).toMatchObject({ emission: 2 })
   })
@@ -44,10 +57,24 @@ describe("the dashboard's filters in the address", () => {
 describe("the dashboard's charts", () => {
   const d = {
     salesPerDay: [{ day: '2026-03-01', units: 3, salesCents: 1500, prizesCents: 500 }],
-    depletion: [{ amountCents: 100, initial: 10, sold: 4, remaining: 6 }, { amountCents: 50, initial: 20, sold: 2, remaining: 18 }],
+    depletion: [
+      { amountCents: 100, initial: 10, sold: 4, remaining: 6 },
+      { amountCents: 50, initial: 20, sold: 2, remaining: 18 },
+    ],
     depletionUnits: { sold: 25, total: 100 },
   } as unknown as Dashboard
-  const l = { dark: false, sales: 'S', prizes: 'P', wonShare: 'W', soldShare: 'U', day: String, money: String, pct: String, dayColumn: 'Day', tierColumn: 'Tier' }
+  const l = {
+    dark: false,
+    sales: 'S',
+    prizes: 'P',
+    wonShare: 'W',
+    soldShare: 'U',
+    day: String,
+    money: String,
+    pct: String,
+    dayColumn: 'Day',
+    tierColumn: 'Tier',
+  }
 
   it('paint each dataset in one colour, the one its legend swatch shows (not one colour per bar)', () => {
     for (const c of [salesPerDayConfig(d, l), depletionPerTierConfig(d, l)]) {
@@ -65,7 +92,13 @@ describe("the dashboard's charts", () => {
   it('give a screen reader the figures each chart draws, as a table', () => {
     expect(salesPerDayFigures(d, l)).toEqual({ columns: ['Day', 'S', 'P'], rows: [['2026-03-01', '1500', '500']] })
     // each tier's share won with its counts, beside the share of units sold (25 of 100)
-    expect(depletionPerTierFigures(d, l)).toEqual({ columns: ['Tier', 'W', 'U'], rows: [['100', '0.4 (4 / 10)', '0.25'], ['50', '0.1 (2 / 20)', '0.25']] })
+    expect(depletionPerTierFigures(d, l)).toEqual({
+      columns: ['Tier', 'W', 'U'],
+      rows: [
+        ['100', '0.4 (4 / 10)', '0.25'],
+        ['50', '0.1 (2 / 20)', '0.25'],
+      ],
+    })
   })
 })
 
@@ -82,7 +115,12 @@ describe("the dashboard's liability and claims", () => {
     expect(liabilitySplit(d)).toEqual({ wonUnpaidCents: 3_000_000, unsoldCents: 7_000_000, totalCents: 10_000_000 })
   })
   it('lists every status with a total line, and nothing when there is no claim', () => {
-    expect(claimsTable({ byStatus, unpaidCents: 3_000_000 })).toEqual({ rows: byStatus, total: { count: 8, amountCents: 5_500_000 } })
-    expect(claimsTable({ byStatus: byStatus.map((t) => ({ ...t, count: 0, amountCents: 0 })), unpaidCents: 0 })).toBeNull()
+    expect(claimsTable({ byStatus, unpaidCents: 3_000_000 })).toEqual({
+      rows: byStatus,
+      total: { count: 8, amountCents: 5_500_000 },
+    })
+    expect(
+      claimsTable({ byStatus: byStatus.map((t) => ({ ...t, count: 0, amountCents: 0 })), unpaidCents: 0 }),
+    ).toBeNull()
   })
 })

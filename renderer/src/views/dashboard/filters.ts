@@ -18,7 +18,12 @@ export function readQuery(q: LocationQuery): DashboardQuery {
   let from = day(text(q.from))
   let to = day(text(q.to))
   if (dayRangeProblem(from, to)) from = to = null
-  return { emission: Number.isInteger(e) && e >= 1 && e <= 9999 ? e : null, from, to, includeDemo: text(q.demo) === '1' }
+  return {
+    emission: Number.isInteger(e) && e >= 1 && e <= 9999 ? e : null,
+    from,
+    to,
+    includeDemo: text(q.demo) === '1',
+  }
 }
 
 export function writeQuery(f: DashboardQuery): LocationQueryRaw {
@@ -31,8 +36,18 @@ export function writeQuery(f: DashboardQuery): LocationQueryRaw {
 }
 
 /** The arguments of reports:dashboard (and of its exports) for these filters. */
-export function dashboardArgs(f: DashboardQuery): { includeDemo: boolean; emission?: number; from?: string; to?: string } {
-  return { includeDemo: f.includeDemo, ...(f.emission !== null && { emission: f.emission }), ...(f.from && { from: f.from }), ...(f.to && { to: f.to }) }
+export function dashboardArgs(f: DashboardQuery): {
+  includeDemo: boolean
+  emission?: number
+  from?: string
+  to?: string
+} {
+  return {
+    includeDemo: f.includeDemo,
+    ...(f.emission !== null && { emission: f.emission }),
+    ...(f.from && { from: f.from }),
+    ...(f.to && { to: f.to }),
+  }
 }
 
 /** Whether a reading (its `filters`) was made under these filters: the figures shown answer the filters asked. */

@@ -7,11 +7,21 @@ import { mountWithApp } from '../../testing'
 const call = vi.fn()
 const messages: { kind: string; text: string }[] = []
 vi.mock('../../api', () => ({ api: { call: (...a: unknown[]) => call(...a) }, ApiError: class extends Error {} }))
-vi.mock('../../composables/useErrors', () => ({ useErrors: () => ({ attempt: (f: () => unknown) => f(), report: (e: unknown) => { throw e } }) }))
+vi.mock('../../composables/useErrors', () => ({
+  useErrors: () => ({
+    attempt: (f: () => unknown) => f(),
+    report: (e: unknown) => {
+      throw e
+    },
+  }),
+}))
 vi.mock('naive-ui', async (original) => {
   const m = await original<typeof import('naive-ui')>()
   const say = (kind: string) => (text: string) => void messages.push({ kind, text })
-  return { ...m, useMessage: () => ({ success: say('success'), error: say('error'), warning: say('warning'), info: say('info') }) }
+  return {
+    ...m,
+    useMessage: () => ({ success: say('success'), error: say('error'), warning: say('warning'), info: say('info') }),
+  }
 })
 const { default: ContributeShareModal } = await import('./ContributeShareModal.vue')
 
@@ -19,7 +29,9 @@ const body = () => document.body
 const q = (test: string) => body().querySelector(`[data-test="${test}"]`) as HTMLElement | null
 const shownHash = () => q('share-preview')?.querySelector('[data-hash]')?.getAttribute('data-hash') ?? null
 const submit = async () => {
-  body().querySelector('form')!.dispatchEvent(new Event('submit', { cancelable: true }))
+  body()
+    .querySelector('form')!
+    .dispatchEvent(new Event('submit', { cancelable: true }))
   await flushPromises()
 }
 /** Lets WebCrypto's digests settle (they resolve outside Vue's queue). */
@@ -29,15 +41,23 @@ const settle = async () => {
     await flushPromises()
   }
 }
-const mountModal = (props: Record<string, unknown> = {}) => mountWithApp(ContributeShareModal, { attachTo: document.body, props: { show: true, emission: 3, ...props } })
+const mountModal = (props: Record<string, unknown> = {}) =>
+  mountWithApp(ContributeShareModal, { attachTo: document.body, props: { show: true, emission: 3, ...props } })
 /** SHA-256 of hex bytes, by WebCrypto directly (not the screen's own helper). */
 async function sha256OfHex(hex: string): Promise<string> {
   const bytes = new Uint8Array(hex.match(/../g)!.map((x) => parseInt(x, 16)))
-  return [...new Uint8Array(await crypto.subtle.digest('SHA-256', bytes))].map((b) => b.toString(16).padStart(2, '0')).join('')
+  return [...new Uint8Array(await crypto.subtle.digest('SHA-256', bytes))]
+    .map((b) => b.toString(16).padStart(2, '0'))
+    .join('')
 }
 const recorded = (hash: string) => ({ emission: 3, state: 'awaiting-reveal', custodianCommit: hash })
 /** The share kept in this tab for emission 3 (nobody signed in: the name is empty). */
-const kept = () => JSON.parse(sessionStorage.getItem('carats.ceremony.share.3.') ?? 'null') as { commitment: string; share?: string; dice?: string } | null
+const kept = () =>
+  JSON.parse(sessionStorage.getItem('carats.ceremony.share.3.') ?? 'null') as {
+    commitment: string
+    share?: string
+    dice?: string
+  } | null
 
 afterEach(() => {
   call.mockReset()
@@ -65,7 +85,12 @@ describe('committing to a share drawn in the window', () => {
     const share = kept()!
     expect(share.commitment).toBe(shown)
     expect(await sha256OfHex(share.share!)).toBe(shown)
-    expect(messages).toEqual([{ kind: 'success', text: 'Commitment recorded: the server has drawn its share. Note its hash, then reveal yours.' }])
+    expect(messages).toEqual([
+      {
+        kind: 'success',
+        text: 'Commitment recorded: the server has drawn its share. Note its hash, then reveal yours.',
+      },
+    ])
     expect(w.emitted('contributed')?.[0]).toEqual([recorded(shown!)])
     w.unmount()
   })
@@ -77,7 +102,12 @@ describe('committing to a share drawn in the window', () => {
     const shown = shownHash()
     call.mockResolvedValue(recorded('00'.repeat(32)))
     await submit()
-    expect(messages).toEqual([{ kind: 'error', text: `The recorded hash (${'00'.repeat(32)}) is not the one shown (${shown}): report it before generating.` }])
+    expect(messages).toEqual([
+      {
+        kind: 'error',
+        text: `The recorded hash (${'00'.repeat(32)}) is not the one shown (${shown}): report it before generating.`,
+      },
+    ])
     w.unmount()
   })
 })
@@ -122,7 +152,12 @@ describe('committing to dice rolls', () => {
     await submit()
     expect(call).toHaveBeenCalledWith('ceremony:commit', { emission: 3, commitment: expected })
     expect(kept()).toEqual({ commitment: expected, dice: rolls })
-    expect(messages).toEqual([{ kind: 'success', text: 'Commitment recorded: the server has drawn its share. Note its hash, then reveal yours.' }])
+    expect(messages).toEqual([
+      {
+        kind: 'success',
+        text: 'Commitment recorded: the server has drawn its share. Note its hash, then reveal yours.',
+      },
+    ])
     w.unmount()
   })
 
@@ -140,7 +175,9 @@ describe('committing to dice rolls', () => {
     call.mockResolvedValue({ emission: 3, state: 'complete', custodianHash: expected })
     await submit()
     expect(call).toHaveBeenCalledWith('ceremony:reveal', { emission: 3, dice: rolls })
-    expect(messages).toEqual([{ kind: 'success', text: 'Share revealed: the recorded hash is your commitment. The ceremony is complete.' }])
+    expect(messages).toEqual([
+      { kind: 'success', text: 'Share revealed: the recorded hash is your commitment. The ceremony is complete.' },
+    ])
     w.unmount()
   })
 })

@@ -17,7 +17,16 @@ export const SEEDING_TYPE: Record<BlockSeeding, 'success' | 'warning'> = { 'two-
 /** How a generated block's secret was made, as a tag (a pending block has none yet). */
 export function seedingTag(t: BlockColumnContext['t'], b: Pick<BlockSummary, 'block' | 'seeding' | 'status'>) {
   if (b.status === 'pending') return h('span', { class: 'muted' }, '—')
-  return h(NTag, { type: SEEDING_TYPE[b.seeding], size: 'small', bordered: b.seeding === 'single', 'data-test': `seeding-${b.block}` }, { default: () => t(`ceremony.seeding.${b.seeding}`) })
+  return h(
+    NTag,
+    {
+      type: SEEDING_TYPE[b.seeding],
+      size: 'small',
+      bordered: b.seeding === 'single',
+      'data-test': `seeding-${b.block}`,
+    },
+    { default: () => t(`ceremony.seeding.${b.seeding}`) },
+  )
 }
 
 export interface BlockColumnContext {
@@ -34,19 +43,63 @@ export interface BlockColumnContext {
 function verdictCell(c: BlockColumnContext, b: BlockSummary) {
   const v = c.verdict(b.block)
   if (!v) return h('span', { class: 'muted' }, c.t('emission.verdictNone'))
-  const tag = h(NTag, { type: v.sound ? 'success' : 'error', size: 'small', round: v.sound, strong: !v.sound, 'data-test': `verdict-${b.block}` }, { default: () => c.t(v.sound ? 'emission.verdictSound' : 'emission.verdictUnsound') })
-  return h(NTooltip, null, { trigger: () => tag, default: () => c.t('emission.verdictTooltip', { n: v.verification, actor: v.actor, at: c.dateTime(v.endedAt) }) })
+  const tag = h(
+    NTag,
+    {
+      type: v.sound ? 'success' : 'error',
+      size: 'small',
+      round: v.sound,
+      strong: !v.sound,
+      'data-test': `verdict-${b.block}`,
+    },
+    { default: () => c.t(v.sound ? 'emission.verdictSound' : 'emission.verdictUnsound') },
+  )
+  return h(NTooltip, null, {
+    trigger: () => tag,
+    default: () => c.t('emission.verdictTooltip', { n: v.verification, actor: v.actor, at: c.dateTime(v.endedAt) }),
+  })
 }
 
 export function createBlockColumns(c: BlockColumnContext): DataTableColumns<BlockSummary> {
   return [
-    { title: c.t('emission.block'), key: 'block', width: 80, render: (b) => h(RouterLink, { to: { name: 'block', params: { emission: b.emission, block: b.block } }, class: 'mono', style: 'font-weight: 600', onClick: (e: MouseEvent) => e.stopPropagation() }, () => blockNo(b.block)) },
-    { title: c.t('emissions.status'), key: 'status', width: 120, render: (b) => h(NTag, { type: BLOCK_STATUS_TYPE[b.status], size: 'small', round: true, bordered: false }, { default: () => c.t(`blockStatus.${b.status}`) }) },
+    {
+      title: c.t('emission.block'),
+      key: 'block',
+      width: 80,
+      render: (b) =>
+        h(
+          RouterLink,
+          {
+            to: { name: 'block', params: { emission: b.emission, block: b.block } },
+            class: 'mono',
+            style: 'font-weight: 600',
+            onClick: (e: MouseEvent) => e.stopPropagation(),
+          },
+          () => blockNo(b.block),
+        ),
+    },
+    {
+      title: c.t('emissions.status'),
+      key: 'status',
+      width: 120,
+      render: (b) =>
+        h(
+          NTag,
+          { type: BLOCK_STATUS_TYPE[b.status], size: 'small', round: true, bordered: false },
+          { default: () => c.t(`blockStatus.${b.status}`) },
+        ),
+    },
     {
       title: c.t('emission.commitment'),
       key: 'commitment',
       minWidth: 220,
-      render: (b) => (b.commitment ? h(NTooltip, null, { trigger: () => h('span', { class: 'mono' }, c.hash(b.commitment, 12)), default: () => h('span', { class: 'mono break' }, b.commitment ?? '') }) : '—'),
+      render: (b) =>
+        b.commitment
+          ? h(NTooltip, null, {
+              trigger: () => h('span', { class: 'mono' }, c.hash(b.commitment, 12)),
+              default: () => h('span', { class: 'mono break' }, b.commitment ?? ''),
+            })
+          : '—',
     },
     { title: c.t('ceremony.seedingColumn'), key: 'seeding', width: 150, render: (b) => seedingTag(c.t, b) },
     { title: c.t('emission.generatedAt'), key: 'generatedAt', width: 190, render: (b) => c.dateTime(b.generatedAt) },
@@ -59,7 +112,13 @@ export function createBlockColumns(c: BlockColumnContext): DataTableColumns<Bloc
       render: (b) => {
         const share = b.unitsTotal > 0 ? b.unitsSold / b.unitsTotal : 0
         return h('div', { class: 'sold' }, [
-          h(NProgress, { type: 'line', percentage: Math.round(share * 1000) / 10, showIndicator: false, height: 8, 'aria-label': c.t('a11y.sold', { pct: c.pct(share, 1) }) }),
+          h(NProgress, {
+            type: 'line',
+            percentage: Math.round(share * 1000) / 10,
+            showIndicator: false,
+            height: 8,
+            'aria-label': c.t('a11y.sold', { pct: c.pct(share, 1) }),
+          }),
           h('span', { class: 'muted sold-text' }, `${c.int(b.unitsSold)} · ${c.pct(share, 1)}`),
         ])
       },

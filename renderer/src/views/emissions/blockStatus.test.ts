@@ -11,8 +11,17 @@ const BLOCK_STATUSES: BlockStatus[] = ['pending', 'generated', 'verified', 'fail
 
 function statusCell(locale: 'fr' | 'en', status: BlockStatus): string {
   const { t } = createAppI18n(locale).global
-  const columns = createBlockColumns({ t: (k, p) => t(k, p ?? {}), int: String, pct: String, dateTime: String, hash: String, verdict: () => undefined })
-  const column = columns.find((c) => 'key' in c && c.key === 'status') as { render: (b: BlockSummary, i: number) => VNode }
+  const columns = createBlockColumns({
+    t: (k, p) => t(k, p ?? {}),
+    int: String,
+    pct: String,
+    dateTime: String,
+    hash: String,
+    verdict: () => undefined,
+  })
+  const column = columns.find((c) => 'key' in c && c.key === 'status') as {
+    render: (b: BlockSummary, i: number) => VNode
+  }
   const Cell = defineComponent({ render: () => column.render({ status } as BlockSummary, 0) })
   return mount(Cell).text()
 }

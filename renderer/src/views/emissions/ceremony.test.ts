@@ -3,15 +3,40 @@ import type { EmissionSummary, KeyCeremony, UserInfo } from '../../../../electro
 import type { Role } from '../../../../electron/contract/define'
 import { canUse } from '../../access'
 import { createAppI18n } from '../../i18n'
-import { custodianStance, diceProblemMessage, diceShare, diceState, drawShare, forgetShare, keepShare, keptShare, mayGenerate, shareDigest, toHex } from './ceremony'
+import {
+  custodianStance,
+  diceProblemMessage,
+  diceShare,
+  diceState,
+  drawShare,
+  forgetShare,
+  keepShare,
+  keptShare,
+  mayGenerate,
+  shareDigest,
+  toHex,
+} from './ceremony'
 
 const ceremony = (more: Partial<KeyCeremony> = {}): KeyCeremony => ({
-  emission: 3, protocol: 2, state: 'awaiting-commitment', serverHash: null, startedBy: 'oscar', startedAt: '2026-12-01T10:00:00.000Z',
-  committedBy: null, custodianCommit: null, committedAt: null,
-  custodian: null, custodianHash: null, custodianSource: null, contributedAt: null, abandoned: [], ...more,
+  emission: 3,
+  protocol: 2,
+  state: 'awaiting-commitment',
+  serverHash: null,
+  startedBy: 'oscar',
+  startedAt: '2026-12-01T10:00:00.000Z',
+  committedBy: null,
+  custodianCommit: null,
+  committedAt: null,
+  custodian: null,
+  custodianHash: null,
+  custodianSource: null,
+  contributedAt: null,
+  abandoned: [],
+  ...more,
 })
 const user = (name: string, role: Role): UserInfo => ({ name, role }) as UserInfo
-const stance = (c: KeyCeremony | null, name: string, role: Role) => custodianStance(c, user(name, role), (ch) => canUse(ch, role))
+const stance = (c: KeyCeremony | null, name: string, role: Role) =>
+  custodianStance(c, user(name, role), (ch) => canUse(ch, role))
 const emission = (demo: boolean) => ({ emission: 3, demo, status: 'created' }) as EmissionSummary
 
 describe('who commits to the second share and reveals it', () => {
@@ -25,7 +50,12 @@ describe('who commits to the second share and reveals it', () => {
   })
 
   it('is, once committed, the one who committed, for the reveal; the others wait', () => {
-    const committed = ceremony({ state: 'awaiting-reveal', committedBy: 'aline', custodianCommit: 'cd'.repeat(32), serverHash: 'ab'.repeat(32) })
+    const committed = ceremony({
+      state: 'awaiting-reveal',
+      committedBy: 'aline',
+      custodianCommit: 'cd'.repeat(32),
+      serverHash: 'ab'.repeat(32),
+    })
     expect(stance(committed, 'Aline', 'auditor')).toBe('must-reveal')
     expect(stance(committed, 'marc', 'manager')).toBe('awaiting-reveal')
     expect(stance(committed, 'oscar', 'operator')).toBe('awaiting-reveal')
@@ -35,14 +65,20 @@ describe('who commits to the second share and reveals it', () => {
     expect(stance(ceremony({ state: 'complete', custodian: 'aline' }), 'marc', 'manager')).toBe('closed')
     expect(stance(null, 'aline', 'auditor')).toBe('closed')
     expect(custodianStance(ceremony(), null, () => true)).toBe('closed')
-    expect(stance(ceremony({ protocol: 1, state: 'awaiting-custodian', serverHash: 'ab'.repeat(32) }), 'aline', 'auditor')).toBe('old-protocol')
+    expect(
+      stance(ceremony({ protocol: 1, state: 'awaiting-custodian', serverHash: 'ab'.repeat(32) }), 'aline', 'auditor'),
+    ).toBe('old-protocol')
   })
 })
 
 describe('the share kept in the tab between commitment and reveal', () => {
   it('is found again for its own commitment only, and forgotten', () => {
     const store = new Map<string, string>()
-    const storage = { getItem: (k: string) => store.get(k) ?? null, setItem: (k: string, v: string) => void store.set(k, v), removeItem: (k: string) => void store.delete(k) } as Storage
+    const storage = {
+      getItem: (k: string) => store.get(k) ?? null,
+      setItem: (k: string, v: string) => void store.set(k, v),
+      removeItem: (k: string) => void store.delete(k),
+    } as Storage
     keepShare(storage, 3, 'Aline', { commitment: 'cd'.repeat(32), dice: '1 2 3' })
     expect(keptShare(storage, 3, 'aline', 'cd'.repeat(32))).toEqual({ commitment: 'cd'.repeat(32), dice: '1 2 3' })
     expect(keptShare(storage, 3, 'aline', 'ef'.repeat(32))).toBeNull()
@@ -84,7 +120,9 @@ describe('typed dice rolls', () => {
 
   it('give here the share the backend makes from them (game-core shareFromDice: SHA256("CARATS/v1/dice" || digits))', async () => {
     // known answer, from game-core/seeding.ts shareFromDice with the Node primitives
-    expect(toHex(await diceShare('123456'.repeat(17)))).toBe('acef59226bed408ec0c2649116665b9dfd7996cee2af7e7bc80502121f70bdff')
+    expect(toHex(await diceShare('123456'.repeat(17)))).toBe(
+      'acef59226bed408ec0c2649116665b9dfd7996cee2af7e7bc80502121f70bdff',
+    )
   })
 })
 
@@ -95,6 +133,8 @@ describe('a share drawn in the window', () => {
     expect(a).toHaveLength(32)
     expect(toHex(a)).not.toBe(toHex(b))
     // known answer: SHA-256 of 32 zero bytes
-    expect(await shareDigest(new Uint8Array(32))).toBe('66687aadf862bd776c8fc18b8e9f8e20089714856ee233b3902a591d0d5f2925')
+    expect(await shareDigest(new Uint8Array(32))).toBe(
+      '66687aadf862bd776c8fc18b8e9f8e20089714856ee233b3902a591d0d5f2925',
+    )
   })
 })

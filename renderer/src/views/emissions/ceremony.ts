@@ -18,10 +18,15 @@ const samePerson = (a: string | null, b: string) => a !== null && a.toLowerCase(
  * opened it (so may not); they committed and now reveal; another person's reveal is awaited; the
  * ceremony was begun the old way and waits to be abandoned; or nothing to do.
  */
-export type CustodianStance = 'may-commit' | 'is-starter' | 'not-a-custodian' | 'must-reveal' | 'awaiting-reveal' | 'old-protocol' | 'closed'
+export type CustodianStance =
+  'may-commit' | 'is-starter' | 'not-a-custodian' | 'must-reveal' | 'awaiting-reveal' | 'old-protocol' | 'closed'
 
 /** `may`: whether the signed-in role may call a channel (the contract's access lists). */
-export function custodianStance(c: KeyCeremony | null, user: UserInfo | null, may: (channel: ChannelName) => boolean): CustodianStance {
+export function custodianStance(
+  c: KeyCeremony | null,
+  user: UserInfo | null,
+  may: (channel: ChannelName) => boolean,
+): CustodianStance {
   if (!c || c.state === 'complete' || !user) return 'closed'
   if (c.state === 'awaiting-custodian') return 'old-protocol'
   if (c.state === 'awaiting-reveal') return samePerson(c.committedBy, user.name) ? 'must-reveal' : 'awaiting-reveal'

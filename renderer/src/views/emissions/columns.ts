@@ -6,7 +6,8 @@ import JobProgress from '../../components/JobProgress.vue'
 import { emissionNo } from '../../format'
 
 /** `ceremony`: the key ceremony a real emission needs before generation (held on its screen). */
-export type EmissionAction = 'ceremony' | 'generate' | 'verify' | 'open' | 'close' | 'simulate' | 'withdraw' | 'certificate' | 'details'
+export type EmissionAction =
+  'ceremony' | 'generate' | 'verify' | 'open' | 'close' | 'simulate' | 'withdraw' | 'certificate' | 'details'
 
 export const STATUS_TYPE: Record<EmissionStatus, 'default' | 'info' | 'success' | 'warning' | 'error' | 'primary'> = {
   created: 'default',
@@ -26,14 +27,21 @@ export const STATUS_TYPE: Record<EmissionStatus, 'default' | 'info' | 'success' 
 export function nextSteps(e: EmissionSummary): EmissionAction[] {
   if (e.jobId) return []
   switch (e.status) {
-    case 'created': return e.demo ? ['generate', 'withdraw'] : ['ceremony', 'withdraw']
-    case 'generating': return []
-    case 'generated': return ['verify', 'withdraw']
-    case 'verified': return ['open', 'verify', 'withdraw']
+    case 'created':
+      return e.demo ? ['generate', 'withdraw'] : ['ceremony', 'withdraw']
+    case 'generating':
+      return []
+    case 'generated':
+      return ['verify', 'withdraw']
+    case 'verified':
+      return ['open', 'verify', 'withdraw']
     // simulated sales only in a demonstration emission
-    case 'open': return e.demo ? ['close', 'simulate', 'verify', 'withdraw'] : ['close', 'verify', 'withdraw']
-    case 'closed': return ['verify']
-    case 'withdrawn': return []
+    case 'open':
+      return e.demo ? ['close', 'simulate', 'verify', 'withdraw'] : ['close', 'verify', 'withdraw']
+    case 'closed':
+      return ['verify']
+    case 'withdrawn':
+      return []
   }
 }
 
@@ -64,7 +72,18 @@ export interface ColumnContext {
 function publishedTag(c: ColumnContext, e: EmissionSummary) {
   if (!e.publishedAt) return null
   const text = c.t('ceremony.publishedOn', { at: c.dateTime(e.publishedAt), name: e.publishedBy ?? '—' })
-  const tag = h(NTag, { size: 'small', type: 'info', bordered: true, class: 'published-tag', 'aria-label': text, 'data-test': `published-${e.emission}` }, { default: () => c.t('ceremony.publishedTag') })
+  const tag = h(
+    NTag,
+    {
+      size: 'small',
+      type: 'info',
+      bordered: true,
+      class: 'published-tag',
+      'aria-label': text,
+      'data-test': `published-${e.emission}`,
+    },
+    { default: () => c.t('ceremony.publishedTag') },
+  )
   return h(NTooltip, null, { trigger: () => tag, default: () => text })
 }
 
@@ -75,9 +94,21 @@ export function createColumns(c: ColumnContext): DataTableColumns<EmissionSummar
       key: 'emission',
       width: 140,
       sorter: (a, b) => a.emission - b.emission,
-      render: (e) => h('div', { class: 'em-cell' }, [h('strong', { class: 'mono' }, emissionNo(e.emission)), e.code ? h('span', { class: 'muted em-code' }, e.code) : null, e.demo ? h(DemoTag) : null, publishedTag(c, e)]),
+      render: (e) =>
+        h('div', { class: 'em-cell' }, [
+          h('strong', { class: 'mono' }, emissionNo(e.emission)),
+          e.code ? h('span', { class: 'muted em-code' }, e.code) : null,
+          e.demo ? h(DemoTag) : null,
+          publishedTag(c, e),
+        ]),
     },
-    { title: c.t('emissions.startsOn'), key: 'startsOn', width: 140, sorter: (a, b) => (a.startsOn ?? '').localeCompare(b.startsOn ?? ''), render: (e) => c.day(e.startsOn) },
+    {
+      title: c.t('emissions.startsOn'),
+      key: 'startsOn',
+      width: 140,
+      sorter: (a, b) => (a.startsOn ?? '').localeCompare(b.startsOn ?? ''),
+      render: (e) => c.day(e.startsOn),
+    },
     {
       title: c.t('emissions.status'),
       key: 'status',
@@ -88,9 +119,16 @@ export function createColumns(c: ColumnContext): DataTableColumns<EmissionSummar
       filterMultiple: true,
       filterOptions: LIFE.map((s) => ({ label: c.t(`status.${s}`), value: s })),
       render: (e) => {
-        const tag = h(NTag, { type: STATUS_TYPE[e.status], size: 'small', round: true, bordered: false }, { default: () => c.t(`status.${e.status}`) })
+        const tag = h(
+          NTag,
+          { type: STATUS_TYPE[e.status], size: 'small', round: true, bordered: false },
+          { default: () => c.t(`status.${e.status}`) },
+        )
         return e.status === 'withdrawn' && e.withdrawnReason
-          ? h(NTooltip, null, { trigger: () => tag, default: () => c.t('emissions.withdrawnReason', { reason: e.withdrawnReason }) })
+          ? h(NTooltip, null, {
+              trigger: () => tag,
+              default: () => c.t('emissions.withdrawnReason', { reason: e.withdrawnReason }),
+            })
           : tag
       },
     },
@@ -98,7 +136,12 @@ export function createColumns(c: ColumnContext): DataTableColumns<EmissionSummar
       title: c.t('emissions.blocks'),
       key: 'blocks',
       width: 140,
-      render: (e) => h('span', { class: 'muted small' }, c.t('emissions.blocksState', { generated: e.blocksGenerated, verified: e.blocksVerified, total: e.blocks })),
+      render: (e) =>
+        h(
+          'span',
+          { class: 'muted small' },
+          c.t('emissions.blocksState', { generated: e.blocksGenerated, verified: e.blocksVerified, total: e.blocks }),
+        ),
     },
     {
       title: c.t('emissions.sold'),
@@ -110,8 +153,19 @@ export function createColumns(c: ColumnContext): DataTableColumns<EmissionSummar
         if (job) return h(JobProgress, { job })
         const share = soldShare(e)
         return h('div', { class: 'sold' }, [
-          h(NProgress, { type: 'line', percentage: Math.round(share * 1000) / 10, showIndicator: false, height: 8, status: e.status === 'open' ? 'success' : 'default', 'aria-label': c.t('a11y.sold', { pct: c.pct(share, 1) }) }),
-          h('span', { class: 'muted sold-text' }, `${c.int(e.unitsSold)} / ${c.int(e.unitsTotal)} · ${c.pct(share, 1)}`),
+          h(NProgress, {
+            type: 'line',
+            percentage: Math.round(share * 1000) / 10,
+            showIndicator: false,
+            height: 8,
+            status: e.status === 'open' ? 'success' : 'default',
+            'aria-label': c.t('a11y.sold', { pct: c.pct(share, 1) }),
+          }),
+          h(
+            'span',
+            { class: 'muted sold-text' },
+            `${c.int(e.unitsSold)} / ${c.int(e.unitsTotal)} · ${c.pct(share, 1)}`,
+          ),
         ])
       },
     },
@@ -133,13 +187,29 @@ export function createColumns(c: ColumnContext): DataTableColumns<EmissionSummar
               quaternary: a === 'withdraw',
               disabled: c.busy(e),
               'data-test': `${a}-${e.emission}`,
-              onClick: (ev: MouseEvent) => { ev.stopPropagation(); c.act(a, e) },
+              onClick: (ev: MouseEvent) => {
+                ev.stopPropagation()
+                c.act(a, e)
+              },
             },
             { default: () => c.t(stepLabel(a)) },
           ),
         )
         const links = (['details', 'certificate'] as const).filter(c.allowed).map((a) =>
-          h(NButton, { size: 'small', text: true, type: 'primary', 'data-test': `${a}-${e.emission}`, onClick: (ev: MouseEvent) => { ev.stopPropagation(); c.act(a, e) } }, { default: () => c.t(`emissions.${a}`) }),
+          h(
+            NButton,
+            {
+              size: 'small',
+              text: true,
+              type: 'primary',
+              'data-test': `${a}-${e.emission}`,
+              onClick: (ev: MouseEvent) => {
+                ev.stopPropagation()
+                c.act(a, e)
+              },
+            },
+            { default: () => c.t(`emissions.${a}`) },
+          ),
         )
         return h(NSpace, { size: 8, align: 'center', wrap: true }, { default: () => [...buttons, ...links] })
       },

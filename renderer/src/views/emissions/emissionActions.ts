@@ -25,7 +25,12 @@ export const ACTION_CHANNEL: Record<Exclude<EmissionScreenAction, 'details'>, Ch
  * only those the signed-in role may take. The key ceremony is held in the screen's own card;
  * once it is complete, generation is offered.
  */
-export function screenActions(e: EmissionSummary, hasVerdict: boolean, may: (channel: ChannelName) => boolean, ceremony: KeyCeremony | null = null): EmissionScreenAction[] {
+export function screenActions(
+  e: EmissionSummary,
+  hasVerdict: boolean,
+  may: (channel: ChannelName) => boolean,
+  ceremony: KeyCeremony | null = null,
+): EmissionScreenAction[] {
   const steps: EmissionScreenAction[] = nextSteps(e).flatMap((a): EmissionScreenAction[] => {
     if (a === 'details') return []
     if (a === 'ceremony') return mayGenerate(e, ceremony) ? ['generate'] : []

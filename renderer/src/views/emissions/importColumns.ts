@@ -23,15 +23,26 @@ export function createImportColumns(c: Ctx): DataTableColumns<ImportRecord> {
       render: (r) =>
         h('div', { class: 'file-cell' }, [
           h('div', r.fileName ?? c.t(`${H}.noName`)),
-          h('div', { class: 'mono sha', 'data-test': 'import-sha256', title: c.t(`${H}.sha256`) }, r.sha256 ?? c.t(`${H}.noSha`)),
+          h(
+            'div',
+            { class: 'mono sha', 'data-test': 'import-sha256', title: c.t(`${H}.sha256`) },
+            r.sha256 ?? c.t(`${H}.noSha`),
+          ),
         ]),
     },
-    { title: c.t(`${H}.lines`), key: 'lines', width: 90, align: 'right', render: (r) => (r.lines === null ? '—' : c.int(r.lines)) },
+    {
+      title: c.t(`${H}.lines`),
+      key: 'lines',
+      width: 90,
+      align: 'right',
+      render: (r) => (r.lines === null ? '—' : c.int(r.lines)),
+    },
     {
       title: c.t(`${H}.resultTitle`),
       key: 'result',
       width: 230,
-      render: (r) => h('span', { class: `result-${r.result}`, 'data-test': 'import-result' }, importResultText(r, c.t, c.int)),
+      render: (r) =>
+        h('span', { class: `result-${r.result}`, 'data-test': 'import-result' }, importResultText(r, c.t, c.int)),
     },
   ]
 }

@@ -11,7 +11,11 @@ type Translate = (key: string, params?: Record<string, unknown>) => string
 export function importResultText(r: ImportRecord, t: Translate, int: (n: number) => string): string {
   const H = 'emissions.importHistory.result'
   if (r.result === 'already') return t(`${H}.already`, { lines: int(r.lines ?? r.alreadyImported) })
-  if (r.result === 'imported') return t(`${H}.${r.alreadyImported ? 'importedSome' : 'imported'}`, { imported: int(r.imported), already: int(r.alreadyImported) })
+  if (r.result === 'imported')
+    return t(`${H}.${r.alreadyImported ? 'importedSome' : 'imported'}`, {
+      imported: int(r.imported),
+      already: int(r.alreadyImported),
+    })
   if (r.refusal) return t(`${H}.refusedFile`, { why: t(`${H}.why.${r.refusal}`) })
   return t(`${H}.refused`, { n: int(r.badLines) })
 }

@@ -3,7 +3,8 @@
  * read it): English words, raw ISO times, "block 0". The file's own values are quoted in «…»
  * and left out of the check.
  */
-export const ENGLISH_WORDS = /(?<!\p{L})(the|must|not|is|are|be|of|and|or|with|before|after|block|line|serial|stake|unit|missing|unknown|field|sale|already|recorded|number|whole|cents|empty|invalid|valid)(?!\p{L})/iu
+export const ENGLISH_WORDS =
+  /(?<!\p{L})(the|must|not|is|are|be|of|and|or|with|before|after|block|line|serial|stake|unit|missing|unknown|field|sale|already|recorded|number|whole|cents|empty|invalid|valid)(?!\p{L})/iu
 export const ISO_TIME = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/
 const QUOTED = /«[^»]*»/g
 

@@ -34,7 +34,8 @@ function serialDetail(serial: string, t: Translate): string {
   const params: Params = { ...f.params }
   // a part out of range as the serial writes it (bloc 000, de 001 à 999), its name in words
   const pad = params.field === 'block' ? blockNo : params.field === 'emission' ? emissionNo : null
-  if (pad) for (const k of ['value', 'min', 'max']) if (typeof params[k] === 'number') params[k] = pad(params[k] as number)
+  if (pad)
+    for (const k of ['value', 'min', 'max']) if (typeof params[k] === 'number') params[k] = pad(params[k] as number)
   if (typeof params.field === 'string') params.field = t(`serial.field.${params.field}`)
   return t(f.key, params)
 }
@@ -42,7 +43,8 @@ function serialDetail(serial: string, t: Translate): string {
 /** The reason's values as the sentence says them: money, numbers, times, states, fields and zones in words. */
 function sayParams(p: ImportProblem, t: Translate, te: (key: string) => boolean, fmt: ProblemFormat): Params {
   const params: Params = { ...p.params }
-  const num = (k: string, say: (n: number) => string) => typeof params[k] === 'number' && (params[k] = say(params[k] as number))
+  const num = (k: string, say: (n: number) => string) =>
+    typeof params[k] === 'number' && (params[k] = say(params[k] as number))
   num('expectedCents', fmt.money)
   num('gotCents', fmt.money)
   for (const k of COUNTS) num(k, fmt.int)
@@ -53,8 +55,10 @@ function sayParams(p: ImportProblem, t: Translate, te: (key: string) => boolean,
   if (typeof params.startsOn === 'string') params.startsOn = fmt.day(params.startsOn)
   if (TIMELY.has(p.code) && typeof params.soldAt === 'string') params.soldAt = fmt.dateTime(params.soldAt)
   // an emission's or a block's state, in words (a play's status is the feed's own value, quoted)
-  if ((p.code === 'NOT_OPEN' || p.code === 'BLOCK_NOT_SELLING') && typeof params.status === 'string') params.status = t(`status.${params.status}`).toLowerCase()
-  if (typeof params.zone === 'string' && (params.zone === 'winning' || params.zone === 'yours')) params.zone = t(`emissions.importModal.zones.${params.zone}`)
+  if ((p.code === 'NOT_OPEN' || p.code === 'BLOCK_NOT_SELLING') && typeof params.status === 'string')
+    params.status = t(`status.${params.status}`).toLowerCase()
+  if (typeof params.zone === 'string' && (params.zone === 'winning' || params.zone === 'yours'))
+    params.zone = t(`emissions.importModal.zones.${params.zone}`)
   if (typeof params.field === 'string') {
     params.name = params.field
     params.field = fieldWords(params.field, t, te)
@@ -65,7 +69,11 @@ function sayParams(p: ImportProblem, t: Translate, te: (key: string) => boolean,
     const recordedFor = params.recordedFor
     params.fields = params.fields
       .split(',')
-      .map((f) => (f === 'serial' && recordedFor ? t(`${FIELDS}.serialRecordedFor`, { serial: recordedFor }) : fieldWords(f, t, te)))
+      .map((f) =>
+        f === 'serial' && recordedFor
+          ? t(`${FIELDS}.serialRecordedFor`, { serial: recordedFor })
+          : fieldWords(f, t, te),
+      )
       .join(', ')
   }
   if (p.code === 'SERIAL') params.detail = serialDetail(String(params.serial), t)
@@ -75,15 +83,26 @@ function sayParams(p: ImportProblem, t: Translate, te: (key: string) => boolean,
 }
 
 /** One reason a feed line was refused, in the user's language. */
-export function describeProblem(p: ImportProblem, t: Translate, te: (key: string) => boolean, fmt: ProblemFormat): string {
+export function describeProblem(
+  p: ImportProblem,
+  t: Translate,
+  te: (key: string) => boolean,
+  fmt: ProblemFormat,
+): string {
   const params = sayParams(p, t, te, fmt)
   // where JSON.parse gave up, when it said: the column, rather than its English sentence
-  if (p.code === 'JSON' && typeof p.params.column === 'number') return t(`${P}.${p.params.end ? 'JSON_END' : 'JSON_AT'}`, params)
+  if (p.code === 'JSON' && typeof p.params.column === 'number')
+    return t(`${P}.${p.params.end ? 'JSON_END' : 'JSON_AT'}`, params)
   return t(`${P}.${p.code}`, params)
 }
 
 /** A refused line's reasons, in the user's language (its English reason when it came without them). */
-export function describeLine(l: ImportLineError, t: Translate, te: (key: string) => boolean, fmt: ProblemFormat): string {
+export function describeLine(
+  l: ImportLineError,
+  t: Translate,
+  te: (key: string) => boolean,
+  fmt: ProblemFormat,
+): string {
   if (!l.problems?.length) return l.reason
   return l.problems.map((p) => describeProblem(p, t, te, fmt)).join(t('emissions.importModal.reasonSeparator'))
 }
@@ -102,7 +121,7 @@ export async function feedSha256(bytes: Uint8Array<ArrayBuffer>): Promise<string
 /** The lines of a chosen feed that are not empty, counted on its bytes (no decoding of a large file). */
 export function countFeedLines(bytes: Uint8Array): number {
   let n = 0
-  for (let start = 0; start <= bytes.length; ) {
+  for (let start = 0; start <= bytes.length;) {
     let end = bytes.indexOf(0x0a, start)
     if (end < 0) end = bytes.length
     let last = end

@@ -34,12 +34,15 @@ export function useEmissionActions(opts: {
   const { attempt } = useErrors()
   const fmt = useFormat()
 
-  const actions = computed(() => (opts.detail.value ? screenActions(opts.detail.value, opts.hasVerdict.value, auth.can, opts.ceremony.value) : []))
+  const actions = computed(() =>
+    opts.detail.value ? screenActions(opts.detail.value, opts.hasVerdict.value, auth.can, opts.ceremony.value) : [],
+  )
 
   function onJobEnd(job: JobInfo) {
     if (job.state === 'done') message.success(t('jobs.done', { kind: t(`jobs.${job.kind}`) }))
     else if (job.state === 'cancelled') message.warning(t('jobs.cancelled'))
-    else message.error(t('jobs.failed', { message: describeReason(job, t, fmt.int) }), { duration: 10000, closable: true })
+    else
+      message.error(t('jobs.failed', { message: describeReason(job, t, fmt.int) }), { duration: 10000, closable: true })
     opts.reload()
   }
 
@@ -54,7 +57,14 @@ export function useEmissionActions(opts: {
     opts.reload()
   }
 
-  function confirm(kind: 'info' | 'warning', title: string, content: string, run: () => Promise<void>, doneKey: string, n: number) {
+  function confirm(
+    kind: 'info' | 'warning',
+    title: string,
+    content: string,
+    run: () => Promise<void>,
+    doneKey: string,
+    n: number,
+  ) {
     dialog[kind]({
       title,
       content,
@@ -76,16 +86,36 @@ export function useEmissionActions(opts: {
     if (!e) return
     const n = e.emission
     switch (a) {
-      case 'generate': return startJob(() => store.generate(n), 'emissions.generateStarted', n)
-      case 'verify': return startJob(() => store.verify(n), 'emissions.verifyStarted', n)
-      case 'open': return confirm('info', t('emissions.open'), t('emissions.confirmOpen', { n }), () => store.open(n), 'emissions.opened', n)
-      case 'close': return confirm('warning', t('emissions.close'), t('emissions.confirmClose', { n }), () => store.close(n), 'emissions.closed', n)
+      case 'generate':
+        return startJob(() => store.generate(n), 'emissions.generateStarted', n)
+      case 'verify':
+        return startJob(() => store.verify(n), 'emissions.verifyStarted', n)
+      case 'open':
+        return confirm(
+          'info',
+          t('emissions.open'),
+          t('emissions.confirmOpen', { n }),
+          () => store.open(n),
+          'emissions.opened',
+          n,
+        )
+      case 'close':
+        return confirm(
+          'warning',
+          t('emissions.close'),
+          t('emissions.confirmClose', { n }),
+          () => store.close(n),
+          'emissions.closed',
+          n,
+        )
       case 'withdraw':
       case 'simulate':
       case 'import':
         return opts.show(a)
-      case 'certificate': return router.push({ name: 'certificate', params: { emission: n } })
-      case 'report': return router.push({ name: 'verification', params: { emission: n } })
+      case 'certificate':
+        return router.push({ name: 'certificate', params: { emission: n } })
+      case 'report':
+        return router.push({ name: 'verification', params: { emission: n } })
       case 'ceremony':
       case 'details':
         return

@@ -24,7 +24,8 @@ export function rowText(c: LedgerColumnContext, r: LedgerProblemRow): string {
   if (r.player) return c.t('ledger.row.player', { player: r.player })
   if (r.playerId !== undefined) return c.t('ledger.row.playerId', { id: r.playerId })
   if (r.day) return c.t('ledger.row.day', { day: c.day(r.day), emission: r.emission ?? '' })
-  if (r.block !== undefined && 'tier' in r) return c.t('ledger.row.tier', { block: r.block, emission: r.emission ?? '', tier: tierText(c, r.tier) })
+  if (r.block !== undefined && 'tier' in r)
+    return c.t('ledger.row.tier', { block: r.block, emission: r.emission ?? '', tier: tierText(c, r.tier) })
   if (r.block !== undefined) return c.t('ledger.row.block', { block: r.block, emission: r.emission ?? '' })
   return c.t('ledger.none')
 }
@@ -42,8 +43,18 @@ export function valueText(c: LedgerColumnContext, field: string, v: number | str
 
 export function createProblemColumns(c: LedgerColumnContext): DataTableColumns<LedgerProblem> {
   return [
-    { title: c.t('ledger.problems.kind'), key: 'kind', width: 260, render: (p) => c.t(`ledger.problemKinds.${p.kind}`) },
-    { title: c.t('ledger.problems.row'), key: 'row', minWidth: 220, render: (p) => h('span', { title: p.message }, rowText(c, p.row)) },
+    {
+      title: c.t('ledger.problems.kind'),
+      key: 'kind',
+      width: 260,
+      render: (p) => c.t(`ledger.problemKinds.${p.kind}`),
+    },
+    {
+      title: c.t('ledger.problems.row'),
+      key: 'row',
+      minWidth: 220,
+      render: (p) => h('span', { title: p.message }, rowText(c, p.row)),
+    },
     {
       title: c.t('ledger.problems.field'),
       key: 'field',
@@ -55,8 +66,20 @@ export function createProblemColumns(c: LedgerColumnContext): DataTableColumns<L
           h('div', { class: 'mono', style: { fontSize: '12px' } }, p.field),
         ]),
     },
-    { title: c.t('ledger.problems.stored'), key: 'stored', width: 170, align: 'right', render: (p) => valueText(c, p.field, p.stored) },
-    { title: c.t('ledger.problems.recomputed'), key: 'recomputed', width: 170, align: 'right', render: (p) => valueText(c, p.field, p.recomputed) },
+    {
+      title: c.t('ledger.problems.stored'),
+      key: 'stored',
+      width: 170,
+      align: 'right',
+      render: (p) => valueText(c, p.field, p.stored),
+    },
+    {
+      title: c.t('ledger.problems.recomputed'),
+      key: 'recomputed',
+      width: 170,
+      align: 'right',
+      render: (p) => valueText(c, p.field, p.recomputed),
+    },
   ]
 }
 
@@ -80,13 +103,23 @@ export function createBackupColumns(c: LedgerColumnContext): DataTableColumns<Ba
   return [
     { title: c.t('ledger.backup.at'), key: 'at', width: 200, render: (b) => c.dateTime(b.at) },
     { title: c.t('ledger.backup.by'), key: 'actor', width: 140 },
-    { title: c.t('ledger.backup.file'), key: 'file', minWidth: 300, render: (b) => h('span', { class: 'mono ledger-path', title: b.file }, fileName(b.file)) },
+    {
+      title: c.t('ledger.backup.file'),
+      key: 'file',
+      minWidth: 300,
+      render: (b) => h('span', { class: 'mono ledger-path', title: b.file }, fileName(b.file)),
+    },
     { title: c.t('ledger.backup.size'), key: 'bytes', width: 120, align: 'right', render: (b) => sizeText(c, b.bytes) },
     {
       title: c.t('ledger.backup.checked'),
       key: 'ok',
       width: 240,
-      render: (b) => h(Verdict, { ok: b.ok, compact: true }, { default: () => c.t(b.ok ? 'ledger.backup.checkedOk' : 'ledger.backup.checkedBad') }),
+      render: (b) =>
+        h(
+          Verdict,
+          { ok: b.ok, compact: true },
+          { default: () => c.t(b.ok ? 'ledger.backup.checkedOk' : 'ledger.backup.checkedBad') },
+        ),
     },
   ]
 }

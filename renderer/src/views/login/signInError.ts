@@ -14,7 +14,8 @@ export function formatUntil(iso: string, locale: AppLocale, now: Date = new Date
   const ms = new Date(iso).getTime()
   if (Number.isNaN(ms)) return iso
   const d = new Date(Math.ceil(ms / 60_000) * 60_000)
-  if (d.toDateString() === now.toDateString()) return new Intl.DateTimeFormat(INTL[locale], { hour: '2-digit', minute: '2-digit' }).format(d)
+  if (d.toDateString() === now.toDateString())
+    return new Intl.DateTimeFormat(INTL[locale], { hour: '2-digit', minute: '2-digit' }).format(d)
   return new Intl.DateTimeFormat(INTL[locale], { dateStyle: 'medium', timeStyle: 'short' }).format(d)
 }
 
@@ -27,7 +28,8 @@ const OWN_SENTENCE = new Set(['CURRENT_PASSWORD_WRONG', 'PASSWORD_UNCHANGED', 'A
  * nothing about the password (the server does not know more: it did not look at it).
  */
 export function describeSignInError(e: unknown, t: Translate, locale: AppLocale, now?: Date): string {
-  if (e instanceof ApiError && e.reason?.key === 'SIGN_IN_LOCKED') return t('auth.locked', { when: formatUntil(String(e.reason.params.until), locale, now) })
+  if (e instanceof ApiError && e.reason?.key === 'SIGN_IN_LOCKED')
+    return t('auth.locked', { when: formatUntil(String(e.reason.params.until), locale, now) })
   if (e instanceof ApiError && e.reason && OWN_SENTENCE.has(e.reason.key)) {
     const s = describeReason(e, t)
     return `${s.charAt(0).toUpperCase()}${s.slice(1)}.`

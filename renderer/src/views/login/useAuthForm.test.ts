@@ -6,7 +6,10 @@ import SetupView from './SetupView.vue'
 import { mountWithApp } from '../../testing'
 import { useAuthStore } from '../../stores/auth'
 
-const router = createRouter({ history: createMemoryHistory(), routes: [{ path: '/:any(.*)*', name: 'emissions', component: { render: () => null } }] })
+const router = createRouter({
+  history: createMemoryHistory(),
+  routes: [{ path: '/:any(.*)*', name: 'emissions', component: { render: () => null } }],
+})
 
 describe('the set-up form', () => {
   it('checks its fields before creating the administrator, and says why it refuses', async () => {

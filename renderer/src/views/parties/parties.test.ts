@@ -12,14 +12,46 @@ const { t } = createAppI18n('en').global
 const tr = (k: string, p?: Record<string, unknown>) => t(k, p ?? {})
 
 const entry = (over: Partial<RelatedParty>): RelatedParty => ({
-  id: 1, player: 'cousin-cam', relation: 'family', linkedTo: 'sophie', reason: 'cousin of a support agent', addedBy: 'aline', addedAt: '2026-05-04T08:00:00.000Z', removed: null, ...over,
+  id: 1,
+  player: 'cousin-cam',
+  relation: 'family',
+  linkedTo: 'sophie',
+  reason: 'cousin of a support agent',
+  addedBy: 'aline',
+  addedAt: '2026-05-04T08:00:00.000Z',
+  removed: null,
+  ...over,
 })
-const data = [entry({}), entry({ id: 2, player: 'old-pal', relation: 'retailer', removed: { by: 'ada', at: '2026-05-06T09:00:00.000Z', reason: 'no longer a retailer' } })]
+const data = [
+  entry({}),
+  entry({
+    id: 2,
+    player: 'old-pal',
+    relation: 'retailer',
+    removed: { by: 'ada', at: '2026-05-06T09:00:00.000Z', reason: 'no longer a retailer' },
+  }),
+]
 
 function table(over: Partial<PartyColumnContext>) {
-  const columns = createPartyColumns({ t: tr, dateTime: (iso) => `at ${iso.slice(0, 10)}`, canOpenPlayer: false, canRemove: true, remove: vi.fn(), ...over })
-  const router = createRouter({ history: createMemoryHistory(), routes: [{ path: '/', component: { render: () => null } }, { path: '/support', name: 'support', component: { render: () => null } }] })
-  return mountWithApp(defineComponent({ render: () => h(NDataTable, { columns, data, rowKey: (p: RelatedParty) => p.id }) }), { global: { plugins: [router] } })
+  const columns = createPartyColumns({
+    t: tr,
+    dateTime: (iso) => `at ${iso.slice(0, 10)}`,
+    canOpenPlayer: false,
+    canRemove: true,
+    remove: vi.fn(),
+    ...over,
+  })
+  const router = createRouter({
+    history: createMemoryHistory(),
+    routes: [
+      { path: '/', component: { render: () => null } },
+      { path: '/support', name: 'support', component: { render: () => null } },
+    ],
+  })
+  return mountWithApp(
+    defineComponent({ render: () => h(NDataTable, { columns, data, rowKey: (p: RelatedParty) => p.id }) }),
+    { global: { plugins: [router] } },
+  )
 }
 
 describe('the register table', () => {

@@ -15,10 +15,18 @@ describe('a reason field', () => {
 })
 
 describe('a refusal tied to a field', () => {
-  const exists = new ApiError({ code: 'CONFLICT', message: 'the register already links x to y (entry 3)', field: 'player', reason: { key: 'PARTY_EXISTS', params: { player: 'x', linkedTo: 'y' } } })
+  const exists = new ApiError({
+    code: 'CONFLICT',
+    message: 'the register already links x to y (entry 3)',
+    field: 'player',
+    reason: { key: 'PARTY_EXISTS', params: { player: 'x', linkedTo: 'y' } },
+  })
 
   it('is said under the field the server names, from its reason', () => {
-    expect(fieldRefusal(exists, ['player', 'linkedTo'], t)).toEqual({ field: 'player', text: 'Reasons.PARTY_EXISTS {"player":"x","linkedTo":"y","hint":""}' })
+    expect(fieldRefusal(exists, ['player', 'linkedTo'], t)).toEqual({
+      field: 'player',
+      text: 'Reasons.PARTY_EXISTS {"player":"x","linkedTo":"y","hint":""}',
+    })
   })
 
   it('is left to the message when it names no field of the form, no reason, or is no api error', () => {

@@ -14,7 +14,11 @@ export const reasonProblem = (reason: string, t: Translate): string | null =>
  * A refusal the server tied to one of the form's fields with a reason it explains (the register
  * already links this account to this person): said under that field rather than in a message.
  */
-export function fieldRefusal(e: unknown, fields: readonly string[], t: Translate): { field: string; text: string } | null {
+export function fieldRefusal(
+  e: unknown,
+  fields: readonly string[],
+  t: Translate,
+): { field: string; text: string } | null {
   if (!(e instanceof ApiError) || !e.reason || !e.field || !fields.includes(e.field)) return null
   const text = describeReason(e, t)
   return { field: e.field, text: text.charAt(0).toUpperCase() + text.slice(1) }

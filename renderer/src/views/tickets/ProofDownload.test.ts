@@ -5,7 +5,13 @@ import { mountWithApp } from '../../testing'
 
 const call = vi.fn()
 vi.mock('../../api', () => ({ api: { call: (...a: unknown[]) => call(...a) }, ApiError: class extends Error {} }))
-vi.mock('../../composables/useErrors', () => ({ useErrors: () => ({ report: (e: unknown) => { throw e } }) }))
+vi.mock('../../composables/useErrors', () => ({
+  useErrors: () => ({
+    report: (e: unknown) => {
+      throw e
+    },
+  }),
+}))
 const { default: ProofDownload } = await import('./ProofDownload.vue')
 
 afterEach(() => call.mockReset())
@@ -15,9 +21,14 @@ describe('proof download', () => {
     const proof = { serial: '0001-001-0000042-3', commitment: 'ab'.repeat(32) }
     call.mockResolvedValue(proof)
     const saved: { name: string; url: string }[] = []
-    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) { saved.push({ name: this.download, url: this.href }) })
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      saved.push({ name: this.download, url: this.href })
+    })
     const blobs: Blob[] = []
-    URL.createObjectURL = vi.fn((b: Blob) => { blobs.push(b); return 'blob:proof' })
+    URL.createObjectURL = vi.fn((b: Blob) => {
+      blobs.push(b)
+      return 'blob:proof'
+    })
     URL.revokeObjectURL = vi.fn()
     const w = mountWithApp(ProofDownload, { props: { serial: proof.serial, reason: 'complaint 42' } })
     expect(w.text()).toContain('Download the proof')

@@ -59,12 +59,17 @@ export function useTicketLookup() {
   const answer = computed<LookupAnswer | null>(() => {
     const l = lookup.value
     if (!l) return null
-    if (l.state === 'searching') return { serial: l.serial, state: 'searching', text: t('lookup.searching', { serial: l.serial }) }
+    if (l.state === 'searching')
+      return { serial: l.serial, state: 'searching', text: t('lookup.searching', { serial: l.serial }) }
     if (l.state === 'reason') return { serial: l.serial, state: 'reason', text: t('lookup.reason') }
     if (l.state === 'refused') return { serial: l.serial, state: 'refused', text: l.message }
     const k = l.ticket
     const sold = t(k.sold ? 'lookup.sold' : 'lookup.unsold')
-    return { serial: l.serial, state: 'found', text: t('lookup.found', { emission: k.emission, block: k.block, unit: fmt.int(k.unit), sold }) }
+    return {
+      serial: l.serial,
+      state: 'found',
+      text: t('lookup.found', { emission: k.emission, block: k.block, unit: fmt.int(k.unit), sold }),
+    }
   })
 
   return { lookup, answer, find, clear }

@@ -33,7 +33,11 @@ export function createUserColumns(c: UserColumnContext): DataTableColumns<UserAc
       key: 'name',
       minWidth: 120,
       sorter: (a, b) => a.name.localeCompare(b.name),
-      render: (u) => h('span', null, [h('strong', null, u.name), u.id === c.selfId ? h('span', { class: 'muted' }, ` (${c.t('users.you')})`) : null]),
+      render: (u) =>
+        h('span', null, [
+          h('strong', null, u.name),
+          u.id === c.selfId ? h('span', { class: 'muted' }, ` (${c.t('users.you')})`) : null,
+        ]),
     },
     {
       title: c.t('users.role'),
@@ -62,8 +66,16 @@ export function createUserColumns(c: UserColumnContext): DataTableColumns<UserAc
       sorter: (a, b) => Number(b.active) - Number(a.active),
       filter: true,
       filterMultiple: false,
-      filterOptions: [{ label: c.t('app.yes'), value: 'true' }, { label: c.t('app.no'), value: 'false' }],
-      render: (u) => h(NTag, { size: 'small', round: true, bordered: false, type: u.active ? 'success' : 'default' }, { default: () => (u.active ? c.t('app.yes') : c.t('app.no')) }),
+      filterOptions: [
+        { label: c.t('app.yes'), value: 'true' },
+        { label: c.t('app.no'), value: 'false' },
+      ],
+      render: (u) =>
+        h(
+          NTag,
+          { size: 'small', round: true, bordered: false, type: u.active ? 'success' : 'default' },
+          { default: () => (u.active ? c.t('app.yes') : c.t('app.no')) },
+        ),
     },
     {
       // the last sign-in, and below it a lockout with the button that lifts it
@@ -73,14 +85,35 @@ export function createUserColumns(c: UserColumnContext): DataTableColumns<UserAc
       sorter: (a, b) => byTime(a.lastLoginAt, b.lastLoginAt),
       render: (u) =>
         h('div', { class: 'sign-in' }, [
-          u.lastLoginAt ? h('span', null, c.dateTime(u.lastLoginAt)) : h('span', { class: 'muted' }, c.t('users.never')),
+          u.lastLoginAt
+            ? h('span', null, c.dateTime(u.lastLoginAt))
+            : h('span', { class: 'muted' }, c.t('users.never')),
           u.lockedUntil
-            ? h(NSpace, { size: 6, align: 'center', wrap: false, style: 'margin-top: 4px' }, {
-                default: () => [
-                  h(NTag, { size: 'small', round: true, bordered: false, type: 'warning', 'data-test': `locked-${u.name}` }, { default: () => c.t('users.lockedUntil', { when: c.until(u.lockedUntil!) }) }),
-                  h(NButton, { size: 'tiny', type: 'warning', secondary: true, disabled: c.busy(u), 'data-test': `unlock-${u.name}`, onClick: () => c.unlock(u) }, { default: () => c.t('users.unlock') }),
-                ],
-              })
+            ? h(
+                NSpace,
+                { size: 6, align: 'center', wrap: false, style: 'margin-top: 4px' },
+                {
+                  default: () => [
+                    h(
+                      NTag,
+                      { size: 'small', round: true, bordered: false, type: 'warning', 'data-test': `locked-${u.name}` },
+                      { default: () => c.t('users.lockedUntil', { when: c.until(u.lockedUntil!) }) },
+                    ),
+                    h(
+                      NButton,
+                      {
+                        size: 'tiny',
+                        type: 'warning',
+                        secondary: true,
+                        disabled: c.busy(u),
+                        'data-test': `unlock-${u.name}`,
+                        onClick: () => c.unlock(u),
+                      },
+                      { default: () => c.t('users.unlock') },
+                    ),
+                  ],
+                },
+              )
             : null,
         ]),
     },
@@ -91,24 +124,48 @@ export function createUserColumns(c: UserColumnContext): DataTableColumns<UserAc
       width: 240,
       render: (u) => confirmationCell(c, u),
     },
-    { title: c.t('users.createdAt'), key: 'createdAt', width: 180, sorter: (a, b) => byTime(a.createdAt, b.createdAt), render: (u) => c.dateTime(u.createdAt) },
+    {
+      title: c.t('users.createdAt'),
+      key: 'createdAt',
+      width: 180,
+      sorter: (a, b) => byTime(a.createdAt, b.createdAt),
+      render: (u) => c.dateTime(u.createdAt),
+    },
     {
       title: c.t('users.actions'),
       key: 'actions',
       width: 270,
       render: (u) =>
-        h(NSpace, { size: 8, wrap: false }, {
-          default: () => [
-            c.manage ? h(NButton, { size: 'small', secondary: true, disabled: c.busy(u), onClick: () => c.resetPassword(u) }, { default: () => c.t('users.resetPassword') }) : null,
-            u.id === c.selfId || !c.manage
-              ? null
-              : h(
-                  NButton,
-                  { size: 'small', type: u.active ? 'error' : 'primary', quaternary: u.active, secondary: !u.active, disabled: c.busy(u), 'data-test': `toggle-${u.name}`, onClick: () => c.setActive(u, !u.active) },
-                  { default: () => (u.active ? c.t('users.deactivate') : c.t('users.reactivate')) },
-                ),
-          ],
-        }),
+        h(
+          NSpace,
+          { size: 8, wrap: false },
+          {
+            default: () => [
+              c.manage
+                ? h(
+                    NButton,
+                    { size: 'small', secondary: true, disabled: c.busy(u), onClick: () => c.resetPassword(u) },
+                    { default: () => c.t('users.resetPassword') },
+                  )
+                : null,
+              u.id === c.selfId || !c.manage
+                ? null
+                : h(
+                    NButton,
+                    {
+                      size: 'small',
+                      type: u.active ? 'error' : 'primary',
+                      quaternary: u.active,
+                      secondary: !u.active,
+                      disabled: c.busy(u),
+                      'data-test': `toggle-${u.name}`,
+                      onClick: () => c.setActive(u, !u.active),
+                    },
+                    { default: () => (u.active ? c.t('users.deactivate') : c.t('users.reactivate')) },
+                  ),
+            ],
+          },
+        ),
     },
   ]
   // an auditor reads the accounts and confirms them: no column of actions they cannot take
@@ -119,18 +176,50 @@ export function createUserColumns(c: UserColumnContext): DataTableColumns<UserAc
 function confirmationCell(c: UserColumnContext, u: UserAccount) {
   const granted = u.grantedBy ? h('div', { class: 'muted' }, c.t('users.grantedBy', { name: u.grantedBy })) : null
   if (u.recordProblem) {
-    const tag = h(NTag, { size: 'small', round: true, bordered: false, type: 'error', title: u.recordProblem, 'data-test': `unsound-${u.name}` }, { default: () => c.t('users.notSound') })
+    const tag = h(
+      NTag,
+      {
+        size: 'small',
+        round: true,
+        bordered: false,
+        type: 'error',
+        title: u.recordProblem,
+        'data-test': `unsound-${u.name}`,
+      },
+      { default: () => c.t('users.notSound') },
+    )
     return h('div', null, [tag, h('div', { class: 'muted', lang: 'en' }, u.recordProblem)])
   }
   if (u.awaitingConfirmation) {
     const mayConfirm = c.confirm !== null && u.id !== c.selfId && u.grantedBy !== c.selfName && u.active
     return h('div', null, [
-      h(NSpace, { size: 6, align: 'center', wrap: false }, {
-        default: () => [
-          h(NTag, { size: 'small', round: true, bordered: false, type: 'warning', 'data-test': `awaiting-${u.name}` }, { default: () => c.t('users.awaiting') }),
-          mayConfirm ? h(NButton, { size: 'tiny', type: 'primary', secondary: true, disabled: c.busy(u), 'data-test': `confirm-${u.name}`, onClick: () => c.confirm!(u) }, { default: () => c.t('users.confirm') }) : null,
-        ],
-      }),
+      h(
+        NSpace,
+        { size: 6, align: 'center', wrap: false },
+        {
+          default: () => [
+            h(
+              NTag,
+              { size: 'small', round: true, bordered: false, type: 'warning', 'data-test': `awaiting-${u.name}` },
+              { default: () => c.t('users.awaiting') },
+            ),
+            mayConfirm
+              ? h(
+                  NButton,
+                  {
+                    size: 'tiny',
+                    type: 'primary',
+                    secondary: true,
+                    disabled: c.busy(u),
+                    'data-test': `confirm-${u.name}`,
+                    onClick: () => c.confirm!(u),
+                  },
+                  { default: () => c.t('users.confirm') },
+                )
+              : null,
+          ],
+        },
+      ),
       granted,
     ])
   }

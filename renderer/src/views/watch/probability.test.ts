@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest'
 import { createAppI18n } from '../../i18n'
 import { chanceText, expectedText, oneInText, rawProbability } from './probability'
 
-const say = (p: number, locale: 'fr' | 'en') => chanceText(p, locale, createAppI18n(locale).global.t).replace(/[\u00a0\u202f]/g, ' ')
+const say = (p: number, locale: 'fr' | 'en') =>
+  chanceText(p, locale, createAppI18n(locale).global.t).replace(/[\u00a0\u202f]/g, ' ')
 
 describe('a probability in words', () => {
   it('says one chance in so many, in words from a million', () => {

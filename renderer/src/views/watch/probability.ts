@@ -22,7 +22,12 @@ function twoDigits(n: number): number {
  */
 export function oneInText(n: number, locale: AppLocale): string {
   if (n < 1e6) return formatInteger(twoDigits(n), locale)
-  if (n < 1e15) return new Intl.NumberFormat(INTL[locale], { notation: 'compact', compactDisplay: 'long', maximumSignificantDigits: 2 }).format(n)
+  if (n < 1e15)
+    return new Intl.NumberFormat(INTL[locale], {
+      notation: 'compact',
+      compactDisplay: 'long',
+      maximumSignificantDigits: 2,
+    }).format(n)
   let exponent = Math.floor(Math.log10(n))
   let mantissa = Math.round((n / 10 ** exponent) * 10) / 10
   if (mantissa >= 10) [mantissa, exponent] = [1, exponent + 1]
