@@ -9,6 +9,7 @@ import type { Envelope } from '../contract/errors'
 import { openLedger, type Db } from '../ledger/db'
 import { isPostgresUrl } from '../ledger/location'
 import { keyFilePath, openLedgerKey, type KeyStore } from '../ledger/keystore'
+import { ledgerFailure } from '../ledger/failure'
 import {
   verifyBlockInWorkers,
   createCeremonyService,
@@ -224,6 +225,7 @@ export function openBackend(opts: BackendOptions): Backend {
     createHandlers(services),
     (token) => services.users.resolve(token),
     (c, e) => limitedLog(`unexpected:${c}`, `[${c}]`, e),
+    ledgerFailure,
   )
   let closed = false
   const turn = writeTurnOf(opts.dbPath)

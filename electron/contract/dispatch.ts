@@ -49,10 +49,17 @@ export interface Dispatcher {
   dispatch(channel: string, rawArgs: unknown, token: string | null): Promise<Envelope<unknown>>
 }
 
+/**
+ * A failure the ledger words for the staff (ledger/failure.ts), as an AppError, or null. The
+ * contract knows no engine: the app passes it in.
+ */
+export type KnownFailure = (e: unknown) => AppError | null
+
 export function createDispatcher(
   handlers: Handlers,
   resolveSession: (token: string | null) => Caller | null,
   onUnexpected: (channel: string, error: unknown) => void = (c, e) => console.error(`[${c}]`, e),
+  knownFailure: KnownFailure = () => null,
 ): Dispatcher {
   return {
     async dispatch(channelName, rawArgs, token) {
@@ -82,19 +89,10 @@ export function createDispatcher(
         return { ok: true, result }
       } catch (e) {
         if (e instanceof AppError) return { ok: false, error: e.toData() }
-        if (!isBusy(e)) onUnexpected(String(channelName), e)
-        const sqliteCode = (e as { code?: unknown })?.code
-        if (sqliteCode === 'SQLITE_BUSY' || sqliteCode === 'SQLITE_LOCKED')
-          return { ok: false, error: ledgerBusy().toData() }
-        if (typeof sqliteCode === 'string' && /^SQLITE_(CORRUPT|NOTADB|IOERR)/.test(sqliteCode)) {
-          return {
-            ok: false,
-            error: {
-              code: 'DATABASE',
-              message: `the ledger file cannot be read (${(e as Error).message}): nothing was changed; restore it from a backup`,
-            },
-          }
-        }
+        const known = knownFailure(e)
+        // a wait that ran out is not unexpected; anything else is logged
+        if (known?.extras.reason?.key !== 'LEDGER_BUSY') onUnexpected(String(channelName), e)
+        if (known) return { ok: false, error: known.toData() }
         return {
           ok: false,
           error: { code: 'INTERNAL', message: `unexpected error: ${e instanceof Error ? e.message : String(e)}` },
@@ -102,16 +100,4 @@ export function createDispatcher(
       }
     },
   }
-}
-
-const isBusy = (e: unknown) => ['SQLITE_BUSY', 'SQLITE_LOCKED'].includes(String((e as { code?: unknown })?.code))
-
-/**
- * A write that waited its whole time for another program's (an import from the command line on
- * this file, another workstation's long transaction): said as such, never as "database is locked".
- */
-function ledgerBusy(): AppError {
-  const message =
-    "the ledger is busy with another program's long write (an import from the command line?): your request could not finish; try again in a moment"
-  return new AppError('CONFLICT', message, because('LEDGER_BUSY'))
 }

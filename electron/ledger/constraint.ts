@@ -1,11 +1,12 @@
 /**
  * Which constraint a failed statement broke, the same on both engines, from the error's code
- * (better-sqlite3's SqliteError and PgError both carry SQLite's extended codes), never from its
- * wording: the services decide on the kind and the columns (`table.column`).
+ * (better-sqlite3's extended result code; PgError's kind, from the server's SQLSTATE), never from
+ * its wording: the services decide on the kind and the columns (`table.column`).
  */
+import type { ConstraintKind } from './db-types'
 import { PgError } from './pg/bridge'
 
-export type ConstraintKind = 'unique' | 'primary-key' | 'foreign-key' | 'check' | 'not-null' | 'trigger'
+export type { ConstraintKind }
 
 export interface Broken {
   kind: ConstraintKind
@@ -13,7 +14,7 @@ export interface Broken {
   columns: string[]
 }
 
-const KINDS: Record<string, ConstraintKind> = {
+const SQLITE_KINDS: Record<string, ConstraintKind> = {
   SQLITE_CONSTRAINT_UNIQUE: 'unique',
   SQLITE_CONSTRAINT_PRIMARYKEY: 'primary-key',
   SQLITE_CONSTRAINT_FOREIGNKEY: 'foreign-key',
@@ -21,13 +22,15 @@ const KINDS: Record<string, ConstraintKind> = {
   SQLITE_CONSTRAINT_NOTNULL: 'not-null',
   SQLITE_CONSTRAINT_TRIGGER: 'trigger',
 }
+const CONSTRAINT_KINDS = new Set<string>(Object.values(SQLITE_KINDS))
 
 /** The constraint `e` says was broken, or null for any other failure. */
 export function brokenConstraint(e: unknown): Broken | null {
+  if (e instanceof PgError)
+    return CONSTRAINT_KINDS.has(e.failure) ? { kind: e.failure as ConstraintKind, columns: e.columns } : null
   const code = (e as { code?: unknown } | null)?.code
-  const kind = typeof code === 'string' ? KINDS[code] : undefined
+  const kind = typeof code === 'string' ? SQLITE_KINDS[code] : undefined
   if (kind === undefined) return null
-  if (e instanceof PgError) return { kind, columns: e.columns }
   return { kind, columns: sqliteColumns(e as Error, kind) }
 }
 

@@ -4,9 +4,12 @@
  * openers (db.ts, pg/open.ts) share them without importing each other.
  */
 import type Database from 'better-sqlite3'
-import type { Migration } from './migrations'
+import type { Migration } from './schema/migration'
 
 export type Db = Database.Database
+
+/** Which kind of constraint a failed statement broke, on either engine (constraint.ts). */
+export type ConstraintKind = 'unique' | 'primary-key' | 'foreign-key' | 'check' | 'not-null' | 'trigger'
 
 export interface OpenOptions {
   /** Migrations to apply (tests pass extra ones to check the refusal of newer files). */

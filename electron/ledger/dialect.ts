@@ -41,3 +41,18 @@ export function utcDay(db: Db, ms: string): string {
     ? `to_char(to_timestamp(${ms} / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD')`
     : `strftime('%Y-%m-%d', ${ms} / 1000, 'unixepoch')`
 }
+
+/**
+ * `work` without SQLite's check of the sales' foreign key (player_id → players), for work whose
+ * sales are all written by a sales service's batch, which checks each of its players once
+ * (services/sales/batch.ts, transact). Called outside any transaction: inside one, the pragma does
+ * nothing. PostgreSQL always checks them (its connection takes the pragma and does nothing).
+ */
+export function withoutKeyChecks<T>(db: Db, work: () => T): T {
+  db.pragma('foreign_keys = OFF')
+  try {
+    return work()
+  } finally {
+    db.pragma('foreign_keys = ON')
+  }
+}

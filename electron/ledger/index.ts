@@ -1,12 +1,6 @@
 export { openLedger, type Db, type OpenOptions } from './db'
-export {
-  LATEST_VERSION,
-  MIGRATIONS,
-  APPLICATION_ID,
-  unitKey,
-  splitUnitKey,
-  UNIT_KEY_BLOCK,
-  UNIT_KEY_EMISSION,
-} from './migrations'
+export { LATEST_VERSION, MIGRATIONS } from './schema/steps.sqlite'
+export { APPLICATION_ID } from './schema/migration'
+export { unitKey, splitUnitKey, UNIT_KEY_BLOCK, UNIT_KEY_EMISSION } from './unit-key'
 export { openLedgerKey, keyStoreFromKey, keyFilePath, type KeyStore } from './keystore'
 export { packPlay, unpackPlay, packEvents, unpackEvents, playCode } from './play-codec'

@@ -15,8 +15,8 @@ function emissionUpdates(): { file: string; columns: string[] }[] {
   const files = readdirSync(root, { recursive: true, encoding: 'utf8' }).filter(
     (f) => f.endsWith('.ts') && !f.endsWith('.test.ts'),
   )
-  // the migrations run when the ledger opens, before any catalog; schema-cases are statements the schema refuses
-  const runtime = files.filter((f) => !/migrations\.ts$|schema-cases\.ts$/.test(f))
+  // the schema's steps run when the ledger opens, before any catalog; its refusals are statements it refuses
+  const runtime = files.filter((f) => !/(^|\/)ledger\/schema\//.test(f))
   return runtime.flatMap((file) =>
     [...readFileSync(join(root, file), 'utf8').matchAll(/UPDATE emissions SET ([\s\S]*?) WHERE/g)].map((m) => ({
       file,

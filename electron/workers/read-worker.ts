@@ -9,6 +9,7 @@ import { createDispatcher, type Caller, type Dispatcher } from '../contract/disp
 import { AppError } from '../contract/errors'
 import { openLedger, type Db } from '../ledger/db'
 import { openLedgerKey } from '../ledger/keystore'
+import { ledgerFailure } from '../ledger/failure'
 import { createServices } from '../app/backend'
 import type { Services } from '../app/context'
 import { createHandlers } from '../app/handlers'
@@ -36,7 +37,7 @@ try {
   const keys = openLedgerKey(db, dbPath, { secondary: true, keyFile })
   services = createServices({ db, dbPath, keyFile, keys, clock: () => new Date(now) })
   const onUnexpected = (c: string, e: unknown) => limitedLog(`unexpected:${c}`, `[${c}]`, e)
-  dispatcher = createDispatcher(createHandlers(services), () => callerOfSession(services!), onUnexpected)
+  dispatcher = createDispatcher(createHandlers(services), () => callerOfSession(services!), onUnexpected, ledgerFailure)
 } catch (e) {
   opening = e
   db?.close()

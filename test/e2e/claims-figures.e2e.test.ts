@@ -15,7 +15,7 @@ import { CLAIMS_LEDGER } from './fixtures/ledger'
 import { CARATS } from '../../game-core/carats'
 import { deriveFigures } from '../../game-core/rules'
 import { formatSerial } from '../../game-core/serial'
-import { splitUnitKey } from '../../electron/ledger/migrations'
+import { splitUnitKey } from '../../electron/ledger/unit-key'
 
 const LOW = 10_000
 

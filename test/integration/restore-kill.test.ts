@@ -155,7 +155,7 @@ describe.skipIf(testEngine() === 'postgres')('carats restore --replace, killed p
     )
   }
 
-  // the stages of restore (ledger-office/restore.ts): before its journal, the old ledger; from it on, the restored one
+  // the stages of restore (ledger-office/restore.sqlite.ts): before its journal, the old ledger; from it on, the restored one
   for (const [stage, expected] of [
     ['staged', 'old'],
     ['recorded', 'old'],

@@ -10,12 +10,20 @@
 import { MessageChannel, Worker, receiveMessageOnPort, type MessagePort } from 'node:worker_threads'
 import { workerEntry } from '../../threads/entry'
 import type { BridgeAnswer, BridgeError, BridgeRequest, BridgeRows } from './bridge-messages'
+import type { ConstraintKind } from '../db-types'
 
-/** An error of the server, with SQLite's wording where the services read it (constraint failures). */
+/**
+ * What went wrong, by kind, read from the server's error code (never from its wording): a
+ * constraint broken (ledger/constraint.ts), a lock not had in time, the connection gone, the
+ * ledger closed, or another failure.
+ */
+export type PgFailure = ConstraintKind | 'busy' | 'lost' | 'closed' | 'other'
+
+/** An error of the server, in its own words, with its kind (PgFailure) and SQLSTATE. */
 export class PgError extends Error {
   constructor(
     message: string,
-    readonly code: string,
+    readonly failure: PgFailure,
     readonly pgCode: string | undefined,
     /** Set when the connection is gone (BridgeError.lost): PgDb connects again, or refuses the transaction it cut. */
     readonly lost?: 'sent' | 'unsent',
@@ -33,45 +41,31 @@ function keyColumns(detail: string | undefined): string[] {
   return m ? m[1].split(',').map((c) => c.trim()) : []
 }
 
-/** The server's error, worded as SQLite words the same failure (the services match on that wording). */
+/** The failure each SQLSTATE is (the constraint classes, and the lock waits and conflicts). */
+const FAILURES: Record<string, PgFailure> = {
+  '23505': 'unique',
+  '23514': 'check',
+  '23503': 'foreign-key',
+  '23502': 'not-null',
+  '23000': 'trigger', // what the ledger's own triggers raise (schema/v10.pg.ts)
+  P0001: 'trigger',
+  '55P03': 'busy', // lock_not_available: lock_timeout passed
+  '40P01': 'busy', // deadlock_detected
+  '40001': 'busy', // serialization_failure
+}
+
+/** The server's error as a PgError: its message, its kind, and a constraint's columns. */
 export function toPgError(e: BridgeError): PgError {
+  if (e.lost) return new PgError(e.message, 'lost', e.code, e.lost)
+  const failure = FAILURES[e.code ?? ''] ?? 'other'
   const table = e.table ?? '?'
-  if (e.lost) return new PgError(e.message, 'PG_LOST', e.code, e.lost)
-  switch (e.code) {
-    case '23505': {
-      const columns = keyColumns(e.detail).map((c) => `${table}.${c}`)
-      return new PgError(
-        `UNIQUE constraint failed: ${columns.join(', ')}`,
-        'SQLITE_CONSTRAINT_UNIQUE',
-        e.code,
-        undefined,
-        columns,
-      )
-    }
-    case '23514':
-      return new PgError(`CHECK constraint failed: ${e.constraint ?? table}`, 'SQLITE_CONSTRAINT_CHECK', e.code)
-    case '23503':
-      return new PgError('FOREIGN KEY constraint failed', 'SQLITE_CONSTRAINT_FOREIGNKEY', e.code)
-    case '23502': {
-      const columns = [`${table}.${e.column ?? '?'}`]
-      return new PgError(
-        `NOT NULL constraint failed: ${columns[0]}`,
-        'SQLITE_CONSTRAINT_NOTNULL',
-        e.code,
-        undefined,
-        columns,
-      )
-    }
-    case '23000':
-    case 'P0001':
-      return new PgError(e.message, 'SQLITE_CONSTRAINT_TRIGGER', e.code)
-    case '55P03':
-    case '40P01':
-    case '40001':
-      return new PgError(`database is locked (${e.message})`, 'SQLITE_BUSY', e.code)
-    default:
-      return new PgError(e.message, `PG_${e.code ?? 'ERROR'}`, e.code)
-  }
+  const columns =
+    failure === 'unique'
+      ? keyColumns(e.detail).map((c) => `${table}.${c}`)
+      : failure === 'not-null'
+        ? [`${table}.${e.column ?? '?'}`]
+        : []
+  return new PgError(e.message, failure, e.code, undefined, columns)
 }
 
 /** bytea arrives as a plain Uint8Array (structured clone): the services expect Buffers, as better-sqlite3 gives. */
@@ -138,7 +132,7 @@ export class SyncBridge {
   }
 
   private send(req: BridgeRequest, transfer: ArrayBuffer[] = []): void {
-    if (this.closed) throw new PgError('The PostgreSQL ledger is closed', 'SQLITE_MISUSE', undefined)
+    if (this.closed) throw new PgError('The PostgreSQL ledger is closed', 'closed', undefined)
     this.port.postMessage(req, transfer)
   }
 
@@ -151,7 +145,7 @@ export class SyncBridge {
       this.closed = true
       throw new PgError(
         'the PostgreSQL connection thread stopped without an answer: restart the app',
-        'PG_BRIDGE',
+        'closed',
         undefined,
       )
     }

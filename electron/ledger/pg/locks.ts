@@ -4,4 +4,4 @@
  * Its key, and why it never changes: PG_ADVISORY_LOCK_KEY in schema.ts. The locks of what
  * writers share are electron/ledger/row-locks.ts's.
  */
-export { PG_ADVISORY_LOCK_KEY as SCHEMA_LOCK } from './schema'
+export { PG_ADVISORY_LOCK_KEY as SCHEMA_LOCK } from '../schema/steps.pg'

@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { openLedger } from '../db'
 import { openLedgerKey } from '../keystore'
-import { PG_SCHEMA_VERSION } from './schema'
+import { PG_SCHEMA_VERSION } from '../schema/steps.pg'
 
 const HOST = '/var/run/postgresql'
 const made: string[] = []

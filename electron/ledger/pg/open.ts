@@ -6,12 +6,12 @@
  * left untouched.
  */
 import { AppError } from '../../contract/errors'
-import { APPLICATION_ID } from '../migrations'
+import { APPLICATION_ID } from '../schema/migration'
 import type { Db, OpenOptions } from '../db-types'
 import { displayLocation } from '../location'
 import { clientConfig } from './client-config'
 import { PgDb } from './pg-db'
-import { PG_MIGRATIONS, PG_SCHEMA_VERSION } from './schema'
+import { PG_MIGRATIONS, PG_SCHEMA_VERSION } from '../schema/steps.pg'
 
 /**
  * How long a write waits for a lock another workstation's transaction holds, by default: a minute,

@@ -1,6 +1,6 @@
 /**
  * The PostgreSQL connection as the services use it: better-sqlite3's calls, answered the same way
- * (numbers, 1/0, Buffers, SQLite's wording of constraint failures), transactions that roll back
+ * (numbers, 1/0, Buffers, constraint failures named by kind and columns), transactions that roll back
  * whole. Writers side by side: pg-concurrency.test.ts; a connection that heals: pg-reconnect.test.ts.
  */
 import { execFileSync } from 'node:child_process'
@@ -47,15 +47,19 @@ describe('a PostgreSQL ledger answers as better-sqlite3 does', () => {
     expect(db.inTransaction).toBe(false)
   })
 
-  it('words constraint failures as SQLite does', () => {
+  it('names constraint failures by kind and columns, in the server’s own words', () => {
     const db = open()
-    db.prepare('INSERT INTO t (id, label, big) VALUES (?, ?, ?)').run(10, 'x', 1)
-    expect(() => db.prepare('INSERT INTO t (id, label, big) VALUES (?, ?, ?)').run(11, 'x', 1)).toThrow(
-      /UNIQUE constraint failed: t\.label/,
+    const insert = db.prepare('INSERT INTO t (id, label, big) VALUES (?, ?, ?)')
+    insert.run(10, 'x', 1)
+    expect(() => insert.run(11, 'x', 1)).toThrow(
+      expect.objectContaining({
+        failure: 'unique',
+        columns: ['t.label'],
+        pgCode: '23505',
+        message: expect.stringMatching(/^duplicate key value violates unique constraint/),
+      }),
     )
-    expect(() => db.prepare('INSERT INTO t (id, label, big) VALUES (?, ?, ?)').run(12, 'y', -1)).toThrow(
-      /CHECK constraint failed/,
-    )
+    expect(() => insert.run(12, 'y', -1)).toThrow(expect.objectContaining({ failure: 'check', pgCode: '23514' }))
   })
 
   it('rolls a failed transaction back whole, and a failed nested one back to its savepoint', () => {
@@ -68,11 +72,13 @@ describe('a PostgreSQL ledger answers as better-sqlite3 does', () => {
           insert.run(21, 'p', 1)
         })
         .immediate(),
-    ).toThrow(/UNIQUE/)
+    ).toThrow(expect.objectContaining({ failure: 'unique' }))
     expect(db.prepare('SELECT count(*) FROM t WHERE id IN (20, 21)').pluck().get()).toBe(0)
     db.transaction(() => {
       insert.run(22, 'q', 1)
-      expect(() => db.transaction(() => insert.run(23, 'q', 1))()).toThrow(/UNIQUE/)
+      expect(() => db.transaction(() => insert.run(23, 'q', 1))()).toThrow(
+        expect.objectContaining({ failure: 'unique' }),
+      )
       insert.run(24, 'r', 1)
     })()
     expect(db.prepare('SELECT id FROM t WHERE id BETWEEN 22 AND 24 ORDER BY id').pluck().all()).toEqual([22, 24])
@@ -170,7 +176,7 @@ describe('COPY posted without waiting (the bulk path of the sales)', () => {
           db.flush()
         })
         .immediate(),
-    ).toThrow(/UNIQUE constraint failed: t\.id/)
+    ).toThrow(expect.objectContaining({ failure: 'unique', columns: ['t.id'] }))
     expect(db.prepare('SELECT count(*) FROM t WHERE id BETWEEN 2000 AND 2199').pluck().get()).toBe(0)
     // the connection goes on as before
     db.prepare('INSERT INTO t (id, label, big) VALUES (?, ?, ?)').run(2200, 'after', 1)

@@ -60,7 +60,7 @@ export class PgDb {
     try {
       this.bridge.call({ op: 'connect' })
     } catch (e) {
-      throw e instanceof PgError && e.code === 'PG_LOST' ? ledgerLost(name, 'connect', e.message) : e
+      throw e instanceof PgError && e.failure === 'lost' ? ledgerLost(name, 'connect', e.message) : e
     }
   }
 
@@ -88,9 +88,8 @@ export class PgDb {
       return this.bridge.call(req, transfer)
     } catch (e) {
       if (!(e instanceof PgError)) throw e
-      if (e.code === 'SQLITE_BUSY')
-        throw ledgerBusy(this.name, this.lockWaitMs, e.message.replace(/^database is locked \((.*)\)$/, '$1'))
-      if (e.code !== 'PG_LOST') throw e
+      if (e.failure === 'busy') throw ledgerBusy(this.name, this.lockWaitMs, e.message)
+      if (e.failure !== 'lost') throw e
       if (this.within()) {
         this.cut = true
         throw ledgerLost(
@@ -117,7 +116,7 @@ export class PgDb {
       if (this.lockWaitMs !== null)
         this.bridge.call({ op: 'query', sql: `SET lock_timeout = ${this.lockWaitMs}`, params: [], array: false })
     } catch (e) {
-      if (e instanceof PgError && e.code === 'PG_LOST') throw ledgerLost(this.name, 'connect', e.message)
+      if (e instanceof PgError && e.failure === 'lost') throw ledgerLost(this.name, 'connect', e.message)
       throw e
     }
   }
@@ -236,11 +235,11 @@ export class PgDb {
     try {
       this.bridge.drain()
     } catch (e) {
-      if (e instanceof PgError && e.code === 'PG_LOST') {
+      if (e instanceof PgError && e.failure === 'lost') {
         this.cut = true
         throw ledgerLost(this.name, 'write', e.message)
       }
-      if (e instanceof PgError && e.code === 'SQLITE_BUSY') throw ledgerBusy(this.name, this.lockWaitMs, e.message)
+      if (e instanceof PgError && e.failure === 'busy') throw ledgerBusy(this.name, this.lockWaitMs, e.message)
       throw e
     }
   }

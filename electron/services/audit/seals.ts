@@ -18,7 +18,7 @@ import { canonicalJson } from '../../../game-core/commitment'
 import { parseSerial } from '../../../game-core/serial'
 import type { Db } from '../../ledger/db'
 import type { KeyStore } from '../../ledger/keystore'
-import { unitKey } from '../../ledger/migrations'
+import { unitKey } from '../../ledger/unit-key'
 import type { RowRef, SealKind } from './context'
 import { skeleton } from '../people'
 

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest'
 import type { Claim } from '../../contract/claims-types'
 import { formatSerial } from '../../../game-core/serial'
-import { splitUnitKey } from '../../ledger/migrations'
+import { splitUnitKey } from '../../ledger/unit-key'
 import { CLAIMS_T0, STAFF, useClaimsWorlds, type ClaimsWorld } from '../../../test/support/claims-world'
 import { refusalData as refusal } from '../../../test/support/refusal'
 

@@ -15,7 +15,7 @@
 import { WINNER_CUT_OFFS, type WinnerFigures, type WinnerFlag } from '../../contract/claims-types'
 import type { Db } from '../../ledger/db'
 import { jsonValues } from '../../ledger/dialect'
-import { UNIT_KEY_EMISSION } from '../../ledger/migrations'
+import { UNIT_KEY_EMISSION } from '../../ledger/unit-key'
 import type { Catalog } from '../catalog'
 import { RELATED_SQL } from './related-parties'
 

@@ -7,7 +7,7 @@ import type { Claim } from '../../contract/claims-types'
 import { formatSerial } from '../../../game-core/serial'
 import type { Db } from '../../ledger/db'
 import type { ClaimRow, ClaimsContext, ClaimsDeps } from './context'
-import { splitUnitKey, unitKey } from '../../ledger/migrations'
+import { splitUnitKey, unitKey } from '../../ledger/unit-key'
 import { RELATED_SQL } from './related-parties'
 import { parseSerialOrThrow } from '../sales'
 

@@ -4,7 +4,7 @@
  */
 import { AppError, because } from '../../contract/errors'
 import type { Claim, ClaimStatus, IdentityDocument } from '../../contract/claims-types'
-import { unitKey } from '../../ledger/migrations'
+import { unitKey } from '../../ledger/unit-key'
 import { lockClaim, lockSubject } from '../../ledger/row-locks'
 import type { AuditService } from '../audit'
 import { claimRow, maskedReference, serialOf, toClaim } from './rows'

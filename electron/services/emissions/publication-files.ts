@@ -8,7 +8,7 @@ import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
 import { formatSerial } from '../../../game-core/serial'
 import type { Db } from '../../ledger/db'
-import { unitKey } from '../../ledger/migrations'
+import { unitKey } from '../../ledger/unit-key'
 
 export const SALES_HEADER = 'serial,soldAt,prizeCents'
 /** Text gathered before each write: about 1 MB. */

@@ -47,7 +47,8 @@ import { listImports, recordImport, recordRefusal, sha256Of, type Refusal } from
 import type { Problem } from './problems'
 import { createStreamedImport, type FeedRead, Irregular } from './stream'
 import { createLeases, feedSubject, type Lease, type Leases } from '../leases'
-import { withoutKeyChecks, type SalesService } from '../sales'
+import { withoutKeyChecks } from '../../ledger/dialect'
+import type { SalesService } from '../sales'
 import type { WriteTurn } from './write-turn'
 
 /** Bad lines listed in the error's details; the message counts them all. */

@@ -9,7 +9,7 @@ import { describePlayerIdProblem, describeTextProblem, playerIdProblem, type Tex
 import { playProblems, type Play } from '../../../game-core/play'
 import type { GameDefinition } from '../../../game-core/rules'
 import { formatSerial, parseSerial, SerialError, type UnitId } from '../../../game-core/serial'
-import { splitUnitKey, unitKey } from '../../ledger/migrations'
+import { splitUnitKey, unitKey } from '../../ledger/unit-key'
 import { isValidPlayFast, packEvents, playCode } from '../../ledger/play-codec'
 import type { BlockRow } from '../catalog'
 import { SALE_CLOCK_SKEW_MS, toMillis } from '../common'

@@ -10,10 +10,13 @@
  */
 import { spawnSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { closeSync, openSync, readSync, renameSync, rmSync, statSync } from 'node:fs'
+import { closeSync, copyFileSync, openSync, readSync, renameSync, rmSync, statSync } from 'node:fs'
 import { AppError } from '../../contract/errors'
 import { displayLocation } from '../../ledger/location'
 import { PgDb } from '../../ledger/pg/pg-db'
+import { checkpointFilePath } from '../../ledger/checkpoint'
+import { keyFilePath, readKeyFile, keyProblems, writeKeyFile } from '../../ledger/keystore'
+import type { RestoreOptions } from './context'
 
 /** The first bytes of a file: a pg_dump archive ("PGDMP"), a SQLite file, or something else. */
 export function backupFormat(path: string): 'pg_dump' | 'sqlite' | 'unknown' {
@@ -144,3 +147,41 @@ export async function withScratchDatabase<R>(
 }
 
 export const fileBytes = (path: string) => statSync(path).size
+
+/** A pg_dump backup restored into an empty database; its key and checkpoint put where the team ledger keeps them. */
+export function restoreTeamLedger(o: RestoreOptions): { movedAside: null } {
+  const format = backupFormat(o.backup)
+  if (format === 'sqlite') {
+    throw new AppError(
+      'BAD_ARGUMENTS',
+      `${o.backup} is a backup of a SQLite ledger file: restore it into a file (--db <file>), not into the PostgreSQL database ${displayLocation(o.target)}; a ledger is not moved across engines`,
+    )
+  }
+  if (format !== 'pg_dump')
+    throw new AppError(
+      'BAD_ARGUMENTS',
+      `${o.backup} is not a backup of a CARATS ledger (neither a pg_dump archive nor a SQLite file)`,
+    )
+  if (o.replace)
+    throw new AppError(
+      'BAD_ARGUMENTS',
+      '--replace is for a ledger file: a team ledger is restored into a new, empty database (nothing is replaced)',
+    )
+  archiveEntries(o.backup)
+  const keyFrom = o.keyFile ?? `${o.backup}.key`
+  const key = readKeyFile(keyFrom)
+  if (!key) throw keyProblems.missing(keyFrom, null)
+  const keyTo = keyFilePath(o.target)
+  const theirs = readKeyFile(keyTo)
+  if (theirs && !theirs.equals(key))
+    throw new AppError(
+      'CONFLICT',
+      `${keyTo} holds another key than the backup's: give a new key file (--key-file before the command, or CARATS_KEY_FILE); nothing was touched`,
+    )
+  refuseNotEmpty(o.target)
+  restoreInto(o.backup, o.target)
+  if (!theirs) writeKeyFile(keyTo, key)
+  const checkpoint = `${o.backup}.audit-checkpoint`
+  if (statSync(checkpoint, { throwIfNoEntry: false })) copyFileSync(checkpoint, checkpointFilePath(o.target, keyTo))
+  return { movedAside: null }
+}

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest'
 import { formatSerial } from '../../../game-core/serial'
 import { engineOf } from '../../ledger/dialect'
-import { splitUnitKey, unitKey } from '../../ledger/migrations'
+import { splitUnitKey, unitKey } from '../../ledger/unit-key'
 import { useClaimsWorlds, type ClaimsWorld } from '../../../test/support/claims-world'
 import { checkLedgerData, type LedgerDataCheck } from './check'
 

@@ -7,7 +7,7 @@
  */
 import type { LedgerProblem, LedgerProblemKind } from '../../contract/types'
 import type { Db } from '../../ledger/db'
-import { UNIT_KEY_BLOCK, UNIT_KEY_EMISSION } from '../../ledger/migrations'
+import { UNIT_KEY_BLOCK, UNIT_KEY_EMISSION } from '../../ledger/unit-key'
 
 type Report = (kind: LedgerProblemKind, make: () => Omit<LedgerProblem, 'kind'>) => void
 

@@ -12,10 +12,11 @@ import { LOSING } from '../../../game-core/block'
 import { formatSerial } from '../../../game-core/serial'
 import type { LedgerDataCheck, LedgerProblem, LedgerProblemKind, LedgerProblemRow } from '../../contract/types'
 import type { Db } from '../../ledger/db'
-import { UNIT_KEY_BLOCK, UNIT_KEY_EMISSION } from '../../ledger/migrations'
+import { UNIT_KEY_BLOCK, UNIT_KEY_EMISSION } from '../../ledger/unit-key'
 import type { Catalog } from '../catalog'
 import { compareClaims, DueClaims, thresholdsOf } from './check-claims'
-import { inReadSnapshot, rowFeeds, type SaleHook } from './check-rows'
+import type { SaleHook } from './check-rows'
+import { inReadSnapshot, rowFeeds } from './check-engines'
 
 // the result's types are the contract's (it crosses IPC); re-exported for the services that use the check
 export type { LedgerDataCheck, LedgerProblem, LedgerProblemKind, LedgerProblemRow }

@@ -5,6 +5,7 @@
 import type { AppError, ErrorCode } from '../../contract/errors'
 import type { BackupReport, LedgerCheckReport } from '../../contract/types'
 import type { WorkerLedgerRef } from '../../ledger/worker-ref'
+import type { Clock } from '../common'
 
 /** The integrity check's worker, as this thread resolves it (a worker run from memory cannot find it). */
 type Entries = { integrityEntry?: { file: string; eval: boolean } }
@@ -25,3 +26,14 @@ export type LedgerTaskRunner = <D extends LedgerTaskData>(
   data: D,
   onProgress?: (done: number, total: number) => void,
 ) => Promise<ResultOf<D>>
+
+/** A restore of a backup: a file over a file ledger (integrity.ts), or a pg_dump into an empty database (backup.pg.ts). */
+export interface RestoreOptions {
+  backup: string
+  target: string
+  /** The backup's key file (default `<backup>.key`). */
+  keyFile?: string
+  /** Replace a ledger that exists at `target` (it is moved aside, never deleted). */
+  replace?: boolean
+  clock: Clock
+}

@@ -9,7 +9,7 @@
  */
 import type { LedgerCheckReport } from '../../contract/types'
 import type { Db } from '../../ledger/db'
-import { PG_MIGRATIONS, PG_SCHEMA_VERSION } from '../../ledger/pg/schema'
+import { PG_MIGRATIONS, PG_SCHEMA_VERSION } from '../../ledger/schema/steps.pg'
 
 type Kind = 'table' | 'index' | 'trigger' | 'function' | 'collation'
 const plural = (kind: Kind, n: number) => (n === 1 ? kind : kind === 'index' ? 'indexes' : `${kind}s`)

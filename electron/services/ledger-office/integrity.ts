@@ -5,24 +5,30 @@
  * pg_dump, backup.pg.ts), written with its key and checkpoint and checked before it is
  * called good, and the restore of such a backup.
  */
-import { copyFileSync, renameSync, rmSync, statSync } from 'node:fs'
-import Database from 'better-sqlite3'
-import { Worker } from 'node:worker_threads'
+import { renameSync, statSync } from 'node:fs'
 import { AppError } from '../../contract/errors'
 import type { BackupReport, LedgerCheckReport, RestoreReport } from '../../contract/types'
 import { checkpointFilePath, type CheckpointRead } from '../../ledger/checkpoint'
 import { inspectLedger, openLedger, type Db } from '../../ledger/db'
-import { keyFilePath, readKeyFile, keyProblems, writeKeyFile, type KeyStore } from '../../ledger/keystore'
+import { keyFilePath, readKeyFile, keyProblems, type KeyStore } from '../../ledger/keystore'
 import { createAuditService, type AuditService } from '../audit'
 import { createCatalog, type Catalog } from '../catalog'
 import { type Clock, iso } from '../common'
-import { workerEntry } from '../../threads/entry'
 import { engineOf } from '../../ledger/dialect'
-import { displayLocation, isPostgresUrl } from '../../ledger/location'
+import { isPostgresUrl } from '../../ledger/location'
 import { checkLedgerData } from './check'
-import { archiveEntries, backupFormat, dumpInto, refuseNotEmpty, restoreInto, withScratchDatabase } from './backup.pg'
+import type { RestoreOptions } from './context'
+import {
+  archiveEntries,
+  backupFormat,
+  dumpInto,
+  restoreInto,
+  restoreTeamLedger,
+  withScratchDatabase,
+} from './backup.pg'
 import { pgIntegrityOf } from './integrity.pg'
-import { commitFileRestore, finishInterruptedRestore, stageFiles, type FileRestore } from './restore'
+import { copyBackup, copyInto, integrityBeside, refuseInUse } from './integrity.sqlite'
+import { commitFileRestore, finishInterruptedRestore, stageFiles, type FileRestore } from './restore.sqlite'
 
 export interface CheckDeps {
   db: Db
@@ -37,34 +43,6 @@ export interface CheckOptions {
   /** Judge the log against this checkpoint instead of its own (a copy against its ledger's). */
   against?: CheckpointRead
   progress?: (done: number, total: number) => void
-}
-
-const verdict = (messages: string[]): LedgerCheckReport['integrity'] => ({
-  engine: 'sqlite',
-  ok: messages.length === 1 && messages[0] === 'ok',
-  messages,
-})
-
-/** SQLite's own check of every page and index, on this connection. */
-export function integrityOf(db: Db): LedgerCheckReport['integrity'] {
-  return verdict((db.pragma('integrity_check(20)') as { integrity_check: string }[]).map((r) => r.integrity_check))
-}
-
-/** The same on a worker thread with a read-only connection of its own, to run beside other work. */
-function integrityBeside(dbPath: string): Promise<LedgerCheckReport['integrity']> {
-  return new Promise((resolve, reject) => {
-    const entry = workerEntry('integrity-worker')
-    const worker = new Worker(entry.file, { eval: entry.eval, workerData: { dbPath } })
-    let answer: { messages?: string[]; error?: string } = { error: 'the worker stopped without an answer' }
-    worker.once('message', (m: typeof answer) => (answer = m))
-    worker.once('error', (e) => (answer = { error: e.message }))
-    // settled once the worker has ended, its connection closed
-    worker.once('exit', () =>
-      answer.messages
-        ? resolve(verdict(answer.messages))
-        : reject(new AppError('DATABASE', `the integrity check could not run: ${answer.error}`)),
-    )
-  })
 }
 
 /**
@@ -113,19 +91,6 @@ function refuseExisting(...paths: string[]): void {
         'CONFLICT',
         `${p} already exists: choose a new file name for the backup (nothing is overwritten)`,
       )
-}
-
-/** A consistent copy of the open ledger at `dest`, from one snapshot, without stopping writers. */
-function copyInto(db: Db, dest: string): void {
-  try {
-    db.prepare('VACUUM INTO ?').run(dest)
-  } catch (e) {
-    rmSync(dest, { force: true })
-    throw new AppError(
-      'BAD_ARGUMENTS',
-      `cannot write the copy to ${dest}: ${(e as Error).message}; check the folder exists and is writable`,
-    )
-  }
 }
 
 /** The copy checked as a ledger of its own; if its log reaches its ledger's checkpoint, it gets its own. */
@@ -211,40 +176,6 @@ export async function backupLedger(deps: BackupDeps, actor: string, dest: string
   return { ...files, bytes, at: check.at, check }
 }
 
-export interface RestoreOptions {
-  backup: string
-  target: string
-  /** The backup's key file (default `<backup>.key`). */
-  keyFile?: string
-  /** Replace a ledger that exists at `target` (it is moved aside, never deleted). */
-  replace?: boolean
-  clock: Clock
-}
-
-function refuseInUse(target: string): void {
-  if (exists(`${target}-wal`)) {
-    throw new AppError(
-      'ILLEGAL_STATE',
-      `${target} is open (its write-ahead log ${target}-wal exists): close the app and every carats command on it, then restore again`,
-    )
-  }
-}
-
-function copyBackup(backup: string, tmp: string): void {
-  rmSync(tmp, { force: true })
-  let src: Db
-  try {
-    src = new Database(backup, { readonly: true, fileMustExist: true })
-  } catch (e) {
-    throw new AppError('NOT_FOUND', `cannot read the backup ${backup}: ${(e as Error).message}`)
-  }
-  try {
-    copyInto(src, tmp)
-  } finally {
-    src.close()
-  }
-}
-
 /** Files of a restore, put in place; the ledger that was there is moved aside. */
 export function restoreFiles(o: RestoreOptions): { movedAside: string | null } {
   if (!exists(o.backup)) throw new AppError('NOT_FOUND', `there is no backup ${o.backup}`)
@@ -286,44 +217,6 @@ export function stageFileRestore(o: RestoreOptions): FileRestore {
     stamp: iso(o.clock()).replace(/[:.]/g, '-'),
     copy: copyBackup,
   })
-}
-
-/** A pg_dump backup restored into an empty database; its key and checkpoint put where the team ledger keeps them. */
-function restoreTeamLedger(o: RestoreOptions): { movedAside: null } {
-  const format = backupFormat(o.backup)
-  if (format === 'sqlite') {
-    throw new AppError(
-      'BAD_ARGUMENTS',
-      `${o.backup} is a backup of a SQLite ledger file: restore it into a file (--db <file>), not into the PostgreSQL database ${displayLocation(o.target)}; a ledger is not moved across engines`,
-    )
-  }
-  if (format !== 'pg_dump')
-    throw new AppError(
-      'BAD_ARGUMENTS',
-      `${o.backup} is not a backup of a CARATS ledger (neither a pg_dump archive nor a SQLite file)`,
-    )
-  if (o.replace)
-    throw new AppError(
-      'BAD_ARGUMENTS',
-      '--replace is for a ledger file: a team ledger is restored into a new, empty database (nothing is replaced)',
-    )
-  archiveEntries(o.backup)
-  const keyFrom = o.keyFile ?? `${o.backup}.key`
-  const key = readKeyFile(keyFrom)
-  if (!key) throw keyProblems.missing(keyFrom, null)
-  const keyTo = keyFilePath(o.target)
-  const theirs = readKeyFile(keyTo)
-  if (theirs && !theirs.equals(key))
-    throw new AppError(
-      'CONFLICT',
-      `${keyTo} holds another key than the backup's: give a new key file (--key-file before the command, or CARATS_KEY_FILE); nothing was touched`,
-    )
-  refuseNotEmpty(o.target)
-  restoreInto(o.backup, o.target)
-  if (!theirs) writeKeyFile(keyTo, key)
-  const checkpoint = `${o.backup}.audit-checkpoint`
-  if (exists(checkpoint)) copyFileSync(checkpoint, checkpointFilePath(o.target, keyTo))
-  return { movedAside: null }
 }
 
 export async function restoreReport(

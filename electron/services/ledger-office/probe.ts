@@ -14,9 +14,9 @@ import type { LedgerTestResult, LedgerTestStep } from '../../contract/ledger-set
 import { AppError } from '../../contract/errors'
 import { keyFingerprint, readKeyFile } from '../../ledger/keystore'
 import { displayLocation } from '../../ledger/location'
-import { APPLICATION_ID } from '../../ledger/migrations'
+import { APPLICATION_ID } from '../../ledger/schema/migration'
 import { clientConfig } from '../../ledger/pg/client-config'
-import { PG_SCHEMA_VERSION } from '../../ledger/pg/schema'
+import { PG_SCHEMA_VERSION } from '../../ledger/schema/steps.pg'
 
 const CONNECT_TIMEOUT_MS = 5000
 

@@ -22,7 +22,7 @@ import type {
 } from '../../contract/types'
 import { formatSerial } from '../../../game-core/serial'
 import type { Db } from '../../ledger/db'
-import { splitUnitKey } from '../../ledger/migrations'
+import { splitUnitKey } from '../../ledger/unit-key'
 import { playModeOf, playStatusOf } from '../../ledger/play-codec'
 import type { Catalog } from '../catalog'
 

@@ -10,7 +10,8 @@ import type { Statement } from 'better-sqlite3'
 import { AppError } from '../../contract/errors'
 import { brokenConstraint } from '../../ledger/constraint'
 import type { Db } from '../../ledger/db'
-import { jsonValues } from '../../ledger/dialect'
+import { engineOf, jsonValues, withoutKeyChecks } from '../../ledger/dialect'
+import type { PgDb } from '../../ledger/pg/pg-db'
 import type { AlertsService } from '../alerts'
 import type { Catalog } from '../catalog'
 import { createClaimWriter } from '../claims'
@@ -24,27 +25,15 @@ import {
   playerCacheOf,
   type PlayerEntry,
 } from './player-cache'
-import { createSalesRows, SALE_COLUMNS, type DayTotals } from './rows'
+import { SALE_COLUMNS, type DayTotals, type SalesRows } from './rows'
+import { sqliteSalesRows } from './rows.sqlite'
+import { pgSalesRows } from './rows.pg'
 import type { EmissionState, PendingSale } from './state'
 
 export type { PlayerEntry } from './player-cache'
 
 const DAY_MS = 86_400_000
 let batchStamp = 0
-
-/**
- * `work` without SQLite's check of the sales' foreign key (player_id → players), for work whose
- * sales are all written by a sales service's batch, which checks each of its players once
- * (see transact). Called outside any transaction: inside one, the pragma does nothing.
- */
-export function withoutKeyChecks<T>(db: Db, work: () => T): T {
-  db.pragma('foreign_keys = OFF')
-  try {
-    return work()
-  } finally {
-    db.pragma('foreign_keys = ON')
-  }
-}
 
 export interface SalesBatches {
   beginBatch(): Batch
@@ -93,6 +82,11 @@ interface BatchContext {
   append: boolean
 }
 
+/** The sales rows of this ledger's engine (rows.sqlite.ts, rows.pg.ts). */
+function salesRowsOf(db: Db): SalesRows {
+  return engineOf(db) === 'postgres' ? pgSalesRows(db as unknown as PgDb) : sqliteSalesRows(db)
+}
+
 export function createSalesBatch({
   db,
   catalog,
@@ -102,7 +96,7 @@ export function createSalesBatch({
   catalog: Catalog
   alerts: AlertsService
 }): SalesBatches {
-  const rows = createSalesRows(db)
+  const rows = salesRowsOf(db)
   const byName = db.prepare(`SELECT id, name FROM players WHERE name IN (SELECT value FROM ${jsonValues(db)})`).raw()
   const ctx: BatchContext = {
     db,

@@ -5,7 +5,7 @@
  * a serial. The writes are batch.ts's, as for the general batch.
  */
 import { AppError } from '../../contract/errors'
-import { unitKey } from '../../ledger/migrations'
+import { unitKey } from '../../ledger/unit-key'
 import { NO_PLAY } from '../../ledger/play-codec'
 import type { CheckedSales, CheckedStream, SalesContext, UnitRun } from './context'
 import {

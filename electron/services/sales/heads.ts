@@ -5,13 +5,13 @@
  * the newer of its own and the row's (rows.ts), so the batches may commit in any order. The
  * rows are locked first, in order of id (row-locks.ts lockPlayers), so that two batches never wait
  * for each other in a circle; the locks are held to the commit. A bulk job that appends its totals
- * (player_deltas) writes no players row, and locks none. On SQLite nothing: one writer per file.
+ * (player_deltas) writes no players row, and locks none. On SQLite nothing (lockPlayers locks only on
+ * PostgreSQL): one writer per file.
  *
  * Until schema 15 this also read the heads of the players' chains of sales again, and relinked a
  * batch's sales onto a head another workstation had moved: the chains are gone (players.ts).
  */
 import type { Db } from '../../ledger/db'
-import { engineOf } from '../../ledger/dialect'
 import { lockPlayers } from '../../ledger/row-locks'
 import type { PlayerEntry } from './player-cache'
 
@@ -19,7 +19,6 @@ import type { PlayerEntry } from './player-cache'
 export type PlayerLocks = (players: readonly PlayerEntry[], appending: boolean) => void
 
 export function createPlayerLocks(db: Db): PlayerLocks {
-  if (engineOf(db) !== 'postgres') return () => {}
   return (players, appending) => {
     if (!appending && players.length > 0)
       lockPlayers(

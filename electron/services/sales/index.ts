@@ -3,7 +3,6 @@
  * the folder.
  */
 export { createSalesService } from './service'
-export { withoutKeyChecks } from './batch'
 export type { CheckedSales, CheckedStream, SaleInput, SalesService, UnitRun } from './context'
 export { createTicketsService, parseSerialOrThrow, type TicketsService } from './tickets'
 // a lease's heartbeat on the connection that sells keeps that connection's player cache valid

@@ -7,7 +7,7 @@ import { createSalesGenerator, HOURLY_WEIGHTS, inProcessDrafts, playerName, seed
 import { sellDrafts } from './selling'
 import { workerDrafts } from './drafts-thread'
 import { formatSerial } from '../../../game-core/serial'
-import { splitUnitKey } from '../../ledger/migrations'
+import { splitUnitKey } from '../../ledger/unit-key'
 import { createPlayersService } from '../players'
 
 const NOW = Date.parse('2025-03-20T15:00:00Z')

@@ -22,7 +22,7 @@
 import { AppError, because } from '../../contract/errors'
 import type { AuditAction, JobInfo } from '../../contract/types'
 import type { Db } from '../../ledger/db'
-import { UNIT_KEY_EMISSION } from '../../ledger/migrations'
+import { UNIT_KEY_EMISSION } from '../../ledger/unit-key'
 import { formatSerial } from '../../../game-core/serial'
 import type { AuditService } from '../audit'
 import type { Catalog } from '../catalog'

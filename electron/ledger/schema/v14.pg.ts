@@ -1,5 +1,5 @@
 /**
- * Step 14 on PostgreSQL: migrations.ts V14, the commit-first key ceremony (DERIVATION.md §1.1).
+ * Step 14 on PostgreSQL: v14.sqlite.ts, the commit-first key ceremony (DERIVATION.md §1.1).
  * The backend's share is drawn only once the custodian has committed to theirs, so a ceremony that
  * is opened has no share yet; the commitment, who made it and when; the protocol of each ceremony
  * (1: the backend's share first, the ceremonies made before; 2: the custodian's commitment first);

@@ -6,12 +6,14 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir, userInfo } from 'node:os'
 import { join } from 'node:path'
 import { openLedger, type Db } from '../db'
-import { APPLICATION_ID, LATEST_VERSION, splitUnitKey, unitKey } from '../migrations'
-import { PG_ADVISORY_LOCK_KEY, PG_MIGRATIONS, PG_SCHEMA_VERSION } from './schema'
-import { ALLOWED, FIXTURE, REFUSALS, type Refusal } from './schema-cases'
-import { FOREIGN_KEY_TRIGGERS } from './schema-v10'
-import { PG_ONLY_TABLES, PG_ONLY_TRIGGERS } from './schema-v12'
-import { PG_ROWID_LISTED } from './schema-v15'
+import { LATEST_VERSION } from './steps.sqlite'
+import { APPLICATION_ID } from './migration'
+import { splitUnitKey, unitKey } from '../unit-key'
+import { PG_ADVISORY_LOCK_KEY, PG_MIGRATIONS, PG_SCHEMA_VERSION } from './steps.pg'
+import { ALLOWED, FIXTURE, REFUSALS, type Refusal } from './refusals'
+import { FOREIGN_KEY_TRIGGERS } from './v10.pg'
+import { PG_ONLY_TABLES, PG_ONLY_TRIGGERS } from './v12.pg'
+import { PG_ROWID_LISTED } from './v15.pg'
 
 const SERVER = 'postgresql:///postgres?host=/var/run/postgresql'
 
@@ -39,7 +41,7 @@ async function answers(url: string): Promise<boolean> {
 
 const server = await answers(SERVER)
 const WHY = server ? '' : ` (skipped: no PostgreSQL server answers at ${SERVER}; start one to run these tests)`
-if (!server) console.warn(`schema.test.ts${WHY}`)
+if (!server) console.warn(`schema/engines.test.ts${WHY}`)
 
 describe('the PostgreSQL schema version', () => {
   it("is the SQLite schema's, and its last step brings a database there", () => {

@@ -1,5 +1,5 @@
 /**
- * The ledger on PostgreSQL as of SQLite schema 10 (migrations.ts V1…V10 folded into one step):
+ * The ledger on PostgreSQL as of SQLite schema 10 (v01.sqlite.ts … v10.sqlite.ts folded into one step):
  * the same tables, columns (in the same order), defaults, keys, CHECKs, indexes and triggers'
  * rules. How the two correspond, and why they differ where they do: docs/ledger.md.
  *

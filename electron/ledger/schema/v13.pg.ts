@@ -1,5 +1,5 @@
 /**
- * Step 13 on PostgreSQL: migrations.ts V13, rows sealed to the audit log (services/audit/seals.ts)
+ * Step 13 on PostgreSQL: v13.sqlite.ts, rows sealed to the audit log (services/audit/seals.ts)
  * and accounts' skeletons, grants and confirmations.
  */
 export const PG_V13 = /* sql */ `

@@ -1,5 +1,5 @@
 /**
- * Step 12 on PostgreSQL: migrations.ts V12, the view `player_totals`, and what a team ledger adds
+ * Step 12 on PostgreSQL: v12.sqlite.ts, the view `player_totals`, and what a team ledger adds
  * behind it (docs/ledger.md). A simulation or an import of millions of sales rewrote about
  * one players row per sale on a whole block (each batch of sales touches most of the players it
  * sells to): nearly half of the server's work. Those bulk writes append each player's batch
@@ -10,7 +10,7 @@
  * newest of the heads by (time of sale, unit key), so deltas can be folded in any order, by any
  * workstation, at any time.
  */
-/** The team ledger's own table, which a SQLite ledger has no counterpart of (schema.test.ts). */
+/** The team ledger's own table, which a SQLite ledger has no counterpart of (schema/engines.test.ts). */
 export const PG_ONLY_TABLES = ['player_deltas'] as const
 /** Its triggers: the deltas' player checked per statement, as the sales' is. */
 export const PG_ONLY_TRIGGERS = ['player_deltas_players_exist', 'player_deltas_players_exist_update'] as const

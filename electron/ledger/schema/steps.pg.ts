@@ -1,17 +1,18 @@
 /**
- * The ledger's schema on PostgreSQL: numbered steps, as migrations.ts is for SQLite, with the same
+ * The ledger's schema on PostgreSQL: numbered steps, as steps.sqlite.ts is for SQLite, with the same
  * version numbers. `ledger_identity` (one row) holds what SQLite keeps in PRAGMA application_id
  * and user_version; each step's SQL ends by writing its version there, so that running a step
  * whole, in one transaction, is all a runner does. How the two schemas correspond, and the rule
  * for the next migration (its SQLite and its PostgreSQL SQL, same number): docs/ledger.md.
  */
-import { APPLICATION_ID, LATEST_VERSION, type Migration } from '../migrations'
-import { PG_V10 } from './schema-v10'
-import { PG_V11 } from './schema-v11'
-import { PG_V12 } from './schema-v12'
-import { PG_V13 } from './schema-v13'
-import { PG_V14 } from './schema-v14'
-import { PG_V15 } from './schema-v15'
+import { LATEST_VERSION } from './steps.sqlite'
+import { APPLICATION_ID, type Migration } from './migration'
+import { PG_V10 } from './v10.pg'
+import { PG_V11 } from './v11.pg'
+import { PG_V12 } from './v12.pg'
+import { PG_V13 } from './v13.pg'
+import { PG_V14 } from './v14.pg'
+import { PG_V15 } from './v15.pg'
 
 /**
  * The key of the schema lock (`pg_advisory_xact_lock*`, the one-bigint form; the two-int form is
@@ -65,6 +66,6 @@ export const PG_MIGRATIONS: readonly Migration[] = [
 
 /**
  * The version a PostgreSQL ledger is brought to: the SQLite schema's. The last of PG_MIGRATIONS
- * must bring it there (schema.test.ts checks it): a SQLite migration comes with its PostgreSQL step.
+ * must bring it there (schema/engines.test.ts checks it): a SQLite migration comes with its PostgreSQL step.
  */
 export const PG_SCHEMA_VERSION = LATEST_VERSION

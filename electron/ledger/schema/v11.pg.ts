@@ -1,5 +1,5 @@
 /**
- * Step 11 on PostgreSQL: migrations.ts V11 (leases of long jobs across workstations,
+ * Step 11 on PostgreSQL: v11.sqlite.ts (leases of long jobs across workstations,
  * services/leases.ts), task_leases' rows carried over as SQLite's step does.
  */
 export const PG_V11 = /* sql */ `

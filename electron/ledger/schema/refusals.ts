@@ -1,5 +1,5 @@
 /**
- * The statements schema.test.ts runs against a SQLite ledger and a PostgreSQL one alike: a few rows
+ * The statements schema/engines.test.ts runs against a SQLite ledger and a PostgreSQL one alike: a few rows
  * that every rule accepts, then, for each trigger, each CHECK and a few keys, one statement that
  * breaks that rule alone. Written once, in SQL both engines read (`?` parameters for bytes).
  */
@@ -348,7 +348,7 @@ const KEYS: Refusal[] = [
     rule: 'player_deltas_player_id_fkey',
     kind: 'foreign key',
     sql: 'INSERT INTO player_deltas (player_id, units, staked_cents, won_cents, first_sale_at, last_sale_at, last_key) VALUES (99, 1, 200, 0, 1, 1, 10010000000)',
-    // a team ledger's own table (pg/schema-v12.ts)
+    // a team ledger's own table (schema/v12.pg.ts)
     sqlite: null,
   },
 ]
