@@ -89,7 +89,7 @@ export interface Backend {
   actor: Actor
   /** Cancels running tasks and closes the ledger. */
   close(): void
-  /** Same, after the running tasks have stopped. */
+  /** Same, after the running tasks have stopped; settled once every thread of this backend has closed its connection. */
   closeGracefully(): Promise<void>
 }
 
@@ -243,11 +243,11 @@ export function openBackend(opts: BackendOptions): Backend {
     close() {
       if (closed) return
       closed = true
-      pool?.close()
+      void pool?.close()
       // its leases are dead from now on: another backend takes its jobs over (leases.ts)
       services.leases.close()
       void services.jobs.shutdown()
-      closeImportWorkers(opts.dbPath)
+      void closeImportWorkers(opts.dbPath)
       services.audit.flushCheckpoint()
       db.close()
     },
@@ -255,11 +255,12 @@ export function openBackend(opts: BackendOptions): Backend {
       if (closed) return
       await services.jobs.shutdown()
       closed = true
-      pool?.close()
+      const threads = Promise.all([pool?.close(), closeImportWorkers(opts.dbPath)])
       services.leases.close()
-      closeImportWorkers(opts.dbPath)
       services.audit.flushCheckpoint()
       db.close()
+      // over once the threads have closed their connections too
+      await threads
     },
   }
 }

@@ -72,10 +72,13 @@ class ReadThread {
   readonly worker: Worker
   readonly pending = new Map<number, Held>()
   failed = false
+  /** Settled when the thread has exited (its connection closed). */
+  readonly ended: Promise<void>
 
   constructor(data: ReadWorkerData) {
     const entry = workerEntry('read-worker')
     this.worker = new Worker(entry.file, { eval: entry.eval, workerData: data })
+    this.ended = new Promise((ended) => this.worker.once('exit', () => ended()))
     this.worker.on('message', (m: ReadAnswer) => this.settle(m))
     this.worker.on('error', (e) => this.fail(`a reading thread failed: ${e.message}`))
     this.worker.on('exit', (code) => this.fail(`a reading thread stopped (exit code ${code})`))
@@ -139,11 +142,13 @@ export class ReadPool {
     return new Promise((settle) => thread.call(message, { settle, writes }))
   }
 
-  /** Ends the threads, each closing its connection first. */
-  close(): void {
+  /** Ends the threads, each closing its connection first; settled once they have exited. */
+  close(): Promise<void> {
     this.closed = true
-    for (const t of this.threads) t?.worker.postMessage({ type: 'close' })
+    const closing = this.threads.filter((t) => t !== null)
+    for (const t of closing) t.worker.postMessage({ type: 'close' })
     this.threads.fill(null)
+    return Promise.all(closing.map((t) => t.ended)).then(() => undefined)
   }
 
   private leastBusy(): ReadThread {

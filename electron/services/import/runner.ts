@@ -62,6 +62,8 @@ interface Pending {
 /** One ledger's import worker, and the imports it has been asked for. */
 class ImportThread {
   readonly worker: Worker
+  /** Settled when the worker has exited (its connection closed). */
+  readonly ended: Promise<void>
   private readonly pending = new Map<number, Pending>()
   private nextId = 1
   private timer: ReturnType<typeof setTimeout> | null = null
@@ -79,6 +81,7 @@ class ImportThread {
       ...(turn ? { turn: turn.memory } : {}),
     }
     this.worker = new Worker(entry.file, { eval: entry.eval, workerData })
+    this.ended = new Promise((ended) => this.worker.once('exit', () => ended()))
     this.worker.on('message', (m: ImportWorkerMessage) => this.settle(m))
     this.worker.on('error', (e) => this.fail(`the import's worker failed: ${e.message}`))
     this.worker.on('exit', (code) => this.fail(`the import's worker stopped (exit code ${code})`))
@@ -113,13 +116,14 @@ class ImportThread {
     })
   }
 
-  /** Ends the worker, which closes its connection first. */
-  close(): void {
+  /** Ends the worker, which closes its connection first; settled once it has exited. */
+  close(): Promise<void> {
     if (this.timer) clearTimeout(this.timer)
     this.timer = null
     // out of the map at once: an import asked for meanwhile starts a new worker, never this closing one
     this.onEnd(this)
     this.worker.postMessage({ type: 'close' })
+    return this.ended
   }
 
   private settle(m: ImportWorkerMessage): void {
@@ -174,12 +178,14 @@ function threadFor(dbPath: string, keyFile: string | undefined): ImportThread {
 }
 
 /** Ends the import worker of the ledger at dbPath (or of every ledger), if one is there. */
-export function closeImportWorkers(dbPath?: string): void {
+export function closeImportWorkers(dbPath?: string): Promise<void> {
+  const closing: Promise<void>[] = []
   for (const [path, t] of threads) {
     if (dbPath !== undefined && path !== dbPath) continue
     threads.delete(path)
-    t.close()
+    closing.push(t.close())
   }
+  return Promise.all(closing).then(() => undefined)
 }
 
 export function workerImport(dbPath: string, clock: Clock, keyFile?: string) {

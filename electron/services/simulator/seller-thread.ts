@@ -13,6 +13,7 @@ import { Worker } from 'node:worker_threads'
 import { AppError, type ErrorCode } from '../../contract/errors'
 import type { UnitRun } from '../sales'
 import type { Seller, SellJob } from './context'
+import { answerAtExit } from '../../threads/answer'
 import { workerEntry } from '../../threads/entry'
 import type { WorkerLedgerRef } from '../../ledger/worker-ref'
 
@@ -41,38 +42,30 @@ export type SimulateWorkerMessage =
   | { type: 'error'; code: ErrorCode; message: string }
 
 export function workerSeller(ledger: WorkerLedgerRef): Seller {
-  return (job, hooks) =>
-    new Promise<void>((resolve, reject) => {
-      const entry = workerEntry('simulate-worker')
-      const data: SimulateWorkerData = {
-        ledger,
-        job: job.batchSize ? job : { ...job, batchSize: WORKER_BATCH, batchMs: WORKER_BATCH_MS },
-        draftsEntry: workerEntry('sales-worker'),
-      }
-      const worker = new Worker(entry.file, {
-        eval: entry.eval,
-        workerData: data,
-        resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
-      })
-      let settled = false
-      const onAbort = () => worker.postMessage('cancel')
-      const settle = (e: Error | null) => {
-        if (settled) return
-        settled = true
-        hooks.signal?.removeEventListener('abort', onAbort)
-        if (e) reject(e)
-        else resolve()
-      }
-      if (hooks.signal?.aborted) onAbort()
-      else hooks.signal?.addEventListener('abort', onAbort, { once: true })
-      worker.on('message', (m: SimulateWorkerMessage) => {
-        if (m.type === 'progress') hooks.progress?.(m.sold, m.run)
-        else if (m.type === 'done') settle(null)
-        else settle(new AppError(m.code, m.message))
-      })
-      worker.on('error', (e) => settle(new AppError('INTERNAL', `the simulation's worker failed: ${e.message}`)))
-      worker.on('exit', (code) =>
-        settle(new AppError('INTERNAL', `the simulation's worker stopped (exit code ${code})`)),
-      )
+  return async (job, hooks) => {
+    const entry = workerEntry('simulate-worker')
+    const data: SimulateWorkerData = {
+      ledger,
+      job: job.batchSize ? job : { ...job, batchSize: WORKER_BATCH, batchMs: WORKER_BATCH_MS },
+      draftsEntry: workerEntry('sales-worker'),
+    }
+    const worker = new Worker(entry.file, {
+      eval: entry.eval,
+      workerData: data,
+      resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
     })
+    const onAbort = () => worker.postMessage('cancel')
+    if (hooks.signal?.aborted) onAbort()
+    else hooks.signal?.addEventListener('abort', onAbort, { once: true })
+    try {
+      await answerAtExit(worker, "the simulation's worker", (m: SimulateWorkerMessage) => {
+        if (m.type === 'progress') hooks.progress?.(m.sold, m.run)
+        else if (m.type === 'done') return { result: undefined }
+        else return { failure: new AppError(m.code, m.message) }
+        return null
+      })
+    } finally {
+      hooks.signal?.removeEventListener('abort', onAbort)
+    }
+  }
 }
