@@ -3,6 +3,7 @@
  * rolled-back batch, another connection's sales or an outer transaction's rollback show in a chain.
  */
 import { afterEach, describe, expect, it } from 'vitest'
+import { brokenBy } from '../../../test/support/refusal'
 import { testEngine } from '../../../test/support/ledger-engine'
 import { smallDefinition } from '../../../test/support/game-fixtures'
 import { openLedger } from '../../ledger/db'
@@ -137,12 +138,14 @@ describe.skipIf(testEngine() === 'postgres')("the sales' foreign key", () => {
     expect(fkOn()).toBe(1)
     // so a sale naming no player is still refused by SQLite outside the service
     const key = f.db.prepare('SELECT max(unit_key) + 1 FROM sales').pluck().get() as number
-    expect(() =>
-      f.db
-        .prepare(
-          'INSERT INTO sales (unit_key, player_id, sold_at, stake_cents, prize_cents) VALUES (?, 999999, 0, 300, 0)',
-        )
-        .run(key),
-    ).toThrow(/FOREIGN KEY/)
+    expect(
+      brokenBy(() =>
+        f.db
+          .prepare(
+            'INSERT INTO sales (unit_key, player_id, sold_at, stake_cents, prize_cents) VALUES (?, 999999, 0, 300, 0)',
+          )
+          .run(key),
+      ),
+    ).toBe('foreign-key')
   })
 })

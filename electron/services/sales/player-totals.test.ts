@@ -6,6 +6,7 @@
  * is not in the ledger, naming it, however it writes the totals.
  */
 import { afterEach, describe, expect, it } from 'vitest'
+import { brokenBy } from '../../../test/support/refusal'
 import { smallDefinition } from '../../../test/support/game-fixtures'
 import { testEngine } from '../../../test/support/ledger-engine'
 import { formatSerial } from '../../../game-core/serial'
@@ -206,13 +207,15 @@ describe("a batch's check of its players", () => {
           'INSERT INTO sales (unit_key, player_id, sold_at, stake_cents, prize_cents) VALUES (?, 999999, 1, 200, 0)',
         )
         .run(e * 1e10 + 1e7 + 9000)
-    expect(stray).toThrow('FOREIGN KEY constraint failed')
-    expect(() =>
-      f.db.transaction(() => {
-        f.sales.sellNext(e, { player: 'P-in-the-same-transaction', soldAt: NOW })
-        stray()
-      })(),
-    ).toThrow('FOREIGN KEY constraint failed')
+    expect(brokenBy(stray)).toBe('foreign-key')
+    expect(
+      brokenBy(() =>
+        f.db.transaction(() => {
+          f.sales.sellNext(e, { player: 'P-in-the-same-transaction', soldAt: NOW })
+          stray()
+        })(),
+      ),
+    ).toBe('foreign-key')
     expect(f.db.prepare('SELECT count(*) FROM sales').pluck().get()).toBe(300)
   })
 })
