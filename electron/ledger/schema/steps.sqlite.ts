@@ -2,7 +2,7 @@
  * A SQLite ledger's schema: numbered migrations, each in its own file (vNN.sqlite.ts, beside its
  * PostgreSQL step vNN.pg.ts from 10 on). `PRAGMA user_version` holds the number of the last one
  * applied. Never edit a migration that has shipped: add the next one, on both engines (docs/ledger.md,
- * "The next migration"). Tables are described in ../SCHEMA.md.
+ * "The next migration"). Tables are described in README.md beside this file.
  */
 import type { Migration } from './migration'
 import { V1 } from './v01.sqlite'
