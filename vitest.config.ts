@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os'
 import { configDefaults, defineConfig } from 'vitest/config'
 import vue from '@vitejs/plugin-vue'
 
@@ -21,9 +22,17 @@ const POSTGRES_ONLY = [
   'test/integration/cli-team-ledger.test.ts',
 ]
 
+/**
+ * Test files run side by side, one per core (vitest's default leaves one core idle): most of a
+ * file's time is spent in Chromium, the PostgreSQL server or a CLI process rather than in its own
+ * thread, so two files on two cores keep both busy (docs/testing.md, "How long the tests take").
+ */
+const WORKERS = Math.max(2, availableParallelism())
+
 export default defineConfig({
   plugins: [vue()],
   test: {
+    maxWorkers: WORKERS,
     projects: [
       {
         extends: true,

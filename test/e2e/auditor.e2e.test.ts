@@ -116,10 +116,11 @@ describe('auditor: an unsold unit, inspected with a reason, is in the audit log'
     await page.locator('[data-test="filter-object"] input').fill(`unit:${serial}`)
     await page.getByRole('button', { name: 'Filtrer' }).click()
     const rows = page.locator('[data-test="audit-table"] tbody tr')
+    // the unfiltered log may show the same entry first: wait for the filtered list, of one row
+    await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(1)
     await expect
       .poll(async () => norm(await rows.first().innerText()), { timeout: 15_000 })
       .toContain('ticket.inspect-unsold')
-    expect(await rows.count()).toBe(1)
     const row = norm(await rows.first().innerText())
     // the action named in French, above its code
     expect(row).toContain('Unité invendue inspectée')

@@ -16,13 +16,15 @@ const nap = new Int32Array(new SharedArrayBuffer(4))
 parentPort.on('message', ({ ms }) => {
   const asked = Date.now()
   parentPort.postMessage({ asking: true })
-  const took = turn.hold(() => {
+  // both stamped while the turn is held: a stamp taken after the turn was given back could come
+  // a millisecond after the other side's entry
+  const [took, gave] = turn.hold(() => {
     const t = Date.now()
     parentPort.postMessage({ holding: true })
     Atomics.wait(nap, 0, 0, ms)
-    return t
+    return [t, Date.now()]
   })
-  parentPort.postMessage({ asked, took, gave: Date.now() })
+  parentPort.postMessage({ asked, took, gave })
 })`
 
 function importWorker(turn: WriteTurn): Worker {
