@@ -12,9 +12,9 @@ import { hostname } from 'node:os'
 import { AppError, because } from '../contract/errors'
 import type { Db } from '../ledger/db'
 import { lockSubject } from '../ledger/row-locks'
+import { quietWrite } from '../ledger/quiet-writes'
 import type { AuditService } from './audit'
 import { type Clock, iso, processIsAlive } from './common'
-import { besideCache } from './sales'
 
 export type LeaseKind = 'generate' | 'verify' | 'simulate' | 'import'
 
@@ -70,7 +70,7 @@ export interface Leases {
 /**
  * A lease's heartbeat, written on `db` at most every LEASE_HEARTBEAT_MS; false once the lease was
  * taken over. Written by the connection doing the job (a simulation's worker beats on its own),
- * beside its player cache (sales/player-cache.ts besideCache), which the beat leaves valid.
+ * as a quiet write (ledger/quiet-writes.ts): every connection's player cache stays valid.
  */
 export function leaseBeater(db: Db, ref: LeaseRef, now: () => number): () => boolean {
   const beatStmt = db.prepare('UPDATE job_leases SET heartbeat_at = ? WHERE kind = ? AND subject = ? AND holder = ?')
@@ -81,7 +81,7 @@ export function leaseBeater(db: Db, ref: LeaseRef, now: () => number): () => boo
     const t = now()
     if (t - lastBeat < LEASE_HEARTBEAT_MS) return true
     lastBeat = t
-    lost = besideCache(db, () => beatStmt.run(t, ref.kind, ref.subject, ref.holder)).changes === 0
+    lost = quietWrite(db, () => beatStmt.run(t, ref.kind, ref.subject, ref.holder)).changes === 0
     return !lost
   }
 }

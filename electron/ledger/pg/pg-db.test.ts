@@ -101,19 +101,22 @@ describe('what moves data_version: writes of the data, not lease heartbeats nor 
       INSERT INTO job_leases VALUES ('simulate', 'emission:1', 'me', 0)`)
   })
 
-  it("leaves another connection's data_version and this one's total_changes() as they were for a heartbeat", () => {
+  it("leaves another connection's data_version and this one's total_changes() as they were for a quiet write", () => {
     const a = open()
     const b = open()
     const before = a.pragma('data_version', { simple: true })
     const changes = b.prepare('SELECT total_changes()').pluck()
     const own = changes.get()
     const beat = b.prepare('UPDATE job_leases SET heartbeat_at = ? WHERE kind = ? AND subject = ? AND holder = ?')
-    expect(beat.run(Date.now(), 'simulate', 'emission:1', 'me').changes).toBe(1)
-    b.transaction(() => beat.run(Date.now(), 'simulate', 'emission:1', 'me'))()
+    expect(b.quietly(() => beat.run(Date.now(), 'simulate', 'emission:1', 'me')).changes).toBe(1)
+    b.transaction(() => b.quietly(() => beat.run(Date.now(), 'simulate', 'emission:1', 'me')))()
     expect(a.pragma('data_version', { simple: true })).toBe(before)
     expect(changes.get()).toBe(own)
-    b.prepare('INSERT INTO t (id, label, big) VALUES (?, ?, ?)').run(60, 'data', 1)
+    // the same statement, not quiet: a change like any other
+    beat.run(Date.now(), 'simulate', 'emission:1', 'me')
     expect(a.pragma('data_version', { simple: true })).not.toBe(before)
+    expect(changes.get()).toBe(own + 1)
+    b.prepare('INSERT INTO t (id, label, big) VALUES (?, ?, ?)').run(60, 'data', 1)
   })
 
   it('leaves it as it was for a transaction that only read', () => {

@@ -41,6 +41,8 @@ export class PgDb {
   private lastWrites: number | null = null
   /** Rows this connection has changed, as SQLite's total_changes() counts them (heartbeats aside). */
   totalChanges = 0
+  /** Inside quietly(): statements that change no data any cache depends on. */
+  private quiet = 0
   /** Whether the open transaction changed the data: its commit then moves the others' data_version. */
   private changed = false
   /** How long a lock is waited for (busy_timeout), set again on each new connection; null: the server's. */
@@ -70,6 +72,19 @@ export class PgDb {
 
   get inTransaction(): boolean {
     return this.depth > 0
+  }
+
+  /**
+   * `fn`'s statements counted as no change of the data (ledger/quiet-writes.ts): neither in
+   * total_changes() nor in the commit that moves the other connections' data_version.
+   */
+  quietly<R>(fn: () => R): R {
+    this.quiet++
+    try {
+      return fn()
+    } finally {
+      this.quiet--
+    }
   }
 
   prepare(sql: string): PgStatement {
@@ -124,7 +139,7 @@ export class PgDb {
   /** One statement; a write outside a transaction is one of its own. */
   query(text: string, values: Param[], array: boolean): { rows: unknown[]; changes: number } {
     if (this.depth === 0 && WRITE.test(text)) return this.transaction(() => this.query(text, values, array)).immediate()
-    const data = changesData(text)
+    const data = this.quiet === 0 && changesData(text)
     if (data) this.changed = true
     // outside a transaction it is a read (a write would have been wrapped): safe to send again
     const r = this.call({ op: 'query', sql: text, params: values, array }, this.depth === 0 && !data)

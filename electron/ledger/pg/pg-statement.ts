@@ -23,14 +23,8 @@ export type Row = Record<string, unknown>
 export const WRITE = /^\s*(INSERT|UPDATE|DELETE|WITH\b[\s\S]*\b(INSERT|UPDATE|DELETE)\b)/i
 /** A statement that only reads (unless WRITE says otherwise). */
 const READ = /^\s*(SELECT|WITH|VALUES|SHOW|FETCH)\b/i
-/**
- * A running job's heartbeat (leases.ts): a write no cache depends on, so it moves neither the
- * other connections' data_version nor this one's total_changes(). Otherwise a simulation's player
- * cache (sales/players.ts) was dropped at every heartbeat, every other batch.
- */
-const HEARTBEAT = /^\s*UPDATE\s+job_leases\s+SET\s+heartbeat_at\s*=\s*\$1\s+WHERE\b/i
-/** Whether a statement may change what another connection caches. */
-export const changesData = (text: string): boolean => (WRITE.test(text) || !READ.test(text)) && !HEARTBEAT.test(text)
+/** Whether a statement may change what another connection caches (a quiet write aside: PgDb.quietly). */
+export const changesData = (text: string): boolean => WRITE.test(text) || !READ.test(text)
 
 export function params(args: unknown[]): Param[] {
   const list = args.length === 1 && Array.isArray(args[0]) ? (args[0] as unknown[]) : args

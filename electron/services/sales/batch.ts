@@ -11,6 +11,7 @@ import { AppError } from '../../contract/errors'
 import { brokenConstraint } from '../../ledger/constraint'
 import type { Db } from '../../ledger/db'
 import { engineOf, jsonValues, withoutKeyChecks } from '../../ledger/dialect'
+import { ownChanges } from '../../ledger/quiet-writes'
 import type { PgDb } from '../../ledger/pg/pg-db'
 import type { AlertsService } from '../alerts'
 import type { Catalog } from '../catalog'
@@ -70,7 +71,6 @@ interface BatchContext {
   locks: PlayerLocks
   claims: ReturnType<typeof createClaimWriter>
   dataVersion: Statement
-  totalChanges: Statement
   setSold: Statement
   addTier: Statement
   inTransaction: ReturnType<Db['transaction']>
@@ -107,7 +107,6 @@ export function createSalesBatch({
     locks: createPlayerLocks(db),
     claims: createClaimWriter(db, catalog),
     dataVersion: db.prepare('PRAGMA data_version').pluck(),
-    totalChanges: db.prepare('SELECT total_changes()').pluck(),
     setSold: db.prepare('UPDATE blocks SET units_sold = ? WHERE emission = ? AND block = ? AND units_sold = ?'),
     addTier: db.prepare('UPDATE block_tiers SET sold = sold + ? WHERE emission = ? AND block = ? AND tier = ?'),
     inTransaction: db.transaction((work: () => unknown) => work()),
@@ -130,7 +129,7 @@ export function createSalesBatch({
 function beginBatch(ctx: BatchContext): Batch {
   const entries = ctx.nested
     ? new Map<string, PlayerEntry>()
-    : freshCache(ctx.cache, ctx.dataVersion.get() as number, ctx.totalChanges.get() as number)
+    : freshCache(ctx.cache, ctx.dataVersion.get() as number, ownChanges(ctx.db))
   return { entries, stamp: ++batchStamp, players: [], days: new Map() }
 }
 
@@ -311,7 +310,7 @@ function transact<T>(ctx: BatchContext, work: () => T): T {
     if (nested) forgetCache(ctx.cache)
   }
   // committed: the cache stays trusted (its players' ids are in it)
-  if (!nested && ctx.batchPlayers.length) learnChanges(ctx.cache, ctx.totalChanges.get() as number)
+  if (!nested && ctx.batchPlayers.length) learnChanges(ctx.cache, ownChanges(ctx.db))
   ctx.batchPlayers = []
   return r
 }

@@ -6,6 +6,5 @@ export { createSalesService } from './service'
 export type { CheckedSales, CheckedStream, SaleInput, SalesService, UnitRun } from './context'
 export { createTicketsService, parseSerialOrThrow, type TicketsService } from './tickets'
 // a lease's heartbeat on the connection that sells keeps that connection's player cache valid
-export { besideCache } from './player-cache'
 // its channels' handlers, which electron/app/handlers.ts combines
 export { salesHandlers } from './handlers'

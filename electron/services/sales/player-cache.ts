@@ -1,7 +1,6 @@
 /**
  * The players a connection's batches know, kept between batches (players.ts reads and creates
- * them). Apart from the batch's code so that a lease's heartbeat (../leases.ts) can write beside
- * the cache without depending on how sales are sold.
+ * them).
  */
 import type { Db } from '../../ledger/db'
 
@@ -14,8 +13,9 @@ const MAX_CACHED_PLAYERS = 1_000_000
  * changes in the entry's batch fields; a rolled-back batch that created players drops the
  * cache, below). The cache is trusted only while nothing else
  * wrote: it is dropped when `PRAGMA data_version` says another connection committed, or when
- * this connection's `total_changes()` moved since the last merge (any other write on it, or a
- * batch that rolled back after creating players). A batch run inside an outer transaction (the
+ * this connection's own changes (ledger/quiet-writes.ts ownChanges: total_changes(), a lease's
+ * heartbeat left out) moved since the last merge (any other write on it, or a batch that rolled
+ * back after creating players). A batch run inside an outer transaction (the
  * importer's) does not use it and drops it, since that transaction may still roll back. One
  * cache per connection, shared by every sales service on it. One entry per player serves both
  * the cache and the batch, so a batch makes no object for a player the cache knows.
@@ -65,21 +65,6 @@ export function freshCache(cache: PlayerCache, dataVersion: number, changes: num
 export function forgetCache(cache: PlayerCache): void {
   cache.players.clear()
   cache.changes = -1
-}
-
-/**
- * A write of this connection that touches no player and no sale (a lease's heartbeat), made
- * beside the cache: a cache trusted before stays trusted. Without this, the heartbeat of a
- * simulation dropped the cache of the connection selling it, every few batches (a whole block
- * on SQLite sold a third slower, its players looked up again after each beat).
- */
-export function besideCache<T>(db: Db, write: () => T): T {
-  const cache = playerCacheOf(db)
-  const changes = db.prepare('SELECT total_changes()').pluck()
-  const before = changes.get() as number
-  const result = write()
-  if (cache.changes === before) cache.changes = changes.get() as number
-  return result
 }
 
 /** Committed: the cache knows the connection's changes since (its players' ids are in it already). */
