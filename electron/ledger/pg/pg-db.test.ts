@@ -106,7 +106,7 @@ describe('what moves data_version: writes of the data, not lease heartbeats nor 
     const b = open()
     const before = a.pragma('data_version', { simple: true })
     const changes = b.prepare('SELECT total_changes()').pluck()
-    const own = changes.get()
+    const own = changes.get() as number
     const beat = b.prepare('UPDATE job_leases SET heartbeat_at = ? WHERE kind = ? AND subject = ? AND holder = ?')
     expect(b.quietly(() => beat.run(Date.now(), 'simulate', 'emission:1', 'me')).changes).toBe(1)
     b.transaction(() => b.quietly(() => beat.run(Date.now(), 'simulate', 'emission:1', 'me')))()
