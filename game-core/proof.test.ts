@@ -105,5 +105,21 @@ describe('commitment version 2', () => {
       tampered.push({ ...p, unit: 301 })
       for (const t of tampered) expect(verifyUnitProof(prim, t).valid).toBe(false)
     })
+
+    it('fail when a field that the check could derive instead states something false', () => {
+      const p = buildUnitProof(deriver, 300, stored)
+      const falseFields: [string, UnitProof, RegExp][] = [
+        ['chunk.index', { ...p, chunk: { ...p.chunk, index: p.chunk.index + 1 } }, /chunk\.index/],
+        ['chunk.firstUnit', { ...p, chunk: { ...p.chunk, firstUnit: p.chunk.firstUnit + 1 } }, /chunk\.firstUnit/],
+        ['leafCount', { ...p, leafCount: p.leafCount + 1 }, /leafCount/],
+        ['serial', { ...p, serial: p.serial.replace(/.$/, (d) => String((Number(d) + 1) % 10)) }, /serial/],
+        ['definitionDigest', { ...p, definitionDigest: '00'.repeat(32) }, /definition hashes to/],
+      ]
+      for (const [field, t, said] of falseFields) {
+        const check = verifyUnitProof(prim, t)
+        expect(check.valid, field).toBe(false)
+        expect(check.problems.join(' '), field).toMatch(said)
+      }
+    })
   })
 })

@@ -221,6 +221,13 @@ function checkProof(prim: Primitives, proof: UnitProof): ProofCheck {
   const chunk = Math.floor(unit / CHUNK_UNITS)
   const total = chunkCount(def)
   const n = Math.min(CHUNK_UNITS, def.blockSize - chunk * CHUNK_UNITS)
+  // fields the check derives: each must still say the truth (a proof with any false field is refused)
+  if (proof.chunk?.index !== chunk)
+    problems.push(`chunk.index is ${proof.chunk?.index}: unit ${unit} is in chunk ${chunk}`)
+  if (proof.chunk?.firstUnit !== chunk * CHUNK_UNITS)
+    problems.push(`chunk.firstUnit is ${proof.chunk?.firstUnit}: chunk ${chunk} starts at unit ${chunk * CHUNK_UNITS}`)
+  if (proof.leafCount !== total)
+    problems.push(`leafCount is ${proof.leafCount}: a block of this game has ${total} leaves`)
   const hashes = proof.chunk?.unitHashes
   if (!Array.isArray(hashes) || hashes.length !== n || !hashes.every((h) => HEX32.test(h)))
     return fail(`chunk ${chunk} needs its ${n} unit hashes`)

@@ -417,6 +417,15 @@ export function verifyProof(proof) {
       problems.push("the record's prize is not its tier's")
     const chunk = Math.floor(u / 128)
     const n = Math.min(128, def.blockSize - 128 * chunk)
+    // the fields this check derives must still say the truth: a proof with a false one is refused
+    if (proof.chunk.index !== chunk)
+      problems.push(`chunk.index is ${proof.chunk.index}: unit ${u} is in chunk ${chunk}`)
+    if (proof.chunk.firstUnit !== 128 * chunk)
+      problems.push(`chunk.firstUnit is ${proof.chunk.firstUnit}: chunk ${chunk} starts at unit ${128 * chunk}`)
+    if (proof.leafCount !== Math.ceil(def.blockSize / 128))
+      problems.push(
+        `leafCount is ${proof.leafCount}: a block of this game has ${Math.ceil(def.blockSize / 128)} leaves`,
+      )
     const hashes = proof.chunk.unitHashes.map(unhex)
     if (hashes.length !== n || hashes.some((h) => h.length !== 32))
       throw new Error(`chunk ${chunk} has ${n} unit hashes of 32 bytes`)

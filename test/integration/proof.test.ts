@@ -13,7 +13,7 @@ import type { Backend } from '../../electron/app/backend'
 import { blockCommitment } from '../../game-core/commitment'
 import { CARATS } from '../../game-core/carats'
 import { fromHex } from '../../game-core/primitives'
-import type { UnitProof } from '../../game-core/proof'
+import { verifyUnitProof, type UnitProof } from '../../game-core/proof'
 import { formatSerial } from '../../game-core/serial'
 import { nodePrimitives } from '../../electron/crypto/node-primitives'
 import { AppError } from '../../electron/contract/errors'
@@ -94,7 +94,12 @@ describe('unit proofs on a ledger', () => {
       bad.push({ ...p, content: { ...p.content, [key]: [...p.content[key].slice(1), p.content[key][0]] } })
     bad.push({ ...p, content: { ...p.content, prizeCents: p.content.prizeCents + 100 } })
     bad.push({ ...p, definition: p.definition.replace('"unitPriceCents":500', '"unitPriceCents":400') })
+    // fields the check derives, stated falsely (an auditor's finding: they were not looked at)
+    bad.push({ ...p, chunk: { ...p.chunk, index: p.chunk.index + 1 } })
+    bad.push({ ...p, chunk: { ...p.chunk, firstUnit: p.chunk.firstUnit + 128 } })
+    bad.push({ ...p, leafCount: p.leafCount - 1 })
     for (const x of bad) expect(verifyProof(x).valid).toBe(false)
+    for (const x of bad) expect(verifyUnitProof(nodePrimitives, x).valid).toBe(false)
   })
 
   it('an unsold unit: only an auditor, with a reason, and the audit log keeps it', () => {
