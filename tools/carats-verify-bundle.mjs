@@ -314,3 +314,13 @@ export function bundleCommand(dir, print = console.log) {
     return 2
   }
 }
+
+// Run alone, this file would check nothing: say so, and how to check a bundle (exit 2).
+if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
+  console.error(
+    'carats-verify-bundle.mjs is a part of carats-verify.mjs and checks nothing alone: run\n' +
+      '  node carats-verify.mjs bundle <dir>\n' +
+      '(both files in one folder)',
+  )
+  process.exitCode = 2
+}
