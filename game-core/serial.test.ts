@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   MAX_BLOCK,
@@ -340,5 +342,18 @@ describe('a serial written as formatSerial writes it (the quick path) reads as t
       const changed = s.slice(0, at) + chars[k % chars.length] + s.slice(at + 1)
       expect(outcome(changed)).toEqual(outcome(` ${changed} `))
     }
+  })
+})
+
+describe('the serial as DERIVATION.md writes it', () => {
+  it('gives the Damm table the code uses, and its example', () => {
+    const text = readFileSync(join(__dirname, 'DERIVATION.md'), 'utf8')
+    const rows = [...text.matchAll(/^k = (\d): +((?:\d ){9}\d)$/gm)].map((m) => m[2].trim().split(' ').map(Number))
+    expect(rows).toHaveLength(10)
+    // row 0 is a permutation: T[k][d] is the check digit of the two digits a, d with T[0][a] = k
+    for (let k = 0; k < 10; k++)
+      for (let d = 0; d < 10; d++) expect(dammCheckDigit(`${rows[0].indexOf(k)}${d}`), `T[${k}][${d}]`).toBe(rows[k][d])
+    expect(text).toContain('`0001-001-0000000-7`')
+    expect(formatSerial({ emission: 1, block: 1, unit: 0 })).toBe('0001-001-0000000-7')
   })
 })
