@@ -2,8 +2,9 @@ import { availableParallelism } from 'node:os'
 import { configDefaults, defineConfig } from 'vitest/config'
 import vue from '@vitejs/plugin-vue'
 
-// Two projects (docs/testing.md): every test on SQLite, and the services', ledger's and
-// integration tests again on PostgreSQL (a server must answer: see test/support/ledger-engine.ts).
+// Three projects (docs/testing.md): every test on SQLite (the end-to-end journeys apart, in e2e), and
+// the services', ledger's and integration tests again on PostgreSQL (a server must answer: see
+// test/support/ledger-engine.ts).
 const shared = {
   testTimeout: 60_000,
   hookTimeout: 120_000,
@@ -24,15 +25,17 @@ const POSTGRES_ONLY = [
 
 /**
  * Test files run side by side, one per core (vitest's default leaves one core idle): most of a
- * file's time is spent in Chromium, the PostgreSQL server or a CLI process rather than in its own
- * thread, so two files on two cores keep both busy (docs/testing.md, "How long the tests take").
+ * file's time is spent in the PostgreSQL server or a CLI process rather than in its own thread, so
+ * two files on two cores keep both busy (docs/testing.md, "How long the tests take"). The
+ * end-to-end files come after the others, one at a time: Chromium keeps both cores busy already,
+ * and a journey starved of processor time by a second one failed on timing.
  */
 const WORKERS = Math.max(2, availableParallelism())
+const E2E = 'test/e2e/**/*.test.ts'
 
 export default defineConfig({
   plugins: [vue()],
   test: {
-    maxWorkers: WORKERS,
     projects: [
       {
         extends: true,
@@ -46,9 +49,21 @@ export default defineConfig({
             'test/**/*.test.ts',
           ],
           // about PostgreSQL itself, whatever the engine: run once, by the postgres project (so
-          // `npm run test:sqlite` needs no server)
-          exclude: [...configDefaults.exclude, ...POSTGRES_ONLY],
+          // `npm run test:sqlite` needs no server); the journeys in Chromium: project e2e
+          exclude: [...configDefaults.exclude, ...POSTGRES_ONLY, E2E],
           env: { CARATS_TEST_ENGINE: 'sqlite' },
+          maxWorkers: WORKERS,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          ...shared,
+          name: 'e2e',
+          include: [E2E],
+          env: { CARATS_TEST_ENGINE: 'sqlite' },
+          maxWorkers: 1,
+          sequence: { groupOrder: 1 },
         },
       },
       {
@@ -73,6 +88,7 @@ export default defineConfig({
           ],
           env: { CARATS_TEST_ENGINE: 'postgres' },
           globalSetup: ['test/support/engine-global-setup.ts'],
+          maxWorkers: WORKERS,
         },
       },
     ],
