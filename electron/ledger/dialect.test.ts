@@ -56,10 +56,10 @@ const SQLITE_ONLY: [RegExp, string][] = [
 ]
 
 /** The source files under `dir`, its domains' folders included; none of one engine (`*.pg.ts`, `*.sqlite.ts`). */
-function sourcesOf(dir: string, root: string): string[] {
+function sourcesOf(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const path = join(dir, e.name)
-    if (e.isDirectory()) return sourcesOf(path, root)
+    if (e.isDirectory()) return sourcesOf(path)
     const own = /\.(pg|sqlite)\.ts$/.test(e.name)
     return e.name.endsWith('.ts') && !e.name.endsWith('.test.ts') && !own ? [path] : []
   })
@@ -79,7 +79,7 @@ describe("the services' SQL", () => {
   it('uses no SQLite-only form that has a portable one', () => {
     const root = join(__dirname, '..')
     const found: string[] = []
-    for (const file of ['services', 'workers', 'cli'].flatMap((d) => sourcesOf(join(root, d), root))) {
+    for (const file of ['services', 'workers', 'cli'].flatMap((d) => sourcesOf(join(root, d)))) {
       readFileSync(file, 'utf8')
         .split('\n')
         .forEach((line, i) => {
@@ -95,7 +95,7 @@ describe("the services' SQL", () => {
   it('chooses an engine only in ledger/, in one engine’s files, and where the two halves are picked', () => {
     const root = join(__dirname, '..')
     const choosers = ['app', 'host', 'cli', 'workers', 'services', 'contract', 'main'].flatMap((d) =>
-      sourcesOf(join(root, d), root)
+      sourcesOf(join(root, d))
         .filter((file) => /\bengineOf\(|['"]SQLITE_[A-Z_]+['"]/.test(readFileSync(file, 'utf8')))
         .map((file) => file.slice(root.length + 1)),
     )

@@ -1,4 +1,5 @@
 /** What every service is given and shares: the caller's identity, the clock, small helpers. */
+import { statSync } from 'node:fs'
 import { isoDateTimeMillis, isoDayMillis, isRealDay } from '../contract/dates'
 import type { Role } from '../contract/define'
 import type { ChannelName } from '../contract'
@@ -114,3 +115,6 @@ export function actorOf(ctx: HandlerContext): Actor {
     throw new AppError('NOT_SIGNED_IN', 'your session has ended: sign in again', because('SESSION_ENDED'))
   return { name: ctx.caller.name, role: ctx.caller.role }
 }
+
+/** Whether something is at `path` (a failure other than its absence, a denied folder, is thrown). */
+export const pathExists = (path: string) => statSync(path, { throwIfNoEntry: false }) !== undefined

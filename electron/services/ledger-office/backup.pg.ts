@@ -17,6 +17,7 @@ import { PgDb } from '../../ledger/pg/pg-db'
 import { checkpointFilePath } from '../../ledger/checkpoint'
 import { keyFilePath, readKeyFile, keyProblems, writeKeyFile } from '../../ledger/keystore'
 import type { RestoreOptions } from './context'
+import { pathExists } from '../common'
 
 /** The first bytes of a file: a pg_dump archive ("PGDMP"), a SQLite file, or something else. */
 export function backupFormat(path: string): 'pg_dump' | 'sqlite' | 'unknown' {
@@ -182,6 +183,6 @@ export function restoreTeamLedger(o: RestoreOptions): { movedAside: null } {
   restoreInto(o.backup, o.target)
   if (!theirs) writeKeyFile(keyTo, key)
   const checkpoint = `${o.backup}.audit-checkpoint`
-  if (statSync(checkpoint, { throwIfNoEntry: false })) copyFileSync(checkpoint, checkpointFilePath(o.target, keyTo))
+  if (pathExists(checkpoint)) copyFileSync(checkpoint, checkpointFilePath(o.target, keyTo))
   return { movedAside: null }
 }

@@ -3,15 +3,14 @@
  * worker thread beside the rest of the check; a consistent copy by VACUUM INTO from one snapshot,
  * without stopping writers; what a restore over a file refuses.
  */
+import { pathExists } from '../common'
 import Database from 'better-sqlite3'
-import { rmSync, statSync } from 'node:fs'
+import { rmSync } from 'node:fs'
 import { Worker } from 'node:worker_threads'
 import { AppError } from '../../contract/errors'
 import type { LedgerCheckReport } from '../../contract/types'
 import type { Db } from '../../ledger/db'
 import { workerEntry } from '../../threads/entry'
-
-const exists = (path: string) => statSync(path, { throwIfNoEntry: false }) !== undefined
 
 const verdict = (messages: string[]): LedgerCheckReport['integrity'] => ({
   engine: 'sqlite',
@@ -55,7 +54,7 @@ export function copyInto(db: Db, dest: string): void {
 }
 
 export function refuseInUse(target: string): void {
-  if (exists(`${target}-wal`)) {
+  if (pathExists(`${target}-wal`)) {
     throw new AppError(
       'ILLEGAL_STATE',
       `${target} is open (its write-ahead log ${target}-wal exists): close the app and every carats command on it, then restore again`,

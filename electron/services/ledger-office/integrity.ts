@@ -13,7 +13,7 @@ import { inspectLedger, openLedger, type Db } from '../../ledger/db'
 import { keyFilePath, readKeyFile, keyProblems, type KeyStore } from '../../ledger/keystore'
 import { createAuditService, type AuditService } from '../audit'
 import { createCatalog, type Catalog } from '../catalog'
-import { type Clock, iso } from '../common'
+import { type Clock, iso, pathExists } from '../common'
 import { engineOf } from '../../ledger/dialect'
 import { isPostgresUrl } from '../../ledger/location'
 import { checkLedgerData } from './check'
@@ -82,11 +82,9 @@ export function checkSummary(r: LedgerCheckReport): Record<string, unknown> {
   }
 }
 
-const exists = (path: string) => statSync(path, { throwIfNoEntry: false }) !== undefined
-
 function refuseExisting(...paths: string[]): void {
   for (const p of paths)
-    if (exists(p))
+    if (pathExists(p))
       throw new AppError(
         'CONFLICT',
         `${p} already exists: choose a new file name for the backup (nothing is overwritten)`,
@@ -148,7 +146,7 @@ async function dumpAndCheck(
     const check = await checkCopy(scratch, deps.keys, deps.clock, against, false, files.keyFile)
     // the copy's audit service wrote its checkpoint beside the key it was given (a team ledger's rule)
     const written = checkpointFilePath(scratch, files.keyFile)
-    if (exists(written)) renameSync(written, files.checkpointFile)
+    if (pathExists(written)) renameSync(written, files.checkpointFile)
     return check
   })
 }
@@ -178,7 +176,7 @@ export async function backupLedger(deps: BackupDeps, actor: string, dest: string
 
 /** Files of a restore, put in place; the ledger that was there is moved aside. */
 export function restoreFiles(o: RestoreOptions): { movedAside: string | null } {
-  if (!exists(o.backup)) throw new AppError('NOT_FOUND', `there is no backup ${o.backup}`)
+  if (!pathExists(o.backup)) throw new AppError('NOT_FOUND', `there is no backup ${o.backup}`)
   if (isPostgresUrl(o.target)) return restoreTeamLedger(o)
   const staged = stageFileRestore(o)
   commitFileRestore(staged)
@@ -190,7 +188,7 @@ export function restoreFiles(o: RestoreOptions): { movedAside: string | null } {
  * place touched (restore.ts): commitFileRestore puts it in place, after its entry is in it.
  */
 export function stageFileRestore(o: RestoreOptions): FileRestore {
-  if (!exists(o.backup)) throw new AppError('NOT_FOUND', `there is no backup ${o.backup}`)
+  if (!pathExists(o.backup)) throw new AppError('NOT_FOUND', `there is no backup ${o.backup}`)
   if (backupFormat(o.backup) === 'pg_dump') {
     throw new AppError(
       'BAD_ARGUMENTS',
@@ -204,7 +202,7 @@ export function stageFileRestore(o: RestoreOptions): FileRestore {
   // a restore killed while it put its copy in place is finished first
   finishInterruptedRestore(o.target)
   refuseInUse(o.target)
-  if (exists(o.target) && !o.replace)
+  if (pathExists(o.target) && !o.replace)
     throw new AppError(
       'CONFLICT',
       `${o.target} exists: add --replace to put it aside (it is kept as <ledger>.before-restore-<time>) and restore over it`,

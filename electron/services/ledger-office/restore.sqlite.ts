@@ -15,7 +15,8 @@
  * CARATS_TEST_RESTORE_STOP_AT=<stage> kills the process at that stage (tests only): staged,
  * recorded (integrity-commands.ts), journal, ledger, key, checkpoint.
  */
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs'
+import { pathExists } from '../common'
+import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs'
 import Database from 'better-sqlite3'
 import { checkpointFilePath } from '../../ledger/checkpoint'
 import { openLedger } from '../../ledger/db'
@@ -36,7 +37,6 @@ interface Journal {
   staged: [boolean, boolean, boolean]
 }
 
-const exists = (path: string) => statSync(path, { throwIfNoEntry: false }) !== undefined
 const filesOf = (db: string) => [db, keyFilePath(db), checkpointFilePath(db)]
 const journalOf = (target: string) => `${target}.restore-journal`
 const STAGES = ['ledger', 'key', 'checkpoint'] as const
@@ -62,7 +62,7 @@ export function stageFiles(o: {
   const r: FileRestore = {
     target: o.target,
     tmp: `${o.target}.restoring`,
-    aside: exists(o.target) ? `${o.target}.before-restore-${o.stamp}` : null,
+    aside: pathExists(o.target) ? `${o.target}.before-restore-${o.stamp}` : null,
   }
   discardFileRestore(r)
   try {
@@ -70,7 +70,7 @@ export function stageFiles(o: {
     openLedger(r.tmp).close()
     writeKeyFile(keyFilePath(r.tmp), o.key)
     const checkpoint = checkpointFilePath(o.backup)
-    if (exists(checkpoint)) writeFileWhole(checkpointFilePath(r.tmp), readFileSync(checkpoint))
+    if (pathExists(checkpoint)) writeFileWhole(checkpointFilePath(r.tmp), readFileSync(checkpoint))
   } catch (e) {
     discardFileRestore(r)
     throw e
@@ -92,13 +92,13 @@ function writeFileWhole(path: string, data: Buffer, mode = 0o600): void {
 
 /** The staged copy put in place: its journal first, then the renames. */
 export function commitFileRestore(r: FileRestore): void {
-  if (exists(`${r.tmp}-wal`)) {
+  if (pathExists(`${r.tmp}-wal`)) {
     // a connection left its write-ahead log: folded into the file, which alone is renamed
     const d = new Database(r.tmp)
     d.pragma('wal_checkpoint(TRUNCATE)')
     d.close()
   }
-  const staged = filesOf(r.tmp).map(exists) as Journal['staged']
+  const staged = filesOf(r.tmp).map(pathExists) as Journal['staged']
   const journal: Journal = { format: 'carats-restore-journal/1', tmp: r.tmp, aside: r.aside, staged }
   writeFileWhole(journalOf(r.target), Buffer.from(JSON.stringify(journal)))
   restoreStage('journal')
@@ -111,8 +111,8 @@ function rollForward(target: string, j: Journal): void {
   const to = filesOf(target)
   const aside = j.aside ? filesOf(j.aside) : null
   for (let i = 0; i < 3; i++) {
-    if (j.staged[i] && !exists(from[i])) continue
-    if (aside && exists(to[i]) && !exists(aside[i])) renameSync(to[i], aside[i])
+    if (j.staged[i] && !pathExists(from[i])) continue
+    if (aside && pathExists(to[i]) && !pathExists(aside[i])) renameSync(to[i], aside[i])
     if (j.staged[i]) renameSync(from[i], to[i])
     restoreStage(STAGES[i])
   }
@@ -122,7 +122,7 @@ function rollForward(target: string, j: Journal): void {
 /** A restore killed while it put its copy in place, finished (its journal rolled forward); false when there was none. */
 export function finishInterruptedRestore(target: string): boolean {
   const path = journalOf(target)
-  if (!exists(path)) return false
+  if (!pathExists(path)) return false
   let j: Journal
   try {
     j = JSON.parse(readFileSync(path, 'utf8')) as Journal
