@@ -32,6 +32,7 @@ import { workerSeller, createSimulator } from '../services/simulator'
 import { workerLedgerRef } from '../ledger/worker-ref'
 import { createAlertsService } from '../services/alerts'
 import { createAuditService } from '../services/audit'
+import { createVaultService } from '../services/vault'
 import { createCatalog } from '../services/catalog'
 import { type Actor, type Clock, systemClock } from '../services/common'
 import { createDemoService } from '../services/demo'
@@ -68,6 +69,8 @@ export interface BackendOptions {
    * (Electron, the browser host) have them; 0, the default (the CLI, tests), answers on this thread.
    */
   readThreads?: number
+  /** Sends the ledger's events to its vault in rounds while open (the hosts); a command sends them as it closes. */
+  sendsToVault?: boolean
 }
 
 /**
@@ -112,7 +115,8 @@ export function createServices(opts: {
   const { db, dbPath, keys, keyFile } = opts
   const clock = opts.clock ?? systemClock
   const catalog = createCatalog({ db, keys })
-  const audit = createAuditService({ db, clock, keys, dbPath, keyFile })
+  const vault = createVaultService({ db, clock, keys, audit: () => audit })
+  const audit = createAuditService({ db, clock, keys, dbPath, keyFile, vaultCheck: () => vault.compare() })
   const users = createUsersService({ db, clock, audit })
   const jobs = createJobRegistry({ clock })
   const leases = createLeases({ db, clock, audit })
@@ -194,6 +198,7 @@ export function createServices(opts: {
     parties,
     claims,
     ledgerSetting,
+    vault,
   }
 }
 
@@ -217,6 +222,7 @@ export function openBackend(opts: BackendOptions): Backend {
       ledgerChoice: opts.ledgerChoice,
     })
     services.emissions.recoverInterrupted()
+    if (opts.sendsToVault) services.vault.startShipping()
   } catch (e) {
     db.close()
     throw e
@@ -248,6 +254,7 @@ export function openBackend(opts: BackendOptions): Backend {
       services.leases.close()
       void services.jobs.shutdown()
       void closeImportWorkers(opts.dbPath)
+      services.vault.stopShipping()
       services.audit.flushCheckpoint()
       db.close()
     },
@@ -256,12 +263,24 @@ export function openBackend(opts: BackendOptions): Backend {
       await services.jobs.shutdown()
       closed = true
       const threads = Promise.all([pool?.close(), closeImportWorkers(opts.dbPath)])
+      sendLast(services)
       services.leases.close()
       services.audit.flushCheckpoint()
       db.close()
       // over once the threads have closed their connections too
       await threads
     },
+  }
+}
+
+/** What the ledger holds and its vault lacks, sent before the ledger closes (a command's writes reach the vault). */
+function sendLast(services: Services): void {
+  try {
+    services.vault.drain()
+  } catch (e) {
+    limitedLog('vault', `carats: ${(e as Error).message}`)
+  } finally {
+    services.vault.stopShipping()
   }
 }
 

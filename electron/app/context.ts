@@ -18,6 +18,7 @@ import type { LedgerOffice, LedgerSettingService } from '../services/ledger-offi
 import type { PlayersService } from '../services/players'
 import type { SalesService, TicketsService } from '../services/sales'
 import type { UsersService } from '../services/staff'
+import type { VaultService } from '../services/vault'
 
 export interface Services {
   db: Db
@@ -46,4 +47,6 @@ export interface Services {
   parties: RelatedPartiesService
   claims: ClaimsService
   ledgerSetting: LedgerSettingService
+  /** The regulator's vault: every event sent apart, as it commits (services/vault). */
+  vault: VaultService
 }

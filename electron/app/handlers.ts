@@ -7,6 +7,7 @@
  */
 import type { Handlers } from '../contract/dispatch'
 import { auditHandlers } from '../services/audit'
+import { vaultHandlers } from '../services/vault'
 import { claimsHandlers } from '../services/claims'
 import { actorOf, type HandlersOf } from '../services/common'
 import { emissionsHandlers } from '../services/emissions'
@@ -44,6 +45,7 @@ export function createHandlers(s: Services): Handlers {
     ...reportsHandlers(s),
     ...claimsHandlers(s),
     ...auditHandlers(s),
+    ...vaultHandlers(s),
     ...ledgerOfficeHandlers(s),
   }
 }

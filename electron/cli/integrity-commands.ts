@@ -43,8 +43,22 @@ function chainText(v: AuditVerification): string {
   ].join('\n')
 }
 
+/** The log against the ledger's vault (services/vault/compare.ts): what an insider with the key cannot hide. */
+function vaultText(v: AuditVerification): string[] {
+  const c = v.vault
+  if (!c) return []
+  const head = `vault ${c.folder}: ${c.ok ? `the log agrees with the ${int(c.size)} events it received` : 'DISAGREES WITH THE LEDGER'}`
+  return [
+    head,
+    ...c.witnesses.map(
+      (w) => `  witness ${w.witness}: cosigned ${int(w.size)} events ${w.at ?? ''}${w.problem ? `: ${w.problem}` : ''}`,
+    ),
+    ...c.problems.map((p) => `  ${p}`),
+  ]
+}
+
 function auditText(v: AuditVerification): string {
-  return `${chainText(v)}\n${checkpointText(v)}`
+  return [chainText(v), checkpointText(v), ...vaultText(v)].join('\n')
 }
 
 /** SQLite's 'ok' as one word; PostgreSQL's report says what it checked in place of integrity_check. */

@@ -19,6 +19,7 @@ import { playerCommands } from './player-commands'
 import { proofCommands } from './proof-commands'
 import { publishCommands, publishSynopsis } from './publish-commands'
 import { userCommands } from './user-commands'
+import { vaultCommands, vaultSynopsis } from './vault-commands'
 import { stdio, UsageError, type Command } from './io'
 import { AppError } from '../contract/errors'
 
@@ -33,6 +34,7 @@ const commands: Record<string, Command> = {
   ...publishCommands,
   ...claimCommands,
   ...userCommands,
+  ...vaultCommands,
 }
 
 /** Commands whose arguments `carats help` spells out (the others: by name). */
@@ -41,6 +43,7 @@ const SYNOPSIS: Record<string, string[]> = {
   ...ceremonySynopsis,
   ...publishSynopsis,
   ...claimSynopsis,
+  ...vaultSynopsis,
 }
 
 const USAGE = `usage: carats [--db <file>|<postgresql://…>] [--key-file <file>] [--json] <command>

@@ -128,6 +128,11 @@ export const ERROR_REASON_KEYS = [
   'CEREMONY_SIGN_IN', // {}: the command line's ceremony steps are taken by a staff account (--user, --password-stdin)
   'TEXT_REFUSED', // {field, char, position, problem}: a text holds a character the ledger refuses (contract/text.ts); problem: TEXT_PROBLEM_KINDS
   'AUDIT_TEXT_REFUSED', // {field, char, position}: an audit entry's actor or object that no ledger would store as sealed (lone surrogate, NUL)
+  'VAULT_UNREACHABLE', // {folder}: the vault cannot be written now; the events wait in the ledger
+  'VAULT_UNREADABLE', // {folder}: the folder holds no readable vault description
+  'VAULT_OTHER_LEDGER', // {folder, ledger}: the folder is another ledger's vault
+  'VAULT_NOT_EMPTY', // {folder}: a vault starts in an empty folder
+  'VAULT_ATTACHED', // {folder}: the ledger has its vault already (never detached nor moved)
 ] as const
 export type ErrorReasonKey = (typeof ERROR_REASON_KEYS)[number]
 /** The steps named by EMISSION_BUSY and EMISSION_STEP. */

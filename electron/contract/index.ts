@@ -14,6 +14,7 @@ import { CLAIM_STATUSES, IDENTITY_DOCUMENTS, RELATIONS } from './claims-types'
 import { dayRangeProblem, isoDayProblem, ISO_DAY_SHAPE } from './dates'
 import { cleanText } from './text-schema'
 import { ledgerSettingSchema, teamLedger, type LedgerSettingView, type LedgerTestResult } from './ledger-setting'
+import { vaultChannels } from './vault'
 
 export * from './types'
 export * from './claims-types'
@@ -522,6 +523,8 @@ export const contract = {
   'settings:ledgerSet': channel<LedgerSettingView>()({ args: ledgerSettingSchema, access: ['admin'] }),
   /** Tries a team ledger: the server, the database (empty or a ledger this app opens), the key file. */
   'settings:ledgerTest': channel<LedgerTestResult>()({ args: teamLedger, access: ['admin'] }),
+
+  ...vaultChannels,
 } as const
 
 export type Contract = typeof contract

@@ -605,6 +605,7 @@ export const AUDIT_ACTIONS = [
   'party.remove',
   'user.confirm',
   'ledger.sealed',
+  'vault.attached',
 ] as const
 export type AuditAction = (typeof AUDIT_ACTIONS)[number]
 
@@ -663,6 +664,44 @@ export interface AuditVerification {
   /** The entry from which each link is an HMAC under the ledger's key (null: not keyed yet). */
   keyedFrom: number | null
   checkpoint: AuditCheckpointView
+  /** The log against its vault (electron/services/vault): null when the ledger has none. */
+  vault: VaultComparison | null
+}
+
+/** A witness's last cosignature, as the vault keeps it, against the vault's history. */
+export interface WitnessSeen {
+  witness: string
+  /** The events it cosigned, and when (its cosignature's time). */
+  size: number
+  at: string | null
+  problem: string | null
+}
+
+/** The ledger held against its vault: a cut or rewritten log, removed sales, a rolled back vault, each named. */
+export interface VaultComparison {
+  folder: string
+  ok: boolean
+  /** The events the vault's latest checkpoint signs. */
+  size: number
+  problems: string[]
+  witnesses: WitnessSeen[]
+}
+
+/** A ledger's vault as the app sees it: where, how much it holds, and how far behind the ledger it is. */
+export interface VaultStatus {
+  attached: boolean
+  folder: string | null
+  /** The events the vault holds, and when its last checkpoint was signed. */
+  size: number
+  signedAt: string | null
+  /** What the ledger holds and the vault does not yet. */
+  behind: { entries: number; sales: number; oldestEntryAt: string | null }
+  /** Another process sends in this one's place (it holds the vault's writer lock). */
+  writtenBy: string | null
+  /** Why the last round could not send (the vault unreachable …), since when. */
+  problem: { message: string; since: string } | null
+  /** The signed-note verifier key of the checkpoints, for a witness or a regulator. */
+  verifierKey: string | null
 }
 
 export interface CsvFile {

@@ -70,7 +70,13 @@ async function main(): Promise<void> {
   const backend = lazyBackend(
     async () => {
       const { openBackend, HOST_READ_THREADS } = await import('../app/backend')
-      return openBackend({ dbPath, keyFile: choice.keyFile, ledgerChoice: choice, readThreads: HOST_READ_THREADS })
+      return openBackend({
+        dbPath,
+        keyFile: choice.keyFile,
+        ledgerChoice: choice,
+        readThreads: HOST_READ_THREADS,
+        sendsToVault: true,
+      })
     },
     (e) => {
       console.error(e instanceof Error ? e.message : String(e))

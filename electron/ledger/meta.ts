@@ -1,7 +1,7 @@
 /** The ledger's facts (ledger_meta): each written once, read by name. */
 import type { Db } from './db'
 
-export type MetaName = 'ledger_id' | 'key_fingerprint' | 'audit_keyed_from' | 'rows_sealed'
+export type MetaName = 'ledger_id' | 'key_fingerprint' | 'audit_keyed_from' | 'rows_sealed' | 'vault_folder'
 
 export function readMeta(db: Db, name: MetaName): string | null {
   const v = db.prepare('SELECT value FROM ledger_meta WHERE name = ?').pluck().get(name)

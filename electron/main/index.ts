@@ -77,7 +77,13 @@ function openLedger(): Backend {
   if (choice.keyFile) process.env.CARATS_KEY_FILE = choice.keyFile
   try {
     if (!isPostgresUrl(dbPath)) mkdirSync(dirname(dbPath), { recursive: true })
-    return openBackend({ dbPath, keyFile: choice.keyFile, ledgerChoice: choice, readThreads: HOST_READ_THREADS })
+    return openBackend({
+      dbPath,
+      keyFile: choice.keyFile,
+      ledgerChoice: choice,
+      readThreads: HOST_READ_THREADS,
+      sendsToVault: true,
+    })
   } catch (e) {
     fail('CARATS cannot open its ledger', `${displayLocation(dbPath)}: ${e instanceof Error ? e.message : String(e)}`)
   }

@@ -205,6 +205,9 @@ const MATRIX: Record<
   'settings:ledger': [A],
   'settings:ledgerSet': [A],
   'settings:ledgerTest': [A],
+  // the regulator's vault: the admin attaches it; those who answer for the ledger follow it
+  'vault:status': [A, M, U],
+  'vault:attach': [A],
 }
 
 /** Arguments that pass the schema but touch nothing that exists, so an allowed call changes nothing. */
@@ -253,6 +256,7 @@ const HARMLESS: Partial<Record<ChannelName, unknown>> = {
   // refused by the schema: nothing saved, no server tried
   'settings:ledgerSet': { ledger: 'cloud' },
   'settings:ledgerTest': { url: 'db.example/team', keyFile: 'team.key' },
+  'vault:attach': { folder: 42 },
 }
 
 describe('the role matrix through the dispatcher', () => {

@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { AppError, because } from '../../contract/errors'
 import { firstUnstorable } from '../../contract/text'
-import type { AuditAction, AuditEntry, AuditVerification, CsvFile, Page } from '../../contract/types'
+import type { AuditAction, AuditEntry, AuditVerification, CsvFile, Page, VaultComparison } from '../../contract/types'
 import {
   CHECKPOINT_KEY_LABEL,
   checkpointFilePath,
@@ -83,6 +83,8 @@ export interface AuditDeps {
   keyFile?: string
   /** A copy of a ledger just made (a backup, a restore): its checkpoint may start at its head. */
   startCheckpoint?: boolean
+  /** The log held against the ledger's vault, if it has one (services/vault): verify adds its findings. */
+  vaultCheck?: () => VaultComparison | null
 }
 
 /** What the audit log's functions share: the ledger, its key, the checkpoint's file, the statements prepared once. */
@@ -97,6 +99,7 @@ interface AuditContext {
   seals: SealStatements
   /** Appends an entry in an IMMEDIATE transaction (appendEntry), keying the chain first if it is not. */
   append: (actor: string, action: string, object: string, details: string, force?: boolean) => AuditEntry
+  vaultCheck: () => VaultComparison | null
   state: {
     /** Set when this service wrote the first entry of a checkpoint's chain: only then may a missing checkpoint be written. */
     mayStartCheckpoint: boolean
@@ -116,7 +119,7 @@ function prepareAuditStatements(db: Db) {
   }
 }
 
-function buildContext({ db, clock, keys, dbPath, keyFile, startCheckpoint }: AuditDeps): AuditContext {
+function buildContext({ db, clock, keys, dbPath, keyFile, startCheckpoint, vaultCheck }: AuditDeps): AuditContext {
   const ctx: AuditContext = {
     db,
     clock,
@@ -128,6 +131,7 @@ function buildContext({ db, clock, keys, dbPath, keyFile, startCheckpoint }: Aud
     append: () => {
       throw new Error('the audit log is not ready')
     },
+    vaultCheck: vaultCheck ?? (() => null),
     state: { mayStartCheckpoint: startCheckpoint ?? false, scheduled: false },
   }
   // IMMEDIATE (at each call): two processes on one ledger (the app and a CLI command) never chain from the same entry.
@@ -328,8 +332,10 @@ function verify(ctx: AuditContext, against?: CheckpointRead): AuditVerification 
     file: checkpointFile,
   })
   const cp = read.checkpoint
+  // a copy (a backup) is older than the vault by nature: only the ledger itself is held against it
+  const vault = against ? null : ctx.vaultCheck()
   return {
-    ok: walk.firstBad === null && judged.problem === null,
+    ok: walk.firstBad === null && judged.problem === null && (vault?.ok ?? true),
     entries,
     firstBad: walk.firstBad,
     bad: walk.bad,
@@ -343,6 +349,7 @@ function verify(ctx: AuditContext, against?: CheckpointRead): AuditVerification 
       at: cp?.at ?? null,
       problem: judged.problem,
     },
+    vault,
   }
 }
 

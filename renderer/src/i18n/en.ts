@@ -211,6 +211,13 @@ const en: Messages = {
       'at character {position} it holds {char}, {problem}: names and texts may hold no control, invisible or bidirectional formatting character, nor half of a surrogate pair',
     AUDIT_TEXT_REFUSED:
       'the audit log cannot seal this {field}: at character {position} it holds {char}, which no ledger stores as it is. Nothing was written',
+    VAULT_UNREACHABLE:
+      'the vault {folder} cannot be written now: the events wait in the ledger and are sent when it is back',
+    VAULT_UNREADABLE: '{folder} holds no readable vault: is it a vault, and is its share reachable?',
+    VAULT_OTHER_LEDGER:
+      '{folder} is the vault of another ledger ({ledger}): choose this ledger’s vault or an empty folder',
+    VAULT_NOT_EMPTY: '{folder} is not empty: a vault starts in an empty folder',
+    VAULT_ATTACHED: 'this ledger’s vault is {folder}: a vault is never detached nor moved',
     textProblems: {
       surrogate: 'half of a UTF-16 surrogate pair',
       control: 'a control character',
@@ -1236,6 +1243,7 @@ const en: Messages = {
         setting: 'Workstation ledger setting saved',
         sealed: 'Records sealed to the log',
       },
+      vault: { attached: 'Vault attached (every event sent there from then on)' },
       claim: {
         verify: 'Winner’s identity verified',
         approve: 'Prize payment approved',

@@ -224,6 +224,14 @@ const fr = {
       'au caractère {position}, il contient {char}, {problem} : noms et textes ne peuvent contenir ni caractère de contrôle, ni caractère invisible, ni caractère de mise en forme bidirectionnelle, ni moitié de paire de substitution',
     AUDIT_TEXT_REFUSED:
       'le journal d’audit ne peut pas sceller ce champ ({field}) : au caractère {position}, il contient {char}, qu’aucun registre n’enregistre tel quel. Rien n’a été écrit',
+    VAULT_UNREACHABLE:
+      'le coffre {folder} ne peut pas être écrit pour l’instant : les événements attendent dans le registre et lui seront envoyés à son retour',
+    VAULT_UNREADABLE:
+      '{folder} ne contient pas de coffre lisible : est-ce un coffre, et son partage est-il joignable ?',
+    VAULT_OTHER_LEDGER:
+      '{folder} est le coffre d’un autre registre ({ledger}) : choisissez le coffre de ce registre ou un dossier vide',
+    VAULT_NOT_EMPTY: '{folder} n’est pas vide : un coffre commence dans un dossier vide',
+    VAULT_ATTACHED: 'le coffre de ce registre est {folder} : un coffre n’est jamais détaché ni déplacé',
     textProblems: {
       surrogate: 'une moitié de paire de substitution UTF-16',
       control: 'un caractère de contrôle',
@@ -1266,6 +1274,7 @@ const fr = {
         setting: 'Réglage du registre de ce poste enregistré',
         sealed: 'Enregistrements scellés au journal',
       },
+      vault: { attached: 'Coffre rattaché (chaque événement y est envoyé désormais)' },
       claim: {
         verify: 'Identité du gagnant vérifiée',
         approve: 'Paiement d’un gain approuvé',

@@ -1,0 +1,22 @@
+/** The regulator's vault's channels (electron/services/vault), spread into the contract (index.ts). */
+import { z } from 'zod'
+import { channel } from './define'
+import { cleanText } from './text-schema'
+import type * as T from './types'
+
+/** A folder as the workstation names it: one line of text, an absolute path or one from the current folder. */
+const folder = cleanText(z.string().trim().min(1, 'name a folder').max(1024), { what: 'a folder' })
+
+export const vaultChannels = {
+  /** Where the vault is, what it holds, how far behind the ledger it is. */
+  'vault:status': channel<T.VaultStatus>()({
+    ledger: 'reads',
+    args: z.object({}).strict(),
+    access: ['admin', 'auditor', 'manager'],
+  }),
+  /** Gives the ledger its vault (once, audited): the folder is made or found. */
+  'vault:attach': channel<T.VaultStatus>()({
+    args: z.object({ folder }).strict(),
+    access: ['admin'],
+  }),
+} as const

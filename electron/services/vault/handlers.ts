@@ -1,0 +1,10 @@
+/** The vault's channels. Thin: the dispatcher has checked the arguments and the caller's role. */
+import { actorOf, type HandlersOf } from '../common'
+import type { VaultService } from './service'
+
+export function vaultHandlers(s: { vault: VaultService }): HandlersOf<'vault'> {
+  return {
+    'vault:status': () => s.vault.status(),
+    'vault:attach': (a, ctx) => s.vault.attach(actorOf(ctx).name, a.folder),
+  }
+}

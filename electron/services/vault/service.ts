@@ -1,0 +1,174 @@
+/**
+ * The ledger's vault (README.md beside this file): attached once to a folder, from then on fed
+ * every event the ledger commits, in order, by whichever process holds the vault's writer lock:
+ * the app in rounds (startShipping), a command of the command line at its end (drain).
+ */
+import { resolve } from 'node:path'
+import { AppError, because } from '../../contract/errors'
+import type { VaultComparison, VaultStatus } from '../../contract/types'
+import type { Db } from '../../ledger/db'
+import type { KeyStore } from '../../ledger/keystore'
+import { readMeta, writeMeta } from '../../ledger/meta'
+import type { AuditService } from '../audit'
+import { type Clock, iso } from '../common'
+import { limitedLog } from '../log-limit'
+import { compareWithVault } from './compare'
+import { VAULT_FORMAT } from './format'
+import { prepareVaultFolder, readDescription, readVaultState } from './folder'
+import { lockHolder } from './lock'
+import { createShipper, type Shipper } from './shipper'
+import { vaultSigner, type VaultSigner } from './signer'
+import { vaultSources } from './sources'
+
+/** How long a round of the app's sends for at most, and how often it runs. */
+export const SHIP_ROUND_MS = 40
+export const SHIP_INTERVAL_MS = 1_000
+
+export interface VaultService {
+  /** Gives the ledger its vault (once: a vault is never detached), audited; the folder is made or found. */
+  attach(actor: string, folder: string): VaultStatus
+  status(): VaultStatus
+  /** One round of sends (up to `budgetMs`); the events sent. Throws when the vault cannot be written. */
+  ship(budgetMs?: number): number
+  /** Sends everything the ledger holds and the vault lacks (a command's end); the events sent. */
+  drain(): number
+  /** Rounds every SHIP_INTERVAL_MS, until stopShipping (the app). */
+  startShipping(intervalMs?: number): void
+  stopShipping(): void
+  /** The ledger held against its vault (null: none attached). */
+  compare(): VaultComparison | null
+}
+
+export interface VaultDeps {
+  db: Db
+  clock: Clock
+  keys: KeyStore
+  audit: () => AuditService
+}
+
+/** The vault's state as its writer last recorded it, when this process does not write it. */
+function stateOnDisk(folder: string) {
+  try {
+    return readVaultState(folder)
+  } catch {
+    return null
+  }
+}
+
+export function createVaultService({ db, clock, keys, audit }: VaultDeps): VaultService {
+  const sources = vaultSources(db)
+  const ledgerId = readMeta(db, 'ledger_id') ?? ''
+  let signer: VaultSigner | null = null
+  let shipper: Shipper | null = null
+  let problem: VaultStatus['problem'] = null
+  let timer: NodeJS.Timeout | null = null
+
+  const folder = () => readMeta(db, 'vault_folder')
+  const signerNow = () => (signer ??= vaultSigner(keys, ledgerId))
+  const shipperFor = (f: string) => (shipper ??= createShipper(f, sources, signerNow(), clock))
+
+  function ship(budgetMs = SHIP_ROUND_MS): number {
+    const f = folder()
+    if (f === null) return 0
+    try {
+      const sent = shipperFor(f).round(budgetMs)
+      problem = null
+      return sent
+    } catch (e) {
+      const message = `the vault ${f} cannot be written: ${(e as Error).message}`
+      problem ??= { message, since: iso(clock()) }
+      problem.message = message
+      throw new AppError(
+        'ILLEGAL_STATE',
+        `${message}; the events wait in the ledger`,
+        because('VAULT_UNREACHABLE', { folder: f }),
+      )
+    }
+  }
+
+  function status(): VaultStatus {
+    const f = folder()
+    const state = shipper?.writer()?.state ?? (f === null ? null : stateOnDisk(f))
+    const sent = state ?? { audit: null, sales: {} }
+    const holder = f === null || shipper?.writer() ? null : lockHolder(f)
+    return {
+      attached: f !== null,
+      folder: f,
+      size: state?.size ?? 0,
+      signedAt: state?.signedAt ?? null,
+      behind: f === null ? { entries: 0, sales: 0, oldestEntryAt: null } : sources.backlog(sent),
+      writtenBy: holder ? `${holder.host} (process ${holder.pid})` : null,
+      problem,
+      verifierKey: f === null ? null : signerNow().verifierKey,
+    }
+  }
+
+  return {
+    attach(actor, given) {
+      const f = resolve(given)
+      const now = folder()
+      if (now !== null && now !== f)
+        throw new AppError(
+          'CONFLICT',
+          `this ledger's vault is ${now}: a vault is never detached nor moved (its events would be split)`,
+          because('VAULT_ATTACHED', { folder: now }),
+        )
+      if (now === null) {
+        if (keys.problem) throw keys.problem
+        const s = signerNow()
+        prepareVaultFolder(f, {
+          format: VAULT_FORMAT,
+          origin: s.origin,
+          ledger: ledgerId,
+          key: s.verifierKey,
+          created: iso(clock()),
+        })
+        db.transaction(() => {
+          writeMeta(db, 'vault_folder', f)
+          audit().record(actor, 'vault.attached', `vault:${f}`, { key: s.verifierKey })
+        })()
+      } else readDescription(f)
+      try {
+        ship()
+      } catch (e) {
+        limitedLog('vault', `carats: ${(e as Error).message}`)
+      }
+      return status()
+    },
+    status,
+    ship,
+    drain() {
+      let total = 0
+      for (let n = ship(1_000); n > 0; n = ship(1_000)) total += n
+      return total
+    },
+    startShipping(intervalMs = SHIP_INTERVAL_MS) {
+      if (timer) return
+      // a round that sent something is followed at once (a backlog drains at full speed, the
+      // event loop served between rounds), one that found nothing after the interval
+      const next = (wait: number) => {
+        timer = setTimeout(() => {
+          let sent = 0
+          try {
+            sent = ship()
+          } catch (e) {
+            limitedLog('vault', `carats: ${(e as Error).message}`)
+          }
+          if (timer) next(sent > 0 ? 1 : intervalMs)
+        }, wait)
+        timer.unref()
+      }
+      next(0)
+    },
+    stopShipping() {
+      if (timer) clearTimeout(timer)
+      timer = null
+      shipper?.close()
+      shipper = null
+    },
+    compare() {
+      const f = folder()
+      return f === null ? null : compareWithVault(f, ledgerId, signerNow(), sources)
+    },
+  }
+}

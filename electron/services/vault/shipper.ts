@@ -1,0 +1,93 @@
+/**
+ * Sends what the ledger holds and its vault lacks, in order: each emission's sales after the last
+ * sent, then the audit log's entries after the last sent, in chunks, each chunk made durable and
+ * the whole round sealed by one signed checkpoint. Only the holder of the vault's writer lock
+ * sends; a vault that cannot be reached is retried at the next round, the events waiting in the
+ * ledger meanwhile.
+ */
+import { auditLine, saleLine } from './format'
+import { openVaultWriter, type VaultWriter } from './folder'
+import { takeWriterLock, type WriterLock } from './lock'
+import type { VaultSigner } from './signer'
+import type { VaultSources } from './sources'
+
+/** Events read from the ledger at once. */
+export const SHIP_CHUNK = 2_000
+
+export interface Shipper {
+  /** Sends for up to `budgetMs` (at least one chunk); the events sent. Throws when the vault cannot be written. */
+  round(budgetMs: number): number
+  /** The writer's state, once this process has written the vault. */
+  writer(): VaultWriter | null
+  /** Whether another process holds the vault's writer lock (and so sends in this one's place). */
+  lockedElsewhere(): boolean
+  close(): void
+}
+
+export function createShipper(folder: string, sources: VaultSources, signer: VaultSigner, now: () => Date): Shipper {
+  let lock: WriterLock | null = null
+  let writer: VaultWriter | null = null
+  let elsewhere = false
+
+  const takeLock = (): boolean => {
+    if (lock && !lock.touch()) {
+      lock = null
+      writer = null
+    }
+    lock ??= takeWriterLock(folder)
+    elsewhere = lock === null
+    return lock !== null
+  }
+
+  /** One chunk of sales (emission by emission), else of audit entries; the events appended. */
+  function shipChunk(w: VaultWriter, at: string): number {
+    const s = w.state
+    for (const e of sources.emissions()) {
+      const sent = s.sales[e.emission] ?? { count: 0, last: 0 }
+      if (sent.count >= e.sold) continue
+      const rows = sources.salesAfter(e, sent.last, SHIP_CHUNK)
+      if (rows.length === 0) continue
+      w.append(
+        rows.map((r, k) => saleLine(s.size + k, at, r)),
+        at,
+      )
+      s.sales[e.emission] = { count: sent.count + rows.length, last: rows[rows.length - 1].unit_key }
+      return rows.length
+    }
+    const entries = sources.entriesAfter(s.audit?.seq ?? 0, SHIP_CHUNK)
+    if (entries.length === 0) return 0
+    w.append(
+      entries.map((e, k) => auditLine(s.size + k, at, e)),
+      at,
+    )
+    const last = entries[entries.length - 1]
+    s.audit = { seq: last.seq, hash: last.hash }
+    return entries.length
+  }
+
+  return {
+    round(budgetMs) {
+      if (!takeLock()) return 0
+      const started = Date.now()
+      let sent = 0
+      try {
+        writer ??= openVaultWriter(folder)
+        const at = now().toISOString()
+        for (let n = shipChunk(writer, at); n > 0; n = Date.now() - started < budgetMs ? shipChunk(writer, at) : 0)
+          sent += n
+        if (sent > 0) writer.commit(signer, at)
+      } catch (e) {
+        writer = null // reopened from its durable state at the next round
+        throw e
+      }
+      return sent
+    },
+    writer: () => writer,
+    lockedElsewhere: () => elsewhere,
+    close() {
+      lock?.release()
+      lock = null
+      writer = null
+    },
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * What the ledger holds that its vault does not yet: the audit log's entries after the last one
+ * sent (every staff action, sign-in, claim step, emission, block, ceremony and verdict change is
+ * one), and each emission's sales after the last one sent (units sell in order, so a sale's key
+ * is its place). The ledger is the queue: nothing is lost while the vault cannot be reached.
+ */
+import type { Db } from '../../ledger/db'
+import { UNIT_KEY_EMISSION } from '../../ledger/unit-key'
+import type { AuditSource, SaleSource } from './format'
+
+/** Up to where a source was sent (the vault's state). */
+export interface SentUpTo {
+  audit: { seq: number; hash: string } | null
+  sales: Record<string, { count: number; last: number }>
+}
+
+export interface Backlog {
+  entries: number
+  sales: number
+  /** The time of the oldest entry not yet sent (ISO), if any. */
+  oldestEntryAt: string | null
+}
+
+export interface VaultSources {
+  entriesAfter(seq: number, limit: number): AuditSource[]
+  /** The emissions that hold sales, with their codes and block size. */
+  emissions(): { emission: number; code: string; blockSize: number; sold: number }[]
+  salesAfter(emission: { emission: number; code: string; blockSize: number }, key: number, limit: number): SaleSource[]
+  backlog(sent: SentUpTo): Backlog
+  /** The entry `seq`'s hash in the ledger, and the last entry's number. */
+  entryHash(seq: number): string | null
+  lastEntry(): number
+  /** Whether the ledger holds the sale of this unit key. */
+  holdsSale(key: number): boolean
+}
+
+export function vaultSources(db: Db): VaultSources {
+  const entries = db.prepare(
+    'SELECT seq, at, actor, action, object, details, hash FROM audit WHERE seq > ? ORDER BY seq LIMIT ?',
+  )
+  const emissions = db.prepare(
+    `SELECT e.emission, e.code, e.definition, (SELECT COALESCE(SUM(b.units_sold), 0) FROM blocks b
+       WHERE b.emission = e.emission) AS sold FROM emissions e ORDER BY e.emission`,
+  )
+  const sales = db.prepare(
+    `SELECT s.unit_key, s.sale_id, p.name AS player, s.sold_at, s.stake_cents, s.prize_cents, s.tier, s.play,
+            s.events FROM sales s JOIN players p ON p.id = s.player_id
+      WHERE s.unit_key > ? AND s.unit_key < ? ORDER BY s.unit_key LIMIT ?`,
+  )
+  const lastSeq = db.prepare('SELECT COALESCE(MAX(seq), 0) FROM audit').pluck()
+  const entryAt = db.prepare('SELECT at FROM audit WHERE seq = ?').pluck()
+  const hashOf = db.prepare('SELECT hash FROM audit WHERE seq = ?').pluck()
+  const saleAt = db.prepare('SELECT 1 FROM sales WHERE unit_key = ?').pluck()
+  const listEmissions = () =>
+    (emissions.all() as { emission: number; code: string; definition: string; sold: number }[]).map((e) => ({
+      emission: e.emission,
+      code: e.code,
+      blockSize: (JSON.parse(e.definition) as { blockSize: number }).blockSize,
+      sold: Number(e.sold),
+    }))
+  return {
+    entriesAfter: (seq, limit) => entries.all(seq, limit) as AuditSource[],
+    emissions: listEmissions,
+    salesAfter(e, key, limit) {
+      const from = Math.max(key, e.emission * UNIT_KEY_EMISSION - 1)
+      const rows = sales.all(from, (e.emission + 1) * UNIT_KEY_EMISSION, limit) as Omit<
+        SaleSource,
+        'code' | 'blockSize'
+      >[]
+      return rows.map((r) => ({ ...r, unit_key: Number(r.unit_key), code: e.code, blockSize: e.blockSize }))
+    },
+    backlog(sent) {
+      const last = Number(lastSeq.get())
+      const after = sent.audit?.seq ?? 0
+      const salesBehind = listEmissions().reduce((n, e) => n + e.sold - (sent.sales[e.emission]?.count ?? 0), 0)
+      return {
+        entries: Math.max(0, last - after),
+        sales: Math.max(0, salesBehind),
+        oldestEntryAt: last > after ? ((entryAt.get(after + 1) as string | undefined) ?? null) : null,
+      }
+    },
+    entryHash: (seq) => (hashOf.get(seq) as string | undefined) ?? null,
+    lastEntry: () => Number(lastSeq.get()),
+    holdsSale: (key) => saleAt.get(key) !== undefined,
+  }
+}

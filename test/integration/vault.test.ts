@@ -1,0 +1,192 @@
+/**
+ * The regulator's vault (issue 33): attached to a ledger, fed every event as it commits, verified
+ * from its files and public key alone, witnessed; an insider who cuts or rewrites the audit log
+ * (and puts its checkpoint back), alters a vault file or rolls the vault back is named. On both
+ * engines: the `sqlite3` shell on the file, `psql` on a team ledger.
+ */
+import { createHmac } from 'node:crypto'
+import { cpSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import type { Backend } from '../../electron/app/backend'
+import { feedLine } from '../../electron/services/import'
+import { verifyVault, witnessCosign, witnessInit } from '../../electron/services/vault'
+import { canonicalJson } from '../../game-core/commitment'
+import { formatSerial } from '../../game-core/serial'
+import { CHECKPOINT_KEY_LABEL, readCheckpoint, writeCheckpoint } from '../../electron/ledger/checkpoint'
+import { outsideSql } from '../support/outside-sql'
+import { actor, ledgerOf, samplePlay, T0, tempDir } from './ledger-fixture'
+import { signIn, useTemplateLedgers } from './staff-calls'
+
+/** Folders of the vaults and witnesses (the vault's on a share of its own, a witness's the auditor's). */
+const dirs: string[] = []
+afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })))
+const scratch = () => {
+  const d = tempDir('vault')
+  dirs.push(d)
+  return d
+}
+// after the folders' hook is declared, so it runs first: each ledger sends its last events before its vault goes
+const { ledger } = useTemplateLedgers('vault')
+const DAY = 86_400_000
+
+function feed(b: Backend, n: number, tag: string): string {
+  const next = b.services.sales.nextUnit(1)!
+  const lines = Array.from({ length: n }, (_, i) =>
+    feedLine({
+      saleId: `${tag}-${i}`,
+      serial: formatSerial({ emission: 1, block: next.block, unit: next.unit + i }),
+      player: `player-${i % 7}`,
+      soldAt: T0 + DAY + i * 1000,
+      stakeCents: 500,
+      play: samplePlay(i),
+    }),
+  )
+  return lines.join('\n') + '\n'
+}
+
+/** A ledger with its vault, some sales sent; the vault's folder beside the ledger. */
+async function withVault() {
+  const b = await ledger()
+  const folder = join(scratch(), 'vault')
+  b.services.vault.attach('ada', folder)
+  b.services.importer.importHere(actor('operator'), feed(b, 300, 'A'), 'a.jsonl')
+  b.services.vault.drain()
+  return { b, folder }
+}
+
+const entries = (b: Backend) => b.services.audit.list({ page: 1, pageSize: 1, sort: 'seq', order: 'desc' }).total
+const sql = (b: Backend, text: string) => outsideSql(ledgerOf(b).location, text)
+/** Removes the audit log's entries after `seq`, its guarding triggers out of the way, as the database's owner can. */
+function cutLog(b: Backend, seq: number): void {
+  const pg = ledgerOf(b).location.startsWith('postgresql:')
+  const del = `DELETE FROM audit WHERE seq > ${seq}`
+  sql(
+    b,
+    pg
+      ? `ALTER TABLE audit DISABLE TRIGGER USER; ${del}; ALTER TABLE audit ENABLE TRIGGER USER`
+      : `DROP TRIGGER IF EXISTS audit_no_delete; ${del}`,
+  )
+}
+
+describe('the vault', () => {
+  it('receives every sale and audit entry in order, and verifies from its files and key alone', async () => {
+    const { b, folder } = await withVault()
+    const status = b.services.vault.status()
+    expect(status).toMatchObject({ attached: true, folder, behind: { entries: 0, sales: 0 }, problem: null })
+    expect(status.size).toBe(300 + entries(b))
+    const v = verifyVault(folder, { key: status.verifierKey!, event: 5 })
+    expect(v).toMatchObject({ ok: true, events: status.size, unsigned: 0, problems: [], keyFrom: 'given' })
+    expect(v.inclusion).toMatchObject({ event: 5, ok: true, size: status.size })
+    const sales = readdirSync(join(folder, 'events')).flatMap((f) =>
+      readFileSync(join(folder, 'events', f), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l)),
+    )
+    expect(sales.filter((e) => e.type === 'sale')).toHaveLength(300)
+    expect(sales.find((e) => e.saleId === 'A-7')).toMatchObject({ type: 'sale', player: 'player-0', stakeCents: 500 })
+    expect(sales.map((e) => e.i)).toEqual(sales.map((_, i) => i))
+    expect(b.services.audit.verify()).toMatchObject({ ok: true, vault: { ok: true, problems: [] } })
+  }, 120_000)
+
+  it('names a log cut below what the vault received, though its old checkpoint was put back', async () => {
+    const { b } = await withVault()
+    const cpFile = b.services.audit.checkpointFile
+    const oldCheckpoint = readFileSync(cpFile)
+    const before = entries(b)
+    await signIn(b, 'aude')
+    await signIn(b, 'max')
+    b.services.vault.drain()
+    cutLog(b, before)
+    writeFileSync(cpFile, oldCheckpoint)
+    const v = b.services.audit.verify()
+    // the chain and its checkpoint agree: only the vault can tell
+    expect(v.firstBad).toBeNull()
+    expect(v.checkpoint.status).toBe('ok')
+    expect(v.ok).toBe(false)
+    expect(v.vault!.problems.join('\n')).toMatch(new RegExp(`ends at ${before}: entries ${before + 1}…\\d+ were cut`))
+  }, 120_000)
+
+  it('names a log rewritten with the key, its checkpoint rewritten too', async () => {
+    const { b } = await withVault()
+    const s = b.services
+    const [last] = s.audit.list({ page: 1, pageSize: 1, sort: 'seq', order: 'desc' }).items
+    // the insider holds the key: the entry's new hash and the checkpoint are made as the app makes them
+    const details = last.details.replace(/"imported":\d+/, '"imported":1')
+    const prev = sql(b, `SELECT prev_hash FROM audit WHERE seq = ${last.seq}`)
+    const fields = {
+      prev,
+      seq: last.seq,
+      at: last.at,
+      actor: last.actor,
+      action: last.action,
+      object: last.object,
+      details,
+    }
+    const hash = createHmac('sha256', s.keys.derive('CARATS-AUDIT-CHAIN/1')).update(canonicalJson(fields)).digest('hex')
+    const pg = ledgerOf(b).location.startsWith('postgresql:')
+    const update = `UPDATE audit SET details = '${details}', hash = '${hash}' WHERE seq = ${last.seq}`
+    sql(
+      b,
+      pg
+        ? `ALTER TABLE audit DISABLE TRIGGER USER; ${update}; ALTER TABLE audit ENABLE TRIGGER USER`
+        : `DROP TRIGGER IF EXISTS audit_no_update; ${update}`,
+    )
+    const cp = readCheckpoint(s.audit.checkpointFile, s.keys.derive(CHECKPOINT_KEY_LABEL)).checkpoint!
+    writeCheckpoint(s.audit.checkpointFile, s.keys.derive(CHECKPOINT_KEY_LABEL), { ...cp, head: hash })
+    const v = s.audit.verify()
+    expect(v.firstBad).toBeNull()
+    expect(v.checkpoint.status).toBe('ok')
+    expect(v.ok).toBe(false)
+    expect(v.vault!.problems).toEqual([
+      `audit entry ${last.seq} is not the one the vault received: the log was rewritten from that entry or before`,
+    ])
+  }, 120_000)
+
+  it('catches an altered vault file, and a witness refuses a vault rolled back', async () => {
+    const { b, folder } = await withVault()
+    const dir = scratch()
+    const witness = join(dir, 'witness')
+    witnessInit(witness, 'audit.example/aude')
+    const early = join(dir, 'vault-copy')
+    cpSync(folder, early, { recursive: true })
+    b.services.importer.importHere(actor('operator'), feed(b, 50, 'B'), 'b.jsonl')
+    b.services.vault.drain()
+    expect(witnessCosign(witness, folder, new Date())).toMatchObject({ previous: null })
+    // a vault put back to its earlier copy: the witness's last checkpoint is ahead of it
+    const live = join(dir, 'vault-live')
+    renameSync(folder, live)
+    cpSync(early, folder, { recursive: true })
+    expect(() => witnessCosign(witness, folder, new Date())).toThrow(/was rolled back/)
+    rmSync(folder, { recursive: true })
+    renameSync(live, folder)
+    // one sale's player changed in the vault's file
+    const [day] = readdirSync(join(folder, 'events'))
+    const file = join(folder, 'events', day)
+    writeFileSync(file, readFileSync(file, 'utf8').replace('"player":"player-3"', '"player":"player-9"'))
+    const v = verifyVault(folder)
+    expect(v.ok).toBe(false)
+    expect(v.problems.join('\n')).toMatch(/does not match the first \d+ events/)
+    expect(() => witnessCosign(witness, folder, new Date())).toThrow(/does not match its events/)
+  }, 120_000)
+
+  it('keeps the events in the ledger while the vault is away, and sends them when it is back', async () => {
+    const { b, folder } = await withVault()
+    const away = `${folder}-away`
+    renameSync(folder, away)
+    writeFileSync(folder, 'not a folder')
+    await signIn(b, 'max')
+    expect(() => b.services.vault.ship()).toThrow(/cannot be written/)
+    expect(b.services.vault.status()).toMatchObject({
+      problem: { message: expect.stringMatching(/cannot be written/) },
+    })
+    expect(b.services.vault.status().behind.entries).toBeGreaterThan(0)
+    rmSync(folder)
+    renameSync(away, folder)
+    b.services.vault.drain()
+    expect(b.services.vault.status()).toMatchObject({ problem: null, behind: { entries: 0, sales: 0 } })
+    expect(verifyVault(folder).ok).toBe(true)
+    expect(b.services.audit.verify().ok).toBe(true)
+  }, 120_000)
+})
