@@ -3,12 +3,14 @@
  * verify a vault from its files and public key alone (no ledger needed); and a witness's two
  * steps, run by an auditor in a folder of their own.
  */
-import { resolve } from 'node:path'
-import type { VaultStatus } from '../contract/types'
+import { readFileSync } from 'node:fs'
+import { basename, resolve } from 'node:path'
+import { isoDayProblem } from '../contract/dates'
+import type { ReconciliationReport, ReconSums, VaultStatus } from '../contract/types'
 import { systemClock } from '../services/common'
 import { verifyVault, witnessCosign, witnessInit, type VaultVerification } from '../services/vault'
 import { UsageError, type Command } from './io'
-import { int, options, print, whole, withBackend } from './command-kit'
+import { eur, int, options, print, whole, withBackend } from './command-kit'
 
 export function statusText(s: VaultStatus): string {
   if (!s.attached) return 'no vault: attach one with carats vault attach <folder>'
@@ -112,6 +114,43 @@ const cosignCmd: Command = async (ctx) => {
   return 0
 }
 
+const sums = (s: ReconSums | null) =>
+  s === null
+    ? '—'
+    : `${int(s.units)} units, ${eur(s.stakeCents)}${s.prizeCents === null ? '' : `, prizes ${eur(s.prizeCents)}`}`
+
+function reconText(r: ReconciliationReport): string {
+  const lines = [
+    `day ${r.day}: ${r.ok ? 'the sources agree' : `${int(r.differenceCount)} DIFFERENCE(S)`} (sealed as audit entry ${r.sealedAs})`,
+    r.feed
+      ? `  feed ${r.feed.fileName ?? '(given)'}: ${int(r.feed.lines)} lines, sha256 ${r.feed.sha256}`
+      : '  no feed given',
+    `  ledger: ${sums(r.totals.ledger)}`,
+    `  vault:  ${sums(r.totals.vault)}`,
+    ...(r.feed ? [`  feed:   ${sums(r.totals.feed)}`] : []),
+    ...r.rows.map(
+      (x) =>
+        `  ${x.emission} block ${x.block} ${x.tier === null ? 'no prize' : `tier ${x.tier}`}: ledger ${x.ledger.units}, vault ${x.vault.units}${x.feed ? `, feed ${x.feed.units}` : ''}`,
+    ),
+    ...r.differences.map((d) => `  ${d.serial ?? `feed line ${d.feedLine}`}: ${d.problem}: ${d.detail}`),
+  ]
+  if (r.differenceCount > r.differences.length) lines.push(`  … ${int(r.differenceCount - r.differences.length)} more`)
+  return lines.join('\n')
+}
+
+const reconcile: Command = (ctx) =>
+  withBackend(ctx, async (b) => {
+    const { values } = options(ctx, { day: { type: 'string' }, feed: { type: 'string' } })
+    if (!values.day || isoDayProblem(values.day))
+      throw new UsageError('--day YYYY-MM-DD (a day of the calendar) is required')
+    const feed = values.feed
+      ? { content: readFileSync(resolve(values.feed), 'utf8'), fileName: basename(values.feed) }
+      : undefined
+    const r = b.services.vault.reconcile(b.actor.name, values.day, feed)
+    print(ctx, r, () => reconText(r))
+    return r.ok ? 0 : 1
+  })
+
 export const vaultCommands: Record<string, Command> = {
   'vault attach': attach,
   'vault status': status,
@@ -119,6 +158,7 @@ export const vaultCommands: Record<string, Command> = {
   'vault verify': verify,
   'witness init': init,
   'witness cosign': cosignCmd,
+  reconcile,
 }
 
 export const vaultSynopsis: Record<string, string[]> = {
@@ -128,4 +168,5 @@ export const vaultSynopsis: Record<string, string[]> = {
   'vault verify': ['vault verify <folder> [--key <verifier key>] [--event N]'],
   'witness init': ['witness init <folder> --name <name>'],
   'witness cosign': ['witness cosign <witness folder> --vault <vault folder>'],
+  reconcile: ["reconcile --day YYYY-MM-DD [--feed <the platform's feed of the day>]"],
 }

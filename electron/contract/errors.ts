@@ -133,6 +133,7 @@ export const ERROR_REASON_KEYS = [
   'VAULT_OTHER_LEDGER', // {folder, ledger}: the folder is another ledger's vault
   'VAULT_NOT_EMPTY', // {folder}: a vault starts in an empty folder
   'VAULT_ATTACHED', // {folder}: the ledger has its vault already (never detached nor moved)
+  'VAULT_NONE', // {}: the ledger has no vault yet
 ] as const
 export type ErrorReasonKey = (typeof ERROR_REASON_KEYS)[number]
 /** The steps named by EMISSION_BUSY and EMISSION_STEP. */

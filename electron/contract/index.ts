@@ -11,7 +11,8 @@ import type * as T from './types'
 import type * as C from './claims-types'
 import { CSV_FORMS, CSV_LOCALES } from './types'
 import { CLAIM_STATUSES, IDENTITY_DOCUMENTS, RELATIONS } from './claims-types'
-import { dayRangeProblem, isoDayProblem, ISO_DAY_SHAPE } from './dates'
+import { dayRangeProblem } from './dates'
+import { isoDay } from './day-schema'
 import { cleanText } from './text-schema'
 import { ledgerSettingSchema, teamLedger, type LedgerSettingView, type LedgerTestResult } from './ledger-setting'
 import { vaultChannels } from './vault'
@@ -44,12 +45,6 @@ const playerId = playerText(z.string().trim().min(1, 'must not be empty').max(64
 /** An audit log's filter. */
 const filterText = line(z.string().max(64), 'a filter').optional()
 /** A day of the calendar, read by the app's one date reader (dates.ts): 2026-02-30 is refused, not rolled over. */
-const isoDay = z
-  .string()
-  .regex(ISO_DAY_SHAPE, 'must be a date YYYY-MM-DD')
-  .refine((v) => isoDayProblem(v) !== 'nonexistent', {
-    error: (issue) => `${String(issue.input)} is not a day of the calendar`,
-  })
 
 /** A range of days, either end optional, its first day on or before its last. */
 const dayRange = <S extends z.ZodRawShape>(shape: S) =>

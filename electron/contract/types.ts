@@ -606,6 +606,8 @@ export const AUDIT_ACTIONS = [
   'user.confirm',
   'ledger.sealed',
   'vault.attached',
+  'vault.reconciled',
+  'vault.exported',
 ] as const
 export type AuditAction = (typeof AUDIT_ACTIONS)[number]
 
@@ -685,6 +687,59 @@ export interface VaultComparison {
   size: number
   problems: string[]
   witnesses: WitnessSeen[]
+}
+
+/** Units, stakes and prizes (cents) of one source in a reconciliation's row; the feed knows no prizes. */
+export interface ReconSums {
+  units: number
+  stakeCents: number
+  prizeCents: number | null
+}
+
+/** One emission, block and prize tier of a day's sales, in each source (the feed's tier is the ledger's for its units). */
+export interface ReconRow {
+  emission: string
+  block: number
+  /** null: no prize; the tier's number otherwise ('?' when only the feed holds the unit). */
+  tier: number | '?' | null
+  ledger: ReconSums
+  vault: ReconSums
+  feed: ReconSums | null
+}
+
+export const RECON_PROBLEMS = [
+  'not-in-ledger',
+  'not-in-vault',
+  'not-sent-yet',
+  'not-in-feed',
+  'differs',
+  'outside-day',
+  'unreadable',
+] as const
+export type ReconProblem = (typeof RECON_PROBLEMS)[number]
+
+/** A unit that one source lacks or differs on, named by serial (or a feed line that could not be read). */
+export interface ReconDifference {
+  serial: string | null
+  problem: ReconProblem
+  /** The fields that differ, or what the line holds that is wrong. */
+  detail: string
+  /** The feed's line, when the feed holds it. */
+  feedLine: number | null
+}
+
+/** A day's sales held three ways: the ledger, its vault, and (when given) the sales platform's feed. */
+export interface ReconciliationReport {
+  day: string
+  at: string
+  ok: boolean
+  feed: { fileName: string | null; sha256: string; lines: number } | null
+  rows: ReconRow[]
+  totals: { ledger: ReconSums; vault: ReconSums; feed: ReconSums | null }
+  differences: ReconDifference[]
+  differenceCount: number
+  /** The audit entry that sealed the result (it reaches the vault like every entry). */
+  sealedAs: number | null
 }
 
 /** A ledger's vault as the app sees it: where, how much it holds, and how far behind the ledger it is. */

@@ -2,6 +2,8 @@
 import { z } from 'zod'
 import { channel } from './define'
 import { cleanText } from './text-schema'
+import { isoDay } from './day-schema'
+import { FEED_MAX_BYTES } from './feed'
 import type * as T from './types'
 
 /** A folder as the workstation names it: one line of text, an absolute path or one from the current folder. */
@@ -18,5 +20,18 @@ export const vaultChannels = {
   'vault:attach': channel<T.VaultStatus>()({
     args: z.object({ folder }).strict(),
     access: ['admin'],
+  }),
+  /** A day's sales held three ways (the ledger, the vault, the platform's feed if given); the result sealed. */
+  'vault:reconcile': channel<T.ReconciliationReport>()({
+    args: z
+      .object({
+        day: isoDay,
+        feed: z
+          .object({ content: z.string().max(FEED_MAX_BYTES), fileName: z.string().max(260).nullable().default(null) })
+          .strict()
+          .optional(),
+      })
+      .strict(),
+    access: ['admin', 'auditor'],
   }),
 } as const

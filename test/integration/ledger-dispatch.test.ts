@@ -208,6 +208,7 @@ const MATRIX: Record<
   // the regulator's vault: the admin attaches it; those who answer for the ledger follow it
   'vault:status': [A, M, U],
   'vault:attach': [A],
+  'vault:reconcile': [A, U],
 }
 
 /** Arguments that pass the schema but touch nothing that exists, so an allowed call changes nothing. */
@@ -257,6 +258,7 @@ const HARMLESS: Partial<Record<ChannelName, unknown>> = {
   'settings:ledgerSet': { ledger: 'cloud' },
   'settings:ledgerTest': { url: 'db.example/team', keyFile: 'team.key' },
   'vault:attach': { folder: 42 },
+  'vault:reconcile': { day: '2026-02-30' },
 }
 
 describe('the role matrix through the dispatcher', () => {

@@ -50,9 +50,10 @@ async function withVault() {
   const b = await ledger()
   const folder = join(scratch(), 'vault')
   b.services.vault.attach('ada', folder)
-  b.services.importer.importHere(actor('operator'), feed(b, 300, 'A'), 'a.jsonl')
+  const imported = feed(b, 300, 'A')
+  b.services.importer.importHere(actor('operator'), imported, 'a.jsonl')
   b.services.vault.drain()
-  return { b, folder }
+  return { b, folder, imported }
 }
 
 const entries = (b: Backend) => b.services.audit.list({ page: 1, pageSize: 1, sort: 'seq', order: 'desc' }).total
@@ -169,6 +170,40 @@ describe('the vault', () => {
     expect(v.ok).toBe(false)
     expect(v.problems.join('\n')).toMatch(/does not match the first \d+ events/)
     expect(() => witnessCosign(witness, folder, new Date())).toThrow(/does not match its events/)
+  }, 120_000)
+
+  it("reconciles a day: the feed's sale the ledger lacks and a sale that differs are named by serial", async () => {
+    const { b, imported } = await withVault()
+    const day = new Date(T0 + DAY).toISOString().slice(0, 10)
+    // the platform's feed of the day: what was imported, one player changed, and one sale more
+    const more = JSON.parse(feed(b, 1, 'X').trim()) as { serial: string }
+    const lines = imported.trim().split('\n')
+    const changed = JSON.parse(lines[10]) as { serial: string; player: string }
+    lines[10] = JSON.stringify({ ...changed, player: 'someone-else' })
+    const content = [...lines, JSON.stringify(more)].join('\n') + '\n'
+    const r = b.services.vault.reconcile('aude', day, { content, fileName: 'platform.jsonl' })
+    expect(r.ok).toBe(false)
+    expect(r.totals.ledger).toEqual(r.totals.vault)
+    expect(r.totals.ledger.units).toBe(300)
+    expect(r.totals.feed).toMatchObject({ units: 301, stakeCents: 301 * 500, prizeCents: null })
+    expect(r.differences).toEqual([
+      expect.objectContaining({ serial: changed.serial, problem: 'differs', feedLine: 11 }),
+      expect.objectContaining({ serial: more.serial, problem: 'not-in-ledger', feedLine: 301 }),
+    ])
+    expect(r.differences[0].detail).toMatch(/player "someone-else" \/ "player-3"/)
+    // the result is sealed in the log, and reaches the vault with it
+    const [sealed] = b.services.audit.list({ page: 1, pageSize: 1, action: 'vault.reconciled' }).items
+    expect(sealed.seq).toBe(r.sealedAs)
+    expect(JSON.parse(sealed.details)).toMatchObject({
+      day,
+      ok: false,
+      differences: 2,
+      serials: [changed.serial, more.serial],
+    })
+    expect(b.services.vault.status().behind.entries).toBe(0)
+    // a day with no sale gives a report too
+    const quiet = b.services.vault.reconcile('aude', '2026-01-01')
+    expect(quiet).toMatchObject({ ok: true, rows: [], differenceCount: 0, totals: { ledger: { units: 0 } } })
   }, 120_000)
 
   it('keeps the events in the ledger while the vault is away, and sends them when it is back', async () => {

@@ -6,5 +6,6 @@ export function vaultHandlers(s: { vault: VaultService }): HandlersOf<'vault'> {
   return {
     'vault:status': () => s.vault.status(),
     'vault:attach': (a, ctx) => s.vault.attach(actorOf(ctx).name, a.folder),
+    'vault:reconcile': (a, ctx) => s.vault.reconcile(actorOf(ctx).name, a.day, a.feed),
   }
 }

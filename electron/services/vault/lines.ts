@@ -23,10 +23,14 @@ export function eventFiles(folder: string): string[] {
 
 /**
  * Calls `onLine` with each line's bytes (without its newline) and its place, in order; stops when
- * it returns false. A file that does not end with a newline gives its last piece as a line too.
+ * it returns false (`takeFile` skips day files by name). A file that does not end with a newline gives its last piece as a line too.
  */
-export function forEachLine(folder: string, onLine: (line: Buffer, at: LineAt) => boolean | void): void {
-  for (const file of eventFiles(folder)) {
+export function forEachLine(
+  folder: string,
+  onLine: (line: Buffer, at: LineAt) => boolean | void,
+  takeFile: (name: string) => boolean = () => true,
+): void {
+  for (const file of eventFiles(folder).filter(takeFile)) {
     if (readFile(join(folder, EVENTS_DIR, file), file, onLine) === false) return
   }
 }

@@ -5,7 +5,7 @@
  */
 import { resolve } from 'node:path'
 import { AppError, because } from '../../contract/errors'
-import type { VaultComparison, VaultStatus } from '../../contract/types'
+import type { ReconciliationReport, VaultComparison, VaultStatus } from '../../contract/types'
 import type { Db } from '../../ledger/db'
 import type { KeyStore } from '../../ledger/keystore'
 import { readMeta, writeMeta } from '../../ledger/meta'
@@ -19,6 +19,8 @@ import { lockHolder } from './lock'
 import { createShipper, type Shipper } from './shipper'
 import { vaultSigner, type VaultSigner } from './signer'
 import { vaultSources } from './sources'
+import { reconcileDay } from './reconcile'
+import { daySources, sealOf } from './day-sources'
 
 /** How long a round of the app's sends for at most, and how often it runs. */
 export const SHIP_ROUND_MS = 40
@@ -37,6 +39,8 @@ export interface VaultService {
   stopShipping(): void
   /** The ledger held against its vault (null: none attached). */
   compare(): VaultComparison | null
+  /** One day's sales: the ledger, the vault and (if given) the platform's feed; the result sealed in the log. */
+  reconcile(actor: string, day: string, feed?: { content: string; fileName: string | null }): ReconciliationReport
 }
 
 export interface VaultDeps {
@@ -170,5 +174,28 @@ export function createVaultService({ db, clock, keys, audit }: VaultDeps): Vault
       const f = folder()
       return f === null ? null : compareWithVault(f, ledgerId, signerNow(), sources)
     },
+    reconcile(actor, day, feed) {
+      const f = folder()
+      if (f === null)
+        throw new AppError(
+          'ILLEGAL_STATE',
+          'this ledger has no vault: attach one (carats vault attach <folder>) before reconciling',
+          because('VAULT_NONE'),
+        )
+      trySend()
+      const report = reconcileDay(day, iso(clock()), daySources(db, f, sources, day, feed))
+      const e = audit().record(actor, 'vault.reconciled', `day:${day}`, sealOf(report))
+      trySend()
+      return { ...report, sealedAs: e.seq }
+    },
+  }
+
+  /** Sends what it can now; a vault away is said by the status, the report shows what it lacks. */
+  function trySend(): void {
+    try {
+      ship(1_000)
+    } catch (e) {
+      limitedLog('vault', `carats: ${(e as Error).message}`)
+    }
   }
 }

@@ -217,6 +217,7 @@ const en: Messages = {
     VAULT_OTHER_LEDGER:
       '{folder} is the vault of another ledger ({ledger}): choose this ledger’s vault or an empty folder',
     VAULT_NOT_EMPTY: '{folder} is not empty: a vault starts in an empty folder',
+    VAULT_NONE: 'this ledger has no vault yet: an administrator attaches one on the Ledger page',
     VAULT_ATTACHED: 'this ledger’s vault is {folder}: a vault is never detached nor moved',
     textProblems: {
       surrogate: 'half of a UTF-16 surrogate pair',
@@ -1243,7 +1244,11 @@ const en: Messages = {
         setting: 'Workstation ledger setting saved',
         sealed: 'Records sealed to the log',
       },
-      vault: { attached: 'Vault attached (every event sent there from then on)' },
+      vault: {
+        attached: 'Vault attached (every event sent there from then on)',
+        reconciled: 'Day reconciled: feed, ledger and vault',
+        exported: 'Vault exported for the regulator',
+      },
       claim: {
         verify: 'Winner’s identity verified',
         approve: 'Prize payment approved',

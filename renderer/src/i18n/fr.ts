@@ -231,6 +231,7 @@ const fr = {
     VAULT_OTHER_LEDGER:
       '{folder} est le coffre d’un autre registre ({ledger}) : choisissez le coffre de ce registre ou un dossier vide',
     VAULT_NOT_EMPTY: '{folder} n’est pas vide : un coffre commence dans un dossier vide',
+    VAULT_NONE: 'ce registre n’a pas encore de coffre : un administrateur en rattache un sur la page Registre',
     VAULT_ATTACHED: 'le coffre de ce registre est {folder} : un coffre n’est jamais détaché ni déplacé',
     textProblems: {
       surrogate: 'une moitié de paire de substitution UTF-16',
@@ -1274,7 +1275,11 @@ const fr = {
         setting: 'Réglage du registre de ce poste enregistré',
         sealed: 'Enregistrements scellés au journal',
       },
-      vault: { attached: 'Coffre rattaché (chaque événement y est envoyé désormais)' },
+      vault: {
+        attached: 'Coffre rattaché (chaque événement y est envoyé désormais)',
+        reconciled: 'Journée rapprochée : flux, registre et coffre',
+        exported: 'Coffre exporté pour le régulateur',
+      },
       claim: {
         verify: 'Identité du gagnant vérifiée',
         approve: 'Paiement d’un gain approuvé',
