@@ -8,7 +8,14 @@ import { basename, resolve } from 'node:path'
 import { isoDayProblem } from '../contract/dates'
 import type { ReconciliationReport, ReconSums, VaultStatus } from '../contract/types'
 import { systemClock } from '../services/common'
-import { verifyVault, witnessCosign, witnessInit, type VaultVerification } from '../services/vault'
+import {
+  exportVault,
+  purgeVault,
+  verifyVault,
+  witnessCosign,
+  witnessInit,
+  type VaultVerification,
+} from '../services/vault'
 import { UsageError, type Command } from './io'
 import { eur, int, options, print, whole, withBackend } from './command-kit'
 
@@ -114,6 +121,35 @@ const cosignCmd: Command = async (ctx) => {
   return 0
 }
 
+function dayFlag(flag: string, text: string | undefined): string {
+  if (!text || isoDayProblem(text)) throw new UsageError(`${flag} YYYY-MM-DD (a day of the calendar) is required`)
+  return text
+}
+
+const exportCmd: Command = async (ctx) => {
+  const { values, pos } = options(ctx, { from: { type: 'string' }, to: { type: 'string' }, out: { type: 'string' } }, 1)
+  if (!pos[0] || !values.out)
+    throw new UsageError('carats vault export <vault folder> --from YYYY-MM-DD --to YYYY-MM-DD --out <new folder>')
+  const [from, to] = [dayFlag('--from', values.from), dayFlag('--to', values.to)]
+  if (from > to) throw new UsageError(`--from ${from} is after --to ${to}`)
+  const r = exportVault(resolve(pos[0]), from, to, resolve(values.out), systemClock().toISOString())
+  print(ctx, r, () =>
+    [
+      `${int(r.events)} events of ${from} to ${to} (events ${int(r.firstEvent)} on, ${r.files} day files) exported to ${r.folder}`,
+      `  it verifies on its own: carats vault verify ${r.folder}`,
+    ].join('\n'),
+  )
+  return 0
+}
+
+const purge: Command = async (ctx) => {
+  const { values, pos } = options(ctx, { before: { type: 'string' } }, 1)
+  if (!pos[0]) throw new UsageError('carats vault purge <vault folder> --before YYYY-MM-DD')
+  const r = purgeVault(resolve(pos[0]), dayFlag('--before', values.before), systemClock())
+  print(ctx, r, () => `${r.files} day files (${int(r.events)} events) before ${r.before} purged from ${r.folder}`)
+  return 0
+}
+
 const sums = (s: ReconSums | null) =>
   s === null
     ? '—'
@@ -141,12 +177,11 @@ function reconText(r: ReconciliationReport): string {
 const reconcile: Command = (ctx) =>
   withBackend(ctx, async (b) => {
     const { values } = options(ctx, { day: { type: 'string' }, feed: { type: 'string' } })
-    if (!values.day || isoDayProblem(values.day))
-      throw new UsageError('--day YYYY-MM-DD (a day of the calendar) is required')
+    const day = dayFlag('--day', values.day)
     const feed = values.feed
       ? { content: readFileSync(resolve(values.feed), 'utf8'), fileName: basename(values.feed) }
       : undefined
-    const r = b.services.vault.reconcile(b.actor.name, values.day, feed)
+    const r = b.services.vault.reconcile(b.actor.name, day, feed)
     print(ctx, r, () => reconText(r))
     return r.ok ? 0 : 1
   })
@@ -156,6 +191,8 @@ export const vaultCommands: Record<string, Command> = {
   'vault status': status,
   'vault send': send,
   'vault verify': verify,
+  'vault export': exportCmd,
+  'vault purge': purge,
   'witness init': init,
   'witness cosign': cosignCmd,
   reconcile,
@@ -166,6 +203,8 @@ export const vaultSynopsis: Record<string, string[]> = {
   'vault status': ['vault status'],
   'vault send': ['vault send   (sends what the vault lacks, now)'],
   'vault verify': ['vault verify <folder> [--key <verifier key>] [--event N]'],
+  'vault export': ['vault export <folder> --from YYYY-MM-DD --to YYYY-MM-DD --out <new folder>'],
+  'vault purge': ['vault purge <folder> --before YYYY-MM-DD   (refused for days under six years old)'],
   'witness init': ['witness init <folder> --name <name>'],
   'witness cosign': ['witness cosign <witness folder> --vault <vault folder>'],
   reconcile: ["reconcile --day YYYY-MM-DD [--feed <the platform's feed of the day>]"],

@@ -15,6 +15,8 @@ export const CHECKPOINTS_FILE = 'checkpoints.jsonl'
 export const EVENTS_DIR = 'events'
 export const COSIGNED_DIR = 'cosigned'
 export const LOCK_FILE = 'writer.lock'
+/** In an export, or a vault purged: the events before its first day file, summed up (export.ts). */
+export const START_FILE = 'start.json'
 
 /** The event files: one per day (UTC) on which the vault received events, named by the day. */
 export const eventFileName = (day: string) => `${day}.jsonl`

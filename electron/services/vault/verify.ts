@@ -11,8 +11,9 @@ import { CHECKPOINT_FILE, CHECKPOINTS_FILE, linePrefix } from './format'
 import { readDescription } from './folder'
 import { forEachLine, type LineAt } from './lines'
 import { parseCheckpoint, parseNote, parseVerifierKey, verifyNote } from './note'
-import { appendLeaf, emptyFrontier, frontierRoot, inclusionPath, leafHashOf, verifyInclusion } from './tlog'
+import { appendLeaf, frontierRoot, inclusionPath, leafHashOf, verifyInclusion } from './tlog'
 import { readCosignatures, type CosignedRead } from './cosigned'
+import { readStart } from './start'
 
 /** Problems a verification lists (it counts them all). */
 export const VAULT_PROBLEMS_LISTED = 100
@@ -26,6 +27,8 @@ export interface VaultVerification {
   key: string
   keyFrom: 'given' | 'vault.json'
   events: number
+  /** The first event its files hold (0 but in an export or a purged vault: start.json). */
+  firstEvent: number
   checkpoints: number
   latest: { size: number; at: string | null } | null
   /** Lines written after the latest checkpoint (a round cut short): not yet signed, not a failure. */
@@ -108,6 +111,8 @@ function checkLatest(folder: string, key: string, h: History, problem: (p: strin
 
 interface Walked {
   events: number
+  /** The first event the files hold (after those `start.json` sums up, in an export or a purged vault). */
+  first: number
   /** The leaf hashes, packed, when an event's inclusion is to be proved; and that event's line. */
   leaves: Buffer[]
   line: string
@@ -120,8 +125,9 @@ function walkLines(
   event: number | undefined,
   problem: (p: string) => void,
 ): Walked {
-  let f = emptyFrontier()
-  const walked: Walked = { events: 0, leaves: [], line: '' }
+  const start = readStart(folder)
+  let f = start.frontier
+  const walked: Walked = { events: start.size, first: start.size, leaves: [], line: '' }
   forEachLine(folder, (line, at) => {
     const i = walked.events
     const prefix = linePrefix(i)
@@ -155,6 +161,7 @@ export function verifyVault(folder: string, opts: { key?: string; event?: number
     key,
     keyFrom: opts.key ? 'given' : 'vault.json',
     events: 0,
+    firstEvent: 0,
     checkpoints: 0,
     latest: null,
     unsigned: 0,
@@ -187,6 +194,7 @@ export function verifyVault(folder: string, opts: { key?: string; event?: number
     if (!w.problem && w.size > walked.events)
       problem(`witness ${w.witness} cosigned ${w.size} events; the vault holds ${walked.events}: it was rolled back`)
   v.unsigned = Math.max(0, walked.events - signed)
+  v.firstEvent = walked.first
   if (opts.event !== undefined && h.latest) v.inclusion = prove(opts.event, h.latest, walked, problem)
   v.ok = v.problemCount === 0
   return v
@@ -198,6 +206,10 @@ function prove(
   walked: Walked,
   problem: (p: string) => void,
 ): Inclusion | null {
+  if (walked.first > 0) {
+    problem(`this vault's files begin at event ${walked.first} (start.json): an inclusion is proved on the whole vault`)
+    return null
+  }
   if (!Number.isInteger(event) || event < 0 || event >= latest.size) {
     problem(`event ${event} is not among the ${latest.size} events the latest checkpoint signs`)
     return null

@@ -12,6 +12,7 @@ import { appendCosignature } from './cosigned'
 import { CHECKPOINT_FILE } from './format'
 import { readDescription } from './folder'
 import { forEachLine } from './lines'
+import { readStart } from './start'
 import {
   cosign,
   ed25519KeyFromSeed,
@@ -74,6 +75,9 @@ export function witnessInit(dir: string, name: string): { name: string; key: str
 
 /** The leaf hashes of the vault's first `n` events, packed 32 bytes each. */
 function leavesOf(folder: string, n: number): Buffer {
+  const start = readStart(folder).size
+  if (start > 0)
+    fail(`this vault's files begin at event ${start} (an export, or purged): a witness cosigns the whole vault`)
   const packed = Buffer.alloc(32 * n)
   let i = 0
   forEachLine(folder, (line) => {

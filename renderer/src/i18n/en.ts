@@ -218,6 +218,7 @@ const en: Messages = {
       '{folder} is the vault of another ledger ({ledger}): choose this ledger’s vault or an empty folder',
     VAULT_NOT_EMPTY: '{folder} is not empty: a vault starts in an empty folder',
     VAULT_NONE: 'this ledger has no vault yet: an administrator attaches one on the Ledger page',
+    VAULT_RETENTION: 'the vault keeps six years: days from {keepFrom} on cannot be purged',
     VAULT_ATTACHED: 'this ledger’s vault is {folder}: a vault is never detached nor moved',
     textProblems: {
       surrogate: 'half of a UTF-16 surrogate pair',

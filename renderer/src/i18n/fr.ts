@@ -232,6 +232,7 @@ const fr = {
       '{folder} est le coffre d’un autre registre ({ledger}) : choisissez le coffre de ce registre ou un dossier vide',
     VAULT_NOT_EMPTY: '{folder} n’est pas vide : un coffre commence dans un dossier vide',
     VAULT_NONE: 'ce registre n’a pas encore de coffre : un administrateur en rattache un sur la page Registre',
+    VAULT_RETENTION: 'le coffre garde six ans : les jours à partir du {keepFrom} ne peuvent pas être purgés',
     VAULT_ATTACHED: 'le coffre de ce registre est {folder} : un coffre n’est jamais détaché ni déplacé',
     textProblems: {
       surrogate: 'une moitié de paire de substitution UTF-16',
