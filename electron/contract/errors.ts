@@ -134,6 +134,7 @@ export const ERROR_REASON_KEYS = [
   'VAULT_NOT_EMPTY', // {folder}: a vault starts in an empty folder
   'VAULT_ATTACHED', // {folder}: the ledger has its vault already (never detached nor moved)
   'VAULT_NONE', // {}: the ledger has no vault yet
+  'VAULT_EXPORT_TOO_LARGE', // {from, to, bytes}: more days than a screen downloads
   'VAULT_RETENTION', // {before, keepFrom}: vault data younger than six years is never purged
 ] as const
 export type ErrorReasonKey = (typeof ERROR_REASON_KEYS)[number]

@@ -742,6 +742,58 @@ export interface ReconciliationReport {
   sealedAs: number | null
 }
 
+/** One cosignature the vault keeps, checked with its witness's key. */
+export interface CosignedRead {
+  witness: string
+  size: number
+  root: string
+  /** The cosignature's time (ISO), when it holds. */
+  at: string | null
+  problem: string | null
+}
+
+/** An event's inclusion in the vault, proved against its latest checkpoint (RFC 6962 audit path). */
+export interface VaultInclusion {
+  event: number
+  line: string
+  size: number
+  root: string
+  path: string[]
+  ok: boolean
+}
+
+/** A vault checked from its files and public key alone (services/vault/verify.ts). */
+export interface VaultVerification {
+  ok: boolean
+  folder: string
+  origin: string
+  ledger: string
+  /** The verifier key the checkpoints were checked with, and whether it was given or read from vault.json. */
+  key: string
+  keyFrom: 'given' | 'vault.json'
+  events: number
+  /** The first event its files hold (0 but in an export or a purged vault: start.json). */
+  firstEvent: number
+  checkpoints: number
+  latest: { size: number; at: string | null } | null
+  /** Lines written after the latest checkpoint (a round cut short): not yet signed, not a failure. */
+  unsigned: number
+  witnesses: CosignedRead[]
+  problems: string[]
+  problemCount: number
+  inclusion: VaultInclusion | null
+}
+
+/** One event of the vault as the regulator's screen lists it: its place, when it was received, and its line. */
+export interface VaultEventView {
+  i: number
+  at: string
+  type: string
+  /** The serial (a sale) or the action and object (an audit entry). */
+  what: string
+  line: string
+}
+
 /** A ledger's vault as the app sees it: where, how much it holds, and how far behind the ledger it is. */
 export interface VaultStatus {
   attached: boolean

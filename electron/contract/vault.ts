@@ -34,4 +34,32 @@ export const vaultChannels = {
       .strict(),
     access: ['admin', 'auditor'],
   }),
+  /** The vault checked from its files and its key, as `carats vault verify` does. */
+  'vault:verify': channel<T.VaultVerification>()({
+    ledger: 'reads',
+    args: z.object({}).strict(),
+    access: ['admin', 'auditor'],
+  }),
+  /** The events the vault received on a day: the regulator's query. */
+  'vault:events': channel<T.Page<T.VaultEventView>>()({
+    ledger: 'reads',
+    args: z
+      .object({
+        day: isoDay,
+        type: z.enum(['sale', 'audit']).optional(),
+        text: cleanText(z.string().trim().max(100), { what: 'a search' }).optional(),
+        page: z.number().int().min(1).default(1),
+        pageSize: z.number().int().min(1).max(500).default(50),
+      })
+      .strict(),
+    access: ['admin', 'auditor'],
+  }),
+  /** Days of the vault as one JSON-lines file (the command line exports the verifiable folder). */
+  'vault:export': channel<T.CsvFile>()({
+    args: z
+      .object({ from: isoDay, to: isoDay })
+      .strict()
+      .refine((a) => a.from <= a.to, { error: 'the first day must be on or before the last', path: ['to'] }),
+    access: ['admin', 'auditor'],
+  }),
 } as const

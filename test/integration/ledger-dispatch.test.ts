@@ -209,6 +209,9 @@ const MATRIX: Record<
   'vault:status': [A, M, U],
   'vault:attach': [A],
   'vault:reconcile': [A, U],
+  'vault:verify': [A, U],
+  'vault:events': [A, U],
+  'vault:export': [A, U],
 }
 
 /** Arguments that pass the schema but touch nothing that exists, so an allowed call changes nothing. */
@@ -259,6 +262,8 @@ const HARMLESS: Partial<Record<ChannelName, unknown>> = {
   'settings:ledgerTest': { url: 'db.example/team', keyFile: 'team.key' },
   'vault:attach': { folder: 42 },
   'vault:reconcile': { day: '2026-02-30' },
+  'vault:events': { day: 'today' },
+  'vault:export': { from: '2026-02-02', to: '2026-02-01' },
 }
 
 describe('the role matrix through the dispatcher', () => {

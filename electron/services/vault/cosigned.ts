@@ -6,6 +6,7 @@
  */
 import { appendFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import type { CosignedRead } from '../../contract/types'
 import { COSIGNED_DIR } from './format'
 import { parseCheckpoint, parseNote, parseVerifierKey, verifyCosignature } from './note'
 
@@ -14,15 +15,6 @@ export interface CosignedLine {
   /** The witness's verifier key (signed-note form, type cosignature/v1). */
   key: string
   note: string
-}
-
-export interface CosignedRead {
-  witness: string
-  size: number
-  root: string
-  /** The cosignature's time (ISO), when it holds. */
-  at: string | null
-  problem: string | null
 }
 
 const fileOf = (witness: string) => `${witness.replace(/[^A-Za-z0-9._-]/g, '_')}.jsonl`

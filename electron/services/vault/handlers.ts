@@ -6,6 +6,9 @@ export function vaultHandlers(s: { vault: VaultService }): HandlersOf<'vault'> {
   return {
     'vault:status': () => s.vault.status(),
     'vault:attach': (a, ctx) => s.vault.attach(actorOf(ctx).name, a.folder),
+    'vault:verify': () => s.vault.verify(),
+    'vault:events': (a) => s.vault.events(a),
+    'vault:export': (a, ctx) => s.vault.exportDays(actorOf(ctx).name, a.from, a.to),
     'vault:reconcile': (a, ctx) => s.vault.reconcile(actorOf(ctx).name, a.day, a.feed),
   }
 }

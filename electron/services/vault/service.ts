@@ -5,7 +5,15 @@
  */
 import { resolve } from 'node:path'
 import { AppError, because } from '../../contract/errors'
-import type { ReconciliationReport, VaultComparison, VaultStatus } from '../../contract/types'
+import type {
+  CsvFile,
+  Page,
+  ReconciliationReport,
+  VaultComparison,
+  VaultEventView,
+  VaultStatus,
+  VaultVerification,
+} from '../../contract/types'
 import type { Db } from '../../ledger/db'
 import type { KeyStore } from '../../ledger/keystore'
 import { readMeta, writeMeta } from '../../ledger/meta'
@@ -20,6 +28,8 @@ import { createShipper, type Shipper } from './shipper'
 import { vaultSigner, type VaultSigner } from './signer'
 import { vaultSources } from './sources'
 import { reconcileDay } from './reconcile'
+import { daysFile, listVaultEvents, type EventQuery } from './events'
+import { verifyVault } from './verify'
 import { daySources, sealOf } from './day-sources'
 
 /** How long a round of the app's sends for at most, and how often it runs. */
@@ -39,6 +49,12 @@ export interface VaultService {
   stopShipping(): void
   /** The ledger held against its vault (null: none attached). */
   compare(): VaultComparison | null
+  /** The vault checked from its files and its key (verify.ts). */
+  verify(): VaultVerification
+  /** The events the vault received on a day, filtered, a page at a time (events.ts). */
+  events(q: EventQuery): Page<VaultEventView>
+  /** Days of the vault as one JSON-lines file, the download audited. */
+  exportDays(actor: string, from: string, to: string): CsvFile
   /** One day's sales: the ledger, the vault and (if given) the platform's feed; the result sealed in the log. */
   reconcile(actor: string, day: string, feed?: { content: string; fileName: string | null }): ReconciliationReport
 }
@@ -174,20 +190,33 @@ export function createVaultService({ db, clock, keys, audit }: VaultDeps): Vault
       const f = folder()
       return f === null ? null : compareWithVault(f, ledgerId, signerNow(), sources)
     },
+    verify: () => verifyVault(attached(), { key: signerNow().verifierKey }),
+    events: (q) => listVaultEvents(attached(), q),
+    exportDays(actor, from, to) {
+      const file = daysFile(attached(), from, to)
+      audit().record(actor, 'vault.exported', `days:${from}..${to}`, { bytes: Buffer.byteLength(file.content) })
+      return file
+    },
     reconcile(actor, day, feed) {
-      const f = folder()
-      if (f === null)
-        throw new AppError(
-          'ILLEGAL_STATE',
-          'this ledger has no vault: attach one (carats vault attach <folder>) before reconciling',
-          because('VAULT_NONE'),
-        )
+      const f = attached()
       trySend()
       const report = reconcileDay(day, iso(clock()), daySources(db, f, sources, day, feed))
       const e = audit().record(actor, 'vault.reconciled', `day:${day}`, sealOf(report))
       trySend()
       return { ...report, sealedAs: e.seq }
     },
+  }
+
+  /** The vault's folder, or a refusal that says there is none yet. */
+  function attached(): string {
+    const f = folder()
+    if (f === null)
+      throw new AppError(
+        'ILLEGAL_STATE',
+        'this ledger has no vault: attach one (carats vault attach <folder>) first',
+        because('VAULT_NONE'),
+      )
+    return f
   }
 
   /** Sends what it can now; a vault away is said by the status, the report shows what it lacks. */

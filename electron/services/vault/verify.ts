@@ -12,41 +12,14 @@ import { readDescription } from './folder'
 import { forEachLine, type LineAt } from './lines'
 import { parseCheckpoint, parseNote, parseVerifierKey, verifyNote } from './note'
 import { appendLeaf, frontierRoot, inclusionPath, leafHashOf, verifyInclusion } from './tlog'
-import { readCosignatures, type CosignedRead } from './cosigned'
+import { readCosignatures } from './cosigned'
+import type { VaultInclusion, VaultVerification } from '../../contract/types'
+
+export type { VaultVerification }
 import { readStart } from './start'
 
 /** Problems a verification lists (it counts them all). */
 export const VAULT_PROBLEMS_LISTED = 100
-
-export interface VaultVerification {
-  ok: boolean
-  folder: string
-  origin: string
-  ledger: string
-  /** The verifier key the checkpoints were checked with, and whether it was given or read from vault.json. */
-  key: string
-  keyFrom: 'given' | 'vault.json'
-  events: number
-  /** The first event its files hold (0 but in an export or a purged vault: start.json). */
-  firstEvent: number
-  checkpoints: number
-  latest: { size: number; at: string | null } | null
-  /** Lines written after the latest checkpoint (a round cut short): not yet signed, not a failure. */
-  unsigned: number
-  witnesses: CosignedRead[]
-  problems: string[]
-  problemCount: number
-  inclusion: Inclusion | null
-}
-
-export interface Inclusion {
-  event: number
-  line: string
-  size: number
-  root: string
-  path: string[]
-  ok: boolean
-}
 
 interface History {
   /** size → root (base64) and when, from every checkpoint that holds. */
@@ -205,7 +178,7 @@ function prove(
   latest: { size: number; root: string },
   walked: Walked,
   problem: (p: string) => void,
-): Inclusion | null {
+): VaultInclusion | null {
   if (walked.first > 0) {
     problem(`this vault's files begin at event ${walked.first} (start.json): an inclusion is proved on the whole vault`)
     return null

@@ -219,6 +219,7 @@ const en: Messages = {
     VAULT_NOT_EMPTY: '{folder} is not empty: a vault starts in an empty folder',
     VAULT_NONE: 'this ledger has no vault yet: an administrator attaches one on the Ledger page',
     VAULT_RETENTION: 'the vault keeps six years: days from {keepFrom} on cannot be purged',
+    VAULT_EXPORT_TOO_LARGE: 'the days {from} to {to} are too large to download here: take fewer days, or use carats vault export',
     VAULT_ATTACHED: 'this ledger’s vault is {folder}: a vault is never detached nor moved',
     textProblems: {
       surrogate: 'half of a UTF-16 surrogate pair',

@@ -233,6 +233,7 @@ const fr = {
     VAULT_NOT_EMPTY: '{folder} n’est pas vide : un coffre commence dans un dossier vide',
     VAULT_NONE: 'ce registre n’a pas encore de coffre : un administrateur en rattache un sur la page Registre',
     VAULT_RETENTION: 'le coffre garde six ans : les jours à partir du {keepFrom} ne peuvent pas être purgés',
+    VAULT_EXPORT_TOO_LARGE: 'les jours du {from} au {to} sont trop volumineux pour être téléchargés ici : prenez moins de jours, ou utilisez carats vault export',
     VAULT_ATTACHED: 'le coffre de ce registre est {folder} : un coffre n’est jamais détaché ni déplacé',
     textProblems: {
       surrogate: 'une moitié de paire de substitution UTF-16',
