@@ -123,6 +123,12 @@ const routes: RouteRecordRaw[] = [
         meta: { channel: 'ledger:status', menu: { label: 'ledger.title', icon: 'shield' } },
       },
       {
+        path: 'vault',
+        name: 'vault',
+        component: () => import('./views/vault/VaultView.vue'),
+        meta: { channel: 'vault:status', menu: { label: 'vault.menu', icon: 'vault' } },
+      },
+      {
         path: 'ledger/setting',
         name: 'ledgerSetting',
         component: () => import('./views/ledger-setting/LedgerSettingView.vue'),

@@ -1,6 +1,7 @@
 /** English messages. Every key of fr.ts has its translation here (the type says so). */
 import type { Messages } from './fr'
 import claims from './claims.en'
+import vault from './vault.en'
 
 const en: Messages = {
   app: {
@@ -219,7 +220,8 @@ const en: Messages = {
     VAULT_NOT_EMPTY: '{folder} is not empty: a vault starts in an empty folder',
     VAULT_NONE: 'this ledger has no vault yet: an administrator attaches one on the Ledger page',
     VAULT_RETENTION: 'the vault keeps six years: days from {keepFrom} on cannot be purged',
-    VAULT_EXPORT_TOO_LARGE: 'the days {from} to {to} are too large to download here: take fewer days, or use carats vault export',
+    VAULT_EXPORT_TOO_LARGE:
+      'the days {from} to {to} are too large to download here: take fewer days, or use carats vault export',
     VAULT_ATTACHED: 'this ledger’s vault is {folder}: a vault is never detached nor moved',
     textProblems: {
       surrogate: 'half of a UTF-16 surrogate pair',
@@ -967,6 +969,11 @@ const en: Messages = {
     nextStart: 'It applies at the next start of the app: the ledger open now stays this one until then.',
   },
   ledger: {
+    vault: {
+      heading: 'The log against the regulator’s vault',
+      agrees: 'The log agrees with the {size} events the vault received.',
+      disagrees: 'The log DOES NOT agree with the vault:',
+    },
     title: 'Ledger',
     intro:
       'The file that holds the emissions, the sales and the audit log: its state, its whole check and its backups.',
@@ -1373,6 +1380,7 @@ const en: Messages = {
     nav: 'Main menu',
   },
   claims,
+  vault,
   unitProof: {
     download: 'Download the proof (JSON)',
     hint: 'Shows that this unit, as printed, is part of its block’s commitment; check it with carats proof verify against the certificate.',

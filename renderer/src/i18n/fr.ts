@@ -1,5 +1,6 @@
 /** Messages français (langue par défaut). La forme de cet objet est le type de tous les fichiers de messages. */
 import claims from './claims.fr'
+import vault from './vault.fr'
 
 const fr = {
   app: {
@@ -233,7 +234,8 @@ const fr = {
     VAULT_NOT_EMPTY: '{folder} n’est pas vide : un coffre commence dans un dossier vide',
     VAULT_NONE: 'ce registre n’a pas encore de coffre : un administrateur en rattache un sur la page Registre',
     VAULT_RETENTION: 'le coffre garde six ans : les jours à partir du {keepFrom} ne peuvent pas être purgés',
-    VAULT_EXPORT_TOO_LARGE: 'les jours du {from} au {to} sont trop volumineux pour être téléchargés ici : prenez moins de jours, ou utilisez carats vault export',
+    VAULT_EXPORT_TOO_LARGE:
+      'les jours du {from} au {to} sont trop volumineux pour être téléchargés ici : prenez moins de jours, ou utilisez carats vault export',
     VAULT_ATTACHED: 'le coffre de ce registre est {folder} : un coffre n’est jamais détaché ni déplacé',
     textProblems: {
       surrogate: 'une moitié de paire de substitution UTF-16',
@@ -997,6 +999,11 @@ const fr = {
       'Il s’appliquera au prochain démarrage de l’application : le registre ouvert maintenant reste celui-ci jusque-là.',
   },
   ledger: {
+    vault: {
+      heading: 'Le journal face au coffre du régulateur',
+      agrees: 'Le journal concorde avec les {size} événements reçus par le coffre.',
+      disagrees: 'Le journal NE concorde PAS avec le coffre :',
+    },
     title: 'Registre',
     intro:
       'Le fichier qui garde les émissions, les ventes et le journal d’audit : son état, sa vérification complète et ses sauvegardes.',
@@ -1407,6 +1414,7 @@ const fr = {
     nav: 'Menu principal',
   },
   claims,
+  vault,
   unitProof: {
     download: 'Télécharger la preuve (JSON)',
     hint: 'Montre que cette unité, telle qu’imprimée, fait partie de l’engagement de son bloc ; vérifiez-la avec carats proof verify face au certificat.',
