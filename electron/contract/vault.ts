@@ -46,7 +46,7 @@ export const vaultChannels = {
     args: z
       .object({
         day: isoDay,
-        type: z.enum(['sale', 'audit']).optional(),
+        type: z.enum(['sales', 'audit']).optional(),
         text: cleanText(z.string().trim().max(100), { what: 'a search' }).optional(),
         page: z.number().int().min(1).default(1),
         pageSize: z.number().int().min(1).max(500).default(50),

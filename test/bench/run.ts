@@ -12,6 +12,7 @@ import { benchCli } from './cli'
 import { benchImport } from './import'
 import { benchClaims } from './claims'
 import { benchLoad } from './load'
+import { benchVault } from './vault'
 
 const sections: Record<string, () => Promise<unknown>> = {
   core: () => benchCore({ runs: 5 }),
@@ -21,6 +22,7 @@ const sections: Record<string, () => Promise<unknown>> = {
   cli: () => benchCli({ runs: 10 }),
   claims: () => benchClaims(),
   load: () => benchLoad(),
+  vault: () => benchVault(),
   import: () => benchImport({ lines: Number(process.env.CARATS_BENCH_IMPORT_LINES || 100_000), runs: 5 }),
 }
 

@@ -78,9 +78,11 @@ export function vaultSalesOfDay(folder: string, day: string): Map<string, DaySal
     (line) => {
       const text = line.toString('utf8')
       if (!text.includes(mark)) return
-      const e = JSON.parse(text) as DaySale & { type: string }
-      if (e.type !== 'sale') return
-      out.set(e.serial, { ...e, block: parseSerial(e.serial).block })
+      const e = JSON.parse(text) as { type: string; emission: string; sales: Omit<DaySale, 'emission' | 'block'>[] }
+      if (e.type !== 'sales') return
+      for (const s of e.sales)
+        if (s.soldAt.startsWith(day))
+          out.set(s.serial, { ...s, emission: e.emission, block: parseSerial(s.serial).block })
     },
     (file) => file.slice(0, 10) >= since,
   )

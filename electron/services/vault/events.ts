@@ -15,7 +15,7 @@ export const SCREEN_EXPORT_MAX_BYTES = 256 << 20
 
 export interface EventQuery {
   day: string
-  type?: 'sale' | 'audit'
+  type?: 'sales' | 'audit'
   text?: string
   page: number
   pageSize: number
@@ -23,7 +23,10 @@ export interface EventQuery {
 
 function viewOf(line: string): VaultEventView {
   const e = JSON.parse(line) as Record<string, unknown>
-  const what = e.type === 'sale' ? `${e.serial} ${e.player}` : `${e.action} ${e.object}`
+  const sales = e.sales as { serial: string }[] | undefined
+  const what = sales
+    ? `${e.emission}: ${sales.length} sales, ${sales[0]?.serial} … ${sales[sales.length - 1]?.serial}`
+    : `${e.action} ${e.object}`
   return { i: Number(e.i), at: String(e.at), type: String(e.type), what, line }
 }
 

@@ -117,10 +117,12 @@ export function prepareVaultFolder(folder: string, d: VaultDescription): void {
 
 export interface VaultWriter {
   readonly state: VaultState
-  /** Appends lines built for the indexes from `state.size` on, and makes them durable. */
+  /** Appends lines built for the indexes from `state.size` on (durable at the commit). */
   append(lines: string[], at: string): void
-  /** Records the sources' places and signs a checkpoint of the log as it stands. */
+  /** Makes the lines durable, records the sources' places and signs a checkpoint of the log as it stands. */
   commit(signer: VaultSigner, at: string): void
+  /** Closes the day file (the writer is dropped). */
+  close(): void
 }
 
 export function readVaultState(folder: string): VaultState {
@@ -144,26 +146,34 @@ export function openVaultWriter(folder: string): VaultWriter {
   const state = readVaultState(folder)
   cutUnrecorded(folder, state)
   let frontier: Frontier = frontierFromJson(state.frontier)
+  let dayFd: number | null = null
+  const closeDay = () => {
+    if (dayFd !== null) {
+      fsyncSync(dayFd)
+      closeSync(dayFd)
+    }
+    dayFd = null
+  }
   return {
     state,
     append(lines, at) {
       if (lines.length === 0) return
       const day = dayOf(at)
       if (day !== state.day) {
+        closeDay()
         state.day = day
         state.dayBytes = 0
       }
       const text = lines.join('\n') + '\n'
-      const path = join(folder, EVENTS_DIR, eventFileName(day))
-      appendFileSync(path, text)
+      dayFd ??= openSync(join(folder, EVENTS_DIR, eventFileName(day)), 'a')
+      writeSync(dayFd, text)
       for (const line of lines) frontier = appendLeaf(frontier, leafHashOf(line))
-      const fd = openSync(path, 'r')
-      fsyncSync(fd)
-      closeSync(fd)
       state.dayBytes += Buffer.byteLength(text)
       state.size += lines.length
     },
     commit(signer, at) {
+      // the lines are made durable before the place that records them
+      if (dayFd !== null) fsyncSync(dayFd)
       state.frontier = frontierToJson(frontier)
       state.signedAt = at
       writeAtomically(join(folder, STATE_FILE), JSON.stringify(state) + '\n')
@@ -178,6 +188,7 @@ export function openVaultWriter(folder: string): VaultWriter {
       writeAtomically(join(folder, CHECKPOINT_FILE), note)
       appendFileSync(join(folder, CHECKPOINTS_FILE), JSON.stringify({ size: state.size, at, note }) + '\n')
     },
+    close: closeDay,
   }
 }
 

@@ -46,18 +46,25 @@ export interface AuditSource {
   hash: string
 }
 
-/** A sale as the ledger holds it, with its player's name and its emission's code. */
-export interface SaleSource {
-  unit_key: number
+/**
+ * A sale as the ledger holds it, as a row of values (read raw: a whole block is 8 million rows):
+ * unit key, sale id, player's name, time of sale (ms), stake, prize, tier, play code, packed events.
+ */
+export type SaleSource = [
+  unitKey: number,
+  saleId: string | null,
+  player: string,
+  soldAt: number,
+  stakeCents: number,
+  prizeCents: number,
+  tier: number | null,
+  play: number | null,
+  events: Uint8Array | null,
+]
+
+/** An emission's sales as one line of the vault: its code, and the block size its serials are written for. */
+export interface SalesOf {
   code: string
-  sale_id: string | null
-  player: string
-  sold_at: number
-  stake_cents: number
-  prize_cents: number
-  tier: number | null
-  play: number | null
-  events: Uint8Array | null
   blockSize: number
 }
 
@@ -85,36 +92,41 @@ export function auditLine(i: number, at: string, e: AuditSource): string {
   })
 }
 
-/**
- * A sale's line: the unit's serial, its emission's code, the platform's sale id, the player,
- * the time of sale, stake and prize in cents, the prize tier, and the play as the ledger packs it
- * (its events in base64: one byte per event, then the milliseconds since the one before as an
- * unsigned LEB128 varint; README.md spells it out).
- */
-export function saleLine(i: number, at: string, s: SaleSource): string {
-  const play =
-    s.play === null || s.events === null
-      ? null
-      : {
-          mode: playModeOf(s.play),
-          status: playStatusOf(s.play),
-          events: Buffer.from(s.events.buffer, s.events.byteOffset, s.events.byteLength).toString('base64'),
-        }
-  return JSON.stringify({
-    i,
-    at,
-    type: 'sale',
-    serial: formatSerial(splitUnitKey(s.unit_key), s.blockSize),
-    emission: s.code,
-    saleId: s.sale_id,
-    player: s.player,
-    soldAt: new Date(s.sold_at).toISOString(),
-    stakeCents: s.stake_cents,
-    prizeCents: s.prize_cents,
-    tier: s.tier,
-    play,
-  })
+const text = (v: string | null) => (v === null ? 'null' : JSON.stringify(v))
+
+/** One sale's object in a sales line (built as text: a whole block is 8 million of them). */
+function saleJson(s: SaleSource, blockSize: number): string {
+  const [unitKey, saleId, player, soldAt, stakeCents, prizeCents, tier, play, events] = s
+  const serial = formatSerial(splitUnitKey(unitKey), blockSize)
+  const playJson =
+    play === null || events === null
+      ? 'null'
+      : `{"mode":"${playModeOf(play)}","status":"${playStatusOf(play)}","events":"${Buffer.from(
+          events.buffer,
+          events.byteOffset,
+          events.byteLength,
+        ).toString('base64')}"}`
+  return (
+    `{"serial":"${serial}","saleId":${text(saleId)},"player":${text(player)},` +
+    `"soldAt":"${new Date(soldAt).toISOString()}","stakeCents":${stakeCents},"prizeCents":${prizeCents},` +
+    `"tier":${tier === null ? 'null' : tier},"play":${playJson}}`
+  )
 }
+
+/**
+ * Sales of one emission as one line, in the order they were sold (units sell in order): the
+ * emission's code, then each sale: the unit's serial, the platform's sale id, the player, the
+ * time of sale, stake and prize in cents, the prize tier, and the play as the ledger packs it
+ * (its events in base64: README.md spells it out). A line holds up to SALES_PER_LINE sales: a
+ * whole block is some 8,000 leaves of the tree, not 8 million.
+ */
+export function salesLine(i: number, at: string, of: SalesOf, sales: SaleSource[]): string {
+  const each = sales.map((s) => saleJson(s, of.blockSize))
+  return `{"i":${i},"at":"${at}","type":"sales","emission":${JSON.stringify(of.code)},"sales":[${each.join(',')}]}`
+}
+
+/** Sales in one line of the vault, at most. */
+export const SALES_PER_LINE = 1_000
 
 /** The prefix every line starts with: its index in the log, so a line out of place is named at once. */
 export const linePrefix = (i: number) => `{"i":${i},`

@@ -164,17 +164,19 @@ export function createVaultService({ db, clock, keys, audit }: VaultDeps): Vault
     },
     startShipping(intervalMs = SHIP_INTERVAL_MS) {
       if (timer) return
-      // a round that sent something is followed at once (a backlog drains at full speed, the
-      // event loop served between rounds), one that found nothing after the interval
+      // a round that sent something is followed after as long again (a backlog drains on half a
+      // core, leaving the rest to the import or simulation that made it), one that found nothing
+      // after the interval
       const next = (wait: number) => {
         timer = setTimeout(() => {
+          const t = performance.now()
           let sent = 0
           try {
             sent = ship()
           } catch (e) {
             limitedLog('vault', `carats: ${(e as Error).message}`)
           }
-          if (timer) next(sent > 0 ? 1 : intervalMs)
+          if (timer) next(sent > 0 ? Math.max(1, performance.now() - t) : intervalMs)
         }, wait)
         timer.unref()
       }

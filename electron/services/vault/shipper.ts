@@ -5,14 +5,14 @@
  * sends; a vault that cannot be reached is retried at the next round, the events waiting in the
  * ledger meanwhile.
  */
-import { auditLine, saleLine } from './format'
+import { auditLine, salesLine, SALES_PER_LINE } from './format'
 import { openVaultWriter, type VaultWriter } from './folder'
 import { takeWriterLock, type WriterLock } from './lock'
 import type { VaultSigner } from './signer'
 import type { VaultSources } from './sources'
 
-/** Events read from the ledger at once. */
-export const SHIP_CHUNK = 2_000
+/** Sales read from the ledger at once (lines of SALES_PER_LINE), audit entries likewise. */
+export const SHIP_CHUNK = 10_000
 
 export interface Shipper {
   /** Sends for up to `budgetMs` (at least one chunk); the events sent. Throws when the vault cannot be written. */
@@ -29,10 +29,18 @@ export function createShipper(folder: string, sources: VaultSources, signer: Vau
   let writer: VaultWriter | null = null
   let elsewhere = false
 
+  const dropWriter = () => {
+    try {
+      writer?.close()
+    } catch {
+      // its folder went away: nothing to close
+    }
+    writer = null
+  }
   const takeLock = (): boolean => {
     if (lock && !lock.touch()) {
       lock = null
-      writer = null
+      dropWriter()
     }
     lock ??= takeWriterLock(folder)
     elsewhere = lock === null
@@ -47,11 +55,11 @@ export function createShipper(folder: string, sources: VaultSources, signer: Vau
       if (sent.count >= e.sold) continue
       const rows = sources.salesAfter(e, sent.last, SHIP_CHUNK)
       if (rows.length === 0) continue
-      w.append(
-        rows.map((r, k) => saleLine(s.size + k, at, r)),
-        at,
-      )
-      s.sales[e.emission] = { count: sent.count + rows.length, last: rows[rows.length - 1].unit_key }
+      const lines: string[] = []
+      for (let k = 0; k < rows.length; k += SALES_PER_LINE)
+        lines.push(salesLine(s.size + lines.length, at, e, rows.slice(k, k + SALES_PER_LINE)))
+      w.append(lines, at)
+      s.sales[e.emission] = { count: sent.count + rows.length, last: rows[rows.length - 1][0] }
       return rows.length
     }
     const entries = sources.entriesAfter(s.audit?.seq ?? 0, SHIP_CHUNK)
@@ -77,7 +85,7 @@ export function createShipper(folder: string, sources: VaultSources, signer: Vau
           sent += n
         if (sent > 0) writer.commit(signer, at)
       } catch (e) {
-        writer = null // reopened from its durable state at the next round
+        dropWriter() // reopened from its durable state at the next round
         throw e
       }
       return sent
@@ -85,9 +93,9 @@ export function createShipper(folder: string, sources: VaultSources, signer: Vau
     writer: () => writer,
     lockedElsewhere: () => elsewhere,
     close() {
+      dropWriter()
       lock?.release()
       lock = null
-      writer = null
     },
   }
 }

@@ -34,6 +34,23 @@ export interface VaultSources {
   holdsSale(key: number): boolean
 }
 
+/** Players' names cached by id (up to NAMES_CACHED; then started afresh). */
+const NAMES_CACHED = 1_000_000
+
+function playerNames(db: Db): (id: number) => string {
+  const get = db.prepare('SELECT name FROM players WHERE id = ?').pluck()
+  const names = new Map<number, string>()
+  return (id) => {
+    let name = names.get(id)
+    if (name === undefined) {
+      if (names.size >= NAMES_CACHED) names.clear()
+      name = get.get(id) as string
+      names.set(id, name)
+    }
+    return name
+  }
+}
+
 export function vaultSources(db: Db): VaultSources {
   const entries = db.prepare(
     'SELECT seq, at, actor, action, object, details, hash FROM audit WHERE seq > ? ORDER BY seq LIMIT ?',
@@ -42,11 +59,14 @@ export function vaultSources(db: Db): VaultSources {
     `SELECT e.emission, e.code, e.definition, (SELECT COALESCE(SUM(b.units_sold), 0) FROM blocks b
        WHERE b.emission = e.emission) AS sold FROM emissions e ORDER BY e.emission`,
   )
-  const sales = db.prepare(
-    `SELECT s.unit_key, s.sale_id, p.name AS player, s.sold_at, s.stake_cents, s.prize_cents, s.tier, s.play,
-            s.events FROM sales s JOIN players p ON p.id = s.player_id
-      WHERE s.unit_key > ? AND s.unit_key < ? ORDER BY s.unit_key LIMIT ?`,
-  )
+  // the players' names from a cache (a name never changes): a join looked each one up again, for each sale
+  const sales = db
+    .prepare(
+      `SELECT unit_key, sale_id, player_id, sold_at, stake_cents, prize_cents, tier, play, events
+       FROM sales WHERE unit_key > ? AND unit_key < ? ORDER BY unit_key LIMIT ?`,
+    )
+    .raw()
+  const nameOf = playerNames(db)
   const lastSeq = db.prepare('SELECT COALESCE(MAX(seq), 0) FROM audit').pluck()
   const entryAt = db.prepare('SELECT at FROM audit WHERE seq = ?').pluck()
   const hashOf = db.prepare('SELECT hash FROM audit WHERE seq = ?').pluck()
@@ -63,11 +83,12 @@ export function vaultSources(db: Db): VaultSources {
     emissions: listEmissions,
     salesAfter(e, key, limit) {
       const from = Math.max(key, e.emission * UNIT_KEY_EMISSION - 1)
-      const rows = sales.all(from, (e.emission + 1) * UNIT_KEY_EMISSION, limit) as Omit<
-        SaleSource,
-        'code' | 'blockSize'
-      >[]
-      return rows.map((r) => ({ ...r, unit_key: Number(r.unit_key), code: e.code, blockSize: e.blockSize }))
+      const rows = sales.all(from, (e.emission + 1) * UNIT_KEY_EMISSION, limit) as unknown[][]
+      for (const r of rows) {
+        r[0] = Number(r[0])
+        r[2] = nameOf(r[2] as number)
+      }
+      return rows as SaleSource[]
     },
     backlog(sent) {
       const last = Number(lastSeq.get())
