@@ -27,7 +27,7 @@ export function statusText(s: VaultStatus): string {
       ? 'up to date'
       : `behind by ${int(b.entries)} audit entries and ${int(b.sales)} sales${b.oldestEntryAt ? ` (oldest entry waiting: ${b.oldestEntryAt})` : ''}`
   return [
-    `vault ${s.folder}: ${int(s.size)} events, last checkpoint ${s.signedAt ?? 'none yet'}; ${behind}`,
+    `vault ${s.folder}: ${int(s.received.sales)} sales and ${int(s.received.entries)} audit entries in ${int(s.size)} lines, last checkpoint ${s.signedAt ?? 'none yet'}; ${behind}`,
     ...(s.writtenBy ? [`  written by ${s.writtenBy}`] : []),
     ...(s.problem ? [`  CANNOT BE WRITTEN since ${s.problem.since}: ${s.problem.message}`] : []),
     `  checkpoints' key: ${s.verifierKey}`,

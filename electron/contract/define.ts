@@ -1,6 +1,6 @@
 import type { z } from 'zod'
 
-export const ROLES = ['admin', 'operator', 'support', 'manager', 'auditor'] as const
+export const ROLES = ['admin', 'operator', 'support', 'manager', 'auditor', 'regulator'] as const
 export type Role = (typeof ROLES)[number]
 
 /**

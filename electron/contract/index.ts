@@ -94,12 +94,12 @@ export const contract = {
   'emissions:list': channel<T.EmissionSummary[]>()({
     ledger: 'host-reads',
     args: z.object({}).strict(),
-    access: 'signed-in',
+    access: staff,
   }),
   'emissions:get': channel<T.EmissionDetail>()({
     ledger: 'host-reads',
     args: z.object({ emission: emissionNo }).strict(),
-    access: 'signed-in',
+    access: staff,
   }),
   'emissions:create': channel<T.EmissionSummary>()({
     args: z
@@ -135,7 +135,7 @@ export const contract = {
   'emissions:certificate': channel<T.Certificate>()({
     ledger: 'host-reads',
     args: z.object({ emission: emissionNo }).strict(),
-    access: 'signed-in',
+    access: staff,
   }),
   /** One click: an emission of one block, generated, verified, opened, with a simulated sales history. */
   'emissions:demo': channel<T.JobInfo>()({
@@ -146,7 +146,7 @@ export const contract = {
   'ceremony:get': channel<T.KeyCeremony | null>()({
     ledger: 'host-reads',
     args: z.object({ emission: emissionNo }).strict(),
-    access: 'signed-in',
+    access: staff,
   }),
   /** Opens the emission's key ceremony (no share is drawn yet): then a second person commits to their share. */
   'ceremony:start': channel<T.KeyCeremony>()({ args: z.object({ emission: emissionNo }).strict(), access: operators }),
@@ -189,28 +189,28 @@ export const contract = {
   'blocks:get': channel<T.BlockDetail>()({
     ledger: 'host-reads',
     args: z.object({ emission: emissionNo, block: blockNo }).strict(),
-    access: 'signed-in',
+    access: staff,
   }),
   /** Each block's latest verdict and the emission's latest verification. */
   'verifications:latest': channel<T.EmissionVerdicts>()({
     ledger: 'host-reads',
     args: z.object({ emission: emissionNo }).strict(),
-    access: 'signed-in',
+    access: staff,
   }),
   /** A verification's printable report (default: the latest that gave a verdict), with the emission's history. */
   'verifications:report': channel<T.VerificationReport>()({
     ledger: 'host-reads',
     args: z.object({ emission: emissionNo, verification: z.number().int().min(1).optional() }).strict(),
-    access: 'signed-in',
+    access: staff,
   }),
 
   // long tasks
   'jobs:get': channel<T.JobInfo>()({
     ledger: 'host-reads',
     args: z.object({ jobId: z.string().min(1) }).strict(),
-    access: 'signed-in',
+    access: staff,
   }),
-  'jobs:list': channel<T.JobInfo[]>()({ ledger: 'host-reads', args: z.object({}).strict(), access: 'signed-in' }),
+  'jobs:list': channel<T.JobInfo[]>()({ ledger: 'host-reads', args: z.object({}).strict(), access: staff }),
   'jobs:cancel': channel<T.JobInfo>()({
     args: z.object({ jobId: z.string().min(1) }).strict(),
     access: ['admin', 'operator', 'auditor'],
@@ -328,7 +328,7 @@ export const contract = {
     ]),
     access: readers,
   }),
-  'alerts:list': channel<T.Alert[]>()({ ledger: 'reads', args: z.object({}).strict(), access: 'signed-in' }),
+  'alerts:list': channel<T.Alert[]>()({ ledger: 'reads', args: z.object({}).strict(), access: staff }),
 
   // prize claims (electron/services/claims/README.md) and the register of related parties
   'claims:list': channel<C.ClaimsPage>()({

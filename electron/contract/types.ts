@@ -798,9 +798,11 @@ export interface VaultEventView {
 export interface VaultStatus {
   attached: boolean
   folder: string | null
-  /** The events the vault holds, and when its last checkpoint was signed. */
+  /** The lines the vault holds (the tree's leaves: an audit entry, or up to 1,000 sales), and when its last checkpoint was signed. */
   size: number
   signedAt: string | null
+  /** What those lines hold: the sales, and the audit log's entries up to this one. */
+  received: { sales: number; entries: number }
   /** What the ledger holds and the vault does not yet. */
   behind: { entries: number; sales: number; oldestEntryAt: string | null }
   /** Another process sends in this one's place (it holds the vault's writer lock). */

@@ -14,7 +14,7 @@ export const vaultChannels = {
   'vault:status': channel<T.VaultStatus>()({
     ledger: 'reads',
     args: z.object({}).strict(),
-    access: ['admin', 'auditor', 'manager'],
+    access: ['admin', 'auditor', 'manager', 'regulator'],
   }),
   /** Gives the ledger its vault (once, audited): the folder is made or found. */
   'vault:attach': channel<T.VaultStatus>()({
@@ -38,7 +38,7 @@ export const vaultChannels = {
   'vault:verify': channel<T.VaultVerification>()({
     ledger: 'reads',
     args: z.object({}).strict(),
-    access: ['admin', 'auditor'],
+    access: ['admin', 'auditor', 'regulator'],
   }),
   /** The events the vault received on a day: the regulator's query. */
   'vault:events': channel<T.Page<T.VaultEventView>>()({
@@ -52,7 +52,7 @@ export const vaultChannels = {
         pageSize: z.number().int().min(1).max(500).default(50),
       })
       .strict(),
-    access: ['admin', 'auditor'],
+    access: ['admin', 'auditor', 'regulator'],
   }),
   /** Days of the vault as one JSON-lines file (the command line exports the verifiable folder). */
   'vault:export': channel<T.CsvFile>()({
@@ -60,6 +60,6 @@ export const vaultChannels = {
       .object({ from: isoDay, to: isoDay })
       .strict()
       .refine((a) => a.from <= a.to, { error: 'the first day must be on or before the last', path: ['to'] }),
-    access: ['admin', 'auditor'],
+    access: ['admin', 'auditor', 'regulator'],
   }),
 } as const

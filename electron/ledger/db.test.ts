@@ -167,6 +167,30 @@ describe.skipIf(testEngine() === 'postgres')('openLedger', () => {
     after.close()
   })
 
+  it("keeps every account as it was when the regulator's role comes (migration 16)", () => {
+    const path = join(dir, 'v15.db')
+    const old = openLedger(path, { migrations: MIGRATIONS.slice(0, 15) })
+    old
+      .prepare(
+        `INSERT INTO users (name, role, password_hash, password_salt, active, created_at, last_login_at, skeleton,
+           granted_by, confirmed_by, confirmed_at)
+         VALUES ('Aude', 'auditor', x'01', x'02', 1, '2026-01-01T00:00:00Z', '2026-01-02T00:00:00Z', 'aude', 'ada', '', '2026-01-01T00:00:00Z')`,
+      )
+      .run()
+    const before = old.prepare('SELECT * FROM users').all()
+    old.close()
+    const db = openLedger(path)
+    expect(db.prepare('SELECT * FROM users').all()).toEqual(before)
+    const add = db.prepare(
+      "INSERT INTO users (name, role, password_hash, password_salt, created_at, skeleton) VALUES (?, ?, x'01', x'02', 't', ?)",
+    )
+    add.run('regis', 'regulator', 'regis')
+    expect(() => add.run('root', 'root', 'root')).toThrow(/CHECK constraint failed/)
+    // the look-alike index came along: a second "aude" by skeleton is refused
+    expect(() => add.run('aude2', 'support', 'aude')).toThrow(/UNIQUE constraint failed: users.skeleton/)
+    db.close()
+  })
+
   it('gives the sales of a ledger from before claims their claims, from 5,000 € up (migration 10)', () => {
     const path = join(dir, 'v9.db')
     const old = openLedger(path, { migrations: MIGRATIONS.slice(0, 9) })

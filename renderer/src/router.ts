@@ -143,6 +143,7 @@ const routes: RouteRecordRaw[] = [
 export function homeFor(role: Role | null): RouteLocationRaw {
   if (role === 'manager') return { name: 'dashboard' }
   if (role === 'support') return { name: 'support' }
+  if (role === 'regulator') return { name: 'vault' }
   return { name: 'emissions' }
 }
 

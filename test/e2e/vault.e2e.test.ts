@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { splitUnitKey } from '../../electron/ledger/unit-key'
 import { formatSerial } from '../../game-core/serial'
 import { screenshot } from './support'
-import { signIn, textOf, useJourneyApp } from './fixtures/app'
+import { menuEntries, signIn, textOf, useJourneyApp } from './fixtures/app'
 import { SALES_LEDGER } from './fixtures/ledger'
 
 const dir = mkdtempSync(join(tmpdir(), 'carats-e2e-vault-'))
@@ -83,7 +83,9 @@ describe('vault screen', () => {
         { timeout: 60_000, interval: 1_000 },
       )
       .toBe('Le coffre a reçu tout ce que le registre contient.')
-    expect(Number((await textOf(admin.page, '[data-test="vault-size"]')).replace(/\D/g, ''))).toBeGreaterThan(20_000)
+    expect(await textOf(admin.page, '[data-test="vault-size"]')).toMatch(
+      /^20 000 ventes et \d+ entrées du journal, en \d+ lignes$/,
+    )
     await screenshot(admin.page, 'vault-attached')
 
     const auditor = await app.open()
@@ -114,4 +116,16 @@ describe('vault screen', () => {
     await page.locator('[data-test="recon-report"]').scrollIntoViewIfNeeded()
     await screenshot(page, 'vault-reconciled')
   }, 240_000)
+
+  it('shows a regulator the vault and nothing else', async () => {
+    const { page } = await app.open()
+    await signIn(page, 'regulator')
+    await page.getByRole('heading', { name: 'Coffre du régulateur', level: 1 }).waitFor()
+    expect(await menuEntries(page)).toEqual(['Coffre'])
+    expect(await page.locator('[data-test="vault-verify"]').count()).toBe(1)
+    expect(await page.locator('[data-test="vault-reconcile"]').count()).toBe(0)
+    await page.locator('[data-test="events-search"]').click()
+    await expect.poll(() => textOf(page, '[data-test="events-count"]')).toMatch(/^[1-9][\d  ]* événement\(s\)$/)
+    await screenshot(page, 'vault-regulator')
+  }, 120_000)
 })

@@ -35,7 +35,9 @@ describe.sequential('carats vault, carats witness', () => {
     const attached = await carats('vault', 'attach', vault)
     expect(attached.err).toBe('')
     expect(attached.code).toBe(0)
-    expect(attached.out).toMatch(new RegExp(`^vault ${vault}: \\d+ events, last checkpoint \\S+; up to date\\n`))
+    expect(attached.out).toMatch(
+      new RegExp(`^vault ${vault}: 0 sales and \\d+ audit entries in \\d+ lines, last checkpoint \\S+; up to date\\n`),
+    )
     const feed = join(dir, 'feed.jsonl')
     const lines = Array.from({ length: 40 }, (_, i) =>
       feedLine({

@@ -6,7 +6,16 @@ import { CHANNEL_NAMES, type ChannelName } from '../../electron/contract'
 import type { Role } from '../../electron/contract/define'
 import { feedLine } from '../../electron/services/import'
 import { formatSerial } from '../../game-core/serial'
-import { emptyBackend, openEmissionBackend, PASSWORD, samplePlay, templatePath, tempDir, USERS } from './ledger-fixture'
+import {
+  actor,
+  emptyBackend,
+  openEmissionBackend,
+  PASSWORD,
+  samplePlay,
+  templatePath,
+  tempDir,
+  USERS,
+} from './ledger-fixture'
 
 describe('sign-in', () => {
   let dir: string
@@ -136,8 +145,11 @@ const A = 'admin',
   O = 'operator',
   S = 'support',
   M = 'manager',
-  U = 'auditor'
+  U = 'auditor',
+  R = 'regulator'
+/** The staff: every role but the regulator's, which reads the vault and nothing else. */
 const ALL = [A, O, S, M, U] as const
+const EVERY_ROLE = [...ALL, R] as const
 const MATRIX: Record<
   Exclude<ChannelName, 'auth:status' | 'auth:setup' | 'auth:login' | 'auth:logout'>,
   readonly Role[]
@@ -194,7 +206,7 @@ const MATRIX: Record<
   'users:update': [A],
   'users:unlock': [A],
   'users:confirm': [A, U],
-  'auth:changePassword': ALL,
+  'auth:changePassword': EVERY_ROLE,
   'audit:list': [A, U],
   'audit:verify': [A, U],
   'audit:csv': [A, U],
@@ -206,12 +218,12 @@ const MATRIX: Record<
   'settings:ledgerSet': [A],
   'settings:ledgerTest': [A],
   // the regulator's vault: the admin attaches it; those who answer for the ledger follow it
-  'vault:status': [A, M, U],
+  'vault:status': [A, M, U, R],
   'vault:attach': [A],
   'vault:reconcile': [A, U],
-  'vault:verify': [A, U],
-  'vault:events': [A, U],
-  'vault:export': [A, U],
+  'vault:verify': [A, U, R],
+  'vault:events': [A, U, R],
+  'vault:export': [A, U, R],
 }
 
 /** Arguments that pass the schema but touch nothing that exists, so an allowed call changes nothing. */
@@ -274,7 +286,8 @@ describe('the role matrix through the dispatcher', () => {
     await templatePath()
     dir = tempDir('roles')
     b = await openEmissionBackend(dir)
-    for (const role of ALL) tokens[role] = (await b.services.users.login(USERS[role], PASSWORD)).token
+    b.services.users.create(actor('admin'), { name: USERS.regulator, role: R, password: PASSWORD })
+    for (const role of EVERY_ROLE) tokens[role] = (await b.services.users.login(USERS[role], PASSWORD)).token
   }, 180_000)
   afterAll(async () => {
     await b.closeGracefully()
@@ -294,7 +307,7 @@ describe('the role matrix through the dispatcher', () => {
         )
         .pluck()
         .get()
-      for (const role of ALL) {
+      for (const role of EVERY_ROLE) {
         const r = await b.dispatch(channel, HARMLESS[channel] ?? {}, tokens[role])
         const forbidden = !r.ok && r.error.code === 'FORBIDDEN'
         expect({ role, forbidden, error: r.ok ? null : r.error.code }).toMatchObject({

@@ -25,6 +25,8 @@ export const USERS: Record<Role, string> = {
   support: 'suzy',
   manager: 'max',
   auditor: 'aude',
+  // no account of this role in the template: a test that needs one makes it
+  regulator: 'regina',
 }
 export const actor = (role: Role): Actor => ({ name: USERS[role], role })
 export const T0 = Date.parse('2026-03-02T09:00:00Z')

@@ -186,7 +186,7 @@ const CHECKS: Refusal[] = [
   check(
     'users_role_check',
     "UPDATE users SET role = 'root'",
-    "role IN ('admin','operator','support','manager','auditor')",
+    "role IN ('admin','operator','support','manager','auditor','regulator')",
   ),
   check('verifications_blocks_check', `${RUN} 0, 't', NULL, NULL)`, 'blocks >= 1'),
   check('verifications_check', `${RUN} 1, 't', 't', NULL)`, '(ended_at IS NULL) = (outcome IS NULL)'),

@@ -13,6 +13,7 @@ import { PG_V12 } from './v12.pg'
 import { PG_V13 } from './v13.pg'
 import { PG_V14 } from './v14.pg'
 import { PG_V15 } from './v15.pg'
+import { PG_V16 } from './v16.pg'
 
 /**
  * The key of the schema lock (`pg_advisory_xact_lock*`, the one-bigint form; the two-int form is
@@ -62,6 +63,7 @@ export const PG_MIGRATIONS: readonly Migration[] = [
   step(13, 'rows sealed to the audit log; accounts compared by skeleton and confirmed by a second person', PG_V13),
   step(14, 'the commit-first key ceremony; abandoned ceremonies', PG_V14),
   step(15, "players' sales found by player and time of sale on an index, no longer chained", PG_V15),
+  step(16, "the regulator's read-only role", PG_V16),
 ]
 
 /**

@@ -20,6 +20,7 @@ import { V12 } from './v12.sqlite'
 import { V13 } from './v13.sqlite'
 import { V14 } from './v14.sqlite'
 import { V15 } from './v15.sqlite'
+import { V16 } from './v16.sqlite'
 
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, description: 'the whole ledger', sql: V1 },
@@ -45,6 +46,7 @@ export const MIGRATIONS: readonly Migration[] = [
     description: "players' sales found by player and time of sale on an index, no longer chained",
     sql: V15,
   },
+  { version: 16, description: "the regulator's read-only role", sql: V16 },
 ]
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version

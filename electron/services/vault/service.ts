@@ -116,6 +116,10 @@ export function createVaultService({ db, clock, keys, audit }: VaultDeps): Vault
       folder: f,
       size: state?.size ?? 0,
       signedAt: state?.signedAt ?? null,
+      received: {
+        sales: Object.values(state?.sales ?? {}).reduce((n, e) => n + e.count, 0),
+        entries: state?.audit?.seq ?? 0,
+      },
       behind: f === null ? { entries: 0, sales: 0, oldestEntryAt: null } : sources.backlog(sent),
       writtenBy: holder ? `${holder.host} (process ${holder.pid})` : null,
       problem,

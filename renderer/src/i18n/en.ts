@@ -25,6 +25,7 @@ const en: Messages = {
     support: 'Customer support',
     manager: 'Manager',
     auditor: 'Auditor',
+    regulator: 'Regulator',
   },
   menu: {
     emissions: 'Emissions',
@@ -882,6 +883,8 @@ const en: Messages = {
         'A manager reads the dashboard and the prize depletion and searches players, without being able to change anything.',
       auditor:
         'An auditor can see unsold units (giving a reason), verify blocks and the ledger, and read the audit log.',
+      regulator:
+        'A regulator reads the vault (its status, verification, events received) and downloads its days; nothing else.',
     },
   },
   // this workstation's ledger setting (issue 17, h/setting)

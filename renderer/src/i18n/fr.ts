@@ -24,6 +24,7 @@ const fr = {
     support: 'Service client',
     manager: 'Responsable',
     auditor: 'Auditeur',
+    regulator: 'Régulateur',
   },
   menu: {
     emissions: 'Émissions',
@@ -909,6 +910,8 @@ const fr = {
         'Un responsable consulte le tableau de bord et l’épuisement des lots et recherche les joueurs, sans rien pouvoir modifier.',
       auditor:
         'Un auditeur peut voir les unités invendues (motif à l’appui), vérifier les blocs et le registre, et lire le journal d’audit.',
+      regulator:
+        'Un régulateur lit le coffre (état, vérification, événements reçus) et en télécharge des journées ; il ne voit rien d’autre.',
     },
   },
   // this workstation's ledger setting (issue 17, h/setting)

@@ -8,11 +8,13 @@ const vault = {
     heading: 'État',
     none: 'Ce registre n’a pas encore de coffre.',
     upToDate: 'Le coffre a reçu tout ce que le registre contient.',
+    sending: 'Le coffre est à jour ; {n} événement(s) tout récents sont en cours d’envoi.',
     behind:
       'Le coffre est en retard de {entries} entrée(s) du journal et {sales} vente(s) : elles attendent dans le registre.',
     unreachable: 'Le coffre ne peut pas être écrit depuis le {since} : {message}',
     folder: 'Dossier',
     events: 'Événements reçus',
+    received: '{sales} ventes et {entries} entrées du journal, en {lines} lignes',
     signedAt: 'Dernier point de contrôle signé',
     oldest: 'Plus ancienne entrée en attente',
     writer: 'Écrit par',
