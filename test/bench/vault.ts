@@ -122,11 +122,11 @@ async function measure(engine: BenchEngine, sales: number): Promise<Figure[]> {
       { name: 'simulate alone, sales per second', value: sales / simAlone },
       { name: '  with the vault sending beside: the simulation', value: sales / simWith.ended },
       ratio('  simulate, with / alone', simAlone / simWith.ended),
-      { name: '  … until the vault caught up', value: sales / simWith.total },
+      { name: '  … the simulation until the vault caught up', value: sales / simWith.total },
       { name: 'import alone (worker), lines per second', value: IMPORT_LINES / importAlone },
       { name: '  with the vault sending beside: the import', value: IMPORT_LINES / importWith.ended },
       ratio('  import, with / alone', importAlone / importWith.ended),
-      { name: '  … until the vault caught up', value: IMPORT_LINES / importWith.total },
+      { name: '  … the import until the vault caught up', value: IMPORT_LINES / importWith.total },
       {
         name: `a backlog of ${sent.toLocaleString('en-US')} events sent, events per second`,
         value: sent / sendSeconds,

@@ -27,6 +27,7 @@ import { lockHolder } from './lock'
 import { createShipper, type Shipper } from './shipper'
 import { vaultSigner, type VaultSigner } from './signer'
 import { vaultSources } from './sources'
+import { nextWait } from './pace'
 import { reconcileDay } from './reconcile'
 import { daysFile, listVaultEvents, type EventQuery } from './events'
 import { verifyVault } from './verify'
@@ -168,9 +169,8 @@ export function createVaultService({ db, clock, keys, audit }: VaultDeps): Vault
     },
     startShipping(intervalMs = SHIP_INTERVAL_MS) {
       if (timer) return
-      // a round that sent something is followed after as long again (a backlog drains on half a
-      // core, leaving the rest to the import or simulation that made it), one that found nothing
-      // after the interval
+      // paced by pace.ts: at once while a backlog drains, giving way while the ledger is being written
+      let behindBefore = 0
       const next = (wait: number) => {
         timer = setTimeout(() => {
           const t = performance.now()
@@ -180,7 +180,12 @@ export function createVaultService({ db, clock, keys, audit }: VaultDeps): Vault
           } catch (e) {
             limitedLog('vault', `carats: ${(e as Error).message}`)
           }
-          if (timer) next(sent > 0 ? Math.max(1, performance.now() - t) : intervalMs)
+          const tookMs = performance.now() - t
+          const b = sent > 0 ? status().behind : { entries: 0, sales: 0 }
+          const behind = b.entries + b.sales
+          const wait = nextWait({ sent, tookMs, behind, behindBefore, intervalMs })
+          behindBefore = behind
+          if (timer) next(wait)
         }, wait)
         timer.unref()
       }
