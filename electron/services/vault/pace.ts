@@ -3,8 +3,8 @@
  * (smaller than after the round before): at once. A backlog still growing, the ledger being written
  * faster than the vault receives (an import, a simulation): the vault gives way, a round then a
  * pause nine times as long (a tenth of a core), so that it costs the writer little, and a SQLite
- * ledger's write-ahead log is checkpointed between reads (a reader always there starves it: a
- * whole block simulated took 262 s beside back-to-back rounds, 70 s alone). It catches up after.
+ * ledger's write-ahead log can be checkpointed between reads (a reader always there holds it back).
+ * It catches up after.
  */
 export const GIVE_WAY_FACTOR = 9
 export const GIVE_WAY_MIN_MS = 50
