@@ -30,6 +30,9 @@ export function statusText(s: VaultStatus): string {
     `vault ${s.folder}: ${int(s.received.sales)} sales and ${int(s.received.entries)} audit entries in ${int(s.size)} lines, last checkpoint ${s.signedAt ?? 'none yet'}; ${behind}`,
     ...(s.writtenBy ? [`  written by ${s.writtenBy}`] : []),
     ...(s.problem ? [`  CANNOT BE WRITTEN since ${s.problem.since}: ${s.problem.message}`] : []),
+    ...(s.logDiverged
+      ? [`  THE LEDGER'S LOG NO LONGER EXTENDS WHAT THE VAULT RECEIVED: ${s.logDiverged}; its entries are not sent`]
+      : []),
     `  checkpoints' key: ${s.verifierKey}`,
   ].join('\n')
 }
@@ -50,7 +53,7 @@ const status: Command = (ctx) =>
     options(ctx, {})
     const s = b.services.vault.status()
     print(ctx, s, () => statusText(s))
-    return s.problem ? 1 : 0
+    return s.problem || s.logDiverged ? 1 : 0
   })
 
 /** Sends what the ledger holds and the vault lacks, now. */

@@ -809,6 +809,11 @@ export interface VaultStatus {
   writtenBy: string | null
   /** Why the last round could not send (the vault unreachable …), since when. */
   problem: { message: string; since: string } | null
+  /**
+   * The ledger's audit log no longer extends the last entry the vault received (cut or rewritten):
+   * what became of it. Its entries are not sent until an auditor has looked (`audit verify`).
+   */
+  logDiverged: string | null
   /** The signed-note verifier key of the checkpoints, for a witness or a regulator. */
   verifierKey: string | null
 }

@@ -126,6 +126,28 @@ describe('the vault', () => {
     expect(v.vault!.problems.join('\n')).toMatch(new RegExp(`ends at ${before}: entries ${before + 1}…\\d+ were cut`))
   }, 120_000)
 
+  it('still names a cut log after the ledger has written past it and the app sent again', async () => {
+    const { b } = await withVault()
+    const cpFile = b.services.audit.checkpointFile
+    const oldCheckpoint = readFileSync(cpFile)
+    const before = entries(b)
+    await signIn(b, 'aude')
+    b.services.vault.drain()
+    const received = b.services.vault.status().received.entries
+    cutLog(b, before)
+    writeFileSync(cpFile, oldCheckpoint)
+    // the ledger goes on: its new entries take the numbers the vault already received, and more
+    for (const name of ['max', 'aude', 'max']) await signIn(b, name)
+    expect(entries(b)).toBeGreaterThan(received)
+    b.services.vault.drain()
+    // the vault keeps what it received: the rewritten entries are not sent on top of it
+    expect(b.services.vault.status().received.entries).toBe(received)
+    expect(b.services.vault.status().logDiverged).toMatch(`audit entry ${received} is not the one the vault received`)
+    const v = b.services.audit.verify()
+    expect(v.ok).toBe(false)
+    expect(v.vault!.problems.join('\n')).toMatch(`audit entry ${received} is not the one the vault received`)
+  }, 120_000)
+
   it('names a log rewritten with the key, its checkpoint rewritten too', async () => {
     const { b } = await withVault()
     const s = b.services

@@ -14,6 +14,7 @@ import { splitUnitKey } from '../../ledger/unit-key'
 import { CHECKPOINT_FILE, CHECKPOINTS_FILE } from './format'
 import { readCosignatures } from './cosigned'
 import { readDescription } from './folder'
+import { logProblem } from './follows'
 import { parseCheckpoint, parseNote, verifyNote } from './note'
 import type { VaultSigner } from './signer'
 import type { VaultSources } from './sources'
@@ -34,16 +35,8 @@ function signedCheckpoint(note: string, signer: VaultSigner): Signed | null {
 function auditProblem(ext: string[], sources: VaultSources): string | null {
   const line = ext.find((l) => l.startsWith('audit '))
   if (!line) return null
-  const [, seqText, hash] = line.split(' ')
-  const seq = Number(seqText)
-  const held = sources.entryHash(seq)
-  if (held === null) {
-    const last = sources.lastEntry()
-    return `the vault received audit entries up to ${seq}; the ledger's log ends at ${last}: entries ${last + 1}…${seq} were cut`
-  }
-  if (held !== hash)
-    return `audit entry ${seq} is not the one the vault received: the log was rewritten from that entry or before`
-  return null
+  const [, seq, hash] = line.split(' ')
+  return logProblem({ seq: Number(seq), hash }, sources)
 }
 
 /** Each emission's last sale the vault received, which the ledger must still hold. */

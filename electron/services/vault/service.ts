@@ -21,6 +21,7 @@ import type { AuditService } from '../audit'
 import { type Clock, iso } from '../common'
 import { limitedLog } from '../log-limit'
 import { compareWithVault } from './compare'
+import { logProblem } from './follows'
 import { VAULT_FORMAT } from './format'
 import { prepareVaultFolder, readDescription, readVaultState } from './folder'
 import { lockHolder } from './lock'
@@ -124,6 +125,7 @@ export function createVaultService({ db, clock, keys, audit }: VaultDeps): Vault
       behind: f === null ? { entries: 0, sales: 0, oldestEntryAt: null } : sources.backlog(sent),
       writtenBy: holder ? `${holder.host} (process ${holder.pid})` : null,
       problem,
+      logDiverged: state?.audit ? logProblem(state.audit, sources) : null,
       verifierKey: f === null ? null : signerNow().verifierKey,
     }
   }

@@ -1,12 +1,14 @@
 /**
  * Sends what the ledger holds and its vault lacks, in order: each emission's sales after the last
- * sent, then the audit log's entries after the last sent, in chunks, each chunk made durable and
+ * sent, then the audit log's entries after the last sent (while the log still extends what the
+ * vault received: follows.ts), in chunks, each chunk made durable and
  * the whole round sealed by one signed checkpoint. Only the holder of the vault's writer lock
  * sends; a vault that cannot be reached is retried at the next round, the events waiting in the
  * ledger meanwhile.
  */
 import { auditLine, salesLine, SALES_PER_LINE } from './format'
 import { openVaultWriter, type VaultWriter } from './folder'
+import { logProblem } from './follows'
 import { takeWriterLock, type WriterLock } from './lock'
 import type { VaultSigner } from './signer'
 import type { VaultSources } from './sources'
@@ -62,6 +64,8 @@ export function createShipper(folder: string, sources: VaultSources, signer: Vau
       s.sales[e.emission] = { count: sent.count + rows.length, last: rows[rows.length - 1][0] }
       return rows.length
     }
+    // a log cut or rewritten below what the vault holds is not sent on top of it (follows.ts)
+    if (s.audit && logProblem(s.audit, sources)) return 0
     const entries = sources.entriesAfter(s.audit?.seq ?? 0, SHIP_CHUNK)
     if (entries.length === 0) return 0
     w.append(

@@ -13,6 +13,8 @@ const vault: Messages['vault'] = {
     sending: 'The vault is up to date; {n} event(s) just written are being sent.',
     behind: 'The vault is behind by {entries} audit entries and {sales} sales: they wait in the ledger.',
     unreachable: 'The vault cannot be written since {since}: {message}',
+    diverged:
+      'The ledger’s audit log no longer extends entry {entry} the vault received: it was cut or rewritten. Its entries are no longer sent; the audit log’s verification names the difference.',
     folder: 'Folder',
     events: 'Events received',
     received: '{sales} sales and {entries} audit entries, in {lines} lines',

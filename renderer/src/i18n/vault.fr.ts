@@ -12,6 +12,8 @@ const vault = {
     behind:
       'Le coffre est en retard de {entries} entrée(s) du journal et {sales} vente(s) : elles attendent dans le registre.',
     unreachable: 'Le coffre ne peut pas être écrit depuis le {since} : {message}',
+    diverged:
+      'Le journal d’audit du registre ne prolonge plus l’entrée {entry} reçue par le coffre : il a été coupé ou réécrit. Ses entrées ne sont plus envoyées ; la vérification du journal d’audit nomme l’écart.',
     folder: 'Dossier',
     events: 'Événements reçus',
     received: '{sales} ventes et {entries} entrées du journal, en {lines} lignes',
