@@ -18,12 +18,14 @@ import {
 } from '../services/vault'
 import { UsageError, type Command } from './io'
 import { eur, int, options, print, whole, withBackend } from './command-kit'
+import { cliReason } from './text-args'
 
 export function statusText(s: VaultStatus): string {
   if (!s.attached) return 'no vault: attach one with carats vault attach <folder>'
   const b = s.behind
-  const behind =
-    b.entries + b.sales === 0
+  const behind = s.logDiverged
+    ? 'the audit log is held back (below)'
+    : b.entries + b.sales === 0
       ? 'up to date'
       : `behind by ${int(b.entries)} audit entries and ${int(b.sales)} sales${b.oldestEntryAt ? ` (oldest entry waiting: ${b.oldestEntryAt})` : ''}`
   return [
@@ -54,6 +56,25 @@ const status: Command = (ctx) =>
     const s = b.services.vault.status()
     print(ctx, s, () => statusText(s))
     return s.problem || s.logDiverged ? 1 : 0
+  })
+
+/** After the log was cut or rewritten below the vault (an older backup put back): recorded, then sent again. */
+const resume: Command = (ctx) =>
+  withBackend(ctx, (b) => {
+    const { values } = options(ctx, { reason: { type: 'string' } })
+    if (!values.reason || values.reason.trim().length < 10)
+      throw new UsageError('--reason is required (at least 10 characters): why the log no longer extends the vault')
+    const r = b.services.vault.resume(b.actor.name, cliReason(values.reason.trim())!)
+    const { received, agreed } = r.resumption
+    const from = agreed ? `after entry ${agreed.seq}, the last both agree on` : 'from its first entry'
+    print(
+      ctx,
+      r,
+      () =>
+        `the vault records the log resumed (it had received entries up to ${received.seq}); ` +
+        `the log is sent again ${from}\n${statusText(r.status)}`,
+    )
+    return 0
   })
 
 /** Sends what the ledger holds and the vault lacks, now. */
@@ -193,6 +214,7 @@ export const vaultCommands: Record<string, Command> = {
   'vault attach': attach,
   'vault status': status,
   'vault send': send,
+  'vault resume': resume,
   'vault verify': verify,
   'vault export': exportCmd,
   'vault purge': purge,
@@ -205,6 +227,7 @@ export const vaultSynopsis: Record<string, string[]> = {
   'vault attach': ['vault attach <folder>   (once: every event is sent there from then on)'],
   'vault status': ['vault status'],
   'vault send': ['vault send   (sends what the vault lacks, now)'],
+  'vault resume': ['vault resume --reason R   (after an older backup was put back: the log sent again, recorded)'],
   'vault verify': ['vault verify <folder> [--key <verifier key>] [--event N]'],
   'vault export': ['vault export <folder> --from YYYY-MM-DD --to YYYY-MM-DD --out <new folder>'],
   'vault purge': ['vault purge <folder> --before YYYY-MM-DD   (refused for days under six years old)'],

@@ -136,6 +136,8 @@ export const ERROR_REASON_KEYS = [
   'VAULT_NONE', // {}: the ledger has no vault yet
   'VAULT_EXPORT_TOO_LARGE', // {from, to, bytes}: more days than a screen downloads
   'VAULT_RETENTION', // {before, keepFrom}: vault data younger than six years is never purged
+  'VAULT_NOTHING_TO_RESUME', // the ledger's log extends what the vault received
+  'VAULT_WRITTEN_ELSEWHERE', // another process holds the vault's writer lock
 ] as const
 export type ErrorReasonKey = (typeof ERROR_REASON_KEYS)[number]
 /** The steps named by EMISSION_BUSY and EMISSION_STEP. */

@@ -608,6 +608,7 @@ export const AUDIT_ACTIONS = [
   'vault.attached',
   'vault.reconciled',
   'vault.exported',
+  'vault.resumed',
 ] as const
 export type AuditAction = (typeof AUDIT_ACTIONS)[number]
 

@@ -148,6 +148,42 @@ describe('the vault', () => {
     expect(v.vault!.problems.join('\n')).toMatch(`audit entry ${received} is not the one the vault received`)
   }, 120_000)
 
+  it('is resumed after an older backup was put back: the vault records it, and the log is sent again', async () => {
+    const { b, folder } = await withVault()
+    const v = b.services.vault
+    expect(() => v.resume('os:root', 'nothing is wrong yet')).toThrow('nothing to resume')
+    const before = entries(b)
+    const checkpoint = readFileSync(b.services.audit.checkpointFile)
+    await signIn(b, 'aude')
+    v.drain()
+    const received = v.status().received.entries
+    // as a backup taken before that sign-in, put back: its log and its checkpoint
+    cutLog(b, before)
+    writeFileSync(b.services.audit.checkpointFile, checkpoint)
+    await signIn(b, 'max')
+    expect(v.status().logDiverged).not.toBeNull()
+    const { resumption, status } = v.resume('os:root', 'backup of the morning restored after a disk failure')
+    expect(resumption).toMatchObject({ received: { seq: received }, agreed: { seq: before } })
+    expect(status.logDiverged).toBeNull()
+    v.drain()
+    expect(b.services.audit.verify()).toMatchObject({ ok: true, vault: { ok: true } })
+    expect(verifyVault(folder).ok).toBe(true)
+    // the vault keeps the entries it had received, the line that says who resumed and why, then the log again
+    const lines = readdirSync(join(folder, 'events'))
+      .flatMap((f) =>
+        readFileSync(join(folder, 'events', f), 'utf8')
+          .trim()
+          .split('\n'),
+      )
+      .map((l) => JSON.parse(l))
+    const at = lines.findIndex((l) => l.type === 'resumed')
+    expect(lines[at]).toMatchObject({ by: 'os:root', reason: 'backup of the morning restored after a disk failure' })
+    expect(lines.slice(0, at).filter((l) => l.type === 'audit' && l.seq > before).length).toBe(received - before)
+    const after = lines.slice(at + 1).filter((l) => l.type === 'audit')
+    expect(after[0].seq).toBe(before + 1)
+    expect(after.map((l) => l.action)).toContain('vault.resumed')
+  }, 120_000)
+
   it('names a log rewritten with the key, its checkpoint rewritten too', async () => {
     const { b } = await withVault()
     const s = b.services

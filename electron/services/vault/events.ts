@@ -26,7 +26,9 @@ function viewOf(line: string): VaultEventView {
   const sales = e.sales as { serial: string }[] | undefined
   const what = sales
     ? `${e.emission}: ${sales.length} sales, ${sales[0]?.serial} … ${sales[sales.length - 1]?.serial}`
-    : `${e.action} ${e.object}`
+    : e.type === 'resumed'
+      ? `${e.by}: ${e.reason}`
+      : `${e.action} ${e.object}`
   return { i: Number(e.i), at: String(e.at), type: String(e.type), what, line }
 }
 

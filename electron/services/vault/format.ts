@@ -125,6 +125,22 @@ export function salesLine(i: number, at: string, of: SalesOf, sales: SaleSource[
   return `{"i":${i},"at":"${at}","type":"sales","emission":${JSON.stringify(of.code)},"sales":[${each.join(',')}]}`
 }
 
+/**
+ * After the ledger's log was cut or rewritten below what the vault received (a backup put back,
+ * say), `vault resume` writes who put it right and why, the last entry the vault had received, the
+ * last both still agree on, and the ledger's last entry: the log is sent again after the agreed
+ * one, so entries of those numbers may follow twice, the vault's earlier ones kept before this line.
+ */
+export interface Resumption {
+  by: string
+  reason: string
+  received: { seq: number; hash: string }
+  agreed: { seq: number; hash: string } | null
+  ledgerLast: number
+}
+
+export const resumedLine = (i: number, at: string, r: Resumption) => JSON.stringify({ i, at, type: 'resumed', ...r })
+
 /** Sales in one line of the vault, at most. */
 export const SALES_PER_LINE = 1_000
 

@@ -22,7 +22,7 @@ import { type Clock, iso } from '../common'
 import { limitedLog } from '../log-limit'
 import { compareWithVault } from './compare'
 import { logProblem } from './follows'
-import { VAULT_FORMAT } from './format'
+import { type Resumption, VAULT_FORMAT } from './format'
 import { prepareVaultFolder, readDescription, readVaultState } from './folder'
 import { lockHolder } from './lock'
 import { createShipper, type Shipper } from './shipper'
@@ -49,6 +49,11 @@ export interface VaultService {
   /** Rounds every SHIP_INTERVAL_MS, until stopShipping (the app). */
   startShipping(intervalMs?: number): void
   stopShipping(): void
+  /**
+   * After the ledger's log was cut or rewritten below the vault (a backup older than the vault put
+   * back): the vault records who, why and from where, and the log is sent again; audited.
+   */
+  resume(actor: string, reason: string): { resumption: Resumption; status: VaultStatus }
   /** The ledger held against its vault (null: none attached). */
   compare(): VaultComparison | null
   /** The vault checked from its files and its key (verify.ts). */
@@ -198,6 +203,15 @@ export function createVaultService({ db, clock, keys, audit }: VaultDeps): Vault
       timer = null
       shipper?.close()
       shipper = null
+    },
+    resume(actor, reason) {
+      const f = attached()
+      if (keys.problem) throw keys.problem
+      const resumption = shipperFor(f).resume(actor, reason)
+      const { received, agreed, ledgerLast } = resumption
+      audit().record(actor, 'vault.resumed', `vault:${f}`, { reason, received, agreed, ledgerLast })
+      trySend()
+      return { resumption, status: status() }
     },
     compare() {
       const f = folder()

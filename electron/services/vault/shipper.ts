@@ -6,9 +6,10 @@
  * sends; a vault that cannot be reached is retried at the next round, the events waiting in the
  * ledger meanwhile.
  */
-import { auditLine, salesLine, SALES_PER_LINE } from './format'
+import { AppError, because } from '../../contract/errors'
+import { auditLine, resumedLine, type Resumption, salesLine, SALES_PER_LINE } from './format'
 import { openVaultWriter, type VaultWriter } from './folder'
-import { logProblem } from './follows'
+import { lastAgreed, logProblem } from './follows'
 import { takeWriterLock, type WriterLock } from './lock'
 import type { VaultSigner } from './signer'
 import type { VaultSources } from './sources'
@@ -21,6 +22,8 @@ export interface Shipper {
   round(budgetMs: number): number
   /** The writer's state, once this process has written the vault. */
   writer(): VaultWriter | null
+  /** After the log was cut or rewritten below the vault: a line that says so, then the log sent again after the last entry both agree on. */
+  resume(by: string, reason: string): Resumption
   /** Whether another process holds the vault's writer lock (and so sends in this one's place). */
   lockedElsewhere(): boolean
   close(): void
@@ -93,6 +96,34 @@ export function createShipper(folder: string, sources: VaultSources, signer: Vau
         throw e
       }
       return sent
+    },
+    resume(by, reason) {
+      if (!takeLock())
+        throw new AppError(
+          'CONFLICT',
+          'another process (the app) writes the vault: close it, then resume again',
+          because('VAULT_WRITTEN_ELSEWHERE'),
+        )
+      writer ??= openVaultWriter(folder)
+      const s = writer.state
+      if (!s.audit || !logProblem(s.audit, sources))
+        throw new AppError(
+          'ILLEGAL_STATE',
+          "the ledger's audit log extends what the vault received: there is nothing to resume",
+          because('VAULT_NOTHING_TO_RESUME'),
+        )
+      const at = now().toISOString()
+      const agreed = lastAgreed(folder, s.audit.seq, sources)
+      const r: Resumption = { by, reason, received: s.audit, agreed, ledgerLast: sources.lastEntry() }
+      try {
+        writer.append([resumedLine(s.size, at, r)], at)
+        s.audit = agreed
+        writer.commit(signer, at)
+      } catch (e) {
+        dropWriter()
+        throw e
+      }
+      return r
     },
     writer: () => writer,
     lockedElsewhere: () => elsewhere,

@@ -221,6 +221,8 @@ const en: Messages = {
     VAULT_NOT_EMPTY: '{folder} is not empty: a vault starts in an empty folder',
     VAULT_NONE: 'this ledger has no vault yet: an administrator attaches one on the Ledger page',
     VAULT_RETENTION: 'the vault keeps six years: days from {keepFrom} on cannot be purged',
+    VAULT_NOTHING_TO_RESUME: 'the ledger’s audit log extends what the vault received: nothing to resume',
+    VAULT_WRITTEN_ELSEWHERE: 'another program (the app) writes the vault: close it, then try again',
     VAULT_EXPORT_TOO_LARGE:
       'the days {from} to {to} are too large to download here: take fewer days, or use carats vault export',
     VAULT_ATTACHED: 'this ledger’s vault is {folder}: a vault is never detached nor moved',
@@ -1260,6 +1262,7 @@ const en: Messages = {
         attached: 'Vault attached (every event sent there from then on)',
         reconciled: 'Day reconciled: feed, ledger and vault',
         exported: 'Vault exported for the regulator',
+        resumed: 'Vault resumed after the log no longer extended it (an older backup put back)',
       },
       claim: {
         verify: 'Winner’s identity verified',

@@ -235,6 +235,8 @@ const fr = {
     VAULT_NOT_EMPTY: '{folder} n’est pas vide : un coffre commence dans un dossier vide',
     VAULT_NONE: 'ce registre n’a pas encore de coffre : un administrateur en rattache un sur la page Registre',
     VAULT_RETENTION: 'le coffre garde six ans : les jours à partir du {keepFrom} ne peuvent pas être purgés',
+    VAULT_NOTHING_TO_RESUME: 'le journal d’audit du registre prolonge ce que le coffre a reçu : rien à reprendre',
+    VAULT_WRITTEN_ELSEWHERE: 'un autre programme (l’application) écrit le coffre : fermez-le, puis recommencez',
     VAULT_EXPORT_TOO_LARGE:
       'les jours du {from} au {to} sont trop volumineux pour être téléchargés ici : prenez moins de jours, ou utilisez carats vault export',
     VAULT_ATTACHED: 'le coffre de ce registre est {folder} : un coffre n’est jamais détaché ni déplacé',
@@ -1291,6 +1293,7 @@ const fr = {
         attached: 'Coffre rattaché (chaque événement y est envoyé désormais)',
         reconciled: 'Journée rapprochée : flux, registre et coffre',
         exported: 'Coffre exporté pour le régulateur',
+        resumed: 'Envoi au coffre repris : le journal ne le prolongeait plus (sauvegarde plus ancienne remise)',
       },
       claim: {
         verify: 'Identité du gagnant vérifiée',
