@@ -184,6 +184,31 @@ describe('the vault', () => {
     expect(after.map((l) => l.action)).toContain('vault.resumed')
   }, 120_000)
 
+  it('names a vault setting removed or pointed elsewhere by the database owner', async () => {
+    const { b, folder } = await withVault()
+    const pg = ledgerOf(b).location.startsWith('postgresql:')
+    const meta = (change: string) =>
+      sql(
+        b,
+        pg
+          ? `ALTER TABLE ledger_meta DISABLE TRIGGER USER; ${change}; ALTER TABLE ledger_meta ENABLE TRIGGER USER`
+          : `DROP TRIGGER IF EXISTS ledger_meta_no_update; DROP TRIGGER IF EXISTS ledger_meta_no_delete; ${change}`,
+      )
+    const other = join(scratch(), 'empty-vault')
+    meta(`UPDATE ledger_meta SET value = '${other}' WHERE name = 'vault_folder'`)
+    let v = b.services.audit.verify()
+    expect(v.ok).toBe(false)
+    expect(v.vault!.problems.join('\n')).toContain(`the vault attached was ${folder}; the ledger now names ${other}`)
+    meta("DELETE FROM ledger_meta WHERE name = 'vault_folder'")
+    v = b.services.audit.verify()
+    expect(v.ok).toBe(false)
+    expect(v.vault!.problems.join('\n')).toContain(`the vault attached was ${folder}; the ledger now names none`)
+    // the log remembers the vault: another one is refused, the same one is taken back
+    expect(() => b.services.vault.attach('ada', other)).toThrow(`this ledger's vault is ${folder}`)
+    b.services.vault.attach('ada', folder)
+    expect(b.services.audit.verify()).toMatchObject({ ok: true, vault: { ok: true } })
+  }, 120_000)
+
   it('names a log rewritten with the key, its checkpoint rewritten too', async () => {
     const { b } = await withVault()
     const s = b.services

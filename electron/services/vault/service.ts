@@ -138,14 +138,14 @@ export function createVaultService({ db, clock, keys, audit }: VaultDeps): Vault
   return {
     attach(actor, given) {
       const f = resolve(given)
-      const now = folder()
+      const now = folder() ?? sources.attachedFolder() // the log remembers it, should the setting be removed
       if (now !== null && now !== f)
         throw new AppError(
           'CONFLICT',
           `this ledger's vault is ${now}: a vault is never detached nor moved (its events would be split)`,
           because('VAULT_ATTACHED', { folder: now }),
         )
-      if (now === null) {
+      if (folder() === null) {
         if (keys.problem) throw keys.problem
         const s = signerNow()
         prepareVaultFolder(f, {
@@ -215,7 +215,13 @@ export function createVaultService({ db, clock, keys, audit }: VaultDeps): Vault
     },
     compare() {
       const f = folder()
-      return f === null ? null : compareWithVault(f, ledgerId, signerNow(), sources)
+      const was = sources.attachedFolder()
+      // the setting is written once (its triggers refuse a change): only the database's owner moves it
+      const moved =
+        was !== null && was !== f ? `the vault attached was ${was}; the ledger now names ${f ?? 'none'}` : null
+      if (f === null) return moved ? { folder: was!, size: 0, ok: false, problems: [moved], witnesses: [] } : null
+      const c = compareWithVault(f, ledgerId, signerNow(), sources)
+      return moved ? { ...c, ok: false, problems: [moved, ...c.problems] } : c
     },
     verify: () => verifyVault(attached(), { key: signerNow().verifierKey }),
     events: (q) => listVaultEvents(attached(), q),

@@ -32,6 +32,8 @@ export interface VaultSources {
   lastEntry(): number
   /** Whether the ledger holds the sale of this unit key. */
   holdsSale(key: number): boolean
+  /** The folder the audit log says the vault was attached to (its first `vault.attached` entry), if any. */
+  attachedFolder(): string | null
 }
 
 /** Players' names cached by id (up to NAMES_CACHED; then started afresh). */
@@ -71,6 +73,9 @@ export function vaultSources(db: Db): VaultSources {
   const entryAt = db.prepare('SELECT at FROM audit WHERE seq = ?').pluck()
   const hashOf = db.prepare('SELECT hash FROM audit WHERE seq = ?').pluck()
   const saleAt = db.prepare('SELECT 1 FROM sales WHERE unit_key = ?').pluck()
+  const attachedAs = db
+    .prepare("SELECT object FROM audit WHERE action = 'vault.attached' ORDER BY seq LIMIT 1")
+    .pluck()
   const listEmissions = () =>
     (emissions.all() as { emission: number; code: string; definition: string; sold: number }[]).map((e) => ({
       emission: e.emission,
@@ -103,5 +108,9 @@ export function vaultSources(db: Db): VaultSources {
     entryHash: (seq) => (hashOf.get(seq) as string | undefined) ?? null,
     lastEntry: () => Number(lastSeq.get()),
     holdsSale: (key) => saleAt.get(key) !== undefined,
+    attachedFolder() {
+      const object = attachedAs.get() as string | undefined
+      return object === undefined ? null : object.slice('vault:'.length)
+    },
   }
 }
