@@ -137,6 +137,7 @@ export const ERROR_REASON_KEYS = [
   'VAULT_EXPORT_TOO_LARGE', // {from, to, bytes}: more days than a screen downloads
   'VAULT_RETENTION', // {before, keepFrom}: vault data younger than six years is never purged
   'VAULT_NOTHING_TO_RESUME', // the ledger's log extends what the vault received
+  'VAULT_STATE', // {folder}: the writer's state.json missing, unreadable or older than the checkpoint
   'VAULT_WRITTEN_ELSEWHERE', // another process holds the vault's writer lock
 ] as const
 export type ErrorReasonKey = (typeof ERROR_REASON_KEYS)[number]

@@ -209,6 +209,27 @@ describe('the vault', () => {
     expect(b.services.audit.verify()).toMatchObject({ ok: true, vault: { ok: true } })
   }, 120_000)
 
+  it("refuses to write after its writer's place was put back older or removed, and cuts nothing signed", async () => {
+    const { b, folder } = await withVault()
+    const v = b.services.vault
+    const statePath = join(folder, 'state.json')
+    const older = readFileSync(statePath)
+    await signIn(b, 'aude')
+    v.drain()
+    const dayFiles = () => readdirSync(join(folder, 'events')).map((f) => readFileSync(join(folder, 'events', f)))
+    const signed = dayFiles()
+    await signIn(b, 'max')
+    v.stopShipping() // the app closed: the next one opens the folder afresh
+    writeFileSync(statePath, older)
+    expect(() => v.drain()).toThrow('fewer than the')
+    expect(dayFiles()).toEqual(signed)
+    expect(v.status().problem?.message).toMatch('state.json')
+    rmSync(statePath)
+    expect(() => v.drain()).toThrow('is missing')
+    expect(dayFiles()).toEqual(signed)
+    expect(verifyVault(folder).ok).toBe(true)
+  }, 120_000)
+
   it('names a log rewritten with the key, its checkpoint rewritten too', async () => {
     const { b } = await withVault()
     const s = b.services

@@ -34,7 +34,7 @@ import {
 } from './format'
 import { appendLeaf, emptyFrontier, frontierFromJson, frontierRoot, frontierToJson, leafHashOf } from './tlog'
 import type { Frontier, FrontierJson } from './tlog'
-import { checkpointBody } from './note'
+import { checkpointBody, parseCheckpoint, parseNote } from './note'
 import type { VaultSigner } from './signer'
 
 /** Where the writer stands: what the log holds, and up to where each source was sent. */
@@ -125,9 +125,41 @@ export interface VaultWriter {
   close(): void
 }
 
+/** The events the vault's latest checkpoint signs (0: none signed yet). */
+function signedSize(folder: string): number {
+  let note: string
+  try {
+    note = readFileSync(join(folder, CHECKPOINT_FILE), 'utf8')
+  } catch {
+    return 0 // none yet; one removed is `vault verify`'s to name (checkpoints.jsonl keeps them all)
+  }
+  return parseCheckpoint(parseNote(note).body).size
+}
+
+const stateProblem = (folder: string, what: string) =>
+  new AppError(
+    'ILLEGAL_STATE',
+    `the vault's writer place ${join(folder, STATE_FILE)} ${what}: nothing is written nor cut until the vault's ` +
+      'own copy is put back (the events wait in the ledger)',
+    because('VAULT_STATE', { folder }),
+  )
+
+/**
+ * The writer's place. One older than the vault's latest checkpoint (put back from a copy) would
+ * have the writer cut signed events as a crash's leftovers: refused, as is one missing.
+ */
 export function readVaultState(folder: string): VaultState {
-  const s = JSON.parse(readFileSync(join(folder, STATE_FILE), 'utf8')) as VaultState
+  let s: VaultState
+  try {
+    s = JSON.parse(readFileSync(join(folder, STATE_FILE), 'utf8')) as VaultState
+  } catch (e) {
+    const missing = (e as NodeJS.ErrnoException).code === 'ENOENT'
+    throw stateProblem(folder, missing ? 'is missing' : `cannot be read (${(e as Error).message})`)
+  }
   frontierFromJson(s.frontier) // refuses a damaged one now, not at the next append
+  const signed = signedSize(folder)
+  if (s.size < signed)
+    throw stateProblem(folder, `records ${s.size} events, fewer than the ${signed} the latest checkpoint signs`)
   return s
 }
 

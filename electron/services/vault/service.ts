@@ -23,7 +23,7 @@ import { limitedLog } from '../log-limit'
 import { compareWithVault } from './compare'
 import { logProblem } from './follows'
 import { type Resumption, VAULT_FORMAT } from './format'
-import { prepareVaultFolder, readDescription, readVaultState } from './folder'
+import { prepareVaultFolder, readDescription, readVaultState, type VaultState } from './folder'
 import { lockHolder } from './lock'
 import { createShipper, type Shipper } from './shipper'
 import { vaultSigner, type VaultSigner } from './signer'
@@ -74,11 +74,11 @@ export interface VaultDeps {
 }
 
 /** The vault's state as its writer last recorded it, when this process does not write it. */
-function stateOnDisk(folder: string) {
+function stateOnDisk(folder: string): { state: VaultState | null; problem: string | null } {
   try {
-    return readVaultState(folder)
-  } catch {
-    return null
+    return { state: readVaultState(folder), problem: null }
+  } catch (e) {
+    return { state: null, problem: (e as Error).message }
   }
 }
 
@@ -115,7 +115,8 @@ export function createVaultService({ db, clock, keys, audit }: VaultDeps): Vault
 
   function status(): VaultStatus {
     const f = folder()
-    const state = shipper?.writer()?.state ?? (f === null ? null : stateOnDisk(f))
+    const disk = shipper?.writer() || f === null ? null : stateOnDisk(f)
+    const state = shipper?.writer()?.state ?? disk?.state ?? null
     const sent = state ?? { audit: null, sales: {} }
     const holder = f === null || shipper?.writer() ? null : lockHolder(f)
     return {
@@ -129,7 +130,7 @@ export function createVaultService({ db, clock, keys, audit }: VaultDeps): Vault
       },
       behind: f === null ? { entries: 0, sales: 0, oldestEntryAt: null } : sources.backlog(sent),
       writtenBy: holder ? `${holder.host} (process ${holder.pid})` : null,
-      problem,
+      problem: problem ?? (disk?.problem ? { message: disk.problem, since: iso(clock()) } : null),
       logDiverged: state?.audit ? logProblem(state.audit, sources) : null,
       verifierKey: f === null ? null : signerNow().verifierKey,
     }

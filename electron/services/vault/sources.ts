@@ -73,9 +73,7 @@ export function vaultSources(db: Db): VaultSources {
   const entryAt = db.prepare('SELECT at FROM audit WHERE seq = ?').pluck()
   const hashOf = db.prepare('SELECT hash FROM audit WHERE seq = ?').pluck()
   const saleAt = db.prepare('SELECT 1 FROM sales WHERE unit_key = ?').pluck()
-  const attachedAs = db
-    .prepare("SELECT object FROM audit WHERE action = 'vault.attached' ORDER BY seq LIMIT 1")
-    .pluck()
+  const attachedAs = db.prepare("SELECT object FROM audit WHERE action = 'vault.attached' ORDER BY seq LIMIT 1").pluck()
   const listEmissions = () =>
     (emissions.all() as { emission: number; code: string; definition: string; sold: number }[]).map((e) => ({
       emission: e.emission,

@@ -221,6 +221,8 @@ const en: Messages = {
     VAULT_NOT_EMPTY: '{folder} is not empty: a vault starts in an empty folder',
     VAULT_NONE: 'this ledger has no vault yet: an administrator attaches one on the Ledger page',
     VAULT_RETENTION: 'the vault keeps six years: days from {keepFrom} on cannot be purged',
+    VAULT_STATE:
+      'the vault’s writer place (state.json, in {folder}) is missing or older than the vault: put back the vault’s own copy; nothing is written until then',
     VAULT_NOTHING_TO_RESUME: 'the ledger’s audit log extends what the vault received: nothing to resume',
     VAULT_WRITTEN_ELSEWHERE: 'another program (the app) writes the vault: close it, then try again',
     VAULT_EXPORT_TOO_LARGE:

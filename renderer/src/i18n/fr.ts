@@ -235,6 +235,8 @@ const fr = {
     VAULT_NOT_EMPTY: '{folder} n’est pas vide : un coffre commence dans un dossier vide',
     VAULT_NONE: 'ce registre n’a pas encore de coffre : un administrateur en rattache un sur la page Registre',
     VAULT_RETENTION: 'le coffre garde six ans : les jours à partir du {keepFrom} ne peuvent pas être purgés',
+    VAULT_STATE:
+      'la position d’écriture du coffre (state.json, dans {folder}) manque ou est plus ancienne que le coffre : remettez la copie du coffre ; rien n’est écrit d’ici là',
     VAULT_NOTHING_TO_RESUME: 'le journal d’audit du registre prolonge ce que le coffre a reçu : rien à reprendre',
     VAULT_WRITTEN_ELSEWHERE: 'un autre programme (l’application) écrit le coffre : fermez-le, puis recommencez',
     VAULT_EXPORT_TOO_LARGE:
