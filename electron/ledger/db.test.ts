@@ -53,6 +53,9 @@ describe.skipIf(testEngine() === 'postgres')('openLedger', () => {
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal')
     expect(db.pragma('foreign_keys', { simple: true })).toBe(1)
     expect(db.pragma('busy_timeout', { simple: true })).toBe(5000)
+    // a write-ahead log grown while readers held it is cut back when it starts afresh
+    const pageSize = db.pragma('page_size', { simple: true }) as number
+    expect(db.pragma('journal_size_limit', { simple: true })).toBe(20_000 * pageSize)
     expect(db.pragma('user_version', { simple: true })).toBe(LATEST_VERSION)
     const tables = (
       db.prepare("SELECT name FROM sqlite_master WHERE type='table' ORDER BY name").all() as { name: string }[]
