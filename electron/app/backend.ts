@@ -71,6 +71,8 @@ export interface BackendOptions {
   readThreads?: number
   /** Sends the ledger's events to its vault in rounds while open (the hosts); a command sends them as it closes. */
   sendsToVault?: boolean
+  /** Expires the claims past their deadline at opening and daily while open (the hosts; the CLI: `claims expire`). */
+  expiresClaims?: boolean
 }
 
 /**
@@ -234,6 +236,7 @@ export function openBackend(opts: BackendOptions): Backend {
     ledgerFailure,
   )
   let closed = false
+  const stopExpiry = opts.expiresClaims ? startExpiryPasses(services) : () => {}
   const turn = writeTurnOf(opts.dbPath)
   const pool = opts.readThreads ? new ReadPool(workerLedgerRef(opts.dbPath, opts.keyFile), opts.readThreads) : null
   const onHost = (channel: string, args: unknown, token: string | null) =>
@@ -249,6 +252,7 @@ export function openBackend(opts: BackendOptions): Backend {
     close() {
       if (closed) return
       closed = true
+      stopExpiry()
       void pool?.close()
       // its leases are dead from now on: another backend takes its jobs over (leases.ts)
       services.leases.close()
@@ -262,6 +266,7 @@ export function openBackend(opts: BackendOptions): Backend {
       if (closed) return
       await services.jobs.shutdown()
       closed = true
+      stopExpiry()
       const threads = Promise.all([pool?.close(), closeImportWorkers(opts.dbPath)])
       sendLast(services)
       services.leases.close()
@@ -271,6 +276,27 @@ export function openBackend(opts: BackendOptions): Backend {
       await threads
     },
   }
+}
+
+const DAY_MS = 86_400_000
+
+/** The claims' expiry pass (services/claims/expiry.ts) at opening, then daily while the host runs. */
+function startExpiryPasses(services: Services): () => void {
+  const pass = () => {
+    try {
+      services.claims.expire({ name: 'system', role: 'admin' })
+    } catch (e) {
+      limitedLog(
+        'expiry',
+        'carats: the claims expiry pass failed (it runs again tomorrow; or `carats claims expire`):',
+        e,
+      )
+    }
+  }
+  pass()
+  const timer = setInterval(pass, DAY_MS)
+  timer.unref()
+  return () => clearInterval(timer)
 }
 
 /** What the ledger holds and its vault lacks, sent before the ledger closes (a command's writes reach the vault). */

@@ -201,7 +201,8 @@ const emissionShow: Command = (ctx) =>
         (x) =>
           `  block ${x.block}: ${x.status}${x.status === 'pending' ? '' : `, seeding ${x.seeding}, commitment ${x.commitment}`}`,
       )
-      const claims = `claim threshold: ${eur(e.claimThresholdCents)} (a prize from it up is claimed in person, identity checked; smaller ones are credited)`
+      const deadline = e.claimDeadline ? `, until ${e.claimDeadline}` : ' after the close'
+      const claims = `claim threshold: ${eur(e.claimThresholdCents)} (a prize from it up is claimed in person, identity checked; smaller ones are credited); claims within ${e.claimDays} days${deadline}`
       return [
         head,
         claims,

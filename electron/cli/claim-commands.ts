@@ -9,7 +9,9 @@ import {
   CLAIM_STATUSES,
   type Claim,
   type ClaimDetail,
+  type ClaimDeadlineNotice,
   type ClaimStatus,
+  type ExpiryResult,
   type WinnerFigures,
 } from '../contract/claims-types'
 import { parseSerial, SerialError } from '../../game-core/serial'
@@ -22,6 +24,10 @@ export const claimSynopsis: Record<string, string[]> = {
     'claim list [--status S] [--emission E] [--player P]   every matching claim, oldest sale first (no paging)',
   ],
   'claim show': ["claim show <serial>                   a claim, its steps, the player's figures and register entries"],
+  'claims expire': [
+    'claims expire                         expires the claims open past their deadline; lists those due within 30 days',
+  ],
+  'claim expire': [],
 }
 
 function statusArg(text: string | undefined): ClaimStatus | undefined {
@@ -44,6 +50,7 @@ function serialArg(text: string | undefined): string {
 
 /** The claim's last step taken, as "paid by ada": the list's "who" column. */
 export function lastStep(c: Claim): string {
+  if (c.expired) return `expired by ${c.expired.by}`
   if (c.rejected) return `rejected by ${c.rejected.by}`
   if (c.paid) return `paid by ${c.paid.by}`
   if (c.signedOff && (!c.approved || c.signedOff.at > c.approved.at)) return `signed off by ${c.signedOff.by}`
@@ -115,6 +122,7 @@ function stepLines(c: Claim): string[] {
     c.signedOff && `  signed off ${at(c.signedOff)} (auditor)`,
     c.paid && `  paid      ${at(c.paid)}: payment ${c.paid.reference}`,
     c.rejected && `  rejected  ${at(c.rejected)} when ${c.rejected.from}: ${c.rejected.reason}`,
+    c.expired && `  expired   ${at(c.expired)}: open at its emission's claim deadline`,
   ].filter((l): l is string => typeof l === 'string')
 }
 
@@ -144,7 +152,47 @@ const claimShow: Command = (ctx) =>
     return 0
   })
 
+function expiryText(r: ExpiryResult, soon: ClaimDeadlineNotice[]): string {
+  const done =
+    r.claims === 0
+      ? ['no claim was open past its deadline']
+      : [
+          `${int(r.claims)} claim${r.claims === 1 ? '' : 's'} expired, ${eur(r.amountCents)} in all:`,
+          ...r.emissions.map(
+            (e) =>
+              `  emission ${e.emission} (${e.code}), deadline ${e.deadline}: ${int(e.claims)}, ${eur(e.amountCents)}`,
+          ),
+        ]
+  if (soon.length === 0) return [...done, 'no open claim is due within 30 days'].join('\n')
+  const head = ['serial', 'emission', 'prize', 'status', 'deadline', 'days left']
+  const rows = soon.map((n) => [
+    n.claim.serial,
+    String(n.claim.emission),
+    eur(n.claim.prizeCents),
+    n.claim.status,
+    n.deadline,
+    String(n.daysLeft),
+  ])
+  return [
+    ...done,
+    `${int(soon.length)} open claim(s) due within 30 days:`,
+    ...columns([head, ...rows], new Set([1, 2, 5])),
+  ].join('\n')
+}
+
+/** `carats claims expire`: the pass the app runs at start and daily, run now (as the OS user). */
+const claimsExpire: Command = (ctx) =>
+  withBackend(ctx, (b) => {
+    options(ctx, {})
+    const r = b.services.claims.expire(b.actor)
+    const soon = b.services.claims.nearingDeadline()
+    print(ctx, { ...r, nearing: soon }, () => expiryText(r, soon))
+    return 0
+  })
+
 export const claimCommands: Record<string, Command> = {
   'claim list': claimList,
   'claim show': claimShow,
+  'claims expire': claimsExpire,
+  'claim expire': claimsExpire,
 }

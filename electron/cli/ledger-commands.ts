@@ -14,6 +14,7 @@
  * The ledger: --db <file or postgresql:// URL>, else CARATS_DB, else carats.db in the app's data
  * folder. A team ledger on PostgreSQL needs its key file: --key-file or CARATS_KEY_FILE.
  */
+import { MAX_CLAIM_DAYS } from '../contract/claims-types'
 import { isoDayProblem } from '../contract/dates'
 import type { DepletionReport, TicketView } from '../contract/types'
 import type { Simulator } from '../services/simulator'
@@ -40,11 +41,14 @@ const emissionCreate: Command = (ctx) =>
       starts: { type: 'string' },
       demo: { type: 'boolean' },
       'claim-threshold-cents': { type: 'string' },
+      'claim-days': { type: 'string' },
     })
     const blocks = whole('--blocks', values.blocks, 1, 999)
     const threshold = values['claim-threshold-cents']
     const claimThresholdCents =
       threshold === undefined ? undefined : whole('--claim-threshold-cents', threshold, 0, Number.MAX_SAFE_INTEGER)
+    const days = values['claim-days']
+    const claimDays = days === undefined ? undefined : whole('--claim-days', days, 1, MAX_CLAIM_DAYS)
     const startsProblem = values.starts === undefined ? null : isoDayProblem(values.starts)
     if (startsProblem === 'shape')
       throw new UsageError(`--starts must be a date YYYY-MM-DD, got ${JSON.stringify(values.starts)}`)
@@ -58,6 +62,7 @@ const emissionCreate: Command = (ctx) =>
         startsOn: values.starts,
         demo: values.demo,
         claimThresholdCents,
+        claimDays,
       }),
     )
     const kind = e.demo ? 'demonstration emission' : 'emission'
@@ -65,7 +70,7 @@ const emissionCreate: Command = (ctx) =>
       ctx,
       e,
       () =>
-        `${kind} ${e.emission} (${e.code}) created: ${e.blocks} block(s) of ${int(e.unitsTotal / e.blocks)} units${e.startsOn ? `, on sale from ${e.startsOn}` : ''}, prizes from ${eur(e.claimThresholdCents)} claimed in person; next: emission generate ${e.emission}`,
+        `${kind} ${e.emission} (${e.code}) created: ${e.blocks} block(s) of ${int(e.unitsTotal / e.blocks)} units${e.startsOn ? `, on sale from ${e.startsOn}` : ''}, prizes from ${eur(e.claimThresholdCents)} claimed in person within ${e.claimDays} days of the close; next: emission generate ${e.emission}`,
     )
     return 0
   })
@@ -276,6 +281,7 @@ export const ledgerSynopsis: Record<string, string[]> = {
   'emission create': [
     'emission create --blocks N [--code C] [--starts YYYY-MM-DD] [--demo] [--claim-threshold-cents N]',
     '                                      N cents (whole euros, 1 € to the top prize; 500000 by default): a prize from it up is claimed in person',
+    '                  [--claim-days D]    claims made and paid within D days of the close (1 to 3650; 30 by default)',
   ],
 }
 

@@ -14,9 +14,26 @@ export interface AccountProvenance {
   confirmedAt: string | null
 }
 
-/** pending (won, not yet claimed) → verified → approved → paid; rejected at any step before paid. */
-export const CLAIM_STATUSES = ['pending', 'verified', 'approved', 'paid', 'rejected'] as const
+/**
+ * pending (won, not yet claimed) → verified → approved → paid; rejected at any step before paid;
+ * expired when still open after its emission's claim deadline. Paid, rejected and expired are final.
+ */
+export const CLAIM_STATUSES = ['pending', 'verified', 'approved', 'paid', 'rejected', 'expired'] as const
 export type ClaimStatus = (typeof CLAIM_STATUSES)[number]
+/** The statuses of a claim won and not yet settled: what the lottery still owes on it. */
+export const OPEN_CLAIM_STATUSES = ['pending', 'verified', 'approved'] as const satisfies readonly ClaimStatus[]
+export const isOpen = (s: ClaimStatus): s is (typeof OPEN_CLAIM_STATUSES)[number] =>
+  (OPEN_CLAIM_STATUSES as readonly ClaimStatus[]).includes(s)
+
+/** The claim deadline's default: 30 days after the emission's close, as FDJ's instant games. */
+export const DEFAULT_CLAIM_DAYS = 30
+export const MAX_CLAIM_DAYS = 3650
+const DAY_MS = 86_400_000
+
+/** The moment an emission's open claims expire: `days` after its close (null while it is not closed). */
+export function claimDeadline(closedAt: string | null, days: number): string | null {
+  return closedAt === null ? null : new Date(Date.parse(closedAt) + days * DAY_MS).toISOString()
+}
 
 /** The identity documents support accepts (those FDJ asks for). */
 export const IDENTITY_DOCUMENTS = ['id-card', 'passport', 'residence-permit'] as const
@@ -49,7 +66,9 @@ export interface Claim {
   approved: ClaimStep | null
   signedOff: ClaimStep | null
   paid: (ClaimStep & { reference: string }) | null
-  rejected: (ClaimStep & { reason: string; from: Exclude<ClaimStatus, 'paid' | 'rejected'> }) | null
+  rejected: (ClaimStep & { reason: string; from: (typeof OPEN_CLAIM_STATUSES)[number] }) | null
+  /** Still open at its emission's claim deadline: no longer paid. */
+  expired: ClaimStep | null
 }
 
 /** Claims of one status, under the list's other filters. */
@@ -126,4 +145,20 @@ export interface ClaimDetail {
   figures: WinnerFigures
   /** Each account that took a step: who granted it its role and who confirmed it (staff/confirmation.ts) */
   accounts: AccountProvenance[]
+}
+
+/** What an expiry pass did: per emission whose deadline had passed, the claims it marked expired. */
+export interface ExpiryResult {
+  at: string
+  emissions: { emission: number; code: string; deadline: string; claims: number; amountCents: number }[]
+  claims: number
+  amountCents: number
+}
+
+/** An open claim within 30 days of its emission's deadline; `notice`: the step reached (30, 7 or 1 day). */
+export interface ClaimDeadlineNotice {
+  claim: Claim
+  deadline: string
+  daysLeft: number
+  notice: 30 | 7 | 1
 }

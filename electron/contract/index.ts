@@ -10,7 +10,7 @@ import { channel, ROLES } from './define'
 import type * as T from './types'
 import type * as C from './claims-types'
 import { CSV_FORMS, CSV_LOCALES } from './types'
-import { CLAIM_STATUSES, IDENTITY_DOCUMENTS, RELATIONS } from './claims-types'
+import { CLAIM_STATUSES, IDENTITY_DOCUMENTS, MAX_CLAIM_DAYS, RELATIONS } from './claims-types'
 import { dayRangeProblem } from './dates'
 import { isoDay } from './day-schema'
 import { cleanText } from './text-schema'
@@ -111,6 +111,8 @@ export const contract = {
         demo: z.boolean().default(false),
         /** From this prize up, claimed in person (default 500,000 cents: 5,000 €); whole euros, at most the top prize. */
         claimThresholdCents: z.number().int().min(100).optional(),
+        /** Days after the emission's close during which a claim may be made and paid (default 30). */
+        claimDays: z.number().int().min(1).max(MAX_CLAIM_DAYS).optional(),
       })
       .strict(),
     access: operators,
@@ -401,6 +403,18 @@ export const contract = {
         ...csvStyle,
       })
       .strict(),
+    access: claimsReaders,
+  }),
+  /** Every claim still open past its emission's claim deadline marked expired now (also run at start-up and daily). */
+  'claims:expire': channel<C.ExpiryResult>()({
+    ledger: 'writes',
+    args: z.object({}).strict(),
+    access: ['admin', 'manager'],
+  }),
+  /** Open claims within 30 days of their emission's claim deadline, nearest first (notices at 30, 7 and 1 day). */
+  'claims:deadlines': channel<C.ClaimDeadlineNotice[]>()({
+    ledger: 'reads',
+    args: z.object({}).strict(),
     access: claimsReaders,
   }),
   /** Claimants' figures: one player's (flagged or not), or every flagged player's, least probable first. */

@@ -67,6 +67,11 @@ export interface EmissionSummary {
   publishedBy: string | null
   /** From this prize up, a sold unit's prize is claimed in person (identity checked, payment approved). */
   claimThresholdCents: number
+  /** Days after the close during which claims are made and paid; then open claims expire. */
+  claimDays: number
+  closedAt: string | null
+  /** closedAt + claimDays (null while not closed). */
+  claimDeadline: string | null
 }
 
 export interface BlockSummary {
@@ -138,6 +143,8 @@ export interface Certificate {
   startsOn: string | null
   /** From this prize up, a winner claims in person, identity checked (electron/services/claims/README.md). */
   claimThresholdCents: number
+  /** Claims are made and paid within this many days of the emission's close. */
+  claimDays: number
   /** The whole emission: every block's units, prizes and sales, and the theoretical payout. */
   totals: {
     units: number
@@ -601,6 +608,7 @@ export const AUDIT_ACTIONS = [
   'claim.sign-off',
   'claim.pay',
   'claim.reject',
+  'claim.expire',
   'party.add',
   'party.remove',
   'user.confirm',

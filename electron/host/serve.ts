@@ -76,6 +76,7 @@ async function main(): Promise<void> {
         ledgerChoice: choice,
         readThreads: HOST_READ_THREADS,
         sendsToVault: true,
+        expiresClaims: true,
       })
     },
     (e) => {

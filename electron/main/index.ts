@@ -83,6 +83,7 @@ function openLedger(): Backend {
       ledgerChoice: choice,
       readThreads: HOST_READ_THREADS,
       sendsToVault: true,
+      expiresClaims: true,
     })
   } catch (e) {
     fail('CARATS cannot open its ledger', `${displayLocation(dbPath)}: ${e instanceof Error ? e.message : String(e)}`)

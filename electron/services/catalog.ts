@@ -30,6 +30,8 @@ export interface EmissionRow {
   published_by: string | null
   /** From this prize up, a sold unit's prize is claimed (claims table) rather than credited. */
   claim_threshold_cents: number
+  /** Days after closed_at during which claims are paid (migration 17). */
+  claim_days: number
 }
 
 /** The columns of an emission fixed when it is created (no statement updates them). */
@@ -42,6 +44,7 @@ export const EMISSION_FACT_COLUMNS = [
   'definition',
   'definition_digest',
   'claim_threshold_cents',
+  'claim_days',
 ] as const
 
 /** A block's state without its heavy columns (the secret, the proof roots). */

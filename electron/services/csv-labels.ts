@@ -228,11 +228,25 @@ export const CLAIM_CSV_WORDS: Record<
   { status: Record<ClaimStatus, string>; document: Record<IdentityDocument, string> }
 > = {
   fr: {
-    status: { pending: 'en attente', verified: 'vérifié', approved: 'approuvé', paid: 'payé', rejected: 'rejeté' },
+    status: {
+      pending: 'en attente',
+      verified: 'vérifié',
+      approved: 'approuvé',
+      paid: 'payé',
+      rejected: 'rejeté',
+      expired: 'expiré',
+    },
     document: { 'id-card': "carte d'identité", passport: 'passeport', 'residence-permit': 'titre de séjour' },
   },
   en: {
-    status: { pending: 'pending', verified: 'verified', approved: 'approved', paid: 'paid', rejected: 'rejected' },
+    status: {
+      pending: 'pending',
+      verified: 'verified',
+      approved: 'approved',
+      paid: 'paid',
+      rejected: 'rejected',
+      expired: 'expired',
+    },
     document: { 'id-card': 'identity card', passport: 'passport', 'residence-permit': 'residence permit' },
   },
 }

@@ -42,6 +42,8 @@ export interface ClaimsWorld extends ServiceWorld {
   clock: () => Date
   /** Sells `count` units, one player each in turn from `players`, a second apart. */
   sell(count: number, players: string[]): void
+  /** Moves the world's clock `ms` ahead (days pass). */
+  advance(ms: number): void
 }
 
 /**
@@ -68,9 +70,11 @@ function staffAccounts(w: ServiceWorld, clock: () => Date): UsersService {
 export const STAFF_PASSWORD = 'correct horse battery'
 
 /** Call at the top of a test file: returns the function that makes a world. */
-export function useClaimsWorlds(prefix: string): (opts?: { thresholdCents?: number }) => Promise<ClaimsWorld> {
+export function useClaimsWorlds(
+  prefix: string,
+): (opts?: { thresholdCents?: number; claimDays?: number }) => Promise<ClaimsWorld> {
   const serviceWorld = useServiceWorlds(prefix)
-  return async ({ thresholdCents = SMALL_THRESHOLD_CENTS } = {}) => {
+  return async ({ thresholdCents = SMALL_THRESHOLD_CENTS, claimDays } = {}) => {
     let now = CLAIMS_T0
     const clock = () => new Date((now += 1000))
     const w = serviceWorld({
@@ -96,6 +100,7 @@ export function useClaimsWorlds(prefix: string): (opts?: { thresholdCents?: numb
       blocks: 2,
       demo: true,
       claimThresholdCents: thresholdCents,
+      claimDays,
     }).emission
     for (const step of ['generate', 'verify'] as const) {
       const end = await w.jobs.wait(w.emissions[step](STAFF.operator, emission).id)
@@ -113,6 +118,7 @@ export function useClaimsWorlds(prefix: string): (opts?: { thresholdCents?: numb
       if (!r.ok) throw new Error(JSON.stringify(r.errors.slice(0, 3)))
       sold += count
     }
-    return { ...w, clock, users, sales, players, parties, claims, emission, sell }
+    const advance = (ms: number) => void (now += ms)
+    return { ...w, clock, users, sales, players, parties, claims, emission, sell, advance }
   }
 }

@@ -93,7 +93,7 @@ const VERDICT_DELETED = "a block's verdict is history: it cannot be deleted"
 const RUN_CLOSED = 'a verification is history: only its end is written, once'
 const RUN_DELETED = 'a verification is history: it cannot be deleted'
 const CLAIM_DELETED = 'a claim is history: it cannot be deleted'
-const CLAIM_FINAL = "a paid or rejected claim is final, and a claim's unit, player and prize never change"
+const CLAIM_FINAL = "a paid, rejected or expired claim is final, and a claim's unit, player and prize never change"
 const PARTY_DELETED = 'the register of related parties keeps every entry: remove one with a reason instead'
 const PARTY_REMOVED = 'an entry of the register is only removed, once, with who, when and why'
 
@@ -155,6 +155,7 @@ const CHECKS: Refusal[] = [
   check('emissions_blocks_check', `${E} blocks = 0`, 'blocks BETWEEN 1 AND 999'),
   check('emissions_demo_check', `${E} demo = 2`, 'demo IN (0, 1)'),
   check('emissions_claim_threshold_cents_check', `${E} claim_threshold_cents = 0`, 'claim_threshold_cents > 0'),
+  check('emissions_claim_days_check', `${E} claim_days = 0`, 'claim_days BETWEEN 1 AND 3650'),
   check('emissions_check', `${E} withdrawn_reason = 'x'`, "(status = 'withdrawn') = (withdrawn_reason IS NOT NULL)"),
   check('blocks_block_check', 'UPDATE blocks SET block = 1000 WHERE block = 2', 'block BETWEEN 1 AND 999'),
   check(
@@ -246,7 +247,7 @@ function claimChecks(): Refusal[] {
     check(
       'claims_status_check',
       `${C} status = 'lost'`,
-      "status IN ('pending', 'verified', 'approved', 'paid', 'rejected')",
+      "status IN ('pending', 'verified', 'approved', 'paid', 'rejected', 'expired')",
     ),
     check(
       'claims_document_check',
@@ -303,6 +304,11 @@ function claimChecks(): Refusal[] {
       'claims_check9',
       `${C} status = 'approved', ${VERIFIED}, document = 'passport', approved_by = 'BOB', approved_at = 't'`,
       'approved_by IS NULL OR lower(approved_by) <> lower(verified_by)',
+    ),
+    check(
+      'claims_check10',
+      `${C} expired_by = 'system'`,
+      "(status = 'expired') = (expired_by IS NOT NULL) AND (expired_by IS NULL) = (expired_at IS NULL)",
     ),
   ]
 }

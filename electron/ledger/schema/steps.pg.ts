@@ -14,6 +14,7 @@ import { PG_V13 } from './v13.pg'
 import { PG_V14 } from './v14.pg'
 import { PG_V15 } from './v15.pg'
 import { PG_V16 } from './v16.pg'
+import { PG_V17 } from './v17.pg'
 
 /**
  * The key of the schema lock (`pg_advisory_xact_lock*`, the one-bigint form; the two-int form is
@@ -64,6 +65,7 @@ export const PG_MIGRATIONS: readonly Migration[] = [
   step(14, 'the commit-first key ceremony; abandoned ceremonies', PG_V14),
   step(15, "players' sales found by player and time of sale on an index, no longer chained", PG_V15),
   step(16, "the regulator's read-only role", PG_V16),
+  step(17, 'claim deadlines and expired claims', PG_V17),
 ]
 
 /**

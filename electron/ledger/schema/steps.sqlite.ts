@@ -21,6 +21,7 @@ import { V13 } from './v13.sqlite'
 import { V14 } from './v14.sqlite'
 import { V15 } from './v15.sqlite'
 import { V16 } from './v16.sqlite'
+import { V17 } from './v17.sqlite'
 
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, description: 'the whole ledger', sql: V1 },
@@ -47,6 +48,7 @@ export const MIGRATIONS: readonly Migration[] = [
     sql: V15,
   },
   { version: 16, description: "the regulator's read-only role", sql: V16 },
+  { version: 17, description: 'claim deadlines and expired claims', sql: V17 },
 ]
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version

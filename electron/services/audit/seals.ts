@@ -21,6 +21,7 @@ import type { KeyStore } from '../../ledger/keystore'
 import { unitKey } from '../../ledger/unit-key'
 import type { RowRef, SealKind } from './context'
 import { skeleton } from '../people'
+import { DEFAULT_CLAIM_DAYS } from '../../contract/claims-types'
 
 export const ROW_SEAL_KEY_LABEL = 'CARATS-ROW-SEAL/1'
 /** The entry that sealed the rows of a ledger made before seals (migration 13), once. */
@@ -31,6 +32,11 @@ interface SealSpec {
   key: string
   /** The fields the seal covers: who may do what, and what was decided. */
   fields: readonly string[]
+  /**
+   * Fields added after rows were sealed, with the value every earlier row holds: covered only when
+   * the row's value differs from it, so that the seals made before still hold and any change shows.
+   */
+  later?: Record<string, unknown>
   /** What to call the row in a finding. */
   label: (row: Record<string, unknown>) => string
 }
@@ -71,6 +77,7 @@ export const SEAL_SPECS: Record<SealKind, SealSpec> = {
       'rejected_from',
       'reject_reason',
     ],
+    later: { expired_by: null },
     label: (r) =>
       `claim ${String(r.unit_key)} (${String(r.status)}${r.payment_ref ? `, payment reference ${String(r.payment_ref)}` : ''})`,
   },
@@ -85,6 +92,7 @@ export const SEAL_SPECS: Record<SealKind, SealSpec> = {
     table: 'emissions',
     key: 'emission',
     fields: ['code', 'status', 'withdrawn_reason', 'blocks', 'definition_digest', 'demo', 'claim_threshold_cents'],
+    later: { claim_days: DEFAULT_CLAIM_DAYS },
     label: (r) => `emission ${r.emission} (${String(r.status)})`,
   },
   ceremony: {
@@ -160,8 +168,18 @@ function sealValue(v: unknown): unknown {
   return v
 }
 
+/** The fields a seal covers: the spec's, and each later one whose value is not its earlier rows'. */
+function sealedFields(spec: SealSpec, row: Record<string, unknown>): Record<string, unknown> {
+  const fields = Object.fromEntries(spec.fields.map((f) => [f, sealValue(row[f])]))
+  for (const [f, before] of Object.entries(spec.later ?? {})) {
+    const v = sealValue(row[f])
+    if (v !== before) fields[f] = v
+  }
+  return fields
+}
+
 export function sealMac(sealKey: Buffer, ref: RowRef, seq: number, row: Record<string, unknown>): string {
-  const fields = Object.fromEntries(SEAL_SPECS[ref.kind].fields.map((f) => [f, sealValue(row[f])]))
+  const fields = sealedFields(SEAL_SPECS[ref.kind], row)
   return createHmac('sha256', sealKey)
     .update(canonicalJson({ kind: ref.kind, key: ref.key, seq, fields }))
     .digest('hex')

@@ -37,6 +37,8 @@ export interface ClaimRow {
   rejected_at: string | null
   rejected_from: 'pending' | 'verified' | 'approved' | null
   reject_reason: string | null
+  expired_by: string | null
+  expired_at: string | null
 }
 
 export interface ClaimsDeps {

@@ -287,6 +287,7 @@ describe('the list', () => {
       { status: 'approved', count: 1, amountCents: 10_000 },
       { status: 'paid', count: 0, amountCents: 0 },
       { status: 'rejected', count: 1, amountCents: 10_000 },
+      { status: 'expired', count: 0, amountCents: 0 },
     ])
     expect(w.claims.list({ status: 'approved' })).toMatchObject({ total: 1, items: [{ serial: claims[0].serial }] })
     const bob = claims.filter((c) => c.player === 'bob')

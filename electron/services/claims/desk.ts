@@ -10,8 +10,10 @@
 import { provenanceOf } from '../staff'
 import type {
   Claim,
+  ClaimDeadlineNotice,
   ClaimDetail,
   ClaimsPage,
+  ExpiryResult,
   ClaimStatus,
   ClaimTotal,
   IdentityDocument,
@@ -23,6 +25,7 @@ import type { ClaimRow, ClaimsContext, ClaimsDeps } from './context'
 import { approveClaim, payClaim, rejectClaim, signOffClaim, verifyClaim } from './steps'
 import { claimTotalsOf, claimTotalsWhere } from './totals'
 import { claimsCsv, type ClaimsCsvFilters } from './csv'
+import { expireClaims, nearingDeadline } from './expiry'
 import { iso, type Actor } from '../common'
 import type { CsvStyle } from '../csv'
 
@@ -51,6 +54,10 @@ export interface ClaimsService {
   signOff(actor: Actor, serial: string): Claim
   pay(actor: Actor, serial: string, reference: string): Claim
   reject(actor: Actor, serial: string, reason: string): Claim
+  /** Every claim still open past its emission's deadline marked expired, each audited (expiry.ts). */
+  expire(actor: Actor): ExpiryResult
+  /** Open claims within 30 days of their deadline, nearest first. */
+  nearingDeadline(): ClaimDeadlineNotice[]
 }
 
 type Filters = Omit<ClaimsQuery, 'page' | 'pageSize' | 'order'>
@@ -118,5 +125,7 @@ export function createClaimsService(deps: ClaimsDeps): ClaimsService {
     signOff: (actor, serial) => signOffClaim(ctx, actor, serial),
     pay: (actor, serial, reference) => payClaim(ctx, actor, serial, reference),
     reject: (actor, serial, reason) => rejectClaim(ctx, actor, serial, reason),
+    expire: (actor) => expireClaims(ctx, actor),
+    nearingDeadline: () => nearingDeadline(ctx),
   }
 }

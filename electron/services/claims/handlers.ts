@@ -17,6 +17,8 @@ export function claimsHandlers(s: {
     'claims:reject': (a, ctx) => s.claims.reject(actorOf(ctx), a.serial, a.reason),
     'claims:csv': (a) => s.claims.csv(a),
     'claims:flags': (a) => s.claims.flags(a.player),
+    'claims:expire': (_a, ctx) => s.claims.expire(actorOf(ctx)),
+    'claims:deadlines': () => s.claims.nearingDeadline(),
     'parties:list': (a) => s.parties.list(a.includeRemoved),
     'parties:add': (a, ctx) => s.parties.add(actorOf(ctx), a),
     'parties:remove': (a, ctx) => s.parties.remove(actorOf(ctx), a.id, a.reason),

@@ -3,7 +3,7 @@
  * share, the row made a Claim, a serial's claim or why it has none.
  */
 import { AppError, because } from '../../contract/errors'
-import type { Claim } from '../../contract/claims-types'
+import { isOpen, type Claim } from '../../contract/claims-types'
 import { formatSerial } from '../../../game-core/serial'
 import type { Db } from '../../ledger/db'
 import type { ClaimRow, ClaimsContext, ClaimsDeps } from './context'
@@ -35,7 +35,7 @@ export function serialOf({ catalog }: ClaimsContext, key: number): string {
 
 export function toClaim(ctx: ClaimsContext, r: ClaimRow): Claim {
   const related = r.related === 1 || r.signed_off_by !== null
-  const open = r.status !== 'paid' && r.status !== 'rejected'
+  const open = isOpen(r.status)
   return {
     serial: serialOf(ctx, r.unit_key),
     emission: r.emission,
@@ -56,6 +56,7 @@ export function toClaim(ctx: ClaimsContext, r: ClaimRow): Claim {
       r.rejected_by === null
         ? null
         : { by: r.rejected_by, at: r.rejected_at!, reason: r.reject_reason!, from: r.rejected_from! },
+    expired: r.expired_by === null ? null : { by: r.expired_by, at: r.expired_at! },
   }
 }
 

@@ -3,7 +3,7 @@
  * refusals. Each step is taken once, in its own transaction that re-reads the claim, and is audited.
  */
 import { AppError, because } from '../../contract/errors'
-import type { Claim, ClaimStatus, IdentityDocument } from '../../contract/claims-types'
+import { claimDeadline, isOpen, type Claim, type ClaimStatus, type IdentityDocument } from '../../contract/claims-types'
 import { unitKey } from '../../ledger/unit-key'
 import { lockClaim, lockSubject } from '../../ledger/row-locks'
 import type { AuditService } from '../audit'
@@ -23,7 +23,12 @@ function keyOfSerial(serial: string): number {
 export type ClaimStep = 'verify' | 'approve' | 'signOff' | 'pay' | 'reject'
 
 /** How far along each status is; a step leads to the status one further. */
-const RANK: Record<Exclude<ClaimStatus, 'rejected'>, number> = { pending: 0, verified: 1, approved: 2, paid: 3 }
+const RANK: Record<Exclude<ClaimStatus, 'rejected' | 'expired'>, number> = {
+  pending: 0,
+  verified: 1,
+  approved: 2,
+  paid: 3,
+}
 const STEP_TO: Record<'verify' | 'approve' | 'pay', ClaimStatus> = {
   verify: 'verified',
   approve: 'approved',
@@ -40,6 +45,7 @@ function refuseUnlessNext(ctx: ClaimsContext, r: ClaimRow, step: 'verify' | 'app
       `the claim on ${serial} was rejected by ${r.rejected_by} (${r.reject_reason}): a rejection is final`,
       reason,
     )
+  if (r.status === 'expired') return // refused by refuseExpired before any step's own check
   const target = RANK[STEP_TO[step] as keyof typeof RANK]
   const at = RANK[r.status]
   if (at >= target)
@@ -52,6 +58,24 @@ function refuseUnlessNext(ctx: ClaimsContext, r: ClaimRow, step: 'verify' | 'app
       reason,
     )
   }
+}
+
+/**
+ * No step on an expired claim, nor on an open one whose emission's claim deadline has passed
+ * (the expiry pass, expiry.ts, will mark it so): after the deadline nothing is paid.
+ */
+function refuseExpired(ctx: ClaimsContext, r: ClaimRow): void {
+  const e = ctx.catalog.emission(r.emission)
+  const deadline = claimDeadline(e.closed_at, e.claim_days)
+  const over =
+    r.status === 'expired' || (isOpen(r.status) && deadline !== null && Date.parse(deadline) <= ctx.clock().getTime())
+  if (!over) return
+  const serial = serialOf(ctx, r.unit_key)
+  throw new AppError(
+    'ILLEGAL_STATE',
+    `the claim on ${serial} was still open at emission ${r.emission}'s claim deadline, ${deadline}: it expired and can no longer be paid`,
+    because('CLAIM_EXPIRED', { serial, deadline: deadline ?? '' }),
+  )
 }
 
 /** Nobody acts on the claims of an account the register links to them: the person, however their name is typed (people.ts). */
@@ -115,6 +139,7 @@ function step(
       lockClaim(db, keyOfSerial(serial))
       const r = claimRow(ctx, serial)
       refuseConflict(ctx, actor, r)
+      refuseExpired(ctx, r)
       check(r)
       const account = twoPersonAccount(db, actor)
       const changed = db

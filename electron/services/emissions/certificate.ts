@@ -68,6 +68,7 @@ export function buildCertificate(
     provisional: totals.blocksCommitted < totals.blocks,
     startsOn: e.starts_on,
     claimThresholdCents: e.claim_threshold_cents,
+    claimDays: e.claim_days,
     totals,
     printedAt: iso(clock()),
     demo: e.demo === 1,

@@ -3,6 +3,7 @@
  * to do instead), a task or another workstation's lease already on it, a claim threshold out of range.
  */
 import { AppError, because, type ErrorAction, type ErrorHint } from '../../contract/errors'
+import { MAX_CLAIM_DAYS } from '../../contract/claims-types'
 import type { EmissionStatus } from '../../contract/types'
 import type { GameDefinition } from '../../../game-core/rules'
 import type { EmissionRow } from '../catalog'
@@ -91,4 +92,14 @@ export function illegal(
     `emission ${e.emission} cannot ${STEP_WORDS[action]}: it is ${describeStatus(e.status)}${hint ? `; ${HINT_WORDS[hint](list)}` : ''}`,
     because('EMISSION_STEP', params),
   )
+}
+
+/** A claim deadline is 1 to 3,650 whole days after the emission's close. */
+export function refuseClaimDays(days: number): void {
+  if (!Number.isInteger(days) || days < 1 || days > MAX_CLAIM_DAYS) {
+    throw new AppError('BAD_ARGUMENTS', `the claim deadline must be 1 to ${MAX_CLAIM_DAYS} days, not ${days}`, {
+      field: 'claimDays',
+      ...because('CLAIM_DAYS_RANGE', { days, max: MAX_CLAIM_DAYS }),
+    })
+  }
 }

@@ -9,7 +9,7 @@
  *   withdrawn (with a reason) from any state but closed; a cancelled or interrupted generation
  *   goes back to created and resumes with the blocks still pending.
  */
-import { DEFAULT_CLAIM_THRESHOLD_CENTS } from '../../contract/claims-types'
+import { DEFAULT_CLAIM_DAYS, DEFAULT_CLAIM_THRESHOLD_CENTS } from '../../contract/claims-types'
 import { isIsoDay } from '../../contract/dates'
 import { AppError, because } from '../../contract/errors'
 import type {
@@ -29,7 +29,7 @@ import { buildCertificate } from './certificate'
 import { createCeremonyService } from './ceremony'
 import { createGeneration } from './generation'
 import { prepareEmissionStatements, type EmissionsContext, type EmissionsDeps } from './context'
-import { illegal, refuseIfBusy, refuseThreshold } from './refusals'
+import { illegal, refuseClaimDays, refuseIfBusy, refuseThreshold } from './refusals'
 import { verifyEmission } from './verify'
 import { blockDetail, emissionDetail, emissionSummary, listEmissions } from './views'
 import { createVerifications } from './verifications'
@@ -51,7 +51,14 @@ export interface EmissionsService {
   /** A demonstration emission (`demo`) is the only kind that takes simulated sales. */
   create(
     actor: Actor,
-    input: { blocks: number; code?: string; startsOn?: string; demo?: boolean; claimThresholdCents?: number },
+    input: {
+      blocks: number
+      code?: string
+      startsOn?: string
+      demo?: boolean
+      claimThresholdCents?: number
+      claimDays?: number
+    },
   ): EmissionSummary
   generate(actor: Actor, emission: number): JobInfo
   verify(actor: Actor, emission: number): JobInfo
@@ -90,7 +97,10 @@ function buildContext(deps: EmissionsDeps): EmissionsContext {
 type CreateInput = Parameters<EmissionsService['create']>[1]
 
 /** The input's refusals, before anything is written. */
-function refuseCreateInput(def: GameDefinition, { blocks, startsOn, claimThresholdCents }: CreateInput): void {
+function refuseCreateInput(
+  def: GameDefinition,
+  { blocks, startsOn, claimThresholdCents, claimDays }: CreateInput,
+): void {
   const problems = validateDefinition(def)
   if (problems.length) throw new AppError('INTERNAL', `the game definition is not sound: ${problems.join('; ')}`)
   if (!Number.isInteger(blocks) || blocks < 1 || blocks > 999)
@@ -105,11 +115,12 @@ function refuseCreateInput(def: GameDefinition, { blocks, startsOn, claimThresho
       ...because('DATE_INVALID', { date: startsOn }),
     })
   if (claimThresholdCents !== undefined) refuseThreshold(def, claimThresholdCents)
+  if (claimDays !== undefined) refuseClaimDays(claimDays)
 }
 
 function createEmission(ctx: EmissionsContext, actor: Actor, input: CreateInput): EmissionSummary {
   const { db, clock, audit, definition: newDefinition } = ctx
-  const { blocks, code, startsOn, demo = false, claimThresholdCents } = input
+  const { blocks, code, startsOn, demo = false, claimThresholdCents, claimDays = DEFAULT_CLAIM_DAYS } = input
   refuseCreateInput(newDefinition, input)
   const threshold = claimThresholdCents ?? DEFAULT_CLAIM_THRESHOLD_CENTS
   const emission = db
@@ -130,8 +141,9 @@ function createEmission(ctx: EmissionsContext, actor: Actor, input: CreateInput)
           ...because('EMISSION_CODE_TAKEN', { code: theCode }),
         })
       db.prepare(
-        `INSERT INTO emissions (emission, code, starts_on, status, blocks, definition, definition_digest, created_at, demo, claim_threshold_cents)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO emissions (emission, code, starts_on, status, blocks, definition, definition_digest, created_at, demo,
+                                claim_threshold_cents, claim_days)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ).run(
         next,
         theCode,
@@ -143,6 +155,7 @@ function createEmission(ctx: EmissionsContext, actor: Actor, input: CreateInput)
         iso(clock()),
         demo ? 1 : 0,
         threshold,
+        claimDays,
       )
       insertBlocks(db, newDefinition, next, blocks)
       audit.record(actor.name, 'emission.create', `emission:${next}`, {
@@ -152,6 +165,7 @@ function createEmission(ctx: EmissionsContext, actor: Actor, input: CreateInput)
         definition: newDefinition.id,
         demo,
         claimThresholdCents: threshold,
+        claimDays,
       })
       return next
     })

@@ -3,6 +3,7 @@ import { AppError, because } from '../../contract/errors'
 import type { BlockDetail, BlockSummary, EmissionDetail, EmissionSummary } from '../../contract/types'
 import { deriveFigures, type GameDefinition } from '../../../game-core/rules'
 import type { BlockRow, EmissionRow } from '../catalog'
+import { claimDeadline } from '../../contract/claims-types'
 import type { EmissionsContext } from './context'
 import { emissionFigures } from './figures'
 
@@ -27,6 +28,9 @@ function toSummary({ catalog, jobs }: EmissionsContext, r: SummaryRow): Emission
     publishedAt: r.published_at,
     publishedBy: r.published_by,
     claimThresholdCents: r.claim_threshold_cents,
+    claimDays: r.claim_days,
+    closedAt: r.closed_at,
+    claimDeadline: claimDeadline(r.closed_at, r.claim_days),
   }
 }
 

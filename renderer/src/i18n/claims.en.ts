@@ -12,6 +12,7 @@ const claims: Messages['claims'] = {
     approved: 'Approved',
     paid: 'Paid',
     rejected: 'Rejected',
+    expired: 'Expired',
   },
   steps: {
     verify: 'the identity check',
@@ -78,6 +79,7 @@ const claims: Messages['claims'] = {
     signedOff: 'Signed off by an auditor',
     paid: 'Paid',
     rejected: 'Rejected',
+    expired: 'Expired',
     by: 'by {name}',
     document: '{document} no. {reference}',
     paymentRef: 'payment reference: {reference}',
@@ -151,6 +153,7 @@ const claims: Messages['claims'] = {
     closed: {
       paid: 'Paid: the claim is closed, no other step is taken on it.',
       rejected: 'Rejected: a rejection is final, the claim will not be paid.',
+      expired: 'Expired: it was still open at its emission’s claim deadline; it will not be paid.',
     },
     signOffNeeded:
       '{player} is in the register of related parties: an auditor must sign off this claim before it is paid.',

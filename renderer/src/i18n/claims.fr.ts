@@ -10,6 +10,7 @@ export default {
     approved: 'Approuvée',
     paid: 'Payée',
     rejected: 'Rejetée',
+    expired: 'Expirée',
   },
   steps: {
     verify: 'la vérification d’identité',
@@ -76,6 +77,7 @@ export default {
     signedOff: 'Visée par un auditeur',
     paid: 'Payée',
     rejected: 'Rejetée',
+    expired: 'Expirée',
     by: 'par {name}',
     document: '{document} n° {reference}',
     paymentRef: 'référence du paiement : {reference}',
@@ -149,6 +151,8 @@ export default {
     closed: {
       paid: 'Payée : la réclamation est close, aucune autre étape ne s’y prend.',
       rejected: 'Rejetée : un rejet est définitif, la réclamation ne sera pas payée.',
+      expired:
+        'Expirée : elle était encore ouverte à la date limite de réclamation de son émission ; elle ne sera pas payée.',
     },
     signOffNeeded:
       '{player} figure au registre des personnes liées : un auditeur doit viser cette réclamation avant son paiement.',

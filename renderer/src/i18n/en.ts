@@ -159,6 +159,9 @@ const en: Messages = {
       'emission {emission} is “{status}”: it is published only once the game is over (closed or withdrawn), since its secrets tell the outcome of every unsold unit',
     // prize claims and the register of related parties (claims.*: statuses, steps, reasons a unit has no claim)
     CLAIM_THRESHOLD_RANGE: 'a claim threshold is whole euros, from 1 € to the top prize ({maxCents}), not {cents}',
+    CLAIM_DAYS_RANGE: 'a claim deadline is 1 to {max} days after the close, not {days}',
+    CLAIM_EXPIRED:
+      'the claim on {serial} expired: its emission’s claim deadline ended on {deadline}, so it can no longer be paid',
     CLAIM_NONE: 'no claim on unit {serial}: {why}',
     CLAIM_STEP: 'the claim on {serial} is “{status}”: {step} is not possible now (each step once, in order)',
     CLAIM_SAME_PERSON: '{name} took {earlier} of the claim on {serial}: {step} is another person’s',
@@ -1272,6 +1275,7 @@ const en: Messages = {
         'sign-off': 'Claim signed off by an auditor',
         pay: 'Prize paid',
         reject: 'Claim rejected',
+        expire: 'Claim expired (claim deadline passed)',
       },
       party: { add: 'Related party added to the register', remove: 'Related party removed from the register' },
     },

@@ -167,6 +167,9 @@ const fr = {
     // prize claims and the register of related parties (claims.*: statuses, steps, reasons a unit has no claim)
     CLAIM_THRESHOLD_RANGE:
       'un seuil de réclamation est un nombre entier d’euros, de 1 € au gros lot ({maxCents}), pas {cents}',
+    CLAIM_DAYS_RANGE: 'un délai de réclamation compte de 1 à {max} jours après la clôture, pas {days}',
+    CLAIM_EXPIRED:
+      'la réclamation sur {serial} a expiré : le délai de réclamation de son émission a pris fin le {deadline}, elle ne peut plus être payée',
     CLAIM_NONE: 'aucune réclamation sur l’unité {serial} : {why}',
     CLAIM_STEP:
       'la réclamation sur {serial} est à l’état « {status} » : {step} n’y est pas possible (chaque étape se fait une fois, dans l’ordre)',
@@ -1303,6 +1306,7 @@ const fr = {
         'sign-off': 'Réclamation visée par un auditeur',
         pay: 'Gain payé',
         reject: 'Réclamation rejetée',
+        expire: 'Réclamation expirée (délai de réclamation passé)',
       },
       party: { add: 'Personne liée inscrite au registre', remove: 'Personne liée retirée du registre' },
     },

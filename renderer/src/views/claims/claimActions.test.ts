@@ -26,6 +26,7 @@ function claim(status: ClaimStatus, more: Partial<Claim> = {}): Claim {
     signedOff: null,
     paid: status === 'paid' ? { by: 'marc', at: AT, reference: 'VIR-1' } : null,
     rejected: status === 'rejected' ? { by: 'sophie', at: AT, reason: 'forged', from: 'pending' } : null,
+    expired: status === 'expired' ? { by: 'system', at: AT } : null,
     ...more,
   }
 }

@@ -4,13 +4,14 @@ import { NTag, type DataTableColumns } from 'naive-ui'
 import type { Claim, ClaimStatus } from '../../../../electron/contract/claims-types'
 import { emissionNo } from '../../format'
 
-/** Each status's colour: waiting (warning), on its way (info), done (success), refused (error). */
+/** Each status's colour: waiting (warning), on its way (info), done (success), refused or lapsed (error). */
 export const CLAIM_STATUS_TYPE: Record<ClaimStatus, 'warning' | 'info' | 'success' | 'error'> = {
   pending: 'warning',
   verified: 'info',
   approved: 'info',
   paid: 'success',
   rejected: 'error',
+  expired: 'error',
 }
 
 export interface ClaimColumnContext {

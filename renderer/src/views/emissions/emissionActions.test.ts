@@ -21,6 +21,9 @@ const emission = (status: EmissionStatus, more: Partial<EmissionSummary> = {}): 
   publishedAt: null,
   publishedBy: null,
   claimThresholdCents: 500_000,
+  claimDays: 30,
+  closedAt: null,
+  claimDeadline: null,
   ...more,
 })
 const as = (role: Role, e: EmissionSummary, verdict = true, ceremony: KeyCeremony | null = null) =>
