@@ -9,6 +9,7 @@ import { z } from 'zod'
 import { channel, ROLES } from './define'
 import type * as T from './types'
 import type * as C from './claims-types'
+import type * as L from './liability-types'
 import { CSV_FORMS, CSV_LOCALES } from './types'
 import { CLAIM_STATUSES, IDENTITY_DOCUMENTS, MAX_CLAIM_DAYS, RELATIONS } from './claims-types'
 import { dayRangeProblem } from './dates'
@@ -19,6 +20,7 @@ import { vaultChannels } from './vault'
 
 export * from './types'
 export * from './claims-types'
+export * from './liability-types'
 export * from './errors'
 export * from './feed'
 export * from './ledger-setting'
@@ -66,6 +68,8 @@ const custodians = ['admin', 'operator', 'manager', 'auditor'] as const
 const readers = ['admin', 'operator', 'manager', 'auditor'] as const
 /** Who sees claims: not operators, whose work is emissions and feeds. */
 const claimsReaders = ['admin', 'support', 'manager', 'auditor'] as const
+/** Who reads what the lottery owes: finance is the managers', checked by auditors. */
+const financeReaders = ['admin', 'manager', 'auditor'] as const
 const serial = line(z.string().trim().min(1, 'must not be empty').max(40), 'a serial')
 
 /** A file's bytes, as the screen sends them (structured clone over IPC, the request's body over HTTP). */
@@ -313,6 +317,27 @@ export const contract = {
     ledger: 'reads',
     args: dayRange({ includeDemo: z.boolean().default(false), emission: emissionNo.optional() }),
     access: readers,
+  }),
+  /** What the lottery owes, per emission, block and tier: now, or at the end of a past day (UTC). */
+  'reports:liability': channel<L.LiabilityReport>()({
+    ledger: 'reads',
+    args: z
+      .object({ emission: emissionNo.optional(), asOf: isoDay.optional(), includeDemo: z.boolean().default(false) })
+      .strict(),
+    access: financeReaders,
+  }),
+  /** The liability report as a CSV file: a row per emission, block and tier, then the total. */
+  'reports:liabilityCsv': channel<T.CsvFile>()({
+    ledger: 'reads',
+    args: z
+      .object({
+        emission: emissionNo.optional(),
+        asOf: isoDay.optional(),
+        includeDemo: z.boolean().default(false),
+        ...csvStyle,
+      })
+      .strict(),
+    access: financeReaders,
   }),
   'reports:csv': channel<T.CsvFile>()({
     ledger: 'reads',

@@ -187,6 +187,8 @@ const MATRIX: Record<
   'reports:depletion': [A, O, M, U],
   'reports:dashboard': [A, O, M, U],
   'reports:csv': [A, O, M, U],
+  'reports:liability': [A, M, U],
+  'reports:liabilityCsv': [A, M, U],
   'alerts:list': ALL,
   // claims: never operators; support checks identities, a manager approves, an auditor signs off
   'claims:list': [A, S, M, U],

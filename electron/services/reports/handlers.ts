@@ -8,6 +8,8 @@ export function reportsHandlers(s: { reports: Reports; alerts: AlertsService }):
     'reports:depletion': (a) => s.reports.depletion(a),
     'reports:dashboard': (a) => s.reports.dashboard(a),
     'reports:csv': (a) => s.reports.csv(a),
+    'reports:liability': (a) => s.reports.liability(a),
+    'reports:liabilityCsv': (a) => s.reports.liabilityCsv(a),
     'alerts:list': () => s.alerts.list(),
   }
 }

@@ -16,6 +16,7 @@
  */
 import { AppError } from '../../contract/errors'
 import type { CsvFile, Dashboard, DepletionPoint, DepletionReport } from '../../contract/types'
+import type { LiabilityReport } from '../../contract/liability-types'
 import { LOSING } from '../../../game-core/block'
 import type { GameDefinition } from '../../../game-core/rules'
 import type { Db } from '../../ledger/db'
@@ -25,6 +26,9 @@ import { createDashboardReader, type DashboardArgs } from './dashboard'
 import { dashboardDaysCsv, dashboardTiersCsv, depletionCsv, type CsvArgs } from './csv'
 
 import type { ReportsDeps } from './context'
+import { liabilityReport, type LiabilityArgs } from './liability'
+import { liabilityCsv } from './liability-csv'
+import type { CsvStyle } from '../csv'
 
 export const CHECKPOINTS = 1000
 export const MAX_POINTS = 300
@@ -34,6 +38,9 @@ export interface Reports {
   /** The managers' figures under their filters; demonstration emissions only with `includeDemo` (or chosen). */
   dashboard(args?: DashboardArgs): Dashboard
   csv(args: CsvArgs): CsvFile
+  /** What the lottery owes, per emission, block and tier (liability.ts). */
+  liability(args: LiabilityArgs): LiabilityReport
+  liabilityCsv(args: LiabilityArgs & Partial<CsvStyle>): CsvFile
 }
 
 /** Prize counts of one block at its checkpoints: counts[k × tiers + t] = prizes of tier t among units 0 … position(k) − 1. */
@@ -200,6 +207,9 @@ export function createReports(deps: ReportsDeps): Reports {
   return {
     depletion: (args) => depletion(ctx, args),
     dashboard: (args) => board.read(args),
+    liability: (args) => liabilityReport(ctx, args),
+    liabilityCsv: ({ form = 'machine', locale = 'fr', timeZone, ...args }) =>
+      liabilityCsv(liabilityReport(ctx, args), { form, locale, timeZone }),
     csv: (args) => reportCsv(ctx, args),
   }
 }
