@@ -94,7 +94,9 @@ describe('the liability report', () => {
     expect(first.emissions[0].figures).toMatchObject({ paidCents: 0, voidCents: 0 })
     const now = reports.liability({ emission: w.emission })
     expect(first.emissions[0].figures.outstandingCents).toBe(
-      now.emissions[0].figures.outstandingCents + now.emissions[0].figures.paidCents + now.emissions[0].figures.voidCents,
+      now.emissions[0].figures.outstandingCents +
+        now.emissions[0].figures.paidCents +
+        now.emissions[0].figures.voidCents,
     )
     const later = reports.liability({ emission: w.emission, asOf: day(w.clock().getTime()) })
     expect(later.emissions[0].figures).toEqual(now.emissions[0].figures)
@@ -104,10 +106,9 @@ describe('the liability report', () => {
     const { w, reports } = await worldWithSteps()
     const threshold = w.catalog.emission(w.emission).claim_threshold_cents
     const tier = w.catalog.definition(w.emission).tiers.findIndex((t) => t.amountCents >= threshold)
-    w.db.prepare('UPDATE block_tiers SET sold = sold + 1 WHERE emission = ? AND block = 1 AND tier = ?').run(
-      w.emission,
-      tier,
-    )
+    w.db
+      .prepare('UPDATE block_tiers SET sold = sold + 1 WHERE emission = ? AND block = 1 AND tier = ?')
+      .run(w.emission, tier)
     const r = reports.liability({ emission: w.emission })
     expect(r.balanced).toBe(false)
     const t = r.emissions[0].blocks[0].tiers[tier]
