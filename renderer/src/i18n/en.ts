@@ -2,6 +2,7 @@
 import type { Messages } from './fr'
 import claims from './claims.en'
 import vault from './vault.en'
+import liability from './liability.en'
 
 const en: Messages = {
   app: {
@@ -1101,6 +1102,7 @@ const en: Messages = {
       CLAIM_MISSING: 'Large prize sold without a claim',
       CLAIM_WITHOUT_SALE: 'Claim without a sale at the threshold',
       CLAIM_MISMATCH: 'Claim that differs from its sale',
+      LIABILITY_GAP: 'Prize tier whose parts do not add up to the prize table',
     },
     fields: {
       units_sold: 'Units sold',
@@ -1393,6 +1395,7 @@ const en: Messages = {
   },
   claims,
   vault,
+  liability,
   unitProof: {
     download: 'Download the proof (JSON)',
     hint: 'Shows that this unit, as printed, is part of its block’s commitment; check it with carats proof verify against the certificate.',
@@ -1404,6 +1407,16 @@ const en: Messages = {
       'from this prize up, the winner claims in person, identity checked; smaller prizes are credited to their account',
     field: 'Claim threshold (€)',
     hint: 'A prize of at least this amount is claimed in person: identity checked, then payment approved by another person. Below it, it is credited automatically. From 1 € to {top} (the top prize); 5,000 € by default, FDJ’s identity threshold.',
+  },
+  // claims' deadline (new emission, emission, certificate; issue 34)
+  claimDeadline: {
+    field: 'Claim deadline (days)',
+    hint: 'Prizes claimed in person are claimed, and paid, within {days} days of the close of sales; after that, a claim still open expires. From 1 to {max} days; 30 by default.',
+    fact: 'Claim deadline',
+    factHint: 'Claims are made and paid within {days} days of the close; then those still open expire.',
+    afterClose: '{days} day after the close | {days} days after the close',
+    certificate: 'Claim deadline',
+    certificateNote: 'prizes are claimed and paid within this time; a claim still open after it expires',
   },
   dashboardClaims: {
     liability: 'Prizes to pay',

@@ -1,6 +1,7 @@
 /** Messages français (langue par défaut). La forme de cet objet est le type de tous les fichiers de messages. */
 import claims from './claims.fr'
 import vault from './vault.fr'
+import liability from './liability.fr'
 
 const fr = {
   app: {
@@ -1134,6 +1135,7 @@ const fr = {
       CLAIM_MISSING: 'Gros lot vendu sans réclamation',
       CLAIM_WITHOUT_SALE: 'Réclamation sans vente à hauteur du seuil',
       CLAIM_MISMATCH: 'Réclamation différente de sa vente',
+      LIABILITY_GAP: 'Rang de lots dont les parts ne font pas le plan de lots',
     },
     fields: {
       units_sold: 'Unités vendues',
@@ -1427,6 +1429,7 @@ const fr = {
   },
   claims,
   vault,
+  liability,
   unitProof: {
     download: 'Télécharger la preuve (JSON)',
     hint: 'Montre que cette unité, telle qu’imprimée, fait partie de l’engagement de son bloc ; vérifiez-la avec carats proof verify face au certificat.',
@@ -1438,6 +1441,18 @@ const fr = {
       'à partir de ce lot, le gagnant le réclame en personne, pièce d’identité vérifiée ; les lots plus petits sont crédités sur son compte',
     field: 'Seuil de réclamation (€)',
     hint: 'Un lot d’au moins ce montant se réclame en personne : pièce d’identité vérifiée, puis paiement approuvé par une autre personne. En dessous, il est crédité automatiquement. De 1 € à {top} (le plus gros lot) ; 5 000 € par défaut, seuil d’identification de la FDJ.',
+  },
+  // claims' deadline (new emission, emission, certificate; issue 34)
+  claimDeadline: {
+    field: 'Délai de réclamation (jours)',
+    hint: 'Les gains à réclamer en personne le sont, et sont payés, dans les {days} jours qui suivent la clôture des ventes ; passé ce délai, une réclamation encore ouverte expire. De 1 à {max} jours ; 30 par défaut.',
+    fact: 'Date limite de réclamation',
+    factHint:
+      'Les réclamations se font et se paient dans les {days} jours qui suivent la clôture ; ensuite, celles encore ouvertes expirent.',
+    afterClose: '{days} jour après la clôture | {days} jours après la clôture',
+    certificate: 'Délai de réclamation',
+    certificateNote:
+      'les gains se réclament et se paient dans ce délai ; une réclamation encore ouverte ensuite expire',
   },
   dashboardClaims: {
     liability: 'Lots à payer',

@@ -27,6 +27,7 @@ export const useEmissionsStore = defineStore('emissions', () => {
     startsOn?: string
     demo?: boolean
     claimThresholdCents?: number
+    claimDays?: number
   }) {
     const e = await api.call('emissions:create', args)
     replace(e)

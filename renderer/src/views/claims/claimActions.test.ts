@@ -99,6 +99,24 @@ describe('the steps a claim offers, by role and status', () => {
     ])
   })
 
+  it('offers nothing on an expired claim, to any role, and says it will not be paid', () => {
+    for (const role of ['admin', 'support', 'manager', 'auditor'] as const) {
+      expect(actions(role, 'x', claim('expired'))).toEqual([])
+      expect(as(role, 'x', claim('expired')).notes).toEqual([{ key: 'closed', params: { status: 'expired' } }])
+    }
+    // expired once verified and approved: still nothing, not even a rejection
+    const late = claim('expired', {
+      verified: { by: 'sophie', at: AT, document: 'passport', reference: 'X1234567' },
+      approved: { by: 'marc', at: AT },
+    })
+    expect(as('manager', 'paul', late)).toEqual({
+      actions: [],
+      notes: [{ key: 'closed', params: { status: 'expired' } }],
+    })
+    // nor to a related party's claim still waiting for its sign-off
+    expect(actions('auditor', 'aline', related('expired'))).toEqual([])
+  })
+
   it('offers nothing to the person the register links the player to', () => {
     const party: RelatedParty = {
       id: 3,

@@ -1,5 +1,5 @@
 import type { ChannelName } from '../../../../electron/contract'
-import type { Claim, RelatedParty } from '../../../../electron/contract/claims-types'
+import { isOpen, type Claim, type RelatedParty } from '../../../../electron/contract/claims-types'
 
 /** A step a user may take on a claim, each a form on the claim's page. */
 export type ClaimAction = 'verify' | 'approve' | 'signOff' | 'pay' | 'reject'
@@ -28,7 +28,8 @@ export interface ClaimOffer {
 }
 
 const same = (a: string | null | undefined, b: string) => !!a && a.toLowerCase() === b.toLowerCase()
-const open = (c: Claim) => c.status !== 'paid' && c.status !== 'rejected'
+/** Paid, rejected and expired are final: no step is taken on them. */
+const open = (c: Claim) => isOpen(c.status)
 
 /**
  * What the claim waits for, said to everyone (claims.notes.next.<status>; an approved claim of a

@@ -1,0 +1,101 @@
+import type { Messages } from './fr'
+
+/** Prize liability (electron/services/reports/liability.ts) and claim deadlines (issue 34). */
+const liability: Messages['liability'] = {
+  menu: 'Prize liability',
+  title: 'Prize liability',
+  intro:
+    'What the lottery owes on the prizes of its emissions, per block and prize tier: each prize of the prize table is in exactly one place.',
+  identity: 'Credited + paid + to pay + expired + void + in unsold units = prize table',
+  identityHint:
+    'Credited: prizes below the threshold, paid to the player with the sale. Paid, to pay, expired, void: claims paid, open, past their deadline, rejected. In unsold units: prizes of the units not yet sold.',
+  now: 'as of {time}',
+  endOfDay: 'at the end of {day} (UTC)',
+  scopeAll: 'All emissions',
+  scopeOne: 'Emission {no}',
+  withDemo: 'demonstrations included',
+  realOnly: 'real emissions only',
+  filters: {
+    label: 'Liability filters',
+    emission: 'Emission',
+    allEmissions: 'All emissions',
+    asOf: 'As of',
+    asOfPlaceholder: 'Now',
+    includeDemo: 'Include demonstration emissions',
+    demoChosen: 'An emission chosen is counted, demonstration or not.',
+    reset: 'Clear filters',
+  },
+  parts: {
+    credited: 'Credited',
+    paid: 'Paid',
+    outstanding: 'To pay',
+    expired: 'Expired',
+    void: 'Void',
+    unsold: 'In unsold units',
+    table: 'Prize table',
+    gap: 'Gap',
+  },
+  partHints: {
+    credited: 'Prizes below the claim threshold, credited to the player with the sale',
+    paid: 'Claims paid',
+    outstanding: 'Claims pending, verified or approved: won, not yet paid',
+    expired: 'Claims still open at their emission’s deadline',
+    void: 'Claims rejected',
+    unsold: 'Prizes of the units not yet sold',
+    table: 'The prize table of the blocks counted: what the six parts must add up to',
+    gap: 'The six parts minus the prize table: 0 when the accounts hold',
+  },
+  part: 'Block or prize',
+  block: 'Block {block}',
+  tier: 'Prize of {amount}',
+  tierSold: '{sold} sold of {units}',
+  inPerson: 'in person',
+  inPersonHint: 'From the claim threshold up: claimed in person, not credited',
+  emissionTotal: 'Emission total',
+  claims: 'no claim | {n} claim | {n} claims',
+  expand: 'Show the prizes of block {block}',
+  collapse: 'Hide the prizes of block {block}',
+  emissionTitle: 'Emission {no} · {code}',
+  deadline: 'Claim deadline: {at}',
+  deadlineOpen: 'Claim deadline: {days} days after the close',
+  threshold: 'Claim threshold: {amount}',
+  tableLabel: 'Liability of emission {no}',
+  noBlocks: 'No block generated: this emission holds no prize yet.',
+  none: 'No emission under these filters.',
+  totals: {
+    title: 'Total',
+    of: 'no emission | {n} emission | {n} emissions',
+    owed: 'Still owed (to pay)',
+  },
+  gap: {
+    title: 'The accounts do not add up',
+    text: 'The accounts do not add up: for {where}, credited + paid + to pay + expired + void + in unsold units is not the prize table (gap {gap}). A counter or a claim is out of step with the sales: run Check the ledger (Ledger screen).',
+    where: 'emission {no}, block {block}',
+  },
+  exportTable: 'Liability',
+  deadlines: {
+    title: 'Claims near their deadline',
+    intro:
+      'Open claims within 30 days of their emission’s deadline, nearest first; notices at 30, 7 and 1 day. Past the deadline they expire and are no longer paid.',
+    serial: 'Serial number',
+    emission: 'Emission',
+    prize: 'Prize',
+    status: 'Status',
+    deadline: 'Deadline',
+    daysLeft: 'Days left',
+    notice: 'Notice',
+    left: 'past | {n} day | {n} days',
+    noticeTag: '{n} d',
+    noticeHint:
+      'Notice {n} day before the deadline | Notice {n} day before the deadline | Notice {n} days before the deadline',
+    none: 'No open claim is near its deadline.',
+    count: 'no claim | {n} claim | {n} claims',
+    expire: 'Expire claims past their deadline',
+    expireHint:
+      'Marks expired the claims still open after their emission’s deadline (the ledger also does it daily). This is final.',
+    expired:
+      'No claim past its deadline: nothing expired. | {n} claim expired ({amount}). | {n} claims expired ({amount}).',
+  },
+}
+
+export default liability
