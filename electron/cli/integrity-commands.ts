@@ -21,7 +21,7 @@ import {
   restoreStage,
 } from '../services/ledger-office'
 import { UsageError, type Command } from './io'
-import { int, ledgerPath, options, print, withBackend } from './command-kit'
+import { eur, int, ledgerPath, options, print, withBackend } from './command-kit'
 import { cliReason } from './text-args'
 
 function checkpointText(v: AuditVerification): string {
@@ -77,6 +77,13 @@ function recordsText(r: LedgerCheckReport['records']): string {
   ].join('\n')
 }
 
+function liabilityLine(l: LedgerCheckReport['data']['liability']): string {
+  const what = `${int(l.blocks)} block(s), prize tables ${eur(l.tableCents)}`
+  return l.balanced
+    ? `prize liability: ${what}: credited + paid + outstanding + expired + void + unsold = prize table, for every block`
+    : `prize liability: ${what}: SOME BLOCKS DO NOT ADD UP (LIABILITY_GAP above; carats report liability --tiers)`
+}
+
 function checkText(path: string, r: LedgerCheckReport): string {
   const d = r.data
   const lines = [
@@ -87,6 +94,7 @@ function checkText(path: string, r: LedgerCheckReport): string {
     `data: ${int(d.salesRows)} sales rows, ${int(d.unitsRederived)} units' prizes re-derived from their block's secret: ` +
       (d.problemCount === 0 ? 'every counter and prize agrees' : `${int(d.problemCount)} disagreement(s)`),
     ...d.problems.slice(0, 20).map((p) => `  ${p.kind}: ${p.message}`),
+    liabilityLine(d.liability),
   ]
   if (d.problems.length > 20) lines.push(`  … ${int(d.problemCount - 20)} more (--json lists up to 50 of each kind)`)
   return lines.join('\n')

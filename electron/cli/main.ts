@@ -11,6 +11,7 @@
 import { resolve } from 'node:path'
 import { blockCommands } from './block-commands'
 import { claimCommands, claimSynopsis } from './claim-commands'
+import { liabilityCommands, liabilitySynopsis } from './liability-commands'
 import { ceremonyCommands, ceremonySynopsis } from './ceremony-commands'
 import { integrityCommands } from './integrity-commands'
 import { ledgerCommands, ledgerSynopsis } from './ledger-commands'
@@ -33,6 +34,7 @@ const commands: Record<string, Command> = {
   ...proofCommands,
   ...publishCommands,
   ...claimCommands,
+  ...liabilityCommands,
   ...userCommands,
   ...vaultCommands,
 }
@@ -43,6 +45,7 @@ const SYNOPSIS: Record<string, string[]> = {
   ...ceremonySynopsis,
   ...publishSynopsis,
   ...claimSynopsis,
+  ...liabilitySynopsis,
   ...vaultSynopsis,
 }
 

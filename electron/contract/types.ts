@@ -854,6 +854,8 @@ export const LEDGER_PROBLEM_KINDS = [
   'CLAIM_MISSING',
   'CLAIM_WITHOUT_SALE',
   'CLAIM_MISMATCH',
+  // a block's prize liability that does not add up to its prize table (ledger-office/check-liability.ts)
+  'LIABILITY_GAP',
 ] as const
 export type LedgerProblemKind = (typeof LEDGER_PROBLEM_KINDS)[number]
 
@@ -892,6 +894,8 @@ export interface LedgerDataCheck {
   /** all the problems found, listed or not */
   problemCount: number
   problemsByKind: Partial<Record<LedgerProblemKind, number>>
+  /** The blocks whose credited + paid + outstanding + expired + void + unsold prizes were held against their prize table. */
+  liability: { blocks: number; tableCents: number; balanced: boolean }
 }
 
 export interface LedgerCheckReport {

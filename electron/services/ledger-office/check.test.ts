@@ -83,6 +83,7 @@ describe('checkLedgerData', () => {
       problems: [],
       problemCount: 0,
       problemsByKind: {},
+      liability: { blocks: expect.any(Number), tableCents: expect.any(Number), balanced: true },
     })
     expect(progress.at(-1)).toEqual([SALES, SALES])
     expect(check(f, false)).toMatchObject({ ok: true, salesRows: SALES, unitsRederived: 0 })

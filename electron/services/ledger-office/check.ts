@@ -17,6 +17,8 @@ import type { Catalog } from '../catalog'
 import { compareClaims, DueClaims, thresholdsOf } from './check-claims'
 import type { SaleHook } from './check-rows'
 import { inReadSnapshot, rowFeeds } from './check-engines'
+import { checkLiability } from './check-liability'
+import type { Clock } from '../common'
 
 // the result's types are the contract's (it crosses IPC); re-exported for the services that use the check
 export type { LedgerDataCheck, LedgerProblem, LedgerProblemKind, LedgerProblemRow }
@@ -467,7 +469,10 @@ function compareDays(db: Db, scan: SaleScan, problems: Problems): void {
  * tier and prize re-derived from its block's secret; without, each prize is held against its
  * stored tier. Throws the catalog's AppError when a block's secret cannot be opened.
  */
-export function checkLedgerData(deps: { db: Db; catalog: Catalog }, opts: LedgerCheckOptions = {}): LedgerDataCheck {
+export function checkLedgerData(
+  deps: { db: Db; catalog: Catalog; clock?: Clock },
+  opts: LedgerCheckOptions = {},
+): LedgerDataCheck {
   const { db, catalog } = deps
   const problems = new Problems()
   return inReadSnapshot(db, () => {
@@ -487,6 +492,9 @@ export function checkLedgerData(deps: { db: Db; catalog: Catalog }, opts: Ledger
       (kind, make) => problems.add(kind, make),
       (key) => keySerial(key, UNIT_KEY_BLOCK),
     )
+    const liability = checkLiability({ db, catalog, clock: deps.clock ?? (() => new Date()) }, (kind, make) =>
+      problems.add(kind, make),
+    )
     opts.progress?.(scan.rows, Math.max(scan.rows, total))
     const { list, count, byKind } = problems
     return {
@@ -496,6 +504,7 @@ export function checkLedgerData(deps: { db: Db; catalog: Catalog }, opts: Ledger
       problems: list,
       problemCount: count,
       problemsByKind: byKind,
+      liability,
     }
   })
 }

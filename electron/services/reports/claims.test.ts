@@ -4,7 +4,7 @@
  * the claims table says.
  */
 import { describe, expect, it } from 'vitest'
-import type { ClaimStatus } from '../../contract/claims-types'
+import { CLAIM_STATUSES, type ClaimStatus } from '../../contract/claims-types'
 import { STAFF, useClaimsWorlds, type ClaimsWorld } from '../../../test/support/claims-world'
 import { createAlertsService } from '../alerts'
 import { createReports } from './service'
@@ -22,9 +22,10 @@ function countedBySql(
   w: ClaimsWorld,
   emissions: number[],
 ): Record<ClaimStatus, { count: number; amountCents: number }> {
-  const out = Object.fromEntries(
-    ['pending', 'verified', 'approved', 'paid', 'rejected'].map((s) => [s, { count: 0, amountCents: 0 }]),
-  ) as Record<ClaimStatus, { count: number; amountCents: number }>
+  const out = Object.fromEntries(CLAIM_STATUSES.map((s) => [s, { count: 0, amountCents: 0 }])) as Record<
+    ClaimStatus,
+    { count: number; amountCents: number }
+  >
   const rows = w.db
     .prepare(
       `SELECT status, count(*) AS n, coalesce(sum(prize_cents), 0) AS cents FROM claims WHERE emission IN (${emissions.join(',')}) GROUP BY status`,
@@ -61,7 +62,14 @@ describe("the dashboard's claims", () => {
     const { w, e1, e2 } = await twoEmissions()
     const d = reportsOf(w).dashboard({ includeDemo: true })
     const sql = countedBySql(w, [e1, e2])
-    expect(d.claims.byStatus.map((t) => t.status)).toEqual(['pending', 'verified', 'approved', 'paid', 'rejected'])
+    expect(d.claims.byStatus.map((t) => t.status)).toEqual([
+      'pending',
+      'verified',
+      'approved',
+      'paid',
+      'rejected',
+      'expired',
+    ])
     for (const t of d.claims.byStatus) expect({ count: t.count, amountCents: t.amountCents }).toEqual(sql[t.status])
     expect(sql.paid.count).toBe(1)
     expect(sql.verified.count).toBe(1)
