@@ -12,21 +12,15 @@ import {
   createRelatedParties,
   type RelatedPartiesService,
 } from '../../electron/services/claims'
-import type { Actor } from '../../electron/services/common'
 import { createPlayersService, type PlayersService } from '../../electron/services/players'
 import { createSalesService, type SalesService } from '../../electron/services/sales'
-import { createUsersService, type UsersService } from '../../electron/services/staff'
+import type { UsersService } from '../../electron/services/staff'
+import { STAFF, staffAccounts } from './staff-accounts'
 import { nodePrimitives } from '../../electron/crypto/node-primitives'
 import { smallDefinition } from './game-fixtures'
 import { useServiceWorlds, type ServiceWorld } from './service-world'
 
-export const STAFF: Record<'admin' | 'operator' | 'support' | 'manager' | 'auditor', Actor> = {
-  admin: { name: 'ada', role: 'admin' },
-  operator: { name: 'otto', role: 'operator' },
-  support: { name: 'suzy', role: 'support' },
-  manager: { name: 'max', role: 'manager' },
-  auditor: { name: 'aude', role: 'auditor' },
-}
+export { STAFF, STAFF_PASSWORD, staffAccounts } from './staff-accounts'
 export const CLAIMS_T0 = Date.parse('2026-05-04T08:00:00Z')
 export const SMALL_THRESHOLD_CENTS = 10_000
 
@@ -45,29 +39,6 @@ export interface ClaimsWorld extends ServiceWorld {
   /** Moves the world's clock `ms` ahead (days pass). */
   advance(ms: number): void
 }
-
-/**
- * The staff as accounts: a step of a claim is a staff account's (staff/confirmation.ts). The
- * administrator makes them; the first auditor is confirmed by the system, the managers (max, mia) and the
- * second auditor (ava) by that auditor.
- */
-function staffAccounts(w: ServiceWorld, clock: () => Date): UsersService {
-  const users = createUsersService({ db: w.db, clock, audit: w.audit })
-  users.setup(STAFF.admin.name, STAFF_PASSWORD)
-  const made = (['operator', 'support', 'auditor', 'manager'] as const).map((role) =>
-    users.create(STAFF.admin, { name: STAFF[role].name, role, password: STAFF_PASSWORD }),
-  )
-  users.confirm(STAFF.auditor, made[3].id)
-  // a second manager and a second auditor, confirmed by the first auditor
-  for (const [name, role] of [
-    ['mia', 'manager'],
-    ['ava', 'auditor'],
-  ] as const)
-    users.confirm(STAFF.auditor, users.create(STAFF.admin, { name, role, password: STAFF_PASSWORD }).id)
-  return users
-}
-
-export const STAFF_PASSWORD = 'correct horse battery'
 
 /** Call at the top of a test file: returns the function that makes a world. */
 export function useClaimsWorlds(
