@@ -105,6 +105,12 @@ const routes: RouteRecordRaw[] = [
         meta: { channel: 'reports:dashboard', menu: { label: 'menu.dashboard', icon: 'dashboard' } },
       },
       {
+        path: 'liability',
+        name: 'liability',
+        component: () => import('./views/liability/LiabilityView.vue'),
+        meta: { channel: 'reports:liability', menu: { label: 'liability.menu', icon: 'liability' } },
+      },
+      {
         path: 'users',
         name: 'users',
         component: () => import('./views/users/UsersView.vue'),

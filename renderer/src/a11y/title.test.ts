@@ -19,6 +19,7 @@ describe('the window title', () => {
     )
     expect(screenTitle({ name: 'watch', params: {} }, t)).toBe('Improbable winners — 500 000 CARATS')
     expect(screenTitle({ name: 'parties', params: {} }, t)).toBe('Related parties — 500 000 CARATS')
+    expect(screenTitle({ name: 'liability', params: {} }, t)).toBe('Prize liability — 500 000 CARATS')
   })
 
   it('is the app’s name alone on a route without a screen of its own', () => {

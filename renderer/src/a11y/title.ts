@@ -16,6 +16,7 @@ const SCREEN_TITLES: Record<string, string> = {
   replay: 'replay.title',
   support: 'support.title',
   dashboard: 'dashboard.title',
+  liability: 'liability.title',
   users: 'users.title',
   audit: 'audit.title',
   ledger: 'ledger.title',
