@@ -18,6 +18,7 @@ import { screenshot } from './support'
 import { outsideSql } from '../support/outside-sql'
 import { parseCsv } from '../support/parse-csv'
 import { eur, int, norm, pageToken, signIn, useJourneyApp } from './fixtures/app'
+import { axeViolations, describeViolations } from './fixtures/axe'
 import { CLAIMS_LEDGER } from './fixtures/ledger'
 import { CARATS } from '../../game-core/carats'
 import { deriveFigures } from '../../game-core/rules'
@@ -133,6 +134,8 @@ describe('prize liability and claim deadlines', () => {
     await page.waitForTimeout(300)
     await page.screenshot({ path: '/tmp/liability.png', fullPage: true })
     await screenshot(page, 'liability-1-manager')
+    // WCAG 2.1 AA, as every screen
+    expect(describeViolations(await axeViolations(page, 'liability (fr, light)'))).toBe('no violations')
 
     // the CSV export of these filters, in the machine form: the total's parts in cents, no gap
     await page.locator('[data-test="liability-export"]').click()
@@ -284,6 +287,23 @@ describe('prize liability and claim deadlines', () => {
     expect(await page.locator('[data-test="expire-claims"]').count()).toBe(0)
     await page.setViewportSize({ width: 1440, height: 1400 })
     await screenshot(page, 'liability-6-gap')
+    expect(describeViolations(await axeViolations(page, 'liability, gap (fr, light)'))).toBe('no violations')
+
+    // in English, dark: the same screen, every text translated
+    await page.evaluate(`localStorage.setItem('carats.locale', 'en'); localStorage.setItem('carats.theme', 'dark')`)
+    await page.reload()
+    await page.getByRole('heading', { name: 'Prize liability', level: 1 }).waitFor({ timeout: 15_000 })
+    await expect.poll(() => text(page, '[data-test="liability-gap"]')).toContain('The accounts do not add up')
+    expect(await text(page, '[data-test="liability-identity"]')).toContain(
+      'Credited + paid + to pay + expired + void + in unsold units = prize table',
+    )
+    // read, not reading
+    await expect
+      .poll(() => page.locator('[data-test="liability-refresh"]').getAttribute('class'))
+      .not.toContain('loading')
+    await page.waitForTimeout(400) // the spinner fades out
+    await page.screenshot({ path: '/tmp/liability-en.png' })
+    expect(describeViolations(await axeViolations(page, 'liability, gap (en, dark)'))).toBe('no violations')
     await page.screenshot({ path: '/tmp/liability-gap.png' })
     expect(problems).toEqual([])
   }, 60_000)

@@ -22,7 +22,6 @@ const liability: Messages['liability'] = {
     asOf: 'As of',
     asOfPlaceholder: 'Now',
     includeDemo: 'Include demonstration emissions',
-    demoChosen: 'An emission chosen is counted, demonstration or not.',
     reset: 'Clear filters',
   },
   parts: {

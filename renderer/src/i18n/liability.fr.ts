@@ -20,7 +20,6 @@ export default {
     asOf: 'À la date du',
     asOfPlaceholder: 'Maintenant',
     includeDemo: 'Inclure les émissions de démonstration',
-    demoChosen: 'Une émission choisie est comptée, démonstration ou non.',
     reset: 'Effacer les filtres',
   },
   parts: {
