@@ -117,10 +117,12 @@ function stepLines(c: Claim): string[] {
   const at = (s: { by: string; at: string }) => `${s.by} at ${s.at}`
   return [
     `  sold      ${c.soldAt} to ${c.player}`,
-    c.verified && `  verified  ${at(c.verified)}: ${c.verified.document} ${c.verified.reference}`,
+    c.verified &&
+      `  verified  ${at(c.verified)}: ${c.verified.document} ${c.verified.reference}${c.winner ? `, winner ${c.winner.initials}${c.winner.birthYear ? ` born ${c.winner.birthYear}` : ''}` : ''}`,
+    c.assigned && `  assigned  to ${c.assigned.to} at ${c.assigned.at}`,
     c.approved && `  approved  ${at(c.approved)}`,
     c.signedOff && `  signed off ${at(c.signedOff)} (auditor)`,
-    c.paid && `  paid      ${at(c.paid)}: payment ${c.paid.reference}`,
+    c.paid && `  paid      ${at(c.paid)}: payment ${c.paid.reference}${c.paid.method ? ` by ${c.paid.method}` : ''}`,
     c.rejected && `  rejected  ${at(c.rejected)} when ${c.rejected.from}: ${c.rejected.reason}`,
     c.expired && `  expired   ${at(c.expired)}: open at its emission's claim deadline`,
   ].filter((l): l is string => typeof l === 'string')
@@ -133,7 +135,8 @@ function figuresLine(f: WinnerFigures): string {
 
 function showText(d: ClaimDetail): string {
   const c = d.claim
-  const head = `claim on ${c.serial} (emission ${c.emission}): ${eur(c.prizeCents)}, ${c.status}${c.related ? ', related party' : ''}${c.needsSignOff ? ", needs an auditor's sign-off before it is paid" : ''}`
+  const waited = c.daysPending === null ? '' : `, pending ${c.daysPending} day(s)`
+  const head = `claim on ${c.serial} (emission ${c.emission}${c.demo ? ', DEMO' : ''}): ${eur(c.prizeCents)}, ${c.status}${waited}${c.related ? ', related party' : ''}${c.needsSignOff ? ", needs an auditor's sign-off before it is paid" : ''}`
   const parties =
     d.parties.length === 0
       ? ['register of related parties: no entry for this player']

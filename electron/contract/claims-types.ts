@@ -39,6 +39,20 @@ export function claimDeadline(closedAt: string | null, days: number): string | n
 export const IDENTITY_DOCUMENTS = ['id-card', 'passport', 'residence-permit'] as const
 export type IdentityDocument = (typeof IDENTITY_DOCUMENTS)[number]
 
+/** How a prize claimed in person is paid. */
+export const PAYMENT_METHODS = ['transfer', 'cheque'] as const
+export type PaymentMethod = (typeof PAYMENT_METHODS)[number]
+
+/** The winner's identity as support recorded it: shown whole only to an auditor who gives a reason (logged). */
+export interface WinnerIdentity {
+  serial: string
+  /** null: the claim was verified before the name and date of birth were kept (schema 18) */
+  name: string | null
+  birthDate: string | null
+  document: IdentityDocument
+  reference: string
+}
+
 /** How a related party is linked to the lottery. */
 export const RELATIONS = ['staff', 'retailer', 'family', 'other'] as const
 export type Relation = (typeof RELATIONS)[number]
@@ -54,6 +68,8 @@ export interface ClaimStep {
 export interface Claim {
   serial: string
   emission: number
+  /** The emission is a demonstration: marked DÉMO, left out of the real figures by default. */
+  demo: boolean
   prizeCents: number
   player: string
   soldAt: string
@@ -62,10 +78,17 @@ export interface Claim {
   related: boolean
   /** A related party's claim not yet signed off by an auditor: it cannot be paid. */
   needsSignOff: boolean
+  /** The document's number masked to its last four characters (claims:identity gives it whole, to an auditor). */
   verified: (ClaimStep & { document: IdentityDocument; reference: string }) | null
+  /** The winner as recorded, masked: initials and year of birth (null: not recorded). */
+  winner: { initials: string; birthYear: string | null } | null
+  /** The staff member the claim is assigned to, and since when. */
+  assigned: { to: string; at: string } | null
+  /** Whole days since the sale while the claim is open (null once paid, rejected or expired). */
+  daysPending: number | null
   approved: ClaimStep | null
   signedOff: ClaimStep | null
-  paid: (ClaimStep & { reference: string }) | null
+  paid: (ClaimStep & { reference: string; method: PaymentMethod | null }) | null
   rejected: (ClaimStep & { reason: string; from: (typeof OPEN_CLAIM_STATUSES)[number] }) | null
   /** Still open at its emission's claim deadline: no longer paid. */
   expired: ClaimStep | null

@@ -93,6 +93,8 @@ export const ERROR_REASON_KEYS = [
   'PUBLISH_DIR_NOT_EMPTY', // {dir}: a publication goes into a new or empty folder
   'CLAIM_THRESHOLD_RANGE', // {cents, maxCents}: a claim threshold is whole euros from 1 € to the top prize
   'CLAIM_DAYS_RANGE', // {days, max}: a claim deadline is 1 to max whole days after the emission's close
+  'CLAIM_MINOR', // {serial, birthDate}: the winner's date of birth makes them under 18: a minor cannot win
+  'CLAIM_ASSIGNEE', // {serial, name}: a claim is assigned to an active staff account of support, a manager or an admin
   'CLAIM_EXPIRED', // {serial, deadline}: the claim was still open at its emission's claim deadline: it is no longer paid
   'CLAIM_NONE', // {serial, why, prizeCents, thresholdCents}: no claim on this unit; why: 'unsold' | 'losing' | 'below'
   'CLAIM_STEP', // {serial, status, step}: the claim's status does not allow this step (step: verify|approve|signOff|pay|reject)

@@ -11,7 +11,7 @@ import type * as T from './types'
 import type * as C from './claims-types'
 import type * as L from './liability-types'
 import { CSV_FORMS, CSV_LOCALES } from './types'
-import { CLAIM_STATUSES, IDENTITY_DOCUMENTS, MAX_CLAIM_DAYS, RELATIONS } from './claims-types'
+import { CLAIM_STATUSES, IDENTITY_DOCUMENTS, MAX_CLAIM_DAYS, PAYMENT_METHODS, RELATIONS } from './claims-types'
 import { dayRangeProblem } from './dates'
 import { isoDay } from './day-schema'
 import { cleanText } from './text-schema'
@@ -390,6 +390,9 @@ export const contract = {
               z.string().trim().min(4, 'give the document’s number (at least 4 characters)').max(64),
               'a reference',
             ),
+            /** The winner's name and date of birth as on the document (the screens ask for both). */
+            name: line(z.string().trim().min(2, 'give the winner’s name').max(120), 'a name').optional(),
+            birthDate: isoDay.optional(),
           })
           .strict(),
       })
@@ -409,9 +412,23 @@ export const contract = {
           z.string().trim().min(3, 'give the payment’s reference (at least 3 characters)').max(64),
           'a reference',
         ),
+        /** How it was paid (the screens ask; left out: not recorded). */
+        method: z.enum(PAYMENT_METHODS).optional(),
       })
       .strict(),
     access: ['admin', 'manager'],
+  }),
+  /** A manager or an administrator gives the claim to a staff member to handle (support, manager or admin). */
+  'claims:assign': channel<C.Claim>()({
+    ledger: 'writes',
+    args: z.object({ serial, to: line(z.string().trim().min(1).max(64), 'a name') }).strict(),
+    access: ['admin', 'manager'],
+  }),
+  /** The winner's identity whole: an auditor's look, with a reason, logged. */
+  'claims:identity': channel<C.WinnerIdentity>()({
+    ledger: 'writes',
+    args: z.object({ serial, reason }).strict(),
+    access: ['auditor'],
   }),
   'claims:reject': channel<C.Claim>()({
     ledger: 'writes',

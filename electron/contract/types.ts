@@ -609,6 +609,8 @@ export const AUDIT_ACTIONS = [
   'claim.pay',
   'claim.reject',
   'claim.expire',
+  'claim.assign',
+  'claim.identity-view',
   'party.add',
   'party.remove',
   'user.confirm',

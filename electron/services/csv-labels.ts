@@ -4,7 +4,7 @@
  * here, beside the writer, because the backend writes the files (the app's exports and the
  * command line alike); the machine form uses the ids themselves (English, snake_case).
  */
-import type { ClaimStatus, IdentityDocument } from '../contract/claims-types'
+import type { ClaimStatus, IdentityDocument, PaymentMethod } from '../contract/claims-types'
 
 export const CSV_COLUMN_IDS = [
   'day',
@@ -54,6 +54,11 @@ export const CSV_COLUMN_IDS = [
   'rejected_at',
   'rejected_from',
   'reject_reason',
+  'winner',
+  'payment_method',
+  'assigned_to',
+  'expired_at',
+  'days_pending',
   // prize liability (reports/liability-csv.ts)
   'claimed',
   'credited_cents',
@@ -139,6 +144,11 @@ export const CSV_WORDS: Record<'fr' | 'en', CsvWords> = {
       paid_by: 'Payé par',
       paid_at: 'Payé le',
       payment_ref: 'Référence du paiement',
+      winner: 'Gagnant (initiales)',
+      payment_method: 'Mode de paiement',
+      assigned_to: 'Confiée à',
+      expired_at: 'Expirée le',
+      days_pending: 'Jours en attente',
       claimed: 'Réclamé en personne',
       credited_cents: 'Crédité aux joueurs (€)',
       paid_cents: 'Payé (€)',
@@ -217,6 +227,11 @@ export const CSV_WORDS: Record<'fr' | 'en', CsvWords> = {
       paid_by: 'Paid by',
       paid_at: 'Paid at',
       payment_ref: 'Payment reference',
+      winner: 'Winner (initials)',
+      payment_method: 'Payment method',
+      assigned_to: 'Assigned to',
+      expired_at: 'Expired at',
+      days_pending: 'Days pending',
       claimed: 'Claimed in person',
       credited_cents: 'Credited to players (€)',
       paid_cents: 'Paid (€)',
@@ -256,7 +271,11 @@ export const CSV_WORDS: Record<'fr' | 'en', CsvWords> = {
 /** The office form's words for a claim's status and identity document (the machine form keeps the ids). */
 export const CLAIM_CSV_WORDS: Record<
   'fr' | 'en',
-  { status: Record<ClaimStatus, string>; document: Record<IdentityDocument, string> }
+  {
+    status: Record<ClaimStatus, string>
+    document: Record<IdentityDocument, string>
+    method: Record<PaymentMethod, string>
+  }
 > = {
   fr: {
     status: {
@@ -268,6 +287,7 @@ export const CLAIM_CSV_WORDS: Record<
       expired: 'expiré',
     },
     document: { 'id-card': "carte d'identité", passport: 'passeport', 'residence-permit': 'titre de séjour' },
+    method: { transfer: 'virement', cheque: 'chèque' },
   },
   en: {
     status: {
@@ -279,5 +299,6 @@ export const CLAIM_CSV_WORDS: Record<
       expired: 'expired',
     },
     document: { 'id-card': 'identity card', passport: 'passport', 'residence-permit': 'residence permit' },
+    method: { transfer: 'transfer', cheque: 'cheque' },
   },
 }

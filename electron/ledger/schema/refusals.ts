@@ -305,6 +305,7 @@ function claimChecks(): Refusal[] {
       `${C} status = 'approved', ${VERIFIED}, document = 'passport', approved_by = 'BOB', approved_at = 't'`,
       'approved_by IS NULL OR lower(approved_by) <> lower(verified_by)',
     ),
+    check('claims_payment_method_check', `${C} payment_method = 'cash'`, "payment_method IN ('transfer', 'cheque')"),
     check(
       'claims_check10',
       `${C} expired_by = 'system'`,

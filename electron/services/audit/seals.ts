@@ -77,7 +77,13 @@ export const SEAL_SPECS: Record<SealKind, SealSpec> = {
       'rejected_from',
       'reject_reason',
     ],
-    later: { expired_by: null },
+    later: {
+      expired_by: null,
+      winner_name: null,
+      winner_birth_date: null,
+      payment_method: null,
+      assigned_to: null,
+    },
     label: (r) =>
       `claim ${String(r.unit_key)} (${String(r.status)}${r.payment_ref ? `, payment reference ${String(r.payment_ref)}` : ''})`,
   },

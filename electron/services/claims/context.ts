@@ -1,7 +1,7 @@
 /**
  * The types the claims' parts share (README.md beside this file says what each part does).
  */
-import type { ClaimStatus, IdentityDocument } from '../../contract/claims-types'
+import type { ClaimStatus, IdentityDocument, PaymentMethod } from '../../contract/claims-types'
 import type { Db } from '../../ledger/db'
 import type { AuditService } from '../audit'
 import type { Catalog } from '../catalog'
@@ -39,6 +39,11 @@ export interface ClaimRow {
   reject_reason: string | null
   expired_by: string | null
   expired_at: string | null
+  winner_name: string | null
+  winner_birth_date: string | null
+  payment_method: PaymentMethod | null
+  assigned_to: string | null
+  assigned_at: string | null
 }
 
 export interface ClaimsDeps {

@@ -27,9 +27,14 @@ async function worldWithSteps() {
   const all = w.claims.all({})
   const paid = all.find((c) => c.player === 'alice')!
   const rejected = all.find((c) => c !== paid)!
-  w.claims.verify(suzy, paid.serial, { document: 'passport', reference: '18AB12345' })
+  w.claims.verify(suzy, paid.serial, {
+    document: 'passport',
+    reference: '18AB12345',
+    name: 'Jeanne Dupont',
+    birthDate: '1980-04-02',
+  })
   w.claims.approve(max, paid.serial)
-  w.claims.pay(ada, paid.serial, 'VIR-2026-001')
+  w.claims.pay(ada, paid.serial, 'VIR-2026-001', 'transfer')
   w.claims.reject(aude, rejected.serial, 'ticket reported stolen; police report 42')
   return {
     w,
@@ -71,6 +76,12 @@ describe('claims:csv', () => {
       'rejected_at',
       'rejected_from',
       'reject_reason',
+      'winner',
+      'payment_method',
+      'expired_at',
+      'assigned_to',
+      'days_pending',
+      'demo_emission',
     ])
     expect(rows.map((r) => r[0])).toEqual(claims.map((c) => c.serial))
     const row = (serial: string) => rows.find((r) => r[0] === serial)!
@@ -97,14 +108,22 @@ describe('claims:csv', () => {
       '',
       '',
       '',
+      'J. D. (1980)',
+      'transfer',
+      '',
+      '',
+      '',
+      'yes',
     ])
     expect(row(rejected.serial).slice(5, 8)).toEqual(['rejected', 'no', ''])
-    expect(row(rejected.serial).slice(18)).toEqual([
+    expect(row(rejected.serial).slice(18, 22)).toEqual([
       'aude',
       rejected.rejected!.at,
       'pending',
       'ticket reported stolen; police report 42',
     ])
+    // an open claim: how long it has waited
+    expect(Number(rows.find((r) => r[5] === 'pending')![26])).toBeGreaterThanOrEqual(0)
     // a player id a spreadsheet would run as a formula is written as text
     const carol = rows.find((r) => r[2].includes('carol'))!
     expect(carol[2]).toBe("'=carol")

@@ -44,6 +44,13 @@ const COLUMNS: CsvColumn[] = [
   { id: 'rejected_at', kind: 'time' },
   { id: 'rejected_from', kind: 'text' },
   { id: 'reject_reason', kind: 'text' },
+  // added with claim deadlines and the winner's identity (schema 17, 18): after the columns before them
+  { id: 'winner', kind: 'text' },
+  { id: 'payment_method', kind: 'text' },
+  { id: 'expired_at', kind: 'time' },
+  { id: 'assigned_to', kind: 'text' },
+  { id: 'days_pending', kind: 'int' },
+  { id: 'demo_emission', kind: 'yes-no' },
 ]
 
 function claimRow(c: Claim, style: CsvStyle, mask: (reference: string) => string): CsvCell[] {
@@ -73,6 +80,12 @@ function claimRow(c: Claim, style: CsvStyle, mask: (reference: string) => string
     c.rejected?.at,
     status(c.rejected?.from),
     c.rejected?.reason,
+    c.winner ? `${c.winner.initials}${c.winner.birthYear ? ` (${c.winner.birthYear})` : ''}` : null,
+    c.paid?.method ? (words ? words.method[c.paid.method] : c.paid.method) : null,
+    c.expired?.at,
+    c.assigned?.to,
+    c.daysPending,
+    c.demo,
   ]
 }
 

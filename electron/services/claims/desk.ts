@@ -14,15 +14,25 @@ import type {
   ClaimDetail,
   ClaimsPage,
   ExpiryResult,
+  PaymentMethod,
+  WinnerIdentity,
   ClaimStatus,
   ClaimTotal,
-  IdentityDocument,
   WinnerFigures,
 } from '../../contract/claims-types'
 import type { CsvFile } from '../../contract/types'
 import { buildClaimsContext, claimRow, maskedReference, SELECT, toClaim } from './rows'
 import type { ClaimRow, ClaimsContext, ClaimsDeps } from './context'
-import { approveClaim, payClaim, rejectClaim, signOffClaim, verifyClaim } from './steps'
+import {
+  approveClaim,
+  assignClaim,
+  payClaim,
+  rejectClaim,
+  signOffClaim,
+  verifyClaim,
+  type VerifiedIdentity,
+} from './steps'
+import { lookAtIdentity } from './identity'
 import { claimTotalsOf, claimTotalsWhere } from './totals'
 import { claimsCsv, type ClaimsCsvFilters } from './csv'
 import { expireClaims, nearingDeadline } from './expiry'
@@ -49,10 +59,14 @@ export interface ClaimsService {
   csv(args: ClaimsCsvFilters & Partial<CsvStyle>): CsvFile
   /** One player's figures (flagged or not), or every flagged claimant's, least probable first. */
   flags(player?: string): WinnerFigures[]
-  verify(actor: Actor, serial: string, identity: { document: IdentityDocument; reference: string }): Claim
+  verify(actor: Actor, serial: string, identity: VerifiedIdentity): Claim
   approve(actor: Actor, serial: string): Claim
   signOff(actor: Actor, serial: string): Claim
-  pay(actor: Actor, serial: string, reference: string): Claim
+  pay(actor: Actor, serial: string, reference: string, method?: PaymentMethod): Claim
+  /** Gives an open claim to a staff member (support, manager, admin) to handle. */
+  assign(actor: Actor, serial: string, to: string): Claim
+  /** The winner's identity whole: an auditor's look, with a reason, logged (identity.ts). */
+  identity(actor: Actor, serial: string, reason: string): WinnerIdentity
   reject(actor: Actor, serial: string, reason: string): Claim
   /** Every claim still open past its emission's deadline marked expired, each audited (expiry.ts). */
   expire(actor: Actor): ExpiryResult
@@ -123,7 +137,9 @@ export function createClaimsService(deps: ClaimsDeps): ClaimsService {
     verify: (actor, serial, identity) => verifyClaim(ctx, actor, serial, identity),
     approve: (actor, serial) => approveClaim(ctx, actor, serial),
     signOff: (actor, serial) => signOffClaim(ctx, actor, serial),
-    pay: (actor, serial, reference) => payClaim(ctx, actor, serial, reference),
+    pay: (actor, serial, reference, method) => payClaim(ctx, actor, serial, reference, method),
+    assign: (actor, serial, to) => assignClaim(ctx, actor, serial, to),
+    identity: (actor, serial, reason) => lookAtIdentity(ctx, actor, serial, reason),
     reject: (actor, serial, reason) => rejectClaim(ctx, actor, serial, reason),
     expire: (actor) => expireClaims(ctx, actor),
     nearingDeadline: () => nearingDeadline(ctx),

@@ -33,12 +33,23 @@ export function serialOf({ catalog }: ClaimsContext, key: number): string {
   return formatSerial(id, catalog.definition(id.emission).blockSize)
 }
 
+/** A name as the screens and files show it: its words' initials ("Jeanne Dupont" → "J. D."). */
+export const initialsOf = (name: string) =>
+  name
+    .split(/[\s-]+/u)
+    .filter(Boolean)
+    .map((w) => `${[...w][0].toUpperCase()}.`)
+    .join(' ')
+
+const DAY_MS = 86_400_000
+
 export function toClaim(ctx: ClaimsContext, r: ClaimRow): Claim {
   const related = r.related === 1 || r.signed_off_by !== null
   const open = isOpen(r.status)
   return {
     serial: serialOf(ctx, r.unit_key),
     emission: r.emission,
+    demo: ctx.catalog.facts(r.emission).demo === 1,
     prizeCents: r.prize_cents,
     player: r.player,
     soldAt: new Date(r.sold_at).toISOString(),
@@ -48,10 +59,19 @@ export function toClaim(ctx: ClaimsContext, r: ClaimRow): Claim {
     verified:
       r.verified_by === null
         ? null
-        : { by: r.verified_by, at: r.verified_at!, document: r.document!, reference: r.document_ref! },
+        : { by: r.verified_by, at: r.verified_at!, document: r.document!, reference: maskedReference(r.document_ref!) },
+    winner:
+      r.winner_name === null
+        ? null
+        : { initials: initialsOf(r.winner_name), birthYear: r.winner_birth_date?.slice(0, 4) ?? null },
+    assigned: r.assigned_to === null ? null : { to: r.assigned_to, at: r.assigned_at! },
+    daysPending: open ? Math.max(0, Math.floor((ctx.clock().getTime() - r.sold_at) / DAY_MS)) : null,
     approved: r.approved_by === null ? null : { by: r.approved_by, at: r.approved_at! },
     signedOff: r.signed_off_by === null ? null : { by: r.signed_off_by, at: r.signed_off_at! },
-    paid: r.paid_by === null ? null : { by: r.paid_by, at: r.paid_at!, reference: r.payment_ref! },
+    paid:
+      r.paid_by === null
+        ? null
+        : { by: r.paid_by, at: r.paid_at!, reference: r.payment_ref!, method: r.payment_method },
     rejected:
       r.rejected_by === null
         ? null

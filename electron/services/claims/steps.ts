@@ -3,11 +3,18 @@
  * refusals. Each step is taken once, in its own transaction that re-reads the claim, and is audited.
  */
 import { AppError, because } from '../../contract/errors'
-import { claimDeadline, isOpen, type Claim, type ClaimStatus, type IdentityDocument } from '../../contract/claims-types'
+import {
+  claimDeadline,
+  isOpen,
+  type Claim,
+  type ClaimStatus,
+  type IdentityDocument,
+  type PaymentMethod,
+} from '../../contract/claims-types'
 import { unitKey } from '../../ledger/unit-key'
 import { lockClaim, lockSubject } from '../../ledger/row-locks'
 import type { AuditService } from '../audit'
-import { claimRow, maskedReference, serialOf, toClaim } from './rows'
+import { claimRow, initialsOf, maskedReference, serialOf, toClaim } from './rows'
 import type { ClaimRow, ClaimsContext } from './context'
 import { iso, type Actor } from '../common'
 import { twoPersonAccount } from '../staff'
@@ -160,18 +167,46 @@ function step(
   return toClaim(ctx, byKey.get(key) as ClaimRow)
 }
 
-export function verifyClaim(
-  ctx: ClaimsContext,
-  actor: Actor,
-  serial: string,
-  { document, reference }: { document: IdentityDocument; reference: string },
-): Claim {
+/** Nobody under 18 wins: a date of birth that makes the winner a minor on the day of the check is refused. */
+function refuseMinor(ctx: ClaimsContext, serial: string, birthDate: string | undefined): void {
+  if (birthDate === undefined) return
+  const today = iso(ctx.clock()).slice(0, 10)
+  const adultFrom = `${String(Number(birthDate.slice(0, 4)) + 18).padStart(4, '0')}${birthDate.slice(4)}`
+  if (adultFrom > today)
+    throw new AppError(
+      'BAD_ARGUMENTS',
+      `born on ${birthDate}, the winner of ${serial} is under 18: a minor cannot win`,
+      {
+        field: 'birthDate',
+        ...because('CLAIM_MINOR', { serial, birthDate }),
+      },
+    )
+}
+
+export interface VerifiedIdentity {
+  document: IdentityDocument
+  reference: string
+  name?: string
+  birthDate?: string
+}
+
+export function verifyClaim(ctx: ClaimsContext, actor: Actor, serial: string, identity: VerifiedIdentity): Claim {
+  const { document, reference, name, birthDate } = identity
   return step(ctx, actor, serial, {
-    check: (r) => refuseUnlessNext(ctx, r, 'verify'),
-    set: "status = 'verified', document = ?, document_ref = ?, verified_by = ?, verified_at = ?",
-    params: [document, reference, actor.name, iso(ctx.clock())],
+    check: (r) => {
+      refuseUnlessNext(ctx, r, 'verify')
+      refuseMinor(ctx, serialOf(ctx, r.unit_key), birthDate)
+    },
+    set: `status = 'verified', document = ?, document_ref = ?, winner_name = ?, winner_birth_date = ?,
+          verified_by = ?, verified_at = ?`,
+    params: [document, reference, name ?? null, birthDate ?? null, actor.name, iso(ctx.clock())],
     action: 'claim.verify',
-    details: () => ({ document, reference: maskedReference(reference) }),
+    // the log (and the regulator's vault) keeps the identity masked, as the screens show it
+    details: () => ({
+      document,
+      reference: maskedReference(reference),
+      winner: name === undefined ? null : initialsOf(name),
+    }),
   })
 }
 
@@ -246,13 +281,49 @@ function refusePay(ctx: ClaimsContext, r: ClaimRow, reference: string): void {
   }
 }
 
-export function payClaim(ctx: ClaimsContext, actor: Actor, serial: string, reference: string): Claim {
+export function payClaim(
+  ctx: ClaimsContext,
+  actor: Actor,
+  serial: string,
+  reference: string,
+  method?: PaymentMethod,
+): Claim {
   return step(ctx, actor, serial, {
     check: (r) => refusePay(ctx, r, reference),
-    set: "status = 'paid', payment_ref = ?, paid_by = ?, paid_at = ?",
-    params: [reference, actor.name, iso(ctx.clock())],
+    set: "status = 'paid', payment_ref = ?, payment_method = ?, paid_by = ?, paid_at = ?",
+    params: [reference, method ?? null, actor.name, iso(ctx.clock())],
     action: 'claim.pay',
-    details: (r) => ({ reference, approvedBy: r.approved_by }),
+    details: (r) => ({ reference, method: method ?? null, approvedBy: r.approved_by }),
+  })
+}
+
+/** Who may be given a claim to handle: an active staff account of support, a manager or an admin. */
+const ASSIGNABLE_ROLES = ['support', 'manager', 'admin']
+
+/** A manager or an admin gives an open claim to a staff member to handle; given again, it moves. */
+export function assignClaim(ctx: ClaimsContext, actor: Actor, serial: string, to: string): Claim {
+  const account = ctx.db.prepare('SELECT name, role, active FROM users WHERE name = ?').get(to) as
+    { name: string; role: string; active: number } | undefined
+  return step(ctx, actor, serial, {
+    check: (r) => {
+      const s = serialOf(ctx, r.unit_key)
+      if (!isOpen(r.status))
+        throw new AppError(
+          'ILLEGAL_STATE',
+          `the claim on ${s} is ${r.status}: only an open claim is assigned`,
+          because('CLAIM_STEP', { serial: s, status: r.status, step: 'assign' }),
+        )
+      if (!account || account.active !== 1 || !ASSIGNABLE_ROLES.includes(account.role))
+        throw new AppError(
+          'BAD_ARGUMENTS',
+          `${to} is not an active account of support, a manager or an administrator: a claim is handled by one`,
+          { field: 'to', ...because('CLAIM_ASSIGNEE', { serial: s, name: to }) },
+        )
+    },
+    set: 'assigned_to = ?, assigned_at = ?',
+    params: [account?.name ?? to, iso(ctx.clock())],
+    action: 'claim.assign',
+    details: (r) => ({ to: account?.name ?? to, before: r.assigned_to }),
   })
 }
 

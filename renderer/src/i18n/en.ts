@@ -161,6 +161,9 @@ const en: Messages = {
     // prize claims and the register of related parties (claims.*: statuses, steps, reasons a unit has no claim)
     CLAIM_THRESHOLD_RANGE: 'a claim threshold is whole euros, from 1 € to the top prize ({maxCents}), not {cents}',
     CLAIM_DAYS_RANGE: 'a claim deadline is 1 to {max} days after the close, not {days}',
+    CLAIM_MINOR: 'born on {birthDate}, the winner of {serial} is under 18: a minor cannot win',
+    CLAIM_ASSIGNEE:
+      '{name} is not an active account of support, a manager or an administrator: a claim is given to one',
     CLAIM_EXPIRED:
       'the claim on {serial} expired: its emission’s claim deadline ended on {deadline}, so it can no longer be paid',
     CLAIM_NONE: 'no claim on unit {serial}: {why}',
@@ -1278,6 +1281,8 @@ const en: Messages = {
         pay: 'Prize paid',
         reject: 'Claim rejected',
         expire: 'Claim expired (claim deadline passed)',
+        assign: 'Claim assigned to a staff member',
+        'identity-view': 'Winner’s identity seen by an auditor',
       },
       party: { add: 'Related party added to the register', remove: 'Related party removed from the register' },
     },

@@ -169,6 +169,9 @@ const fr = {
     CLAIM_THRESHOLD_RANGE:
       'un seuil de réclamation est un nombre entier d’euros, de 1 € au gros lot ({maxCents}), pas {cents}',
     CLAIM_DAYS_RANGE: 'un délai de réclamation compte de 1 à {max} jours après la clôture, pas {days}',
+    CLAIM_MINOR: 'né le {birthDate}, le gagnant de {serial} a moins de 18 ans : un mineur ne peut pas gagner',
+    CLAIM_ASSIGNEE:
+      '{name} n’est pas un compte actif du service client, d’un responsable ou d’un administrateur : une réclamation leur est confiée',
     CLAIM_EXPIRED:
       'la réclamation sur {serial} a expiré : le délai de réclamation de son émission a pris fin le {deadline}, elle ne peut plus être payée',
     CLAIM_NONE: 'aucune réclamation sur l’unité {serial} : {why}',
@@ -1309,6 +1312,8 @@ const fr = {
         pay: 'Gain payé',
         reject: 'Réclamation rejetée',
         expire: 'Réclamation expirée (délai de réclamation passé)',
+        assign: 'Réclamation confiée à un membre du personnel',
+        'identity-view': 'Identité d’un gagnant consultée par un auditeur',
       },
       party: { add: 'Personne liée inscrite au registre', remove: 'Personne liée retirée du registre' },
     },

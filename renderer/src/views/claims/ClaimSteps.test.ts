@@ -7,6 +7,7 @@ import ClaimSteps from './ClaimSteps.vue'
 const claim = (more: Partial<Claim>): Claim => ({
   serial: '0001-001-0000042-7',
   emission: 1,
+  demo: false,
   prizeCents: 10_000,
   player: 'p-17',
   soldAt: '2026-01-01T10:00:00.000Z',
@@ -19,6 +20,9 @@ const claim = (more: Partial<Claim>): Claim => ({
   paid: null,
   rejected: null,
   expired: null,
+  winner: null,
+  assigned: null,
+  daysPending: null,
   ...more,
 })
 

@@ -12,6 +12,7 @@ function claim(status: ClaimStatus, more: Partial<Claim> = {}): Claim {
   return {
     serial: '0001-001-0000042-7',
     emission: 1,
+    demo: false,
     prizeCents: 10_000,
     player: 'p-17',
     soldAt: AT,
@@ -24,9 +25,12 @@ function claim(status: ClaimStatus, more: Partial<Claim> = {}): Claim {
         : null,
     approved: reached('approved') && status !== 'rejected' ? { by: 'marc', at: AT } : null,
     signedOff: null,
-    paid: status === 'paid' ? { by: 'marc', at: AT, reference: 'VIR-1' } : null,
+    paid: status === 'paid' ? { by: 'marc', at: AT, reference: 'VIR-1', method: 'transfer' } : null,
     rejected: status === 'rejected' ? { by: 'sophie', at: AT, reason: 'forged', from: 'pending' } : null,
     expired: status === 'expired' ? { by: 'system', at: AT } : null,
+    winner: null,
+    assigned: null,
+    daysPending: null,
     ...more,
   }
 }
