@@ -83,6 +83,21 @@ describe('the liability report', () => {
     expect(r.emissions[0].claimDeadline).not.toBeNull()
   })
 
+  it('shows the open claims of an emission closed 31 days ago expired, at the default deadline, and still adds up', async () => {
+    const w = await world()
+    w.sell(2500, ['alice', 'bob'])
+    w.emissions.close(otto, w.emission)
+    const reports = reportsOf(w)
+    const open = reports.liability({ emission: w.emission }).total
+    w.advance(31 * DAY)
+    w.claims.expire(ada)
+    const r = reports.liability({ emission: w.emission })
+    expect(r.balanced).toBe(true)
+    expect(r.total).toMatchObject({ outstandingCents: 0, expiredCents: open.outstandingCents })
+    expect(r.total.claims.expired).toBe(open.claims.outstanding)
+    expect(sumOfParts(r.total)).toBe(r.total.tableCents)
+  })
+
   it('gives the figures at the end of a past day from the recorded times', async () => {
     const { w, reports, paid } = await worldWithSteps()
     const day = (ms: number) => new Date(ms).toISOString().slice(0, 10)
