@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { Claim, ClaimStatus, RelatedParty } from '../../../../electron/contract/claims-types'
 import type { Role } from '../../../../electron/contract/define'
 import { canUse } from '../../access'
-import { claimActions } from './claimActions'
+import { claimActions, identityOffered } from './claimActions'
 
 const AT = '2026-01-01T00:00:00.000Z'
 function claim(status: ClaimStatus, more: Partial<Claim> = {}): Claim {
@@ -44,24 +44,24 @@ const noteKeys = (role: Role, me: string, c: Claim) => as(role, me, c).notes.map
 describe('the steps a claim offers, by role and status', () => {
   it('offers support the identity check of a pending claim, and its rejection', () => {
     expect(actions('support', 'sophie', claim('pending'))).toEqual(['verify', 'reject'])
-    expect(actions('admin', 'admin', claim('pending'))).toEqual(['verify', 'reject'])
+    expect(actions('admin', 'admin', claim('pending'))).toEqual(['verify', 'assign', 'reject'])
     // support never approves nor pays
     expect(actions('support', 'sophie', claim('verified'))).toEqual(['reject'])
     expect(actions('support', 'sophie', claim('approved'))).toEqual(['reject'])
   })
 
   it('offers a manager the approval of a verified claim, then its payment', () => {
-    expect(actions('manager', 'marc', claim('pending'))).toEqual(['reject'])
-    expect(actions('manager', 'marc', claim('verified'))).toEqual(['approve', 'reject'])
-    expect(actions('manager', 'marc', claim('approved'))).toEqual(['pay', 'reject'])
-    expect(actions('admin', 'admin', claim('approved'))).toEqual(['pay', 'reject'])
+    expect(actions('manager', 'marc', claim('pending'))).toEqual(['assign', 'reject'])
+    expect(actions('manager', 'marc', claim('verified'))).toEqual(['approve', 'assign', 'reject'])
+    expect(actions('manager', 'marc', claim('approved'))).toEqual(['pay', 'assign', 'reject'])
+    expect(actions('admin', 'admin', claim('approved'))).toEqual(['pay', 'assign', 'reject'])
   })
 
   it('never lets the person who verified approve, ignoring case, and says another manager approves', () => {
     const c = claim('verified', { verified: { by: 'Marc', at: AT, document: 'id-card', reference: 'AB12' } })
-    expect(actions('manager', 'marc', c)).toEqual(['reject'])
+    expect(actions('manager', 'marc', c)).toEqual(['assign', 'reject'])
     expect(as('manager', 'marc', c).notes).toContainEqual({ key: 'anotherApproves', params: { name: 'Marc' } })
-    expect(actions('manager', 'paul', c)).toEqual(['approve', 'reject'])
+    expect(actions('manager', 'paul', c)).toEqual(['approve', 'assign', 'reject'])
   })
 
   it('asks an auditor’s sign-off of a related party’s claim before its payment', () => {
@@ -70,7 +70,7 @@ describe('the steps a claim offers, by role and status', () => {
     expect(actions('auditor', 'aline', related('verified'))).toEqual(['signOff', 'reject'])
     expect(actions('auditor', 'aline', related('approved'))).toEqual(['signOff', 'reject'])
     // approved but not signed off: no payment yet, and everyone is told why
-    expect(actions('manager', 'marc', related('approved'))).toEqual(['reject'])
+    expect(actions('manager', 'marc', related('approved'))).toEqual(['assign', 'reject'])
     expect(noteKeys('manager', 'marc', related('approved'))).toContain('signOffNeeded')
     expect(noteKeys('support', 'sophie', related('verified'))).toContain('signOffNeeded')
     // and what it waits for is the sign-off, not the payment
@@ -80,7 +80,7 @@ describe('the steps a claim offers, by role and status', () => {
     })
     // signed off: paid as any other
     const signed = related('approved', { needsSignOff: false, signedOff: { by: 'aline', at: AT } })
-    expect(actions('manager', 'marc', signed)).toEqual(['pay', 'reject'])
+    expect(actions('manager', 'marc', signed)).toEqual(['pay', 'assign', 'reject'])
     expect(actions('auditor', 'aline', signed)).toEqual(['reject'])
     expect(noteKeys('manager', 'marc', signed)).toEqual(['next'])
   })
@@ -140,7 +140,7 @@ describe('the steps a claim offers, by role and status', () => {
       as('support', 'sophie', claim('pending'), [{ ...party, removed: { by: 'aline', at: AT, reason: 'error' } }])
         .actions,
     ).toEqual(['verify', 'reject'])
-    expect(as('manager', 'marc', related('verified'), [party]).actions).toEqual(['approve', 'reject'])
+    expect(as('manager', 'marc', related('verified'), [party]).actions).toEqual(['approve', 'assign', 'reject'])
   })
 
   it('offers an operator nothing: operators do not see claims', () => {
@@ -157,5 +157,25 @@ describe('the steps a claim offers, by role and status', () => {
       key: 'next',
       params: { status: 'pending', name: '' },
     })
+  })
+
+  it('offers admins and managers the assignment of an open claim, and no one else, nor on a closed claim', () => {
+    expect(actions('support', 'sophie', claim('pending'))).not.toContain('assign')
+    expect(actions('auditor', 'aline', claim('verified'))).not.toContain('assign')
+    expect(actions('manager', 'marc', claim('pending', { assigned: { to: 'sophie', at: AT } }))).toContain('assign')
+    for (const s of ['paid', 'rejected', 'expired'] as const) expect(actions('admin', 'admin', claim(s))).toEqual([])
+  })
+})
+
+describe('the whole identity of the winner', () => {
+  const may = (role: Role, c: Claim) => identityOffered(c, (ch) => canUse(ch, role))
+  it('is offered to an auditor once the identity is recorded, whatever the status since', () => {
+    expect(may('auditor', claim('verified'))).toBe(true)
+    expect(may('auditor', claim('paid'))).toBe(true)
+    expect(may('auditor', claim('pending'))).toBe(false)
+  })
+  it('is offered to no other role', () => {
+    for (const role of ['admin', 'support', 'manager', 'operator'] as const)
+      expect(may(role, claim('paid'))).toBe(false)
   })
 })

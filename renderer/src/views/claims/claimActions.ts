@@ -1,8 +1,8 @@
 import type { ChannelName } from '../../../../electron/contract'
 import { isOpen, type Claim, type RelatedParty } from '../../../../electron/contract/claims-types'
 
-/** A step a user may take on a claim, each a form on the claim's page. */
-export type ClaimAction = 'verify' | 'approve' | 'signOff' | 'pay' | 'reject'
+/** A step a user may take on a claim, each a form on the claim's page (assign: who handles it, not a status). */
+export type ClaimAction = 'verify' | 'approve' | 'signOff' | 'pay' | 'assign' | 'reject'
 
 /** The channel each action calls: offered only to a role the contract lets call it. */
 export const CLAIM_ACTION_CHANNEL: Record<ClaimAction, ChannelName> = {
@@ -10,6 +10,7 @@ export const CLAIM_ACTION_CHANNEL: Record<ClaimAction, ChannelName> = {
   approve: 'claims:approve',
   signOff: 'claims:signOff',
   pay: 'claims:pay',
+  assign: 'claims:assign',
   reject: 'claims:reject',
 }
 
@@ -74,6 +75,15 @@ export function claimActions(
   }
   // a related party's claim waiting for its sign-off: said by the signOffNeeded note
   if (status === 'approved' && may('pay') && !claim.needsSignOff) actions.push('pay')
+  if (may('assign')) actions.push('assign')
   if (may('reject')) actions.push('reject')
   return { actions, notes }
+}
+
+/**
+ * Whether `me` may ask for the winner's whole identity (claims:identity, an auditor's look, logged):
+ * only once support recorded it, whatever the claim's status since.
+ */
+export function identityOffered(claim: Claim, can: (channel: ChannelName) => boolean): boolean {
+  return claim.verified !== null && can('claims:identity')
 }
