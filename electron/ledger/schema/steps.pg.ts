@@ -16,6 +16,7 @@ import { PG_V15 } from './v15.pg'
 import { PG_V16 } from './v16.pg'
 import { PG_V17 } from './v17.pg'
 import { PG_V18 } from './v18.pg'
+import { PG_V19 } from './v19.pg'
 
 /**
  * The key of the schema lock (`pg_advisory_xact_lock*`, the one-bigint form; the two-int form is
@@ -68,6 +69,7 @@ export const PG_MIGRATIONS: readonly Migration[] = [
   step(16, "the regulator's read-only role", PG_V16),
   step(17, 'claim deadlines and expired claims', PG_V17),
   step(18, "claims: the winner's identity, the payment's method, the assignee", PG_V18),
+  step(19, 'claims counted per block, status and prize on an index', PG_V19),
 ]
 
 /**

@@ -23,6 +23,7 @@ import { V15 } from './v15.sqlite'
 import { V16 } from './v16.sqlite'
 import { V17 } from './v17.sqlite'
 import { V18 } from './v18.sqlite'
+import { V19 } from './v19.sqlite'
 
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, description: 'the whole ledger', sql: V1 },
@@ -51,6 +52,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 16, description: "the regulator's read-only role", sql: V16 },
   { version: 17, description: 'claim deadlines and expired claims', sql: V17 },
   { version: 18, description: "claims: the winner's identity, the payment's method, the assignee", sql: V18 },
+  { version: 19, description: 'claims counted per block, status and prize on an index', sql: V19 },
 ]
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version
