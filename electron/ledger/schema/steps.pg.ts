@@ -69,7 +69,7 @@ export const PG_MIGRATIONS: readonly Migration[] = [
   step(16, "the regulator's read-only role", PG_V16),
   step(17, 'claim deadlines and expired claims', PG_V17),
   step(18, "claims: the winner's identity, the payment's method, the assignee", PG_V18),
-  step(19, 'claims counted per block, status and prize on an index', PG_V19),
+  step(19, 'claims read per block and per status on indexes', PG_V19),
 ]
 
 /**

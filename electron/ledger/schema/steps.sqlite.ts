@@ -52,7 +52,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 16, description: "the regulator's read-only role", sql: V16 },
   { version: 17, description: 'claim deadlines and expired claims', sql: V17 },
   { version: 18, description: "claims: the winner's identity, the payment's method, the assignee", sql: V18 },
-  { version: 19, description: 'claims counted per block, status and prize on an index', sql: V19 },
+  { version: 19, description: 'claims read per block and per status on indexes', sql: V19 },
 ]
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version
