@@ -87,6 +87,12 @@ const routes: RouteRecordRaw[] = [
         meta: { channel: 'claims:get' },
       },
       {
+        path: 'claims/:serial/receipt',
+        name: 'claim-receipt',
+        component: () => import('./views/claims/ClaimReceiptView.vue'),
+        meta: { channel: 'claims:get' },
+      },
+      {
         path: 'watch',
         name: 'watch',
         component: () => import('./views/watch/WatchView.vue'),

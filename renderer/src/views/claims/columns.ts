@@ -3,6 +3,7 @@ import { RouterLink } from 'vue-router'
 import { NTag, type DataTableColumns } from 'naive-ui'
 import type { Claim, ClaimStatus } from '../../../../electron/contract/claims-types'
 import { emissionNo } from '../../format'
+import DemoTag from '../../components/DemoTag.vue'
 
 /** Each status's colour: waiting (warning), on its way (info), done (success), refused or lapsed (error). */
 export const CLAIM_STATUS_TYPE: Record<ClaimStatus, 'warning' | 'info' | 'success' | 'error'> = {
@@ -18,6 +19,8 @@ export interface ClaimColumnContext {
   t: (key: string) => string
   money: (cents: number) => string
   dateTime: (iso: string) => string
+  /** Writes the days pending; plain digits when not given. */
+  int?: (n: number) => string
 }
 
 export const statusTag = (t: ClaimColumnContext['t'], s: ClaimStatus, size: 'small' | 'medium' = 'small') =>
@@ -58,7 +61,13 @@ export function createClaimColumns(c: ClaimColumnContext): DataTableColumns<Clai
           () => r.serial,
         ),
     },
-    { title: c.t('claims.columns.emission'), key: 'emission', width: 100, render: (r) => emissionNo(r.emission) },
+    {
+      title: c.t('claims.columns.emission'),
+      key: 'emission',
+      width: 130,
+      // a demonstration's claims marked beside their emission, as everywhere an emission appears
+      render: (r) => (r.demo ? h('span', null, [emissionNo(r.emission), h(DemoTag)]) : emissionNo(r.emission)),
+    },
     { title: c.t('claims.columns.player'), key: 'player', width: 150, ellipsis: { tooltip: true } },
     {
       title: c.t('claims.columns.prize'),
@@ -75,6 +84,20 @@ export function createClaimColumns(c: ClaimColumnContext): DataTableColumns<Clai
       render: (r) => c.dateTime(r.soldAt),
     },
     { title: c.t('claims.columns.status'), key: 'status', width: 160, render: (r) => statusTag(c.t, r.status) },
+    {
+      title: c.t('claims.columns.assigned'),
+      key: 'assigned',
+      width: 140,
+      ellipsis: { tooltip: true },
+      render: (r) => r.assigned?.to ?? '',
+    },
+    {
+      title: c.t('claims.columns.daysPending'),
+      key: 'daysPending',
+      width: 130,
+      align: 'right',
+      render: (r) => (r.daysPending === null ? '' : (c.int ?? String)(r.daysPending)),
+    },
     { title: c.t('claims.columns.flags'), key: 'flags', minWidth: 200, render: (r) => flagTags(c.t, r) },
   ]
 }
