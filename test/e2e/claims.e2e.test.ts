@@ -38,6 +38,49 @@ async function formClosed(page: Page): Promise<void> {
     .catch(() => {})
 }
 
+/** Types a date of birth into the verify form's picker (as the user's locale writes it), then leaves the field. */
+async function birthDate(page: Page, day: string): Promise<void> {
+  const input = page.locator('[data-test="claim-birth-date"] input')
+  await input.fill(day)
+  // the calendar opened below the field: a click on the form's title closes it, the typed day kept
+  await page.locator('.n-modal .n-card-header').click()
+  await page.locator('.n-date-panel').waitFor({ state: 'detached', timeout: 5_000 })
+}
+
+/** Opens the assign form of the claim shown and sends a typed name. */
+async function assign(page: Page, name: string): Promise<void> {
+  if ((await page.locator('.n-modal').count()) === 0) await page.locator('[data-test="claim-assign"]').click()
+  await page.locator('[data-test="claim-assignee"] input').fill(name)
+  await page.locator('[data-test="claim-assign-submit"]').click()
+}
+
+/** The winner's receipt of the claim paid: its facts, the winner masked, the signatures, Print. */
+async function receipt(page: Page, claim: ClaimFacts): Promise<void> {
+  await page.locator('[data-test="claim-receipt-link"]').click()
+  await page.locator('[data-test="receipt"]').waitFor({ timeout: 15_000 })
+  const whole = await text(page, '[data-test="receipt"]')
+  expect(whole).toContain('500 000 CARATS')
+  expect(await text(page, '[data-test="receipt-serial"]')).toBe(claim.serial)
+  expect(await text(page, '[data-test="receipt-amount"]')).toBe(eur(claim.prizeCents))
+  expect(await text(page, '[data-test="receipt-method"]')).toBe('Virement')
+  expect(await text(page, '[data-test="receipt-reference"]')).toBe('VIR-2026-0001')
+  expect(await text(page, '[data-test="receipt-winner"]')).toBe('J. M., né(e) en 1980')
+  expect(await text(page, '[data-test="receipt-paid-by"]')).toBe(STAFF.manager)
+  expect(whole).not.toContain('Jeanne')
+  expect(whole).not.toContain('18AB12345')
+  expect(await page.locator('[data-test="signatures"] .box').count()).toBe(2)
+  // the journey's emission is a demonstration (simulated sales): said on the receipt, and watermarked
+  expect(await text(page, '[data-test="receipt-demo"]')).toContain('ne vaut pas paiement d’un gain réel')
+  expect(await page.locator('[data-test="receipt"] .watermark').count()).toBe(1)
+  await page.evaluate('window.__printed = 0; window.print = () => { window.__printed++ }')
+  await page.locator('[data-test="print"]').click()
+  expect(await page.evaluate('window.__printed')).toBe(1)
+  await screenshot(page, 'claims-3b-receipt')
+  await page.screenshot({ path: '/tmp/claim-receipt.png', fullPage: true })
+  await page.goBack()
+  await expect.poll(() => status(page), { timeout: 15_000 }).toBe('paid')
+}
+
 async function look(page: Page, locale: 'fr' | 'en', theme: 'light' | 'dark'): Promise<void> {
   await page.evaluate(
     `localStorage.setItem('carats.locale', '${locale}'); localStorage.setItem('carats.theme', '${theme}')`,
@@ -105,11 +148,33 @@ describe('prize claims: from a win to its payment', () => {
     expect(await page.locator('[data-test="claim-verify-submit"]').isDisabled()).toBe(true)
     await screenshot(page, 'claims-2-verify-form')
     await page.locator('[data-test="claim-reference"] input').fill('18AB12345')
+    // the winner's name and date of birth are asked too
+    expect(await page.locator('[data-test="claim-verify-submit"]').isDisabled()).toBe(true)
+    await page.locator('[data-test="claim-winner-name"] input').fill('Jeanne Martin')
+    // a minor is refused by the ledger, said beside the date; nothing is recorded
+    await birthDate(page, '01/01/2015')
+    await page.locator('[data-test="claim-verify-submit"]').click()
+    await expect
+      .poll(() => text(page, '[data-test="claim-birth-date-item"]'), { timeout: 15_000 })
+      .toContain('le gagnant a moins de 18 ans')
+    expect(await status(page)).toBe('pending')
+    await screenshot(page, 'claims-2b-verify-minor')
+    await birthDate(page, '14/05/1980')
+    await expect.poll(() => text(page, '[data-test="claim-birth-date-item"]')).not.toContain('moins de 18 ans')
     await page.locator('[data-test="claim-verify-submit"]').click()
     await expect.poll(() => status(page), { timeout: 15_000 }).toBe('verified')
     await formClosed(page)
     expect(await text(page, '[data-test="step-verified"]')).toContain(`par ${STAFF.support}`)
-    expect(await text(page, '[data-test="step-verified"]')).toContain('Passeport n° 18AB12345')
+    // the document's number masked to its last four characters, for everyone; the winner by initials and year
+    expect(await text(page, '[data-test="step-verified"]')).toContain('Passeport n° …2345')
+    expect(await text(page, '[data-test="step-verified"]')).not.toContain('18AB12345')
+    expect(await text(page, '[data-test="claim-document-masked"]')).toBe('Passeport n° …2345')
+    expect(await text(page, '[data-test="claim-winner"]')).toBe('J. M., né(e) en 1980')
+    expect(await text(page, '[data-test="claim"]')).not.toContain('Jeanne')
+    expect(await text(page, '[data-test="claim-days-pending"]')).toMatch(/jour|aujourd’hui/)
+    // support neither assigns nor sees the whole identity
+    expect(await page.locator('[data-test="claim-assign"]').count()).toBe(0)
+    expect(await page.locator('[data-test="claim-identity"]').count()).toBe(0)
     // the person who verified is offered no approval: a manager, someone else, approves
     expect(await page.locator('[data-test="claim-approve"]').count()).toBe(0)
     expect(await text(page, '[data-test="note-next"]')).toContain(
@@ -128,6 +193,9 @@ describe('prize claims: from a win to its payment', () => {
     await expect.poll(() => text(m, '[data-test="claim-payment-item"]')).toContain('Au moins 3 caractères')
     expect(await m.locator('[data-test="claim-pay-submit"]').isDisabled()).toBe(true)
     await m.locator('[data-test="claim-payment"] input').fill('VIR-2026-0001')
+    // the method is asked too
+    expect(await m.locator('[data-test="claim-pay-submit"]').isDisabled()).toBe(true)
+    await m.locator('[data-test="claim-method-transfer"]').click()
     await m.locator('[data-test="claim-pay-submit"]').click()
     await expect.poll(() => status(m), { timeout: 15_000 }).toBe('paid')
     await formClosed(m)
@@ -140,7 +208,12 @@ describe('prize claims: from a win to its payment', () => {
     expect(await m.locator('[data-test="claim-pay"]').count()).toBe(0)
     expect(await m.locator('[data-test="claim-actions"] button').count()).toBe(0)
     expect(await text(m, '[data-test="note-closed"]')).toContain('la réclamation est close')
+    expect(await text(m, '[data-test="claim-method-paid"]')).toBe('Virement')
+    expect(await m.locator('[data-test="claim-status"] [data-test="demo-tag"]').count()).toBe(1)
+    expect(await m.locator('[data-test="claim-days-pending"]').count()).toBe(0)
     await screenshot(m, 'claims-3-paid-fr')
+    await m.screenshot({ path: '/tmp/claim-page.png', fullPage: true })
+    await receipt(m, won)
     await look(m, 'fr', 'dark')
     await expect.poll(() => status(m), { timeout: 15_000 }).toBe('paid')
     await m.waitForTimeout(400)
@@ -169,12 +242,31 @@ describe('prize claims: from a win to its payment', () => {
     await expect.poll(() => status(m), { timeout: 15_000 }).toBe('approved')
     await m.locator('[data-test="claim-pay"]').click()
     await m.locator('[data-test="claim-payment"] input').fill('VIR-2026-0001')
+    await m.locator('[data-test="claim-method-cheque"]').click()
     await m.locator('[data-test="claim-pay-submit"]').click()
     await expect
       .poll(() => text(m, '[data-test="claim-payment-item"]'), { timeout: 15_000 })
       .toContain(`Déjà utilisée pour la réclamation ${won.serial}`)
     expect(await status(m)).toBe('approved')
     await screenshot(m, 'claims-5-reference-used')
+    await m.locator('.n-modal [data-test="claim-pay-submit"]').waitFor()
+    await m.keyboard.press('Escape')
+    await formClosed(m)
+
+    // the manager assigns the open claim (typed: a manager does not read the accounts), refused for an auditor
+    await assign(m, STAFF.auditor)
+    await expect
+      .poll(() => text(m, '[data-test="claim-assignee-item"]'), { timeout: 15_000 })
+      .toContain(`${STAFF.auditor} n’est pas un compte actif`)
+    await assign(m, STAFF.support)
+    await m.locator('.n-modal').waitFor({ state: 'detached', timeout: 10_000 })
+    await expect.poll(() => text(m, '[data-test="claim-assigned"]'), { timeout: 15_000 }).toContain(STAFF.support)
+    await goTo(m, `#/claims?player=${encodeURIComponent(other.player)}`)
+    const assignedRow = m.locator('[data-test="claims-table"] tbody tr').filter({ hasText: other.serial })
+    await assignedRow.waitFor({ timeout: 15_000 })
+    expect(norm(await assignedRow.innerText())).toContain(STAFF.support)
+    expect(await text(m, '[data-test="claims-table"] thead')).toContain('Confiée à')
+    expect(await text(m, '[data-test="claims-table"] thead')).toContain('Jours en attente')
     expect(problems).toEqual([])
     expect(manager.problems).toEqual([])
   }, 180_000)
@@ -223,6 +315,28 @@ describe('prize claims: from a win to its payment', () => {
     await a.locator('[data-test="step-signedOff"]').waitFor({ timeout: 15_000 })
     expect(await text(a, '[data-test="step-signedOff"]')).toContain(`par ${STAFF.auditor}`)
     expect(await a.locator('[data-test="claim-signOff"]').count()).toBe(0)
+
+    // the auditor looks at the whole identity of the claim paid in the first test, with a reason
+    await goTo(a, `#/claims/${won.serial}`)
+    await expect.poll(() => status(a), { timeout: 15_000 }).toBe('paid')
+    await a.locator('[data-test="claim-identity"]').click()
+    await a.locator('[data-test="claim-identity-reason"] input').fill('ok')
+    expect(await a.locator('[data-test="claim-identity-submit"]').isDisabled()).toBe(true)
+    await a.locator('[data-test="claim-identity-reason"] input').fill('Contrôle du paiement')
+    await a.locator('[data-test="claim-identity-submit"]').click()
+    const whole = a.locator('[data-test="claim-identity-whole"]')
+    await whole.waitFor({ timeout: 15_000 })
+    expect(await text(a, '[data-test="identity-name"]')).toBe('Jeanne Martin')
+    expect(await text(a, '[data-test="identity-birth-date"]')).toContain('1980')
+    expect(await text(a, '[data-test="identity-reference"]')).toBe('18AB12345')
+    expect(await text(a, '[data-test="claim-identity-logged"]')).toContain('Contrôle du paiement')
+    await screenshot(a, 'claims-6b-identity')
+    await a.locator('[data-test="claim-identity-close"]').click()
+    await whole.waitFor({ state: 'detached', timeout: 10_000 })
+    // the page itself still shows it masked
+    expect(await text(a, '[data-test="claim"]')).not.toContain('18AB12345')
+    const looked = await app.call('audit:list', { action: 'claim.identity-view' }, await app.token('auditor'))
+    expect(JSON.stringify(looked)).toContain(won.serial)
 
     // signed off: the manager may pay it now
     await m.reload()
