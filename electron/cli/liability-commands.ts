@@ -15,10 +15,11 @@ export const liabilitySynopsis: Record<string, string[]> = {
   ],
 }
 
-const HEAD = ['', 'credited', 'paid', 'outstanding', 'expired', 'void', 'unsold', 'prize table', 'gap']
+const HEAD = ['', 'won', 'credited', 'paid', 'outstanding', 'expired', 'void', 'unsold', 'prize table', 'gap']
 
 const cells = (label: string, f: LiabilityFigures) => [
   label,
+  eur(f.wonCents),
   eur(f.creditedCents),
   eur(f.paidCents),
   `${eur(f.outstandingCents)} (${int(f.claims.outstanding)})`,

@@ -61,6 +61,7 @@ export const CSV_COLUMN_IDS = [
   'days_pending',
   // prize liability (reports/liability-csv.ts)
   'claimed',
+  'won_cents',
   'credited_cents',
   'paid_cents',
   'outstanding_cents',
@@ -150,6 +151,7 @@ export const CSV_WORDS: Record<'fr' | 'en', CsvWords> = {
       expired_at: 'Expirée le',
       days_pending: 'Jours en attente',
       claimed: 'Réclamé en personne',
+      won_cents: 'Gagné (€)',
       credited_cents: 'Crédité aux joueurs (€)',
       paid_cents: 'Payé (€)',
       outstanding_cents: 'À payer (€)',
@@ -233,6 +235,7 @@ export const CSV_WORDS: Record<'fr' | 'en', CsvWords> = {
       expired_at: 'Expired at',
       days_pending: 'Days pending',
       claimed: 'Claimed in person',
+      won_cents: 'Won (€)',
       credited_cents: 'Credited to players (€)',
       paid_cents: 'Paid (€)',
       outstanding_cents: 'Outstanding (€)',

@@ -113,6 +113,8 @@ describe('prize liability and claim deadlines', () => {
     }
     for (const [part, value] of Object.entries(expected))
       expect(await text(page, `[data-test="total-${part}"] dd`), part).toBe(value)
+    // what the units sold won, the five parts that are not unsold
+    expect(await text(page, '[data-test="total-won"]')).toContain(eur(f.won))
     // the six parts make the prize table: no gap, no warning, no gap column
     expect(f.credited + f.paid.cents + f.outstanding.cents + f.void.cents + (table - f.won)).toBe(table)
     expect(await page.locator('[data-test="liability-gap"]').count()).toBe(0)
@@ -149,6 +151,7 @@ describe('prize liability and claim deadlines', () => {
     const total = Object.fromEntries(lines[head].map((id, i) => [id, lines[lines.length - 1][i]]))
     expect(total).toMatchObject({
       emission: '',
+      won_cents: String(f.won),
       credited_cents: String(f.credited),
       paid_cents: String(f.paid.cents),
       outstanding_cents: String(f.outstanding.cents),

@@ -15,6 +15,7 @@ const COLUMNS: CsvColumn[] = [
   { id: 'claimed', kind: 'yes-no' },
   { id: 'initial', kind: 'int' },
   { id: 'sold', kind: 'int' },
+  { id: 'won_cents', kind: 'cents' },
   { id: 'credited_cents', kind: 'cents' },
   { id: 'paid_cents', kind: 'cents' },
   { id: 'outstanding_cents', kind: 'cents' },
@@ -26,6 +27,7 @@ const COLUMNS: CsvColumn[] = [
 ]
 
 const parts = (f: LiabilityFigures): CsvCell[] => [
+  f.wonCents,
   f.creditedCents,
   f.paidCents,
   f.outstandingCents,

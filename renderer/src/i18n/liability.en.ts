@@ -52,6 +52,7 @@ const liability: Messages['liability'] = {
   inPersonHint: 'From the claim threshold up: claimed in person, not credited',
   emissionTotal: 'Emission total',
   claims: 'no claim | {n} claim | {n} claims',
+  won: 'Won by the units sold: {amount} (credited + paid + outstanding + expired + void)',
   expand: 'Show the prizes of block {block}',
   collapse: 'Hide the prizes of block {block}',
   emissionTitle: 'Emission {no} · {code}',

@@ -50,6 +50,7 @@ export default {
   inPersonHint: 'À partir du seuil de réclamation : réclamé en personne, pas crédité',
   emissionTotal: 'Total de l’émission',
   claims: 'aucune réclamation | {n} réclamation | {n} réclamations',
+  won: 'Gagné par les unités vendues : {amount} (crédité + payé + à payer + expiré + annulé)',
   expand: 'Afficher les lots du bloc {block}',
   collapse: 'Masquer les lots du bloc {block}',
   emissionTitle: 'Émission {no} · {code}',
