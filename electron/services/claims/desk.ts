@@ -21,7 +21,7 @@ import type {
   WinnerFigures,
 } from '../../contract/claims-types'
 import type { CsvFile } from '../../contract/types'
-import { buildClaimsContext, claimRow, maskedReference, SELECT, toClaim } from './rows'
+import { buildClaimsContext, claimRow, SELECT, toClaim } from './rows'
 import type { ClaimRow, ClaimsContext, ClaimsDeps } from './context'
 import {
   approveClaim,
@@ -112,7 +112,7 @@ function claimsFile(
   { form = 'machine', locale = 'fr', timeZone, ...filters }: ClaimsCsvFilters & Partial<CsvStyle>,
 ): CsvFile {
   const asOf = iso(ctx.clock())
-  return claimsCsv(allClaims(ctx, filters), filters, asOf, { form, locale, timeZone }, maskedReference)
+  return claimsCsv(allClaims(ctx, filters), filters, asOf, { form, locale, timeZone })
 }
 
 function claimDetail(ctx: ClaimsContext, serial: string): ClaimDetail {
