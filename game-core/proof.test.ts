@@ -31,6 +31,14 @@ describe('commitment version 2', () => {
     expect(v2.commitment).not.toBe(v1.commitment)
   })
 
+  it('commits the same whether the units are hashed one call each or many in one call', () => {
+    expect(prim.sha256Many).toBeDefined()
+    const { sha256Many: _many, ...oneByOne } = prim
+    const slow = verifyBlock(def, oneByOne, ref, { commitmentVersion: 2 })
+    expect(slow.commitment).toBe(v2.commitment)
+    expect(toHex(slow.leafHashes)).toBe(toHex(v2.leafHashes))
+  })
+
   it('makes a leaf SHA256(0x00 ‖ h…) of the salted unit hashes SHA256(0x02 ‖ salt ‖ record)', () => {
     const key = deriveSaltKey(prim, ref)
     const unitHashes = Array.from({ length: CHUNK_UNITS }, (_, u) =>

@@ -1,5 +1,6 @@
 import { createCipheriv, createHmac, hash, randomBytes, type Cipher } from 'node:crypto'
 import type { Primitives } from '../../game-core/primitives'
+import { sha256Many } from './sha256-many'
 
 /** What the keystream encrypts: zeros, never written, grown to the longest call (a whole batch's stream). */
 let zeros = new Uint8Array(1 << 16)
@@ -22,6 +23,8 @@ function sameKey(a: Buffer, b: Uint8Array): boolean {
 export const nodePrimitives: Primitives = {
   // The one-shot crypto.hash (Node 20.12+): no Hash object per call (62,625 leaves a block).
   sha256: (data) => hash('sha256', data, 'buffer'),
+  // Many messages of one length in one call: WebAssembly, four at a time (a block's unit hashes).
+  sha256Many,
   hmacSha256: (key, data) => createHmac('sha256', key).update(data).digest(),
   keystream(key, firstBlock, length) {
     let state = last

@@ -13,6 +13,7 @@ import { benchImport } from './import'
 import { benchClaims } from './claims'
 import { benchLoad } from './load'
 import { benchVault } from './vault'
+import { benchVerify } from './verify'
 
 const sections: Record<string, () => Promise<unknown>> = {
   core: () => benchCore({ runs: 5 }),
@@ -23,6 +24,7 @@ const sections: Record<string, () => Promise<unknown>> = {
   claims: () => benchClaims(),
   load: () => benchLoad(),
   vault: () => benchVault(),
+  verify: () => benchVerify(),
   import: () => benchImport({ lines: Number(process.env.CARATS_BENCH_IMPORT_LINES || 100_000), runs: 5 }),
 }
 
