@@ -6,7 +6,7 @@
 import { createHash, createHmac } from 'node:crypto'
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs'
 import { join } from 'node:path'
-import { canonical, hex, readDefinition, serialOf, unhex, verifyBlock } from './carats-verify.mjs'
+import { canonical, hex, progressLine, readDefinition, serialOf, unhex, verifyBlockThreaded } from './carats-verify.mjs'
 
 export const BUNDLE_FORMAT = 'carats-publication/1'
 export const SALES_HEADER = 'serial,soldAt,prizeCents'
@@ -216,7 +216,7 @@ function checkSales(dir, blk, e, def, prizeOf, problems) {
 const safeName = (name) => typeof name === 'string' && /^[\w.-]+$/.test(name) && name !== '.' && name !== '..'
 
 /** One block: its secret (from the shares, for two-person seeding), its units and commitment, its sales. */
-function checkBlock(dir, bundle, defn, shares, blk) {
+async function checkBlock(dir, bundle, defn, shares, blk, { threads, progress }) {
   const problems = new Problems()
   const e = bundle.emission.number
   const out = {
@@ -250,7 +250,11 @@ function checkBlock(dir, bundle, defn, shares, blk) {
         `block ${blk.block}'s secret is not HMAC(A || C, "CARATS/v1/secret" || e || b) of the ceremony's shares`,
       )
   }
-  const r = verifyBlock(defn.def, defn.digest, secret, e, blk.block, blk.commitmentVersion)
+  const onProgress = progress?.(`block ${blk.block}`)
+  const r = await verifyBlockThreaded(defn.def, defn.digest, secret, e, blk.block, blk.commitmentVersion, {
+    threads,
+    onProgress,
+  })
   for (const p of r.problems) problems.add('unsound', p)
   out.derivedCommitment = r.commitment
   if (r.commitment !== blk.commitment)
@@ -264,16 +268,18 @@ function checkBlock(dir, bundle, defn, shares, blk) {
 
 /**
  * Checks a bundle folder completely, offline: { holds, problems (the bundle's), blocks (each with
- * its own problems) }. Throws UnreadableBundle when the input cannot be read.
+ * its own problems) }. Throws UnreadableBundle when the input cannot be read. Each block is
+ * re-derived on `threads` threads (all the cores by default); `progress(label)`, when given,
+ * makes the function told of each block's progress.
  */
-export function verifyBundle(dir, { onBlock } = {}) {
+export async function verifyBundle(dir, { onBlock, threads, progress } = {}) {
   const bundle = readBundle(dir)
   const problems = new Problems()
   const defn = checkDefinition(bundle, problems)
   const shares = checkCeremony(bundle.ceremony, problems)
   const blocks = []
   for (const blk of bundle.blocks ?? []) {
-    const r = checkBlock(dir, bundle, defn, shares, blk)
+    const r = await checkBlock(dir, bundle, defn, shares, blk, { threads, progress })
     onBlock?.(r)
     blocks.push(r)
   }
@@ -297,9 +303,9 @@ export function blockLine(b) {
 }
 
 /** The command: prints each block as it is checked, then the verdict. Returns the exit code. */
-export function bundleCommand(dir, print = console.log) {
+export async function bundleCommand(dir, print = console.log, { threads } = {}) {
   try {
-    const r = verifyBundle(dir, { onBlock: (b) => print(blockLine(b)) })
+    const r = await verifyBundle(dir, { onBlock: (b) => print(blockLine(b)), threads, progress: progressLine })
     if (r.problems.length) print(`the bundle FAILS:\n    ${describe(r.problems)}`)
     const e = r.emission
     print(

@@ -49,3 +49,28 @@ export interface BundleResult {
   problems: BundleProblem[]
   blocks: BundleBlockResult[]
 }
+export interface OutsideVerification {
+  sound: boolean
+  problems: string[]
+  units: number
+  merkleRoot: string
+  commitment: string
+}
+export function readDefinition(json: unknown): { def: unknown; text: string; digest: Uint8Array }
+export function verifyBlock(
+  def: unknown,
+  digest: Uint8Array,
+  secret: Uint8Array,
+  emission: number,
+  block: number,
+  version: number,
+): OutsideVerification
+export function verifyBlockThreaded(
+  def: unknown,
+  digest: Uint8Array,
+  secret: Uint8Array,
+  emission: number,
+  block: number,
+  version: number,
+  opts?: { threads?: number; onProgress?: (done: number, total: number) => void },
+): Promise<OutsideVerification>

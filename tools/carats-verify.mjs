@@ -21,8 +21,11 @@
  *       recomputes the known-answer vectors (game-core/vectors/) and says which differ; with
  *       --whole, also the main block's 8,016,000 units, Merkle roots and commitments.
  */
+import * as nodeCrypto from 'node:crypto'
 import { createCipheriv, createHash, createHmac } from 'node:crypto'
 import { readFileSync } from 'node:fs'
+import { availableParallelism } from 'node:os'
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads'
 import { bundleCommand } from './carats-verify-bundle.mjs'
 
 // ---------------------------------------------------------------------------------------------
@@ -138,7 +141,12 @@ export function tierTable(def, key) {
 /** The unit's words: its slice D_u of 8·16 bytes, then the extra slices r = 0, 1, … */
 class Words {
   constructor(slice, extraKey, unit, sliceBlocks) {
-    Object.assign(this, { buf: slice, p: 0, extraKey, unit, sliceBlocks, extraSlices: 0 })
+    this.buf = slice
+    this.p = 0
+    this.extraKey = extraKey
+    this.unit = unit
+    this.sliceBlocks = sliceBlocks
+    this.extraSlices = 0
   }
   next() {
     if (this.p >= this.buf.length) {
@@ -157,8 +165,9 @@ class Words {
       return Math.floor(m / 65536)
     }
   }
-  weighted(weights) {
-    const x = this.uniform(weights.reduce((a, w) => a + w, 0))
+  /** weighted(options) of §4, the options given by their weights and the weights' total. */
+  weighted(weights, total) {
+    const x = this.uniform(total)
     let acc = 0
     for (let i = 0; i < weights.length; i++) {
       acc += weights[i]
@@ -172,23 +181,56 @@ export const sliceBlocks = (def) =>
   Math.ceil((2 * (def.winningCells + 2 * def.yoursCells + Math.min(def.winningCells, def.yoursCells) + 1)) / 16)
 export const recordSize = (def) => 10 + def.winningCells + 2 * def.yoursCells
 
+const sum = (xs) => xs.reduce((a, x) => a + x, 0)
+const plans = new WeakMap()
+/** What a definition fixes for every unit, worked out once: its compositions, decoy weights, amounts. */
+function planOf(def) {
+  let plan = plans.get(def)
+  if (!plan) {
+    const decoys = def.decoyWeights.filter((d) => d.weight > 0)
+    const compositions = def.tiers.map((t) => {
+      const rule = def.compositions.find((c) => c.amountCents === t.amountCents)
+      const weights = rule.options.map((o) => o.weight)
+      return { parts: rule.options.map((o) => o.partsCents), weights, total: sum(weights) }
+    })
+    const decoyWeights = decoys.map((d) => d.weight)
+    plan = {
+      compositions,
+      decoyAmounts: decoys.map((d) => d.amountCents),
+      decoyWeights,
+      decoyTotal: sum(decoyWeights),
+      amountIndex: new Map(def.printableAmountsCents.map((a, i) => [a, i])),
+      // listed[n] for every number n of the list (numbers are bytes in a record)
+      listed: Array.from({ length: 256 }, (_, n) => def.numbers.includes(n)),
+    }
+    plans.set(def, plan)
+  }
+  return plan
+}
+
+/** n as 4 bytes, big-endian, at `at` (in place: a DataView per record costs more than the unit). */
+const putU32 = (bytes, at, n) => {
+  for (let i = 0; i < 4; i++) bytes[at + i] = n >>> (24 - 8 * i)
+}
+
+const swap = (a, i, j) => {
+  const t = a[i]
+  a[i] = a[j]
+  a[j] = t
+}
+
 /** The unit's content and record from its slice; `extraSlices` says how many extra slices it took. */
 export function makeUnit(def, k, tier, unit, slice) {
   const W = def.winningCells,
     Y = def.yoursCells
+  const plan = planOf(def)
   const words = new Words(slice, k.extra, unit, sliceBlocks(def))
-  const pool = [...def.numbers]
-  const swap = (a, i, j) => {
-    const t = a[i]
-    a[i] = a[j]
-    a[j] = t
-  }
+  const pool = def.numbers.slice()
   for (let j = 0; j < W; j++) swap(pool, j, j + words.uniform(pool.length - j))
   let parts = []
   if (tier !== 255) {
-    const rule = def.compositions.find((c) => c.amountCents === def.tiers[tier].amountCents)
-    const option = rule.options.length > 1 ? words.weighted(rule.options.map((o) => o.weight)) : 0
-    parts = rule.options[option].partsCents
+    const c = plan.compositions[tier]
+    parts = c.parts[c.parts.length > 1 ? words.weighted(c.weights, c.total) : 0]
   }
   const km = parts.length
   for (let j = 0; j < Y - km; j++) {
@@ -197,7 +239,8 @@ export function makeUnit(def, k, tier, unit, slice) {
   }
   const c = pool.slice(0, W)
   for (let j = 0; j < km; j++) swap(c, j, j + words.uniform(W - j))
-  const cells = Array.from({ length: Y }, (_, i) => i)
+  const cells = []
+  for (let i = 0; i < Y; i++) cells.push(i)
   const numbers = new Array(Y),
     amounts = new Array(Y)
   for (let j = 0; j < km; j++) {
@@ -205,21 +248,21 @@ export function makeUnit(def, k, tier, unit, slice) {
     numbers[cells[j]] = c[j]
     amounts[cells[j]] = parts[j]
   }
-  const decoyOptions = def.decoyWeights.filter((d) => d.weight > 0)
   for (let j = 0; j < Y - km; j++) {
     numbers[cells[km + j]] = pool[W + j]
-    amounts[cells[km + j]] = decoyOptions[words.weighted(decoyOptions.map((d) => d.weight))].amountCents
+    amounts[cells[km + j]] = plan.decoyAmounts[words.weighted(plan.decoyWeights, plan.decoyTotal)]
   }
   const prize = tier === 255 ? 0 : def.tiers[tier].amountCents
   const winning = pool.slice(0, W)
-  const record = cat(
-    u32(unit),
-    u32(prize),
-    Uint8Array.from(winning),
-    Uint8Array.from(numbers),
-    Uint8Array.from(amounts, (a) => def.printableAmountsCents.indexOf(a)),
-    Uint8Array.of(tier, km),
-  )
+  // the record (§5): unit, prize, winning numbers, numbers, amounts' indexes, tier, matches
+  const record = new Uint8Array(recordSize(def))
+  putU32(record, 0, unit)
+  putU32(record, 4, prize)
+  record.set(winning, 8)
+  record.set(numbers, 8 + W)
+  for (let i = 0; i < Y; i++) record[8 + W + Y + i] = plan.amountIndex.get(amounts[i])
+  record[8 + W + 2 * Y] = tier
+  record[9 + W + 2 * Y] = km
   return {
     unit,
     tier,
@@ -233,21 +276,27 @@ export function makeUnit(def, k, tier, unit, slice) {
   }
 }
 
+/** True when a value comes twice in xs. */
+function repeats(xs) {
+  for (let i = 1; i < xs.length; i++) for (let j = 0; j < i; j++) if (xs[i] === xs[j]) return true
+  return false
+}
+
 /** What the content pays, found without the derivation: gems whose number is a winning number. */
 export function evaluate(def, content) {
   const problems = []
-  const allowed = new Set(def.numbers)
-  const all = [...content.winning, ...content.numbers]
-  if (
-    new Set(content.winning).size !== content.winning.length ||
-    new Set(content.numbers).size !== content.numbers.length
-  )
-    problems.push('a number repeats in a zone')
-  if (!all.every((n) => allowed.has(n))) problems.push('a number is not in the list')
-  if (!content.amountsCents.every((a) => def.printableAmountsCents.includes(a)))
-    problems.push('an amount is not printable')
-  const win = new Set(content.winning)
-  const prize = content.numbers.reduce((s, n, i) => (win.has(n) ? s + content.amountsCents[i] : s), 0)
+  const plan = planOf(def)
+  const { winning, numbers, amountsCents } = content
+  if (repeats(winning) || repeats(numbers)) problems.push('a number repeats in a zone')
+  let listed = true
+  for (const n of winning) listed &&= plan.listed[n] === true
+  for (const n of numbers) listed &&= plan.listed[n] === true
+  if (!listed) problems.push('a number is not in the list')
+  let printable = true
+  for (const a of amountsCents) printable &&= def.printableAmountsCents.includes(a)
+  if (!printable) problems.push('an amount is not printable')
+  let prize = 0
+  for (let i = 0; i < numbers.length; i++) if (winning.includes(numbers[i])) prize += amountsCents[i]
   return { prizeCents: prize, problems }
 }
 
@@ -294,53 +343,76 @@ export function rootFromPath(leaf, m, n, path) {
   }
   return walk(m, n, path.length)
 }
-export const unitHash = (salt, record) => sha256(Uint8Array.of(2), salt, record)
+/** SHA-256 of one byte array: crypto.hash where Node has it (20.12+: no Hash object per call). */
+const sha256Of =
+  typeof nodeCrypto.hash === 'function'
+    ? (bytes) => new Uint8Array(nodeCrypto.hash('sha256', bytes, 'buffer'))
+    : (bytes) => sha256(bytes)
+let unitMessage = new Uint8Array(0)
+/** h_u = SHA256(0x02 ‖ salt ‖ record) (§7), the message laid out in one reused array. */
+export function unitHash(salt, record) {
+  const length = 1 + salt.length + record.length
+  if (unitMessage.length !== length) unitMessage = new Uint8Array(length)
+  unitMessage[0] = 2
+  unitMessage.set(salt, 1)
+  unitMessage.set(record, 1 + salt.length)
+  return sha256Of(unitMessage)
+}
 export function commitment(version, e, b, def, digest, root) {
   return hex(
     sha256(ascii(`CARATS-BLOCK-COMMITMENT-v${version}`), u16(e), u16(b), u32(def.blockSize), u32(128), digest, root),
   )
 }
 
-/** Every unit of a block, in order, chunk by chunk: calls onChunk(chunkIndex, units, salts). */
-export function deriveBlock(def, secret, e, b, { onChunk, tiers } = {}) {
-  const k = keys(secret, e, b)
-  const T = tiers ?? tierTable(def, k.tiers)
+/** A unit's problem, in words, or null: its evaluation must give its tier's amount (§4). */
+function unitProblem(def, u) {
+  const ev = evaluate(def, u)
+  if (ev.problems.length === 0 && ev.prizeCents === u.prizeCents) return null
+  return `unit ${u.unit}: shows ${ev.prizeCents} cents, its outcome is ${u.prizeCents} (${ev.problems.join('; ')})`
+}
+
+/**
+ * Chunks `from` … `to`-1 of a block (128 units each, §6): every unit derived and evaluated, the
+ * tiers counted, each chunk's leaf (§6 or §7). `onProgress(units)` is told of the units done.
+ */
+export function checkChunks(def, k, T, version, from, to, onProgress = () => {}) {
   const sb = 16 * sliceBlocks(def)
-  const unitStream = new Keystream(k.units, 0)
-  const saltStream = new Keystream(k.salts, 0)
-  for (let first = 0, c = 0; first < def.blockSize; first += 128, c++) {
+  const unitStream = new Keystream(k.units, 128 * from * (sb / 16))
+  const saltStream = new Keystream(k.salts, 2 * 128 * from)
+  const leaves = new Uint8Array(32 * (to - from))
+  const counts = new Array(def.tiers.length + 1).fill(0)
+  const problems = []
+  for (let c = from; c < to; c++) {
+    const first = 128 * c
     const n = Math.min(128, def.blockSize - first)
     const stream = unitStream.take(n * sb)
     const salts = saltStream.take(32 * n)
-    const units = []
-    for (let i = 0; i < n; i++)
-      units.push(makeUnit(def, k, T[first + i], first + i, stream.subarray(i * sb, (i + 1) * sb)))
-    onChunk(c, units, salts)
+    const body = []
+    for (let i = 0; i < n; i++) {
+      const u = makeUnit(def, k, T[first + i], first + i, stream.subarray(i * sb, (i + 1) * sb))
+      const problem = unitProblem(def, u)
+      if (problem) problems.push(problem)
+      counts[u.tier === 255 ? def.tiers.length : u.tier]++
+      body.push(version === 1 ? u.record : unitHash(salts.subarray(32 * i, 32 * i + 32), u.record))
+    }
+    leaves.set(sha256(Uint8Array.of(0), ...body), 32 * (c - from))
+    if ((c - from) % 64 === 63 || c === to - 1) onProgress(Math.min(128 * (c + 1), def.blockSize) - 128 * from)
   }
-  return { keys: k, tiers: T }
+  return { leaves, counts, problems }
 }
 
-export function verifyBlock(def, digest, secret, e, b, version) {
-  const leaves = []
+const chunksOf = (def) => Math.ceil(def.blockSize / 128)
+
+/** The verdict from the chunks' results, in chunk order: the tiers against the table, the commitment. */
+function verdict(def, digest, e, b, version, tiers, parts) {
   const counts = new Array(def.tiers.length + 1).fill(0)
   const problems = []
-  const { tiers } = deriveBlock(def, secret, e, b, {
-    onChunk(c, units, salts) {
-      for (const u of units) {
-        const ev = evaluate(def, u)
-        if (ev.problems.length || ev.prizeCents !== u.prizeCents)
-          problems.push(
-            `unit ${u.unit}: shows ${ev.prizeCents} cents, its outcome is ${u.prizeCents} (${ev.problems.join('; ')})`,
-          )
-        counts[u.tier === 255 ? def.tiers.length : u.tier]++
-      }
-      const body =
-        version === 1
-          ? units.map((u) => u.record)
-          : units.map((u, i) => unitHash(salts.subarray(32 * i, 32 * i + 32), u.record))
-      leaves.push(sha256(Uint8Array.of(0), ...body))
-    },
-  })
+  const leaves = []
+  for (const part of parts) {
+    part.counts.forEach((n, i) => (counts[i] += n))
+    problems.push(...part.problems)
+    for (let at = 0; at < part.leaves.length; at += 32) leaves.push(part.leaves.subarray(at, at + 32))
+  }
   def.tiers.forEach((t, i) => {
     if (counts[i] !== t.count)
       problems.push(`tier ${t.amountCents} cents: ${counts[i]} units, the table says ${t.count}`)
@@ -355,6 +427,57 @@ export function verifyBlock(def, digest, secret, e, b, version) {
     leaves,
     tiers,
   }
+}
+
+/** Every unit of a block re-derived and checked, and its commitment, on this thread. */
+export function verifyBlock(def, digest, secret, e, b, version) {
+  const k = keys(secret, e, b)
+  const T = tierTable(def, k.tiers)
+  return verdict(def, digest, e, b, version, T, [checkChunks(def, k, T, version, 0, chunksOf(def))])
+}
+
+/**
+ * The same on `threads` worker threads (all the cores by default), each checking a run of
+ * chunks; the tier table is built first, once, in memory they share. `onProgress(done, total)`
+ * is told of the units checked.
+ */
+export async function verifyBlockThreaded(def, digest, secret, e, b, version, { threads, onProgress } = {}) {
+  const k = keys(secret, e, b)
+  const tiers = tierTable(def, k.tiers)
+  const T = new Uint8Array(new SharedArrayBuffer(def.blockSize))
+  T.set(tiers)
+  const total = chunksOf(def)
+  const n = Math.max(1, Math.min(threads ?? availableParallelism(), total))
+  const done = new Array(n).fill(0)
+  onProgress?.(0, def.blockSize)
+  const parts = await Promise.all(
+    Array.from({ length: n }, (_, w) => {
+      const from = Math.floor((total * w) / n)
+      const to = Math.floor((total * (w + 1)) / n)
+      const worker = new Worker(new URL(import.meta.url), {
+        workerData: { caratsChunks: { def, secret, e, b, version, T, from, to } },
+      })
+      return new Promise((resolve, reject) => {
+        worker.on('message', (m) => {
+          if (m.result) return resolve(m.result)
+          done[w] = m.units
+          onProgress?.(
+            done.reduce((a, x) => a + x, 0),
+            def.blockSize,
+          )
+        })
+        worker.on('error', reject)
+        worker.on('exit', (code) => reject(new Error(`a verifying thread stopped (exit ${code})`)))
+      })
+    }),
+  )
+  return verdict(def, digest, e, b, version, T, parts)
+}
+
+/** A worker thread of verifyBlockThreaded: its run of chunks, its progress on the way. */
+function chunksThread({ def, secret, e, b, version, T, from, to }) {
+  const r = checkChunks(def, keys(secret, e, b), T, version, from, to, (units) => parentPort.postMessage({ units }))
+  parentPort.postMessage({ result: r }, [r.leaves.buffer])
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -533,7 +656,22 @@ function flags(args) {
   return out
 }
 
-function main(argv) {
+/**
+ * A progress line on standard error: rewritten in place on a terminal, else a line each 10 %.
+ * `done` and `total` in units; `label` says what is checked.
+ */
+export function progressLine(label, stream = process.stderr) {
+  let shown = -1
+  return (done, total) => {
+    const pct = Math.floor((100 * done) / total)
+    if (stream.isTTY) {
+      if (pct !== shown) stream.write(`\r${label}: ${pct} % (${done} / ${total} units)${done === total ? '\n' : ''}`)
+    } else if (Math.floor(pct / 10) !== Math.floor(shown / 10)) stream.write(`${label}: ${pct} %\n`)
+    shown = pct
+  }
+}
+
+async function main(argv) {
   const [what, ...rest] = argv
   if (what === 'proof' && rest[0]) {
     const r = verifyProof(JSON.parse(readFileSync(rest[0], 'utf8')))
@@ -549,7 +687,10 @@ function main(argv) {
     const { def, digest } = readDefinition(readFileSync(f.definition, 'utf8'))
     const version = Number(f['commitment-version'] ?? 2)
     const t0 = Date.now()
-    const r = verifyBlock(def, digest, unhex(f.secret), Number(f.emission), Number(f.block), version)
+    const [e, b] = [Number(f.emission), Number(f.block)]
+    const threads = f.threads === undefined ? undefined : Number(f.threads)
+    const onProgress = progressLine(`block ${e}/${b}`)
+    const r = await verifyBlockThreaded(def, digest, unhex(f.secret), e, b, version, { threads, onProgress })
     const matches = f.commitment ? r.commitment === f.commitment.toLowerCase() : null
     console.log(
       `${r.units} units in ${((Date.now() - t0) / 1000).toFixed(1)} s; ${r.sound ? 'every unit sound, the prize table exact' : `UNSOUND: ${r.problems.slice(0, 5).join('; ')}`}`,
@@ -559,17 +700,21 @@ function main(argv) {
     )
     return r.sound && matches !== false ? 0 : 1
   }
-  if (what === 'bundle' && rest[0]) return bundleCommand(rest[0])
+  if (what === 'bundle' && rest[0]) {
+    const threads = rest[1] === '--threads' ? Number(rest[2]) : undefined
+    return bundleCommand(rest[0], console.log, { threads })
+  }
   if (what === 'vectors' && rest[0]) {
     const diffs = checkVectors(JSON.parse(readFileSync(rest[0], 'utf8')), { wholeBlocks: rest[1] === '--whole' })
     console.log(diffs.length ? diffs.join('\n') : 'every vector reproduced')
     return diffs.length ? 1 : 0
   }
   console.error(
-    'usage: carats-verify.mjs proof <file> | block --definition <file> --secret <hex> --emission E --block B [--commitment-version 1|2] [--commitment <hex>] | vectors <file> | bundle <dir>',
+    'usage: carats-verify.mjs proof <file> | block --definition <file> --secret <hex> --emission E --block B [--commitment-version 1|2] [--commitment <hex>] [--threads N] | vectors <file> | bundle <dir> [--threads N]',
   )
   return 2
 }
 
-if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href)
-  process.exitCode = main(process.argv.slice(2))
+if (!isMainThread && workerData?.caratsChunks) chunksThread(workerData.caratsChunks)
+else if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href)
+  process.exitCode = await main(process.argv.slice(2))

@@ -37,8 +37,8 @@ const verifier = (dir: string) =>
     encoding: 'utf8',
     timeout: 60_000,
   })
-const codes = (dir: string) => {
-  const r = verifyBundle(dir)
+const codes = async (dir: string) => {
+  const r = await verifyBundle(dir)
   return [...r.problems, ...r.blocks.flatMap((b) => b.problems)].map((p) => p.code).sort()
 }
 const sha256 = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex')
@@ -262,28 +262,28 @@ describe('the outsiders’ verifier on a bundle', () => {
     ],
   ]
   for (const [what, tamper, expected] of tampered) {
-    it(`fails when ${what}: ${expected.join(', ')}`, () => {
+    it(`fails when ${what}: ${expected.join(', ')}`, async () => {
       const copy = copyBundle(single_dir)
       try {
         tamper(copy)
-        expect([...new Set(codes(copy))]).toEqual(expected)
+        expect([...new Set(await codes(copy))]).toEqual(expected)
       } finally {
         rmSync(copy, { recursive: true, force: true })
       }
     })
   }
 
-  it('fails, exit 1, when a share changed, or a two-person secret is not made from the shares', () => {
+  it('fails, exit 1, when a share changed, or a two-person secret is not made from the shares', async () => {
     const copy = copyBundle(two_dir)
     try {
       const b = readBundle(copy)
       b.ceremony.custodianShare = 'c1'.repeat(32)
       writeBundle(copy, b)
-      expect([...new Set(codes(copy))]).toEqual(['secret-from-shares', 'share-hash'])
+      expect([...new Set(await codes(copy))]).toEqual(['secret-from-shares', 'share-hash'])
       b.ceremony.custodianShare = 'c0'.repeat(32)
       b.blocks[0].secret = 'ab'.repeat(32)
       writeBundle(copy, b)
-      expect([...new Set(codes(copy))]).toEqual(['commitment', 'prize', 'secret-from-shares'])
+      expect([...new Set(await codes(copy))]).toEqual(['commitment', 'prize', 'secret-from-shares'])
       const r = verifier(copy)
       expect(r.status).toBe(1)
       expect(r.stdout).toMatch(/secret-from-shares ×1/)
