@@ -88,9 +88,9 @@ export async function benchVerify(): Promise<BenchLine[]> {
 function benchTool(secret: string, commitment: string, cliSeconds: number): BenchLine[] {
   const dir = mkdtempSync(join(tmpdir(), 'carats-bench-verify-'))
   try {
-    const rules = timeProcess([LAUNCHER, 'rules', '--json']).stdout
-    const definition = join(dir, 'definition.json')
-    writeFileSync(definition, JSON.stringify(JSON.parse(rules).canonicalDefinition))
+    // the tool reads `carats rules --json` as it is printed
+    const definition = join(dir, 'rules.json')
+    writeFileSync(definition, timeProcess([LAUNCHER, 'rules', '--json']).stdout)
     const args = [TOOL, 'block', '--definition', definition, '--secret', secret, '--emission', '1', '--block', '1']
     const t = timeProcess([...args, '--commitment-version', '2', '--commitment', commitment])
     return [

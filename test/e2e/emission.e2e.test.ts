@@ -248,6 +248,34 @@ describe.sequential('the emission screen, its verdicts, its verification report 
   )
 
   it(
+    'says how a verification started here ended, on whatever screen is open: the emission named, no error, kept in the recent tasks',
+    async () => {
+      const { page, problems } = await app.open()
+      await signIn(page, 'auditor')
+      await emissionScreen(page)
+      await page.locator('[data-test="action-verify"]').click()
+      await page.locator('.n-message').filter({ hasText: 'Vérification' }).first().waitFor({ timeout: 15_000 })
+      await page.goto(new URL('#/tickets', page.url()).toString())
+      const ended = 'Vérification de l’émission 1 : terminée, chaque bloc est sain.'
+      await page
+        .locator('.n-message')
+        .filter({ hasText: ended })
+        .waitFor({ timeout: T - 60_000 })
+      // the emission screen left behind reloads nothing: no error said, none logged
+      await page.waitForTimeout(1_000)
+      expect(await page.locator('.n-message--error-type').count()).toBe(0)
+      await page.locator('[data-test="recent-tasks"]').click()
+      const recent = page.locator('[data-test="recent-task"]')
+      await recent.first().waitFor({ timeout: 5_000 })
+      expect(norm(await recent.first().innerText())).toContain(ended)
+      await page.waitForTimeout(400) // the list's fade-in
+      await screenshot(page, 'emission-2b-recent-tasks')
+      expect(problems).toEqual([])
+    },
+    T,
+  )
+
+  it(
     'says loudly that a block whose recorded commitment was altered is unsound, on the screen, the report and in the audit log',
     async () => {
       const db = new Database(app.dbPath)

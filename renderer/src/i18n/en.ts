@@ -299,6 +299,12 @@ const en: Messages = {
     failed: 'The task failed: {message}',
     done: '{kind}: done.',
     progress: '{done} of {total} units',
+    doneOf: '{kind} of emission {n}: done.',
+    verifySound: 'Verifying emission {n}: done, every block is sound.',
+    failedOf: '{kind} of emission {n}: failed. {message}',
+    cancelledOf: '{kind} of emission {n}: cancelled.',
+    recent: 'Recent tasks',
+    noneRecent: 'No task has ended since you signed in.',
   },
   emissions: {
     title: 'Emissions',

@@ -314,6 +314,12 @@ const fr = {
     failed: 'La tâche a échoué : {message}',
     done: '{kind} : terminée.',
     progress: '{done} sur {total} unités',
+    doneOf: '{kind} de l’émission {n} : terminée.',
+    verifySound: 'Vérification de l’émission {n} : terminée, chaque bloc est sain.',
+    failedOf: '{kind} de l’émission {n} : échec. {message}',
+    cancelledOf: '{kind} de l’émission {n} : annulée.',
+    recent: 'Tâches récentes',
+    noneRecent: 'Aucune tâche terminée depuis l’ouverture de la session.',
   },
   emissions: {
     title: 'Émissions',

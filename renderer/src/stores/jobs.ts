@@ -1,23 +1,40 @@
 import { defineStore } from 'pinia'
-import { reactive } from 'vue'
+import { reactive, ref } from 'vue'
 import { api } from '../api'
 import type { JobInfo } from '../../../electron/contract'
 
 export const JOB_POLL_MS = 300
+/** How many ended tasks the header's list keeps. */
+export const RECENT_JOBS = 10
 
 type Listener = (job: JobInfo) => void
 
-/** Long tasks (generate, verify, simulate, demo): polled until they end, shared by every screen. */
+/**
+ * Long tasks (generate, verify, simulate, demo, backup, ledger check): polled until they end,
+ * shared by every screen. A task that ends is kept in `recent` and told once to `onEnded`'s
+ * listeners (the header says it, whatever screen is open); a screen's own `onEnd` reloads it.
+ */
 export const useJobsStore = defineStore('jobs', () => {
   const jobs = reactive<Record<string, JobInfo>>({})
+  const recent = ref<JobInfo[]>([])
   const timers = new Map<string, ReturnType<typeof setTimeout>>()
   const listeners = new Map<string, Listener[]>()
+  const endedListeners = new Set<Listener>()
 
   function finish(job: JobInfo) {
     timers.delete(job.id)
     const ls = listeners.get(job.id) ?? []
     listeners.delete(job.id)
     for (const l of ls) l(job)
+    if (recent.value.some((j) => j.id === job.id)) return
+    recent.value = [job, ...recent.value].slice(0, RECENT_JOBS)
+    for (const l of endedListeners) l(job)
+  }
+
+  /** Calls `listener` once for every task that ends from now on; returns the unsubscription. */
+  function onEnded(listener: Listener): () => void {
+    endedListeners.add(listener)
+    return () => endedListeners.delete(listener)
   }
 
   async function poll(id: string) {
@@ -67,5 +84,5 @@ export const useJobsStore = defineStore('jobs', () => {
     return all
   }
 
-  return { jobs, track, cancel, list }
+  return { jobs, recent, track, cancel, list, onEnded }
 })

@@ -1,4 +1,4 @@
-import { computed, type Ref } from 'vue'
+import { computed, onScopeDispose, type Ref } from 'vue'
 import { useI18n } from 'vue-i18n'
 import { useRouter } from 'vue-router'
 import { useDialog, useMessage } from 'naive-ui'
@@ -6,8 +6,7 @@ import type { EmissionSummary, JobInfo, KeyCeremony } from '../../../../electron
 import { useAuthStore } from '../../stores/auth'
 import { useEmissionsStore } from '../../stores/emissions'
 import { useJobsStore } from '../../stores/jobs'
-import { describeReason, useErrors } from '../../composables/useErrors'
-import { useFormat } from '../../composables/useFormat'
+import { useErrors } from '../../composables/useErrors'
 import { screenActions, type EmissionScreenAction } from './emissionActions'
 
 export type { EmissionScreenAction } from './emissionActions'
@@ -32,18 +31,16 @@ export function useEmissionActions(opts: {
   const dialog = useDialog()
   const message = useMessage()
   const { attempt } = useErrors()
-  const fmt = useFormat()
 
   const actions = computed(() =>
     opts.detail.value ? screenActions(opts.detail.value, opts.hasVerdict.value, auth.can, opts.ceremony.value) : [],
   )
 
+  // The header says how a task ended (RecentTasks); this screen reloads, if it is still open.
+  let open = true
+  onScopeDispose(() => (open = false))
   function onJobEnd(job: JobInfo) {
-    if (job.state === 'done') message.success(t('jobs.done', { kind: t(`jobs.${job.kind}`) }))
-    else if (job.state === 'cancelled') message.warning(t('jobs.cancelled'))
-    else
-      message.error(t('jobs.failed', { message: describeReason(job, t, fmt.int) }), { duration: 10000, closable: true })
-    opts.reload()
+    if (open && job.emission === opts.detail.value?.emission) opts.reload()
   }
 
   /** Jobs started elsewhere are followed too. */
