@@ -377,6 +377,16 @@ export const contract = {
     args: z.object({ serial }).strict(),
     access: claimsReaders,
   }),
+  /**
+   * The claims paid with a payment reference, matched exactly as recorded (after trimming, case
+   * included): their serials. A reference pays one claim, so at most one (the unique index
+   * claims_payment_ref finds it).
+   */
+  'claims:find': channel<string[]>()({
+    ledger: 'reads',
+    args: z.object({ reference: line(z.string().trim().min(1, 'must not be empty').max(64), 'a reference') }).strict(),
+    access: claimsReaders,
+  }),
   /** Support records the winner's identity check. */
   'claims:verify': channel<C.Claim>()({
     ledger: 'writes',

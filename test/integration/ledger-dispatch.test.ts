@@ -193,6 +193,8 @@ const MATRIX: Record<
   // claims: never operators; support checks identities, a manager approves, an auditor signs off
   'claims:list': [A, S, M, U],
   'claims:get': [A, S, M, U],
+  // the header's search by payment reference: whoever reads claims
+  'claims:find': [A, S, M, U],
   'claims:verify': [A, S],
   'claims:approve': [M],
   'claims:signOff': [U],
@@ -259,6 +261,7 @@ const HARMLESS: Partial<Record<ChannelName, unknown>> = {
   'reports:csv': { report: 'nothing' },
   'reports:dashboard': { extra: 1 },
   'claims:get': { serial: '0001-001-0000000-9' },
+  'claims:find': { reference: 'VIR-NONE' },
   'claims:verify': { serial: '0001-001-0000000-9', identity: { document: 'passport', reference: '12AB34567' } },
   'claims:approve': { serial: '0001-001-0000000-9' },
   'claims:signOff': { serial: '0001-001-0000000-9' },

@@ -21,7 +21,7 @@ import type {
   WinnerFigures,
 } from '../../contract/claims-types'
 import type { CsvFile } from '../../contract/types'
-import { buildClaimsContext, claimRow, SELECT, toClaim } from './rows'
+import { buildClaimsContext, claimRow, SELECT, serialOf, toClaim } from './rows'
 import type { ClaimRow, ClaimsContext, ClaimsDeps } from './context'
 import {
   approveClaim,
@@ -55,6 +55,8 @@ export interface ClaimsService {
   /** Claims per status (all five) of these emissions (null: all). */
   totals(emissions: number[] | null): ClaimTotal[]
   get(serial: string): ClaimDetail
+  /** The serials of the claims paid with this payment reference, exactly as recorded (at most one). */
+  findPaid(reference: string): string[]
   /** Every claim under the filters as a CSV file (csv.ts), office or machine form. */
   csv(args: ClaimsCsvFilters & Partial<CsvStyle>): CsvFile
   /** One player's figures (flagged or not), or every flagged claimant's, least probable first. */
@@ -121,6 +123,10 @@ function claimDetail(ctx: ClaimsContext, serial: string): ClaimDetail {
   return { claim: toClaim(ctx, r), parties: ctx.parties.of(r.player), figures: ctx.figures.of(r.player_id), accounts }
 }
 
+function findPaid(ctx: ClaimsContext, reference: string): string[] {
+  return (ctx.statements.paidWith.all(reference) as number[]).map((key) => serialOf(ctx, key))
+}
+
 function flags({ figures, players }: ClaimsContext, player?: string): WinnerFigures[] {
   return player === undefined ? figures.flagged() : [figures.of(players.account(player).id)]
 }
@@ -133,6 +139,7 @@ export function createClaimsService(deps: ClaimsDeps): ClaimsService {
     totals: (emissions) => claimTotalsOf(ctx.db, emissions),
     csv: (args) => claimsFile(ctx, args),
     get: (serial) => claimDetail(ctx, serial),
+    findPaid: (reference) => findPaid(ctx, reference),
     flags: (player) => flags(ctx, player),
     verify: (actor, serial, identity) => verifyClaim(ctx, actor, serial, identity),
     approve: (actor, serial) => approveClaim(ctx, actor, serial),

@@ -10,6 +10,7 @@ export function claimsHandlers(s: {
   return {
     'claims:list': (a) => s.claims.list(a),
     'claims:get': (a) => s.claims.get(a.serial),
+    'claims:find': (a) => s.claims.findPaid(a.reference),
     'claims:verify': (a, ctx) => s.claims.verify(actorOf(ctx), a.serial, a.identity),
     'claims:approve': (a, ctx) => s.claims.approve(actorOf(ctx), a.serial),
     'claims:signOff': (a, ctx) => s.claims.signOff(actorOf(ctx), a.serial),

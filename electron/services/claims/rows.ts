@@ -16,11 +16,14 @@ export const SELECT = `SELECT c.*, p.name AS player, ${RELATED_SQL} AS related F
 /** What the audit log keeps of an identity document's number: enough to tell two apart, not to copy one. */
 export const maskedReference = (reference: string) => `…${reference.slice(-4)}`
 
+/** The claims a payment reference paid, by the unique index claims_payment_ref (a reference pays one claim). */
+export const PAID_WITH_SQL = 'SELECT unit_key FROM claims WHERE payment_ref = ?'
+
 export function prepareClaimStatements(db: Db): ClaimsContext['statements'] {
   return {
     byKey: db.prepare(`${SELECT} WHERE c.unit_key = ?`),
     saleOf: db.prepare('SELECT prize_cents FROM sales WHERE unit_key = ?').pluck(),
-    paidWith: db.prepare('SELECT unit_key FROM claims WHERE payment_ref = ?').pluck(),
+    paidWith: db.prepare(PAID_WITH_SQL).pluck(),
   }
 }
 
