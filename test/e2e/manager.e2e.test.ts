@@ -161,9 +161,15 @@ describe('manager: the dashboard', () => {
     expect(norm(await top.innerText())).toMatch(/au \d+ \S+ \d{4}/) // with the time the figures are as of
 
     // the charts are drawn, not just placed
-    // (30 days of bars: tens of thousands of pixels; the tiers won, at 0.25 % of a block sold:
-    // thin bars of a couple of thousand; the legend's swatches alone: a few hundred)
+    // (30 days of bars: tens of thousands of pixels; the tiers won, at 0.25 % of a block sold, on
+    // the whole 0–100 % axis: hardly a line until zoomed, then thin bars of a couple of thousand;
+    // the legend's swatches alone: a few hundred)
     await expect.poll(() => colouredPixels(page, 'Ventes par jour'), { timeout: 15_000 }).toBeGreaterThan(10_000)
+    const depletionCard = board
+      .locator('.n-card')
+      .filter({ has: page.locator('canvas[aria-label="Épuisement par rang de lot"]') })
+    expect((await drawnChart(page, 'Épuisement par rang de lot')).yTicks.at(-1)).toMatch(/^100\s?%$/)
+    await depletionCard.locator('[data-test="chart-zoom"]').click()
     await expect
       .poll(() => colouredPixels(page, 'Épuisement par rang de lot'), { timeout: 15_000 })
       .toBeGreaterThan(1_000)
@@ -171,7 +177,8 @@ describe('manager: the dashboard', () => {
     for (const label of ['Ventes par jour', 'Épuisement par rang de lot']) {
       const drawn = await drawnChart(page, label)
       const bars = drawn.datasets.filter((d) => d.type === 'bar')
-      expect(bars.length, label).toBe(1)
+      // a day's sales and prizes side by side; each tier's share won
+      expect(bars.length, label).toBe(label === 'Ventes par jour' ? 2 : 1)
       for (const bar of bars) {
         const entry = drawn.legend.find((e) => e.text === bar.label)!
         expect(new Set(bar.colors), `${label}: ${bar.label}`).toEqual(new Set([entry.fill]))
@@ -380,8 +387,14 @@ describe('manager: the dashboard', () => {
     expect(all.datasets.length).toBe(CARATS.tiers.length + 1)
     // no two ticks of the percentages read alike
     expect(new Set(all.yTicks).size, all.yTicks.join(' | ')).toBe(all.yTicks.length)
+    // the whole axis, 0 to 100 %, until the zoom fits it to the lines (they stay near 100 % early on)
+    expect(all.yTicks[0]).toMatch(/^0\s?%$/)
+    expect(all.yTicks.at(-1)).toMatch(/^100\s?%$/)
     await page.locator('canvas[aria-label="Épuisement des lots"]').scrollIntoViewIfNeeded()
     await screenshot(page, 'manager-9-block-all-tiers')
+    await page.locator('[data-test="chart-zoom"]').click()
+    await expect.poll(async () => (await drawnChart(page, 'Épuisement des lots')).yTicks[0]).not.toMatch(/^0\s?%$/)
+    await screenshot(page, 'manager-9b-block-all-tiers-zoomed')
     expect(problems).toEqual([])
   }, 120_000)
 })

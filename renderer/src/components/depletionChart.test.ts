@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { depletionConfig, depletionFigures, SMALL_TIER, stepDecimals } from './depletionChart'
+import { depletionConfig, depletionFigures, fitToData, SMALL_TIER, stepDecimals, WHOLE_PERCENT } from './depletionChart'
 import type { DepletionReport } from '../../../electron/contract'
 
 const report: DepletionReport = {
@@ -78,13 +78,19 @@ describe('depletion chart', () => {
       ticks: { stepSize?: number; precision?: number }
     }
     expect(y).toMatchObject({ min: 0, max: 3, ticks: { stepSize: 1, precision: 0 } })
-    // a large tier is fitted to its data, still in whole prizes
-    const large = depletionConfig(report, 1, labels).options!.scales!.y as {
+    // a large tier on its whole axis, 0 to its count, still in whole prizes; the zoom fits it to the line
+    const largeConfig = depletionConfig(report, 1, labels)
+    const large = largeConfig.options!.scales!.y as {
       min?: number
+      max?: number
       ticks: { stepSize?: number; precision?: number }
     }
-    expect(large.min).toBeUndefined()
+    expect(large).toMatchObject({ min: 0, max: report.tiers[1].initial })
     expect(large.ticks).toMatchObject({ precision: 0 })
+    const fitted = fitToData(largeConfig).options!.scales!.y as Record<string, unknown>
+    expect(fitted.min).toBeUndefined()
+    expect(fitted.max).toBeUndefined()
+    expect(fitted).toMatchObject({ beginAtZero: false, ticks: { precision: 0 } })
     expect(large.ticks.stepSize).toBeUndefined()
     expect(SMALL_TIER).toBeGreaterThanOrEqual(3)
     // units sold are whole too
@@ -128,5 +134,15 @@ describe("depletion chart's figures (its text alternative)", () => {
         ['500', '4', '5'],
       ],
     })
+  })
+})
+
+describe('charts that do not mislead', () => {
+  it('draws every tier of a block on the whole axis, 0 to 100 %, and zooms on the lines only when asked', () => {
+    const y = depletionConfig(report, null, labels).options!.scales!.y as Record<string, unknown>
+    expect(y).toMatchObject(WHOLE_PERCENT)
+    const fitted = fitToData(depletionConfig(report, null, labels)).options!.scales!.y as Record<string, unknown>
+    expect(fitted).toMatchObject({ beginAtZero: false, grace: '5%' })
+    expect(fitted.min).toBeUndefined()
   })
 })

@@ -32,14 +32,29 @@ export const expectedLine = () => ({
   order: -1,
 })
 
+/** The whole axis of a share: 0 to 100 % (a fitted one ran 99,994–100,001 %, or −20 % to 120 %). */
+export const WHOLE_PERCENT = { min: 0, max: 100 } as const
+
+/**
+ * The same chart with its y axis fitted to what it draws (the zoom of a zoomable chart): bars
+ * still from zero, lines from their lowest point.
+ */
+export function fitToData<C extends ChartConfiguration>(config: C): C {
+  const y = (config.options?.scales as Record<string, object> | undefined)?.y
+  if (!y) return config
+  const { min: _min, max: _max, suggestedMax: _sMax, suggestedMin: _sMin, ...rest } = y as Record<string, unknown>
+  const fitted = { ...rest, beginAtZero: config.type === 'bar', grace: '5%' }
+  return { ...config, options: { ...config.options, scales: { ...config.options!.scales, y: fitted } } } as C
+}
+
 /** A tier of at most this many prizes is drawn on an axis from 0 to its count, one tick per prize. */
 export const SMALL_TIER = 10
 
-/** The count axis of one tier: whole prizes; a small tier from 0 to its count with a tick each (0 1 2 3), a large one fitted to the data. */
+/** The count axis of one tier: whole prizes from 0 to its count; a small tier with a tick each (0 1 2 3). */
 function countAxis(initial: number) {
   return initial <= SMALL_TIER
     ? { min: 0, max: Math.max(initial, 1), ticks: { stepSize: 1, precision: 0 } }
-    : { grace: '2%', ticks: { precision: 0 } }
+    : { min: 0, max: initial, ticks: { precision: 0 } }
 }
 
 /** A chart's figures as a table (first column: what the x axis counts), for those who cannot see the chart. */
@@ -123,12 +138,12 @@ export function depletionConfig(
           title: { display: true, text: l.xAxis },
           ticks: { precision: 0, callback: (v) => l.int(Number(v)) },
         },
-        // Fitted to the data, not from zero: early in a block the gaps to the expected line are a few percent.
+        // The whole axis; the screen's zoom fits it to the lines (early in a block the gaps are a few percent).
         y:
           tier === null
             ? {
                 type: 'linear',
-                grace: '2%',
+                ...WHOLE_PERCENT,
                 title: { display: true, text: l.yAxis },
                 ticks: { callback: (v, _i, ticks) => l.pct(Number(v) / 100, stepDecimals(ticks)) },
               }

@@ -1400,6 +1400,8 @@ const en: Messages = {
     hideData: 'Hide the data',
     dataOf: 'Data of the chart “{title}”',
     main: 'Screen content',
+    zoomIn: 'Zoom in on the lines',
+    zoomOut: 'Whole axis',
     day: 'Day',
     tier: 'Prize tier',
     nav: 'Main menu',

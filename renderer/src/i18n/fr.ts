@@ -1434,6 +1434,8 @@ const fr = {
     hideData: 'Masquer les données',
     dataOf: 'Données du graphique « {title} »',
     main: 'Contenu de l’écran',
+    zoomIn: 'Zoomer sur les courbes',
+    zoomOut: 'Axe entier',
     day: 'Jour',
     tier: 'Lot',
     nav: 'Menu principal',

@@ -1,6 +1,13 @@
 import type { ChartConfiguration } from 'chart.js'
 import type { Dashboard } from '../../../../electron/contract'
-import { chartFrame, expectedLine, legendBelow, type ChartFigures } from '../../components/depletionChart'
+import {
+  chartFrame,
+  expectedLine,
+  legendBelow,
+  stepDecimals,
+  WHOLE_PERCENT,
+  type ChartFigures,
+} from '../../components/depletionChart'
 
 export interface DashboardLabels {
   dark: boolean
@@ -10,7 +17,8 @@ export interface DashboardLabels {
   soldShare: string
   day: (d: string) => string
   money: (cents: number) => string
-  pct: (x: number) => string
+  /** A share; with `digits`, exactly that many decimals (an axis's ticks: as many as their step needs). */
+  pct: (x: number, digits?: number) => string
   /** Headers of the first column of the charts' tables. */
   dayColumn: string
   tierColumn: string
@@ -31,15 +39,13 @@ export function salesPerDayConfig(d: Dashboard, l: DashboardLabels): ChartConfig
           borderRadius: 3,
         },
         {
-          type: 'line',
+          // bars, as the sales: a day's amount (a smoothed line once dipped below 0 €)
+          type: 'bar',
           label: l.prizes,
           data: d.salesPerDay.map((x) => x.prizesCents),
-          borderColor: PRIZES_COLOR,
           backgroundColor: PRIZES_COLOR,
-          order: -1,
-          pointRadius: 2,
-          borderWidth: 2,
-          tension: 0.25,
+          borderColor: PRIZES_COLOR,
+          borderRadius: 3,
         },
       ],
     },
@@ -57,7 +63,7 @@ export function salesPerDayConfig(d: Dashboard, l: DashboardLabels): ChartConfig
 
 /** The colours of the sales bars and of the tiers' share won: one per dataset, so that the legend's swatch is the bars' colour. */
 export const salesColor = (dark: boolean) => (dark ? 'rgba(111, 156, 245, 0.8)' : 'rgba(31, 87, 195, 0.75)')
-/** The prizes' line is drawn over the sales bars (lowest order last), not seen through them. */
+/** The prizes' bars, beside the sales'. */
 export const PRIZES_COLOR = '#d4a017'
 export const WON_COLOR = '#c2410c'
 
@@ -87,11 +93,8 @@ export function depletionPerTierConfig(d: Dashboard, l: DashboardLabels): ChartC
     options: {
       ...chartFrame(),
       scales: {
-        y: {
-          beginAtZero: true,
-          suggestedMax: Math.min(100, Math.max(1, soldShare * 200)),
-          ticks: { callback: (v) => l.pct(Number(v) / 100) },
-        },
+        // the whole axis (0–1 % showed nothing early on); the screen's zoom fits it to the bars
+        y: { ...WHOLE_PERCENT, ticks: { callback: (v, _i, ticks) => l.pct(Number(v) / 100, stepDecimals(ticks)) } },
       },
       plugins: {
         legend: legendBelow(),

@@ -89,6 +89,12 @@ describe("the dashboard's charts", () => {
     expect(sets[0].data).toEqual([40, 10])
     expect(sets[1].data).toEqual([25, 25])
   })
+  it('draw daily amounts as bars, never a smoothed line below 0 €, and shares on the whole 0–100 % axis', () => {
+    const sales = salesPerDayConfig(d, l)
+    expect(sales.data.datasets.map((set) => set.type)).toEqual(['bar', 'bar'])
+    expect(sales.data.datasets.some((set) => 'tension' in set)).toBe(false)
+    expect(depletionPerTierConfig(d, l).options!.scales!.y).toMatchObject({ min: 0, max: 100 })
+  })
   it('give a screen reader the figures each chart draws, as a table', () => {
     expect(salesPerDayFigures(d, l)).toEqual({ columns: ['Day', 'S', 'P'], rows: [['2026-03-01', '1500', '500']] })
     // each tier's share won with its counts, beside the share of units sold (25 of 100)
