@@ -371,6 +371,29 @@ describe('manager: the dashboard', () => {
     expect(problems).toEqual([])
   }, 120_000)
 
+  it('says its alerts in one box, one line each', async () => {
+    const db = new Database(app.dbPath)
+    try {
+      const add = db.prepare(
+        "INSERT INTO alerts (kind, emission, block, amount_cents, message, at) VALUES ('top-prizes-sold-out', 1, ?, ?, 'sold out', ?)",
+      )
+      add.run(1, 50_000_000, '2026-12-01T10:00:00.000Z')
+      add.run(null, 50_000_000, '2026-12-01T10:00:01.000Z')
+    } finally {
+      db.close()
+    }
+    const { page, problems } = await dashboardAt('')
+    const box = page.locator('[data-test="alerts"]')
+    await box.waitFor({ timeout: 15_000 })
+    expect(await box.count()).toBe(1)
+    const lines = (await box.locator('[data-test="alert"]').allInnerTexts()).map(norm)
+    expect(lines).toHaveLength(2)
+    expect(lines.join(' | ')).toContain('Tous les lots de 500 000 € du bloc 1/1 sont vendus')
+    expect(lines.join(' | ')).toContain('Tous les lots de 500 000 € de l’émission 1 sont vendus')
+    await screenshot(page, 'manager-10-dashboard-alerts')
+    expect(problems).toEqual([])
+  }, 120_000)
+
   it("draws a block's depletion in whole prizes for a small tier, and the expected line on top of all tiers", async () => {
     const { page, problems } = await app.open()
     await signIn(page, 'manager')
