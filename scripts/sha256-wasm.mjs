@@ -53,36 +53,39 @@ function swappedWords(picks) {
   return picks.flatMap(([vec, word]) => [3, 2, 1, 0].map((b) => vec * 16 + word * 4 + b)).join(' ')
 }
 
+const LOW = [
+  [0, 0],
+  [0, 1],
+  [1, 0],
+  [1, 1],
+]
+const HIGH = [
+  [0, 2],
+  [0, 3],
+  [1, 2],
+  [1, 3],
+]
+
+/**
+ * A 4 × 4 transpose of 32-bit words, byte-swapped: `v(i)` gives the four vectors; returns the
+ * lines that set $t0 … $t3, and the four transposed vectors' expressions, in order.
+ */
+function transpose(v) {
+  const lines = [
+    `(local.set $t0 (i8x16.shuffle ${plain([0, 0], [1, 0], [0, 1], [1, 1])} ${v(0)} ${v(1)}))`,
+    `(local.set $t1 (i8x16.shuffle ${plain([0, 0], [1, 0], [0, 1], [1, 1])} ${v(2)} ${v(3)}))`,
+    `(local.set $t2 (i8x16.shuffle ${plain([0, 2], [1, 2], [0, 3], [1, 3])} ${v(0)} ${v(1)}))`,
+    `(local.set $t3 (i8x16.shuffle ${plain([0, 2], [1, 2], [0, 3], [1, 3])} ${v(2)} ${v(3)}))`,
+  ]
+  const pair = (a, b, picks) => `(i8x16.shuffle ${swappedWords(picks)} ${get(a)} ${get(b)})`
+  const out = [pair('t0', 't1', LOW), pair('t0', 't1', HIGH), pair('t2', 't3', LOW), pair('t2', 't3', HIGH)]
+  return { lines, out }
+}
+
 /** W[4q … 4q+3] of the four messages: their 16 bytes at `offset` in each slot, transposed, big-endian. */
 function loadQuad(q) {
-  const at = (lane) => `(v128.load offset=${16 * q} (local.get $p${lane}))`
-  const lines = [
-    `(local.set $t0 (i8x16.shuffle ${plain([0, 0], [1, 0], [0, 1], [1, 1])} ${at(0)} ${at(1)}))`,
-    `(local.set $t1 (i8x16.shuffle ${plain([0, 0], [1, 0], [0, 1], [1, 1])} ${at(2)} ${at(3)}))`,
-    `(local.set $t2 (i8x16.shuffle ${plain([0, 2], [1, 2], [0, 3], [1, 3])} ${at(0)} ${at(1)}))`,
-    `(local.set $t3 (i8x16.shuffle ${plain([0, 2], [1, 2], [0, 3], [1, 3])} ${at(2)} ${at(3)}))`,
-  ]
-  const pair = (a, b, lo) =>
-    `(i8x16.shuffle ${swappedWords(
-      lo
-        ? [
-            [0, 0],
-            [0, 1],
-            [1, 0],
-            [1, 1],
-          ]
-        : [
-            [0, 2],
-            [0, 3],
-            [1, 2],
-            [1, 3],
-          ],
-    )} ${get(a)} ${get(b)})`
-  lines.push(`(local.set $w${4 * q} ${pair('t0', 't1', true)})`)
-  lines.push(`(local.set $w${4 * q + 1} ${pair('t0', 't1', false)})`)
-  lines.push(`(local.set $w${4 * q + 2} ${pair('t2', 't3', true)})`)
-  lines.push(`(local.set $w${4 * q + 3} ${pair('t2', 't3', false)})`)
-  return lines
+  const { lines, out } = transpose((lane) => `(v128.load offset=${16 * q} (local.get $p${lane}))`)
+  return [...lines, ...out.map((x, i) => `(local.set $w${4 * q + i} ${x})`)]
 }
 
 function plain(...picks) {
@@ -119,34 +122,8 @@ function compress() {
 
 /** The state's words 4q … 4q+3 of the four lanes, transposed back and byte-swapped, to `out`. */
 function storeQuad(q) {
-  const h = (i) => get(`h${4 * q + i}`)
-  const lines = [
-    `(local.set $t0 (i8x16.shuffle ${plain([0, 0], [1, 0], [0, 1], [1, 1])} ${h(0)} ${h(1)}))`,
-    `(local.set $t1 (i8x16.shuffle ${plain([0, 0], [1, 0], [0, 1], [1, 1])} ${h(2)} ${h(3)}))`,
-    `(local.set $t2 (i8x16.shuffle ${plain([0, 2], [1, 2], [0, 3], [1, 3])} ${h(0)} ${h(1)}))`,
-    `(local.set $t3 (i8x16.shuffle ${plain([0, 2], [1, 2], [0, 3], [1, 3])} ${h(2)} ${h(3)}))`,
-  ]
-  const pair = (a, b, lo) =>
-    `(i8x16.shuffle ${swappedWords(
-      lo
-        ? [
-            [0, 0],
-            [0, 1],
-            [1, 0],
-            [1, 1],
-          ]
-        : [
-            [0, 2],
-            [0, 3],
-            [1, 2],
-            [1, 3],
-          ],
-    )} ${get(a)} ${get(b)})`
-  lines.push(`(v128.store offset=${16 * q} (local.get $o) ${pair('t0', 't1', true)})`)
-  lines.push(`(v128.store offset=${32 + 16 * q} (local.get $o) ${pair('t0', 't1', false)})`)
-  lines.push(`(v128.store offset=${64 + 16 * q} (local.get $o) ${pair('t2', 't3', true)})`)
-  lines.push(`(v128.store offset=${96 + 16 * q} (local.get $o) ${pair('t2', 't3', false)})`)
-  return lines
+  const { lines, out } = transpose((i) => get(`h${4 * q + i}`))
+  return [...lines, ...out.map((x, lane) => `(v128.store offset=${32 * lane + 16 * q} (local.get $o) ${x})`)]
 }
 
 export function wat() {
