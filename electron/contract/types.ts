@@ -352,6 +352,8 @@ export interface TicketView {
   matches: number[]
   sale: SaleInfo | null
   play: Play | null
+  /** Sold with a prize at or above its emission's claim threshold: the unit has a claim (claims:get). */
+  claimDue: boolean
 }
 
 export interface PlayerUnit {

@@ -158,6 +158,8 @@ export function createTicketsService({
             }
           : null,
         play: sale ? unpackPlay(sale.play, sale.events) : null,
+        // as the claim writer decides, from the sale's prize (claims/writer.ts)
+        claimDue: !!sale && sale.prize_cents >= catalog.facts(id.emission).claim_threshold_cents,
       }
     },
   }

@@ -138,7 +138,13 @@ const claims: Messages['claims'] = {
     reason: 'reason: {reason}',
     from: 'then “{status}”',
   },
-  ticket: { title: 'The ticket', inspect: 'Open in the ticket inspector', replay: 'Replay the game' },
+  ticket: {
+    title: 'The ticket',
+    inspect: 'Open in the ticket inspector',
+    replay: 'Replay the game',
+    claim: 'Claim',
+    openClaim: 'Open the claim',
+  },
   parties: {
     title: 'Register of related parties',
     none: 'This player is not in the register of related parties.',

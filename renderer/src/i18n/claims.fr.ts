@@ -136,7 +136,14 @@ export default {
     reason: 'motif : {reason}',
     from: 'alors « {status} »',
   },
-  ticket: { title: 'Le ticket', inspect: 'Ouvrir dans l’inspecteur de tickets', replay: 'Rejouer la partie' },
+  ticket: {
+    title: 'Le ticket',
+    inspect: 'Ouvrir dans l’inspecteur de tickets',
+    replay: 'Rejouer la partie',
+    // l’inspecteur, sur un ticket gagnant qui a sa réclamation
+    claim: 'Réclamation',
+    openClaim: 'Voir la réclamation',
+  },
   parties: {
     title: 'Registre des personnes liées',
     none: 'Ce joueur ne figure pas au registre des personnes liées.',
