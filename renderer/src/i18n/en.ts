@@ -3,6 +3,7 @@ import type { Messages } from './fr'
 import claims from './claims.en'
 import vault from './vault.en'
 import liability from './liability.en'
+import search from './search.en'
 
 const en: Messages = {
   app: {
@@ -1409,6 +1410,7 @@ const en: Messages = {
   claims,
   vault,
   liability,
+  search,
   unitProof: {
     download: 'Download the proof (JSON)',
     hint: 'Shows that this unit, as printed, is part of its block’s commitment; check it with carats proof verify against the certificate.',

@@ -2,6 +2,7 @@
 import claims from './claims.fr'
 import vault from './vault.fr'
 import liability from './liability.fr'
+import search from './search.fr'
 
 const fr = {
   app: {
@@ -1443,6 +1444,7 @@ const fr = {
   claims,
   vault,
   liability,
+  search,
   unitProof: {
     download: 'Télécharger la preuve (JSON)',
     hint: 'Montre que cette unité, telle qu’imprimée, fait partie de l’engagement de son bloc ; vérifiez-la avec carats proof verify face au certificat.',
