@@ -1,17 +1,19 @@
 #!/usr/bin/env node
 /**
- * The Carats verifier for outsiders: one file, no dependency but node:crypto, written from
- * game-core/DERIVATION.md alone (it imports nothing of the project). Node 18 or later.
+ * The Carats verifier for outsiders: one file, no dependency but Node's own modules (node:crypto;
+ * worker threads to re-derive a block on every core), written from game-core/DERIVATION.md alone
+ * (it imports nothing of the project). Node 18.14 or later.
  *
  *   node carats-verify.mjs proof <proof.json>
  *       checks a unit's proof (DERIVATION.md §8) and prints the commitment it leads to:
  *       compare it with the block's commitment on the emission's certificate.
  *   node carats-verify.mjs block --definition <rules.json> --secret <64 hex> --emission E --block B
- *                                [--commitment-version 1|2] [--commitment <64 hex>]
+ *                                [--commitment-version 1|2] [--commitment <64 hex>] [--threads N]
  *       re-derives every unit of the block from its secret (§2–§5), checks each against its
  *       evaluation and the prize table, and computes the commitment (§6, §7). <rules.json> is
  *       the output of `carats rules --json` (its canonicalDefinition) or a canonical definition.
- *   node carats-verify.mjs bundle <dir>
+ *       Every core is used (--threads N for fewer); a progress line goes to standard error.
+ *   node carats-verify.mjs bundle <dir> [--threads N]
  *       checks a publication bundle (`carats emission publish`, §11) completely: the definition's
  *       bytes and digest, each share against its hash and each two-person block's secret against
  *       the shares, every block re-derived and its commitment, every sold unit's serial and prize,
