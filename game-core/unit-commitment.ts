@@ -66,7 +66,12 @@ export class UnitHasher {
     out: Uint8Array,
     o: number,
   ): void {
-    if (this.prim.sha256Many) return this.hashBatch(records, count, salts, saltOffset, out, o)
+    if (this.prim.sha256Many) {
+      // all in one call: 0x02, the salt, the record, for each unit
+      const rb = this.recordBytes
+      out.set(this.prim.sha256Many(UNIT_HASH_PREFIX, salts.subarray(saltOffset), SALT_BYTES, records, rb, count), o)
+      return
+    }
     const rb = this.recordBytes
     const msg = this.msg
     for (let i = 0; i < count; i++) {
@@ -74,25 +79,5 @@ export class UnitHasher {
       msg.set(records.subarray(i * rb, (i + 1) * rb), 1 + SALT_BYTES)
       out.set(this.prim.sha256(msg), o + 32 * i)
     }
-  }
-
-  /** The same hashes in one call of sha256Many: 0x02, the salt, the record, for each unit. */
-  private hashBatch(
-    records: Uint8Array,
-    count: number,
-    salts: Uint8Array,
-    saltOffset: number,
-    out: Uint8Array,
-    o: number,
-  ): void {
-    const hashes = this.prim.sha256Many!(
-      UNIT_HASH_PREFIX,
-      salts.subarray(saltOffset),
-      SALT_BYTES,
-      records,
-      this.recordBytes,
-      count,
-    )
-    out.set(hashes, o)
   }
 }
