@@ -649,6 +649,14 @@ function deriveBlockPart(def, secret, e, b, T, chunks, onChunk) {
 
 // ---------------------------------------------------------------------------------------------
 // command line
+/** --threads N: a whole number from 1, or undefined (every core). */
+function threadsFlag(text) {
+  if (text === undefined) return undefined
+  if (!/^[1-9]\d{0,3}$/.test(text))
+    throw new Error(`--threads takes a whole number from 1, not ${JSON.stringify(text)}`)
+  return Number(text)
+}
+
 function flags(args) {
   const out = {}
   for (let i = 0; i < args.length; i += 2) {
@@ -690,7 +698,7 @@ async function main(argv) {
     const version = Number(f['commitment-version'] ?? 2)
     const t0 = Date.now()
     const [e, b] = [Number(f.emission), Number(f.block)]
-    const threads = f.threads === undefined ? undefined : Number(f.threads)
+    const threads = threadsFlag(f.threads)
     const onProgress = progressLine(`block ${e}/${b}`)
     const r = await verifyBlockThreaded(def, digest, unhex(f.secret), e, b, version, { threads, onProgress })
     const matches = f.commitment ? r.commitment === f.commitment.toLowerCase() : null
@@ -703,7 +711,7 @@ async function main(argv) {
     return r.sound && matches !== false ? 0 : 1
   }
   if (what === 'bundle' && rest[0]) {
-    const threads = rest[1] === '--threads' ? Number(rest[2]) : undefined
+    const threads = rest[1] === '--threads' ? threadsFlag(String(rest[2])) : undefined
     return bundleCommand(rest[0], console.log, { threads })
   }
   if (what === 'vectors' && rest[0]) {

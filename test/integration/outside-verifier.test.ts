@@ -65,4 +65,13 @@ describe('carats-verify.mjs block', () => {
     const v1 = tool('--secret', toHex(secret), '--commitment', app.commitment, '--commitment-version', '1')
     expect(v1.status).toBe(1)
   })
+
+  it('refuses a number of threads that is not a whole number from 1, before deriving anything', () => {
+    for (const bad of ['abc', '0', '-2']) {
+      const r = tool('--secret', toHex(secret), '--commitment', app.commitment, '--threads', bad)
+      expect(r.stderr).toContain(`--threads takes a whole number from 1, not "${bad}"`)
+      expect(r.stdout).not.toMatch(/UNSOUND|units in/)
+      expect(r.status).not.toBe(0)
+    }
+  })
 })
