@@ -86,25 +86,25 @@ async function pressedTwiceWhilePending(
 
 type FocusLog = { focusLog?: string[] }
 
-/** Keeps the page's last focus moves (element, and how long ago), for a failure's message. */
+/** Keeps the page's last focus moves, submits, keys and clicks (element, and when), for a failure's message. */
 async function logFocus(page: Page): Promise<void> {
   await page.evaluate(() => {
     const w = globalThis as unknown as FocusLog & {
-      document: { addEventListener(t: string, f: (e: { target: unknown }) => void, c: boolean): void }
+      document: { addEventListener(t: string, f: (e: { target: unknown; key?: string }) => void, c: boolean): void }
     }
     if (w.focusLog) return
     const log: string[] = (w.focusLog = [])
-    w.document.addEventListener(
-      'focusin',
-      (e) => {
-        const el = e.target as { tagName?: string; getAttribute?(n: string): string | null; className?: string }
-        log.push(
-          `${performance.now().toFixed(0)} ${el.tagName?.toLowerCase()}[${el.getAttribute?.('data-test') ?? el.className ?? ''}]`,
-        )
-        if (log.length > 8) log.shift()
-      },
-      true,
-    )
+    // focus moves, and what can send a form (a submit, Enter, a click): which came first when a
+    // form closes by itself
+    const note = (what: string) => (e: { target: unknown; key?: string }) => {
+      const el = e.target as { tagName?: string; getAttribute?(n: string): string | null; className?: string }
+      const key = e.key ? ` ${e.key}` : ''
+      log.push(
+        `${performance.now().toFixed(0)} ${what}${key} ${el.tagName?.toLowerCase()}[${el.getAttribute?.('data-test') ?? el.className ?? ''}]`,
+      )
+      if (log.length > 12) log.shift()
+    }
+    for (const type of ['focusin', 'submit', 'keydown', 'click']) w.document.addEventListener(type, note(type), true)
   })
 }
 
