@@ -39,6 +39,7 @@ import { createDemoService } from '../services/demo'
 import { createClaimFigures, createClaimsService, createRelatedParties } from '../services/claims'
 import { type ImporterService, type ReportsService, type SimulatorService } from '../services/extensions'
 import { createHandlers } from './handlers'
+import { startChangeFeed, type ChangeFeed } from './change-feed'
 import type { Services } from './context'
 import { createJobRegistry } from '../services/jobs'
 import { createLeases } from '../services/leases'
@@ -47,6 +48,7 @@ import { createPlayersService } from '../services/players'
 import { createReports } from '../services/reports'
 import { createSalesService, createTicketsService } from '../services/sales'
 import { createUsersService } from '../services/staff'
+import { createTodoService } from '../services/todo'
 import { limitedLog } from '../services/log-limit'
 
 export interface BackendOptions {
@@ -73,6 +75,8 @@ export interface BackendOptions {
   sendsToVault?: boolean
   /** Expires the claims past their deadline at opening and daily while open (the hosts; the CLI: `claims expire`). */
   expiresClaims?: boolean
+  /** Watches the ledger's changes, from any workstation, for the open screens (the hosts: app/change-feed.ts). */
+  watchesChanges?: boolean
 }
 
 /**
@@ -90,6 +94,8 @@ function readThreadsWanted(given: string | undefined): number {
 export interface Backend {
   dispatch(channel: string, args: unknown, token: string | null): Promise<Envelope<unknown>>
   services: Services
+  /** What changes in the ledger, for the open screens (null: not watched, the CLI and most tests). */
+  changes: ChangeFeed | null
   /** The operating-system user, as an administrator: the actor of CLI commands. */
   actor: Actor
   /** Cancels running tasks and closes the ledger. */
@@ -201,6 +207,7 @@ export function createServices(opts: {
     claims,
     ledgerSetting,
     vault,
+    todo: createTodoService({ db, claims, importer }),
   }
 }
 
@@ -239,6 +246,7 @@ export function openBackend(opts: BackendOptions): Backend {
   const stopExpiry = opts.expiresClaims ? startExpiryPasses(services) : () => {}
   const turn = writeTurnOf(opts.dbPath)
   const pool = opts.readThreads ? new ReadPool(workerLedgerRef(opts.dbPath, opts.keyFile), opts.readThreads) : null
+  const changes = opts.watchesChanges ? startChangeFeed(workerLedgerRef(opts.dbPath, opts.keyFile)) : null
   const onHost = (channel: string, args: unknown, token: string | null) =>
     inTurn(turn, channel, () => dispatcher.dispatch(channel, args, token))
   return {
@@ -248,11 +256,13 @@ export function openBackend(opts: BackendOptions): Backend {
       return answerApart(pool, services, { channel, args, token, writes: use === 'writes' })
     },
     services,
+    changes,
     actor: { name: opts.actorName ?? osUserName(), role: 'admin' },
     close() {
       if (closed) return
       closed = true
       stopExpiry()
+      void changes?.close()
       void pool?.close()
       // its leases are dead from now on: another backend takes its jobs over (leases.ts)
       services.leases.close()
@@ -267,7 +277,7 @@ export function openBackend(opts: BackendOptions): Backend {
       await services.jobs.shutdown()
       closed = true
       stopExpiry()
-      const threads = Promise.all([pool?.close(), closeImportWorkers(opts.dbPath)])
+      const threads = Promise.all([pool?.close(), changes?.close(), closeImportWorkers(opts.dbPath)])
       sendLast(services)
       services.leases.close()
       services.audit.flushCheckpoint()

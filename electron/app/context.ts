@@ -18,6 +18,7 @@ import type { LedgerOffice, LedgerSettingService } from '../services/ledger-offi
 import type { PlayersService } from '../services/players'
 import type { SalesService, TicketsService } from '../services/sales'
 import type { UsersService } from '../services/staff'
+import type { TodoService } from '../services/todo'
 import type { VaultService } from '../services/vault'
 
 export interface Services {
@@ -49,4 +50,6 @@ export interface Services {
   ledgerSetting: LedgerSettingService
   /** The regulator's vault: every event sent apart, as it commits (services/vault). */
   vault: VaultService
+  /** The signed-in person's open tasks (services/todo). */
+  todo: TodoService
 }

@@ -18,6 +18,7 @@ import { reportsHandlers } from '../services/reports'
 import { salesHandlers } from '../services/sales'
 import { simulatorHandlers } from '../services/simulator'
 import { staffHandlers } from '../services/staff'
+import { todoHandlers } from '../services/todo'
 import type { Services } from './context'
 
 /** The long tasks of every domain, followed and cancelled (a cancel is logged). */
@@ -47,5 +48,6 @@ export function createHandlers(s: Services): Handlers {
     ...auditHandlers(s),
     ...vaultHandlers(s),
     ...ledgerOfficeHandlers(s),
+    ...todoHandlers(s),
   }
 }

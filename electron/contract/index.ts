@@ -10,6 +10,7 @@ import { channel, ROLES } from './define'
 import type * as T from './types'
 import type * as C from './claims-types'
 import type * as L from './liability-types'
+import type { TodoList } from './todo-types'
 import { CSV_FORMS, CSV_LOCALES } from './types'
 import { CLAIM_STATUSES, IDENTITY_DOCUMENTS, MAX_CLAIM_DAYS, PAYMENT_METHODS, RELATIONS } from './claims-types'
 import { dayRangeProblem } from './dates'
@@ -21,6 +22,8 @@ import { vaultChannels } from './vault'
 export * from './types'
 export * from './claims-types'
 export * from './liability-types'
+export * from './todo-types'
+export * from './changes'
 export * from './errors'
 export * from './feed'
 export * from './ledger-setting'
@@ -584,6 +587,9 @@ export const contract = {
   'settings:ledgerSet': channel<LedgerSettingView>()({ args: ledgerSettingSchema, access: ['admin'] }),
   /** Tries a team ledger: the server, the database (empty or a ledger this app opens), the key file. */
   'settings:ledgerTest': channel<LedgerTestResult>()({ args: teamLedger, access: ['admin'] }),
+
+  /** The caller's open tasks for their role (services/todo): claims awaiting their step, ceremonies, deadlines, refused imports. */
+  'todo:list': channel<TodoList>()({ ledger: 'reads', args: z.object({}).strict(), access: 'signed-in' }),
 
   ...vaultChannels,
 } as const

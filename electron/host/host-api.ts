@@ -60,7 +60,7 @@ export function bodyLimit(
   return BYTES_BODIES[channel] ? ctx.limit : ctx.signedInLimit
 }
 
-function bearerToken(header: string | undefined): string | null {
+export function bearerToken(header: string | undefined): string | null {
   if (!header) return null
   const m = /^Bearer[ \t]+([^\s]+)[ \t]*$/i.exec(header)
   return m ? m[1] : null

@@ -9,6 +9,7 @@ import type { Role } from '../contract/define'
 import type { ApiErrorData, Envelope } from '../contract/errors'
 import { HttpFailure } from './http-failure'
 import type { HostOptions } from './host-types'
+import type { EventHub } from './host-events'
 import { resolveStatic } from './static'
 
 /** What the host's handlers share: its options and limits, and the address it answers at (set once it listens). */
@@ -23,6 +24,8 @@ export interface HostContext {
   callerOf: (token: string) => Promise<{ role: Role } | null>
   onError: (error: unknown) => void
   pageHeaders: Record<string, string>
+  /** The streams of changes at /events (host-events.ts). */
+  events: EventHub
   own: { url: string; hosts: Set<string>; origins: Set<string> }
 }
 

@@ -4,11 +4,14 @@
  */
 import type { Envelope } from '../contract/errors'
 import type { Role } from '../contract/define'
+import type { ChangeSource } from '../app/change-feed'
 
 /** The part of the backend's users service the host asks before reading a body. */
 interface SessionLookup {
   /** The role of a live session's account, else null (services.users.sessionRole). */
   sessionRole(token: string | null): { role: Role } | null
+  /** A live session's account and role, not counted as activity (services.users.sessionPeek): the events' check. */
+  sessionPeek?(token: string | null): { userId: number; role: Role } | null
 }
 
 export interface HostBackend {
@@ -19,7 +22,9 @@ export interface HostBackend {
    * first call). One of the two is required: createHost refuses a backend with neither.
    */
   services?: { users: SessionLookup }
-  open?(): Promise<{ services: { users: SessionLookup } }>
+  open?(): Promise<{ services: { users: SessionLookup }; changes?: ChangeSource | null }>
+  /** What changes in the ledger, streamed to the pages at /events (host-events.ts); absent: no stream. */
+  changes?: ChangeSource | null
 }
 
 export interface HostOptions {
@@ -53,4 +58,6 @@ export interface HostOptions {
    * reaches. Off, the host hands the bytes over once they are all in.
    */
   importWhileUploading?: boolean
+  /** The streams of changes' limits (host-events.ts EVENT_LIMITS), lowered by tests. */
+  eventLimits?: { perSession?: number; heartbeatMs?: number; maxBufferedBytes?: number }
 }

@@ -77,6 +77,7 @@ async function main(): Promise<void> {
         readThreads: HOST_READ_THREADS,
         sendsToVault: true,
         expiresClaims: true,
+        watchesChanges: true,
       })
     },
     (e) => {

@@ -38,7 +38,9 @@ import type { Role } from '../contract/define'
 import { FEED_MAX_BYTES } from '../contract/feed'
 import { securityHeaders } from '../main/security'
 import { limitedLog } from '../services/log-limit'
-import { API_PREFIX, handleApi } from './host-api'
+import { EVENTS_PATH } from '../contract/changes'
+import { API_PREFIX, bearerToken, handleApi } from './host-api'
+import { createEventHub } from './host-events'
 import { checkCaller, handleStatic, sendFailure, type HostContext } from './host-replies'
 import { HttpFailure } from './http-failure'
 import type { HostBackend, HostOptions } from './host-types'
@@ -108,9 +110,11 @@ async function handle(ctx: HostContext, req: IncomingMessage, res: ServerRespons
   const rawUrl = req.url ?? '/'
   const pathname = rawUrl.split(/[?#]/, 1)[0]
   const isApi = pathname.startsWith(API_PREFIX)
+  const isEvents = pathname === EVENTS_PATH
   try {
-    checkCaller(ctx, req, isApi)
+    checkCaller(ctx, req, isApi || isEvents)
     if (isApi) await handleApi(ctx, req, res, pathname)
+    else if (isEvents) await ctx.events.handle(req, res, bearerToken(req.headers.authorization))
     else await handleStatic(ctx, req, res, pathname)
   } catch (e) {
     if (res.headersSent) {
@@ -131,6 +135,7 @@ async function handle(ctx: HostContext, req: IncomingMessage, res: ServerRespons
 
 function hostContext(opts: HostOptions): HostContext {
   const limit = opts.maxBodyBytes ?? HOST_LIMITS.maxBodyBytes
+  const pageHeaders = securityHeaders()
   return {
     opts,
     limit,
@@ -139,7 +144,8 @@ function hostContext(opts: HostOptions): HostContext {
     bytesLimit: opts.maxBytesBodyBytes ?? HOST_LIMITS.maxBytesBodyBytes,
     callerOf: sessionCheck(opts.backend),
     onError: opts.onError ?? ((e: unknown) => limitedLog('host', '[host]', e)),
-    pageHeaders: securityHeaders(),
+    pageHeaders,
+    events: createEventHub(opts.backend, pageHeaders, opts.eventLimits),
     own: { url: '', hosts: new Set(), origins: new Set() },
   }
 }

@@ -11,6 +11,8 @@ import { resolveStatic } from '../host/static'
 import { INVOKE_CHANNEL } from '../preload/bridge'
 import { HOST_READ_THREADS, openBackend } from '../app/backend'
 import { createInvokeHandler } from './ipc'
+import { createChangeRelay } from './changes'
+import { WATCH_CHANNEL } from '../contract/changes'
 import { checkElectronBinding } from './native'
 import { displayLocation, isPostgresUrl } from '../ledger/location'
 import { resolveLedger, userDataDir, type LedgerChoice } from '../ledger/paths'
@@ -84,6 +86,7 @@ function openLedger(): Backend {
       readThreads: HOST_READ_THREADS,
       sendsToVault: true,
       expiresClaims: true,
+      watchesChanges: true,
     })
   } catch (e) {
     fail('CARATS cannot open its ledger', `${displayLocation(dbPath)}: ${e instanceof Error ? e.message : String(e)}`)
@@ -168,6 +171,9 @@ if (!app.requestSingleInstanceLock()) {
     ipcMain.handle(INVOKE_CHANNEL, (event, channel: unknown, args: unknown, token: unknown) =>
       handler(event, channel, args, token),
     )
+    const opened = backend
+    const relay = createChangeRelay(opened.changes, (token) => opened.services.users.sessionPeek(token), trustedOrigin)
+    ipcMain.handle(WATCH_CHANNEL, (event, token: unknown) => relay.watch(event, token))
     installSessionPolicy()
     protocol.handle(APP_SCHEME, serveApp)
     win = createWindow()

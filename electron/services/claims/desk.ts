@@ -36,6 +36,7 @@ import { lookAtIdentity } from './identity'
 import { claimTotalsOf, claimTotalsWhere } from './totals'
 import { claimsCsv, type ClaimsCsvFilters } from './csv'
 import { expireClaims, nearingDeadline } from './expiry'
+import { claimsAwaiting, type AwaitedClaim } from './awaiting'
 import { iso, type Actor } from '../common'
 import type { CsvStyle } from '../csv'
 
@@ -74,6 +75,8 @@ export interface ClaimsService {
   expire(actor: Actor): ExpiryResult
   /** Open claims within 30 days of their deadline, nearest first. */
   nearingDeadline(): ClaimDeadlineNotice[]
+  /** The open claims awaiting a step `actor` may take now, four-eyes rules applied (awaiting.ts). */
+  awaiting(actor: Actor): { items: AwaitedClaim[]; more: boolean }
 }
 
 type Filters = Omit<ClaimsQuery, 'page' | 'pageSize' | 'order'>
@@ -150,5 +153,6 @@ export function createClaimsService(deps: ClaimsDeps): ClaimsService {
     reject: (actor, serial, reason) => rejectClaim(ctx, actor, serial, reason),
     expire: (actor) => expireClaims(ctx, actor),
     nearingDeadline: () => nearingDeadline(ctx),
+    awaiting: (actor) => claimsAwaiting(ctx, actor),
   }
 }

@@ -3,6 +3,7 @@
  * entrance from outside the folder.
  */
 export { createClaimsService, type ClaimsService } from './desk'
+export { STEP_ROLES, type AwaitedClaim, type AwaitedStep } from './awaiting'
 export type { ClaimsDeps } from './context'
 export { createClaimFigures } from './figures'
 export { createRelatedParties, type RelatedPartiesService } from './related-parties'

@@ -95,6 +95,11 @@ export interface UsersService {
    * it reads a body. Not the account's record, which the call itself checks (resolve, callerFor).
    */
   sessionRole(token: string | null): { role: Role } | null
+  /**
+   * The account and role of a live session, as sessionRole, without counting as activity: a
+   * screen's stream of changes (host/host-events.ts) must not keep an idle session alive.
+   */
+  sessionPeek(token: string | null): { userId: number; role: Role } | null
   /** A thread holds the host's session for the one call it answers (a sign-out ends it there). */
   lendSession(userId: number, token: string): void
   list(): UserAccount[]
@@ -424,6 +429,16 @@ function soundUser({ audit, statements: { byId } }: UsersContext, userId: number
   return toInfo(row)
 }
 
+/** A live session's account and role, its idle limit left as it was (sessionPeek). */
+function sessionPeek(ctx: UsersContext, token: string | null): { userId: number; role: Role } | null {
+  const s = token ? ctx.sessions.get(token) : undefined
+  if (!s) return null
+  const now = ctx.clock().getTime()
+  if (now >= s.expiresAt || now >= s.endsAt) return null
+  const row = ctx.statements.byId.get(s.userId) as UserRow | undefined
+  return row && row.active === 1 ? { userId: s.userId, role: row.role } : null
+}
+
 function sessionRole(ctx: UsersContext, token: string | null): { role: Role } | null {
   const userId = sessionUserId(ctx, token)
   if (userId === null) return null
@@ -554,6 +569,7 @@ export function createUsersService(options: UsersOptions): UsersService {
     callerFor: (userId, token) => callerOf(soundUser(ctx, userId), token),
     endSession: (token) => ctx.sessions.delete(token),
     sessionRole: (token) => sessionRole(ctx, token),
+    sessionPeek: (token) => sessionPeek(ctx, token),
     lendSession: (userId, token) => void newSessionEntry(ctx, userId, token),
     list: () => listAccounts(ctx),
     create: (actor, input) => createAccount(ctx, actor, input),
