@@ -175,6 +175,8 @@ export function createServices(opts: {
     importHere: (actor, content, fileName, sha256) =>
       here.importContent(actor, content, fileName, null, sha256 ?? null),
     history: here.history,
+    reasonsCsv: here.reasonsCsv,
+    sampleFeed: here.sampleFeed,
   }
   const reports: ReportsService = createReports({ db, clock, catalog, alerts })
   const demo = createDemoService({ jobs, emissions, simulator })

@@ -26,6 +26,7 @@ export * from './todo-types'
 export * from './changes'
 export * from './errors'
 export * from './feed'
+export * from './import-reasons'
 export * from './ledger-setting'
 export { ROLES, type Role } from './define'
 
@@ -261,6 +262,18 @@ export const contract = {
     ledger: 'reads',
     args: z.object({ page, pageSize }).strict(),
     access: readers,
+  }),
+  /** A refused import's reasons, grouped by kind (contract/import-reasons.ts), as a CSV file: `seq` is its history row's. */
+  'sales:importReasonsCsv': channel<T.CsvFile>()({
+    ledger: 'reads',
+    args: z.object({ seq: z.number().int().min(1), ...csvStyle }).strict(),
+    access: readers,
+  }),
+  /** A sample feed in the feed's format: the next units of an open demonstration emission, else the format only. */
+  'sales:sampleFeed': channel<T.FeedSample>()({
+    ledger: 'reads',
+    args: z.object({}).strict(),
+    access: operators,
   }),
 
   // tickets and players

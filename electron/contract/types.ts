@@ -494,6 +494,45 @@ export interface ImportRecord {
   refusal: string | null
   firstSerial: string | null
   lastSerial: string | null
+  /** the prize claims the import's sales opened (null: an entry written before they were counted, or a refusal) */
+  claims: number | null
+  /** a refusal's reasons, grouped (contract/import-reasons.ts); null for an import, or a file refused as a whole */
+  reasons: ImportReasons | null
+}
+
+/** A sample sales feed made by the app (sales:sampleFeed): a few sales in the feed's format. */
+export interface FeedSample {
+  fileName: string
+  content: string
+  /** the emission its units belong to */
+  emission: number
+  /** true when its units are an open demonstration emission's next ones and it imports as it is; false: the format only */
+  importable: boolean
+}
+
+/** One kind of problem of a refused feed. */
+export interface ImportReasonGroup {
+  code: ImportProblemCode
+  /** its first occurrence's values (the screens say it in the user's language), text values cut to MAX_REASON_TEXT (import-reasons.ts) */
+  params: Record<string, string | number>
+  /** its first occurrence in English (the command line's and the log's) */
+  text: string
+  /** times it was given in the file, and the lines it was given on */
+  occurrences: number
+  lineCount: number
+  /** the first of those lines, at most MAX_REASON_LINES, in file order */
+  lines: number[]
+}
+
+/** A refused feed's reasons as its history row keeps them. */
+export interface ImportReasons {
+  /** at most MAX_REASON_GROUPS (import-reasons.ts), in the order their first line comes in the file */
+  groups: ImportReasonGroup[]
+  /** the groups left out beyond MAX_REASON_GROUPS, and the reasons they held */
+  groupsLeft: number
+  reasonsLeft: number
+  /** false in a row written before the reasons were kept: only its first bad line was */
+  complete: boolean
 }
 
 /** Why a line of a sales feed is refused: a stable code, and the values its sentence names. */

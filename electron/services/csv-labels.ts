@@ -70,6 +70,13 @@ export const CSV_COLUMN_IDS = [
   'unsold_cents',
   'table_cents',
   'gap_cents',
+  // a refused import's reasons (import/reasons.ts)
+  'problem',
+  'field',
+  'occurrences',
+  'line_count',
+  'first_lines',
+  'detail',
 ] as const
 export type CsvColumnId = (typeof CSV_COLUMN_IDS)[number]
 
@@ -85,6 +92,8 @@ export const CSV_FILTER_IDS = [
   'status',
   'player',
   'as_of_day',
+  'import',
+  'file',
 ] as const
 export type CsvFilterId = (typeof CSV_FILTER_IDS)[number]
 
@@ -164,6 +173,12 @@ export const CSV_WORDS: Record<'fr' | 'en', CsvWords> = {
       rejected_at: 'Rejeté le',
       rejected_from: 'Statut au rejet',
       reject_reason: 'Motif du rejet',
+      problem: 'Problème',
+      field: 'Champ',
+      occurrences: 'Occurrences',
+      line_count: 'Lignes concernées',
+      first_lines: 'Premières lignes',
+      detail: 'Premier cas (en anglais)',
     },
     filters: {
       emission: 'Émission',
@@ -177,6 +192,8 @@ export const CSV_WORDS: Record<'fr' | 'en', CsvWords> = {
       object: 'Objet',
       status: 'Statut',
       player: 'Joueur',
+      import: 'Importation n°',
+      file: 'Fichier',
     },
     software: 'Logiciel',
     asOf: 'Données au',
@@ -248,6 +265,12 @@ export const CSV_WORDS: Record<'fr' | 'en', CsvWords> = {
       rejected_at: 'Rejected at',
       rejected_from: 'Status when rejected',
       reject_reason: 'Reason for rejection',
+      problem: 'Problem',
+      field: 'Field',
+      occurrences: 'Occurrences',
+      line_count: 'Lines',
+      first_lines: 'First lines',
+      detail: 'First case',
     },
     filters: {
       emission: 'Emission',
@@ -261,6 +284,8 @@ export const CSV_WORDS: Record<'fr' | 'en', CsvWords> = {
       object: 'Object',
       status: 'Status',
       player: 'Player',
+      import: 'Import no.',
+      file: 'File',
     },
     software: 'Software',
     asOf: 'As of',

@@ -2,7 +2,8 @@
  * The shapes of the services that live in their own modules (simulator, sales-feed importer,
  * reports), so that the backend, the demo and the handlers depend on the shape only.
  */
-import type { ImportRecord, ImportResult, JobInfo, Page } from '../contract/types'
+import type { CsvFile, FeedSample, ImportRecord, ImportResult, JobInfo, Page } from '../contract/types'
+import type { CsvStyle } from './csv'
 import type { Reports } from './reports'
 import type { Actor } from './common'
 
@@ -35,6 +36,10 @@ export interface ImporterService {
   importHere(actor: Actor, content: string | Uint8Array, fileName?: string, sha256?: string): ImportResult
   /** The imports, latest first, from the audit log (the contract's sales:imports). */
   history(args: { page: number; pageSize: number }): Page<ImportRecord>
+  /** A refused import's reasons, grouped, as a CSV file (the contract's sales:importReasonsCsv). */
+  reasonsCsv(args: { seq: number } & CsvStyle): CsvFile
+  /** A sample feed in the feed's format (the contract's sales:sampleFeed). */
+  sampleFeed(): FeedSample
 }
 
 export type ReportsService = Reports

@@ -12,7 +12,7 @@ import { jsonValues } from '../../ledger/dialect'
 import { unitKey } from '../../ledger/unit-key'
 import type { Catalog } from '../catalog'
 import { fastPlayCode, packFastPlayInto, readFeedLineFast } from './feed-line'
-import type { FeedDeps, ImportOutcome } from './context'
+import type { FeedDeps, ImportOutcome, KeySpan } from './context'
 import { GoodLines, PlayBytes, type FastLine, type FeedLine, type ReadLine, type StoredSale } from './lines'
 import { bad, checkLine, holdPlace, soldBlockOf, unitOf, zonesOf, type CarefulRun, type Recorded } from './line-checks'
 import { checkOrder, claimUnits } from './order'
@@ -108,13 +108,16 @@ function careful(ctx: CarefulContext, content: Buffer): ImportOutcome | LineRefu
 
   // every line checked, in this transaction: written per emission in unit order, as columns
   let imported = 0
-  for (const { emission, from, to } of runs)
+  const spans: KeySpan[] = []
+  for (const { emission, from, to } of runs) {
     imported += ctx.sales.sellChecked(emission, run.good.columns(kept, from, to))
+    if (to > from) spans.push({ from: run.good.key[kept[from]], to: run.good.key[kept[to - 1]] })
+  }
   const serials = {
     first: kept.length ? run.good.serial[kept[0]] : null,
     last: kept.length ? run.good.serial[kept[kept.length - 1]] : null,
   }
-  return importOutcome(run.lines, imported, run.already, serials, null)
+  return importOutcome(run.lines, imported, run.already, serials, null, spans)
 }
 
 /** Every line read, and checked a chunk at a time (the sales already recorded read per chunk). */

@@ -15,10 +15,17 @@ export interface FeedDeps {
   sales: SalesService
 }
 
-/** What an import wrote: its counts, the file's SHA-256 when its reading computed it, and its first and last units. */
+/** A run of units an import sold in one emission: the unit keys of its first and last unit (ledger/unit-key.ts). */
+export interface KeySpan {
+  from: number
+  to: number
+}
+
+/** What an import wrote: its counts, the file's SHA-256 when its reading computed it, its first and last units, and each emission's run of new units. */
 export interface ImportOutcome {
   counts: ImportResult
   sha256: string | null
   firstSerial: string | null
   lastSerial: string | null
+  spans: KeySpan[]
 }

@@ -1,17 +1,19 @@
 /**
  * The imports' record: each import of a sales feed leaves an entry in the audit log, in the
  * transaction of its sales (sales.import: the file's name, SHA-256, size, lines, what was
- * imported), or after a refusal, which writes nothing else (sales.import-rejected: the same, with
- * the count of bad lines and the first one, or why the file itself was refused). The history
- * (the contract's sales:imports, `carats sales imports`) reads those entries back.
+ * imported, the prize claims opened), or after a refusal, which writes nothing else
+ * (sales.import-rejected: the same, with the count of bad lines, the first one and the reasons
+ * grouped by kind (reasons.ts), or why the file itself was refused). The history (the contract's
+ * sales:imports, `carats sales imports`) reads those entries back.
  */
 import { createHash } from 'node:crypto'
-import type { ErrorReasonKey } from '../../contract/errors'
-import type { ImportLineError, ImportRecord, ImportResult, Page } from '../../contract/types'
+import { AppError, type ErrorReasonKey } from '../../contract/errors'
+import type { ImportLineError, ImportReasons, ImportRecord, ImportResult, Page } from '../../contract/types'
+import { keptReasons } from './reasons'
 import type { Db } from '../../ledger/db'
 import type { AuditService } from '../audit'
 import { type Actor, type Clock, iso } from '../common'
-import type { ImportOutcome } from './context'
+import type { ImportOutcome, KeySpan } from './context'
 
 export const sha256Of = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex')
 
@@ -25,7 +27,7 @@ export function recordImport(
   bytes: Uint8Array,
   outcome: ImportOutcome,
 ): ImportResult {
-  const { counts, firstSerial, lastSerial } = outcome
+  const { counts, firstSerial, lastSerial, spans } = outcome
   const sha256 = outcome.sha256 ?? sha256Of(bytes)
   const { lines, imported, alreadyImported } = counts
   const batch = db
@@ -43,14 +45,26 @@ export function recordImport(
     alreadyImported,
     firstSerial,
     lastSerial,
+    claims: claimsOpened(db, spans),
   }
   audit.record(actor.name, 'sales.import', `import:${batch}`, details)
   return counts
 }
 
-/** What a refusal records: its bad lines (their count, the first), or the reason the file itself was refused. */
+/**
+ * The prize claims an import's sales opened, in its transaction: those of the units it sold, each
+ * emission's run of them (claims/writer.ts opens a claim with its sale, and nothing else sells
+ * those units: they follow on from each other, and the import holds their emissions' sale cursors).
+ */
+function claimsOpened(db: Db, spans: KeySpan[]): number {
+  const inSpan = db.prepare('SELECT count(*) FROM claims WHERE unit_key BETWEEN ? AND ?').pluck()
+  return spans.reduce((n, s) => n + Number(inSpan.get(s.from, s.to)), 0)
+}
+
+/** What a refusal records: its bad lines (their count, the first, the reasons grouped), or the reason the file itself was refused. */
 export type Refusal =
-  { lines: number; badLines: number; first: ImportLineError } | { lines: number | null; refusal: ErrorReasonKey }
+  | { lines: number; badLines: number; first: ImportLineError; reasons: ImportReasons }
+  | { lines: number | null; refusal: ErrorReasonKey }
 
 /** A refused import's audit entry (nothing else was written). */
 export function recordRefusal(
@@ -63,7 +77,7 @@ export function recordRefusal(
   const why =
     'refusal' in refusal
       ? { badLines: 0, refusal: refusal.refusal }
-      : { badLines: refusal.badLines, first: refusal.first }
+      : { badLines: refusal.badLines, first: refusal.first, reasons: refusal.reasons }
   audit.record(actor.name, 'sales.import-rejected', 'import:rejected', {
     fileName: fileName ?? null,
     sha256: sha256Of(bytes),
@@ -111,10 +125,23 @@ export function importRecordOf(row: AuditRow): ImportRecord {
     refusal: refused ? str(d.refusal) : null,
     firstSerial: str(d.firstSerial),
     lastSerial: str(d.lastSerial),
+    claims: refused ? null : num(d.claims),
+    reasons: refused ? keptReasons(d) : null,
   }
 }
 
 const ACTIONS = "action IN ('sales.import', 'sales.import-rejected')"
+
+/** One import of the history by its audit entry's number (NOT_FOUND when that entry is not an import's). */
+export function importBySeq(db: Db, seq: number): ImportRecord {
+  const row = db.prepare(`SELECT seq, at, actor, action, details FROM audit WHERE seq = ? AND ${ACTIONS}`).get(seq)
+  if (!row)
+    throw new AppError(
+      'NOT_FOUND',
+      `no import numbered ${seq} in the history: take the number from the import history (carats sales imports)`,
+    )
+  return importRecordOf(row as AuditRow)
+}
 
 /** The imports, latest first, a page at a time. */
 export function listImports(db: Db, { page, pageSize }: { page: number; pageSize: number }): Page<ImportRecord> {

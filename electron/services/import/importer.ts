@@ -34,7 +34,7 @@
  * The folder's parts: README.md beside this file.
  */
 import { AppError, because } from '../../contract/errors'
-import type { ImportLineError, ImportRecord, ImportResult, Page } from '../../contract/types'
+import type { CsvFile, FeedSample, ImportLineError, ImportRecord, ImportResult, Page } from '../../contract/types'
 import type { Db } from '../../ledger/db'
 import type { AuditService } from '../audit'
 import type { Catalog } from '../catalog'
@@ -43,7 +43,10 @@ import type { FeedArrival } from './arrival'
 import { createCarefulImport, type LineRefusal } from './careful'
 import { feedBytes, notUtf8Refusal, tooLargeRefusal } from './feed'
 import type { ImportOutcome } from './context'
-import { listImports, recordImport, recordRefusal, sha256Of, type Refusal } from './history'
+import { importBySeq, listImports, recordImport, recordRefusal, sha256Of, type Refusal } from './history'
+import { reasonsCsv, reasonsOf } from './reasons'
+import { sampleFeed } from './sample-feed'
+import type { CsvStyle } from '../csv'
 import type { Problem } from './problems'
 import { createStreamedImport, type FeedRead, Irregular } from './stream'
 import { createLeases, feedSubject, type Lease, type Leases } from '../leases'
@@ -87,6 +90,10 @@ export interface Importer {
   ): ImportResult
   /** The imports, latest first (the contract's sales:imports). */
   history(args: { page: number; pageSize: number }): Page<ImportRecord>
+  /** A refused import's reasons, grouped, as a CSV file (the contract's sales:importReasonsCsv). */
+  reasonsCsv(args: { seq: number } & CsvStyle): CsvFile
+  /** A sample feed in the feed's format (the contract's sales:sampleFeed). */
+  sampleFeed(): FeedSample
 }
 
 /** The refusal of a feed's bad lines: every one (up to MAX_LISTED) with all its reasons, in English and as codes. */
@@ -100,10 +107,11 @@ function linesRejected({ refused: { lines, problems } }: LineRefusal): { error: 
       problems: list.map(({ code, params }) => ({ code, params })),
     }))
   const first = details[0]
+  const reasons = reasonsOf(problems)
   const message = `${problems.size} bad line${problems.size > 1 ? 's' : ''} of ${lines}: nothing imported (first: line ${first.line}: ${first.reason})`
   return {
     error: new AppError('IMPORT_REJECTED', message, { details }),
-    refusal: { lines, badLines: problems.size, first },
+    refusal: { lines, badLines: problems.size, first, reasons },
   }
 }
 
@@ -247,5 +255,7 @@ export function createImporter(deps: ImporterDeps): Importer {
       }
     },
     history: (args) => listImports(db, args),
+    reasonsCsv: ({ seq, ...style }) => reasonsCsv(importBySeq(db, seq), clock, style),
+    sampleFeed: () => sampleFeed(db, catalog, clock),
   }
 }

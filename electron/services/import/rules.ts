@@ -16,7 +16,7 @@ import type { GameDefinition } from '../../../game-core/rules'
 import { formatSerial, type UnitId } from '../../../game-core/serial'
 import type { BlockRow, Catalog, EmissionRow } from '../catalog'
 import { SALE_CLOCK_SKEW_MS, saleFloorMs } from '../common'
-import type { ImportOutcome } from './context'
+import type { ImportOutcome, KeySpan } from './context'
 
 /** A sale id with the shape of a serial (the ledger stores such a sale under its unit, no id of its own). */
 export const SERIAL_SHAPE = /^\d{4}-\d{3}-\d{7}-\d$/
@@ -96,6 +96,8 @@ export function importOutcome(
   alreadyImported: number,
   serials: { first: string | null; last: string | null },
   sha256: string | null,
+  spans: KeySpan[],
 ): ImportOutcome {
-  return { counts: { lines, imported, alreadyImported }, sha256, firstSerial: serials.first, lastSerial: serials.last }
+  const counts = { lines, imported, alreadyImported }
+  return { counts, sha256, firstSerial: serials.first, lastSerial: serials.last, spans }
 }

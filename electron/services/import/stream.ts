@@ -11,7 +11,8 @@
 import { AppError } from '../../contract/errors'
 import { formatSerial } from '../../../game-core/serial'
 import { CTRL, LINE_FLAGS, READER, SLOT_LINES, SLOTS, type FeedRing } from './feed-ring'
-import type { FeedDeps, ImportOutcome } from './context'
+import type { FeedDeps, ImportOutcome, KeySpan } from './context'
+import { UNIT_KEY_EMISSION, unitKey } from '../../ledger/unit-key'
 import type { FeedArrival } from './arrival'
 import { copyShared } from './feed'
 import {
@@ -73,6 +74,8 @@ interface StreamRun {
   imported: number
   first: string | null
   last: { emission: number; block: number; unit: number; size: number }
+  /** each emission's run of units sold, as unit keys */
+  spans: KeySpan[]
   /** the players by their number in the ring */
   names: string[]
 }
@@ -141,6 +144,7 @@ function streamed(ctx: StreamContext, read: FeedRead, known: string | null): Imp
       imported: 0,
       first: null,
       last: { emission: 0, block: 0, unit: 0, size: 0 },
+      spans: [],
       names: [],
     }
     for (let consumed = 0; awaitSlot(ctrl, consumed, arrival);) {
@@ -155,7 +159,7 @@ function streamed(ctx: StreamContext, read: FeedRead, known: string | null): Imp
     if (run.stream) run.imported += run.stream.finish()
     const sha256 = known ?? Buffer.from(ring.digest).toString('hex')
     const last = run.first === null ? null : formatSerial(run.last, run.last.size)
-    return importOutcome(lines, run.imported, 0, { first: run.first, last }, sha256)
+    return importOutcome(lines, run.imported, 0, { first: run.first, last }, sha256, run.spans)
   } catch (e) {
     // a sale id recorded before (the ledger's unique index refused it): the same sale again,
     // or a conflict, which the careful import tells apart
@@ -249,5 +253,17 @@ function takeLines(run: StreamRun, e: Open, from: number, to: number): Pick<Chec
     run.first ??= formatSerial({ emission: e.emission, block, unit }, size)
     run.last = { emission: e.emission, block, unit, size }
   }
+  if (to > from) {
+    const key = (at: number) => unitKey(e.emission, ring.block[at], ring.unit[at])
+    noteSpan(run.spans, key(from), key(to - 1))
+  }
   return { players, saleIds }
+}
+
+/** Units [first … last] sold in one emission: the emission's run goes on, or a new emission's starts (emissions in order). */
+function noteSpan(spans: KeySpan[], first: number, last: number): void {
+  const span = spans[spans.length - 1]
+  const emissionOf = (key: number) => Math.floor(key / UNIT_KEY_EMISSION)
+  if (span && emissionOf(span.to) === emissionOf(first)) span.to = last
+  else spans.push({ from: first, to: last })
 }

@@ -4,6 +4,7 @@ import claims from './claims.en'
 import vault from './vault.en'
 import liability from './liability.en'
 import search from './search.en'
+import imports from './imports.en'
 
 const en: Messages = {
   app: {
@@ -1411,6 +1412,7 @@ const en: Messages = {
   vault,
   liability,
   search,
+  imports,
   unitProof: {
     download: 'Download the proof (JSON)',
     hint: 'Shows that this unit, as printed, is part of its block’s commitment; check it with carats proof verify against the certificate.',

@@ -3,6 +3,7 @@ import claims from './claims.fr'
 import vault from './vault.fr'
 import liability from './liability.fr'
 import search from './search.fr'
+import imports from './imports.fr'
 
 const fr = {
   app: {
@@ -1445,6 +1446,7 @@ const fr = {
   vault,
   liability,
   search,
+  imports,
   unitProof: {
     download: 'Télécharger la preuve (JSON)',
     hint: 'Montre que cette unité, telle qu’imprimée, fait partie de l’engagement de son bloc ; vérifiez-la avec carats proof verify face au certificat.',

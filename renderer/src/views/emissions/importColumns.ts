@@ -1,14 +1,17 @@
 import { h } from 'vue'
-import type { DataTableColumns } from 'naive-ui'
+import { NButton, type DataTableColumns } from 'naive-ui'
 import type { ImportRecord } from '../../../../electron/contract'
 import { importResultText } from './importHistory'
+import { claimsText, hasReasons } from './importReasons'
 
-type Translate = (key: string, params?: Record<string, unknown>) => string
+type Translate = (key: string, params?: Record<string, unknown>, plural?: number) => string
 
 interface Ctx {
   t: Translate
   int: (n: number) => string
   dateTime: (iso: string) => string
+  /** Shows a refused import's reasons. */
+  onReasons: (r: ImportRecord) => void
 }
 
 /** The import history's columns: when, who, which file (its SHA-256 in full, to compare with the sender's), lines, result. */
@@ -40,9 +43,30 @@ export function createImportColumns(c: Ctx): DataTableColumns<ImportRecord> {
     {
       title: c.t(`${H}.resultTitle`),
       key: 'result',
-      width: 230,
-      render: (r) =>
-        h('span', { class: `result-${r.result}`, 'data-test': 'import-result' }, importResultText(r, c.t, c.int)),
+      width: 250,
+      render: (r) => resultCell(r, c),
     },
   ]
+}
+
+/** An import's result: what it sold and the prize claims its sales opened, or why it was refused and a way to its reasons. */
+function resultCell(r: ImportRecord, c: Ctx) {
+  const claims = claimsText(r, c.t, c.int)
+  return h('div', { class: 'result-cell', 'data-test': 'import-result' }, [
+    h('div', { class: `result-${r.result}` }, importResultText(r, c.t, c.int)),
+    claims === null ? null : h('div', { class: 'muted claims', 'data-test': 'import-claims' }, claims),
+    hasReasons(r)
+      ? h(
+          NButton,
+          {
+            size: 'tiny',
+            secondary: true,
+            class: 'reasons',
+            'data-test': 'import-show-reasons',
+            onClick: () => c.onReasons(r),
+          },
+          { default: () => c.t('imports.showReasons') },
+        )
+      : null,
+  ])
 }
