@@ -602,7 +602,7 @@ export const contract = {
   'settings:ledgerTest': channel<LedgerTestResult>()({ args: teamLedger, access: ['admin'] }),
 
   /** The caller's open tasks for their role (services/todo): claims awaiting their step, ceremonies, deadlines, refused imports. */
-  'todo:list': channel<TodoList>()({ ledger: 'reads', args: z.object({}).strict(), access: 'signed-in' }),
+  'todo:list': channel<TodoList>()({ ledger: 'reads', args: z.object({}).strict(), access: staff }),
 
   ...vaultChannels,
 } as const

@@ -23,6 +23,7 @@ import {
   appOrigin,
   contentSecurityPolicy,
   isTrustedSender,
+  permissionAllowed,
   securityHeaders,
   windowOptions,
 } from './security'
@@ -116,8 +117,13 @@ async function serveApp(request: Request): Promise<Response> {
 
 function installSessionPolicy(): void {
   const ses = session.defaultSession
-  ses.setPermissionRequestHandler((_contents, _permission, callback) => callback(false))
-  ses.setPermissionCheckHandler(() => false)
+  // desktop notifications for the app's own page only (permissionAllowed); nothing else
+  ses.setPermissionRequestHandler((contents, permission, callback) =>
+    callback(permissionAllowed(permission, contents.getURL(), trustedOrigin)),
+  )
+  ses.setPermissionCheckHandler((_contents, permission, requestingOrigin) =>
+    permissionAllowed(permission, requestingOrigin, trustedOrigin),
+  )
   ses.setDevicePermissionHandler(() => false)
   const csp = contentSecurityPolicy({ devServerUrl })
   // The app:// handler sends the CSP itself; this covers the dev server's pages as well.

@@ -7,6 +7,7 @@ import {
   isTrustedSender,
   securityHeaders,
   windowOptions,
+  permissionAllowed,
 } from './security'
 
 function directives(csp: string): Map<string, string[]> {
@@ -140,5 +141,16 @@ describe('content security policy', () => {
     expect(h['X-Content-Type-Options']).toBe('nosniff')
     expect(h['X-Frame-Options']).toBe('DENY')
     expect(h['Referrer-Policy']).toBe('no-referrer')
+  })
+})
+
+describe('the permissions the window may have', () => {
+  it('allows desktop notifications to the app page alone, and nothing else', () => {
+    const origin = appOrigin()
+    expect(permissionAllowed('notifications', `${origin}/index.html`, origin)).toBe(true)
+    expect(permissionAllowed('notifications', 'https://evil.example/', origin)).toBe(false)
+    expect(permissionAllowed('notifications', null, origin)).toBe(false)
+    for (const p of ['media', 'geolocation', 'clipboard-read', 'openExternal'])
+      expect(permissionAllowed(p, `${origin}/index.html`, origin)).toBe(false)
   })
 })

@@ -133,3 +133,12 @@ export function securityHeaders(opts: { devServerUrl?: string } = {}): Record<st
     'X-Frame-Options': 'DENY',
   }
 }
+
+/**
+ * The one permission the window may have: desktop notifications, for the app's own page (the
+ * to-do list's "tell me when a task ends", issue 32); every other permission, and any other page,
+ * is refused.
+ */
+export function permissionAllowed(permission: string, url: string | undefined | null, trustedOrigin: string): boolean {
+  return permission === 'notifications' && isTrustedSender(url, trustedOrigin)
+}

@@ -6,6 +6,11 @@ declare global {
     /** The preload bridge, present only inside the Electron window. */
     carats?: {
       invoke(channel: string, args: unknown, token: string | null): Promise<Envelope<unknown>>
+      /** The ledger's changes for this session (electron/preload/bridge.ts); null stops them. */
+      watch?(
+        token: string | null,
+        listener: ((notice: { event: 'change'; changes: unknown[] } | { event: 'ended' }) => void) | null,
+      ): Promise<Envelope<unknown>>
     }
   }
 }

@@ -20,6 +20,7 @@ const PATHS = {
   ],
   // a pair of scales: what is owed weighed against the prize table
   liability: ['M12 3v18', 'M7 21h10', 'M4 7h16', 'm4 7-3 7a3 3 0 0 0 6 0L4 7Z', 'm20 7-3 7a3 3 0 0 0 6 0l-3-7Z'],
+  todo: ['M9 6h11', 'M9 12h11', 'M9 18h11', 'm3 6 1.5 1.5L7 5', 'm3 12 1.5 1.5L7 11', 'm3 18 1.5 1.5L7 17'],
   audit: ['M12 3 4 6v6c0 5 3.5 8 8 9 4.5-1 8-4 8-9V6l-8-3Z', 'm9 12 2 2 4-4'],
   // an eye: the improbable winners watched; two linked rings: the register of related parties
   watch: ['M2 12s3.5-7 10-7 10 7 10 7-3.5 7-10 7S2 12 2 12Z', 'M12 15a3 3 0 1 0 0-6 3 3 0 0 0 0 6Z'],

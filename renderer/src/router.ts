@@ -27,6 +27,12 @@ const routes: RouteRecordRaw[] = [
     children: [
       { path: '', name: 'home', component: { render: () => null } },
       {
+        path: 'todo',
+        name: 'todo',
+        component: () => import('./views/todo/TodoView.vue'),
+        meta: { channel: 'todo:list', menu: { label: 'todo.menu', icon: 'todo' } },
+      },
+      {
         path: 'emissions',
         name: 'emissions',
         component: () => import('./views/emissions/EmissionsView.vue'),

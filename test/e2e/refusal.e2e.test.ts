@@ -32,6 +32,7 @@ describe('refusal: support cannot act as an operator', () => {
 
     // the menu offers only what support may use
     expect(await menuEntries(page)).toEqual([
+      'À faire',
       'Émissions',
       'Inspecteur de tickets',
       'Service client',

@@ -234,6 +234,8 @@ const MATRIX: Record<
   'vault:verify': [A, U, R],
   'vault:events': [A, U, R],
   'vault:export': [A, U, R],
+  // one's own tasks: every staff role's (services/todo)
+  'todo:list': ALL,
 }
 
 /** Arguments that pass the schema but touch nothing that exists, so an allowed call changes nothing. */

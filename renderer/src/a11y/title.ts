@@ -24,6 +24,7 @@ const SCREEN_TITLES: Record<string, string> = {
   claim: 'claims.claimTitle',
   watch: 'watch.title',
   parties: 'parties.title',
+  todo: 'todo.title',
 }
 
 function one(v: string | string[] | undefined): number {

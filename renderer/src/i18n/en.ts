@@ -4,6 +4,7 @@ import claims from './claims.en'
 import vault from './vault.en'
 import liability from './liability.en'
 import search from './search.en'
+import todo from './todo.en'
 import imports from './imports.en'
 
 const en: Messages = {
@@ -1412,6 +1413,7 @@ const en: Messages = {
   vault,
   liability,
   search,
+  todo,
   imports,
   unitProof: {
     download: 'Download the proof (JSON)',

@@ -3,6 +3,7 @@ import claims from './claims.fr'
 import vault from './vault.fr'
 import liability from './liability.fr'
 import search from './search.fr'
+import todo from './todo.fr'
 import imports from './imports.fr'
 
 const fr = {
@@ -1446,6 +1447,7 @@ const fr = {
   vault,
   liability,
   search,
+  todo,
   imports,
   unitProof: {
     download: 'Télécharger la preuve (JSON)',

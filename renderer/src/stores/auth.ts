@@ -1,6 +1,6 @@
 import { defineStore } from 'pinia'
 import { computed, ref } from 'vue'
-import { api } from '../api'
+import { api, changes } from '../api'
 import type { ChannelName, UserInfo } from '../../../electron/contract'
 
 /**
@@ -42,6 +42,7 @@ export const useAuthStore = defineStore('auth', () => {
   /** Asks the backend who we are (the remembered token may have expired) and whether set-up is due. */
   async function init() {
     api.setToken(readToken())
+    changes.setToken(api.token)
     const status = await api.call('auth:status', {})
     if (status.user) await loadAccess()
     needsSetup.value = status.needsSetup
@@ -52,6 +53,7 @@ export const useAuthStore = defineStore('auth', () => {
 
   function startSession(token: string, u: UserInfo) {
     api.setToken(token)
+    changes.setToken(token)
     writeToken(token)
     user.value = u
     needsSetup.value = false
@@ -59,6 +61,7 @@ export const useAuthStore = defineStore('auth', () => {
 
   function forgetSession() {
     api.setToken(null)
+    changes.setToken(null)
     writeToken(null)
     user.value = null
   }
@@ -88,9 +91,20 @@ export const useAuthStore = defineStore('auth', () => {
     await api.call('auth:changePassword', { oldPassword, newPassword })
   }
 
+  /**
+   * Reads the session again (its account changed: a new role, deactivated, another session's
+   * password change): the menus and rights follow the role at once; a session that ended is forgotten.
+   */
+  async function refresh() {
+    if (!user.value) return
+    const status = await api.call('auth:status', {})
+    if (status.user) user.value = status.user
+    else forgetSession()
+  }
+
   function can(channel: ChannelName) {
     return access !== null && access.canUse(channel, role.value)
   }
 
-  return { user, role, needsSetup, ready, init, login, setup, logout, changePassword, forgetSession, can }
+  return { user, role, needsSetup, ready, init, login, setup, logout, changePassword, forgetSession, refresh, can }
 })
