@@ -220,6 +220,22 @@ describe('the sample feed', () => {
     expect(count(f, 'sales')).toBe(8)
   })
 
+  it('of an emission created a moment ago is dated no earlier than its creation, and still imports', async () => {
+    const f = openLedgerFixture({ definition: smallDefinition(), clock: () => new Date(NOW) })
+    open.push(f)
+    await f.openEmission()
+    const { db, clock, catalog, sales, audit } = f
+    const importer = createImporter({ db, clock, catalog, sales, audit })
+    const sample = importer.sampleFeed()
+    expect(sample.importable).toBe(true)
+    const times = sample.content
+      .trim()
+      .split('\n')
+      .map((l) => Date.parse((JSON.parse(l) as { soldAt: string }).soldAt))
+    expect(times).toEqual([NOW, NOW, NOW])
+    expect(importer.importContent(TEST_ACTOR, sample.content, sample.fileName).imported).toBe(3)
+  })
+
   it('is the format only, for an emission still to come, when no demonstration emission is open: an import refuses it', async () => {
     const { f, importer } = await fresh(Infinity, false)
     const sample = importer.sampleFeed()

@@ -5,9 +5,10 @@
  * (`Z`) and with Paris's offset (`+01:00` or `+02:00`).
  *
  * Its units are the next ones of the first open demonstration emission, so the sample imports as
- * it is there (and its sales are demonstration sales). With no demonstration emission open, it is
- * written for an emission number that does not exist yet: the format only, which an import
- * refuses (EMISSION_UNKNOWN), so that a sample never lands in a real emission's sales.
+ * it is there (and its sales are demonstration sales). With no demonstration emission open that
+ * can sell them now, it is written for an emission number that does not exist yet: the format
+ * only, which an import refuses (EMISSION_UNKNOWN), so that a sample never lands in a real
+ * emission's sales.
  */
 import type { FeedSample } from '../../contract/types'
 import type { Db } from '../../ledger/db'
@@ -85,7 +86,9 @@ interface SampleTarget {
   stakeCents: number
   size: number
   first: number
-  /** whether every unit can sell now, at the sample's times */
+  /** the earliest time a sale of it may have (its first sale day, else its creation) */
+  floor: number
+  /** whether every unit can sell now, at these times */
   importable: (soldAt: number[]) => boolean
 }
 
@@ -97,26 +100,43 @@ function demoTarget(catalog: Catalog, emission: number): SampleTarget {
   const importable = (soldAt: number[]) =>
     positions.every((p) => !soldOutAt(e, p) && sellingFault(e, e.blocks[Math.floor(p / size)]) === null) &&
     soldAt.every((t) => !soldTooEarly(e, t))
-  return { emission, zones: e.def, stakeCents: e.def.unitPriceCents, size, first, importable }
+  return { emission, zones: e.def, stakeCents: e.def.unitPriceCents, size, first, floor: e.floor, importable }
 }
 
-function targetOf(db: Db, catalog: Catalog): SampleTarget {
+/** The format only, for the emission after the last one: no emission has it yet. */
+function formatTarget(db: Db): SampleTarget {
+  const last = Number(db.prepare('SELECT max(emission) FROM emissions').pluck().get() ?? 0)
+  const emission = Math.min(last + 1, 9999)
+  const { blockSize: size, unitPriceCents: stakeCents } = CARATS
+  return { emission, zones: CARATS, stakeCents, size, first: 0, floor: 0, importable: () => false }
+}
+
+/** The sample's times of sale: in the last three minutes, a minute apart, and none before its emission's first sale (whole seconds). */
+function saleTimes(now: number, floor: number): number[] {
+  const start = Math.max(now - 180_000, Math.ceil(floor / 1000) * 1000)
+  const step = Math.floor((now - start) / SAMPLE_SALES / 1000) * 1000
+  return Array.from({ length: SAMPLE_SALES }, (_, i) => start + i * step)
+}
+
+/** The first open demonstration emission when the sample imports there as it is, else the format only. */
+function targetOf(db: Db, catalog: Catalog, now: number): { target: SampleTarget; soldAt: number[] } {
   const demo = db
     .prepare("SELECT emission FROM emissions WHERE status = 'open' AND demo = 1 ORDER BY emission LIMIT 1")
     .pluck()
     .get() as number | undefined
-  if (demo !== undefined) return demoTarget(catalog, demo)
-  const last = Number(db.prepare('SELECT max(emission) FROM emissions').pluck().get() ?? 0)
-  const emission = Math.min(last + 1, 9999)
-  const size = CARATS.blockSize
-  return { emission, zones: CARATS, stakeCents: CARATS.unitPriceCents, size, first: 0, importable: () => false }
+  if (demo !== undefined) {
+    const target = demoTarget(catalog, demo)
+    const soldAt = saleTimes(now, target.floor)
+    if (target.importable(soldAt)) return { target, soldAt }
+  }
+  const target = formatTarget(db)
+  return { target, soldAt: saleTimes(now, target.floor) }
 }
 
 /** The sample: three sales of the target's next units, sold in the last minutes. */
 export function sampleFeed(db: Db, catalog: Catalog, clock: Clock): FeedSample {
-  const t = targetOf(db, catalog)
   const now = clock().getTime()
-  const soldAt = [now - 180_000, now - 120_000, now - 60_000]
+  const { target: t, soldAt } = targetOf(db, catalog, now)
   const plays = [playedByHand(t.zones), revealedAutomatically(t.zones), interrupted(t.zones)]
   const stamp = new Date(now).toISOString().replace(/[-:]/g, '').slice(0, 15)
   const lines = plays.map((play, i) =>

@@ -13,7 +13,7 @@ const imports: ImportsMessages = {
     by: 'Refused on {at}, file imported by {actor}.',
     summary: '{bad} line to fix out of {lines}. | {bad} lines to fix out of {lines}.',
     kinds: '{n} kind of problem: | {n} kinds of problem, grouped:',
-    times: '{n} time | {n} times',
+    times: 'once | {n} times',
     onLines: 'on {n} line | on {n} lines',
     lines: 'line {list} | lines {list}',
     moreLines: '{list}… and {n} more | {list}… and {n} more',

@@ -12,7 +12,7 @@ const imports = {
     by: 'Refusé le {at}, fichier importé par {actor}.',
     summary: '{bad} ligne à corriger sur {lines}. | {bad} lignes à corriger sur {lines}.',
     kinds: '{n} sorte de problème : | {n} sortes de problème, regroupées :',
-    times: '{n} fois | {n} fois',
+    times: '{n} fois',
     onLines: 'sur {n} ligne | sur {n} lignes',
     lines: 'ligne {list} | lignes {list}',
     moreLines: '{list}… et {n} autre | {list}… et {n} autres',
