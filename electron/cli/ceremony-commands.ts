@@ -18,6 +18,7 @@ import { ceremonySummary, ceremonyText, CONTRIBUTE_HOW, SHARE_FROM, SIGN_IN } fr
 import { UsageError, type Command, type CommandContext } from './io'
 import { eur, int, options, print, whole, withBackend } from './command-kit'
 import { publicationLine } from './publish-commands'
+import { counted, naming } from '../services/common'
 
 /** What `carats help` says of these commands. */
 export const ceremonySynopsis: Record<string, string[]> = {
@@ -196,7 +197,7 @@ const emissionShow: Command = (ctx) =>
     const e = b.services.emissions.get(emission)
     const cert = b.services.emissions.certificate(emission)
     const text = () => {
-      const head = `emission ${e.emission} (${e.code}): ${e.status}, ${e.blocks} block(s) of ${int(e.unitsTotal / e.blocks)} units${e.demo ? ', DEMO' : ''}${e.startsOn ? `, on sale from ${e.startsOn}` : ''}, ${int(e.unitsSold)} sold`
+      const head = `emission ${e.emission} (${e.code}): ${e.status}, ${counted(e.blocks, 'block')} of ${int(e.unitsTotal / e.blocks)} units${e.demo ? ', DEMO' : ''}${e.startsOn ? `, on sale from ${e.startsOn}` : ''}, ${int(e.unitsSold)} sold`
       const blocks = e.blockList.map(
         (x) =>
           `  block ${x.block}: ${x.status}${x.status === 'pending' ? '' : `, seeding ${x.seeding}, commitment ${x.commitment}`}`,
@@ -225,7 +226,7 @@ function seedingLines(
     const single = blocks.filter((x) => x.status !== 'pending' && x.seeding === 'single').map((x) => x.block)
     lines.push(
       c
-        ? `single control: block(s) ${single.join(', ')} were seeded by one person`
+        ? `single control: ${naming('block', single)} ${single.length === 1 ? 'was' : 'were'} seeded by one person`
         : 'no key ceremony: single control (one person drew every block’s secret; demonstrations only)',
     )
   } else if (!c) lines.push('no key ceremony yet')

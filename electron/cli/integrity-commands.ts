@@ -7,7 +7,7 @@ import { resolve } from 'node:path'
 import type { AuditVerification, LedgerCheckReport, RestoreReport } from '../contract/types'
 import { displayLocation, isPostgresUrl } from '../ledger/location'
 import { openBackend } from '../app/backend'
-import { systemClock } from '../services/common'
+import { counted, systemClock } from '../services/common'
 import {
   backupLedger,
   checkLedger,
@@ -78,7 +78,7 @@ function recordsText(r: LedgerCheckReport['records']): string {
 }
 
 function liabilityLine(l: LedgerCheckReport['data']['liability']): string {
-  const what = `${int(l.blocks)} block(s), prize tables ${eur(l.tableCents)}`
+  const what = `${counted(l.blocks, 'block', int)}, prize tables ${eur(l.tableCents)}`
   return l.balanced
     ? `prize liability: ${what}: credited + paid + outstanding + expired + void + unsold = prize table, for every block`
     : `prize liability: ${what}: SOME BLOCKS DO NOT ADD UP (LIABILITY_GAP above; carats report liability --tiers)`
@@ -92,7 +92,7 @@ function checkText(path: string, r: LedgerCheckReport): string {
     auditText(r.audit),
     recordsText(r.records),
     `data: ${int(d.salesRows)} sales rows, ${int(d.unitsRederived)} units' prizes re-derived from their block's secret: ` +
-      (d.problemCount === 0 ? 'every counter and prize agrees' : `${int(d.problemCount)} disagreement(s)`),
+      (d.problemCount === 0 ? 'every counter and prize agrees' : counted(d.problemCount, 'disagreement', int)),
     ...d.problems.slice(0, 20).map((p) => `  ${p.kind}: ${p.message}`),
     liabilityLine(d.liability),
   ]

@@ -22,6 +22,7 @@ import { salesImport, salesImports } from './import-commands'
 import { asUsage, eur, follow, int, options, print, whole, withBackend } from './command-kit'
 import { UsageError, type Command, type CommandContext } from './io'
 import { cliReason, cliText } from './text-args'
+import { counted } from '../services/common'
 
 const pct = (x: number) => `${(x * 100).toFixed(3)} %`
 
@@ -70,7 +71,7 @@ const emissionCreate: Command = (ctx) =>
       ctx,
       e,
       () =>
-        `${kind} ${e.emission} (${e.code}) created: ${e.blocks} block(s) of ${int(e.unitsTotal / e.blocks)} units${e.startsOn ? `, on sale from ${e.startsOn}` : ''}, prizes from ${eur(e.claimThresholdCents)} claimed in person within ${e.claimDays} days of the close; next: emission generate ${e.emission}`,
+        `${kind} ${e.emission} (${e.code}) created: ${counted(e.blocks, 'block')} of ${int(e.unitsTotal / e.blocks)} units${e.startsOn ? `, on sale from ${e.startsOn}` : ''}, prizes from ${eur(e.claimThresholdCents)} claimed in person within ${e.claimDays} days of the close; next: emission generate ${e.emission}`,
     )
     return 0
   })
@@ -123,7 +124,7 @@ const emissionList: Command = (ctx) =>
         : list
             .map(
               (e) =>
-                `${String(e.emission).padStart(4)}  ${e.code.padEnd(14)} ${(e.demo ? 'DEMO' : '').padEnd(5)}${e.status.padEnd(10)} ${e.blocks} block(s), ${int(e.unitsSold)} / ${int(e.unitsTotal)} units sold${e.startsOn ? `, from ${e.startsOn}` : ''}`,
+                `${String(e.emission).padStart(4)}  ${e.code.padEnd(14)} ${(e.demo ? 'DEMO' : '').padEnd(5)}${e.status.padEnd(10)} ${counted(e.blocks, 'block')}, ${int(e.unitsSold)} / ${int(e.unitsTotal)} units sold${e.startsOn ? `, from ${e.startsOn}` : ''}`,
             )
             .join('\n'),
     )

@@ -7,6 +7,7 @@ import { AppError } from '../contract/errors'
 import type { BlockVerdict, VerificationReport, VerificationRun } from '../contract/types'
 import { follow, int, options, print, withBackend } from './command-kit'
 import { UsageError, type Command } from './io'
+import { counted, naming } from '../services/common'
 
 const seconds = (ms: number | null) => (ms === null ? '?' : `${(ms / 1000).toFixed(2)} s`)
 const blockName = (emission: number, block: number) =>
@@ -21,8 +22,9 @@ const OUTCOME_WORDS: Record<VerificationRun['outcome'], string> = {
 }
 
 function runLine(r: VerificationRun): string {
-  const unsound = r.unsoundBlocks.length ? `: block(s) ${r.unsoundBlocks.join(', ')} do not verify` : ''
-  return `verification ${r.id} by ${r.actor} (${r.role}), ${r.startedAt}, ${seconds(r.ms)}, ${r.blocksChecked} of ${r.blocks} block(s) checked, ${r.software}: ${OUTCOME_WORDS[r.outcome]}${unsound}${r.error ? ` (${r.error})` : ''}`
+  const n = r.unsoundBlocks.length
+  const unsound = n ? `: ${naming('block', r.unsoundBlocks)} ${n === 1 ? 'does' : 'do'} not verify` : ''
+  return `verification ${r.id} by ${r.actor} (${r.role}), ${r.startedAt}, ${seconds(r.ms)}, ${r.blocksChecked} of ${counted(r.blocks, 'block')} checked, ${r.software}: ${OUTCOME_WORDS[r.outcome]}${unsound}${r.error ? ` (${r.error})` : ''}`
 }
 
 function verdictLines(emission: number, v: BlockVerdict): string[] {

@@ -263,7 +263,10 @@ export interface BlockVerdict {
 
 /** One verification of an emission: who, when, with which software, and how it ended. */
 export interface VerificationRun {
+  /** The ledger's number for it (the command line's `emission verdict --id`), across every emission. */
   id: number
+  /** Its rank among its emission's verifications: 1 for the emission's first (what the screens say). */
+  number: number
   emission: number
   actor: string
   role: Role

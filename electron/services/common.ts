@@ -18,6 +18,14 @@ export const systemClock: Clock = () => new Date()
 
 export const iso = (d: Date): string => d.toISOString()
 
+/** "1 block", "3 blocks": a count and its noun, in English (the log's and the command line's words). */
+export const counted = (n: number, noun: string, written: (n: number) => string = String): string =>
+  `${written(n)} ${n === 1 ? noun : `${noun}s`}`
+
+/** "block 2", "blocks 2, 3": a noun before the list it names, in the singular for one. */
+export const naming = (noun: string, list: readonly (string | number)[]): string =>
+  `${list.length === 1 ? noun : `${noun}s`} ${list.join(', ')}`
+
 /**
  * How far ahead of this machine's clock a sale's time may be: the sales platform's clock and
  * this one may differ a little (NTP keeps them within seconds; five minutes is the usual

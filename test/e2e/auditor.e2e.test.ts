@@ -68,7 +68,7 @@ describe('auditor: an unsold unit, inspected with a reason, is in the audit log'
     // well formed: whether the unit may be shown is the lookup's answer
     await expect
       .poll(async () => norm(await feedback.innerText()))
-      .toBe('Format correct : émission 1, bloc 1, unité 4 321 987.')
+      .toBe('Format correct : émission 0001, bloc 001, unité 4 321 987.')
     await inspect.click()
 
     // unsold: nothing of the unit is shown until a reason is given

@@ -213,7 +213,7 @@ describe.sequential('the emission screen, its verdicts, its verification report 
       const verdict = norm(await page.locator('[data-test="emission-verdict"]').innerText())
       expect(verdict).toContain('Tous les blocs sont sains')
       expect(verdict).toContain(`Vérification ${latest.id} par ${STAFF.auditor} (Auditeur)`)
-      expect(verdict).toContain('1 bloc(s) vérifié(s) sur 1 · 1 sain(s)')
+      expect(verdict).toContain('Blocs vérifiés : 1 sur 1 · sains : 1')
       expect(await page.locator('[data-test="unsound-alert"]').count()).toBe(0)
       await screenshot(page, 'emission-2-auditor-verified')
 
@@ -294,7 +294,7 @@ describe.sequential('the emission screen, its verdicts, its verification report 
       const alert = page.locator('[data-test="unsound-alert"]')
       await alert.waitFor({ timeout: 15_000 })
       const loud = norm(await alert.innerText())
-      expect(loud).toContain('Vérification en échec : bloc(s) 001 NON SAIN(S)')
+      expect(loud).toContain('Vérification en échec : bloc 001 NON SAIN')
       expect(loud).toContain(`the commitment differs (stored ${forged}, regenerated ${before.commitment})`)
       expect(await page.locator('[data-test="verdict-1"]').innerText()).toBe('NON SAIN')
       expect(norm(await page.locator('[data-test="verdict-outcome"]').innerText())).toBe('Des blocs ne sont pas sains')
@@ -370,7 +370,7 @@ describe.sequential('the emission screen, its verdicts, its verification report 
       await page.locator('[data-test="provisional"]').waitFor({ timeout: 15_000 })
       expect(norm(await page.locator('[data-test="issued"]').innerText())).toBe('Émis le : aucun engagement encore')
       expect(norm(await page.locator('[data-test="provisional-note"]').innerText())).toBe(
-        'Certificat provisoire : 0 bloc(s) engagé(s) sur 2. Il ne vaut certificat qu’une fois tous les blocs générés.',
+        'Certificat provisoire : 0 bloc engagé sur 2. Il ne vaut certificat qu’une fois tous les blocs générés.',
       )
       expect(norm(await page.locator('[data-test="starts-on"]').innerText())).toBe(
         norm(

@@ -46,11 +46,11 @@ describe('the ticket inspector and the replay', () => {
     async function lookUpReal(first = false) {
       await input.fill(real)
       // typed for the first time: the form only; later, the answer already given for it
-      if (first) await expect.poll(said).toMatch(/^Format correct : émission 1, bloc 1, unité [\d\s]+\.$/)
+      if (first) await expect.poll(said).toMatch(/^Format correct : émission 0001, bloc 001, unité [\d\s]+\.$/)
       await input.press('Enter')
       await expect.poll(() => ticket.getAttribute('data-serial'), { timeout: 15_000 }).toBe(real)
       expect(await state()).toBe('found')
-      expect(await said()).toContain('Unité trouvée : émission 1, bloc 1')
+      expect(await said()).toContain('Unité trouvée : émission 0001, bloc 001')
     }
 
     await lookUpReal(true)
@@ -77,7 +77,7 @@ describe('the ticket inspector and the replay', () => {
     const noBlock = serialOf(5, 2)
     await input.fill(noBlock)
     await expect.poll(() => ticket.count()).toBe(0)
-    expect(await said()).toMatch(/^Format correct : émission 1, bloc 2, unité 5\.$/)
+    expect(await said()).toMatch(/^Format correct : émission 0001, bloc 002, unité 5\.$/)
     expect(await fieldRed()).toBe(0)
     await input.press('Enter')
     await expect.poll(state, { timeout: 15_000 }).toBe('refused')

@@ -57,7 +57,7 @@ describe.sequential('carats ledger commands, one journey', () => {
       expect(json(['emission', 'open', '1'])).toMatchObject({ status: 'open' })
       const list = carats(['emission', 'list'])
       expect(list.code).toBe(0)
-      expect(list.out).toMatch(/CLI-1\s+DEMO\s+open\s+1 block\(s\), 0 \/ 8,016,000 units sold/)
+      expect(list.out).toMatch(/CLI-1\s+DEMO\s+open\s+1 block, 0 \/ 8,016,000 units sold/)
     },
     T,
   )

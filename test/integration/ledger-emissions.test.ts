@@ -84,7 +84,7 @@ describe('the life of an emission', () => {
     })
     expectAppError(() => s.emissions.withdraw(op, 1, 'changed our mind'), 'ILLEGAL_STATE', /cancel it/)
     const done = await s.jobs.wait(job.id)
-    expect(done).toMatchObject({ state: 'done', done: 8_016_000, message: '1 block(s) generated' })
+    expect(done).toMatchObject({ state: 'done', done: 8_016_000, message: '1 block generated' })
     const g = s.emissions.get(1)
     expect(g).toMatchObject({ status: 'generated', blocksGenerated: 1, blocksVerified: 0, jobId: null })
     expect(g.blockList[0]).toMatchObject({ commitment: expect.stringMatching(/^[0-9a-f]{64}$/), seeding: 'two-person' })
@@ -95,7 +95,7 @@ describe('the life of an emission', () => {
     expect(secret.length).toBe(1 + 12 + 16 + 32)
 
     const v = await s.jobs.wait(s.emissions.verify(actor('auditor'), 1).id)
-    expect(v).toMatchObject({ state: 'done', message: '1 block(s) verified: every commitment reproduced' })
+    expect(v).toMatchObject({ state: 'done', message: '1 block verified: every commitment reproduced' })
     expect(s.emissions.get(1)).toMatchObject({ status: 'verified', blocksVerified: 1 })
     expect(s.emissions.block(1, 1)).toMatchObject({ status: 'verified', unitsSold: 0, losingRemaining: 5_960_536 })
     expect(s.emissions.open(op, 1).status).toBe('open')

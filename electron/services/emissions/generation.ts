@@ -20,7 +20,7 @@ import type { KeyStore } from '../../ledger/keystore'
 import type { AuditService } from '../audit'
 import type { Catalog, EmissionRow } from '../catalog'
 import type { CeremonyService } from './ceremony'
-import { type Actor, type Clock, iso } from '../common'
+import { type Actor, type Clock, counted, iso } from '../common'
 import type { VerifyBlockFn } from './block-pool'
 import type { JobContext, JobRegistry } from '../jobs'
 import { emissionSubject, type Lease, type Leases } from '../leases'
@@ -225,12 +225,12 @@ function generate(ctx: GenerationContext, actor: Actor, emission: number): JobIn
     'generate',
     emission,
     todo.length * def.blockSize,
-    `generating ${todo.length} block(s)`,
+    `generating ${counted(todo.length, 'block')}`,
     async (job) => {
       try {
         for (const [i, block] of todo.entries()) await generateBlock(ctx, run, job, i, block)
         finish(ctx, run, lease)
-        return `${todo.length} block(s) generated`
+        return `${counted(todo.length, 'block')} generated`
       } catch (err) {
         end(ctx, actor, emission, lease, err)
         throw err

@@ -9,6 +9,7 @@ import type { GameDefinition } from '../../../game-core/rules'
 import type { EmissionRow } from '../catalog'
 import type { JobRegistry } from '../jobs'
 import { emissionSubject, type Leases } from '../leases'
+import { naming } from '../common'
 
 const STATUS_WORDS: Record<EmissionStatus, string> = {
   created: 'created but not generated',
@@ -70,9 +71,9 @@ export function refuseIfBusy(
 const HINT_WORDS: Record<ErrorHint, (blocks: string) => string> = {
   generatedOnce: () => 'its blocks are generated once, never again',
   generateFirst: () => 'generate its blocks first',
-  blocksNotGenerated: (b) => `block(s) ${b} were never generated`,
+  blocksNotGenerated: (b) => `${naming('block', b.split(', '))} ${b.includes(',') ? 'were' : 'was'} never generated`,
   verifyFirst: () => 'every block must be verified before the emission opens',
-  blocksNotVerified: (b) => `block(s) ${b} are not verified`,
+  blocksNotVerified: (b) => `${naming('block', b.split(', '))} ${b.includes(',') ? 'are' : 'is'} not verified`,
   onlyOpenCloses: () => 'only an open emission closes',
   final: () => 'a closed or withdrawn emission is final',
 }

@@ -38,8 +38,8 @@ function world(): World {
   return { ...w, alter, tick: (ms) => (now += ms) }
 }
 
-async function generated(w: World, blocks = 2): Promise<number> {
-  const e = w.emissions.create(operator, { blocks, code: 'SPRING', startsOn: '2026-06-01' })
+async function generated(w: World, blocks = 2, code = 'SPRING'): Promise<number> {
+  const e = w.emissions.create(operator, { blocks, code, startsOn: '2026-06-01' })
   completeCeremony(w.ceremony, e.emission, { starter: operator, custodian: auditor })
   const g = await w.jobs.wait(w.emissions.generate(operator, e.emission).id)
   expect(g.state).toBe('done')
@@ -165,6 +165,25 @@ describe('verdicts of block verification', () => {
       /only its end is written, once/,
     )
     expect(() => w.db.prepare('DELETE FROM verifications').run()).toThrow(/cannot be deleted/)
+  })
+
+  it('numbers each emission’s verifications from 1, as the screens say them, beside the ledger’s own number', async () => {
+    const w = world()
+    const first = await generated(w, 1)
+    const second = await generated(w, 1, 'SUMMER')
+    // interleaved: the ledger's numbers run across emissions, each emission's from 1
+    for (const e of [first, second, second, first, second]) await verified(w, operator, e)
+    const ranks = (e: number) => w.verifications.history(e).map((r) => [r.id, r.number])
+    expect(ranks(first)).toEqual([
+      [4, 2],
+      [1, 1],
+    ])
+    expect(ranks(second)).toEqual([
+      [5, 3],
+      [3, 2],
+      [2, 1],
+    ])
+    expect(w.verifications.run(5).number).toBe(3)
   })
 
   it('finds a block whose recorded commitment was altered unsound, and says why', async () => {

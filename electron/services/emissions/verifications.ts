@@ -66,6 +66,8 @@ interface RunRow {
   checked: number
   sound: number
   unsound_blocks: string | null
+  /** its rank among its emission's verifications */
+  number: number
 }
 
 interface VerdictRow {
@@ -169,6 +171,7 @@ export function verdictReasons(v: Pick<BlockVerdict, 'problems'>, max = 3): stri
 function toRun(r: RunRow): VerificationRun {
   return {
     id: r.id,
+    number: Number(r.number),
     emission: r.emission,
     actor: r.actor,
     role: r.role,
@@ -216,7 +219,8 @@ function toVerdict(r: VerdictRow): BlockVerdict {
 
 const RUN_SELECT = `
   SELECT v.*, count(b.block) AS checked, coalesce(sum(b.sound), 0) AS sound,
-         string_agg(CASE WHEN b.sound = 0 THEN CAST(b.block AS TEXT) END, ',') AS unsound_blocks
+         string_agg(CASE WHEN b.sound = 0 THEN CAST(b.block AS TEXT) END, ',') AS unsound_blocks,
+         (SELECT count(*) FROM verifications n WHERE n.emission = v.emission AND n.id <= v.id) AS number
   FROM verifications v LEFT JOIN verification_blocks b ON b.verification = v.id`
 
 export function createVerifications({ db, clock, catalog }: { db: Db; clock: Clock; catalog: Catalog }): Verifications {

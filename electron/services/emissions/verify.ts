@@ -9,7 +9,7 @@ import type { CommitmentVersion } from '../../../game-core/unit-commitment'
 import type { GameDefinition } from '../../../game-core/rules'
 import { lockEmission } from '../../ledger/row-locks'
 import type { BlockRow } from '../catalog'
-import { type Actor, iso } from '../common'
+import { type Actor, counted, iso } from '../common'
 import type { EmissionsContext } from './context'
 import { illegal, refuseIfBusy } from './refusals'
 import type { JobContext } from '../jobs'
@@ -52,7 +52,7 @@ export function verifyEmission(ctx: EmissionsContext, actor: Actor, emission: nu
     'verify',
     emission,
     total,
-    `verifying ${blocks.length} block(s)`,
+    `verifying ${counted(blocks.length, 'block')}`,
     (job) => verifyBlocks(run, job),
     lease,
   )
@@ -103,7 +103,7 @@ async function verifyBlocks(run: VerifyRun, job: JobContext): Promise<string> {
       `verification failed: ${failed.join(' | ')}`,
       because('VERIFY_FAILED', { blocks: unsound.map((v) => v.block).join(', ') }),
     )
-  return `${run.blocks.length} block(s) verified: every commitment reproduced`
+  return `${counted(run.blocks.length, 'block')} verified: every commitment reproduced`
 }
 
 /** The block's verdict. A key that is not the ledger's throws: it says nothing of the block. */

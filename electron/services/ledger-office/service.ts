@@ -15,7 +15,7 @@ import { readMeta } from '../../ledger/meta'
 import type { LedgerTaskRunner } from './context'
 import { workerLedgerRef } from '../../ledger/worker-ref'
 import type { AuditService } from '../audit'
-import { type Actor, type Clock, iso } from '../common'
+import { type Actor, type Clock, counted, iso } from '../common'
 import type { JobRegistry } from '../jobs'
 
 export interface LedgerOffice {
@@ -107,7 +107,7 @@ export function createLedgerOffice(deps: LedgerOfficeDeps): LedgerOffice {
         lastReport = r
         return r.ok
           ? `the ledger is sound (${r.seconds} s)`
-          : `the ledger is NOT sound: ${r.data.problemCount} disagreement(s), audit log ${r.audit.ok ? 'ok' : 'failing'}`
+          : `the ledger is NOT sound: ${counted(r.data.problemCount, 'disagreement')}, audit log ${r.audit.ok ? 'ok' : 'failing'}`
       })
     },
     startBackup(actor) {

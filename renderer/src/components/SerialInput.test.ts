@@ -72,7 +72,7 @@ describe('serial input', () => {
 
     // the form only: whether the unit exists is for the lookup to say
     await input.setValue(good)
-    expect(feedback()).toBe('Well-formed serial: emission 1, block 2, unit 1,234.')
+    expect(feedback()).toBe('Well-formed serial: emission 0001, block 002, unit 1,234.')
     await w.get('form').trigger('submit')
     expect(w.emitted('submit')).toEqual([[good]])
   })
@@ -95,7 +95,7 @@ describe('serial input', () => {
     expect(w.find('.n-input--error-status').exists()).toBe(true)
     // another serial typed: back to the form check, neither red nor green
     await input.setValue(other)
-    expect(feedback.text()).toBe('Well-formed serial: emission 1, block 2, unit 1,235.')
+    expect(feedback.text()).toBe('Well-formed serial: emission 0001, block 002, unit 1,235.')
     expect(feedback.attributes('data-state')).toBe('ok')
     expect(w.find('.n-input--error-status').exists()).toBe(false)
     expect(w.find('.n-input--success-status').exists()).toBe(false)

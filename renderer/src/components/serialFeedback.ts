@@ -1,5 +1,6 @@
 import { checkSerial, MAX_BLOCK, MAX_EMISSION, type UnitId } from '../../../game-core/serial'
 import { CARATS } from '../../../game-core/carats'
+import { blockNo, emissionNo } from '../format'
 
 export type Feedback =
   | { state: 'empty' | 'typing' | 'error'; key: string; params: Record<string, string | number> }
@@ -37,6 +38,9 @@ const LIMITS: Record<string, [number, number]> = {
   unit: [0, CARATS.blockSize - 1],
 }
 
+/** A unit's emission and block numbered as its serial and its ticket's page write them (0002, 001). */
+const namedUnit = (id: UnitId) => ({ emission: emissionNo(id.emission), block: blockNo(id.block), unit: id.unit })
+
 /**
  * What to tell someone typing a serial, as an i18n key and its parameters: of its form only (a
  * well-formed serial is "correct", not "valid": whether its unit exists is the lookup's answer).
@@ -44,7 +48,7 @@ const LIMITS: Record<string, [number, number]> = {
  */
 export function serialFeedback(input: string): Feedback {
   const r = checkSerial(input, CARATS.blockSize)
-  if (r.ok) return { state: 'ok', key: 'serial.ok', params: { ...r.id }, serial: r.serial, id: r.id }
+  if (r.ok) return { state: 'ok', key: 'serial.ok', params: namedUnit(r.id), serial: r.serial, id: r.id }
   switch (r.code) {
     case 'SERIAL_EMPTY':
       return { state: 'empty', key: 'serial.SERIAL_EMPTY', params: {} }

@@ -21,7 +21,8 @@ describe('describeError', () => {
   })
   it("says the server's reason in the user's language: states, steps, hints and counts in words", () => {
     const { t: fr } = createAppI18n('fr').global
-    const trFr = (k: string, p?: Record<string, unknown>) => fr(k, p ?? {})
+    const trFr = (k: string, p?: Record<string, unknown>, n?: number) =>
+      n === undefined ? fr(k, p ?? {}) : fr(k, p ?? {}, n)
     const open = new ApiError({
       code: 'ILLEGAL_STATE',
       message: 'emission 3 cannot open for sale: …',
@@ -45,7 +46,7 @@ describe('describeError', () => {
       },
     })
     expect(describeError(blocks, trFr)).toContain(
-      'l’émission 2 est en génération, on ne peut pas la vérifier ; bloc(s) 2, 3 jamais générés',
+      'l’émission 2 est en génération, on ne peut pas la vérifier ; blocs 2, 3 jamais générés',
     )
     const tooMany = new ApiError({
       code: 'BAD_ARGUMENTS',
@@ -85,7 +86,8 @@ describe('describeError', () => {
 
   it('says a claim’s refusals with its statuses, steps and amounts in words', () => {
     const { t: fr } = createAppI18n('fr').global
-    const trFr = (k: string, p?: Record<string, unknown>) => fr(k, p ?? {})
+    const trFr = (k: string, p?: Record<string, unknown>, n?: number) =>
+      n === undefined ? fr(k, p ?? {}) : fr(k, p ?? {}, n)
     const money = (c: number) => `${c / 100} €`
     const step = new ApiError({
       code: 'CONFLICT',

@@ -7,7 +7,7 @@ import { useAuthStore } from '../stores/auth'
 import { useFormat } from './useFormat'
 import { serialFeedback } from '../components/serialFeedback'
 
-type Translate = (key: string, params?: Record<string, unknown>) => string
+type Translate = (key: string, params?: Record<string, unknown>, plural?: number) => string
 
 /** Counts that a reason names, written as numbers in the user's language. */
 const COUNTS = ['unit', 'size', 'unsold', 'sales', 'max']
@@ -46,11 +46,13 @@ export function describeReason(
     const f = serialFeedback(String(p.serial))
     p.detail = t(f.key, f.params)
   }
+  // a list of blocks ("2, 3") says "block" or "blocks" as it holds one or more
+  const blocks = typeof p.blocks === 'string' ? p.blocks.split(',').length : 1
   p.hint =
     typeof p.hint === 'string'
-      ? t('reasons.hintSeparator') + t(`reasons.hints.${p.hint}`, { blocks: p.blocks ?? '' })
+      ? t('reasons.hintSeparator') + t(`reasons.hints.${p.hint}`, { blocks: p.blocks ?? '' }, blocks)
       : ''
-  return t(`reasons.${r.key}`, p)
+  return t(`reasons.${r.key}`, p, blocks)
 }
 
 /** Reasons that say more than their code's general sentence, which names no detail: said on their own. */

@@ -17,6 +17,7 @@ const en: Messages = {
     refresh: 'Refresh',
     back: 'Back',
     cancel: 'Cancel',
+    close: 'Close',
     save: 'Save',
     create: 'Create',
     yes: 'yes',
@@ -129,7 +130,9 @@ const en: Messages = {
     SIM_TOO_MANY: 'emission {emission} has {unsold} units left, fewer than the {sales} sales asked',
     PLAYER_NOT_FOUND: 'no player “{player}” has bought a unit',
     PLAYER_AMBIGUOUS: '{count} accounts match “{player}” ignoring case ({accounts}): pick one',
-    VERIFY_FAILED: 'block(s) {blocks} do not verify: they are marked failed and will not sell; tell an auditor',
+    VERIFY_FAILED:
+      'block {blocks} does not verify: it is marked failed and will not sell; tell an auditor | ' +
+      'blocks {blocks} do not verify: they are marked failed and will not sell; tell an auditor',
     FEED_EMPTY: 'the file holds no sales (no non-empty line): choose the sales feed itself',
     FEED_TOO_LARGE: 'the file is {mib} MiB, more than the {maxMib} MiB an import takes: split it into smaller files',
     FEED_HASH_MISMATCH:
@@ -257,9 +260,9 @@ const en: Messages = {
     hints: {
       generatedOnce: 'its blocks are generated once, never again',
       generateFirst: 'generate its blocks first',
-      blocksNotGenerated: 'block(s) {blocks} were never generated',
+      blocksNotGenerated: 'block {blocks} was never generated | blocks {blocks} were never generated',
       verifyFirst: 'every block must be verified before the emission opens',
-      blocksNotVerified: 'block(s) {blocks} are not verified',
+      blocksNotVerified: 'block {blocks} is not verified | blocks {blocks} are not verified',
       onlyOpenCloses: 'only an open emission closes',
       final: 'a closed or withdrawn emission is final',
     },
@@ -515,13 +518,13 @@ const en: Messages = {
     verdictSound: 'Sound',
     verdictUnsound: 'UNSOUND',
     verdictNone: 'never verified',
-    verdictTooltip: 'Verification {n} by {actor}, on {at}',
+    verdictTooltip: 'Last verified by {actor}, on {at}',
     verification: 'Latest verification',
     verificationReport: 'Verification report',
     neverVerified: 'This emission has never been verified yet: no verdict is recorded.',
     verificationBy: 'Verification {n} by {actor} ({role}), on {at}, in {duration}',
-    verificationBlocks: '{checked} of {total} block(s) checked · {sound} sound',
-    unsoundTitle: 'Verification failed: block(s) {blocks} UNSOUND',
+    verificationBlocks: 'Blocks checked: {checked} of {total} · sound: {sound}',
+    unsoundTitle: 'Verification failed: block {blocks} UNSOUND | Verification failed: blocks {blocks} UNSOUND',
     unsoundText:
       'The latest verification did not reproduce these blocks: they are marked failed and will not sell. Open the verification report for the reasons, and tell an auditor.',
     unsoundBlock: 'Block {block}: {reasons}',
@@ -590,7 +593,7 @@ const en: Messages = {
     totals: 'Totals per block',
     prizesPerBlock: 'Winning units',
     losingUnits: 'Losing units',
-    prizeTotal: 'Prizes paid out',
+    prizeTotal: 'Prize table total',
     salesPerBlock: 'Sales',
     payoutRatio: 'Payout ratio',
     odds: 'Overall odds',
@@ -607,7 +610,7 @@ const en: Messages = {
     printedAt: 'Printed on {at}',
     provisional: 'PROVISIONAL',
     provisionalNote:
-      'Provisional certificate: {committed} of {total} block(s) committed. It is a certificate only once every block is generated.',
+      'Provisional certificate: {committed} of {total} blocks committed. It is a certificate only once every block is generated.',
     startsOn: 'Sales start',
     startsOnNone: 'not set',
     emissionTotals: 'Emission totals',
@@ -900,7 +903,7 @@ const en: Messages = {
       support:
         'Customer support looks up players, their last tickets and their history; they see neither the reports nor the audit log.',
       manager:
-        'A manager reads the dashboard and the prize depletion and searches players, without being able to change anything.',
+        'A manager follows the dashboard, the prize depletion and the prize liability, approves the payment of large prizes, assigns and expires claims, and may be a custodian of a key ceremony; a manager neither creates nor opens an emission.',
       auditor:
         'An auditor can see unsold units (giving a reason), verify blocks and the ledger, and read the audit log.',
       regulator:
@@ -1076,7 +1079,7 @@ const en: Messages = {
       problemsListed: '{listed} disagreements listed out of {total} (at most 50 of each kind).',
       integrityMessages: 'SQLite reports: {messages}',
       records: 'Records the audit log does not account for',
-      recordsHeading: '{n} record(s) the audit log does not account for',
+      recordsHeading: '{n} record the audit log does not account for | {n} records the audit log does not account for',
       recordsWhat:
         'Accounts, claims, register entries, emissions or ceremonies changed, added, put back to an earlier state or deleted outside the app (with the database, without the key). Such an account can no longer sign in. See docs/trust.md.',
       // team ledger (PostgreSQL): what is checked in place of SQLite's integrity check
@@ -1199,6 +1202,9 @@ const en: Messages = {
     object: 'Object',
     details: 'Details',
     hash: 'Hash',
+    hashFull: 'Fingerprint (SHA-256 of the entry, chained to the one before)',
+    entryTitle: 'Log entry {seq}',
+    open: 'Show entry {seq} in full',
     from: 'From',
     to: 'To',
     filter: 'Filter',

@@ -16,6 +16,7 @@ const fr = {
     refresh: 'Actualiser',
     back: 'Retour',
     cancel: 'Annuler',
+    close: 'Fermer',
     save: 'Enregistrer',
     create: 'Créer',
     yes: 'oui',
@@ -133,7 +134,8 @@ const fr = {
     PLAYER_NOT_FOUND: 'aucun joueur « {player} » n’a acheté d’unité',
     PLAYER_AMBIGUOUS: '{count} comptes correspondent à « {player} » à la casse près ({accounts}) : choisissez-en un',
     VERIFY_FAILED:
-      'le ou les blocs {blocks} ne se vérifient pas : ils sont marqués en échec et ne se vendront pas ; prévenez un auditeur',
+      'le bloc {blocks} ne se vérifie pas : il est marqué en échec et ne se vendra pas ; prévenez un auditeur | ' +
+      'les blocs {blocks} ne se vérifient pas : ils sont marqués en échec et ne se vendront pas ; prévenez un auditeur',
     FEED_EMPTY: 'le fichier ne contient aucune vente (aucune ligne non vide) : choisissez le flux de ventes lui-même',
     FEED_TOO_LARGE:
       'le fichier fait {mib} Mio, plus que les {maxMib} Mio qu’une importation accepte : découpez-le en plusieurs fichiers',
@@ -271,9 +273,9 @@ const fr = {
     hints: {
       generatedOnce: 'ses blocs ne se génèrent qu’une fois',
       generateFirst: 'générez d’abord ses blocs',
-      blocksNotGenerated: 'bloc(s) {blocks} jamais générés',
+      blocksNotGenerated: 'bloc {blocks} jamais généré | blocs {blocks} jamais générés',
       verifyFirst: 'chaque bloc doit être vérifié avant l’ouverture',
-      blocksNotVerified: 'bloc(s) {blocks} non vérifiés',
+      blocksNotVerified: 'bloc {blocks} non vérifié | blocs {blocks} non vérifiés',
       onlyOpenCloses: 'seule une émission en vente se clôt',
       final: 'une émission close ou retirée l’est pour de bon',
     },
@@ -538,13 +540,13 @@ const fr = {
     verdictSound: 'Sain',
     verdictUnsound: 'NON SAIN',
     verdictNone: 'jamais vérifié',
-    verdictTooltip: 'Vérification {n} par {actor}, le {at}',
+    verdictTooltip: 'Dernière vérification par {actor}, le {at}',
     verification: 'Dernière vérification',
     verificationReport: 'Rapport de vérification',
     neverVerified: 'Cette émission n’a encore jamais été vérifiée : aucun verdict n’est enregistré.',
     verificationBy: 'Vérification {n} par {actor} ({role}), le {at}, en {duration}',
-    verificationBlocks: '{checked} bloc(s) vérifié(s) sur {total} · {sound} sain(s)',
-    unsoundTitle: 'Vérification en échec : bloc(s) {blocks} NON SAIN(S)',
+    verificationBlocks: 'Blocs vérifiés : {checked} sur {total} · sains : {sound}',
+    unsoundTitle: 'Vérification en échec : bloc {blocks} NON SAIN | Vérification en échec : blocs {blocks} NON SAINS',
     unsoundText:
       'La dernière vérification n’a pas reproduit ces blocs : ils sont marqués en échec et ne se vendront pas. Ouvrez le rapport de vérification pour les raisons, et prévenez un auditeur.',
     unsoundBlock: 'Bloc {block} : {reasons}',
@@ -631,7 +633,8 @@ const fr = {
     printedAt: 'Imprimé le {at}',
     provisional: 'PROVISOIRE',
     provisionalNote:
-      'Certificat provisoire : {committed} bloc(s) engagé(s) sur {total}. Il ne vaut certificat qu’une fois tous les blocs générés.',
+      'Certificat provisoire : {committed} bloc engagé sur {total}. Il ne vaut certificat qu’une fois tous les blocs générés. | ' +
+      'Certificat provisoire : {committed} blocs engagés sur {total}. Il ne vaut certificat qu’une fois tous les blocs générés.',
     startsOn: 'Début des ventes',
     startsOnNone: 'non fixé',
     emissionTotals: 'Totaux de l’émission',
@@ -927,7 +930,7 @@ const fr = {
       support:
         'Le service client consulte les joueurs, leurs derniers tickets et leur historique ; il ne voit ni les rapports ni le journal d’audit.',
       manager:
-        'Un responsable consulte le tableau de bord et l’épuisement des lots et recherche les joueurs, sans rien pouvoir modifier.',
+        'Un responsable suit le tableau de bord, l’épuisement et les engagements de lots, approuve le paiement des gros lots, confie et fait expirer les réclamations, et peut être dépositaire d’une cérémonie de clés ; il ne crée ni n’ouvre d’émission.',
       auditor:
         'Un auditeur peut voir les unités invendues (motif à l’appui), vérifier les blocs et le registre, et lire le journal d’audit.',
       regulator:
@@ -1109,7 +1112,8 @@ const fr = {
       problemsListed: '{listed} désaccords listés sur {total} (au plus 50 de chaque sorte).',
       integrityMessages: 'SQLite signale : {messages}',
       records: 'Enregistrements que le journal n’explique pas',
-      recordsHeading: '{n} enregistrement(s) que le journal d’audit n’explique pas',
+      recordsHeading:
+        '{n} enregistrement que le journal d’audit n’explique pas | {n} enregistrements que le journal d’audit n’explique pas',
       recordsWhat:
         'Comptes, réclamations, entrées du registre, émissions ou cérémonies modifiés, ajoutés, remis à un état antérieur ou supprimés hors de l’application (avec la base de données, sans la clé). Un compte dans ce cas ne peut plus se connecter. Voir docs/trust.md.',
       // team ledger (PostgreSQL): what is checked in place of SQLite's integrity check
@@ -1235,6 +1239,9 @@ const fr = {
     object: 'Objet',
     details: 'Détails',
     hash: 'Empreinte',
+    hashFull: 'Empreinte (SHA-256 de l’entrée, chaînée à la précédente)',
+    entryTitle: 'Entrée {seq} du journal',
+    open: 'Voir l’entrée {seq} en entier',
     from: 'Du',
     to: 'Au',
     filter: 'Filtrer',

@@ -18,7 +18,8 @@ function flatten(tree: Tree, prefix = ''): Map<string, string> {
   return out
 }
 
-const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort()
+/** A message's placeholders, each once (a plural's forms repeat them). */
+const placeholders = (text: string) => [...new Set([...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]))].sort()
 
 const messages = { fr: flatten(fr), en: flatten(en) }
 
@@ -76,5 +77,25 @@ describe('messages', () => {
       (k) => !messages.fr.has(k) || !messages.en.has(k),
     )
     expect(missing).toEqual([])
+  })
+
+  it('say a count in the singular or the plural, never "(s)"', () => {
+    const crutch = [...messages.fr, ...messages.en].filter(([, v]) => /\w\(s\)/i.test(v)).map(([k]) => k)
+    expect(crutch).toEqual([])
+  })
+
+  it('put 0 and 1 in the singular in French, 0 in the plural in English', () => {
+    const fr = createAppI18n('fr').global
+    const en = createAppI18n('en').global
+    const note = (t: typeof fr.t, n: number) => t('certificate.provisionalNote', { committed: n, total: 3 }, n)
+    expect(note(fr.t, 0)).toMatch(/^Certificat provisoire : 0 bloc engagé sur 3\./)
+    expect(note(fr.t, 1)).toMatch(/^Certificat provisoire : 1 bloc engagé sur 3\./)
+    expect(note(fr.t, 2)).toMatch(/^Certificat provisoire : 2 blocs engagés sur 3\./)
+    expect(en.t('reasons.hints.blocksNotGenerated', { blocks: '2' }, 1)).toBe('block 2 was never generated')
+    expect(en.t('reasons.hints.blocksNotGenerated', { blocks: '2, 3' }, 2)).toBe('blocks 2, 3 were never generated')
+    // three forms: none, one, more
+    expect(fr.t('claims.totals.count', { n: 0 }, 0)).toBe('aucune')
+    expect(fr.t('claims.totals.count', { n: 1 }, 1)).toBe('1 réclamation')
+    expect(fr.t('claims.totals.count', { n: 4 }, 4)).toBe('4 réclamations')
   })
 })

@@ -10,8 +10,9 @@ const vault: Messages['vault'] = {
     heading: 'Status',
     none: 'This ledger has no vault yet.',
     upToDate: 'The vault has received everything the ledger holds.',
-    sending: 'The vault is up to date; {n} event(s) just written are being sent.',
-    behind: 'The vault is behind by {entries} audit entries and {sales} sales: they wait in the ledger.',
+    sending:
+      'The vault is up to date; {n} event just written is being sent. | The vault is up to date; {n} events just written are being sent.',
+    behind: 'The vault is behind (audit entries: {entries}; sales: {sales}): they wait in the ledger.',
     unreachable: 'The vault cannot be written since {since}: {message}',
     diverged:
       'The ledger’s audit log no longer extends entry {entry} the vault received: it was cut or rewritten. Its entries are no longer sent; the audit log’s verification names the difference.',
@@ -34,8 +35,9 @@ const vault: Messages['vault'] = {
     what: 'Rebuilds the Merkle tree from the vault’s files and checks every signed checkpoint, and the witnesses’ cosignatures.',
     run: 'Verify the vault',
     sound: 'Vault sound: {events} events, {checkpoints} checkpoints verified.',
-    unsound: 'Vault NOT sound: {count} problem(s).',
-    unsigned: '{n} event(s) written after the last checkpoint, not yet signed.',
+    unsound: 'Vault NOT sound: {count} problem. | Vault NOT sound: {count} problems.',
+    unsigned:
+      '{n} event written after the last checkpoint, not yet signed. | {n} events written after the last checkpoint, not yet signed.',
     witness: 'Witness {witness}: {size} events cosigned on {at}',
   },
   reconcile: {
@@ -46,7 +48,8 @@ const vault: Messages['vault'] = {
     feedChosen: '{name} ({lines} lines)',
     run: 'Reconcile',
     agree: 'On {day}, the sources agree (sealed: audit entry {seq}).',
-    differ: 'On {day}: {count} difference(s) (sealed: audit entry {seq}).',
+    differ:
+      'On {day}: {count} difference (sealed: audit entry {seq}). | On {day}: {count} differences (sealed: audit entry {seq}).',
     source: 'Source',
     units: 'Units',
     stakes: 'Stakes',
@@ -86,7 +89,7 @@ const vault: Messages['vault'] = {
     at: 'Received',
     what_: 'What',
     line: 'Line',
-    count: '{n} event(s)',
+    count: '{n} event | {n} events',
     exportHeading: 'Download days',
     from: 'From',
     to: 'To',

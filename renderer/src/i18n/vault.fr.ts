@@ -8,9 +8,11 @@ const vault = {
     heading: 'État',
     none: 'Ce registre n’a pas encore de coffre.',
     upToDate: 'Le coffre a reçu tout ce que le registre contient.',
-    sending: 'Le coffre est à jour ; {n} événement(s) tout récents sont en cours d’envoi.',
+    sending:
+      'Le coffre est à jour ; {n} événement tout récent est en cours d’envoi. | ' +
+      'Le coffre est à jour ; {n} événements tout récents sont en cours d’envoi.',
     behind:
-      'Le coffre est en retard de {entries} entrée(s) du journal et {sales} vente(s) : elles attendent dans le registre.',
+      'Le coffre est en retard (entrées du journal : {entries} ; ventes : {sales}) : elles attendent dans le registre.',
     unreachable: 'Le coffre ne peut pas être écrit depuis le {since} : {message}',
     diverged:
       'Le journal d’audit du registre ne prolonge plus l’entrée {entry} reçue par le coffre : il a été coupé ou réécrit. Ses entrées ne sont plus envoyées ; la vérification du journal d’audit nomme l’écart.',
@@ -33,8 +35,10 @@ const vault = {
     what: 'Recalcule l’arbre de Merkle depuis les fichiers du coffre et vérifie chaque point de contrôle signé, et les contre-signatures des témoins.',
     run: 'Vérifier le coffre',
     sound: 'Coffre intègre : {events} événements, {checkpoints} points de contrôle vérifiés.',
-    unsound: 'Coffre NON intègre : {count} problème(s).',
-    unsigned: '{n} événement(s) écrits après le dernier point de contrôle, pas encore signés.',
+    unsound: 'Coffre NON intègre : {count} problème. | Coffre NON intègre : {count} problèmes.',
+    unsigned:
+      '{n} événement écrit après le dernier point de contrôle, pas encore signé. | ' +
+      '{n} événements écrits après le dernier point de contrôle, pas encore signés.',
     witness: 'Témoin {witness} : {size} événements contre-signés le {at}',
   },
   reconcile: {
@@ -45,7 +49,8 @@ const vault = {
     feedChosen: '{name} ({lines} lignes)',
     run: 'Rapprocher',
     agree: 'Le {day}, les sources concordent (scellé : entrée {seq} du journal).',
-    differ: 'Le {day} : {count} différence(s) (scellé : entrée {seq} du journal).',
+    differ:
+      'Le {day} : {count} différence (scellé : entrée {seq} du journal). | Le {day} : {count} différences (scellé : entrée {seq} du journal).',
     source: 'Source',
     units: 'Unités',
     stakes: 'Mises',
@@ -85,7 +90,7 @@ const vault = {
     at: 'Reçu le',
     what_: 'Objet',
     line: 'Ligne',
-    count: '{n} événement(s)',
+    count: '{n} événement | {n} événements',
     exportHeading: 'Télécharger des journées',
     from: 'Du',
     to: 'Au',

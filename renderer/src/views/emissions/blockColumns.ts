@@ -56,7 +56,7 @@ function verdictCell(c: BlockColumnContext, b: BlockSummary) {
   )
   return h(NTooltip, null, {
     trigger: () => tag,
-    default: () => c.t('emission.verdictTooltip', { n: v.verification, actor: v.actor, at: c.dateTime(v.endedAt) }),
+    default: () => c.t('emission.verdictTooltip', { actor: v.actor, at: c.dateTime(v.endedAt) }),
   })
 }
 
@@ -81,7 +81,7 @@ export function createBlockColumns(c: BlockColumnContext): DataTableColumns<Bloc
     {
       title: c.t('emissions.status'),
       key: 'status',
-      width: 120,
+      width: 110,
       render: (b) =>
         h(
           NTag,
@@ -92,23 +92,23 @@ export function createBlockColumns(c: BlockColumnContext): DataTableColumns<Bloc
     {
       title: c.t('emission.commitment'),
       key: 'commitment',
-      minWidth: 220,
+      minWidth: 170,
       render: (b) =>
         b.commitment
           ? h(NTooltip, null, {
-              trigger: () => h('span', { class: 'mono' }, c.hash(b.commitment, 12)),
+              trigger: () => h('span', { class: 'mono' }, c.hash(b.commitment, 8)),
               default: () => h('span', { class: 'mono break' }, b.commitment ?? ''),
             })
           : '—',
     },
-    { title: c.t('ceremony.seedingColumn'), key: 'seeding', width: 150, render: (b) => seedingTag(c.t, b) },
-    { title: c.t('emission.generatedAt'), key: 'generatedAt', width: 190, render: (b) => c.dateTime(b.generatedAt) },
-    { title: c.t('emission.verifiedAt'), key: 'verifiedAt', width: 190, render: (b) => c.dateTime(b.verifiedAt) },
+    { title: c.t('ceremony.seedingColumn'), key: 'seeding', width: 140, render: (b) => seedingTag(c.t, b) },
+    { title: c.t('emission.generatedAt'), key: 'generatedAt', width: 165, render: (b) => c.dateTime(b.generatedAt) },
+    { title: c.t('emission.verifiedAt'), key: 'verifiedAt', width: 165, render: (b) => c.dateTime(b.verifiedAt) },
     { title: c.t('emission.verdict'), key: 'verdict', width: 120, render: (b) => verdictCell(c, b) },
     {
       title: c.t('emissions.sold'),
       key: 'unitsSold',
-      minWidth: 220,
+      minWidth: 170,
       render: (b) => {
         const share = b.unitsTotal > 0 ? b.unitsSold / b.unitsTotal : 0
         return h('div', { class: 'sold' }, [

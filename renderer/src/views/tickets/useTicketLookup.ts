@@ -4,6 +4,7 @@ import type { TicketView } from '../../../../electron/contract'
 import { api, ApiError } from '../../api'
 import { describeError, useErrors } from '../../composables/useErrors'
 import { useFormat } from '../../composables/useFormat'
+import { blockNo, emissionNo } from '../../format'
 import type { LookupAnswer } from '../../components/serialFeedback'
 
 /** One lookup of one serial, and where it stands. */
@@ -68,7 +69,13 @@ export function useTicketLookup() {
     return {
       serial: l.serial,
       state: 'found',
-      text: t('lookup.found', { emission: k.emission, block: k.block, unit: fmt.int(k.unit), sold }),
+      // numbered as the serial and the ticket's page write them (0002, 001)
+      text: t('lookup.found', {
+        emission: emissionNo(k.emission),
+        block: blockNo(k.block),
+        unit: fmt.int(k.unit),
+        sold,
+      }),
     }
   })
 

@@ -62,7 +62,8 @@ export function createUserColumns(c: UserColumnContext): DataTableColumns<UserAc
     {
       title: c.t('users.active'),
       key: 'active',
-      width: 100,
+      // room for the title beside its sort and filter buttons ("Act/if" wrapped at 100)
+      width: 132,
       sorter: (a, b) => Number(b.active) - Number(a.active),
       filter: true,
       filterMultiple: false,
