@@ -135,6 +135,19 @@ describe('auditor: an unsold unit, inspected with a reason, is in the audit log'
     expect(norm(await verdict.innerText())).toMatch(/^La chaîne est intacte : [\d ]+ entrées vérifiées\.$/)
     await screenshot(page, 'auditor-4-audit-log')
 
+    // the entry in full from its number: its details indented, nothing cut, its whole fingerprint
+    const seq = (await rows.first().locator('td').first().innerText()).trim()
+    await page.getByRole('button', { name: `Voir l’entrée ${seq} en entier` }).click()
+    const entry = page.locator('[data-test="audit-entry"]')
+    await entry.getByText(`Entrée ${seq} du journal`).waitFor()
+    const details = await entry.locator('[data-test="audit-entry-details"]').innerText()
+    expect(details).toContain('\n  "')
+    expect(details).toContain(REASON)
+    expect(await entry.locator('[data-test="audit-entry-hash"]').innerText()).toMatch(/^[0-9a-f]{64}$/)
+    await screenshot(page, 'auditor-5-audit-entry')
+    await entry.getByRole('button', { name: 'Fermer' }).click()
+    await entry.waitFor({ state: 'hidden' })
+
     expect(problems).toEqual([])
   }, 120_000)
 })

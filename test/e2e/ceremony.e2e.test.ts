@@ -22,6 +22,7 @@ import { describe, expect, it } from 'vitest'
 import { screenshot } from './support'
 import { norm, pageToken, signIn, useJourneyApp } from './fixtures/app'
 import { SALES_LEDGER, STAFF } from './fixtures/ledger'
+import { axeInBothThemes, describeViolations } from './fixtures/axe'
 
 const T = 600_000
 const groups = (hex: string, size: number) => hex.match(new RegExp(`.{${size}}`, 'g'))!.join(' ')
@@ -215,6 +216,11 @@ describe.sequential('the key ceremony: two persons seed a real emission', () => 
       // an auditor does not generate
       expect(await actionsOf(auditor)).toEqual(['certificate'])
       await screenshot(auditor, 'ceremony-5-complete-auditor')
+      // the fingerprints' labels and digits legible in both themes (axe once found them faded)
+      const found = await axeInBothThemes(auditor, 'ceremony box', () =>
+        auditor.locator('[data-test="ceremony-custodian"]').waitFor(),
+      )
+      expect(describeViolations(found)).toBe('no violations')
       expect(opened.problems).toEqual([])
     },
     T,

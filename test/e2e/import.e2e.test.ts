@@ -18,6 +18,7 @@ import { leftovers } from '../../renderer/src/views/emissions/importProblems.fix
 import { screenshot } from './support'
 import { norm, signIn, useJourneyApp } from './fixtures/app'
 import { SALES_LEDGER } from './fixtures/ledger'
+import { axeInBothThemes, describeViolations } from './fixtures/axe'
 
 /** `count` sales of emission 1 from unit `from`, sold in the few seconds before. */
 function feed(from: number, count: number): string[] {
@@ -129,6 +130,9 @@ describe('operator: importing sales feeds through the screen', () => {
     expect(second).toContain('Refusé : 7 lignes à corriger')
     await history.scrollIntoViewIfNeeded()
     await screenshot(page, 'import-2-history')
+    // the files' SHA-256 and a refusal legible in both themes (axe once found them dim in the dark)
+    const found = await axeInBothThemes(page, 'import history', () => rows.nth(1).waitFor())
+    expect(describeViolations(found)).toBe('no violations')
     expect(problems).toEqual([])
   }, 180_000)
 })
