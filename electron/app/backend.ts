@@ -254,8 +254,17 @@ export function openBackend(opts: BackendOptions): Backend {
   return {
     dispatch(channel, args, token) {
       const use = useOf(channel)
-      if (pool === null || !answeredApart(use, turn)) return onHost(channel, args, token)
-      return answerApart(pool, services, { channel, args, token, writes: use === 'writes' })
+      const answer =
+        pool === null || !answeredApart(use, turn)
+          ? onHost(channel, args, token)
+          : answerApart(pool, services, { channel, args, token, writes: use === 'writes' })
+      // what a call wrote here reaches the screens at once, not at the watch's next round
+      if (changes !== null && mayWrite(use))
+        void answer.then(
+          () => changes.nudge(),
+          () => changes.nudge(),
+        )
+      return answer
     },
     services,
     changes,

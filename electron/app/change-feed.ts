@@ -39,6 +39,8 @@ export interface ChangeSource {
 }
 
 export interface ChangeFeed extends ChangeSource {
+  /** Reads the log now: this host just answered a call that may have written (its own changes go out at once). */
+  nudge(): void
   /** Stops the thread; settled once it has closed its connection. */
   close(): Promise<void>
 }
@@ -90,6 +92,9 @@ export function startChangeFeed(ledger: WorkerLedgerRef, opts: { intervalMs?: nu
     subscribe(listener) {
       listeners.add(listener)
       return () => listeners.delete(listener)
+    },
+    nudge() {
+      worker?.postMessage({ type: 'now' })
     },
     close() {
       closed = true

@@ -112,7 +112,7 @@ describe('the stream of changes', () => {
   it('tells each session the changes its role may read, and nothing else', async () => {
     const op = stream('op-token')
     const sup = stream('sup-token')
-    const [opRes, supRes] = await Promise.all([op.response, sup.response])
+    const [opRes] = await Promise.all([op.response, sup.response])
     expect(opRes.statusCode).toBe(200)
     expect(opRes.headers['content-type']).toBe('text/event-stream; charset=utf-8')
     expect(opRes.headers['cache-control']).toBe('no-store')

@@ -18,7 +18,9 @@
  * - each body is read no further than its channel needs (host-api.ts bodyLimit), else refused with
  *   413 (REQUEST_TOO_LARGE) and the connection closed: an unauthenticated caller cannot make the
  *   host hold more than a few KiB per request;
- * - every page carries the app's Content-Security-Policy.
+ * - every page carries the app's Content-Security-Policy;
+ * - GET /events streams the ledger's changes to a signed-in page (host-events.ts: server-sent
+ *   events, the same bearer token, bounded per session, heartbeats).
  *
  * Limits (HOST_LIMITS below says why each value; HostOptions can lower them for tests):
  * - request body: 8 KiB for the public channels (sign-in, set-up, status); 1 MiB of JSON for a

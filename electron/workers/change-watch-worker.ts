@@ -45,6 +45,11 @@ try {
   close()
 }
 
-parentPort!.on('message', (m: { type: 'close' }) => {
+parentPort!.on('message', (m: { type: 'close' | 'now' }) => {
   if (m.type === 'close') close()
+  // a call that may have written was just answered on this host: read now rather than at the round
+  else if (m.type === 'now' && db !== null) {
+    clearTimeout(timer)
+    round()
+  }
 })

@@ -39,9 +39,10 @@ describe('preload build', () => {
     expect(new Set(requires(code))).toEqual(new Set(['electron']))
   })
 
-  it('run as in a sandbox under the CSP, exposes only invoke, which forwards contract channels and refuses others, and never evals', async () => {
+  it('run as in a sandbox under the CSP, exposes only invoke and watch, which forward contract channels and refuse others, and never evals', async () => {
     const exposed = new Map<string, unknown>()
     const sent: unknown[][] = []
+    const listeners = new Map<string, Set<(event: unknown, message: unknown) => void>>()
     const electron = {
       contextBridge: { exposeInMainWorld: (key: string, api: unknown) => exposed.set(key, api) },
       ipcRenderer: {
@@ -49,6 +50,11 @@ describe('preload build', () => {
           sent.push(a)
           return { ok: true, result: 'pong' }
         },
+        on: (channel: string, l: (event: unknown, message: unknown) => void) => {
+          if (!listeners.has(channel)) listeners.set(channel, new Set())
+          listeners.get(channel)!.add(l)
+        },
+        off: (channel: string, l: (event: unknown, message: unknown) => void) => listeners.get(channel)?.delete(l),
       },
     }
     const sandboxRequire = (name: string) => {
@@ -71,8 +77,11 @@ describe('preload build', () => {
     runInNewContext(code, { require: sandboxRequire, module, exports: module.exports, console, Function: NoEval })
 
     expect([...exposed.keys()]).toEqual(['carats'])
-    const api = exposed.get('carats') as { invoke: (c: string, a: unknown, t: string | null) => Promise<unknown> }
-    expect(Object.keys(api)).toEqual(['invoke'])
+    const api = exposed.get('carats') as {
+      invoke: (c: string, a: unknown, t: string | null) => Promise<unknown>
+      watch: (t: string | null, l: ((n: unknown) => void) | null) => Promise<unknown>
+    }
+    expect(Object.keys(api)).toEqual(['invoke', 'watch'])
     await expect(api.invoke('auth:status', {}, null)).resolves.toEqual({ ok: true, result: 'pong' })
     expect(sent).toEqual([['carats:invoke', 'auth:status', {}, null]])
     await expect(api.invoke('shell:openExternal', {}, null)).resolves.toMatchObject({
@@ -80,6 +89,19 @@ describe('preload build', () => {
       error: { code: 'UNKNOWN_CHANNEL' },
     })
     expect(sent).toHaveLength(1)
+    // the changes (issue 32): asked with the token, each message checked, the IPC event never passed on
+    const heard: unknown[] = []
+    await expect(api.watch('tok', (n) => heard.push(n))).resolves.toEqual({ ok: true, result: 'pong' })
+    expect(sent.at(-1)).toEqual(['carats:watch', 'tok'])
+    const sender = { sender: 'the main process' }
+    for (const l of listeners.get('carats:changes') ?? []) {
+      l(sender, { event: 'change', changes: [{ seq: 1, topic: 'claims', id: 'x' }] })
+      l(sender, { event: 'change', changes: [{ seq: 2, topic: 'secrets', id: 'y' }] })
+    }
+    expect(heard).toEqual([{ event: 'change', changes: [{ seq: 1, topic: 'claims', id: 'x' }] }])
+    await api.watch(null, null)
+    expect(sent.at(-1)).toEqual(['carats:watch', null])
+    expect(listeners.get('carats:changes')?.size ?? 0).toBe(0)
     expect(evalAttempts).toBe(0)
   })
 })

@@ -3,7 +3,7 @@ import type { Change, ChangeTopic } from '../../../electron/contract/changes'
 import { changes as feed } from '../api'
 
 /** Changes arriving within this long are answered by one reading. */
-export const CHANGE_SETTLE_MS = 150
+export const CHANGE_SETTLE_MS = 100
 
 /**
  * Whether `batch` touches what a screen shows: one of its topics, for its id (`id` absent or
