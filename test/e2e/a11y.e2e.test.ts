@@ -49,6 +49,7 @@ describe('accessibility: axe-core finds nothing on any screen', () => {
       const serial = encodeURIComponent(p.lastUnits[0].serial)
       const claim = encodeURIComponent(facts.claims()[0].serial)
       screens = [
+        { name: 'todo', hash: '#/todo' },
         { name: 'emissions', hash: '#/emissions' },
         { name: 'emission', hash: '#/emissions/1' },
         { name: 'block', hash: '#/emissions/1/blocks/1' },
