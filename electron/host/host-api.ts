@@ -9,7 +9,7 @@ import { mayCall, type Access } from '../contract/define'
 import { AppError, because } from '../contract/errors'
 import { BYTES_ARGS_HEADER, BYTES_BODIES, BYTES_CONTENT_TYPE } from '../contract/feed'
 import { arrivingBytesBody, bytesArgs, readBytesBody } from './feed-body'
-import { HttpFailure } from './http-failure'
+import { HttpFailure, notSignedIn } from './http-failure'
 import { sendEnvelope, type HostContext } from './host-replies'
 
 export const API_PREFIX = '/api/'
@@ -25,16 +25,6 @@ function knownChannels(): Promise<Map<string, Access>> {
     (c) => new Map<string, Access>(c.CHANNEL_NAMES.map((n) => [n, c.contract[n].access])),
   )
   return channelNames
-}
-
-/** The dispatcher's own refusal of a call that needs a session (contract/dispatch.ts). */
-function notSignedIn(): HttpFailure {
-  const { message, reason } = new AppError(
-    'NOT_SIGNED_IN',
-    'your session has ended: sign in again',
-    because('SESSION_ENDED'),
-  ).toData()
-  return new HttpFailure(200, 'NOT_SIGNED_IN', message, {}, reason)
 }
 
 /** The dispatcher's own refusal of a call the session's role may not make (contract/dispatch.ts). */
@@ -130,7 +120,7 @@ async function channelOf(pathname: string): Promise<{ channel: string; access: A
 async function checkBeforeBody(ctx: HostContext, channel: string, access: Access, token: string | null): Promise<void> {
   if (access === 'public') return
   const caller = token === null ? null : await ctx.callerOf(token)
-  if (!caller) throw notSignedIn()
+  if (!caller) throw notSignedIn(200)
   if (!mayCall(access, caller.role)) throw forbidden(caller.role, channel)
 }
 

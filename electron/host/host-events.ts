@@ -20,8 +20,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { ChangeSource } from '../app/change-feed'
 import { changesFor, type Change, type ChangeViewer } from '../contract/changes'
-import { AppError, because } from '../contract/errors'
-import { HttpFailure } from './http-failure'
+import { HttpFailure, notSignedIn } from './http-failure'
 import type { HostBackend } from './host-types'
 
 export const EVENT_LIMITS = {
@@ -57,15 +56,6 @@ function backendParts(backend: HostBackend): () => Promise<{ peek: Peek | null; 
     const peek: Peek | null = users?.sessionPeek ? (token) => Promise.resolve(users.sessionPeek!(token)) : null
     return { peek, source: opened?.changes ?? null }
   }
-}
-
-function notSignedIn(): HttpFailure {
-  const { message, reason } = new AppError(
-    'NOT_SIGNED_IN',
-    'your session has ended: sign in again',
-    because('SESSION_ENDED'),
-  ).toData()
-  return new HttpFailure(401, 'NOT_SIGNED_IN', message, {}, reason)
 }
 
 export function createEventHub(
@@ -128,7 +118,7 @@ export function createEventHub(
       throw new HttpFailure(404, 'UNKNOWN_CHANNEL', 'this host tells no changes: read again instead')
     peekOf = peek
     const viewer = token === null ? null : await peek(token)
-    if (!viewer || token === null) throw notSignedIn()
+    if (!viewer || token === null) throw notSignedIn(401)
     if ([...streams].filter((s) => s.token === token).length >= perSession)
       throw new HttpFailure(429, 'CONFLICT', `a session holds at most ${perSession} streams of changes: close a tab`)
     res.writeHead(200, {

@@ -50,15 +50,3 @@ export function claimsText(r: ImportRecord, t: Translate, int: (n: number) => st
 
 /** Whether a history row has reasons to show (a refusal of its lines, not of the file as a whole). */
 export const hasReasons = (r: ImportRecord): boolean => r.result === 'refused' && (r.reasons?.groups.length ?? 0) > 0
-
-/** A text file made by the backend, saved through the browser's download (also in Electron). */
-export function downloadText(file: { fileName: string; content: string }, type: string): void {
-  const url = URL.createObjectURL(new Blob([file.content], { type }))
-  const a = document.createElement('a')
-  a.href = url
-  a.download = file.fileName
-  document.body.appendChild(a)
-  a.click()
-  a.remove()
-  setTimeout(() => URL.revokeObjectURL(url), 1000)
-}

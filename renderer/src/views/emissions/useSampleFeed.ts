@@ -4,7 +4,7 @@ import { useMessage } from 'naive-ui'
 import { api } from '../../api'
 import { useErrors } from '../../composables/useErrors'
 import { emissionNo } from '../../format'
-import { downloadText } from './importReasons'
+import { downloadText } from '../../components/download'
 
 /**
  * The sample feed the import offers (sales:sampleFeed): made by the backend in the feed's exact
