@@ -93,6 +93,11 @@ export function themeOverrides(theme: ThemeName): GlobalThemeOverrides {
           textColorHoverPrimary: '#fff',
           textColorPressedPrimary: '#fff',
           textColorFocusPrimary: '#fff',
+          // a text button in the primary colour reads as the links do (styles.css): #4c7ee0 was 3.9:1
+          textColorTextPrimary: '#8cb1f8',
+          textColorTextHoverPrimary: '#a9c4fa',
+          textColorTextPressedPrimary: '#8cb1f8',
+          textColorTextFocusPrimary: '#a9c4fa',
         }
       : {},
     Empty: { textColor: p.muted },
