@@ -358,6 +358,13 @@ describe.sequential('the emission screen, its verdicts, its verification report 
       expect(norm(await commitment.innerText())).toBe(groups(`ff${before.commitment.slice(2)}`))
       const lines = await linesOf(commitment)
       expect(lines).toBe(1)
+      // the blocks' table within the page, nothing cut (it once ran past it at 1440 px)
+      const table = commitment.locator('xpath=ancestor::table[1]')
+      const right = async (l: typeof cert) => {
+        const box = (await l.boundingBox())!
+        return box.x + box.width
+      }
+      expect(await right(table)).toBeLessThanOrEqual(await right(cert))
       expect(await cert.locator('[data-test="sign-Opérateur"]').count()).toBe(1)
       expect(await cert.locator('[data-test="sign-Auditeur"]').count()).toBe(1)
       await page.emulateMedia({ media: 'print' })
