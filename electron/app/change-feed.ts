@@ -1,5 +1,5 @@
 /**
- * A host's change feed (issue 32, item 2): one worker thread (workers/change-watch-worker.ts) reads
+ * A host's change feed: one worker thread (workers/change-watch-worker.ts) reads
  * the audit log's new entries every half second on a connection of its own and posts what they
  * changed (services/changes); the host hands each batch to its listeners: the browser host's event
  * streams (host/host-events.ts), the Electron window (main/changes.ts). Since every workstation of a

@@ -1,5 +1,5 @@
 /**
- * The change feed (issue 32, item 2): what the hosts push to open screens when the ledger changes,
+ * The change feed: what the hosts push to open screens when the ledger changes,
  * whichever workstation changed it. A change names only a topic and the id of what changed (an
  * emission's number, a claim's serial, an account's id): never data. A screen that hears of a
  * change it shows reads it again through its usual channel, where the caller's role is checked.

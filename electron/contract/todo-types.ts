@@ -1,5 +1,5 @@
 /**
- * The to-do list (issue 32, item 3; services/todo): the open tasks of the signed-in person, worked
+ * The to-do list (services/todo): the open tasks of the signed-in person, worked
  * out from the ledger for their role, each with what it is about so that the screen links to it.
  */
 export const TODO_KINDS = [

@@ -1,5 +1,5 @@
 /**
- * The host's stream of changes (issue 32, item 2): GET /events, server-sent events, for the signed-in
+ * The host's stream of changes: GET /events, server-sent events, for the signed-in
  * page to hear of what changed in the ledger, whichever workstation changed it (app/change-feed.ts).
  *
  * - Authenticated as the api is: the page's bearer token (the renderer reads the stream with

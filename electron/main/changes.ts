@@ -1,5 +1,5 @@
 /**
- * The changes in the Electron window (issue 32, item 2): the same as the browser host's stream of
+ * The changes in the Electron window: the same as the browser host's stream of
  * events (host/host-events.ts), over IPC. The page asks for them with its session's token
  * (WATCH_CHANNEL, through the preload's `watch`); the main process then sends it each batch of the
  * changes its role may read (CHANGES_CHANNEL), or `ended` once the session is over. Only the app's

@@ -136,7 +136,7 @@ export function securityHeaders(opts: { devServerUrl?: string } = {}): Record<st
 
 /**
  * The one permission the window may have: desktop notifications, for the app's own page (the
- * to-do list's "tell me when a task ends", issue 32); every other permission, and any other page,
+ * to-do list's "tell me when a task ends"); every other permission, and any other page,
  * is refused.
  */
 export function permissionAllowed(permission: string, url: string | undefined | null, trustedOrigin: string): boolean {

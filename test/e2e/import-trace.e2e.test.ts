@@ -1,5 +1,5 @@
 /**
- * Imports that leave a trace (issue 32, item 5), as an operator meets them: the import window
+ * Imports that leave a trace, as an operator meets them: the import window
  * offers a sample feed, made by the app, which imports as it is into the open demonstration
  * emission; a good feed's row keeps what it sold and the prize claims it opened; a refused feed
  * whose play breaks one rule on each of its 30 events says that reason once, "(30 fois)", and its

@@ -1,5 +1,5 @@
 /**
- * Screens stay current, and the to-do counts follow (issue 32, items 2 and 3): two people in two
+ * Screens stay current, and the to-do counts follow: two people in two
  * browsers on one host, each change made by one shown on the other's screen within 2 s, without a
  * click (the host pushes it: /events).
  *

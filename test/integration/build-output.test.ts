@@ -89,7 +89,7 @@ describe('preload build', () => {
       error: { code: 'UNKNOWN_CHANNEL' },
     })
     expect(sent).toHaveLength(1)
-    // the changes (issue 32): asked with the token, each message checked, the IPC event never passed on
+    // the changes: asked with the token, each message checked, the IPC event never passed on
     const heard: unknown[] = []
     await expect(api.watch('tok', (n) => heard.push(n))).resolves.toEqual({ ok: true, result: 'pong' })
     expect(sent.at(-1)).toEqual(['carats:watch', 'tok'])

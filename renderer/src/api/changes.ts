@@ -1,5 +1,5 @@
 /**
- * The changes of the ledger, pushed to the open screens (issue 32, item 2; docs/ui.md, "Screens stay
+ * The changes of the ledger, pushed to the open screens (docs/ui.md, "Screens stay
  * current"): one `onChange` for both transports. In Electron the preload's `watch` (IPC); over the
  * browser host its stream of server-sent events at /events, read with fetch so that it carries the
  * session's bearer token. A change names a topic and an id, never data: the screen reads again

@@ -1,5 +1,5 @@
 /**
- * Desktop notifications when a task of mine ends (issue 32, item 3): the browser's Notification
+ * Desktop notifications when a task of mine ends: the browser's Notification
  * (in Electron the window's own, which the main process allows for the app's page only). Never
  * asked for by itself: the person turns it on from the to-do screen (a click asks the permission
  * once); then a task that ends is shown on the desktop only while this window is not in front,

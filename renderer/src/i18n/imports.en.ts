@@ -1,6 +1,6 @@
 import type { ImportsMessages } from './imports.fr'
 
-/** Imports that leave a trace (issue 32, item 5): a success's result and a refusal's reasons in the history, the sample feed. */
+/** Imports that leave a trace: a success's result and a refusal's reasons in the history, the sample feed. */
 const imports: ImportsMessages = {
   claims: {
     none: 'no prize claim opened',

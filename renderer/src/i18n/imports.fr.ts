@@ -1,4 +1,4 @@
-/** Les importations qui laissent une trace (issue 32, point 5) : le résultat et les raisons d’un refus dans l’historique, l’exemple de flux. */
+/** Les importations qui laissent une trace : le résultat et les raisons d’un refus dans l’historique, l’exemple de flux. */
 const imports = {
   /** Les réclamations de lot ouvertes par les ventes d’une importation (sur sa ligne d’historique). */
   claims: {

@@ -1,6 +1,6 @@
 import type { Messages } from './fr'
 
-/** The to-do list, screens kept current and desktop notifications (issue 32, items 2 and 3). */
+/** The to-do list, screens kept current and desktop notifications. */
 const todo: Messages['todo'] = {
   menu: 'To do',
   title: 'To do',

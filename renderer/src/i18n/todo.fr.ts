@@ -1,4 +1,4 @@
-/** La liste des tâches, les écrans tenus à jour et les notifications du bureau (issue 32, points 2 et 3). */
+/** La liste des tâches, les écrans tenus à jour et les notifications du bureau. */
 const todo = {
   menu: 'À faire',
   title: 'À faire',
