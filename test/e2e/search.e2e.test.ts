@@ -1,5 +1,5 @@
 /**
- * The header's search and the keyboard shortcuts (issue 32, item 4), in Chromium, on the ledger
+ * The header's search and the keyboard shortcuts, in Chromium, on the ledger
  * whose emission claims from 100 €: a serial, a player, an emission's code and a claim's payment
  * reference typed in the box each land on their screen; a code that is also the start of player
  * ids lists both to choose from; nothing found is said. Ctrl+K and `/` focus the box, Escape

@@ -1,6 +1,6 @@
 import type { Messages } from './fr'
 
-/** The header's search and the keyboard shortcuts (issue 32, item 4). */
+/** The header's search and the keyboard shortcuts. */
 const search: Messages['search'] = {
   landmark: 'Search',
   label: 'Search {kinds}',

@@ -1,4 +1,4 @@
-/** La recherche de l’en-tête et les raccourcis clavier (issue 32, point 4). */
+/** La recherche de l’en-tête et les raccourcis clavier. */
 const search = {
   landmark: 'Recherche',
   label: 'Rechercher {kinds}',

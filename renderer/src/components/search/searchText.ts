@@ -1,5 +1,5 @@
 /**
- * What a text typed in the header's search box may be (issue 32, item 4): a ticket's serial, an
+ * What a text typed in the header's search box may be: a ticket's serial, an
  * emission's number or code, a player's id, a claim's payment reference. Several readings may
  * hold at once (a code that is also the start of player ids): each is looked up, and the screen
  * lists what was found. No lookup here: only the reading of the text.
