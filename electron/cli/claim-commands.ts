@@ -17,6 +17,7 @@ import {
 import { parseSerial, SerialError } from '../../game-core/serial'
 import { UsageError, type Command } from './io'
 import { eur, int, options, print, whole, withBackend } from './command-kit'
+import { counted } from '../services/common'
 
 /** What `carats help` says of these commands. */
 export const claimSynopsis: Record<string, string[]> = {
@@ -130,12 +131,12 @@ function stepLines(c: Claim): string[] {
 
 function figuresLine(f: WinnerFigures): string {
   const flags = f.flags.length ? `; flagged: ${f.flags.join(', ')}` : '; not flagged'
-  return `player ${f.player}: ${int(f.units)} units bought, ${int(f.claims)} claim(s) (${eur(f.claimsCents)}), ${f.expectedClaims.toPrecision(3)} expected; chance of as many or more ${f.probability.toPrecision(3)}${flags}`
+  return `player ${f.player}: ${int(f.units)} units bought, ${counted(f.claims, 'claim', int)} (${eur(f.claimsCents)}), ${f.expectedClaims.toPrecision(3)} expected; chance of as many or more ${f.probability.toPrecision(3)}${flags}`
 }
 
 function showText(d: ClaimDetail): string {
   const c = d.claim
-  const waited = c.daysPending === null ? '' : `, pending ${c.daysPending} day(s)`
+  const waited = c.daysPending === null ? '' : `, pending ${counted(c.daysPending, 'day')}`
   const head = `claim on ${c.serial} (emission ${c.emission}${c.demo ? ', DEMO' : ''}): ${eur(c.prizeCents)}, ${c.status}${waited}${c.related ? ', related party' : ''}${c.needsSignOff ? ", needs an auditor's sign-off before it is paid" : ''}`
   const parties =
     d.parties.length === 0
@@ -178,7 +179,7 @@ function expiryText(r: ExpiryResult, soon: ClaimDeadlineNotice[]): string {
   ])
   return [
     ...done,
-    `${int(soon.length)} open claim(s) due within 30 days:`,
+    `${counted(soon.length, 'open claim', int)} due within 30 days:`,
     ...columns([head, ...rows], new Set([1, 2, 5])),
   ].join('\n')
 }

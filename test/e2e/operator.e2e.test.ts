@@ -235,9 +235,9 @@ describe('operator: first start, then an emission created, generated, verified a
     expect(commitment).toMatch(/^[0-9a-f]{64}$/)
     await after.getByRole('button', { name: 'Blocs' }).click()
     await page.getByRole('heading', { name: /Émission 0*1/, level: 1 }).waitFor()
-    const blockRow = page.getByRole('row').filter({ hasText: commitment.slice(0, 12) })
+    const blockRow = page.getByRole('row').filter({ hasText: commitment.slice(0, 8) })
     await blockRow.waitFor()
-    expect(norm(await blockRow.innerText())).toContain(commitment.slice(-12))
+    expect(norm(await blockRow.innerText())).toContain(commitment.slice(-8))
     // a block ("un bloc") is "Vérifié", the emission "Vérifiée"
     expect(norm(await blockRow.innerText())).toMatch(/\bVérifié(?!e)/)
     await screenshot(page, 'operator-8-emission-blocks')
