@@ -11,38 +11,17 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, describe, expect, it } from 'vitest'
-import { CARATS } from '../../game-core/carats'
 import { formatSerial } from '../../game-core/serial'
 import type { ImportRecord, Page as ListPage } from '../../electron/contract'
-import { feedLine } from '../../electron/services/import'
-import { createSalesGenerator } from '../../electron/services/simulator'
 import { screenshot } from './support'
+import { recentFeed } from './fixtures/feeds'
 import { norm, pageToken, signIn, useJourneyApp } from './fixtures/app'
 import { CLAIMS_LEDGER } from './fixtures/ledger'
 
 /** `count` sales of emission 1 from unit `from`, sold in the few seconds before, as objects (to spoil some). */
 function sales(from: number, count: number): Record<string, unknown>[] {
-  const gen = createSalesGenerator({
-    seed: 11,
-    players: 40,
-    count,
-    fromMs: Date.now() - 5_000,
-    toMs: Date.now(),
-    zones: CARATS,
-  })
-  return Array.from({ length: count }, (_, i) => {
-    const d = gen.next()
-    const serial = formatSerial({ emission: 1, block: 1, unit: from + i })
-    const line = feedLine({
-      saleId: `TRACE-${from + i}`,
-      serial,
-      player: d.player,
-      soldAt: d.soldAt,
-      stakeCents: 500,
-      play: d.play,
-    })
-    return JSON.parse(line) as Record<string, unknown>
-  })
+  const lines = recentFeed({ from, count, seed: 11, players: 40, prefix: 'TRACE' })
+  return lines.map((line) => JSON.parse(line) as Record<string, unknown>)
 }
 const feedOf = (lines: Record<string, unknown>[]) => lines.map((l) => JSON.stringify(l)).join('\n') + '\n'
 

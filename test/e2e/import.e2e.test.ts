@@ -10,38 +10,15 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { CARATS } from '../../game-core/carats'
-import { formatSerial } from '../../game-core/serial'
-import { feedLine } from '../../electron/services/import'
-import { createSalesGenerator } from '../../electron/services/simulator'
 import { leftovers } from '../../renderer/src/views/emissions/importProblems.fixtures'
 import { screenshot } from './support'
+import { recentFeed } from './fixtures/feeds'
 import { norm, signIn, useJourneyApp } from './fixtures/app'
 import { SALES_LEDGER } from './fixtures/ledger'
 import { axeInBothThemes, describeViolations } from './fixtures/axe'
 
 /** `count` sales of emission 1 from unit `from`, sold in the few seconds before. */
-function feed(from: number, count: number): string[] {
-  const gen = createSalesGenerator({
-    seed: 8,
-    players: 20,
-    count,
-    fromMs: Date.now() - 5_000,
-    toMs: Date.now(),
-    zones: CARATS,
-  })
-  return Array.from({ length: count }, (_, i) => {
-    const d = gen.next()
-    return feedLine({
-      saleId: `IMP-${from + i}`,
-      serial: formatSerial({ emission: 1, block: 1, unit: from + i }),
-      player: d.player,
-      soldAt: d.soldAt,
-      stakeCents: 500,
-      play: d.play,
-    })
-  })
-}
+const feed = (from: number, count: number) => recentFeed({ from, count, seed: 8, players: 20, prefix: 'IMP' })
 
 const dir = mkdtempSync(join(tmpdir(), 'carats-e2e-import-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))

@@ -6,44 +6,22 @@
  * says so after a reload.
  */
 
-/**
- * A feed from the sales platform: `count` sales of emission 1 from unit `from`, sold in the few
- * seconds before (the emission, created in the journey, has no first sale day: a sale before
- * its creation would be refused).
- */
-function feed(from: number, count: number): string[] {
-  const gen = createSalesGenerator({
-    seed: 5,
-    players: 20,
-    count,
-    fromMs: Date.now() - 5_000,
-    toMs: Date.now(),
-    zones: CARATS,
-  })
-  return Array.from({ length: count }, (_, i) => {
-    const d = gen.next()
-    return feedLine({
-      saleId: `PF-${from + i}`,
-      serial: formatSerial({ emission: 1, block: 1, unit: from + i }),
-      player: d.player,
-      soldAt: d.soldAt,
-      stakeCents: 500,
-      play: d.play,
-    })
-  })
-}
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
-import { CARATS } from '../../game-core/carats'
-import { formatSerial } from '../../game-core/serial'
-import { feedLine } from '../../electron/services/import'
-import { createSalesGenerator } from '../../electron/services/simulator'
 import { screenshot } from './support'
+import { recentFeed } from './fixtures/feeds'
 import { norm, useJourneyApp } from './fixtures/app'
 import { PASSWORD } from './fixtures/ledger'
+
+/**
+ * A feed from the sales platform: `count` sales of emission 1 from unit `from`, sold in the few
+ * seconds before (the emission, created in the journey, has no first sale day: a sale before
+ * its creation would be refused).
+ */
+const feed = (from: number, count: number) => recentFeed({ from, count, seed: 5, players: 20, prefix: 'PF' })
 
 /** Follows a job's progress bar until the row leaves `untilStatus`: returns the percentages seen. */
 async function followProgress(
