@@ -23,6 +23,7 @@ import { SALES_LEDGER, STAFF } from './fixtures/ledger'
 import { holdCeremony } from './fixtures/ceremony'
 import { CARATS } from '../../game-core/carats'
 import { deriveFigures } from '../../game-core/rules'
+import { forgedHex } from '../support/forge'
 
 const pct = (x: number, digits: number) =>
   norm(
@@ -278,10 +279,10 @@ describe.sequential('the emission screen, its verdicts, its verification report 
   it(
     'says loudly that a block whose recorded commitment was altered is unsound, on the screen, the report and in the audit log',
     async () => {
+      const forged = forgedHex(before.commitment)
       const db = new Database(app.dbPath)
-      db.prepare("UPDATE blocks SET commitment = 'ff' || substr(commitment, 3) WHERE emission = 1 AND block = 1").run()
+      db.prepare('UPDATE blocks SET commitment = ? WHERE emission = 1 AND block = 1').run(forged)
       db.close()
-      const forged = `ff${before.commitment.slice(2)}`
 
       const { page, problems } = await app.open()
       await signIn(page, 'auditor')
@@ -355,7 +356,7 @@ describe.sequential('the emission screen, its verdicts, its verification report 
       expect(norm(await cert.locator('[data-test="total-payout"]').innerText())).toBe(pct(f.payoutRatio, 5))
       // the commitment as the ledger now holds it, whole, on one line
       const commitment = cert.locator('[data-test="commitment"]').first()
-      expect(norm(await commitment.innerText())).toBe(groups(`ff${before.commitment.slice(2)}`))
+      expect(norm(await commitment.innerText())).toBe(groups(forgedHex(before.commitment)))
       const lines = await linesOf(commitment)
       expect(lines).toBe(1)
       // the blocks' table within the page, nothing cut (it once ran past it at 1440 px)

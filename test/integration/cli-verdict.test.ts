@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ledgerArgs, type TestLedgerLocation } from '../support/ledger-engine'
 import { withTestLedger } from '../support/test-ledgers'
 import { caratsArgv, caratsEnv } from './cli-process'
+import { forgedHex } from '../support/forge'
 import { openBackend } from '../../electron/app/backend'
 import { openEmissionLedger, tempDir } from './ledger-fixture'
 
@@ -73,9 +74,7 @@ describe.sequential('carats emission verify / verdict', () => {
       withTestLedger(
         ledger,
         (db) =>
-          db
-            .prepare("UPDATE blocks SET commitment = 'ff' || substr(commitment, 3) WHERE emission = 1 AND block = 1")
-            .run(),
+          db.prepare('UPDATE blocks SET commitment = ? WHERE emission = 1 AND block = 1').run(forgedHex(commitment)),
         { write: true },
       )
       const r = carats(['--json', 'emission', 'verify', '1'])

@@ -4,6 +4,7 @@ import { AppError, type ErrorReason } from '../../electron/contract/errors'
 import type { Backend } from '../../electron/app/backend'
 import { completeCeremony } from '../support/ceremony'
 import { actor, emptyBackend, tempDir } from './ledger-fixture'
+import { forgedHex } from '../support/forge'
 
 let dir: string
 let b: Backend
@@ -153,7 +154,8 @@ describe('the life of an emission', () => {
     s.emissions.create(op, { blocks: 1 })
     completeCeremony(s.ceremony, 1)
     await s.jobs.wait(s.emissions.generate(op, 1).id)
-    s.db.prepare("UPDATE blocks SET commitment = '00' || substr(commitment, 3)").run()
+    const forged = forgedHex(s.emissions.block(1, 1).commitment!)
+    s.db.prepare('UPDATE blocks SET commitment = ?').run(forged)
     const v = await s.jobs.wait(s.emissions.verify(actor('auditor'), 1).id)
     expect(v.state).toBe('failed')
     expect(v.message).toMatch(/block 1: the commitment differs/)

@@ -10,6 +10,7 @@ import { newBlockSecret, nodePrimitives } from '../../crypto/node-primitives'
 import type { Actor } from '../common'
 import type { VerifyBlockFn } from './block-pool'
 import { SOFTWARE } from './verifications'
+import { forgedHex } from '../../../test/support/forge'
 
 const def = smallDefinition()
 const T0 = Date.parse('2026-05-04T08:00:00Z')
@@ -190,7 +191,7 @@ describe('verdicts of block verification', () => {
     const w = world()
     const e = await generated(w)
     const honest = w.catalog.block(e, 2).commitment!
-    const forged = `00${honest.slice(2)}`
+    const forged = forgedHex(honest)
     w.db.prepare('UPDATE blocks SET commitment = ? WHERE emission = ? AND block = 2').run(forged, e)
 
     const end = await verified(w, auditor, e)
