@@ -6,7 +6,7 @@
  */
 import type { Page } from 'playwright-core'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { screenshot } from './support'
+import { screenshot, transitionsEnded } from './support'
 import { signIn, useJourneyApp } from './fixtures/app'
 import { axeViolations, describeViolations, type Violation } from './fixtures/axe'
 import { CLAIMS_LEDGER, ledgerFacts } from './fixtures/ledger'
@@ -34,8 +34,8 @@ export async function settled(page: Page, heading = 'h1'): Promise<void> {
   // (a polled evaluate: waitForFunction evals a string, which the app's CSP refuses)
   const loading = '!!document.querySelector(".n-spin-container .n-spin, .n-skeleton, .n-data-table--loading")'
   await expect.poll(() => page.evaluate(loading), { timeout: 20_000 }).toBe(false)
-  // Naive UI fades things in: let the transitions end before colours are measured
-  await page.waitForTimeout(400)
+  // Naive UI fades things in: colours are measured once the transitions have ended
+  await transitionsEnded(page)
 }
 
 describe('accessibility: axe-core finds nothing on any screen', () => {

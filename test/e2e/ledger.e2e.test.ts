@@ -56,7 +56,7 @@ async function openLedgerScreen(page: Page): Promise<void> {
  * The whole screen in one picture: the app scrolls inside its layout, not the page, so the
  * window is made as tall as the screen's content for the shot, then put back.
  */
-async function screenshotWhole(page: Page, name: string): Promise<string> {
+async function screenshotWhole(page: Page, name: string): Promise<string | null> {
   const size = page.viewportSize() ?? { width: 1400, height: 900 }
   const content = Number(
     await page.evaluate(

@@ -12,7 +12,8 @@ import { MIGRATIONS } from '../../electron/ledger/schema/steps.sqlite'
 import { checkpointFilePath } from '../../electron/ledger/checkpoint'
 import { keyFilePath } from '../../electron/ledger/keystore'
 import { openBackend, type Backend, type BackendOptions } from '../../electron/app/backend'
-import { testEngine, testLedgerLocation, type TestLedgerLocation } from '../support/ledger-engine'
+import { testEngine, type TestLedgerLocation } from '../support/ledger-engine'
+import { freshLedgerLocation } from '../support/fresh-ledger'
 import { copyPgTemplate, pgTemplate } from './pg-template'
 import type { Actor } from '../../electron/services/common'
 import type { Role } from '../../electron/contract/define'
@@ -65,7 +66,7 @@ export function ledgerOf(b: Backend): TestLedgerLocation {
 
 /** A fresh ledger in `dir` (its key file there, on PostgreSQL) with no user and no emission. */
 export function emptyBackend(dir: string, opts: Partial<BackendOptions> = {}): Backend {
-  return opened(testLedgerLocation(dir), opts)
+  return opened(freshLedgerLocation(dir), opts)
 }
 
 /** Builds the template ledger at `at`: users of every role, emission 1 open. */

@@ -72,10 +72,21 @@ export function testDatabaseName(): string {
  */
 export function testLedgerLocation(dir: string, name = 'ledger'): TestLedgerLocation {
   if (testEngine() === 'sqlite') return { location: join(dir, `${name}.db`), keyFile: undefined }
-  const database = testDatabaseName()
-  runSql(testServerUrl(), `CREATE DATABASE ${database}`)
-  made.add(database)
+  const database = createTestDatabase()
   return { location: databaseUrl(testServerUrl(), database), keyFile: join(dir, `${name}.key`) }
+}
+
+/**
+ * A new database of this process's (dropped with the others), empty or copied from `template`;
+ * then each of `then` run in it by psql. Its name.
+ */
+export function createTestDatabase(opts: { template?: string; then?: string[] } = {}): string {
+  const database = testDatabaseName()
+  made.add(database)
+  const copy = opts.template ? ` TEMPLATE ${opts.template}` : ''
+  const then = opts.then?.length ? [`\\c ${database}`, ...opts.then] : []
+  runServerSql(`CREATE DATABASE ${database}${copy}`, then)
+  return database
 }
 
 /** A database that stays after the run (a template, test/integration/pg-template.ts); its URL. */
@@ -200,9 +211,15 @@ function dropDatabase(server: string, database: string): void {
   runSql(server, `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`)
 }
 
-function runSql(server: string, sql: string): string {
+/** `sql` run by psql on the test server, then each of `more` (a meta-command such as \c among them). */
+export function runServerSql(sql: string, more: string[] = []): string {
+  return runSql(testServerUrl(), sql, more)
+}
+
+function runSql(server: string, sql: string, more: string[] = []): string {
   try {
-    return execFileSync('psql', [server, '-XAtq', '-v', 'ON_ERROR_STOP=1', '-c', sql], {
+    const commands = [sql, ...more].flatMap((c) => ['-c', c])
+    return execFileSync('psql', [server, '-XAtq', '-v', 'ON_ERROR_STOP=1', ...commands], {
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'pipe'],
       timeout: 60_000,

@@ -24,7 +24,7 @@ import {
 } from '../../electron/services/emissions'
 import type { Clock } from '../../electron/services/common'
 import { createJobRegistry, type JobRegistry } from '../../electron/services/jobs'
-import { testLedgerLocation } from './ledger-engine'
+import { freshLedgerLocation } from './fresh-ledger'
 
 export interface ServiceWorld {
   /** The ledger's location: a file on SQLite, a database URL on PostgreSQL (ledger-engine.ts). */
@@ -54,7 +54,7 @@ export function useServiceWorlds(
   return ({ clock, verifyBlock, definition }) => {
     const dir = mkdtempSync(join(tmpdir(), `carats-${prefix}-`))
     dirs.push(dir)
-    const { location: path, keyFile } = testLedgerLocation(dir)
+    const { location: path, keyFile } = freshLedgerLocation(dir)
     const db = openLedger(path)
     dbs.push(db)
     const keys = openLedgerKey(db, path, { keyFile })

@@ -29,7 +29,8 @@ import { createCatalog, type Catalog } from '../../electron/services/catalog'
 import type { Actor, Clock } from '../../electron/services/common'
 import { createJobRegistry, type JobRegistry } from '../../electron/services/jobs'
 import { createSalesService, type SalesService } from '../../electron/services/sales'
-import { dropTestLedger, testLedgerLocation } from './ledger-engine'
+import { dropTestLedger } from './ledger-engine'
+import { freshLedgerLocation } from './fresh-ledger'
 
 export interface LedgerFixture {
   dir: string
@@ -70,7 +71,7 @@ export function openLedgerFixture(
   const dir = mkdtempSync(join(tmpdir(), 'carats-ledger-'))
   const { location: path, keyFile } = opts.path
     ? { location: opts.path, keyFile: opts.keyFile }
-    : testLedgerLocation(dir)
+    : freshLedgerLocation(dir)
   const clock = opts.clock ?? (() => new Date())
   const db = openLedger(path)
   const keys = openLedgerKey(db, path, { keyFile })

@@ -13,7 +13,7 @@ import { openLedgerKey } from '../../ledger/keystore'
 import { createAuditService, type AuditService } from './service'
 import { GENESIS_HASH, walkChain } from './chain'
 import type { AuditRow } from './context'
-import { testLedgerLocation } from '../../../test/support/ledger-engine'
+import { freshLedgerLocation } from '../../../test/support/fresh-ledger'
 import { outsideSql } from '../../../test/support/outside-sql'
 
 let dir: string
@@ -32,7 +32,7 @@ function open(): void {
 
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'audit-chain-'))
-  ;({ location, keyFile } = testLedgerLocation(dir, 'a'))
+  ;({ location, keyFile } = freshLedgerLocation(dir, 'a'))
   open()
   for (let i = 1; i <= 9; i++) audit.record(i % 2 ? 'ada' : 'otto', 'party.add', `player:P-${i}`, { i })
 })

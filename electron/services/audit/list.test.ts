@@ -5,7 +5,8 @@ import { join } from 'node:path'
 import type { AuditSortKey } from '../../contract/types'
 import { openLedger, type Db } from '../../ledger/db'
 import { listAudit, type AuditListRequest } from './list'
-import { testEngine, testLedgerLocation } from '../../../test/support/ledger-engine'
+import { testEngine } from '../../../test/support/ledger-engine'
+import { freshLedgerLocation } from '../../../test/support/fresh-ledger'
 
 let dir: string
 let db: Db
@@ -25,7 +26,7 @@ const ENTRIES: [string, string, string, string][] = [
 
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'audit-list-'))
-  db = openLedger(testLedgerLocation(dir, 'l').location)
+  db = openLedger(freshLedgerLocation(dir, 'l').location)
   const insert = db.prepare(
     "INSERT INTO audit (seq, at, actor, action, object, details, prev_hash, hash) VALUES (?, ?, ?, ?, ?, '{}', '', '')",
   )

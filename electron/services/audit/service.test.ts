@@ -7,7 +7,8 @@ import { openLedger, type Db } from '../../ledger/db'
 import { keyFilePath, openLedgerKey, type KeyStore } from '../../ledger/keystore'
 import { checkpointFilePath } from '../../ledger/checkpoint'
 import { createAuditService, entryHash, type AuditService } from './service'
-import { testEngine, testLedgerLocation } from '../../../test/support/ledger-engine'
+import { testEngine } from '../../../test/support/ledger-engine'
+import { freshLedgerLocation } from '../../../test/support/fresh-ledger'
 
 let dir: string
 let path: string
@@ -26,7 +27,7 @@ function open(): void {
 
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'audit-'))
-  const ledger = testLedgerLocation(dir, 'a')
+  const ledger = freshLedgerLocation(dir, 'a')
   path = ledger.location
   keyFile = ledger.keyFile
   open()

@@ -7,7 +7,8 @@ import { unitKey } from '../../ledger/unit-key'
 import type { Catalog } from '../catalog'
 import { createPlayersService, type PlayersService } from './service'
 import { refusal } from '../../../test/support/refusal'
-import { testEngine, testLedgerLocation } from '../../../test/support/ledger-engine'
+import { testEngine } from '../../../test/support/ledger-engine'
+import { freshLedgerLocation } from '../../../test/support/fresh-ledger'
 
 let dir: string
 let db: Db
@@ -35,7 +36,7 @@ function addPlayer(name: string, prizes: number[] = []): void {
 
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'players-'))
-  db = openLedger(testLedgerLocation(dir, 'l').location)
+  db = openLedger(freshLedgerLocation(dir, 'l').location)
   prepared.length = 0
   const recording = new Proxy(db, {
     get: (target, prop) =>

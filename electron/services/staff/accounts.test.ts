@@ -11,7 +11,8 @@ import { openBackend, type Backend } from '../../app/backend'
 import type { Actor } from '../common'
 import { hashPasswordSync, newSalt, PASSWORD_MAX_LENGTH } from './passwords'
 import { MINUTE_MS } from './sign-in-throttle'
-import { testEngine, testLedgerLocation, type TestLedgerLocation } from '../../../test/support/ledger-engine'
+import { testEngine, type TestLedgerLocation } from '../../../test/support/ledger-engine'
+import { freshLedgerLocation } from '../../../test/support/fresh-ledger'
 
 const PASSWORD = 'correct horse battery'
 const ADMIN: Actor = { name: 'ada', role: 'admin' }
@@ -26,7 +27,7 @@ const open = () =>
 
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'users-'))
-  ledger = testLedgerLocation(dir)
+  ledger = freshLedgerLocation(dir)
   now = T0
   b = open()
   b.services.users.setup('ada', PASSWORD)

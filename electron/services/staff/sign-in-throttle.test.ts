@@ -6,7 +6,8 @@ import { join } from 'node:path'
 import { openLedger, type Db } from '../../ledger/db'
 import { openLedgerKey } from '../../ledger/keystore'
 import { createAuditService, type AuditService } from '../audit'
-import { testEngine, testLedgerLocation } from '../../../test/support/ledger-engine'
+import { testEngine } from '../../../test/support/ledger-engine'
+import { freshLedgerLocation } from '../../../test/support/fresh-ledger'
 import {
   createSignInThrottle,
   MINUTE_MS,
@@ -33,7 +34,7 @@ function open(options: ThrottleOptions = {}): SignInThrottle {
 
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'throttle-'))
-  const ledger = testLedgerLocation(dir, 't')
+  const ledger = freshLedgerLocation(dir, 't')
   path = ledger.location
   keyFile = ledger.keyFile
   now = T0

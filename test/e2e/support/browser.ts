@@ -53,10 +53,34 @@ export async function openPage(browser: Browser, url: string, opts: { locale?: s
   return { page, context, problems }
 }
 
-/** Saves a full-page screenshot as test-results/<name>.png and returns its path. */
-export async function screenshot(page: Page, name: string): Promise<string> {
+/**
+ * Pictures are for people to look at: `CARATS_SCREENSHOTS=off` (as `.ci/run` sets it, where nobody
+ * opens them) skips them; a full-page PNG of a long screen costs a journey about a second.
+ */
+export const SCREENSHOTS = process.env.CARATS_SCREENSHOTS !== 'off'
+
+/** Saves a full-page screenshot as test-results/<name>.png and returns its path (null when skipped). */
+export async function screenshot(page: Page, name: string): Promise<string | null> {
+  if (!SCREENSHOTS) return null
   mkdirSync(RESULTS_DIR, { recursive: true })
   const file = join(RESULTS_DIR, `${name.replace(/[^\w.-]+/g, '-')}.png`)
   await page.screenshot({ path: file, fullPage: true })
   return file
+}
+
+/**
+ * Resolves once no finite animation or transition runs in the page (Naive UI fades and slides
+ * things in): colours and positions are then the final ones. Endless ones (a spinner) are not
+ * waited for. Polled with evaluate: waitForFunction evaluates a string, which the app's CSP refuses.
+ */
+export async function transitionsEnded(page: Page, timeout = 5_000): Promise<void> {
+  const running = `document.getAnimations().filter((a) => a.playState === 'running'
+    && a.effect?.getComputedTiming().iterations !== Infinity).length`
+  const deadline = Date.now() + timeout
+  // a frame first: a transition started by the last change shows up in getAnimations after it
+  await page.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))')
+  while (Number(await page.evaluate(running)) > 0) {
+    if (Date.now() > deadline) throw new Error(`animations still running after ${timeout} ms`)
+    await page.waitForTimeout(50)
+  }
 }

@@ -10,7 +10,15 @@ import { launchBrowser, openPage, type WatchedPage } from './browser'
 import { callApi, startHost, type RunningHost, type StartHostOptions } from './host'
 
 export { ensureBuilt } from '../../../electron/host/build'
-export { CHROMIUM_PATH, launchBrowser, openPage, RESULTS_DIR, screenshot, type WatchedPage } from './browser'
+export {
+  CHROMIUM_PATH,
+  launchBrowser,
+  openPage,
+  RESULTS_DIR,
+  screenshot,
+  transitionsEnded,
+  type WatchedPage,
+} from './browser'
 export { callApi, startHost, type RunningHost, type StartHostOptions } from './host'
 
 export interface AppHandle {
