@@ -212,6 +212,9 @@ describe('verdicts of block verification', () => {
       problems: [`the commitment differs (stored ${forged}, regenerated ${honest})`],
     })
     expect(w.catalog.block(e, 2).status).toBe('failed')
+    // an emission with a failed block does not open, and the failure is in the audit log
+    expect(() => w.emissions.open(operator, e)).toThrow(/generated but not verified/)
+    expect(w.audit.list({ page: 1, pageSize: 5, action: 'block.verify-failed' }).total).toBe(1)
     const done = JSON.parse(w.audit.list({ page: 1, pageSize: 1, action: 'emission.verify-done' }).items[0].details)
     expect(done).toMatchObject({
       outcome: 'unsound',
