@@ -5,19 +5,15 @@
  * the hundreds of ledgers a run makes. On SQLite the same as testLedgerLocation.
  */
 import { createHash, randomBytes } from 'node:crypto'
-import { join } from 'node:path'
 import { openPgLedger } from '../../electron/ledger/pg/open'
 import { PG_MIGRATIONS } from '../../electron/ledger/schema/steps.pg'
 import {
   createLastingDatabase,
-  createTestDatabase,
   databaseExists,
-  databaseUrl,
   dropLastingDatabase,
   runServerSql,
   testEngine,
   testLedgerLocation,
-  testServerUrl,
   type TestLedgerLocation,
 } from './ledger-engine'
 
@@ -32,8 +28,7 @@ UPDATE ledger_meta SET value = replace(gen_random_uuid()::text, '-', '') WHERE n
 /** A new ledger location in `dir`, as testLedgerLocation gives, its schema already made on PostgreSQL. */
 export function freshLedgerLocation(dir: string, name = 'ledger'): TestLedgerLocation {
   if (testEngine() === 'sqlite') return testLedgerLocation(dir, name)
-  const database = createTestDatabase({ template: migratedTemplate(), then: [NEW_LEDGER_ID] })
-  return { location: databaseUrl(testServerUrl(), database), keyFile: join(dir, `${name}.key`) }
+  return testLedgerLocation(dir, name, { template: migratedTemplate(), then: [NEW_LEDGER_ID] })
 }
 
 let migrated: string | undefined

@@ -70,17 +70,20 @@ export function testDatabaseName(): string {
  * created now (empty: the ledger's migrations fill it) and its key file is `<dir>/<name>.key`,
  * not created: the ledger makes it as it makes `<db>.key` beside a new file.
  */
-export function testLedgerLocation(dir: string, name = 'ledger'): TestLedgerLocation {
+export function testLedgerLocation(dir: string, name = 'ledger', copy: DatabaseCopy = {}): TestLedgerLocation {
   if (testEngine() === 'sqlite') return { location: join(dir, `${name}.db`), keyFile: undefined }
-  const database = createTestDatabase()
+  const database = createTestDatabase(copy)
   return { location: databaseUrl(testServerUrl(), database), keyFile: join(dir, `${name}.key`) }
 }
 
-/**
- * A new database of this process's (dropped with the others), empty or copied from `template`;
- * then each of `then` run in it by psql. Its name.
- */
-export function createTestDatabase(opts: { template?: string; then?: string[] } = {}): string {
+/** On PostgreSQL, a new ledger's database copied from `template`, then each of `then` run in it by psql. */
+export interface DatabaseCopy {
+  template?: string
+  then?: string[]
+}
+
+/** A new database of this process's (dropped with the others), empty or copied (DatabaseCopy). Its name. */
+function createTestDatabase(opts: DatabaseCopy): string {
   const database = testDatabaseName()
   made.add(database)
   const copy = opts.template ? ` TEMPLATE ${opts.template}` : ''

@@ -57,7 +57,7 @@ export async function openPage(browser: Browser, url: string, opts: { locale?: s
  * Pictures are for people to look at: `CARATS_SCREENSHOTS=off` (as `.ci/run` sets it, where nobody
  * opens them) skips them; a full-page PNG of a long screen costs a journey about a second.
  */
-export const SCREENSHOTS = process.env.CARATS_SCREENSHOTS !== 'off'
+const SCREENSHOTS = process.env.CARATS_SCREENSHOTS !== 'off'
 
 /** Saves a full-page screenshot as test-results/<name>.png and returns its path (null when skipped). */
 export async function screenshot(page: Page, name: string): Promise<string | null> {
